@@ -1,0 +1,26 @@
+#include "core/err.h"
+
+#include <stdio.h>
+
+static _Thread_local char err_msg[1024];
+static _Thread_local int err_code;
+
+int rung_error_setv(int code, const char *fmt, va_list ap)
+{
+	vsnprintf(err_msg, sizeof(err_msg), fmt, ap);
+	err_code = code;
+	return code;
+}
+
+int rung_error_set(int code, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	rung_error_setv(code, fmt, ap);
+	va_end(ap);
+	return code;
+}
+
+const char *rung_error_last(void) { return err_msg; }
+int rung_error_last_code(void) { return err_code; }
+void rung_error_clear(void) { err_msg[0] = 0; err_code = 0; }

@@ -1,0 +1,32 @@
+/* rung error convention (libgit2 style): functions return 0 on success or a
+ * negative rung_err code; the message is kept per thread and read with
+ * rung_error_last(). Out-parameters come first. No exit() in library code. */
+#ifndef RUNG_CORE_ERR_H
+#define RUNG_CORE_ERR_H
+
+#include <stdarg.h>
+
+typedef enum {
+	RUNG_OK = 0,
+	RUNG_EINVAL = -1,   /* bad input: spec, expression, arguments */
+	RUNG_ENOMEM = -2,
+	RUNG_EIO = -3,      /* file or pipe I/O */
+	RUNG_ENOTFOUND = -4,
+	RUNG_ECOMPILE = -5, /* NVRTC rejected the source */
+	RUNG_ENODEV = -6,   /* no driver / no GPU */
+	RUNG_ECUDA = -7,    /* a driver call failed */
+	RUNG_ETIMEOUT = -8,
+	RUNG_EVCS = -9,     /* git */
+	RUNG_ESTORE = -10,  /* results store */
+	RUNG_EUNSUPPORTED = -11,
+} rung_err;
+
+/* Sets the thread's last error message and returns code (for `return rung_error_set(...)`). */
+int rung_error_set(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+int rung_error_setv(int code, const char *fmt, va_list ap);
+/* The last message, never NULL ("" when none). */
+const char *rung_error_last(void);
+int rung_error_last_code(void);
+void rung_error_clear(void);
+
+#endif

@@ -1,0 +1,157 @@
+/* Result records: what one evaluation of one version produced, rung by rung.
+ * A field is either measured or absent (validity flags / NAN), never a fake zero.
+ * Records travel as JSON (worker -> parent, store, --json) via rung_result_to_json
+ * and rung_result_from_json; the JSON form is documented in docs/ARCHITECTURE.md. */
+#ifndef RUNG_CORE_RESULT_H
+#define RUNG_CORE_RESULT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/spec.h"
+
+/* The rungs of the ladder, as one list macro: id, name. */
+#define RUNG_STEP_LIST(_) \
+	_(COMPILE, "compile") \
+	_(RUN, "run") \
+	_(CHECK, "check") \
+	_(BENCH, "bench") \
+	_(PROFILE, "profile")
+
+typedef enum {
+#define RUNG_STEP_ENUM(id, name) RUNG_STEP_##id,
+	RUNG_STEP_LIST(RUNG_STEP_ENUM)
+#undef RUNG_STEP_ENUM
+	RUNG_NSTEPS
+} rung_step_id;
+
+typedef enum {
+	RUNG_S_NONE = 0, /* not run (absent) */
+	RUNG_S_PENDING,
+	RUNG_S_RUNNING,
+	RUNG_S_OK,
+	RUNG_S_FAILED,
+	RUNG_S_SKIPPED,
+} rung_status;
+
+const char *rung_step_name(rung_step_id s);  /* "compile" */
+const char *rung_status_name(rung_status s); /* "ok", "FAILED", "SKIPPED", ... */
+
+typedef struct {
+	rung_status status;
+	char reason[512]; /* for FAILED/SKIPPED: "sgemm.cu:12: identifier \"x\" is undefined" */
+	double wall_ms;   /* how long this rung took (NAN if unknown) */
+} rung_step;
+
+/* Per-kernel resource usage parsed from the ptxas -v log. */
+typedef struct {
+	bool valid;
+	char name[256]; /* mangled name */
+	int regs, barriers;
+	int64_t stack, smem, cmem, spill_stores, spill_loads, stack_frame;
+} rung_kinfo;
+
+typedef struct {
+	rung_kinfo kernel, reference;
+	int64_t ptx_bytes, cubin_bytes;
+	double compile_ms;
+	char arch[16];
+	char lowered_name[256];
+} rung_compile_info;
+
+#define RUNG_MAX_BAD 5
+#define RUNG_ULP_BINS 8 /* 0, 1, 2-3, 4-15, 16-255, 256-65535, >=65536, nan/inf mismatch */
+
+/* Metrics for one output of one (shape, seed) run. */
+typedef struct {
+	char output[RUNG_NAME_MAX];
+	rung_dimset dims;
+	uint64_t seed;
+	int64_t n;
+	double max_abs, max_rel, mae, mse, rmse, psnr, cossim, peak; /* psnr peak = max |ref| */
+	int64_t nan_count, inf_count, mismatches, unwritten;
+	int nbad;
+	int64_t bad_index[RUNG_MAX_BAD];             /* flat index */
+	int64_t bad_coord[RUNG_MAX_BAD][RUNG_MAX_RANK];
+	int bad_rank;
+	double bad_got[RUNG_MAX_BAD], bad_expected[RUNG_MAX_BAD];
+	bool has_ulp;
+	uint64_t ulp_hist[RUNG_ULP_BINS];
+	bool pass;
+	char reason[256]; /* first failure: "max_rel 3.1e-2 at (127,4)" */
+} rung_check_metric;
+
+/* Timing statistics (all in milliseconds). */
+typedef struct {
+	bool valid;
+	double median, mean, min, max, q1, q3, stddev;
+	double rse_median;  /* relative standard error of the median, fraction */
+	bool noise_ok;      /* rse_median <= target */
+	int n, dropped;     /* dropped: samples under 75% of max SM clock */
+	double *samples;    /* n values, ms, owned */
+	double event_median; /* CUDA-event cross-check, ms (NAN if absent) */
+	double clock_mhz;   /* median SM clock during sampling (NAN if unknown) */
+	double tflops, tbps; /* achieved, from [roofline] (NAN if absent) */
+	char method[64];    /* "cupti-activity", "events" */
+} rung_bench;
+
+typedef struct {
+	bool valid;
+	char gpu[128], uuid[64], driver[32], cuda[32], arch[16];
+	int sms;
+	int sm_clock_mhz, mem_clock_mhz, bus_width;
+	int64_t l2_bytes, persisting_l2_limit;
+	double power_limit_w;
+	char host[64];
+} rung_env;
+
+typedef struct {
+	char name[96];
+	double value;
+} rung_counter;
+
+typedef struct rung_result {
+	char key[65];        /* content hash (hex sha256) */
+	char rev[48];        /* commit or "WORKTREE" or a file path */
+	char label[128];     /* subject or file name */
+	uint64_t base_seed;
+	int64_t created;     /* unix seconds */
+	bool cached;         /* came from the store */
+	bool recorded;       /* imported from another machine (demo): never mixed with live */
+	char recorded_note[128]; /* "recorded on NVIDIA H200, 2026-11-29" */
+
+	rung_step steps[RUNG_NSTEPS];
+	rung_compile_info compile;
+	char *compile_log;   /* owned, may be NULL */
+
+	rung_dimset run_dims; /* the benchmark shape */
+	double run_ms;
+	bool run_finite;
+
+	int nmetrics;
+	rung_check_metric *metrics; /* owned */
+	int nshapes, nseeds;
+
+	rung_bench bench;
+	rung_env env;
+
+	bool impossible; /* faster than the roofline floor */
+	double floor_ms; /* roofline time floor at the benchmark shape (NAN if unknown) */
+
+	int ncounters;
+	rung_counter *counters; /* profile counters (owned) */
+} rung_result;
+
+void rung_result_init(rung_result *r);  /* zeroes, sets NANs for absent values */
+void rung_result_clear(rung_result *r); /* frees owned memory, then init */
+/* Overall status: FAILED if any step FAILED, OK if all run steps OK, else the first non-ok. */
+rung_status rung_result_status(const rung_result *r);
+/* "check: max_rel 3.1e-2 at (127,4)" of the first failed step, or "" */
+const char *rung_result_reason(const rung_result *r);
+
+/* JSON (compact, one line; caller frees with free()). */
+char *rung_result_to_json(const rung_result *r);
+int rung_result_from_json(rung_result *out, const char *json);
+
+#endif

@@ -1,0 +1,119 @@
+/* The task spec: a directory holding rung.ini (see docs/SPEC.md).
+ * Expressions are kept as text with their source line and evaluated against a
+ * dim set with core/expr.h, so every error can name file:line. */
+#ifndef RUNG_CORE_SPEC_H
+#define RUNG_CORE_SPEC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define RUNG_MAX_DIMS 16
+#define RUNG_MAX_RANK 8
+#define RUNG_MAX_ARGS 32
+#define RUNG_MAX_CHECK_SETS 32
+#define RUNG_NAME_MAX 64
+
+typedef enum { RUNG_DT_F64, RUNG_DT_F32, RUNG_DT_F16, RUNG_DT_BF16, RUNG_DT_I64, RUNG_DT_I32, RUNG_DT_U8, RUNG_DT_COUNT } rung_dtype;
+typedef enum { RUNG_ARG_INPUT, RUNG_ARG_OUTPUT, RUNG_ARG_INOUT, RUNG_ARG_SCALAR } rung_arg_kind;
+typedef enum { RUNG_INIT_RANDN, RUNG_INIT_UNIFORM, RUNG_INIT_ONES, RUNG_INIT_ZEROS, RUNG_INIT_ARANGE, RUNG_INIT_NPY } rung_init_kind;
+
+const char *rung_dtype_name(rung_dtype dt);      /* "f32" */
+size_t rung_dtype_size(rung_dtype dt);           /* 4 */
+bool rung_dtype_is_float(rung_dtype dt);
+int rung_dtype_parse(rung_dtype *out, const char *s); /* 0 or RUNG_EINVAL */
+const char *rung_arg_kind_name(rung_arg_kind k);
+
+/* An expression as written, with where it was written. */
+typedef struct {
+	char *text; /* NULL when absent */
+	int line;   /* 1-based line in `file` */
+} rung_expr_src;
+
+typedef struct {
+	char name[RUNG_NAME_MAX];
+	int64_t value;
+} rung_dim;
+
+typedef struct {
+	int n;
+	rung_dim d[RUNG_MAX_DIMS];
+} rung_dimset;
+
+/* Looks a dim up; returns 0 and sets *out, or RUNG_ENOTFOUND. */
+int rung_dimset_get(int64_t *out, const rung_dimset *ds, const char *name);
+/* Sets (adds or replaces) a dim. */
+int rung_dimset_set(rung_dimset *ds, const char *name, int64_t value);
+/* "M=127,N=255,K=63" -> appends into out; errors name nothing (caller adds file:line). */
+int rung_dimset_format(char *buf, size_t len, const rung_dimset *ds); /* "M=127,N=255" */
+
+typedef struct {
+	char name[RUNG_NAME_MAX];
+	rung_arg_kind kind;
+	rung_dtype dtype;
+	int rank;                          /* number of shape expressions; 0 for scalars */
+	rung_expr_src shape[RUNG_MAX_RANK];
+	rung_init_kind init;               /* inputs and inouts */
+	double init_a, init_b;             /* uniform(a,b) */
+	char *npy_path;                    /* init = npy:path, resolved against the task dir */
+	char *golden;                      /* outputs: optional golden .npy that stands in for the reference */
+	rung_expr_src value;               /* scalars */
+	int line;                          /* line of the [arg NAME] header */
+} rung_arg;
+
+typedef struct {
+	int ngrid, nblock;
+	rung_expr_src grid[3], block[3], smem;
+	char file[256]; /* where these came from: "rung.ini" or the kernel file for a // rung: line */
+} rung_launch;
+
+typedef struct {
+	char *path;  /* path of rung.ini as given */
+	char *dir;   /* task directory */
+
+	/* [task] */
+	char *name, *kernel, *entry, *reference, *reference_entry;
+	char *arch;    /* NULL = device's own, "sm_90" without a device */
+	char *options; /* extra NVRTC options, whitespace separated */
+	char *headers; /* extra include dirs, whitespace or comma separated, relative to dir */
+
+	rung_dimset dims; /* [dims]: the benchmark shape */
+
+	/* [check] */
+	int ncheck;
+	rung_dimset check[RUNG_MAX_CHECK_SETS]; /* each one is dims overridden by the set */
+	int seeds;                              /* default 3 */
+	bool has_atol, has_rtol, has_min_psnr, has_min_cossim;
+	double atol, rtol, min_psnr, min_cossim;
+
+	int nargs;
+	rung_arg args[RUNG_MAX_ARGS];
+
+	rung_launch launch; /* [launch] */
+	rung_expr_src flops, bytes; /* [roofline] */
+} rung_spec;
+
+/* Parses a task from TASKDIR or a path to rung.ini. On error returns negative
+ * with rung_error_last() = "path/rung.ini:14: [arg C] shape: unknown dim 'Q'".
+ * All expressions are checked against [dims] (and every [check] set). */
+int rung_spec_load(rung_spec **out, const char *path);
+/* Same, from text already in memory (e.g. read from git); `path` names it in messages,
+ * `dir` resolves relative paths. */
+int rung_spec_parse(rung_spec **out, const char *text, const char *path, const char *dir);
+void rung_spec_free(rung_spec *spec);
+
+/* Parses a `// rung: grid = ...; block = ...; smem = ...` line from kernel source,
+ * if present, into *out (starting from the spec's [launch]). Returns 1 if a line was
+ * found, 0 if not, negative on a malformed line ("sgemm.cu:3: rung: unknown key 'gird'"). */
+int rung_launch_from_source(rung_launch *out, const rung_spec *spec, const char *src, const char *file);
+
+/* Evaluated launch geometry for one dim set. */
+typedef struct {
+	int64_t grid[3], block[3], smem;
+} rung_geom;
+int rung_launch_eval(rung_geom *out, const rung_launch *l, const rung_dimset *ds);
+
+/* Number of elements of an argument's shape under ds (1 for rank 0). */
+int rung_arg_numel(int64_t *out, const rung_arg *a, const rung_dimset *ds, const char *file);
+
+#endif

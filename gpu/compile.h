@@ -1,0 +1,43 @@
+/* The compile rung: NVRTC to PTX + CUBIN with ptxas -v and -lineinfo, ptxas log
+ * parsed per kernel. Needs no GPU. Thread-safe (one nvrtcProgram per call). */
+#ifndef RUNG_GPU_COMPILE_H
+#define RUNG_GPU_COMPILE_H
+
+#include <stddef.h>
+#include "core/result.h"
+#include "core/ptxas.h"
+
+typedef struct {
+	const char *name; /* as #included, e.g. "tile.cuh" */
+	const char *text;
+} rung_header;
+
+typedef struct {
+	const char *src;        /* kernel source text */
+	const char *file;       /* name shown in errors, e.g. "sgemm.cu" (path relative to repo as the user sees it) */
+	const char *entry;      /* kernel name or name expression, e.g. "sgemm<128,8>" */
+	const char *arch;       /* "sm_90"; NULL -> "sm_90" */
+	const char *options;    /* extra NVRTC options, whitespace separated (may be NULL) */
+	const char *const *include_dirs; /* extra -I dirs, NULL-terminated (may be NULL) */
+	const rung_header *headers; int nheaders; /* in-memory headers (from git) */
+} rung_compile_req;
+
+typedef struct {
+	char *ptx; size_t ptx_len;
+	void *cubin; size_t cubin_len;
+	char *log;               /* full NVRTC/ptxas log (owned) */
+	char lowered[512];       /* lowered (mangled) name of entry */
+	rung_kinfo kinfo;        /* resources of the entry kernel */
+	double ms;               /* compile wall time */
+	char error[512];         /* on failure: "sgemm.cu:12: identifier \"x\" is undefined" */
+} rung_compiled;
+
+/* Returns 0 on success; RUNG_ECOMPILE with out->error and out->log filled when the
+ * source does not compile or the entry is missing; other negatives on setup errors. */
+int rung_compile(rung_compiled *out, const rung_compile_req *req);
+void rung_compiled_free(rung_compiled *c);
+
+/* The version of NVRTC, "13.0". */
+const char *rung_nvrtc_version(void);
+
+#endif

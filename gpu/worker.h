@@ -1,0 +1,58 @@
+/* The isolated GPU worker. All CUDA work happens in a child process
+ * (`rung worker`, this binary re-executed); the parent never calls the driver.
+ * The worker is persistent and restarted after a crash, sticky error or missed
+ * deadline (SIGKILL). Protocol: gpu/protocol.h and docs/ARCHITECTURE.md.
+ *
+ * Evaluation is split so that compiles (CPU, NVRTC, in the parent) can overlap
+ * the GPU work of the previous version: rung_job_prepare() then rung_worker_run(). */
+#ifndef RUNG_GPU_WORKER_H
+#define RUNG_GPU_WORKER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/result.h"
+#include "core/spec.h"
+#include "gpu/compile.h"
+
+typedef struct rung_worker rung_worker;
+
+enum {
+	RUNG_JOB_COMPILE_ONLY = 1 << 0,
+	RUNG_JOB_NO_BENCH = 1 << 1,
+	RUNG_JOB_PROFILE = 1 << 2,
+};
+
+/* One version to evaluate. Strings are borrowed. */
+typedef struct {
+	const rung_spec *spec;
+	const char *kernel_src, *kernel_file;   /* candidate */
+	const rung_header *headers; int nheaders; /* files it #includes, at the same revision */
+	const char *ref_src, *ref_file;         /* reference */
+	const rung_header *ref_headers; int ref_nheaders;
+	const char *rev, *label;                /* recorded in the result */
+	uint64_t seed; bool seed_set;           /* base seed; drawn fresh when !seed_set */
+	double budget_s;                        /* bench time budget (default 2 s) */
+	double deadline_s;                      /* per-job deadline (default: generous cover of compile+check+bench) */
+	unsigned flags;
+} rung_job;
+
+typedef void (*rung_progress_fn)(void *ud, rung_step_id step, double frac, const char *msg);
+
+typedef struct {
+	const char *exe; /* path of the rung binary (NULL: /proc/self/exe) */
+	const char *const *argv_prefix; /* NULL-terminated, e.g. {"ssh","gpu1",NULL} (future) */
+} rung_worker_opts;
+
+int rung_worker_open(rung_worker **out, const rung_worker_opts *opts);
+void rung_worker_close(rung_worker *w);
+
+/* Device environment; RUNG_ENODEV with a clear message when no driver or GPU. */
+int rung_worker_env(rung_env *out, rung_worker *w);
+
+/* Compile + run + check + bench one version into *out (out initialised here).
+ * Always fills a verdict: faults become FAILED/SKIPPED steps, not errors.
+ * Returns negative only for rung's own failures (out of memory, bad arguments). */
+int rung_evaluate(rung_result *out, rung_worker *w, const rung_job *job, rung_progress_fn cb, void *ud);
+
+#endif

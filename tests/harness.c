@@ -1,0 +1,91 @@
+#include "harness.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+int t_failures, t_cases, t_case_failed;
+const char *t_current = "";
+
+void t_run(const char *name, void (*fn)(void))
+{
+	t_current = name;
+	t_case_failed = 0;
+	fn();
+	t_cases++;
+	if (t_case_failed) {
+		t_failures++;
+		fprintf(stderr, "FAIL %s\n", name);
+	} else {
+		printf("ok   %s\n", name);
+	}
+}
+
+int t_done(void)
+{
+	printf("%d passed, %d failed\n", t_cases - t_failures, t_failures);
+	return t_failures ? 1 : 0;
+}
+
+int t_sh(char **out, const char *fmt, ...)
+{
+	char cmd[8192];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(cmd, sizeof(cmd), fmt, ap);
+	va_end(ap);
+	char full[8300];
+	snprintf(full, sizeof(full), "(%s) 2>&1", cmd);
+	FILE *p = popen(full, "r");
+	if (!p)
+		return -1;
+	size_t cap = 4096, len = 0;
+	char *buf = malloc(cap);
+	size_t n;
+	while ((n = fread(buf + len, 1, cap - len - 1, p)) > 0) {
+		len += n;
+		if (cap - len < 2) {
+			cap *= 2;
+			buf = realloc(buf, cap);
+		}
+	}
+	buf[len] = 0;
+	int st = pclose(p);
+	if (out)
+		*out = buf;
+	else
+		free(buf);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+const char *t_tmpdir(void)
+{
+	static char bufs[16][256];
+	static int next;
+	char *b = bufs[next++ % 16];
+	const char *base = getenv("TMPDIR");
+	snprintf(b, 256, "%s/rung-test-XXXXXX", base ? base : "/tmp");
+	if (!mkdtemp(b))
+		return NULL;
+	return b;
+}
+
+int t_write(const char *path, const char *text)
+{
+	char dir[1024];
+	snprintf(dir, sizeof(dir), "%s", path);
+	for (char *p = dir + 1; *p; p++) {
+		if (*p == '/') {
+			*p = 0;
+			mkdir(dir, 0755);
+			*p = '/';
+		}
+	}
+	FILE *f = fopen(path, "w");
+	if (!f)
+		return -1;
+	fputs(text, f);
+	return fclose(f) == 0 ? 0 : -1;
+}

@@ -1,0 +1,94 @@
+#include "tui/cli.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/err.h"
+
+typedef struct {
+	const char *name, *usage, *summary;
+	int (*fn)(int argc, char **argv);
+} rung_command;
+
+static const rung_command commands[] = {
+#define RUNG_CMD_ENTRY(name, usage, summary) {#name, usage, summary, rung_cmd_##name},
+	RUNG_COMMAND_LIST(RUNG_CMD_ENTRY)
+#undef RUNG_CMD_ENTRY
+};
+#define NCOMMANDS (int)(sizeof(commands) / sizeof(commands[0]))
+
+static const rung_command *find_command(const char *name)
+{
+	for (int i = 0; i < NCOMMANDS; i++)
+		if (strcmp(commands[i].name, name) == 0)
+			return &commands[i];
+	return NULL;
+}
+
+int rung_cli_usage(const char *name, int to_stderr)
+{
+	FILE *f = to_stderr ? stderr : stdout;
+	const rung_command *c = find_command(name);
+	if (!c)
+		return RUNG_EXIT_USAGE;
+	fprintf(f, "usage: rung %s\n\n%s\n", c->usage, c->summary);
+	return to_stderr ? RUNG_EXIT_USAGE : RUNG_EXIT_OK;
+}
+
+static void main_help(FILE *f)
+{
+	fprintf(f, "usage: rung [--version] [--help] [COMMAND [ARGS]]\n\n"
+		   "rung: a terminal workbench for GPU kernel optimization.\n"
+		   "With no command on a terminal, opens the workbench (rung tui).\n\ncommands:\n");
+	for (int i = 0; i < NCOMMANDS; i++) {
+		if (strcmp(commands[i].name, "worker") == 0)
+			continue;
+		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
+	}
+	fprintf(f, "\n'rung COMMAND --help' shows a command's options. Exit codes: docs/CLI.md.\n");
+}
+
+int rung_cli_main(int argc, char **argv)
+{
+	if (argc < 2) {
+		if (isatty(STDOUT_FILENO) && isatty(STDIN_FILENO))
+			return rung_cmd_tui(1, (char *[]){"tui", NULL});
+		main_help(stderr);
+		return RUNG_EXIT_USAGE;
+	}
+	const char *cmd = argv[1];
+	if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
+		if (argc > 2 && find_command(argv[2]))
+			return rung_cli_usage(argv[2], 0);
+		main_help(stdout);
+		return RUNG_EXIT_OK;
+	}
+	if (!strcmp(cmd, "--version") || !strcmp(cmd, "-V")) {
+		printf("rung %s\n", RUNG_VERSION);
+		return RUNG_EXIT_OK;
+	}
+	const rung_command *c = find_command(cmd);
+	if (!c) {
+		fprintf(stderr, "rung: unknown command '%s' (see 'rung --help')\n", cmd);
+		return RUNG_EXIT_USAGE;
+	}
+	for (int i = 2; i < argc; i++) {
+		if (!strcmp(argv[i], "--"))
+			break;
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
+			return rung_cli_usage(cmd, 0);
+	}
+	return c->fn(argc - 1, argv + 1);
+}
+
+/* Commands not (yet) built in this tree: weak fallbacks, overridden by tui/cmd_<name>.c. */
+#define RUNG_CMD_WEAK(name, usage, summary) \
+	__attribute__((weak)) int rung_cmd_##name(int argc, char **argv) \
+	{ \
+		(void)argc; \
+		fprintf(stderr, "rung: '%s' is not available in this build\n", argv[0]); \
+		return RUNG_EXIT_INTERNAL; \
+	}
+RUNG_COMMAND_LIST(RUNG_CMD_WEAK)
+#undef RUNG_CMD_WEAK

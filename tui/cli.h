@@ -1,0 +1,48 @@
+/* The command-line entry. Every command is registered once in RUNG_COMMAND_LIST:
+ * the dispatch table, `rung --help` and the declarations are generated from it.
+ * Each command lives in its own file tui/cmd_<name>.c with one entry function
+ * `int rung_cmd_<name>(int argc, char **argv)` (argv[0] is the command name),
+ * returning the process exit code (see docs/CLI.md). */
+#ifndef RUNG_TUI_CLI_H
+#define RUNG_TUI_CLI_H
+
+/* Exit codes (docs/CLI.md). */
+enum {
+	RUNG_EXIT_OK = 0,      /* every rung that ran passed */
+	RUNG_EXIT_FAIL = 1,    /* a rung failed (compile, run, check, bench) */
+	RUNG_EXIT_USAGE = 2,   /* bad command line */
+	RUNG_EXIT_SPEC = 3,    /* bad task spec or launch line */
+	RUNG_EXIT_NOGPU = 4,   /* GPU rungs requested but no driver/GPU: they were SKIPPED */
+	RUNG_EXIT_INTERNAL = 5 /* rung itself failed (I/O, store, git) */
+};
+
+/*  _(name, usage, summary) */
+#define RUNG_COMMAND_LIST(_) \
+	_(tui, "tui [-C DIR] [--theme NAME] [TASKDIR]", "open the workbench (default with no command on a terminal)") \
+	_(check, "check [--compile-only] [--json] [--seed S] [--budget SEC] [TASKDIR|FILE|REV]", "compile, run, check and bench one version") \
+	_(dump, "dump [--out DIR] [TASKDIR|FILE|REV]", "write kernel.cu/.ptx/.cubin/.sass and ptxas.log for an agent to read") \
+	_(compare, "compare [--budget SEC] A B", "time two versions interleaved: SAME, FASTER or SLOWER") \
+	_(log, "log [--json|--csv]", "one row per version with its results") \
+	_(eval, "eval [REV...|--all|--missing] [--jobs N]", "evaluate versions and store their results") \
+	_(brief, "brief [-n N]", "markdown summary of the task for the agent's context") \
+	_(watch, "watch", "evaluate new commits as they appear") \
+	_(note, "note REV [--verdict keep|reject|baseline|best] TEXT", "add a steering note to a version") \
+	_(notes, "notes", "list steering notes") \
+	_(demo, "demo [--no-tui] [DIR]", "build the demo repository and open it") \
+	_(export, "export [--out FILE]", "export stored results to a file") \
+	_(import, "import FILE", "import recorded results from a file") \
+	_(ceilings, "ceilings [--json]", "measure the device's roofline ceilings") \
+	_(profile, "profile [--sass] [--ncu] REV", "collect CUPTI counters for a version") \
+	_(trace, "trace [--json] REV", "intra-kernel region timings of a version") \
+	_(worker, "worker", "internal: the GPU worker process (speaks the protocol on stdin/stdout)")
+
+#define RUNG_CMD_DECL(name, usage, summary) int rung_cmd_##name(int argc, char **argv);
+RUNG_COMMAND_LIST(RUNG_CMD_DECL)
+#undef RUNG_CMD_DECL
+
+int rung_cli_main(int argc, char **argv);
+
+/* Prints "usage: rung <usage>" and the summary; returns RUNG_EXIT_OK (stdout) or RUNG_EXIT_USAGE (stderr). */
+int rung_cli_usage(const char *name, int to_stderr);
+
+#endif
