@@ -1,7 +1,7 @@
 /* Result records: what one evaluation of one version produced, rung by rung.
  * A field is either measured or absent (validity flags / NAN), never a fake zero.
  * Records travel as JSON (worker -> parent, store, --json) via rung_result_to_json
- * and rung_result_from_json; the JSON form is documented in docs/ARCHITECTURE.md. */
+ * and rung_result_from_json; the JSON form is documented in docs/RESULT-JSON.md. */
 #ifndef RUNG_CORE_RESULT_H
 #define RUNG_CORE_RESULT_H
 

@@ -106,6 +106,9 @@ void rung_spec_free(rung_spec *spec);
  * if present, into *out (starting from the spec's [launch]). Returns 1 if a line was
  * found, 0 if not, negative on a malformed line ("sgemm.cu:3: rung: unknown key 'gird'"). */
 int rung_launch_from_source(rung_launch *out, const rung_spec *spec, const char *src, const char *file);
+/* Frees the strings of a launch filled by rung_launch_from_source (which always copies them,
+ * also when it returns 0); safe on a zeroed struct. Never call it on spec->launch. */
+void rung_launch_free(rung_launch *l);
 
 /* Evaluated launch geometry for one dim set. */
 typedef struct {
@@ -115,5 +118,10 @@ int rung_launch_eval(rung_geom *out, const rung_launch *l, const rung_dimset *ds
 
 /* Number of elements of an argument's shape under ds (1 for rank 0). */
 int rung_arg_numel(int64_t *out, const rung_arg *a, const rung_dimset *ds, const char *file);
+
+/* A scalar argument's value under ds. `value` is an integer expression, or for float dtypes
+ * also a decimal literal ("0.5", "1e-3"). Sets *ival (truncated toward zero for a float
+ * literal) and *fval; either may be NULL. Fails when the value does not fit the dtype. */
+int rung_arg_value(int64_t *ival, double *fval, const rung_arg *a, const rung_dimset *ds, const char *file);
 
 #endif

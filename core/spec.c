@@ -1,0 +1,898 @@
+/* rung.ini: reading and validating a task spec (format: docs/SPEC.md).
+ *
+ * The INI syntax is parsed by inih (ini_parse_stream). Our line reader feeds it
+ * one line at a time, so the handler always knows the line it is on (the
+ * packaged inih is built without INI_HANDLER_LINENO). The reader also keeps
+ * inih from changing a spec silently: it handles [section] headers itself,
+ * strips indentation (so no line is folded into the previous value), protects
+ * ';' inside values (inih would cut "a ; b" as a comment), and turns a line
+ * longer than inih's buffer into an error instead of a split line.
+ *
+ * Reading fills the spec and a side table of where each key was written; then
+ * validate() checks what needs the whole file, evaluating every expression
+ * under [dims] and under every [check] size set. */
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <ini.h>
+
+#include "core/err.h"
+#include "core/expr.h"
+#include "core/spec_internal.h"
+
+enum { SEC_NONE, SEC_TASK, SEC_DIMS, SEC_CHECK, SEC_ARG, SEC_LAUNCH, SEC_ROOFLINE, SEC_COUNT };
+static const char *const sec_names[SEC_COUNT] = { "", "task", "dims", "check", "arg", "launch", "roofline" };
+
+enum { T_NAME, T_KERNEL, T_ENTRY, T_REFERENCE, T_REFERENCE_ENTRY, T_ARCH, T_OPTIONS, T_HEADERS, T_COUNT };
+static const char *const task_keys[] = { "name", "kernel", "entry", "reference", "reference_entry",
+	                                     "arch", "options", "headers", NULL };
+enum { C_SIZES, C_SEEDS, C_ATOL, C_RTOL, C_MIN_PSNR, C_MIN_COSSIM, C_COUNT };
+static const char *const check_keys[] = { "sizes", "seeds", "atol", "rtol", "min_psnr", "min_cossim", NULL };
+enum { A_KIND, A_DTYPE, A_SHAPE, A_INIT, A_VALUE, A_GOLDEN, A_COUNT };
+static const char *const arg_keys[] = { "kind", "dtype", "shape", "init", "value", "golden", NULL };
+enum { L_GRID, L_BLOCK, L_SMEM, L_COUNT };
+static const char *const launch_keys[] = { "grid", "block", "smem", NULL };
+enum { R_FLOPS, R_BYTES, R_COUNT };
+static const char *const roof_keys[] = { "flops", "bytes", NULL };
+
+typedef struct {
+	rung_spec *s;
+	const char *path;
+	int sec;                       /* section being read */
+	char label[RUNG_NAME_MAX + 8]; /* "[task]", "[arg C]" */
+	int sec_line[SEC_COUNT];       /* first header line of each (non-arg) section */
+	int task_line[T_COUNT], check_line[C_COUNT], launch_line[L_COUNT], roof_line[R_COUNT];
+	int arg_line[RUNG_MAX_ARGS][A_COUNT];
+	char *dim_text[RUNG_MAX_DIMS];
+	int dim_line[RUNG_MAX_DIMS];
+	char *sizes;
+} pstate;
+
+static int fail(pstate *ps, int line, const char *key, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+static int fail(pstate *ps, int line, const char *key, const char *fmt, ...)
+{
+	char msg[768];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	return rung__fail(ps->path, line, ps->label[0] ? ps->label : NULL, key, "%s", msg);
+}
+
+static int nomem(void) { return rung_error_set(RUNG_ENOMEM, "out of memory"); }
+
+static bool is_ident(const char *s, size_t len)
+{
+	if (!len || !(isalpha((unsigned char)s[0]) || s[0] == '_'))
+		return false;
+	for (size_t i = 1; i < len; i++)
+		if (!(isalnum((unsigned char)s[i]) || s[i] == '_'))
+			return false;
+	return true;
+}
+
+static int key_index(const char *const *keys, const char *key)
+{
+	for (int i = 0; keys[i]; i++)
+		if (strcmp(keys[i], key) == 0)
+			return i;
+	return -1;
+}
+
+static const char *const *section_keys(int sec)
+{
+	switch (sec) {
+	case SEC_TASK: return task_keys;
+	case SEC_CHECK: return check_keys;
+	case SEC_ARG: return arg_keys;
+	case SEC_LAUNCH: return launch_keys;
+	case SEC_ROOFLINE: return roof_keys;
+	}
+	return NULL;
+}
+
+static void key_list(char *buf, size_t len, const char *const *keys)
+{
+	size_t used = 0;
+	buf[0] = 0;
+	for (int i = 0; keys[i] && used < len; i++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? ", " : "", keys[i]);
+}
+
+/* --- values --------------------------------------------------------------- */
+
+static bool parse_double(double *out, const char *s)
+{
+	char *end;
+	errno = 0;
+	double v = strtod(s, &end);
+	if (end == s || *end || errno || !isfinite(v))
+		return false;
+	*out = v;
+	return true;
+}
+
+static int set_str(pstate *ps, char **dst, const char *v)
+{
+	if (!(*dst = strdup(v)))
+		return nomem();
+	return 0;
+}
+
+/* "dir/rel", or rel itself when absolute. */
+static char *join_dir(const char *dir, const char *rel)
+{
+	if (rel[0] == '/' || !dir || !dir[0])
+		return strdup(rel);
+	size_t n = strlen(dir) + strlen(rel) + 2;
+	char *p = malloc(n);
+	if (p)
+		snprintf(p, n, "%s/%s", dir, rel);
+	return p;
+}
+
+/* Splits a comma-separated expression list into e[0..max). */
+static int set_exprs(pstate *ps, rung_expr_src *e, int *n, int max, const char *key, const char *v, int line)
+{
+	char *parts[RUNG_MAX_RANK + 1];
+	int k = rung__split_top(parts, max, v, strlen(v));
+	if (k == -3)
+		return nomem();
+	if (k == -2)
+		return fail(ps, line, key, "empty item in '%s'", v);
+	if (k == -1)
+		return fail(ps, line, key, "more than %d comma-separated expressions", max);
+	for (int i = 0; i < k; i++) {
+		e[i].text = parts[i];
+		e[i].line = line;
+	}
+	*n = k;
+	return 0;
+}
+
+static int set_one_expr(pstate *ps, rung_expr_src *e, const char *key, const char *v, int line)
+{
+	int n;
+	return set_exprs(ps, e, &n, 1, key, v, line);
+}
+
+static int parse_init(pstate *ps, rung_arg *a, const char *v, int line)
+{
+	static const struct {
+		const char *name;
+		rung_init_kind kind;
+	} simple[] = { { "randn", RUNG_INIT_RANDN }, { "ones", RUNG_INIT_ONES },
+		           { "zeros", RUNG_INIT_ZEROS }, { "arange", RUNG_INIT_ARANGE } };
+	for (size_t i = 0; i < sizeof(simple) / sizeof(simple[0]); i++) {
+		if (strcmp(v, simple[i].name) == 0) {
+			a->init = simple[i].kind;
+			return 0;
+		}
+	}
+	if (strncmp(v, "npy:", 4) == 0) {
+		const char *p = v + 4;
+		while (isspace((unsigned char)*p))
+			p++;
+		if (!*p)
+			return fail(ps, line, "init", "npy: needs a path, e.g. npy:data/a.npy");
+		a->init = RUNG_INIT_NPY;
+		if (!(a->npy_path = join_dir(ps->s->dir, p)))
+			return nomem();
+		return 0;
+	}
+	if (strncmp(v, "uniform", 7) == 0) {
+		const char *p = v + 7;
+		while (isspace((unsigned char)*p))
+			p++;
+		size_t len = strlen(p);
+		char inner[256];
+		if (*p != '(' || len < 2 || p[len - 1] != ')' || len - 2 >= sizeof(inner))
+			return fail(ps, line, "init", "expected uniform(a,b), found '%s'", v);
+		memcpy(inner, p + 1, len - 2);
+		inner[len - 2] = 0;
+		char *comma = strchr(inner, ',');
+		if (!comma)
+			return fail(ps, line, "init", "expected uniform(a,b), found '%s'", v);
+		*comma = 0;
+		char *sa = inner, *sb = comma + 1;
+		while (isspace((unsigned char)*sa))
+			sa++;
+		while (isspace((unsigned char)*sb))
+			sb++;
+		for (char *e = sa + strlen(sa); e > sa && isspace((unsigned char)e[-1]);)
+			*--e = 0;
+		for (char *e = sb + strlen(sb); e > sb && isspace((unsigned char)e[-1]);)
+			*--e = 0;
+		if (!parse_double(&a->init_a, sa) || !parse_double(&a->init_b, sb))
+			return fail(ps, line, "init", "bad number in '%s'", v);
+		if (!(a->init_a < a->init_b))
+			return fail(ps, line, "init", "uniform(a,b) needs a < b, found '%s'", v);
+		a->init = RUNG_INIT_UNIFORM;
+		return 0;
+	}
+	return fail(ps, line, "init", "unknown init '%s' (expected randn, uniform(a,b), ones, zeros, arange or npy:PATH)", v);
+}
+
+static int set_task(pstate *ps, int k, const char *v, int line)
+{
+	rung_spec *s = ps->s;
+	char **dst[T_COUNT] = { &s->name, &s->kernel, &s->entry, &s->reference, &s->reference_entry,
+		                    &s->arch, &s->options, &s->headers };
+	if (k == T_ENTRY || k == T_REFERENCE_ENTRY) {
+		int depth = 0;
+		bool ok = isalpha((unsigned char)v[0]) || v[0] == '_';
+		for (const char *p = v; *p && ok; p++) {
+			depth += *p == '<' ? 1 : *p == '>' ? -1 : 0;
+			ok = depth >= 0 && (depth > 0 || !isspace((unsigned char)*p));
+		}
+		if (!ok || depth != 0)
+			return fail(ps, line, task_keys[k], "'%s' is not a kernel name (e.g. sgemm or sgemm<128,8>)", v);
+	}
+	if (k == T_ARCH) {
+		const char *p = strncmp(v, "sm_", 3) == 0 ? v + 3 : strncmp(v, "compute_", 8) == 0 ? v + 8 : NULL;
+		size_t digits = p ? strspn(p, "0123456789") : 0;
+		if (!p || digits < 2 || digits > 3 || (p[digits] && (strchr("af", p[digits]) == NULL || p[digits + 1])))
+			return fail(ps, line, "arch", "'%s' is not an architecture (e.g. sm_90, sm_90a)", v);
+	}
+	return set_str(ps, dst[k], v);
+}
+
+static int set_dim(pstate *ps, const char *key, const char *v, int line)
+{
+	rung_spec *s = ps->s;
+	if (strlen(key) >= RUNG_NAME_MAX)
+		return fail(ps, line, key, "name longer than %d characters", RUNG_NAME_MAX - 1);
+	if (!strcmp(key, "cdiv") || !strcmp(key, "min") || !strcmp(key, "max"))
+		return fail(ps, line, key, "'%s' is a function name", key);
+	for (int i = 0; i < s->dims.n; i++)
+		if (strcmp(s->dims.d[i].name, key) == 0)
+			return fail(ps, line, key, "duplicate key (first at line %d)", ps->dim_line[i]);
+	if (s->dims.n >= RUNG_MAX_DIMS)
+		return fail(ps, line, key, "more than %d dims", RUNG_MAX_DIMS);
+	int64_t val;
+	if (rung_expr_eval(&val, v, &s->dims)) {
+		char msg[512];
+		snprintf(msg, sizeof(msg), "%s", rung_error_last());
+		return fail(ps, line, key, "%s", msg);
+	}
+	if (val < 1)
+		return rung__too_small(ps->path, line, ps->label, key, NULL, v, val, 1);
+	int i = s->dims.n;
+	if (!(ps->dim_text[i] = strdup(v)))
+		return nomem();
+	ps->dim_line[i] = line;
+	return rung_dimset_set(&s->dims, key, val);
+}
+
+static int set_check(pstate *ps, int k, const char *v, int line)
+{
+	rung_spec *s = ps->s;
+	if (k == C_SIZES) {
+		if (!ps->sizes)
+			return set_str(ps, &ps->sizes, v);
+		/* a repeated `sizes` line adds more sets (long lists over several lines) */
+		size_t n = strlen(ps->sizes) + strlen(v) + 2;
+		char *joined = malloc(n);
+		if (!joined)
+			return nomem();
+		snprintf(joined, n, "%s;%s", ps->sizes, v);
+		free(ps->sizes);
+		ps->sizes = joined;
+		return 0;
+	}
+	if (k == C_SEEDS) {
+		char *end;
+		errno = 0;
+		long n = strtol(v, &end, 10);
+		if (end == v || *end || errno || n < 1 || n > 1000)
+			return fail(ps, line, "seeds", "expected an integer from 1 to 1000, found '%s'", v);
+		s->seeds = (int)n;
+		return 0;
+	}
+	double d;
+	if (!parse_double(&d, v))
+		return fail(ps, line, check_keys[k], "bad number '%s'", v);
+	switch (k) {
+	case C_ATOL:
+	case C_RTOL:
+		if (d < 0)
+			return fail(ps, line, check_keys[k], "must not be negative, found '%s'", v);
+		if (k == C_ATOL)
+			s->atol = d, s->has_atol = true;
+		else
+			s->rtol = d, s->has_rtol = true;
+		return 0;
+	case C_MIN_PSNR:
+		s->min_psnr = d, s->has_min_psnr = true;
+		return 0;
+	default:
+		if (d < -1 || d > 1)
+			return fail(ps, line, "min_cossim", "must be between -1 and 1, found '%s'", v);
+		s->min_cossim = d, s->has_min_cossim = true;
+		return 0;
+	}
+}
+
+static int set_arg(pstate *ps, int k, const char *v, int line)
+{
+	rung_arg *a = &ps->s->args[ps->s->nargs - 1];
+	switch (k) {
+	case A_KIND:
+		for (int i = RUNG_ARG_INPUT; i <= RUNG_ARG_SCALAR; i++) {
+			if (strcmp(v, rung_arg_kind_name((rung_arg_kind)i)) == 0) {
+				a->kind = (rung_arg_kind)i;
+				return 0;
+			}
+		}
+		return fail(ps, line, "kind", "unknown kind '%s' (expected input, output, inout or scalar)", v);
+	case A_DTYPE:
+		if (rung_dtype_parse(&a->dtype, v)) {
+			char msg[256];
+			snprintf(msg, sizeof(msg), "%s", rung_error_last());
+			return fail(ps, line, "dtype", "%s", msg);
+		}
+		return 0;
+	case A_SHAPE:
+		return set_exprs(ps, a->shape, &a->rank, RUNG_MAX_RANK, "shape", v, line);
+	case A_INIT:
+		return parse_init(ps, a, v, line);
+	case A_VALUE:
+		return set_one_expr(ps, &a->value, "value", v, line);
+	default:
+		if (!(a->golden = join_dir(ps->s->dir, v)))
+			return nomem();
+		return 0;
+	}
+}
+
+static int set_key(pstate *ps, const char *key, const char *v, int line)
+{
+	if (ps->sec == SEC_NONE)
+		return rung__fail(ps->path, line, NULL, NULL, "'%s' is outside any section; start with [task]", key);
+	if (ps->sec == SEC_DIMS)
+		return set_dim(ps, key, v, line);
+	const char *const *keys = section_keys(ps->sec);
+	int k = key_index(keys, key);
+	if (k < 0) {
+		char list[128];
+		key_list(list, sizeof(list), keys);
+		return fail(ps, line, NULL, "unknown key '%s' (expected %s)", key, list);
+	}
+	int *seen = ps->sec == SEC_TASK ? ps->task_line : ps->sec == SEC_CHECK ? ps->check_line
+	            : ps->sec == SEC_LAUNCH ? ps->launch_line : ps->sec == SEC_ROOFLINE ? ps->roof_line
+	            : ps->arg_line[ps->s->nargs - 1];
+	bool repeatable = ps->sec == SEC_CHECK && k == C_SIZES;
+	if (seen[k] && !repeatable)
+		return fail(ps, line, key, "duplicate key (first at line %d)", seen[k]);
+	if (!seen[k])
+		seen[k] = line;
+	if (!*v)
+		return fail(ps, line, key, "missing value");
+	rung_spec *s = ps->s;
+	switch (ps->sec) {
+	case SEC_TASK: return set_task(ps, k, v, line);
+	case SEC_CHECK: return set_check(ps, k, v, line);
+	case SEC_ARG: return set_arg(ps, k, v, line);
+	case SEC_LAUNCH:
+		if (k == L_GRID)
+			return set_exprs(ps, s->launch.grid, &s->launch.ngrid, 3, key, v, line);
+		if (k == L_BLOCK)
+			return set_exprs(ps, s->launch.block, &s->launch.nblock, 3, key, v, line);
+		return set_one_expr(ps, &s->launch.smem, key, v, line);
+	default:
+		return set_one_expr(ps, k == R_FLOPS ? &s->flops : &s->bytes, key, v, line);
+	}
+}
+
+static int set_section(pstate *ps, const char *name, int line)
+{
+	ps->label[0] = 0;
+	if (strncmp(name, "arg", 3) == 0 && (!name[3] || isspace((unsigned char)name[3]))) {
+		const char *an = name + 3;
+		while (isspace((unsigned char)*an))
+			an++;
+		rung_spec *s = ps->s;
+		if (!*an)
+			return rung__fail(ps->path, line, "[arg]", NULL, "missing argument name, e.g. [arg A]");
+		snprintf(ps->label, sizeof(ps->label), "[arg %.*s]", RUNG_NAME_MAX, an);
+		if (!is_ident(an, strlen(an)) || strlen(an) >= RUNG_NAME_MAX)
+			return fail(ps, line, NULL, "'%s' is not a valid argument name", an);
+		for (int i = 0; i < s->nargs; i++)
+			if (strcmp(s->args[i].name, an) == 0)
+				return fail(ps, line, NULL, "duplicate argument (first at line %d)", s->args[i].line);
+		if (s->nargs >= RUNG_MAX_ARGS)
+			return fail(ps, line, NULL, "more than %d arguments", RUNG_MAX_ARGS);
+		rung_arg *a = &s->args[s->nargs++];
+		snprintf(a->name, sizeof(a->name), "%s", an);
+		a->line = line;
+		ps->sec = SEC_ARG;
+		return 0;
+	}
+	snprintf(ps->label, sizeof(ps->label), "[%.*s]", RUNG_NAME_MAX, name);
+	for (int i = SEC_TASK; i < SEC_COUNT; i++) {
+		if (i == SEC_ARG || strcmp(name, sec_names[i]) != 0)
+			continue;
+		if (ps->sec_line[i])
+			return fail(ps, line, NULL, "duplicate section (first at line %d)", ps->sec_line[i]);
+		ps->sec_line[i] = line;
+		ps->sec = i;
+		return 0;
+	}
+	return fail(ps, line, NULL, "unknown section (expected [task], [dims], [check], [arg NAME], [launch] or [roofline])");
+}
+
+/* --- the INI layer: inih with a line-numbering reader ---------------------- */
+
+#define PROTECTED_SEMI '\x1f' /* stands for ';' inside a value while inih splits the line */
+
+typedef struct {
+	pstate *ps;
+	const char *p; /* next unread byte */
+	int lineno;    /* line most recently handed to inih */
+	int rc;        /* first error (ours or the handler's) */
+} ini_src;
+
+/* Handles a [section] header line (already trimmed); returns 0 or an error. */
+static int header_line(pstate *ps, char *line, size_t len, int lineno)
+{
+	if (line[len - 1] != ']')
+		return rung__fail(ps->path, lineno, NULL, NULL, "section header '%s' does not end with ']'", line);
+	line[len - 1] = 0;
+	char *n = line + 1;
+	while (isspace((unsigned char)*n))
+		n++;
+	for (char *e = n + strlen(n); e > n && isspace((unsigned char)e[-1]);)
+		*--e = 0;
+	return set_section(ps, n, lineno);
+}
+
+/* Checks a key = value line before inih splits it: it must have '=' and a valid key. */
+static int key_line(pstate *ps, const char *line, int lineno)
+{
+	const char *eq = strchr(line, '=');
+	const char *colon = strchr(line, ':');
+	const char *ke = eq ? eq : line + strlen(line);
+	if (colon && colon < ke)
+		ke = colon; /* inih would also accept "key: value"; rung.ini does not */
+	while (ke > line && isspace((unsigned char)ke[-1]))
+		ke--;
+	char key[128];
+	snprintf(key, sizeof(key), "%.*s", (int)(ke - line), line);
+	if (!eq || (colon && colon < eq)) {
+		if (!ps->label[0])
+			return rung__fail(ps->path, lineno, NULL, NULL, "expected '[section]' or 'key = value', found '%s'", line);
+		return fail(ps, lineno, NULL, "expected 'key = value', found '%s'", line);
+	}
+	if (!is_ident(key, strlen(key)))
+		return fail(ps, lineno, NULL, "'%s' is not a valid key", key);
+	return 0;
+}
+
+/* inih's reader: hands over one cleaned line per call; NULL ends the parse. */
+static char *ini_line_reader(char *buf, int num, void *stream)
+{
+	ini_src *src = stream;
+	if (src->rc || !*src->p)
+		return NULL;
+	const char *eol = strchr(src->p, '\n');
+	if (!eol)
+		eol = src->p + strlen(src->p);
+	const char *a = src->p, *b = eol;
+	src->p = *eol ? eol + 1 : eol;
+	src->lineno++;
+	if (src->lineno == 1 && strncmp(a, "\xEF\xBB\xBF", 3) == 0)
+		a += 3;
+	while (a < b && isspace((unsigned char)*a))
+		a++;
+	buf[0] = 0;
+	if (a == b || *a == ';' || *a == '#')
+		return buf; /* blank or comment: inih sees an empty line */
+	const char *hash = memchr(a, '#', (size_t)(b - a));
+	if (hash)
+		b = hash;
+	while (b > a && isspace((unsigned char)b[-1]))
+		b--;
+	size_t len = (size_t)(b - a);
+	char *line = strndup(a, len);
+	if (!line) {
+		src->rc = nomem();
+		return NULL;
+	}
+	if (line[0] == '[') {
+		src->rc = header_line(src->ps, line, len, src->lineno);
+	} else if (!(src->rc = key_line(src->ps, line, src->lineno))) {
+		if (len + 3 > (size_t)num) {
+			src->rc = fail(src->ps, src->lineno, NULL,
+			               "line is %zu characters long, more than the %d the INI reader takes; "
+			               "split it (a [check] sizes line may be repeated)", len, num - 3);
+		} else {
+			for (size_t i = 0; i < len; i++)
+				buf[i] = line[i] == ';' ? PROTECTED_SEMI : line[i];
+			buf[len] = '\n';
+			buf[len + 1] = 0;
+		}
+	}
+	free(line);
+	return src->rc ? NULL : buf;
+}
+
+/* inih's handler: one key = value of the current line. Returns 1 to go on. */
+static int spec_ini_handler(void *user, const char *section, const char *name, const char *value)
+{
+	(void)section; /* sections are tracked by header_line, with their line numbers */
+	ini_src *src = user;
+	if (src->rc)
+		return 0;
+	char *v = strdup(value ? value : "");
+	if (!v) {
+		src->rc = nomem();
+		return 0;
+	}
+	for (char *c = v; *c; c++)
+		if (*c == PROTECTED_SEMI)
+			*c = ';';
+	src->rc = set_key(src->ps, name, v, src->lineno);
+	free(v);
+	return src->rc ? 0 : 1;
+}
+
+static int read_lines(pstate *ps, const char *text)
+{
+	ini_src src = { .ps = ps, .p = text };
+	int r = ini_parse_stream(ini_line_reader, &src, spec_ini_handler, &src);
+	if (src.rc)
+		return src.rc;
+	if (r == -2)
+		return nomem();
+	if (r != 0)
+		return rung__fail(ps->path, r > 0 ? r : src.lineno, NULL, NULL, "malformed line");
+	return 0;
+}
+
+/* --- whole-file validation -------------------------------------------------- */
+
+static void use_label(pstate *ps, const char *fmt, const char *name)
+{
+	snprintf(ps->label, sizeof(ps->label), fmt, name);
+}
+
+/* Builds each [check] size set: [dims] in order, with overridden dims taking the set's
+ * value and the others re-evaluated from their expressions. */
+static int build_check_sets(pstate *ps)
+{
+	rung_spec *s = ps->s;
+	use_label(ps, "%s", "[check]");
+	int line = ps->check_line[C_SIZES];
+	if (!ps->sizes) {
+		s->ncheck = 1;
+		s->check[0] = s->dims;
+		return 0;
+	}
+	const char *p = ps->sizes;
+	int set = 0;
+	for (;;) {
+		const char *semi = strchr(p, ';');
+		size_t len = semi ? (size_t)(semi - p) : strlen(p);
+		set++;
+		if (set > RUNG_MAX_CHECK_SETS)
+			return fail(ps, line, "sizes", "more than %d size sets", RUNG_MAX_CHECK_SETS);
+		char *items[RUNG_MAX_DIMS + 1];
+		int n = rung__split_top(items, RUNG_MAX_DIMS, p, len);
+		if (n == -3)
+			return nomem();
+		if (n == -2)
+			return fail(ps, line, "sizes", "size set %d is empty or has an empty item; expected e.g. 'M=127,N=255; M=1024,N=1024'", set);
+		if (n == -1)
+			return fail(ps, line, "sizes", "size set %d has more than %d items", set, RUNG_MAX_DIMS);
+		rung_dimset over = { 0 };
+		int rc = 0;
+		for (int i = 0; i < n && !rc; i++) {
+			char *eq = strchr(items[i], '=');
+			if (!eq) {
+				rc = fail(ps, line, "sizes", "size set %d: expected NAME=VALUE, found '%s'", set, items[i]);
+				break;
+			}
+			char *ke = eq;
+			while (ke > items[i] && isspace((unsigned char)ke[-1]))
+				ke--;
+			*ke = 0;
+			int64_t v, dummy;
+			if (rung_dimset_get(&dummy, &s->dims, items[i]))
+				rc = fail(ps, line, "sizes", "size set %d: unknown dim '%s' (not in [dims])", set, items[i]);
+			else if (rung_dimset_get(&dummy, &over, items[i]) == 0)
+				rc = fail(ps, line, "sizes", "size set %d: '%s' given twice", set, items[i]);
+			else if (rung_expr_eval(&v, eq + 1, NULL)) {
+				char msg[256];
+				snprintf(msg, sizeof(msg), "%s", rung_error_last());
+				rc = fail(ps, line, "sizes", "size set %d: %s: %s", set, items[i], msg);
+			} else if (v < 1)
+				rc = fail(ps, line, "sizes", "size set %d: %s = %lld, must be at least 1", set, items[i], (long long)v);
+			else
+				rc = rung_dimset_set(&over, items[i], v);
+		}
+		for (int i = 0; i < n; i++)
+			free(items[i]);
+		if (rc)
+			return rc;
+		rung_dimset *ds = &s->check[s->ncheck++];
+		ds->n = 0;
+		for (int i = 0; i < s->dims.n; i++) {
+			const char *name = s->dims.d[i].name;
+			int64_t v;
+			if (rung_dimset_get(&v, &over, name) != 0 && rung_expr_eval(&v, ps->dim_text[i], ds) != 0) {
+				char msg[256];
+				snprintf(msg, sizeof(msg), "%s", rung_error_last());
+				use_label(ps, "%s", "[dims]");
+				return rung__in_set(fail(ps, ps->dim_line[i], name, "%s", msg), &over, NULL);
+			}
+			if (v < 1) {
+				use_label(ps, "%s", "[dims]");
+				return rung__in_set(rung__too_small(ps->path, ps->dim_line[i], ps->label, name, NULL, ps->dim_text[i], v, 1),
+				                    &over, NULL);
+			}
+			rung_dimset_set(ds, name, v);
+		}
+		if (!semi)
+			break;
+		p = semi + 1;
+	}
+	return 0;
+}
+
+/* Evaluates e under [dims] and every check set; also requires >= min. */
+static int check_expr(pstate *ps, const rung_expr_src *e, const char *key, int64_t min)
+{
+	rung_spec *s = ps->s;
+	for (int i = -1; i < s->ncheck; i++) {
+		const rung_dimset *ds = i < 0 ? &s->dims : &s->check[i];
+		int64_t v;
+		int rc = rung__expr_at(&v, e, ds, ps->path, ps->label, key);
+		if (!rc && v < min)
+			rc = rung__too_small(ps->path, e->line, ps->label, key, NULL, e->text, v, min);
+		if (rc)
+			return rung__in_set(rc, ds, &s->dims);
+	}
+	return 0;
+}
+
+static int check_arg(pstate *ps, int idx)
+{
+	rung_spec *s = ps->s;
+	rung_arg *a = &s->args[idx];
+	int *seen = ps->arg_line[idx];
+	use_label(ps, "[arg %s]", a->name);
+	if (!seen[A_KIND])
+		return fail(ps, a->line, "kind", "missing (input, output, inout or scalar)");
+	if (!seen[A_DTYPE])
+		return fail(ps, a->line, "dtype", "missing (f64, f32, f16, bf16, i64, i32 or u8)");
+	const char *kind = rung_arg_kind_name(a->kind);
+	if (a->kind == RUNG_ARG_SCALAR) {
+		if (seen[A_SHAPE])
+			return fail(ps, seen[A_SHAPE], "shape", "a scalar has no shape");
+		if (seen[A_INIT])
+			return fail(ps, seen[A_INIT], "init", "a scalar takes 'value', not 'init'");
+		if (seen[A_GOLDEN])
+			return fail(ps, seen[A_GOLDEN], "golden", "only outputs and inouts take a golden file");
+		if (!seen[A_VALUE])
+			return fail(ps, a->line, "value", "missing; a scalar needs a value (e.g. value = M)");
+		for (int i = -1; i < s->ncheck; i++) {
+			const rung_dimset *ds = i < 0 ? &s->dims : &s->check[i];
+			if (rung_arg_value(NULL, NULL, a, ds, ps->path))
+				return rung__in_set(RUNG_EINVAL, ds, &s->dims);
+		}
+		return 0;
+	}
+	if (seen[A_VALUE])
+		return fail(ps, seen[A_VALUE], "value", "only scalars take a value; an %s has a shape", kind);
+	if (!seen[A_SHAPE])
+		return fail(ps, a->line, "shape", "missing; an %s needs a shape (e.g. shape = M, K)", kind);
+	if (a->kind == RUNG_ARG_OUTPUT && seen[A_INIT])
+		return fail(ps, seen[A_INIT], "init", "an output is written by the kernel; use kind = inout to give it initial values");
+	if (a->kind == RUNG_ARG_INPUT && seen[A_GOLDEN])
+		return fail(ps, seen[A_GOLDEN], "golden", "only outputs and inouts take a golden file");
+	if (a->kind != RUNG_ARG_OUTPUT && !seen[A_INIT]) {
+		a->init = rung_dtype_is_float(a->dtype) ? RUNG_INIT_RANDN : RUNG_INIT_UNIFORM;
+		a->init_a = 0;
+		a->init_b = a->init == RUNG_INIT_UNIFORM ? 100 : 0;
+	}
+	if (seen[A_INIT] && a->init == RUNG_INIT_RANDN && !rung_dtype_is_float(a->dtype))
+		return fail(ps, seen[A_INIT], "init", "randn needs a float dtype, not %s; use uniform(a,b) or arange",
+		            rung_dtype_name(a->dtype));
+	for (int d = 0; d < a->rank; d++)
+		if (check_expr(ps, &a->shape[d], "shape", 1))
+			return RUNG_EINVAL;
+	for (int i = -1; i < s->ncheck; i++) {
+		const rung_dimset *ds = i < 0 ? &s->dims : &s->check[i];
+		int64_t n;
+		if (rung_arg_numel(&n, a, ds, ps->path))
+			return rung__in_set(RUNG_EINVAL, ds, &s->dims);
+		if (n > INT64_MAX / 8)
+			return rung__in_set(fail(ps, seen[A_SHAPE], "shape", "%lld elements is too many", (long long)n), ds, &s->dims);
+	}
+	return 0;
+}
+
+static int validate(pstate *ps)
+{
+	rung_spec *s = ps->s;
+	if (!ps->sec_line[SEC_TASK])
+		return rung__fail(ps->path, 1, "[task]", NULL, "missing section");
+	use_label(ps, "%s", "[task]");
+	for (int k = T_NAME; k <= T_REFERENCE_ENTRY; k++)
+		if (!ps->task_line[k])
+			return fail(ps, ps->sec_line[SEC_TASK], task_keys[k], "missing (required)");
+	int rc = build_check_sets(ps);
+	if (rc)
+		return rc;
+	if (s->seeds == 0)
+		s->seeds = 3;
+	if (s->nargs == 0)
+		return rung__fail(ps->path, 1, NULL, NULL, "no [arg NAME] sections; declare one per kernel parameter, in order");
+	bool has_out = false;
+	for (int i = 0; i < s->nargs; i++) {
+		if ((rc = check_arg(ps, i)))
+			return rc;
+		has_out |= s->args[i].kind == RUNG_ARG_OUTPUT || s->args[i].kind == RUNG_ARG_INOUT;
+	}
+	if (!has_out)
+		return rung__fail(ps->path, s->args[0].line, NULL, NULL,
+		                  "no argument is an output or inout, so there is nothing to check");
+	if (!ps->sec_line[SEC_LAUNCH])
+		return rung__fail(ps->path, 1, "[launch]", NULL, "missing section (grid and block are required)");
+	use_label(ps, "%s", "[launch]");
+	if (!s->launch.ngrid)
+		return fail(ps, ps->sec_line[SEC_LAUNCH], "grid", "missing (required)");
+	if (!s->launch.nblock)
+		return fail(ps, ps->sec_line[SEC_LAUNCH], "block", "missing (required)");
+	if ((rc = rung__launch_check(&s->launch, s, "[launch]")))
+		return rc;
+	use_label(ps, "%s", "[roofline]");
+	if (s->flops.text && (rc = check_expr(ps, &s->flops, "flops", 0)))
+		return rc;
+	if (s->bytes.text && (rc = check_expr(ps, &s->bytes, "bytes", 0)))
+		return rc;
+	return 0;
+}
+
+/* --- public ------------------------------------------------------------------ */
+
+static char *dir_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	if (!slash)
+		return strdup(".");
+	if (slash == path)
+		return strdup("/");
+	return strndup(path, (size_t)(slash - path));
+}
+
+int rung_spec_parse(rung_spec **out, const char *text, const char *path, const char *dir)
+{
+	*out = NULL;
+	if (!path)
+		path = "rung.ini";
+	rung_spec *s = calloc(1, sizeof(*s));
+	if (!s)
+		return nomem();
+	s->path = strdup(path);
+	s->dir = dir ? strdup(dir) : dir_of(path);
+	if (!s->path || !s->dir) {
+		rung_spec_free(s);
+		return nomem();
+	}
+	snprintf(s->launch.file, sizeof(s->launch.file), "%s", path);
+	pstate ps = { .s = s, .path = s->path };
+	int rc = read_lines(&ps, text ? text : "");
+	if (!rc)
+		rc = validate(&ps);
+	for (int i = 0; i < RUNG_MAX_DIMS; i++)
+		free(ps.dim_text[i]);
+	free(ps.sizes);
+	if (rc) {
+		rung_spec_free(s);
+		return rc;
+	}
+	*out = s;
+	return 0;
+}
+
+int rung_spec_load(rung_spec **out, const char *path)
+{
+	*out = NULL;
+	struct stat st;
+	if (stat(path, &st) != 0)
+		return rung_error_set(RUNG_EIO, "%s: %s", path, strerror(errno));
+	char *ini, *dir;
+	if (S_ISDIR(st.st_mode)) {
+		size_t n = strlen(path) + sizeof("/rung.ini");
+		ini = malloc(n);
+		if (ini)
+			snprintf(ini, n, "%s%srung.ini", path, path[strlen(path) - 1] == '/' ? "" : "/");
+		dir = strdup(path);
+	} else {
+		ini = strdup(path);
+		dir = dir_of(path);
+	}
+	if (!ini || !dir) {
+		free(ini);
+		free(dir);
+		return nomem();
+	}
+	int rc;
+	FILE *f = fopen(ini, "rb");
+	if (!f) {
+		rc = rung_error_set(RUNG_EIO, "%s: %s", ini, strerror(errno));
+		goto done;
+	}
+	size_t cap = 8192, len = 0;
+	char *text = malloc(cap);
+	size_t n;
+	while (text && (n = fread(text + len, 1, cap - len - 1, f)) > 0) {
+		len += n;
+		if (cap - len < 2) {
+			char *t = realloc(text, cap * 2);
+			if (!t) {
+				free(text);
+				text = NULL;
+			}
+			text = t;
+			cap *= 2;
+		}
+	}
+	bool err = ferror(f);
+	fclose(f);
+	if (!text) {
+		rc = nomem();
+		goto done;
+	}
+	text[len] = 0;
+	if (err)
+		rc = rung_error_set(RUNG_EIO, "%s: read error", ini);
+	else if (strlen(text) != len)
+		rc = rung_error_set(RUNG_EINVAL, "%s: contains a NUL byte; not a text file", ini);
+	else
+		rc = rung_spec_parse(out, text, ini, dir);
+	free(text);
+done:
+	free(ini);
+	free(dir);
+	return rc;
+}
+
+void rung_spec_free(rung_spec *s)
+{
+	if (!s)
+		return;
+	free(s->path);
+	free(s->dir);
+	free(s->name);
+	free(s->kernel);
+	free(s->entry);
+	free(s->reference);
+	free(s->reference_entry);
+	free(s->arch);
+	free(s->options);
+	free(s->headers);
+	for (int i = 0; i < s->nargs; i++) {
+		rung_arg *a = &s->args[i];
+		for (int d = 0; d < a->rank; d++)
+			free(a->shape[d].text);
+		free(a->npy_path);
+		free(a->golden);
+		free(a->value.text);
+	}
+	for (int i = 0; i < 3; i++) {
+		free(s->launch.grid[i].text);
+		free(s->launch.block[i].text);
+	}
+	free(s->launch.smem.text);
+	free(s->flops.text);
+	free(s->bytes.text);
+	free(s);
+}
