@@ -1,0 +1,315 @@
+/* nvdisasm as a subprocess: the CUBIN goes to a temporary file, stdout and
+ * stderr come back through pipes read with poll() under a deadline. */
+#include "gpu/nvdisasm.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <glob.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "core/err.h"
+
+extern char **environ;
+
+#define NVDISASM_TIMEOUT_MS 60000
+#define NOT_FOUND_MSG       "nvdisasm not found (pip install nvidia-cuda-nvdisasm)"
+
+static pthread_once_t path_once = PTHREAD_ONCE_INIT;
+static char path_buf[4096];
+static bool path_found;
+
+static bool is_exec(const char *p)
+{
+	struct stat st;
+	return stat(p, &st) == 0 && S_ISREG(st.st_mode) && access(p, X_OK) == 0;
+}
+
+static bool try_dir(const char *dir)
+{
+	if (!dir || !*dir)
+		return false;
+	char p[4096];
+	snprintf(p, sizeof(p), "%s/nvdisasm", dir);
+	if (!is_exec(p))
+		return false;
+	snprintf(path_buf, sizeof(path_buf), "%s", p);
+	return true;
+}
+
+static bool try_glob(const char *pattern)
+{
+	glob_t g;
+	bool ok = false;
+	if (glob(pattern, 0, NULL, &g) == 0) {
+		/* glob sorts; the last match is the newest package (cu13 after cu12). */
+		for (size_t i = g.gl_pathc; i-- > 0 && !ok;) {
+			if (is_exec(g.gl_pathv[i])) {
+				snprintf(path_buf, sizeof(path_buf), "%s", g.gl_pathv[i]);
+				ok = true;
+			}
+		}
+	}
+	globfree(&g);
+	return ok;
+}
+
+static void find_path(void)
+{
+	const char *env = getenv("RUNG_NVDISASM");
+	if (env) {
+		if (*env && is_exec(env)) {
+			snprintf(path_buf, sizeof(path_buf), "%s", env);
+			path_found = true;
+		}
+		return;
+	}
+	const char *path = getenv("PATH");
+	if (path) {
+		char *copy = strdup(path);
+		for (char *save = NULL, *d = copy ? strtok_r(copy, ":", &save) : NULL; d && !path_found;
+		     d = strtok_r(NULL, ":", &save))
+			path_found = try_dir(d);
+		free(copy);
+		if (path_found)
+			return;
+	}
+	char buf[4096];
+	const char *home = getenv("CUDA_HOME");
+	if (home && *home) {
+		snprintf(buf, sizeof(buf), "%s/bin", home);
+		if ((path_found = try_dir(buf)))
+			return;
+	}
+#ifdef RUNG_CUDA_INCLUDE
+	snprintf(buf, sizeof(buf), "%s/../bin", RUNG_CUDA_INCLUDE);
+	if ((path_found = try_dir(buf)))
+		return;
+#endif
+	if ((path_found = try_dir("/usr/local/cuda/bin")))
+		return;
+	const char *conda = getenv("CONDA_PREFIX");
+	if (conda && (path_found = try_dir(conda)))
+		return;
+	const char *venv = getenv("VIRTUAL_ENV");
+	const char *user = getenv("HOME");
+	const char *suffix = "nvidia/*/bin/nvdisasm";
+	char pat[4096];
+	if (venv && *venv) {
+		snprintf(pat, sizeof(pat), "%s/lib/python3*/site-packages/%s", venv, suffix);
+		if ((path_found = try_glob(pat)))
+			return;
+	}
+	if (conda && *conda) {
+		snprintf(pat, sizeof(pat), "%s/lib/python3*/site-packages/%s", conda, suffix);
+		if ((path_found = try_glob(pat)))
+			return;
+	}
+	if (user && *user) {
+		snprintf(pat, sizeof(pat), "%s/.local/lib/python3*/site-packages/%s", user, suffix);
+		if ((path_found = try_glob(pat)))
+			return;
+		snprintf(pat, sizeof(pat), "%s/.pyenv/versions/*/lib/python3*/site-packages/%s", user, suffix);
+		if ((path_found = try_glob(pat)))
+			return;
+	}
+	const char *prefixes[] = {
+	    "/usr/local/lib/python3*/dist-packages", "/usr/local/lib/python3*/site-packages",
+	    "/usr/lib/python3/dist-packages",        "/usr/lib/python3*/site-packages",
+	    "/opt/conda/lib/python3*/site-packages", "/root/.pyenv/versions/*/lib/python3*/site-packages",
+	};
+	for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++) {
+		snprintf(pat, sizeof(pat), "%s/%s", prefixes[i], suffix);
+		if ((path_found = try_glob(pat)))
+			return;
+	}
+}
+
+const char *rung_nvdisasm_path(void)
+{
+	pthread_once(&path_once, find_path);
+	return path_found ? path_buf : NULL;
+}
+
+typedef struct {
+	char *v;
+	size_t n, cap;
+} growbuf;
+
+static int grow_read(growbuf *b, int fd)
+{
+	if (b->cap - b->n < 4096) {
+		size_t cap = b->cap ? b->cap * 2 : 65536;
+		char *v = realloc(b->v, cap);
+		if (!v)
+			return -2; /* out of memory */
+		b->v = v;
+		b->cap = cap;
+	}
+	ssize_t r = read(fd, b->v + b->n, b->cap - b->n - 1);
+	if (r > 0)
+		b->n += (size_t)r;
+	return (int)r;
+}
+
+static double now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+static int write_all(int fd, const void *data, size_t len)
+{
+	const char *p = data;
+	while (len > 0) {
+		ssize_t w = write(fd, p, len);
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		p += w;
+		len -= (size_t)w;
+	}
+	return 0;
+}
+
+int rung_sass_from_cubin(char **out_text, const void *cubin, size_t len)
+{
+	*out_text = NULL;
+	const char *tool = rung_nvdisasm_path();
+	if (!tool)
+		return rung_error_set(RUNG_ENOTFOUND, NOT_FOUND_MSG);
+	if (!cubin || len == 0)
+		return rung_error_set(RUNG_EINVAL, "nvdisasm: empty CUBIN");
+
+	const char *tmp = getenv("TMPDIR");
+	char file[4096];
+	snprintf(file, sizeof(file), "%s/rung-cubin-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	int fd = mkstemp(file);
+	if (fd < 0)
+		return rung_error_set(RUNG_EIO, "nvdisasm: cannot create temporary file %s: %s", file, strerror(errno));
+	if (write_all(fd, cubin, len) < 0) {
+		int e = errno;
+		close(fd);
+		unlink(file);
+		return rung_error_set(RUNG_EIO, "nvdisasm: cannot write %s: %s", file, strerror(e));
+	}
+	close(fd);
+
+	int out_pipe[2] = {-1, -1}, err_pipe[2] = {-1, -1};
+	if (pipe(out_pipe) < 0 || pipe(err_pipe) < 0) {
+		int e = errno;
+		for (int i = 0; i < 2; i++) {
+			if (out_pipe[i] >= 0)
+				close(out_pipe[i]);
+			if (err_pipe[i] >= 0)
+				close(err_pipe[i]);
+		}
+		unlink(file);
+		return rung_error_set(RUNG_EIO, "nvdisasm: pipe: %s", strerror(e));
+	}
+	fcntl(out_pipe[0], F_SETFD, FD_CLOEXEC);
+	fcntl(err_pipe[0], F_SETFD, FD_CLOEXEC);
+
+	posix_spawn_file_actions_t fa;
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_adddup2(&fa, out_pipe[1], STDOUT_FILENO);
+	posix_spawn_file_actions_adddup2(&fa, err_pipe[1], STDERR_FILENO);
+	posix_spawn_file_actions_addclose(&fa, out_pipe[1]);
+	posix_spawn_file_actions_addclose(&fa, err_pipe[1]);
+	posix_spawn_file_actions_addopen(&fa, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+	char *argv[] = {(char *)tool, "-c", file, NULL};
+	pid_t pid;
+	int sp = posix_spawn(&pid, tool, &fa, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	close(out_pipe[1]);
+	close(err_pipe[1]);
+	if (sp != 0) {
+		close(out_pipe[0]);
+		close(err_pipe[0]);
+		unlink(file);
+		return rung_error_set(RUNG_EIO, "nvdisasm: cannot run %s: %s", tool, strerror(sp));
+	}
+
+	growbuf out = {0}, err = {0};
+	struct pollfd fds[2] = {{.fd = out_pipe[0], .events = POLLIN}, {.fd = err_pipe[0], .events = POLLIN}};
+	int open_fds = 2;
+	bool timed_out = false, nomem = false;
+	double deadline = now_ms() + NVDISASM_TIMEOUT_MS;
+	while (open_fds > 0) {
+		int left = (int)(deadline - now_ms());
+		if (left <= 0) {
+			timed_out = true;
+			break;
+		}
+		int pr = poll(fds, 2, left);
+		if (pr < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		for (int i = 0; i < 2; i++) {
+			if (fds[i].fd < 0 || !(fds[i].revents & (POLLIN | POLLHUP | POLLERR)))
+				continue;
+			int r = grow_read(i == 0 ? &out : &err, fds[i].fd);
+			if (r == -1 && errno == EINTR)
+				continue;
+			if (r <= 0) {
+				if (r == -2)
+					nomem = true;
+				close(fds[i].fd);
+				fds[i].fd = -1;
+				open_fds--;
+			}
+		}
+	}
+	for (int i = 0; i < 2; i++)
+		if (fds[i].fd >= 0)
+			close(fds[i].fd);
+	if (timed_out)
+		kill(pid, SIGKILL);
+	int status = 0;
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	unlink(file);
+
+	int rc = 0;
+	if (timed_out) {
+		rc = rung_error_set(RUNG_ETIMEOUT, "nvdisasm: no answer after %d s", NVDISASM_TIMEOUT_MS / 1000);
+	} else if (nomem) {
+		rc = rung_error_set(RUNG_ENOMEM, "nvdisasm: out of memory");
+	} else if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+		if (err.v)
+			err.v[err.n] = 0;
+		const char *msg = err.v ? err.v : "";
+		size_t ml = strcspn(msg, "\n");
+		if (WIFEXITED(status))
+			rc = rung_error_set(RUNG_EIO, "nvdisasm failed (exit %d): %.*s", WEXITSTATUS(status), (int)ml,
+			                    msg);
+		else
+			rc = rung_error_set(RUNG_EIO, "nvdisasm killed by signal %d", WTERMSIG(status));
+	}
+	free(err.v);
+	if (rc < 0) {
+		free(out.v);
+		return rc;
+	}
+	if (!out.v && !(out.v = malloc(1))) {
+		return rung_error_set(RUNG_ENOMEM, "nvdisasm: out of memory");
+	}
+	out.v[out.n] = 0;
+	*out_text = out.v;
+	return 0;
+}

@@ -1,0 +1,287 @@
+/* rung check [--compile-only] [--json] [--seed S] [--budget SEC] [TASKDIR|FILE]
+ *
+ * Runs the ladder for one version and prints one line per rung:
+ *   [compile] ok regs=40 spills=0 stack=0 smem=8192 ptx=12.1KB cubin=9.8KB 38ms
+ *   [compile] FAILED sgemm.cu:12: identifier "x" is undefined
+ * The compile rung runs here (NVRTC, no GPU). The GPU rungs (run, check, bench) are
+ * filled in by run_gpu_steps(); results are collected in a rung_result, then printed
+ * by print_step_line() or as one JSON object. */
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "core/err.h"
+#include "core/result.h"
+#include "gpu/compile.h"
+#include "tui/cli.h"
+#include "tui/check_gpu.h"
+#include "tui/task_load.h"
+
+typedef struct {
+	bool compile_only, json;
+	bool has_seed;
+	unsigned long long seed;
+	double budget_s; /* NAN: default */
+	const char *target;
+} check_opts;
+
+static int parse_args(check_opts *o, int argc, char **argv)
+{
+	memset(o, 0, sizeof(*o));
+	o->budget_s = NAN;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (!strcmp(a, "--compile-only")) {
+			o->compile_only = true;
+		} else if (!strcmp(a, "--json")) {
+			o->json = true;
+		} else if (!strcmp(a, "--seed") || !strcmp(a, "--budget")) {
+			if (i + 1 >= argc) {
+				fprintf(stderr, "rung check: %s needs a value\n", a);
+				return rung_cli_usage("check", 1);
+			}
+			char *end;
+			const char *v = argv[++i];
+			if (!strcmp(a, "--seed")) {
+				o->seed = strtoull(v, &end, 0);
+				o->has_seed = true;
+			} else {
+				o->budget_s = strtod(v, &end);
+				if (!(o->budget_s > 0))
+					end = (char *)v;
+			}
+			if (end == v || *end) {
+				fprintf(stderr, "rung check: %s: bad value '%s'\n", a, v);
+				return RUNG_EXIT_USAGE;
+			}
+		} else if (a[0] == '-' && a[1]) {
+			fprintf(stderr, "rung check: unknown option '%s'\n", a);
+			return rung_cli_usage("check", 1);
+		} else if (o->target) {
+			fprintf(stderr, "rung check: more than one target ('%s' and '%s')\n", o->target, a);
+			return rung_cli_usage("check", 1);
+		} else {
+			o->target = a;
+		}
+	}
+	return 0;
+}
+
+/* Bounded copy that always terminates (long mangled names are cut). */
+static void copy_str(char *dst, size_t n, const char *src)
+{
+	size_t k = strlen(src);
+	if (k >= n)
+		k = n - 1;
+	memcpy(dst, src, k);
+	dst[k] = 0;
+}
+
+static void set_step(rung_result *r, rung_step_id s, rung_status st, double ms, const char *reason)
+{
+	r->steps[s].status = st;
+	r->steps[s].wall_ms = ms;
+	copy_str(r->steps[s].reason, sizeof(r->steps[s].reason), reason ? reason : "");
+}
+
+/* Compiles kernel and reference into the result's compile rung. Returns 0, or
+ * RUNG_EXIT_SPEC when the reference does not compile (the task itself is broken;
+ * the message is in ref_error). */
+static int run_compile_step(rung_result *r, const rung_task *t, rung_compiled *kc, rung_compiled *rc, char *ref_error,
+                            size_t ref_error_len)
+{
+	copy_str(r->compile.arch, sizeof(r->compile.arch), t->arch);
+	int k = rung_task_compile(kc, t, false);
+	if (k == 0) {
+		r->compile.kernel = kc->kinfo;
+		r->compile.ptx_bytes = (int64_t)kc->ptx_len;
+		r->compile.cubin_bytes = (int64_t)kc->cubin_len;
+		r->compile.compile_ms = kc->ms;
+		copy_str(r->compile.lowered_name, sizeof(r->compile.lowered_name), kc->lowered);
+		set_step(r, RUNG_STEP_COMPILE, RUNG_S_OK, kc->ms, NULL);
+	} else {
+		set_step(r, RUNG_STEP_COMPILE, RUNG_S_FAILED, kc->ms, kc->error[0] ? kc->error : rung_error_last());
+	}
+	free(r->compile_log);
+	r->compile_log = kc->log ? strdup(kc->log) : NULL;
+
+	ref_error[0] = 0;
+	if (!t->reference.src)
+		return 0;
+	if (rung_task_compile(rc, t, true) == 0) {
+		r->compile.reference = rc->kinfo;
+		return 0;
+	}
+	copy_str(ref_error, ref_error_len, rc->error[0] ? rc->error : rung_error_last());
+	return RUNG_EXIT_SPEC;
+}
+
+/* The GPU rungs through the worker (tui/check_gpu.c). */
+static int run_gpu_steps(rung_result *r, const rung_task *t, const check_opts *o, const rung_compiled *kc,
+                         const rung_compiled *rc)
+{
+	return rung_check_gpu(r, t, kc, rc, o->seed, o->has_seed, o->budget_s);
+}
+
+static void format_kb(char *buf, size_t len, int64_t bytes)
+{
+	snprintf(buf, len, "%.1fKB", (double)bytes / 1024.0);
+}
+
+/* "[compile] ok regs=40 spills=0 stack=0 smem=8192 ptx=12.1KB cubin=9.8KB 38ms" */
+static void print_compile_ok(FILE *f, const rung_result *r)
+{
+	const rung_kinfo *k = &r->compile.kernel;
+	char ptx[32], cubin[32];
+	format_kb(ptx, sizeof(ptx), r->compile.ptx_bytes);
+	format_kb(cubin, sizeof(cubin), r->compile.cubin_bytes);
+	fprintf(f, "[compile] ok regs=%d spills=%lld stack=%lld smem=%lld ptx=%s cubin=%s %.0fms\n", k->regs,
+	        (long long)(k->spill_stores + k->spill_loads), (long long)k->stack, (long long)k->smem, ptx, cubin,
+	        r->compile.compile_ms);
+}
+
+/* One line per rung: "[name] STATUS details". */
+static void print_step_line(const rung_result *r, const rung_spec *spec, rung_step_id s)
+{
+	const rung_step *st = &r->steps[s];
+	if (st->status == RUNG_S_NONE)
+		return;
+	if (rung_check_print_gpu_step(stdout, r, spec, s))
+		return;
+	if (s == RUNG_STEP_COMPILE && st->status == RUNG_S_OK) {
+		print_compile_ok(stdout, r);
+		return;
+	}
+	printf("[%s] %s%s%s\n", rung_step_name(s), rung_status_name(st->status), st->reason[0] ? " " : "", st->reason);
+}
+
+static json_t *kinfo_json(const rung_kinfo *k)
+{
+	json_t *o = json_object();
+	json_object_set_new(o, "name", json_string(k->name));
+	json_object_set_new(o, "regs", json_integer(k->regs));
+	json_object_set_new(o, "barriers", json_integer(k->barriers));
+	json_object_set_new(o, "spills", json_integer(k->spill_stores + k->spill_loads));
+	json_object_set_new(o, "spill_stores", json_integer(k->spill_stores));
+	json_object_set_new(o, "spill_loads", json_integer(k->spill_loads));
+	json_object_set_new(o, "stack", json_integer(k->stack));
+	json_object_set_new(o, "stack_frame", json_integer(k->stack_frame));
+	json_object_set_new(o, "smem", json_integer(k->smem));
+	return o;
+}
+
+static json_t *source_json(const rung_task_source *s, const rung_compiled *c, const char *error)
+{
+	json_t *o = json_object();
+	json_object_set_new(o, "file", json_string(s->path ? s->path : ""));
+	json_object_set_new(o, "entry", json_string(s->entry ? s->entry : ""));
+	bool ok = !error || !*error;
+	json_object_set_new(o, "status", json_string(ok ? "ok" : "FAILED"));
+	if (ok) {
+		json_object_set_new(o, "lowered", json_string(c->lowered));
+		json_object_set_new(o, "resources", kinfo_json(&c->kinfo));
+		json_object_set_new(o, "ptx_bytes", json_integer((json_int_t)c->ptx_len));
+		json_object_set_new(o, "cubin_bytes", json_integer((json_int_t)c->cubin_len));
+	} else {
+		json_object_set_new(o, "error", json_string(error));
+	}
+	json_object_set_new(o, "ms", json_real(c->ms));
+	return o;
+}
+
+static void print_json(const rung_result *r, const rung_task *t, const rung_compiled *kc, const rung_compiled *rc,
+                       const char *ref_error)
+{
+	json_t *o = json_object();
+	json_object_set_new(o, "task", json_string(t->spec->name ? t->spec->name : ""));
+	json_object_set_new(o, "dir", json_string(t->dir));
+	json_object_set_new(o, "arch", json_string(t->arch));
+	json_object_set_new(o, "status", json_string(rung_status_name(rung_result_status(r))));
+	json_t *steps = json_object();
+	for (int s = 0; s < RUNG_NSTEPS; s++) {
+		const rung_step *st = &r->steps[s];
+		if (st->status == RUNG_S_NONE)
+			continue;
+		json_t *j = json_object();
+		json_object_set_new(j, "status", json_string(rung_status_name(st->status)));
+		if (st->reason[0])
+			json_object_set_new(j, "reason", json_string(st->reason));
+		if (isfinite(st->wall_ms))
+			json_object_set_new(j, "ms", json_real(st->wall_ms));
+		json_object_set_new(steps, rung_step_name((rung_step_id)s), j);
+	}
+	json_object_set_new(o, "steps", steps);
+	if (r->steps[RUNG_STEP_RUN].status != RUNG_S_NONE) {
+		/* GPU rungs ran (or were skipped): the full record (docs/ARCHITECTURE.md). */
+		char *rj = rung_result_to_json(r);
+		json_t *rec = rj ? json_loads(rj, 0, NULL) : NULL;
+		free(rj);
+		if (rec)
+			json_object_set_new(o, "result", rec);
+		char seed[32];
+		snprintf(seed, sizeof(seed), "%llu", (unsigned long long)r->base_seed);
+		json_object_set_new(o, "seed", json_string(seed));
+	}
+	const char *kerr = r->steps[RUNG_STEP_COMPILE].status == RUNG_S_OK ? NULL : r->steps[RUNG_STEP_COMPILE].reason;
+	json_object_set_new(o, "kernel", source_json(&t->kernel, kc, kerr));
+	if (t->reference.src)
+		json_object_set_new(o, "reference", source_json(&t->reference, rc, ref_error));
+	json_t *launch = json_object();
+	json_object_set_new(launch, "from_source", json_boolean(t->launch_from_source));
+	json_object_set_new(launch, "file", json_string(t->launch.file));
+	json_object_set_new(o, "launch", launch);
+	char *s = json_dumps(o, JSON_COMPACT | JSON_REAL_PRECISION(17));
+	if (s)
+		puts(s);
+	free(s);
+	json_decref(o);
+}
+
+int rung_cmd_check(int argc, char **argv)
+{
+	check_opts o;
+	int rc = parse_args(&o, argc, argv);
+	if (rc)
+		return rc;
+	rung_task t;
+	if ((rc = rung_task_load(&t, "check", o.target))) {
+		rung_task_free(&t);
+		return rc;
+	}
+	rung_result r;
+	rung_result_init(&r);
+	copy_str(r.label, sizeof(r.label), t.kernel.path);
+	copy_str(r.rev, sizeof(r.rev), t.kernel.path);
+
+	rung_compiled kc, refc;
+	memset(&kc, 0, sizeof(kc));
+	memset(&refc, 0, sizeof(refc));
+	char ref_error[512];
+	int spec_rc = run_compile_step(&r, &t, &kc, &refc, ref_error, sizeof(ref_error));
+	bool compiled = r.steps[RUNG_STEP_COMPILE].status == RUNG_S_OK;
+
+	int exit_code = compiled ? RUNG_EXIT_OK : RUNG_EXIT_FAIL;
+	if (compiled && !spec_rc && !o.compile_only)
+		exit_code = run_gpu_steps(&r, &t, &o, &kc, &refc);
+
+	if (o.json) {
+		print_json(&r, &t, &kc, &refc, ref_error);
+	} else {
+		for (int s = 0; s < RUNG_NSTEPS; s++)
+			print_step_line(&r, t.spec, (rung_step_id)s);
+		fflush(stdout);
+	}
+	if (spec_rc) {
+		fprintf(stderr, "rung check: the reference %s does not compile: %s\n", t.reference.path, ref_error);
+		exit_code = spec_rc;
+	}
+	rung_compiled_free(&kc);
+	rung_compiled_free(&refc);
+	rung_result_clear(&r);
+	rung_task_free(&t);
+	return exit_code;
+}
