@@ -1,0 +1,605 @@
+/* Result records: init/clear/status and the JSON form (docs/RESULT-JSON.md).
+ * Doubles: finite -> JSON number (17 significant digits, exact round trip),
+ * NAN -> null, +-infinity -> "inf" / "-inf". 64-bit seeds -> decimal strings. */
+#include "core/result.h"
+
+#include <inttypes.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "core/err.h"
+
+const char *rung_step_name(rung_step_id s)
+{
+	static const char *names[] = {
+#define RUNG_STEP_NAME(id, name) name,
+		RUNG_STEP_LIST(RUNG_STEP_NAME)
+#undef RUNG_STEP_NAME
+	};
+	return (unsigned)s < RUNG_NSTEPS ? names[s] : "?";
+}
+
+const char *rung_status_name(rung_status s)
+{
+	switch (s) {
+	case RUNG_S_NONE: return "none";
+	case RUNG_S_PENDING: return "pending";
+	case RUNG_S_RUNNING: return "running";
+	case RUNG_S_OK: return "ok";
+	case RUNG_S_FAILED: return "FAILED";
+	case RUNG_S_SKIPPED: return "SKIPPED";
+	}
+	return "?";
+}
+
+static int status_parse(const char *s, rung_status *out)
+{
+	for (int k = RUNG_S_NONE; k <= RUNG_S_SKIPPED; k++) {
+		if (strcasecmp(s, rung_status_name((rung_status)k)) == 0) {
+			*out = (rung_status)k;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+static void bench_init(rung_bench *b)
+{
+	memset(b, 0, sizeof *b);
+	b->median = b->mean = b->min = b->max = b->q1 = b->q3 = b->stddev = NAN;
+	b->rse_median = b->event_median = b->clock_mhz = b->tflops = b->tbps = NAN;
+}
+
+void rung_result_init(rung_result *r)
+{
+	memset(r, 0, sizeof *r);
+	for (int s = 0; s < RUNG_NSTEPS; s++)
+		r->steps[s].wall_ms = NAN;
+	r->compile.compile_ms = NAN;
+	r->run_ms = NAN;
+	bench_init(&r->bench);
+	r->env.power_limit_w = NAN;
+	r->floor_ms = NAN;
+}
+
+void rung_result_clear(rung_result *r)
+{
+	free(r->compile_log);
+	free(r->metrics);
+	free(r->bench.samples);
+	free(r->counters);
+	rung_result_init(r);
+}
+
+rung_status rung_result_status(const rung_result *r)
+{
+	bool any = false;
+	for (int s = 0; s < RUNG_NSTEPS; s++)
+		if (r->steps[s].status == RUNG_S_FAILED)
+			return RUNG_S_FAILED;
+	for (int s = 0; s < RUNG_NSTEPS; s++) {
+		rung_status st = r->steps[s].status;
+		if (st == RUNG_S_NONE)
+			continue;
+		if (st != RUNG_S_OK)
+			return st;
+		any = true;
+	}
+	return any ? RUNG_S_OK : RUNG_S_NONE;
+}
+
+const char *rung_result_reason(const rung_result *r)
+{
+	static _Thread_local char buf[600];
+	for (int s = 0; s < RUNG_NSTEPS; s++) {
+		if (r->steps[s].status == RUNG_S_FAILED) {
+			snprintf(buf, sizeof buf, "%s: %s", rung_step_name((rung_step_id)s), r->steps[s].reason);
+			return buf;
+		}
+	}
+	return "";
+}
+
+/* ---- JSON helpers --------------------------------------------------------- */
+
+static json_t *jd(double v)
+{
+	if (isnan(v))
+		return json_null();
+	if (isinf(v))
+		return json_string(v > 0 ? "inf" : "-inf");
+	return json_real(v);
+}
+
+static double gd_val(const json_t *v, double dflt)
+{
+	if (!v)
+		return dflt;
+	if (json_is_null(v))
+		return NAN;
+	if (json_is_number(v))
+		return json_number_value(v);
+	if (json_is_string(v)) {
+		const char *s = json_string_value(v);
+		if (strcmp(s, "inf") == 0)
+			return INFINITY;
+		if (strcmp(s, "-inf") == 0)
+			return -INFINITY;
+		if (strcmp(s, "nan") == 0)
+			return NAN;
+	}
+	return dflt;
+}
+
+static void pd(json_t *o, const char *k, double v) { json_object_set_new(o, k, jd(v)); }
+static void pi(json_t *o, const char *k, int64_t v) { json_object_set_new(o, k, json_integer((json_int_t)v)); }
+static void pb(json_t *o, const char *k, bool v) { json_object_set_new(o, k, json_boolean(v)); }
+static void ps(json_t *o, const char *k, const char *v) { json_object_set_new(o, k, v ? json_string(v) : json_null()); }
+static void pu64(json_t *o, const char *k, uint64_t v)
+{
+	char b[24];
+	snprintf(b, sizeof b, "%" PRIu64, v);
+	json_object_set_new(o, k, json_string(b));
+}
+
+static void gd(const json_t *o, const char *k, double *out) { *out = gd_val(json_object_get(o, k), *out); }
+static void gi64(const json_t *o, const char *k, int64_t *out)
+{
+	json_t *v = json_object_get(o, k);
+	if (json_is_integer(v))
+		*out = (int64_t)json_integer_value(v);
+}
+static void gint(const json_t *o, const char *k, int *out)
+{
+	json_t *v = json_object_get(o, k);
+	if (json_is_integer(v))
+		*out = (int)json_integer_value(v);
+}
+static void gb(const json_t *o, const char *k, bool *out)
+{
+	json_t *v = json_object_get(o, k);
+	if (json_is_boolean(v))
+		*out = json_is_true(v);
+}
+static void gs(const json_t *o, const char *k, char *buf, size_t len)
+{
+	json_t *v = json_object_get(o, k);
+	if (json_is_string(v))
+		snprintf(buf, len, "%s", json_string_value(v));
+}
+static void gu64(const json_t *o, const char *k, uint64_t *out)
+{
+	json_t *v = json_object_get(o, k);
+	if (json_is_string(v))
+		*out = strtoull(json_string_value(v), NULL, 10);
+	else if (json_is_integer(v))
+		*out = (uint64_t)json_integer_value(v);
+}
+
+static json_t *dims_to(const rung_dimset *ds)
+{
+	json_t *o = json_object();
+	for (int k = 0; k < ds->n; k++)
+		json_object_set_new(o, ds->d[k].name, json_integer((json_int_t)ds->d[k].value));
+	return o;
+}
+
+static void dims_from(rung_dimset *ds, const json_t *o)
+{
+	const char *key;
+	json_t *v;
+	if (!json_is_object(o))
+		return;
+	ds->n = 0;
+	json_object_foreach((json_t *)o, key, v) {
+		if (ds->n >= RUNG_MAX_DIMS || !json_is_integer(v))
+			continue;
+		snprintf(ds->d[ds->n].name, sizeof ds->d[ds->n].name, "%s", key);
+		ds->d[ds->n].value = (int64_t)json_integer_value(v);
+		ds->n++;
+	}
+}
+
+static json_t *kinfo_to(const rung_kinfo *k)
+{
+	json_t *o = json_object();
+	pb(o, "valid", k->valid);
+	ps(o, "name", k->name);
+	pi(o, "regs", k->regs);
+	pi(o, "barriers", k->barriers);
+	pi(o, "stack", k->stack);
+	pi(o, "smem", k->smem);
+	pi(o, "cmem", k->cmem);
+	pi(o, "spill_stores", k->spill_stores);
+	pi(o, "spill_loads", k->spill_loads);
+	pi(o, "stack_frame", k->stack_frame);
+	return o;
+}
+
+static void kinfo_from(rung_kinfo *k, const json_t *o)
+{
+	if (!json_is_object(o))
+		return;
+	gb(o, "valid", &k->valid);
+	gs(o, "name", k->name, sizeof k->name);
+	gint(o, "regs", &k->regs);
+	gint(o, "barriers", &k->barriers);
+	gi64(o, "stack", &k->stack);
+	gi64(o, "smem", &k->smem);
+	gi64(o, "cmem", &k->cmem);
+	gi64(o, "spill_stores", &k->spill_stores);
+	gi64(o, "spill_loads", &k->spill_loads);
+	gi64(o, "stack_frame", &k->stack_frame);
+}
+
+static json_t *metric_to(const rung_check_metric *m)
+{
+	json_t *o = json_object();
+	ps(o, "output", m->output);
+	json_object_set_new(o, "dims", dims_to(&m->dims));
+	pu64(o, "seed", m->seed);
+	pi(o, "n", m->n);
+	pd(o, "max_abs", m->max_abs);
+	pd(o, "max_rel", m->max_rel);
+	pd(o, "mae", m->mae);
+	pd(o, "mse", m->mse);
+	pd(o, "rmse", m->rmse);
+	pd(o, "psnr", m->psnr);
+	pd(o, "cossim", m->cossim);
+	pd(o, "peak", m->peak);
+	pi(o, "nan_count", m->nan_count);
+	pi(o, "inf_count", m->inf_count);
+	pi(o, "mismatches", m->mismatches);
+	pi(o, "unwritten", m->unwritten);
+	pi(o, "bad_rank", m->bad_rank);
+	json_t *bad = json_array();
+	for (int k = 0; k < m->nbad && k < RUNG_MAX_BAD; k++) {
+		json_t *b = json_object();
+		pi(b, "index", m->bad_index[k]);
+		json_t *c = json_array();
+		for (int d = 0; d < m->bad_rank && d < RUNG_MAX_RANK; d++)
+			json_array_append_new(c, json_integer((json_int_t)m->bad_coord[k][d]));
+		json_object_set_new(b, "coord", c);
+		pd(b, "got", m->bad_got[k]);
+		pd(b, "expected", m->bad_expected[k]);
+		json_array_append_new(bad, b);
+	}
+	json_object_set_new(o, "bad", bad);
+	if (m->has_ulp) {
+		json_t *h = json_array();
+		for (int k = 0; k < RUNG_ULP_BINS; k++)
+			json_array_append_new(h, json_integer((json_int_t)m->ulp_hist[k]));
+		json_object_set_new(o, "ulp_hist", h);
+	} else {
+		json_object_set_new(o, "ulp_hist", json_null());
+	}
+	pb(o, "pass", m->pass);
+	ps(o, "reason", m->reason);
+	return o;
+}
+
+static void metric_from(rung_check_metric *m, const json_t *o)
+{
+	memset(m, 0, sizeof *m);
+	m->max_abs = m->max_rel = m->mae = m->mse = m->rmse = m->psnr = m->cossim = m->peak = NAN;
+	if (!json_is_object(o))
+		return;
+	gs(o, "output", m->output, sizeof m->output);
+	dims_from(&m->dims, json_object_get(o, "dims"));
+	gu64(o, "seed", &m->seed);
+	gi64(o, "n", &m->n);
+	gd(o, "max_abs", &m->max_abs);
+	gd(o, "max_rel", &m->max_rel);
+	gd(o, "mae", &m->mae);
+	gd(o, "mse", &m->mse);
+	gd(o, "rmse", &m->rmse);
+	gd(o, "psnr", &m->psnr);
+	gd(o, "cossim", &m->cossim);
+	gd(o, "peak", &m->peak);
+	gi64(o, "nan_count", &m->nan_count);
+	gi64(o, "inf_count", &m->inf_count);
+	gi64(o, "mismatches", &m->mismatches);
+	gi64(o, "unwritten", &m->unwritten);
+	gint(o, "bad_rank", &m->bad_rank);
+	if (m->bad_rank < 0 || m->bad_rank > RUNG_MAX_RANK)
+		m->bad_rank = 0;
+	json_t *bad = json_object_get(o, "bad");
+	size_t i;
+	json_t *b;
+	json_array_foreach(bad, i, b) {
+		if (m->nbad >= RUNG_MAX_BAD)
+			break;
+		int k = m->nbad++;
+		m->bad_got[k] = m->bad_expected[k] = NAN;
+		gi64(b, "index", &m->bad_index[k]);
+		json_t *c = json_object_get(b, "coord");
+		for (int d = 0; d < m->bad_rank && d < (int)json_array_size(c); d++)
+			m->bad_coord[k][d] = (int64_t)json_integer_value(json_array_get(c, (size_t)d));
+		gd(b, "got", &m->bad_got[k]);
+		gd(b, "expected", &m->bad_expected[k]);
+	}
+	json_t *h = json_object_get(o, "ulp_hist");
+	if (json_is_array(h)) {
+		m->has_ulp = true;
+		for (int k = 0; k < RUNG_ULP_BINS && k < (int)json_array_size(h); k++)
+			m->ulp_hist[k] = (uint64_t)json_integer_value(json_array_get(h, (size_t)k));
+	}
+	gb(o, "pass", &m->pass);
+	gs(o, "reason", m->reason, sizeof m->reason);
+}
+
+static json_t *bench_to(const rung_bench *b)
+{
+	json_t *o = json_object();
+	pb(o, "valid", b->valid);
+	pd(o, "median", b->median);
+	pd(o, "mean", b->mean);
+	pd(o, "min", b->min);
+	pd(o, "max", b->max);
+	pd(o, "q1", b->q1);
+	pd(o, "q3", b->q3);
+	pd(o, "stddev", b->stddev);
+	pd(o, "rse_median", b->rse_median);
+	pb(o, "noise_ok", b->noise_ok);
+	pi(o, "n", b->n);
+	pi(o, "dropped", b->dropped);
+	json_t *s = json_array();
+	for (int k = 0; b->samples && k < b->n; k++)
+		json_array_append_new(s, jd(b->samples[k]));
+	json_object_set_new(o, "samples", s);
+	pd(o, "event_median", b->event_median);
+	pd(o, "clock_mhz", b->clock_mhz);
+	pd(o, "tflops", b->tflops);
+	pd(o, "tbps", b->tbps);
+	ps(o, "method", b->method);
+	return o;
+}
+
+static int bench_from(rung_bench *b, const json_t *o)
+{
+	if (!json_is_object(o))
+		return 0;
+	gb(o, "valid", &b->valid);
+	gd(o, "median", &b->median);
+	gd(o, "mean", &b->mean);
+	gd(o, "min", &b->min);
+	gd(o, "max", &b->max);
+	gd(o, "q1", &b->q1);
+	gd(o, "q3", &b->q3);
+	gd(o, "stddev", &b->stddev);
+	gd(o, "rse_median", &b->rse_median);
+	gb(o, "noise_ok", &b->noise_ok);
+	gint(o, "dropped", &b->dropped);
+	json_t *s = json_object_get(o, "samples");
+	size_t ns = json_array_size(s);
+	b->n = 0;
+	if (ns > 0) {
+		b->samples = malloc(sizeof *b->samples * ns);
+		if (!b->samples)
+			return rung_error_set(RUNG_ENOMEM, "result JSON: out of memory");
+		for (size_t k = 0; k < ns; k++)
+			b->samples[k] = gd_val(json_array_get(s, k), NAN);
+		b->n = (int)ns;
+	}
+	gd(o, "event_median", &b->event_median);
+	gd(o, "clock_mhz", &b->clock_mhz);
+	gd(o, "tflops", &b->tflops);
+	gd(o, "tbps", &b->tbps);
+	gs(o, "method", b->method, sizeof b->method);
+	return 0;
+}
+
+static json_t *env_to(const rung_env *e)
+{
+	json_t *o = json_object();
+	pb(o, "valid", e->valid);
+	ps(o, "gpu", e->gpu);
+	ps(o, "uuid", e->uuid);
+	ps(o, "driver", e->driver);
+	ps(o, "cuda", e->cuda);
+	ps(o, "arch", e->arch);
+	pi(o, "sms", e->sms);
+	pi(o, "sm_clock_mhz", e->sm_clock_mhz);
+	pi(o, "mem_clock_mhz", e->mem_clock_mhz);
+	pi(o, "bus_width", e->bus_width);
+	pi(o, "l2_bytes", e->l2_bytes);
+	pi(o, "persisting_l2_limit", e->persisting_l2_limit);
+	pd(o, "power_limit_w", e->power_limit_w);
+	ps(o, "host", e->host);
+	return o;
+}
+
+static void env_from(rung_env *e, const json_t *o)
+{
+	if (!json_is_object(o))
+		return;
+	gb(o, "valid", &e->valid);
+	gs(o, "gpu", e->gpu, sizeof e->gpu);
+	gs(o, "uuid", e->uuid, sizeof e->uuid);
+	gs(o, "driver", e->driver, sizeof e->driver);
+	gs(o, "cuda", e->cuda, sizeof e->cuda);
+	gs(o, "arch", e->arch, sizeof e->arch);
+	gint(o, "sms", &e->sms);
+	gint(o, "sm_clock_mhz", &e->sm_clock_mhz);
+	gint(o, "mem_clock_mhz", &e->mem_clock_mhz);
+	gint(o, "bus_width", &e->bus_width);
+	gi64(o, "l2_bytes", &e->l2_bytes);
+	gi64(o, "persisting_l2_limit", &e->persisting_l2_limit);
+	gd(o, "power_limit_w", &e->power_limit_w);
+	gs(o, "host", e->host, sizeof e->host);
+}
+
+char *rung_result_to_json(const rung_result *r)
+{
+	json_t *o = json_object();
+	if (!o)
+		return NULL;
+	pi(o, "format", 1);
+	ps(o, "key", r->key);
+	ps(o, "rev", r->rev);
+	ps(o, "label", r->label);
+	pu64(o, "base_seed", r->base_seed);
+	pi(o, "created", r->created);
+	pb(o, "cached", r->cached);
+	pb(o, "recorded", r->recorded);
+	ps(o, "recorded_note", r->recorded_note);
+	ps(o, "status", rung_status_name(rung_result_status(r)));
+
+	json_t *steps = json_object();
+	for (int s = 0; s < RUNG_NSTEPS; s++) {
+		json_t *st = json_object();
+		ps(st, "status", rung_status_name(r->steps[s].status));
+		ps(st, "reason", r->steps[s].reason);
+		pd(st, "wall_ms", r->steps[s].wall_ms);
+		json_object_set_new(steps, rung_step_name((rung_step_id)s), st);
+	}
+	json_object_set_new(o, "steps", steps);
+
+	json_t *c = json_object();
+	json_object_set_new(c, "kernel", kinfo_to(&r->compile.kernel));
+	json_object_set_new(c, "reference", kinfo_to(&r->compile.reference));
+	pi(c, "ptx_bytes", r->compile.ptx_bytes);
+	pi(c, "cubin_bytes", r->compile.cubin_bytes);
+	pd(c, "compile_ms", r->compile.compile_ms);
+	ps(c, "arch", r->compile.arch);
+	ps(c, "lowered_name", r->compile.lowered_name);
+	json_object_set_new(o, "compile", c);
+	ps(o, "compile_log", r->compile_log);
+
+	json_object_set_new(o, "run_dims", dims_to(&r->run_dims));
+	pd(o, "run_ms", r->run_ms);
+	pb(o, "run_finite", r->run_finite);
+
+	json_t *ms = json_array();
+	for (int k = 0; r->metrics && k < r->nmetrics; k++)
+		json_array_append_new(ms, metric_to(&r->metrics[k]));
+	json_object_set_new(o, "metrics", ms);
+	pi(o, "nshapes", r->nshapes);
+	pi(o, "nseeds", r->nseeds);
+
+	json_object_set_new(o, "bench", bench_to(&r->bench));
+	json_object_set_new(o, "env", env_to(&r->env));
+	pb(o, "impossible", r->impossible);
+	pd(o, "floor_ms", r->floor_ms);
+
+	json_t *cs = json_array();
+	for (int k = 0; r->counters && k < r->ncounters; k++) {
+		json_t *e = json_object();
+		ps(e, "name", r->counters[k].name);
+		pd(e, "value", r->counters[k].value);
+		json_array_append_new(cs, e);
+	}
+	json_object_set_new(o, "counters", cs);
+
+	char *s = json_dumps(o, JSON_COMPACT | JSON_REAL_PRECISION(17));
+	json_decref(o);
+	return s;
+}
+
+int rung_result_from_json(rung_result *out, const char *text)
+{
+	json_error_t jerr;
+	rung_result_init(out);
+	json_t *o = json_loads(text ? text : "", 0, &jerr);
+	if (!o)
+		return rung_error_set(RUNG_EINVAL, "result JSON:%d:%d: %s", jerr.line, jerr.column, jerr.text);
+	if (!json_is_object(o)) {
+		json_decref(o);
+		return rung_error_set(RUNG_EINVAL, "result JSON: not an object");
+	}
+	int rc = 0;
+	gs(o, "key", out->key, sizeof out->key);
+	gs(o, "rev", out->rev, sizeof out->rev);
+	gs(o, "label", out->label, sizeof out->label);
+	gu64(o, "base_seed", &out->base_seed);
+	gi64(o, "created", &out->created);
+	gb(o, "cached", &out->cached);
+	gb(o, "recorded", &out->recorded);
+	gs(o, "recorded_note", out->recorded_note, sizeof out->recorded_note);
+
+	json_t *steps = json_object_get(o, "steps");
+	for (int s = 0; s < RUNG_NSTEPS; s++) {
+		json_t *st = json_object_get(steps, rung_step_name((rung_step_id)s));
+		if (!json_is_object(st))
+			continue;
+		json_t *sv = json_object_get(st, "status");
+		if (json_is_string(sv) && status_parse(json_string_value(sv), &out->steps[s].status) < 0) {
+			rc = rung_error_set(RUNG_EINVAL, "result JSON: step %s: unknown status '%s'",
+					    rung_step_name((rung_step_id)s), json_string_value(sv));
+			goto done;
+		}
+		gs(st, "reason", out->steps[s].reason, sizeof out->steps[s].reason);
+		gd(st, "wall_ms", &out->steps[s].wall_ms);
+	}
+
+	json_t *c = json_object_get(o, "compile");
+	if (json_is_object(c)) {
+		kinfo_from(&out->compile.kernel, json_object_get(c, "kernel"));
+		kinfo_from(&out->compile.reference, json_object_get(c, "reference"));
+		gi64(c, "ptx_bytes", &out->compile.ptx_bytes);
+		gi64(c, "cubin_bytes", &out->compile.cubin_bytes);
+		gd(c, "compile_ms", &out->compile.compile_ms);
+		gs(c, "arch", out->compile.arch, sizeof out->compile.arch);
+		gs(c, "lowered_name", out->compile.lowered_name, sizeof out->compile.lowered_name);
+	}
+	json_t *log = json_object_get(o, "compile_log");
+	if (json_is_string(log)) {
+		out->compile_log = strdup(json_string_value(log));
+		if (!out->compile_log) {
+			rc = rung_error_set(RUNG_ENOMEM, "result JSON: out of memory");
+			goto done;
+		}
+	}
+
+	dims_from(&out->run_dims, json_object_get(o, "run_dims"));
+	gd(o, "run_ms", &out->run_ms);
+	gb(o, "run_finite", &out->run_finite);
+
+	json_t *ms = json_object_get(o, "metrics");
+	size_t nm = json_array_size(ms);
+	if (nm > 0) {
+		out->metrics = calloc(nm, sizeof *out->metrics);
+		if (!out->metrics) {
+			rc = rung_error_set(RUNG_ENOMEM, "result JSON: out of memory");
+			goto done;
+		}
+		for (size_t k = 0; k < nm; k++)
+			metric_from(&out->metrics[k], json_array_get(ms, k));
+		out->nmetrics = (int)nm;
+	}
+	gint(o, "nshapes", &out->nshapes);
+	gint(o, "nseeds", &out->nseeds);
+
+	rc = bench_from(&out->bench, json_object_get(o, "bench"));
+	if (rc < 0)
+		goto done;
+	env_from(&out->env, json_object_get(o, "env"));
+	gb(o, "impossible", &out->impossible);
+	gd(o, "floor_ms", &out->floor_ms);
+
+	json_t *cs = json_object_get(o, "counters");
+	size_t nc = json_array_size(cs);
+	if (nc > 0) {
+		out->counters = calloc(nc, sizeof *out->counters);
+		if (!out->counters) {
+			rc = rung_error_set(RUNG_ENOMEM, "result JSON: out of memory");
+			goto done;
+		}
+		for (size_t k = 0; k < nc; k++) {
+			json_t *e = json_array_get(cs, k);
+			out->counters[k].value = NAN;
+			gs(e, "name", out->counters[k].name, sizeof out->counters[k].name);
+			gd(e, "value", &out->counters[k].value);
+		}
+		out->ncounters = (int)nc;
+	}
+done:
+	json_decref(o);
+	if (rc < 0)
+		rung_result_clear(out);
+	return rc;
+}

@@ -1,0 +1,189 @@
+/* Counter-based RNG and buffer fill (see rng.h for the stream definition). */
+#include "core/rng.h"
+
+#include <fcntl.h>
+#include <math.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "core/err.h"
+#include "core/half.h"
+
+#define GOLDEN UINT64_C(0x9E3779B97F4A7C15)
+
+uint64_t rung_hash_str(const char *s)
+{
+	uint64_t h = UINT64_C(0xcbf29ce484222325);
+	if (!s)
+		return h;
+	for (; *s; s++) {
+		h ^= (unsigned char)*s;
+		h *= UINT64_C(0x100000001b3);
+	}
+	return h;
+}
+
+uint64_t rung_mix64(uint64_t z)
+{
+	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+	return z ^ (z >> 31);
+}
+
+uint64_t rung_rng_key(uint64_t seed, const char *argname)
+{
+	return rung_mix64(seed ^ rung_hash_str(argname));
+}
+
+uint64_t rung_rng_u64(uint64_t key, uint64_t i)
+{
+	return rung_mix64(key + (i + 1) * GOLDEN);
+}
+
+double rung_rng_uniform(uint64_t key, uint64_t i)
+{
+	return (double)(rung_rng_u64(key, i) >> 11) * 0x1.0p-53;
+}
+
+double rung_rng_normal(uint64_t key, uint64_t i)
+{
+	uint64_t p = i >> 1;
+	/* u1 in (0, 1] so log() is finite */
+	double u1 = (double)((rung_rng_u64(key, 2 * p) >> 11) + 1) * 0x1.0p-53;
+	double u2 = rung_rng_uniform(key, 2 * p + 1);
+	double r = sqrt(-2.0 * log(u1));
+	double t = 2.0 * M_PI * u2;
+	return (i & 1) ? r * sin(t) : r * cos(t);
+}
+
+size_t rung_dt_size(rung_dtype dt)
+{
+	switch (dt) {
+	case RUNG_DT_F64: case RUNG_DT_I64: return 8;
+	case RUNG_DT_F32: case RUNG_DT_I32: return 4;
+	case RUNG_DT_F16: case RUNG_DT_BF16: return 2;
+	case RUNG_DT_U8: return 1;
+	default: return 0;
+	}
+}
+
+void rung_store_double(void *buf, rung_dtype dt, int64_t i, double v)
+{
+	switch (dt) {
+	case RUNG_DT_F64: ((double *)buf)[i] = v; break;
+	case RUNG_DT_F32: ((float *)buf)[i] = (float)v; break;
+	case RUNG_DT_F16: ((uint16_t *)buf)[i] = rung_f64_to_f16(v); break;
+	case RUNG_DT_BF16: ((uint16_t *)buf)[i] = rung_f64_to_bf16(v); break;
+	case RUNG_DT_I64: ((int64_t *)buf)[i] = isnan(v) ? 0 : v >= 0x1p63 ? INT64_MAX : v <= -0x1p63 ? INT64_MIN : (int64_t)v; break;
+	case RUNG_DT_I32: ((int32_t *)buf)[i] = isnan(v) ? 0 : v >= 2147483647.0 ? INT32_MAX : v <= -2147483648.0 ? INT32_MIN : (int32_t)v; break;
+	case RUNG_DT_U8: ((uint8_t *)buf)[i] = isnan(v) || v <= 0 ? 0 : v >= 255 ? 255 : (uint8_t)v; break;
+	default: break;
+	}
+}
+
+double rung_load_double(const void *buf, rung_dtype dt, int64_t i)
+{
+	switch (dt) {
+	case RUNG_DT_F64: return ((const double *)buf)[i];
+	case RUNG_DT_F32: return ((const float *)buf)[i];
+	case RUNG_DT_F16: return rung_f16_to_f64(((const uint16_t *)buf)[i]);
+	case RUNG_DT_BF16: return rung_bf16_to_f64(((const uint16_t *)buf)[i]);
+	case RUNG_DT_I64: return (double)((const int64_t *)buf)[i];
+	case RUNG_DT_I32: return ((const int32_t *)buf)[i];
+	case RUNG_DT_U8: return ((const uint8_t *)buf)[i];
+	default: return NAN;
+	}
+}
+
+static int is_int(rung_dtype dt)
+{
+	return dt == RUNG_DT_I64 || dt == RUNG_DT_I32 || dt == RUNG_DT_U8;
+}
+
+int rung_fill_at(void *buf, rung_dtype dt, int64_t start, int64_t n, rung_init_kind init, double a,
+		 double b, uint64_t seed, const char *argname)
+{
+	if (rung_dt_size(dt) == 0)
+		return rung_error_set(RUNG_EINVAL, "fill %s: unknown dtype %d", argname ? argname : "?", (int)dt);
+	if (n < 0 || start < 0)
+		return rung_error_set(RUNG_EINVAL, "fill %s: negative element count", argname ? argname : "?");
+	if (n > 0 && !buf)
+		return rung_error_set(RUNG_EINVAL, "fill %s: no buffer", argname ? argname : "?");
+	uint64_t key = rung_rng_key(seed, argname);
+	int64_t j;
+
+	switch (init) {
+	case RUNG_INIT_ZEROS:
+		memset(buf, 0, (size_t)n * rung_dt_size(dt));
+		return 0;
+	case RUNG_INIT_ONES:
+		for (j = 0; j < n; j++)
+			rung_store_double(buf, dt, j, 1.0);
+		return 0;
+	case RUNG_INIT_ARANGE:
+		for (j = 0; j < n; j++) {
+			int64_t v = start + j;
+			if (dt == RUNG_DT_U8)
+				((uint8_t *)buf)[j] = (uint8_t)(v & 0xff);
+			else if (dt == RUNG_DT_I64)
+				((int64_t *)buf)[j] = v;
+			else
+				rung_store_double(buf, dt, j, (double)v);
+		}
+		return 0;
+	case RUNG_INIT_UNIFORM:
+		if (!(b >= a))
+			return rung_error_set(RUNG_EINVAL, "fill %s: uniform(%g, %g) needs a <= b", argname ? argname : "?", a, b);
+		for (j = 0; j < n; j++) {
+			double v = a + (b - a) * rung_rng_uniform(key, (uint64_t)(start + j));
+			if (is_int(dt)) {
+				v = floor(v);
+				if (v >= b && b > a) /* rounding of a + (b-a)u can reach b */
+					v = ceil(b) - 1;
+			}
+			rung_store_double(buf, dt, j, v);
+		}
+		return 0;
+	case RUNG_INIT_RANDN:
+		for (j = 0; j < n; j++) {
+			double v = rung_rng_normal(key, (uint64_t)(start + j));
+			if (is_int(dt))
+				v = nearbyint(v);
+			rung_store_double(buf, dt, j, v);
+		}
+		return 0;
+	default:
+		return rung_error_set(RUNG_EINVAL, "fill %s: init kind %d is not generated (npy is loaded, not filled)",
+				      argname ? argname : "?", (int)init);
+	}
+}
+
+int rung_fill(void *buf, rung_dtype dt, int64_t n, rung_init_kind init, double a, double b,
+	      uint64_t seed, const char *argname)
+{
+	return rung_fill_at(buf, dt, 0, n, init, a, b, seed, argname);
+}
+
+uint64_t rung_seed_derive(uint64_t base, int index)
+{
+	return rung_mix64(base + (uint64_t)(index + 1) * GOLDEN);
+}
+
+uint64_t rung_seed_fresh(void)
+{
+	uint64_t s = 0;
+	int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		ssize_t got = read(fd, &s, sizeof s);
+		close(fd);
+		if (got == (ssize_t)sizeof s && s != 0)
+			return s;
+	}
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	s = (uint64_t)ts.tv_sec * UINT64_C(1000000000) + (uint64_t)ts.tv_nsec;
+	s ^= (uint64_t)getpid() << 32;
+	s ^= (uint64_t)clock();
+	return rung_mix64(s);
+}

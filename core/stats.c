@@ -1,0 +1,219 @@
+/* Sample statistics, bootstrap standard errors and the A/B comparison. */
+#include "core/stats.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/err.h"
+#include "core/rng.h"
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+double rung_quantile_sorted(const double *s, int n, double q)
+{
+	if (n <= 0)
+		return NAN;
+	if (q <= 0)
+		return s[0];
+	if (q >= 1)
+		return s[n - 1];
+	double h = (double)(n - 1) * q;
+	int lo = (int)floor(h);
+	if (lo >= n - 1)
+		return s[n - 1];
+	double f = h - lo;
+	return s[lo] + f * (s[lo + 1] - s[lo]);
+}
+
+/* k-th smallest (0-based) by quickselect; reorders x */
+static double select_k(double *x, int n, int k)
+{
+	int lo = 0, hi = n - 1;
+	while (lo < hi) {
+		double pivot = x[lo + (hi - lo) / 2];
+		int i = lo, j = hi;
+		while (i <= j) {
+			while (x[i] < pivot)
+				i++;
+			while (x[j] > pivot)
+				j--;
+			if (i <= j) {
+				double t = x[i];
+				x[i] = x[j];
+				x[j] = t;
+				i++;
+				j--;
+			}
+		}
+		if (k <= j)
+			hi = j;
+		else if (k >= i)
+			lo = i;
+		else
+			return x[k];
+	}
+	return x[k];
+}
+
+/* median of x[0..n), reordering x */
+static double median_inplace(double *x, int n)
+{
+	if (n <= 0)
+		return NAN;
+	int h = (n - 1) / 2;
+	double a = select_k(x, n, h);
+	if (n % 2)
+		return a;
+	/* the upper middle is the minimum of the part above h */
+	double b = x[h + 1];
+	for (int i = h + 2; i < n; i++)
+		if (x[i] < b)
+			b = x[i];
+	return 0.5 * (a + b);
+}
+
+double rung_median(const double *x, int n)
+{
+	if (n <= 0)
+		return NAN;
+	double *t = malloc(sizeof *t * (size_t)n);
+	if (!t)
+		return NAN;
+	memcpy(t, x, sizeof *t * (size_t)n);
+	double m = median_inplace(t, n);
+	free(t);
+	return m;
+}
+
+/* median of a bootstrap resample of x into tmp, draws from counter stream (key, *ctr) */
+static double boot_median(const double *x, int n, double *tmp, uint64_t key, uint64_t *ctr)
+{
+	for (int i = 0; i < n; i++)
+		tmp[i] = x[rung_rng_u64(key, (*ctr)++) % (uint64_t)n];
+	return median_inplace(tmp, n);
+}
+
+double rung_rse_median(const double *x, int n, int reps, uint64_t seed)
+{
+	if (n < 2 || reps < 2)
+		return NAN;
+	double med = rung_median(x, n);
+	if (!(med != 0) || isnan(med))
+		return NAN;
+	double *tmp = malloc(sizeof *tmp * (size_t)n);
+	if (!tmp)
+		return NAN;
+	uint64_t key = rung_rng_key(seed, "rse_median"), ctr = 0;
+	double mean = 0, m2 = 0;
+	for (int r = 0; r < reps; r++) {
+		double v = boot_median(x, n, tmp, key, &ctr);
+		double d = v - mean;
+		mean += d / (r + 1);
+		m2 += d * (v - mean);
+	}
+	free(tmp);
+	return sqrt(m2 / (reps - 1)) / fabs(med);
+}
+
+int rung_bench_fill(rung_bench *b, const double *samples, int n, double rse_target)
+{
+	if (n < 1 || !samples)
+		return rung_error_set(RUNG_EINVAL, "bench: no samples");
+	double *s = malloc(sizeof *s * (size_t)n);
+	double *sorted = malloc(sizeof *sorted * (size_t)n);
+	if (!s || !sorted) {
+		free(s);
+		free(sorted);
+		return rung_error_set(RUNG_ENOMEM, "bench: out of memory");
+	}
+	memcpy(s, samples, sizeof *s * (size_t)n);
+	memcpy(sorted, samples, sizeof *s * (size_t)n);
+	qsort(sorted, (size_t)n, sizeof *sorted, cmp_double);
+
+	free(b->samples);
+	b->samples = s;
+	b->n = n;
+	b->valid = true;
+	b->min = sorted[0];
+	b->max = sorted[n - 1];
+	b->median = rung_quantile_sorted(sorted, n, 0.5);
+	b->q1 = rung_quantile_sorted(sorted, n, 0.25);
+	b->q3 = rung_quantile_sorted(sorted, n, 0.75);
+	double mean = 0;
+	for (int i = 0; i < n; i++)
+		mean += (s[i] - mean) / (i + 1);
+	b->mean = mean;
+	if (n > 1) {
+		double ss = 0;
+		for (int i = 0; i < n; i++)
+			ss += (s[i] - mean) * (s[i] - mean);
+		b->stddev = sqrt(ss / (n - 1));
+	} else {
+		b->stddev = NAN;
+	}
+	b->rse_median = rung_rse_median(s, n, 2000, 0x5eed);
+	b->noise_ok = !isnan(b->rse_median) && b->rse_median <= rse_target;
+	free(sorted);
+	return 0;
+}
+
+const char *rung_cmp_verdict_name(rung_cmp_verdict v)
+{
+	switch (v) {
+	case RUNG_CMP_FASTER: return "FASTER";
+	case RUNG_CMP_SLOWER: return "SLOWER";
+	default: return "SAME";
+	}
+}
+
+int rung_compare_samples(rung_compare *out, const double *a, int na, const double *b, int nb, int reps,
+			 uint64_t seed)
+{
+	memset(out, 0, sizeof *out);
+	if (na < 1 || nb < 1)
+		return rung_error_set(RUNG_EINVAL, "compare: need samples of both versions (got %d and %d)", na, nb);
+	if (reps <= 0)
+		reps = 2000;
+	out->reps = reps;
+	out->median_a = rung_median(a, na);
+	out->median_b = rung_median(b, nb);
+	if (!(out->median_a > 0))
+		return rung_error_set(RUNG_EINVAL, "compare: median of A is not positive");
+	out->ratio = out->median_b / out->median_a;
+
+	double *ta = malloc(sizeof *ta * (size_t)na);
+	double *tb = malloc(sizeof *tb * (size_t)nb);
+	double *ratios = malloc(sizeof *ratios * (size_t)reps);
+	if (!ta || !tb || !ratios) {
+		free(ta);
+		free(tb);
+		free(ratios);
+		return rung_error_set(RUNG_ENOMEM, "compare: out of memory");
+	}
+	uint64_t ka = rung_rng_key(seed, "compare.A"), kb = rung_rng_key(seed, "compare.B");
+	uint64_t ca = 0, cb = 0;
+	for (int r = 0; r < reps; r++) {
+		double ma = boot_median(a, na, ta, ka, &ca);
+		double mb = boot_median(b, nb, tb, kb, &cb);
+		ratios[r] = mb / ma;
+	}
+	qsort(ratios, (size_t)reps, sizeof *ratios, cmp_double);
+	out->lo = rung_quantile_sorted(ratios, reps, 0.025);
+	out->hi = rung_quantile_sorted(ratios, reps, 0.975);
+	free(ta);
+	free(tb);
+	free(ratios);
+
+	if (out->hi < 1.0 && out->ratio < 1.0 - RUNG_CMP_MIN_EFFECT)
+		out->verdict = RUNG_CMP_FASTER;
+	else if (out->lo > 1.0 && out->ratio > 1.0 + RUNG_CMP_MIN_EFFECT)
+		out->verdict = RUNG_CMP_SLOWER;
+	else
+		out->verdict = RUNG_CMP_SAME;
+	return 0;
+}

@@ -1,0 +1,343 @@
+/* Check metrics against values computed by hand (arithmetic in the comments). */
+#include "harness.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "core/guard.h"
+#include "core/metrics.h"
+#include "core/rng.h"
+
+static rung_check_opts abs_opts(double atol, double rtol)
+{
+	rung_check_opts o;
+	rung_check_opts_default(&o, RUNG_DT_F32);
+	o.atol = atol;
+	o.rtol = rtol;
+	o.atol_scaled = false;
+	return o;
+}
+
+static void t_hand_computed(void)
+{
+	/* shape (2,3), atol 0.1 rtol 0.1 absolute
+	 * ref  = 1 2   3 4 5 6
+	 * got  = 1 2.5 3 4 5 5
+	 * |d|  = 0 0.5 0 0 0 1           max_abs = 1
+	 * rel  = d / max(|r|, atol) = 0, .25, 0, 0, 0, 1/6    max_rel = 0.25
+	 * MAE  = 1.5 / 6 = 0.25
+	 * MSE  = (0.25 + 1) / 6 = 0.208333...   RMSE = sqrt(0.208333) = 0.45643546...
+	 * peak = 6, PSNR = 10 log10(36 / 0.208333) = 10 log10(172.8) = 22.37543...
+	 * dot = 1 + 5 + 9 + 16 + 25 + 30 = 86; |g|^2 = 82.25; |r|^2 = 91
+	 * cos = 86 / sqrt(82.25 * 91) = 86 / sqrt(7484.75) = 86 / 86.51445 = 0.9940536
+	 * tol = 0.1 + 0.1|r|: idx1 0.3 < 0.5 bad, idx5 0.7 < 1 bad -> 2 mismatches
+	 * worst excess: idx1 0.5/0.3 = 1.67 > idx5 1/0.7 = 1.43 -> reported at (0,1)
+	 * ULP: 2 -> 2.5 is 0x40000000 -> 0x40200000 = 2^21 steps (bin >=65536), same 5 -> 6 */
+	float ref[6] = { 1, 2, 3, 4, 5, 6 }, got[6] = { 1, 2.5f, 3, 4, 5, 5 };
+	int64_t shape[2] = { 2, 3 };
+	rung_check_opts o = abs_opts(0.1, 0.1);
+	rung_check_metric m;
+	memset(&m, 0, sizeof m);
+	m.seed = 77;
+	CHECK_INT(rung_metrics_compute(&m, "C", got, ref, RUNG_DT_F32, 6, 2, shape, &o), 0);
+	CHECK_INT(m.seed, 77); /* left alone */
+	CHECK_STR(m.output, "C");
+	CHECK_INT(m.n, 6);
+	CHECK_NEAR(m.max_abs, 1.0, 0);
+	CHECK_NEAR(m.max_rel, 0.25, 0);
+	CHECK_NEAR(m.mae, 0.25, 1e-15);
+	CHECK_NEAR(m.mse, 1.25 / 6, 1e-15);
+	CHECK_NEAR(m.rmse, sqrt(1.25 / 6), 1e-15);
+	CHECK_NEAR(m.rmse, 0.45643546458763845, 1e-15);
+	CHECK_NEAR(m.peak, 6, 0);
+	CHECK_NEAR(m.psnr, 22.375437381428746, 1e-12);
+	CHECK_NEAR(m.cossim, 86.0 / sqrt(7484.75), 1e-15);
+	CHECK_NEAR(m.cossim, 0.9940536, 1e-6);
+	CHECK_INT(m.mismatches, 2);
+	CHECK_INT(m.nan_count, 0);
+	CHECK_INT(m.unwritten, 0);
+	CHECK_INT(m.nbad, 2);
+	CHECK_INT(m.bad_rank, 2);
+	CHECK_INT(m.bad_index[0], 1);
+	CHECK_INT(m.bad_coord[0][0], 0);
+	CHECK_INT(m.bad_coord[0][1], 1);
+	CHECK_INT(m.bad_index[1], 5);
+	CHECK_INT(m.bad_coord[1][0], 1);
+	CHECK_INT(m.bad_coord[1][1], 2);
+	CHECK_NEAR(m.bad_got[1], 5, 0);
+	CHECK_NEAR(m.bad_expected[1], 6, 0);
+	CHECK(m.has_ulp);
+	CHECK_INT(m.ulp_hist[0], 4);
+	CHECK_INT(m.ulp_hist[6], 2);
+	CHECK(!m.pass);
+	CHECK_STR(m.reason, "max_rel 2.5e-01 at (0,1): got 2.5 expected 2; 2 of 6 elements of C outside atol 0.1 + rtol 1.0e-01*|ref|");
+
+	/* loosen rtol to 1: tol idx1 = 2.1, idx5 = 6.1 -> pass */
+	o.rtol = 1;
+	CHECK_INT(rung_metrics_compute(&m, "C", got, ref, RUNG_DT_F32, 6, 2, shape, &o), 0);
+	CHECK(m.pass);
+	CHECK_STR(m.reason, "");
+	CHECK_INT(m.nbad, 0);
+}
+
+static void t_nan_inf_poison_order(void)
+{
+	/* ref = 1, nan, inf, 2, 3;  got = poison, nan, inf, nan, 3+1ulp */
+	float ref[5] = { 1, NAN, INFINITY, 2, 3 };
+	float got[5];
+	rung_poison_fill(got, RUNG_DT_F32, 1, 0);
+	got[1] = NAN;
+	got[2] = INFINITY;
+	got[3] = NAN;
+	got[4] = nextafterf(3.0f, 4.0f);
+	int64_t shape[1] = { 5 };
+	rung_check_opts o;
+	rung_check_opts_default(&o, RUNG_DT_F32);
+	rung_check_metric m = { 0 };
+	CHECK_INT(rung_metrics_compute(&m, "C", got, ref, RUNG_DT_F32, 5, 1, shape, &o), 0);
+	CHECK_INT(m.unwritten, 1);
+	CHECK_INT(m.nan_count, 2);   /* computed NaNs; poison is not counted here */
+	CHECK_INT(m.inf_count, 1);
+	CHECK_INT(m.mismatches, 2);  /* idx0 (unwritten), idx3 (NaN where 2 expected) */
+	CHECK_INT(m.bad_index[0], 0);
+	CHECK_INT(m.bad_index[1], 3);
+	/* only idx4 is a finite pair: |d| = ulp(3) = 2^-22 */
+	CHECK_NEAR(m.max_abs, 0x1p-22, 0);
+	CHECK_NEAR(m.peak, 3, 0);
+	/* ulp bins: idx1, idx2 equal (0); idx4 one step (1); idx0, idx3 nan/inf mismatch (7) */
+	CHECK_INT(m.ulp_hist[0], 2);
+	CHECK_INT(m.ulp_hist[1], 1);
+	CHECK_INT(m.ulp_hist[RUNG_ULP_BINS - 1], 2);
+	CHECK(!m.pass);
+	CHECK_STR(m.reason, "unwritten 1 elements of C (poison left), first at (0)");
+
+	got[0] = 1;
+	rung_metrics_compute(&m, "C", got, ref, RUNG_DT_F32, 5, 1, shape, &o);
+	CHECK_STR(m.reason, "1 NaN in C, first at (3)");
+
+	got[3] = 2;
+	rung_metrics_compute(&m, "C", got, ref, RUNG_DT_F32, 5, 1, shape, &o);
+	/* default f32 tolerance: atol 1e-5 * peak 3 = 3e-5 >> 2^-22 */
+	CHECK(m.pass);
+
+	got[2] = -INFINITY;
+	rung_metrics_compute(&m, "C", got, ref, RUNG_DT_F32, 5, 1, shape, &o);
+	CHECK_STR(m.reason, "1 Inf in C, first at (2): expected inf");
+
+	/* a finite got where the reference is NaN is a mismatch too */
+	got[2] = INFINITY;
+	got[1] = 0;
+	rung_metrics_compute(&m, "C", got, ref, RUNG_DT_F32, 5, 1, shape, &o);
+	CHECK(!m.pass);
+	CHECK_INT(m.mismatches, 1);
+	CHECK_STR(m.reason, "1 mismatches in C, first at (1): got 0 expected nan");
+
+	/* poison checking off: the poison is just a NaN */
+	rung_poison_fill(got, RUNG_DT_F32, 1, 0);
+	got[1] = NAN;
+	o.check_poison = false;
+	rung_metrics_compute(&m, "C", got, ref, RUNG_DT_F32, 5, 1, shape, &o);
+	CHECK_INT(m.unwritten, 0);
+	CHECK_STR(m.reason, "1 NaN in C, first at (0)");
+}
+
+static void t_psnr_cossim_gates(void)
+{
+	/* ref = 0 0 0 4, got = 1 0 0 4 (atol 10: no mismatch)
+	 * MSE = 1/4, peak 4, PSNR = 10 log10(16 / 0.25) = 10 log10(64) = 18.0618 dB
+	 * cos = 16 / sqrt(17 * 16) = 0.9701425 */
+	float ref[4] = { 0, 0, 0, 4 }, got[4] = { 1, 0, 0, 4 };
+	rung_check_opts o = abs_opts(10, 0);
+	rung_check_metric m = { 0 };
+	o.has_min_psnr = true;
+	o.min_psnr = 20;
+	rung_metrics_compute(&m, "Y", got, ref, RUNG_DT_F32, 4, 0, NULL, &o);
+	CHECK_NEAR(m.psnr, 10 * log10(64.0), 1e-12);
+	CHECK_NEAR(m.psnr, 18.061799739838872, 1e-12);
+	CHECK_NEAR(m.cossim, 16 / sqrt(272.0), 1e-15);
+	CHECK_INT(m.mismatches, 0);
+	CHECK(!m.pass);
+	CHECK_STR(m.reason, "psnr 18.1dB < 20dB in Y");
+	o.min_psnr = 18;
+	o.has_min_cossim = true;
+	o.min_cossim = 0.99;
+	rung_metrics_compute(&m, "Y", got, ref, RUNG_DT_F32, 4, 0, NULL, &o);
+	CHECK(!m.pass);
+	CHECK_STR(m.reason, "cossim 0.970143 < 0.99 in Y");
+	o.min_cossim = 0.97;
+	rung_metrics_compute(&m, "Y", got, ref, RUNG_DT_F32, 4, 0, NULL, &o);
+	CHECK(m.pass);
+
+	/* identical: MSE 0 -> PSNR inf, printed "inf"; cos 1 */
+	rung_metrics_compute(&m, "Y", ref, ref, RUNG_DT_F32, 4, 0, NULL, &o);
+	CHECK(isinf(m.psnr) && m.psnr > 0);
+	char b[32];
+	CHECK_STR(rung_fmt_double(b, sizeof b, m.psnr, 4), "inf");
+	CHECK_NEAR(m.cossim, 1, 0);
+	/* both all zero: cos defined as 1; got zero against nonzero ref: 0 */
+	float z[4] = { 0 };
+	rung_metrics_compute(&m, "Y", z, z, RUNG_DT_F32, 4, 0, NULL, &o);
+	CHECK_NEAR(m.cossim, 1, 0);
+	o.min_cossim = 0.5;
+	rung_metrics_compute(&m, "Y", z, ref, RUNG_DT_F32, 4, 0, NULL, &o);
+	CHECK_NEAR(m.cossim, 0, 0);
+	CHECK(!m.pass);
+}
+
+static void t_default_tolerance_scaled(void)
+{
+	double a, r;
+	rung_tolerance_default(RUNG_DT_F32, &a, &r);
+	CHECK_NEAR(a, 1e-5, 0);
+	CHECK_NEAR(r, 1e-5, 0);
+	rung_tolerance_default(RUNG_DT_I32, &a, &r);
+	CHECK_NEAR(a, 0, 0);
+	CHECK_NEAR(r, 0, 0);
+	/* ref = 100, 0: default atol = 1e-5 * 100 = 1e-3
+	 * got[1] = 5e-4 passes (5e-4 <= 1e-3 + 0); 2e-3 fails, rel = 2e-3 / max(0, 1e-3) = 2 */
+	float ref[2] = { 100, 0 }, got[2] = { 100, 5e-4f };
+	rung_check_opts o;
+	rung_check_opts_default(&o, RUNG_DT_F32);
+	rung_check_metric m = { 0 };
+	rung_metrics_compute(&m, "C", got, ref, RUNG_DT_F32, 2, 0, NULL, &o);
+	CHECK(m.pass);
+	got[1] = 2e-3f;
+	rung_metrics_compute(&m, "C", got, ref, RUNG_DT_F32, 2, 0, NULL, &o);
+	CHECK(!m.pass);
+	CHECK_NEAR(m.max_rel, 2.0, 1e-6);
+	CHECK_CONTAINS(m.reason, "max_rel 2.0e+00 at (1): got 0.002 expected 0; 1 of 2 elements of C outside atol 0.001 + rtol 1.0e-05*|ref|");
+
+	/* the spec's atol is absolute */
+	rung_spec spec;
+	memset(&spec, 0, sizeof spec);
+	spec.has_atol = true;
+	spec.atol = 0.01;
+	spec.has_min_psnr = true;
+	spec.min_psnr = 30;
+	rung_check_opts_from_spec(&o, &spec, RUNG_DT_F32);
+	CHECK(!o.atol_scaled);
+	CHECK_NEAR(o.atol, 0.01, 0);
+	CHECK_NEAR(o.rtol, 1e-5, 0);
+	CHECK(o.has_min_psnr && !o.has_min_cossim);
+	rung_metrics_compute(&m, "C", got, ref, RUNG_DT_F32, 2, 0, NULL, &o);
+	CHECK_INT(m.mismatches, 0);
+}
+
+static void t_integers_and_f16(void)
+{
+	int32_t ri[3] = { 1, 2, 3 }, gi[3] = { 1, 2, 4 };
+	rung_check_metric m = { 0 };
+	CHECK_INT(rung_metrics_compute(&m, "I", gi, ri, RUNG_DT_I32, 3, 0, NULL, NULL), 0);
+	CHECK_INT(m.mismatches, 1);
+	CHECK(!m.has_ulp);
+	CHECK_CONTAINS(m.reason, "max_rel 3.3e-01 at (2): got 4 expected 3");
+	/* i64 beyond 2^53: equal as doubles, different as integers */
+	int64_t rl[1] = { (1LL << 53) + 1 }, gl[1] = { 1LL << 53 };
+	rung_metrics_compute(&m, "L", gl, rl, RUNG_DT_I64, 1, 0, NULL, NULL);
+	CHECK_INT(m.mismatches, 1);
+	/* poison in an int output */
+	int32_t gp[3] = { 1, 2, 3 };
+	rung_poison_fill(gp + 1, RUNG_DT_I32, 1, 0);
+	rung_metrics_compute(&m, "I", gp, ri, RUNG_DT_I32, 3, 0, NULL, NULL);
+	CHECK_INT(m.unwritten, 1);
+	CHECK_STR(m.reason, "unwritten 1 elements of I (poison left), first at (1)");
+
+	/* f16: 1.0 vs next value up (1 + 2^-10): rel 9.77e-4 < rtol 2e-3, 1 ulp */
+	uint16_t rh[2] = { 0x3c00, 0x4000 }, gh[2] = { 0x3c01, 0x4000 };
+	rung_metrics_compute(&m, "H", gh, rh, RUNG_DT_F16, 2, 0, NULL, NULL);
+	CHECK(m.pass);
+	CHECK_NEAR(m.max_abs, 0x1p-10, 0);
+	CHECK_INT(m.ulp_hist[1], 1);
+	CHECK_INT(m.ulp_hist[0], 1);
+}
+
+static void t_ulp_bins_and_coords(void)
+{
+	CHECK_INT(rung_ulp_bin(0), 0);
+	CHECK_INT(rung_ulp_bin(1), 1);
+	CHECK_INT(rung_ulp_bin(2), 2);
+	CHECK_INT(rung_ulp_bin(3), 2);
+	CHECK_INT(rung_ulp_bin(4), 3);
+	CHECK_INT(rung_ulp_bin(15), 3);
+	CHECK_INT(rung_ulp_bin(16), 4);
+	CHECK_INT(rung_ulp_bin(255), 4);
+	CHECK_INT(rung_ulp_bin(256), 5);
+	CHECK_INT(rung_ulp_bin(65535), 5);
+	CHECK_INT(rung_ulp_bin(65536), 6);
+	/* across zero: -denorm_min vs +denorm_min are 2 steps apart; -0 vs +0 none */
+	float r[2] = { 0x1p-149f, 0.0f }, g[2] = { -0x1p-149f, -0.0f };
+	rung_check_metric m = { 0 };
+	rung_check_opts o = abs_opts(1, 0);
+	rung_metrics_compute(&m, "U", g, r, RUNG_DT_F32, 2, 0, NULL, &o);
+	CHECK_INT(m.ulp_hist[2], 1);
+	CHECK_INT(m.ulp_hist[0], 1);
+
+	int64_t c[RUNG_MAX_RANK];
+	int64_t sh[3] = { 2, 3, 4 };
+	/* 23 = 1*12 + 2*4 + 3 -> (1,2,3) */
+	CHECK_INT(rung_unflatten(c, 23, 3, sh, 24), 3);
+	CHECK_INT(c[0], 1);
+	CHECK_INT(c[1], 2);
+	CHECK_INT(c[2], 3);
+	char b[64];
+	rung_fmt_coord(b, sizeof b, c, 3);
+	CHECK_STR(b, "(1,2,3)");
+	/* shape that does not match n: flat index */
+	CHECK_INT(rung_unflatten(c, 23, 3, sh, 25), 1);
+	CHECK_INT(c[0], 23);
+	/* conversion helper */
+	uint16_t h[2] = { 0x3c00, 0xc000 };
+	double d[2];
+	rung_to_double(d, h, RUNG_DT_F16, 2);
+	CHECK_NEAR(d[0], 1, 0);
+	CHECK_NEAR(d[1], -2, 0);
+}
+
+static void t_speed_16m(void)
+{
+	const int64_t n = 16 * 1024 * 1024;
+	float *ref = malloc(sizeof(float) * (size_t)n), *got = malloc(sizeof(float) * (size_t)n);
+	CHECK(ref && got);
+	if (!ref || !got)
+		return;
+	for (int64_t i = 0; i < n; i++) {
+		ref[i] = (float)(i % 1000) - 500.0f;
+		got[i] = ref[i];
+	}
+	got[n - 1] += 1.0f; /* one error of 1 on n elements: MSE = 1/n */
+	int64_t shape[2] = { 4096, 4096 };
+	rung_check_metric m = { 0 };
+	struct timespec t0, t1;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	CHECK_INT(rung_metrics_compute(&m, "C", got, ref, RUNG_DT_F32, n, 2, shape, NULL), 0);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	double s = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+	printf("     16M f32 compared in %.3f s\n", s);
+#if defined(__SANITIZE_ADDRESS__)
+	CHECK(s < 10.0); /* sanitizers slow everything several-fold */
+#else
+	CHECK(s < 1.0);
+#endif
+	CHECK_INT(m.mismatches, 1);
+	CHECK_INT(m.bad_coord[0][0], 4095);
+	CHECK_INT(m.bad_coord[0][1], 4095);
+	/* accurate sums: MAE = MSE = 1/n exactly (compensated block sums) */
+	CHECK_NEAR(m.mse, 1.0 / (double)n, 1e-22);
+	CHECK_NEAR(m.mae, 1.0 / (double)n, 1e-22);
+	free(ref);
+	free(got);
+}
+
+int main(void)
+{
+	T_RUN(t_hand_computed);
+	T_RUN(t_nan_inf_poison_order);
+	T_RUN(t_psnr_cossim_gates);
+	T_RUN(t_default_tolerance_scaled);
+	T_RUN(t_integers_and_f16);
+	T_RUN(t_ulp_bins_and_coords);
+	T_RUN(t_speed_16m);
+	return t_done();
+}

@@ -1,0 +1,367 @@
+/* Result records: status/reason rules and a JSON round trip of a fully
+ * populated record, compared field by field. */
+#include "harness.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/err.h"
+#include "core/result.h"
+
+/* NAN equals NAN here; everything else exact */
+static int same_d(double a, double b)
+{
+	return (isnan(a) && isnan(b)) || a == b;
+}
+#define CHECK_D(a, b) do { if (!same_d((a), (b))) { \
+	fprintf(stderr, "%s:%d: %s: %s == %.17g, expected %.17g\n", __FILE__, __LINE__, t_current, #a, (double)(a), (double)(b)); \
+	t_case_failed = 1; } } while (0)
+
+static void fill_kinfo(rung_kinfo *k, int base)
+{
+	k->valid = true;
+	snprintf(k->name, sizeof k->name, "_Z5sgemmPKfS0_Pfiii_%d", base);
+	k->regs = base + 1;
+	k->barriers = 1;
+	k->stack = base * 8;
+	k->smem = 16384 + base;
+	k->cmem = 400;
+	k->spill_stores = base;
+	k->spill_loads = base + 2;
+	k->stack_frame = 256;
+}
+
+static void populate(rung_result *r)
+{
+	rung_result_init(r);
+	snprintf(r->key, sizeof r->key, "%s", "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08");
+	snprintf(r->rev, sizeof r->rev, "%s", "0123456789abcdef0123456789abcdef01234567");
+	snprintf(r->label, sizeof r->label, "%s", "tile \"64x64\"\twith ünïcode\nand a newline");
+	r->base_seed = UINT64_C(0xFEDCBA9876543210); /* above 2^63 */
+	r->created = 1764400000;
+	r->cached = true;
+	r->recorded = true;
+	snprintf(r->recorded_note, sizeof r->recorded_note, "%s", "recorded on NVIDIA H200, 2026-11-29");
+	r->steps[RUNG_STEP_COMPILE] = (rung_step){ RUNG_S_OK, "", 41.5 };
+	r->steps[RUNG_STEP_RUN] = (rung_step){ RUNG_S_OK, "", 3.25 };
+	r->steps[RUNG_STEP_CHECK] = (rung_step){ RUNG_S_FAILED, "max_rel 3.1e-02 at (127,4)", 120.0 };
+	r->steps[RUNG_STEP_BENCH] = (rung_step){ RUNG_S_SKIPPED, "check failed", NAN };
+	r->steps[RUNG_STEP_PROFILE] = (rung_step){ RUNG_S_NONE, "", NAN };
+	fill_kinfo(&r->compile.kernel, 3);
+	fill_kinfo(&r->compile.reference, 7);
+	r->compile.ptx_bytes = 12345;
+	r->compile.cubin_bytes = 67890;
+	r->compile.compile_ms = 40.125;
+	snprintf(r->compile.arch, sizeof r->compile.arch, "sm_90");
+	snprintf(r->compile.lowered_name, sizeof r->compile.lowered_name, "_Z5sgemmPKfS0_Pfiii");
+	r->compile_log = strdup("ptxas info : Used 80 registers\n");
+	/* set directly so the test does not depend on spec.c */
+	snprintf(r->run_dims.d[0].name, RUNG_NAME_MAX, "N");
+	r->run_dims.d[0].value = 4096;
+	snprintf(r->run_dims.d[1].name, RUNG_NAME_MAX, "M");
+	r->run_dims.d[1].value = 127;
+	snprintf(r->run_dims.d[2].name, RUNG_NAME_MAX, "K");
+	r->run_dims.d[2].value = 63;
+	r->run_dims.n = 3;
+	r->run_ms = 15.506;
+	r->run_finite = true;
+
+	r->nmetrics = 2;
+	r->metrics = calloc(2, sizeof *r->metrics);
+	for (int k = 0; k < 2; k++) {
+		rung_check_metric *m = &r->metrics[k];
+		snprintf(m->output, sizeof m->output, "C%d", k);
+		m->dims = r->run_dims;
+		m->dims.d[1].value = 127 + k;
+		m->seed = UINT64_C(0x8000000000000001) + (uint64_t)k;
+		m->n = 4096 * 127;
+		m->max_abs = 0.1 + k;
+		m->max_rel = 3.1e-2;
+		m->mae = 1.0 / 3.0;
+		m->mse = 1e-300;
+		m->rmse = 1e-150;
+		m->psnr = k ? INFINITY : 31.2;
+		m->cossim = k ? NAN : 0.999999999999;
+		m->peak = -INFINITY;
+		m->nan_count = 5;
+		m->inf_count = 6;
+		m->mismatches = 7;
+		m->unwritten = 8 + k;
+		m->nbad = 2;
+		m->bad_rank = 2;
+		for (int b = 0; b < 2; b++) {
+			m->bad_index[b] = 127 * 4096 + b;
+			m->bad_coord[b][0] = 127;
+			m->bad_coord[b][1] = 4 + b;
+			m->bad_got[b] = b ? NAN : 1.5;
+			m->bad_expected[b] = b ? -INFINITY : 1.25e-7;
+		}
+		m->has_ulp = k == 0;
+		for (int u = 0; u < RUNG_ULP_BINS; u++)
+			m->ulp_hist[u] = m->has_ulp ? (uint64_t)(u * 1000 + 1) : 0;
+		m->pass = k == 1;
+		snprintf(m->reason, sizeof m->reason, "max_rel 3.1e-2 at (127,%d)", 4 + k);
+	}
+	r->nshapes = 3;
+	r->nseeds = 2;
+
+	r->bench.valid = true;
+	r->bench.median = 15.5;
+	r->bench.mean = 15.51;
+	r->bench.min = 15.4;
+	r->bench.max = 16.0;
+	r->bench.q1 = 15.45;
+	r->bench.q3 = 15.55;
+	r->bench.stddev = 0.05;
+	r->bench.rse_median = 0.0013;
+	r->bench.noise_ok = true;
+	r->bench.n = 4;
+	r->bench.dropped = 1;
+	r->bench.samples = malloc(4 * sizeof(double));
+	r->bench.samples[0] = 15.5;
+	r->bench.samples[1] = 0.1 + 0.2; /* needs 17 digits to round-trip */
+	r->bench.samples[2] = 16.0;
+	r->bench.samples[3] = 15.4;
+	r->bench.event_median = 15.65;
+	r->bench.clock_mhz = 1980;
+	r->bench.tflops = 8.867;
+	r->bench.tbps = NAN;
+	snprintf(r->bench.method, sizeof r->bench.method, "cupti-activity");
+
+	r->env.valid = true;
+	snprintf(r->env.gpu, sizeof r->env.gpu, "NVIDIA H200");
+	snprintf(r->env.uuid, sizeof r->env.uuid, "GPU-1234");
+	snprintf(r->env.driver, sizeof r->env.driver, "580.65");
+	snprintf(r->env.cuda, sizeof r->env.cuda, "13.0");
+	snprintf(r->env.arch, sizeof r->env.arch, "sm_90");
+	r->env.sms = 132;
+	r->env.sm_clock_mhz = 1980;
+	r->env.mem_clock_mhz = 3201;
+	r->env.bus_width = 6016;
+	r->env.l2_bytes = 62914560;
+	r->env.persisting_l2_limit = 39321600;
+	r->env.power_limit_w = 700.5;
+	snprintf(r->env.host, sizeof r->env.host, "gpu-box-7");
+
+	r->impossible = true;
+	r->floor_ms = 2.0541433731251915;
+	r->ncounters = 2;
+	r->counters = calloc(2, sizeof *r->counters);
+	snprintf(r->counters[0].name, sizeof r->counters[0].name, "dram__bytes_read.sum");
+	r->counters[0].value = 67108864;
+	snprintf(r->counters[1].name, sizeof r->counters[1].name, "sm__throughput.avg.pct_of_peak_sustained_elapsed");
+	r->counters[1].value = NAN;
+}
+
+static void same_dims(const rung_dimset *a, const rung_dimset *b)
+{
+	CHECK_INT(a->n, b->n);
+	for (int k = 0; k < a->n && k < b->n; k++) {
+		CHECK_STR(a->d[k].name, b->d[k].name); /* order kept */
+		CHECK_INT(a->d[k].value, b->d[k].value);
+	}
+}
+
+static void same_kinfo(const rung_kinfo *a, const rung_kinfo *b)
+{
+	CHECK(a->valid == b->valid);
+	CHECK_STR(a->name, b->name);
+	CHECK_INT(a->regs, b->regs);
+	CHECK_INT(a->barriers, b->barriers);
+	CHECK_INT(a->stack, b->stack);
+	CHECK_INT(a->smem, b->smem);
+	CHECK_INT(a->cmem, b->cmem);
+	CHECK_INT(a->spill_stores, b->spill_stores);
+	CHECK_INT(a->spill_loads, b->spill_loads);
+	CHECK_INT(a->stack_frame, b->stack_frame);
+}
+
+static void same_result(const rung_result *a, const rung_result *b)
+{
+	CHECK_STR(a->key, b->key);
+	CHECK_STR(a->rev, b->rev);
+	CHECK_STR(a->label, b->label);
+	CHECK(a->base_seed == b->base_seed);
+	CHECK_INT(a->created, b->created);
+	CHECK(a->cached == b->cached);
+	CHECK(a->recorded == b->recorded);
+	CHECK_STR(a->recorded_note, b->recorded_note);
+	for (int s = 0; s < RUNG_NSTEPS; s++) {
+		CHECK_INT(a->steps[s].status, b->steps[s].status);
+		CHECK_STR(a->steps[s].reason, b->steps[s].reason);
+		CHECK_D(a->steps[s].wall_ms, b->steps[s].wall_ms);
+	}
+	same_kinfo(&a->compile.kernel, &b->compile.kernel);
+	same_kinfo(&a->compile.reference, &b->compile.reference);
+	CHECK_INT(a->compile.ptx_bytes, b->compile.ptx_bytes);
+	CHECK_INT(a->compile.cubin_bytes, b->compile.cubin_bytes);
+	CHECK_D(a->compile.compile_ms, b->compile.compile_ms);
+	CHECK_STR(a->compile.arch, b->compile.arch);
+	CHECK_STR(a->compile.lowered_name, b->compile.lowered_name);
+	if (a->compile_log || b->compile_log)
+		CHECK_STR(a->compile_log, b->compile_log);
+	same_dims(&a->run_dims, &b->run_dims);
+	CHECK_D(a->run_ms, b->run_ms);
+	CHECK(a->run_finite == b->run_finite);
+	CHECK_INT(a->nmetrics, b->nmetrics);
+	for (int k = 0; k < a->nmetrics && k < b->nmetrics; k++) {
+		const rung_check_metric *x = &a->metrics[k], *y = &b->metrics[k];
+		CHECK_STR(x->output, y->output);
+		same_dims(&x->dims, &y->dims);
+		CHECK(x->seed == y->seed);
+		CHECK_INT(x->n, y->n);
+		CHECK_D(x->max_abs, y->max_abs);
+		CHECK_D(x->max_rel, y->max_rel);
+		CHECK_D(x->mae, y->mae);
+		CHECK_D(x->mse, y->mse);
+		CHECK_D(x->rmse, y->rmse);
+		CHECK_D(x->psnr, y->psnr);
+		CHECK_D(x->cossim, y->cossim);
+		CHECK_D(x->peak, y->peak);
+		CHECK_INT(x->nan_count, y->nan_count);
+		CHECK_INT(x->inf_count, y->inf_count);
+		CHECK_INT(x->mismatches, y->mismatches);
+		CHECK_INT(x->unwritten, y->unwritten);
+		CHECK_INT(x->nbad, y->nbad);
+		CHECK_INT(x->bad_rank, y->bad_rank);
+		for (int i = 0; i < x->nbad && i < y->nbad; i++) {
+			CHECK_INT(x->bad_index[i], y->bad_index[i]);
+			for (int d = 0; d < x->bad_rank; d++)
+				CHECK_INT(x->bad_coord[i][d], y->bad_coord[i][d]);
+			CHECK_D(x->bad_got[i], y->bad_got[i]);
+			CHECK_D(x->bad_expected[i], y->bad_expected[i]);
+		}
+		CHECK(x->has_ulp == y->has_ulp);
+		for (int u = 0; u < RUNG_ULP_BINS; u++)
+			CHECK_INT(x->ulp_hist[u], y->ulp_hist[u]);
+		CHECK(x->pass == y->pass);
+		CHECK_STR(x->reason, y->reason);
+	}
+	CHECK_INT(a->nshapes, b->nshapes);
+	CHECK_INT(a->nseeds, b->nseeds);
+	const rung_bench *p = &a->bench, *q = &b->bench;
+	CHECK(p->valid == q->valid);
+	CHECK_D(p->median, q->median);
+	CHECK_D(p->mean, q->mean);
+	CHECK_D(p->min, q->min);
+	CHECK_D(p->max, q->max);
+	CHECK_D(p->q1, q->q1);
+	CHECK_D(p->q3, q->q3);
+	CHECK_D(p->stddev, q->stddev);
+	CHECK_D(p->rse_median, q->rse_median);
+	CHECK(p->noise_ok == q->noise_ok);
+	CHECK_INT(p->n, q->n);
+	CHECK_INT(p->dropped, q->dropped);
+	for (int k = 0; k < p->n && k < q->n; k++)
+		CHECK_D(p->samples[k], q->samples[k]);
+	CHECK_D(p->event_median, q->event_median);
+	CHECK_D(p->clock_mhz, q->clock_mhz);
+	CHECK_D(p->tflops, q->tflops);
+	CHECK_D(p->tbps, q->tbps);
+	CHECK_STR(p->method, q->method);
+	const rung_env *e = &a->env, *f = &b->env;
+	CHECK(e->valid == f->valid);
+	CHECK_STR(e->gpu, f->gpu);
+	CHECK_STR(e->uuid, f->uuid);
+	CHECK_STR(e->driver, f->driver);
+	CHECK_STR(e->cuda, f->cuda);
+	CHECK_STR(e->arch, f->arch);
+	CHECK_INT(e->sms, f->sms);
+	CHECK_INT(e->sm_clock_mhz, f->sm_clock_mhz);
+	CHECK_INT(e->mem_clock_mhz, f->mem_clock_mhz);
+	CHECK_INT(e->bus_width, f->bus_width);
+	CHECK_INT(e->l2_bytes, f->l2_bytes);
+	CHECK_INT(e->persisting_l2_limit, f->persisting_l2_limit);
+	CHECK_D(e->power_limit_w, f->power_limit_w);
+	CHECK_STR(e->host, f->host);
+	CHECK(a->impossible == b->impossible);
+	CHECK_D(a->floor_ms, b->floor_ms);
+	CHECK_INT(a->ncounters, b->ncounters);
+	for (int k = 0; k < a->ncounters && k < b->ncounters; k++) {
+		CHECK_STR(a->counters[k].name, b->counters[k].name);
+		CHECK_D(a->counters[k].value, b->counters[k].value);
+	}
+}
+
+static void t_roundtrip(void)
+{
+	rung_result a, b;
+	populate(&a);
+	char *js = rung_result_to_json(&a);
+	CHECK(js != NULL);
+	if (!js)
+		return;
+	CHECK(strchr(js, '\n') == NULL); /* one line */
+	/* encodings: NAN -> null, infinities -> strings, big seeds -> decimal strings */
+	CHECK_CONTAINS(js, "\"psnr\":\"inf\"");
+	CHECK_CONTAINS(js, "\"peak\":\"-inf\"");
+	CHECK_CONTAINS(js, "\"cossim\":null");
+	CHECK_CONTAINS(js, "\"base_seed\":\"18364758544493064720\"");
+	CHECK_CONTAINS(js, "\"status\":\"FAILED\"");
+	CHECK_CONTAINS(js, "\"run_dims\":{\"N\":4096,\"M\":127,\"K\":63}");
+	CHECK_INT(rung_result_from_json(&b, js), 0);
+	same_result(&a, &b);
+	/* and serializing the parsed record gives the same text */
+	char *js2 = rung_result_to_json(&b);
+	CHECK_STR(js2, js);
+	free(js);
+	free(js2);
+	rung_result_clear(&a);
+	rung_result_clear(&b);
+	CHECK(a.metrics == NULL && a.compile_log == NULL && a.bench.samples == NULL);
+	CHECK(isnan(a.run_ms) && isnan(a.bench.median));
+}
+
+static void t_empty_and_errors(void)
+{
+	rung_result a, b;
+	rung_result_init(&a);
+	CHECK(isnan(a.floor_ms) && isnan(a.steps[0].wall_ms) && isnan(a.bench.event_median));
+	CHECK_INT(rung_result_status(&a), RUNG_S_NONE);
+	CHECK_STR(rung_result_reason(&a), "");
+	char *js = rung_result_to_json(&a);
+	CHECK_CONTAINS(js, "\"compile_log\":null");
+	CHECK_CONTAINS(js, "\"metrics\":[]");
+	CHECK_INT(rung_result_from_json(&b, js), 0);
+	same_result(&a, &b);
+	free(js);
+	rung_result_clear(&b);
+
+	CHECK(rung_result_from_json(&b, "{\"key\": ") < 0);
+	CHECK_CONTAINS(rung_error_last(), "result JSON:");
+	CHECK(rung_result_from_json(&b, "[1,2]") < 0);
+	CHECK(rung_result_from_json(&b, "{\"steps\":{\"run\":{\"status\":\"bogus\"}}}") < 0);
+	CHECK_CONTAINS(rung_error_last(), "step run: unknown status 'bogus'");
+	/* unknown keys are ignored, missing ones stay absent */
+	CHECK_INT(rung_result_from_json(&b, "{\"future\":1,\"run_ms\":2.5}"), 0);
+	CHECK_D(b.run_ms, 2.5);
+	CHECK(isnan(b.floor_ms));
+	rung_result_clear(&b);
+}
+
+static void t_status_and_reason(void)
+{
+	rung_result r;
+	rung_result_init(&r);
+	r.steps[RUNG_STEP_COMPILE].status = RUNG_S_OK;
+	r.steps[RUNG_STEP_RUN].status = RUNG_S_OK;
+	CHECK_INT(rung_result_status(&r), RUNG_S_OK);
+	r.steps[RUNG_STEP_BENCH].status = RUNG_S_SKIPPED;
+	CHECK_INT(rung_result_status(&r), RUNG_S_SKIPPED);
+	r.steps[RUNG_STEP_CHECK].status = RUNG_S_FAILED;
+	snprintf(r.steps[RUNG_STEP_CHECK].reason, sizeof r.steps[0].reason, "max_rel 3.1e-2 at (127,4)");
+	CHECK_INT(rung_result_status(&r), RUNG_S_FAILED);
+	CHECK_STR(rung_result_reason(&r), "check: max_rel 3.1e-2 at (127,4)");
+	CHECK_STR(rung_step_name(RUNG_STEP_PROFILE), "profile");
+	CHECK_STR(rung_status_name(RUNG_S_SKIPPED), "SKIPPED");
+	CHECK_STR(rung_status_name(RUNG_S_OK), "ok");
+}
+
+int main(void)
+{
+	T_RUN(t_roundtrip);
+	T_RUN(t_empty_and_errors);
+	T_RUN(t_status_and_reason);
+	return t_done();
+}

@@ -1,0 +1,136 @@
+/* Timing statistics: numpy-'linear' quantiles derived by hand, bootstrap
+ * standard error sanity, and A/B verdicts on synthetic samples. */
+#include "harness.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/rng.h"
+#include "core/stats.h"
+
+static void t_quantiles(void)
+{
+	/* 1..10: numpy.quantile(x, q) with method 'linear': h = (n-1)q
+	 * q=.5: h=4.5 -> 5 + .5*(6-5) = 5.5; q=.25: h=2.25 -> 3.25; q=.75: h=6.75 -> 7.75 */
+	double x[10] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 };
+	CHECK_NEAR(rung_quantile_sorted(x, 10, 0.5), 5.5, 0);
+	CHECK_NEAR(rung_quantile_sorted(x, 10, 0.25), 3.25, 0);
+	CHECK_NEAR(rung_quantile_sorted(x, 10, 0.75), 7.75, 0);
+	CHECK_NEAR(rung_quantile_sorted(x, 10, 0), 1, 0);
+	CHECK_NEAR(rung_quantile_sorted(x, 10, 1), 10, 0);
+	CHECK_NEAR(rung_quantile_sorted(x, 10, 0.9), 9.1, 1e-12); /* h = 8.1 */
+	CHECK(isnan(rung_quantile_sorted(x, 0, 0.5)));
+	CHECK_NEAR(rung_quantile_sorted(x, 1, 0.3), 1, 0);
+	CHECK_NEAR(rung_median(x, 9), 5, 0);
+
+	/* 3 1 4 1 5 9 2 6 -> sorted 1 1 2 3 4 5 6 9 (n = 8)
+	 * median h=3.5: 3.5; q1 h=1.75: 1 + .75*1 = 1.75; q3 h=5.25: 5 + .25*1 = 5.25
+	 * mean 31/8 = 3.875; sum of squared deviations 52.875; sample sd sqrt(52.875/7) = 2.748376 */
+	double s[8] = { 3, 1, 4, 1, 5, 9, 2, 6 };
+	rung_bench b;
+	memset(&b, 0, sizeof b);
+	CHECK_INT(rung_bench_fill(&b, s, 8, 0.5), 0);
+	CHECK(b.valid);
+	CHECK_INT(b.n, 8);
+	CHECK_NEAR(b.median, 3.5, 0);
+	CHECK_NEAR(b.q1, 1.75, 0);
+	CHECK_NEAR(b.q3, 5.25, 0);
+	CHECK_NEAR(b.min, 1, 0);
+	CHECK_NEAR(b.max, 9, 0);
+	CHECK_NEAR(b.mean, 3.875, 1e-15);
+	CHECK_NEAR(b.stddev, sqrt(52.875 / 7), 1e-14);
+	CHECK_NEAR(b.stddev, 2.748376, 1e-6);
+	CHECK(b.samples && b.samples != s && b.samples[5] == 9); /* own copy, original order */
+	CHECK(rung_bench_fill(&b, s, 0, 0.01) < 0);
+	free(b.samples);
+}
+
+static void t_rse_median(void)
+{
+	/* 1000 samples N(1, 0.01^2): asymptotic SE of the median
+	 * sqrt(pi/2) * 0.01 / sqrt(1000) = 3.963e-4; bootstrap should be near it */
+	enum { N = 1000 };
+	double *x = malloc(sizeof(double) * N);
+	uint64_t key = rung_rng_key(5, "t");
+	for (int i = 0; i < N; i++)
+		x[i] = 1.0 + 0.01 * rung_rng_normal(key, (uint64_t)i);
+	double r1 = rung_rse_median(x, N, 1000, 1);
+	double r2 = rung_rse_median(x, N, 1000, 1);
+	CHECK(r1 == r2); /* fixed seed: reproducible */
+	CHECK(r1 > 3.963e-4 * 0.7 && r1 < 3.963e-4 * 1.3);
+	rung_bench b;
+	memset(&b, 0, sizeof b);
+	rung_bench_fill(&b, x, N, 1e-3);
+	CHECK(b.noise_ok);
+	rung_bench_fill(&b, x, N, 1e-4);
+	CHECK(!b.noise_ok);
+	free(b.samples);
+	/* constant samples: zero error */
+	double c[5] = { 2, 2, 2, 2, 2 };
+	CHECK_NEAR(rung_rse_median(c, 5, 100, 1), 0, 0);
+	CHECK(isnan(rung_rse_median(c, 1, 100, 1)));
+	free(x);
+}
+
+static void synth(double *out, int n, double center, double sd, const char *name)
+{
+	uint64_t key = rung_rng_key(9, name);
+	for (int i = 0; i < n; i++)
+		out[i] = center * (1.0 + sd * rung_rng_normal(key, (uint64_t)i));
+}
+
+static void t_compare(void)
+{
+	enum { N = 60 };
+	double a[N], b[N];
+	rung_compare c;
+	synth(a, N, 1.0, 0.01, "A");
+
+	synth(b, N, 0.9, 0.01, "B");
+	CHECK_INT(rung_compare_samples(&c, a, N, b, N, 0, 1), 0);
+	CHECK_INT(c.verdict, RUNG_CMP_FASTER);
+	CHECK_NEAR(c.ratio, 0.9, 0.01);
+	CHECK(c.lo < c.ratio && c.ratio < c.hi && c.hi < 1);
+	CHECK_STR(rung_cmp_verdict_name(c.verdict), "FASTER");
+
+	synth(b, N, 1.1, 0.01, "B");
+	rung_compare_samples(&c, a, N, b, N, 0, 1);
+	CHECK_INT(c.verdict, RUNG_CMP_SLOWER);
+
+	/* same distribution, different draws */
+	synth(b, N, 1.0, 0.01, "B");
+	rung_compare_samples(&c, a, N, b, N, 0, 1);
+	CHECK_INT(c.verdict, RUNG_CMP_SAME);
+	CHECK(c.lo < 1 && c.hi > 1);
+
+	/* 0.3% slower with tiny noise: significant but under the 0.5% effect size */
+	synth(a, N, 1.0, 0.0001, "A");
+	synth(b, N, 1.003, 0.0001, "B");
+	rung_compare_samples(&c, a, N, b, N, 0, 1);
+	CHECK(c.lo > 1);
+	CHECK_INT(c.verdict, RUNG_CMP_SAME);
+	/* 1% slower with the same tiny noise: SLOWER */
+	synth(b, N, 1.01, 0.0001, "B");
+	rung_compare_samples(&c, a, N, b, N, 0, 1);
+	CHECK_INT(c.verdict, RUNG_CMP_SLOWER);
+
+	/* 5% faster but very noisy (20%) with few samples: not distinguishable */
+	synth(a, 8, 1.0, 0.2, "A");
+	synth(b, 8, 0.95, 0.2, "B");
+	rung_compare_samples(&c, a, 8, b, 8, 0, 1);
+	CHECK_INT(c.verdict, RUNG_CMP_SAME);
+
+	/* deterministic for a seed */
+	rung_compare c2;
+	rung_compare_samples(&c2, a, 8, b, 8, 0, 1);
+	CHECK(c.lo == c2.lo && c.hi == c2.hi);
+	CHECK(rung_compare_samples(&c, a, 0, b, 8, 0, 1) < 0);
+}
+
+int main(void)
+{
+	T_RUN(t_quantiles);
+	T_RUN(t_rse_median);
+	T_RUN(t_compare);
+	return t_done();
+}
