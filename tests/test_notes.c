@@ -1,0 +1,135 @@
+/* Steering notes: round trip through refs/notes/rung, appending, verdict
+ * replacement, and readability with `git notes --ref=rung show`. */
+#include "harness.h"
+#include "gitfix.h"
+
+#include <stdlib.h>
+
+#include "core/err.h"
+#include "vcs/notes.h"
+#include "vcs/repo.h"
+
+static void test_parse_format(void)
+{
+	rung_note n;
+	const char *text = "verdict: keep\n- 2025-11-29 22:05 Ada Lovelace: try 2-D register blocking\n"
+			   "x 2025-11-29 22:40 Bob: use float4: wider loads\nsomething else\n";
+	CHECK_INT(rung_note_parse(&n, text), 0);
+	CHECK_INT(n.verdict, RUNG_NOTE_KEEP);
+	CHECK_INT(n.ndirectives, 2);
+	if (n.ndirectives == 2) {
+		CHECK_STR(n.directives[0].author, "Ada Lovelace");
+		CHECK_STR(n.directives[0].text, "try 2-D register blocking");
+		CHECK(!n.directives[0].done);
+		CHECK_INT(n.directives[0].time, 1764453900); /* 2025-11-29 22:05 UTC (TZ=UTC) */
+		CHECK_STR(n.directives[1].author, "Bob");
+		CHECK_STR(n.directives[1].text, "use float4: wider loads");
+		CHECK(n.directives[1].done);
+	}
+	CHECK_STR(n.other, "something else\n");
+	char *f = rung_note_format(&n);
+	CHECK_STR(f, text);
+	free(f);
+	rung_note_clear(&n);
+	rung_note_verdict v;
+	CHECK_INT(rung_note_verdict_parse(&v, "best"), 0);
+	CHECK_INT(v, RUNG_NOTE_BEST);
+	CHECK_INT(rung_note_verdict_parse(&v, "great"), RUNG_EINVAL);
+	CHECK_CONTAINS(rung_error_last(), "great");
+}
+
+static void test_round_trip_git(void)
+{
+	const char *dir = t_tmpdir();
+	git_repository *g = gf_init(dir);
+	git_oid c1, c2;
+	gf_commit(&c1, g, "HEAD", NULL, -1, GF_T0, "v1", (const char *[]){"k.cu", "v1", NULL});
+	gf_commit(&c2, g, "HEAD", NULL, -1, GF_T0 + 60, "v2", (const char *[]){"k.cu", "v2", NULL});
+	rung_repo *r;
+	CHECK_INT(rung_repo_open(&r, dir), 0);
+	char h1[41], h2[41];
+	gf_hex(h1, &c1);
+	gf_hex(h2, &c2);
+	rung_note n;
+	CHECK_INT(rung_note_read(&n, r, "HEAD"), RUNG_ENOTFOUND);
+	int64_t t = 1764453900 + 17; /* seconds are dropped: the note keeps minutes */
+	CHECK_INT(rung_note_add(r, h1, RUNG_NOTE_BASELINE, "try 2-D tiling", t), 0);
+	CHECK_INT(rung_note_add(r, h1, RUNG_NOTE_NONE, "then vectorize\nthe loads", t + 3600), 0);
+	CHECK_INT(rung_note_add(r, "HEAD", RUNG_NOTE_REJECT, NULL, t), 0);
+	CHECK_INT(rung_note_add(r, h1, RUNG_NOTE_KEEP, "", t), 0); /* verdict replaced, no line */
+
+	CHECK_INT(rung_note_read(&n, r, h1), 0);
+	CHECK_STR(n.commit, h1);
+	CHECK_INT(n.verdict, RUNG_NOTE_KEEP);
+	CHECK_INT(n.ndirectives, 2);
+	if (n.ndirectives == 2) {
+		CHECK_STR(n.directives[0].text, "try 2-D tiling");
+		CHECK_STR(n.directives[0].author, "Ada Lovelace"); /* from git config */
+		CHECK_INT(n.directives[0].time, 1764453900);
+		CHECK_STR(n.directives[1].text, "then vectorize the loads");
+	}
+	rung_note_clear(&n);
+
+	/* the git CLI shows it as written */
+	char *out = NULL;
+	CHECK_INT(t_sh(&out, "cd %s && git notes --ref=rung show %s", dir, h1), 0);
+	CHECK_STR(out, "verdict: keep\n- 2025-11-29 22:05 Ada Lovelace: try 2-D tiling\n"
+		       "- 2025-11-29 23:05 Ada Lovelace: then vectorize the loads\n");
+	free(out);
+	CHECK_INT(t_sh(&out, "cd %s && git notes --ref=rung show HEAD", dir), 0);
+	CHECK_STR(out, "verdict: reject\n");
+	free(out);
+	/* and a note written by the git CLI is read back */
+	CHECK_INT(t_sh(NULL, "cd %s && git notes --ref=rung add -f -m 'verdict: best' -m '- 2025-11-30 08:00 Grace: ship it' HEAD", dir), 0);
+	CHECK_INT(rung_note_read(&n, r, h2), 0);
+	CHECK_INT(n.verdict, RUNG_NOTE_BEST);
+	CHECK_INT(n.ndirectives, 1);
+	if (n.ndirectives)
+		CHECK_STR(n.directives[0].author, "Grace");
+	rung_note_clear(&n);
+
+	CHECK_INT(rung_note_close_all(r, h1), 0);
+	CHECK_INT(rung_note_read(&n, r, h1), 0);
+	CHECK(n.ndirectives == 2 && n.directives[0].done && n.directives[1].done);
+	rung_note_clear(&n);
+
+	rung_note *all;
+	int cnt;
+	CHECK_INT(rung_notes_list(&all, &cnt, r), 0);
+	CHECK_INT(cnt, 2);
+	int seen1 = 0, seen2 = 0;
+	for (int i = 0; i < cnt; i++) {
+		seen1 |= !strcmp(all[i].commit, h1);
+		seen2 |= !strcmp(all[i].commit, h2);
+	}
+	CHECK(seen1 && seen2);
+	rung_notes_free(all, cnt);
+	CHECK_INT(rung_note_add(r, "WORKTREE", RUNG_NOTE_KEEP, "x", 0), RUNG_EINVAL);
+	rung_repo_free(r);
+	git_repository_free(g);
+}
+
+static void test_no_notes(void)
+{
+	const char *dir = t_tmpdir();
+	git_repository *g = gf_init(dir);
+	git_oid c1;
+	gf_commit(&c1, g, "HEAD", NULL, -1, GF_T0, "v1", (const char *[]){"k.cu", "v1", NULL});
+	rung_repo *r;
+	CHECK_INT(rung_repo_open(&r, dir), 0);
+	rung_note *all;
+	int cnt = -1;
+	CHECK_INT(rung_notes_list(&all, &cnt, r), 0);
+	CHECK_INT(cnt, 0);
+	rung_repo_free(r);
+	git_repository_free(g);
+}
+
+int main(void)
+{
+	setenv("TZ", "UTC", 1);
+	T_RUN(test_parse_format);
+	T_RUN(test_round_trip_git);
+	T_RUN(test_no_notes);
+	return t_done();
+}

@@ -1,0 +1,163 @@
+/* The git-facing commands on a throwaway repository with results put in its
+ * store: rung log (metrics, failure reason, cache hit by content, baseline
+ * delta), rung export / rung import (recorded results kept apart). */
+#include "harness.h"
+#include "gitfix.h"
+
+#include <stdlib.h>
+
+#include "core/err.h"
+#include "core/result.h"
+#include "vcs/store.h"
+#include "vcs/task_rev.h"
+
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	char *b = calloc(1, 1 << 16);
+	size_t n = fread(b, 1, (1 << 16) - 1, f);
+	b[n] = 0;
+	fclose(f);
+	return b;
+}
+
+static void put(rung_store *s, const rung_vtask *t, const char *rev, double median, bool fail)
+{
+	rung_source src;
+	CHECK_INT(rung_vtask_source(&src, t, rev, NULL), 0);
+	char content[65];
+	rung_vtask_content(content, t, &src);
+	rung_source_free(&src);
+	rung_result r;
+	rung_result_init(&r);
+	rung_result_key(r.key, content, "GPU-1");
+	snprintf(r.rev, sizeof(r.rev), "%s", rev);
+	r.created = GF_T0 + 3600;
+	for (int i = 0; i < RUNG_STEP_PROFILE; i++)
+		r.steps[i].status = RUNG_S_OK;
+	r.nmetrics = 1;
+	r.metrics = calloc(1, sizeof(*r.metrics));
+	r.metrics[0].max_rel = fail ? 3.1e-2 : 2e-7;
+	r.metrics[0].psnr = fail ? 20 : 130;
+	r.metrics[0].cossim = fail ? 0.9 : 1.0;
+	if (fail) {
+		r.steps[RUNG_STEP_CHECK].status = RUNG_S_FAILED;
+		snprintf(r.steps[RUNG_STEP_CHECK].reason, sizeof(r.steps[0].reason), "max_rel 3.1e-2 at (127,4)");
+		r.steps[RUNG_STEP_BENCH].status = RUNG_S_SKIPPED;
+	} else {
+		r.bench.valid = true;
+		r.bench.median = median;
+		r.bench.tflops = 10;
+	}
+	r.compile.kernel.valid = true;
+	r.compile.kernel.regs = 40;
+	r.env.valid = true;
+	snprintf(r.env.gpu, sizeof(r.env.gpu), "NVIDIA H200");
+	snprintf(r.env.uuid, sizeof(r.env.uuid), "GPU-1");
+	CHECK_INT(rung_store_put(s, &r, content, rev), 0);
+	rung_result_clear(&r);
+}
+
+static void test_log_export_import(void)
+{
+	const char *dir = t_tmpdir();
+	char *ini = slurp(RUNG_TEST_DIR "/tasks/sgemm/rung.ini");
+	char *ref = slurp(RUNG_TEST_DIR "/tasks/sgemm/reference.cu");
+	char *k1 = slurp(RUNG_TEST_DIR "/tasks/sgemm/sgemm.cu");
+	CHECK(ini && ref && k1);
+	if (!ini || !ref || !k1)
+		return;
+	size_t l = strlen(k1);
+	char *k2 = malloc(l + 32);
+	snprintf(k2, l + 32, "%s// v2\n", k1);
+	git_repository *g = gf_init(dir);
+	git_oid c1, c2, c3;
+	gf_commit(&c1, g, "HEAD", NULL, -1, GF_T0, "naive",
+		  (const char *[]){"t/rung.ini", ini, "t/reference.cu", ref, "t/sgemm.cu", k1, NULL});
+	gf_commit(&c2, g, "HEAD", NULL, -1, GF_T0 + 60, "broken tiling",
+		  (const char *[]){"t/rung.ini", ini, "t/reference.cu", ref, "t/sgemm.cu", k2, NULL});
+	gf_commit(&c3, g, "HEAD", NULL, -1, GF_T0 + 120, "back to naive",
+		  (const char *[]){"t/rung.ini", ini, "t/reference.cu", ref, "t/sgemm.cu", k1, NULL});
+	char h1[41], h2[41], h3[41];
+	gf_hex(h1, &c1);
+	gf_hex(h2, &c2);
+	gf_hex(h3, &c3);
+
+	rung_repo *r;
+	CHECK_INT(rung_repo_open(&r, dir), 0);
+	rung_vtask t;
+	CHECK_INT(rung_vtask_open(&t, r, "t", NULL), 0);
+	CHECK_STR(t.kernel_path, "t/sgemm.cu");
+	CHECK(t.ref.text != NULL);
+	rung_store *s;
+	CHECK_INT(rung_store_open_repo(&s, r), 0);
+	put(s, &t, h1, 2.0, false);
+	put(s, &t, h2, 0, true);
+	rung_store_close(s);
+
+	char *out = NULL;
+	CHECK_INT(t_sh(&out, "%s log --csv -C %s", RUNG_BIN, dir), 0);
+	/* newest first; c3 has c1's content: its result is found by content */
+	char want[1024];
+	snprintf(want, sizeof(want), "%s,back to naive,ok,ok,ok,ok,none,2e-07,130.0,1.000000,2,+0.0%%,10 TFLOP/s,40/0,,,\n", h3);
+	CHECK_CONTAINS(out, want);
+	snprintf(want, sizeof(want), "%s,broken tiling,ok,ok,FAILED,SKIPPED,none,0.031,20.0,0.900000,-,-,-,40/0,,,\"check: max_rel 3.1e-2 at (127,4)\"\n", h2); /* quoted: it holds a comma */
+	CHECK_CONTAINS(out, want);
+	snprintf(want, sizeof(want), "%s,naive,ok,ok,ok,ok,none,2e-07,130.0,1.000000,2,+0.0%%", h1);
+	CHECK_CONTAINS(out, want);
+	free(out);
+	CHECK_INT(t_sh(&out, "%s log -C %s", RUNG_BIN, dir), 0);
+	CHECK_CONTAINS(out, "check: max_rel 3.1e-2 at (127,4)");
+	CHECK_CONTAINS(out, "(same content as another version)");
+	free(out);
+	CHECK_INT(t_sh(&out, "%s log --json -C %s", RUNG_BIN, dir), 0);
+	CHECK_CONTAINS(out, "\"cached_from_other_commit\":true");
+	CHECK_CONTAINS(out, "\"baseline\":true");
+	free(out);
+
+	/* export, then import: recorded copies, apart from the live ones */
+	char path[600];
+	snprintf(path, sizeof(path), "%s/export.jsonl", dir);
+	CHECK_INT(t_sh(&out, "%s export -C %s --out %s", RUNG_BIN, dir, path), 0);
+	free(out);
+	char *ex = slurp(path);
+	CHECK_CONTAINS(ex, h1);
+	CHECK_CONTAINS(ex, "\"rung_export\":1");
+	free(ex);
+	CHECK_INT(t_sh(&out, "%s import -C %s %s", RUNG_BIN, dir, path), 0);
+	CHECK_CONTAINS(out, "imported 2 recorded result(s)");
+	free(out);
+	CHECK_INT(rung_store_open_repo(&s, r), 0);
+	CHECK_INT(rung_store_count(s, 0), 2);
+	CHECK_INT(rung_store_count(s, 1), 2);
+	rung_result got;
+	CHECK_INT(rung_store_get_commit(&got, s, h1, true), 0);
+	CHECK(got.recorded);
+	CHECK_STR(got.recorded_note, "recorded on NVIDIA H200, 2025-11-29");
+	rung_result_clear(&got);
+	rung_store_close(s);
+	/* a bad line names file and line */
+	snprintf(path, sizeof(path), "%s/bad.jsonl", dir);
+	t_write(path, "\n{\"x\":1}\n");
+	CHECK_INT(t_sh(&out, "%s import -C %s %s", RUNG_BIN, dir, path), 2);
+	snprintf(want, sizeof(want), "%s:2:", path);
+	CHECK_CONTAINS(out, want);
+	free(out);
+
+	rung_vtask_free(&t);
+	rung_repo_free(r);
+	git_repository_free(g);
+	free(ini);
+	free(ref);
+	free(k1);
+	free(k2);
+}
+
+int main(void)
+{
+	setenv("TZ", "UTC", 1);
+	T_RUN(test_log_export_import);
+	return t_done();
+}

@@ -1,0 +1,248 @@
+/* rung log [--json|--csv] [--rev RANGE] [-n N]: one row per version (newest
+ * first) with its stored results: status per rung, max rel error, PSNR,
+ * cosine, median time, delta vs the baseline, TFLOP/s or TB/s, regs/spills,
+ * verdict and the first line of the note. Failed versions show the reason
+ * ("check: max_rel 3.1e-2 at (127,4)"). */
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "core/err.h"
+#include "tui/cli.h"
+#include "tui/vcs_ctx.h"
+
+enum { FMT_TABLE, FMT_JSON, FMT_CSV };
+
+typedef struct {
+	char steps[64], max_rel[32], psnr[32], cossim[32], median[32], delta[32], perf[32], regs[32];
+	char verdict[16], note[200], reason[600];
+} row_text;
+
+static void num(char *buf, size_t len, const char *fmt, double v)
+{
+	if (isnan(v))
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, fmt, v);
+}
+
+static const char *note_first_line(const rung_vrow *r, char *buf, size_t len)
+{
+	buf[0] = 0;
+	if (!r->has_note)
+		return buf;
+	/* newest directive first: the most recent steering */
+	for (int k = r->note.ndirectives - 1; k >= 0; k--) {
+		snprintf(buf, len, "%s", r->note.directives[k].text);
+		return buf;
+	}
+	if (r->note.other) {
+		const char *nl = strchr(r->note.other, '\n');
+		snprintf(buf, len, "%.*s", nl ? (int)(nl - r->note.other) : (int)strlen(r->note.other), r->note.other);
+	}
+	return buf;
+}
+
+static double delta_vs(const rung_result *r, const rung_result *base)
+{
+	if (!r || !base || !r->bench.valid || !base->bench.valid || !(base->bench.median > 0) || isnan(r->bench.median))
+		return NAN;
+	return (r->bench.median - base->bench.median) / base->bench.median;
+}
+
+static void texts(row_text *t, const rung_vrow *row, const rung_result *base)
+{
+	memset(t, 0, sizeof(*t));
+	const rung_result *r = row->result;
+	rung_result_steps_str(t->steps, sizeof(t->steps), r);
+	double mr, ps, cs;
+	rung_result_worst(r, &mr, &ps, &cs);
+	num(t->max_rel, sizeof(t->max_rel), "%.2g", mr);
+	num(t->psnr, sizeof(t->psnr), "%.1f", ps);
+	num(t->cossim, sizeof(t->cossim), "%.6f", cs);
+	num(t->median, sizeof(t->median), "%.4g", r && r->bench.valid ? r->bench.median : NAN);
+	num(t->delta, sizeof(t->delta), "%+.1f%%", 100 * delta_vs(r, base));
+	if (r && r->bench.valid && !isnan(r->bench.tflops))
+		snprintf(t->perf, sizeof(t->perf), "%.3g TFLOP/s", r->bench.tflops);
+	else if (r && r->bench.valid && !isnan(r->bench.tbps))
+		snprintf(t->perf, sizeof(t->perf), "%.3g TB/s", r->bench.tbps);
+	else
+		snprintf(t->perf, sizeof(t->perf), "-");
+	if (r && r->compile.kernel.valid)
+		snprintf(t->regs, sizeof(t->regs), "%d/%" PRId64, r->compile.kernel.regs,
+			 r->compile.kernel.spill_stores + r->compile.kernel.spill_loads);
+	else
+		snprintf(t->regs, sizeof(t->regs), "-");
+	snprintf(t->verdict, sizeof(t->verdict), "%s",
+		 row->has_note && row->note.verdict ? rung_note_verdict_name(row->note.verdict) : "");
+	note_first_line(row, t->note, sizeof(t->note));
+	if (r)
+		snprintf(t->reason, sizeof(t->reason), "%s", rung_result_reason(r));
+}
+
+static void csv_field(const char *s, bool last)
+{
+	bool quote = strpbrk(s, ",\"\n\r") != NULL;
+	if (quote) {
+		putchar('"');
+		for (; *s; s++) {
+			if (*s == '"')
+				putchar('"');
+			putchar(*s);
+		}
+		putchar('"');
+	} else {
+		fputs(s, stdout);
+	}
+	putchar(last ? '\n' : ',');
+}
+
+static json_t *jnum(double v) { return isnan(v) ? json_null() : json_real(v); }
+
+static void print_json(const rung_vrow *row, const rung_result *base, bool is_base)
+{
+	const rung_result *r = row->result;
+	json_t *o = json_object();
+	json_object_set_new(o, "rev", json_string(row->v.id));
+	json_object_set_new(o, "short", json_string(row->v.short_id));
+	json_object_set_new(o, "subject", json_string(row->v.subject));
+	json_object_set_new(o, "author", json_string(row->v.author));
+	json_object_set_new(o, "time", json_integer(row->v.time));
+	json_object_set_new(o, "worktree", json_boolean(row->v.worktree));
+	json_object_set_new(o, "merge", json_boolean(row->v.merge));
+	json_object_set_new(o, "spec_differs", json_boolean(row->v.spec_differs));
+	json_object_set_new(o, "kernel_path", json_string(row->v.kernel_path));
+	if (row->v.renamed_from[0])
+		json_object_set_new(o, "renamed_from", json_string(row->v.renamed_from));
+	json_t *st = json_object();
+	for (int s = 0; s < RUNG_NSTEPS; s++)
+		json_object_set_new(st, rung_step_name((rung_step_id)s),
+				    json_string(rung_status_name(r ? r->steps[s].status : RUNG_S_NONE)));
+	json_object_set_new(o, "steps", st);
+	double mr, ps, cs;
+	rung_result_worst(r, &mr, &ps, &cs);
+	json_object_set_new(o, "evaluated", json_boolean(r != NULL));
+	json_object_set_new(o, "pass", json_boolean(rung_result_passed(r)));
+	json_object_set_new(o, "max_rel", jnum(mr));
+	json_object_set_new(o, "psnr", jnum(ps));
+	json_object_set_new(o, "cossim", jnum(cs));
+	json_object_set_new(o, "median_ms", jnum(r && r->bench.valid ? r->bench.median : NAN));
+	json_object_set_new(o, "delta_vs_baseline", jnum(delta_vs(r, base)));
+	json_object_set_new(o, "baseline", json_boolean(is_base));
+	json_object_set_new(o, "tflops", jnum(r && r->bench.valid ? r->bench.tflops : NAN));
+	json_object_set_new(o, "tbps", jnum(r && r->bench.valid ? r->bench.tbps : NAN));
+	json_object_set_new(o, "regs", r && r->compile.kernel.valid ? json_integer(r->compile.kernel.regs) : json_null());
+	json_object_set_new(o, "spill_bytes",
+			    r && r->compile.kernel.valid
+				    ? json_integer(r->compile.kernel.spill_stores + r->compile.kernel.spill_loads)
+				    : json_null());
+	json_object_set_new(o, "reason", json_string(r ? rung_result_reason(r) : ""));
+	json_object_set_new(o, "cached_from_other_commit", json_boolean(row->via_content));
+	json_object_set_new(o, "verdict",
+			    json_string(row->has_note ? rung_note_verdict_name(row->note.verdict) : ""));
+	char note[200];
+	json_object_set_new(o, "note", json_string(note_first_line(row, note, sizeof(note))));
+	json_object_set_new(o, "content", json_string(row->content));
+	if (r) {
+		char *rj = rung_result_to_json(r);
+		json_t *full = rj ? json_loads(rj, 0, NULL) : NULL;
+		json_object_set_new(o, "result", full ? full : json_null());
+		free(rj);
+	} else {
+		json_object_set_new(o, "result", json_null());
+	}
+	char *s = json_dumps(o, JSON_COMPACT);
+	puts(s ? s : "{}");
+	free(s);
+	json_decref(o);
+}
+
+int rung_cmd_log(int argc, char **argv)
+{
+	rung_vctx_opts o = {0};
+	int fmt = FMT_TABLE, max = 0;
+	const char *range = NULL;
+	for (int i = 1; i < argc; i++) {
+		int k = rung_vctx_opt(&o, "log", argc, argv, &i);
+		if (k < 0)
+			return RUNG_EXIT_USAGE;
+		if (k > 0)
+			continue;
+		if (!strcmp(argv[i], "--json"))
+			fmt = FMT_JSON;
+		else if (!strcmp(argv[i], "--csv"))
+			fmt = FMT_CSV;
+		else if (!strcmp(argv[i], "--rev") && i + 1 < argc)
+			range = argv[++i];
+		else if (!strcmp(argv[i], "-n") && i + 1 < argc)
+			max = atoi(argv[++i]);
+		else {
+			fprintf(stderr, "rung log: unknown argument '%s'\n", argv[i]);
+			return RUNG_EXIT_USAGE;
+		}
+	}
+	rung_vctx c;
+	int rc = rung_vctx_open(&c, "log", &o, RUNG_VCTX_TASK | RUNG_VCTX_STORE);
+	if (rc)
+		return rc;
+	rung_vrow *rows;
+	int n;
+	if (rung_vctx_rows(&rows, &n, &c, range, max) < 0) {
+		fprintf(stderr, "rung log: %s\n", rung_error_last());
+		rung_vctx_close(&c);
+		return RUNG_EXIT_INTERNAL;
+	}
+	int b = rung_vrows_baseline(rows, n);
+	const rung_result *base = b >= 0 ? rows[b].result : NULL;
+	if (fmt == FMT_CSV)
+		printf("rev,subject,compile,run,check,bench,profile,max_rel,psnr,cossim,median_ms,delta_vs_baseline,perf,"
+		       "regs_spills,verdict,note,reason\n");
+	else if (fmt == FMT_TABLE)
+		printf("%-8s %-24s %-22s %-8s %-6s %-9s %-9s %-8s %-14s %-8s %-8s %s\n", "VERSION", "SUBJECT",
+		       "COMPILE RUN CHECK BENCH PROF", "MAX_REL", "PSNR", "COSINE", "MEDIAN_MS", "Δ BASE", "PERF",
+		       "REGS/SP", "VERDICT", "NOTE");
+	for (int i = 0; i < n; i++) {
+		row_text t;
+		texts(&t, &rows[i], base);
+		if (fmt == FMT_JSON) {
+			print_json(&rows[i], base, i == b);
+			continue;
+		}
+		if (fmt == FMT_CSV) {
+			csv_field(rows[i].v.id, false);
+			csv_field(rows[i].v.subject, false);
+			for (int s = 0; s < RUNG_NSTEPS; s++)
+				csv_field(rung_status_name(rows[i].result ? rows[i].result->steps[s].status : RUNG_S_NONE), false);
+			const char *f[] = {t.max_rel, t.psnr, t.cossim, t.median, t.delta, t.perf, t.regs, t.verdict, t.note};
+			for (int k = 0; k < 9; k++)
+				csv_field(f[k], false);
+			csv_field(t.reason, true);
+			continue;
+		}
+		char subj[25];
+		snprintf(subj, sizeof(subj), "%.24s", rows[i].v.subject);
+		if (!rows[i].result) {
+			printf("%-8s %-24s %-22s %s\n", rows[i].v.short_id, subj, t.steps, "not evaluated");
+		} else if (t.reason[0]) {
+			printf("%-8s %-24s %-22s %s%s%s\n", rows[i].v.short_id, subj, t.steps, t.reason,
+			       t.verdict[0] ? "  " : "", t.verdict);
+		} else {
+			printf("%-8s %-24s %-22s %-8s %-6s %-9s %-9s %-8s %-14s %-8s %-8s %s%s\n", rows[i].v.short_id, subj,
+			       t.steps, t.max_rel, t.psnr, t.cossim, t.median, i == b ? "base" : t.delta, t.perf, t.regs,
+			       t.verdict, t.note, rows[i].via_content ? " (same content as another version)" : "");
+		}
+		if (rows[i].v.merge || rows[i].v.renamed_from[0] || rows[i].v.spec_differs)
+			printf("         %s%s%s%s\n", rows[i].v.merge ? "merge (compared with its first parent) " : "",
+			       rows[i].v.renamed_from[0] ? "kernel renamed from " : "", rows[i].v.renamed_from,
+			       rows[i].v.spec_differs ? " its own rung.ini differs from the one in use" : "");
+	}
+	if (fmt == FMT_TABLE && n == 0)
+		printf("no versions: commit %s first\n", c.task.kernel_path);
+	rung_vrows_free(rows, n);
+	rung_vctx_close(&c);
+	return RUNG_EXIT_OK;
+}

@@ -1,0 +1,517 @@
+#include "vcs/store.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include <sqlite3.h>
+
+#include "core/err.h"
+#include "core/sha256.h"
+#include "core/version.h"
+
+struct rung_store {
+	sqlite3 *db;
+	char *path;
+};
+
+static int db_error(rung_store *s, const char *what)
+{
+	return rung_error_set(RUNG_ESTORE, "%s: %s: %s", s->path, what, sqlite3_errmsg(s->db));
+}
+
+static int exec(rung_store *s, const char *sql)
+{
+	char *msg = NULL;
+	if (sqlite3_exec(s->db, sql, NULL, NULL, &msg) != SQLITE_OK) {
+		int e = rung_error_set(RUNG_ESTORE, "%s: %s", s->path, msg ? msg : sqlite3_errmsg(s->db));
+		sqlite3_free(msg);
+		return e;
+	}
+	return 0;
+}
+
+/* ---- schema -------------------------------------------------------------- */
+
+/* v1: results keyed by content + device, commits mapped to keys, settings. */
+static const char schema_v1[] =
+	"CREATE TABLE results("
+	" key TEXT PRIMARY KEY, content TEXT NOT NULL, device_uuid TEXT, rev TEXT, label TEXT,"
+	" status TEXT, median_ms REAL, max_rel REAL, psnr REAL, cossim REAL, tflops REAL, tbps REAL,"
+	" regs INTEGER, spills INTEGER, reason TEXT, created INTEGER, json TEXT NOT NULL);"
+	"CREATE INDEX results_content ON results(content);"
+	"CREATE TABLE commits(commit_id TEXT NOT NULL, key TEXT NOT NULL, created INTEGER,"
+	" PRIMARY KEY(commit_id, key));"
+	"CREATE TABLE meta(name TEXT PRIMARY KEY, value TEXT);";
+
+/* v2: recorded (imported) results kept apart (the key is no longer unique
+ * alone), compile time, GPU name and bench samples as columns, and the table of
+ * items already reported by `rung brief`. */
+static const char schema_v2[] =
+	"CREATE TABLE results_v2("
+	" key TEXT NOT NULL, recorded INTEGER NOT NULL DEFAULT 0, recorded_note TEXT,"
+	" content TEXT NOT NULL, device_uuid TEXT, gpu TEXT, rev TEXT, label TEXT,"
+	" status TEXT, median_ms REAL, max_rel REAL, psnr REAL, cossim REAL, tflops REAL, tbps REAL,"
+	" regs INTEGER, spills INTEGER, compile_ms REAL, reason TEXT, samples TEXT, created INTEGER,"
+	" json TEXT NOT NULL, PRIMARY KEY(key, recorded));"
+	"INSERT INTO results_v2(key, content, device_uuid, rev, label, status, median_ms, max_rel, psnr, cossim,"
+	" tflops, tbps, regs, spills, reason, created, json)"
+	" SELECT key, content, device_uuid, rev, label, status, median_ms, max_rel, psnr, cossim,"
+	" tflops, tbps, regs, spills, reason, created, json FROM results;"
+	"DROP TABLE results;"
+	"ALTER TABLE results_v2 RENAME TO results;"
+	"CREATE INDEX results_content ON results(content, recorded);"
+	"CREATE TABLE seen(id TEXT PRIMARY KEY, at INTEGER);";
+
+static const char *const migrations[] = {NULL, schema_v1, schema_v2};
+
+int rung_store_schema_version(rung_store *s)
+{
+	sqlite3_stmt *st;
+	int v = -1;
+	if (sqlite3_prepare_v2(s->db, "PRAGMA user_version", -1, &st, NULL) == SQLITE_OK) {
+		if (sqlite3_step(st) == SQLITE_ROW)
+			v = sqlite3_column_int(st, 0);
+		sqlite3_finalize(st);
+	}
+	return v;
+}
+
+static int migrate(rung_store *s, int target)
+{
+	int e;
+	if ((e = exec(s, "BEGIN IMMEDIATE")) < 0)
+		return e;
+	int v = rung_store_schema_version(s);
+	if (v > RUNG_STORE_SCHEMA) {
+		exec(s, "ROLLBACK");
+		return rung_error_set(RUNG_ESTORE, "%s: schema version %d is newer than this rung (%d)", s->path, v,
+				      RUNG_STORE_SCHEMA);
+	}
+	for (; v < target && e == 0; v++) {
+		char pragma[64];
+		snprintf(pragma, sizeof(pragma), "PRAGMA user_version = %d", v + 1);
+		if ((e = exec(s, migrations[v + 1])) == 0)
+			e = exec(s, pragma);
+	}
+	if (e < 0) {
+		exec(s, "ROLLBACK");
+		return rung_error_set(RUNG_ESTORE, "migrating to schema %d: %s", v, rung_error_last());
+	}
+	return exec(s, "COMMIT");
+}
+
+int rung_store_open_schema(rung_store **out, const char *path, int version)
+{
+	*out = NULL;
+	rung_store *s = calloc(1, sizeof(*s));
+	if (!s || !(s->path = strdup(path))) {
+		free(s);
+		return rung_error_set(RUNG_ENOMEM, "out of memory");
+	}
+	int e;
+	if (sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX, NULL) !=
+	    SQLITE_OK) {
+		e = rung_error_set(RUNG_ESTORE, "%s: %s", path, s->db ? sqlite3_errmsg(s->db) : "cannot open");
+		goto fail;
+	}
+	sqlite3_busy_timeout(s->db, 10000);
+	/* WAL: readers never block the writer; NORMAL sync is safe against a killed
+	 * process (only a power cut can lose the last commits) */
+	if ((e = exec(s, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON")) < 0)
+		goto fail;
+	if ((e = migrate(s, version)) < 0)
+		goto fail;
+	*out = s;
+	return 0;
+fail:
+	rung_store_close(s);
+	return e;
+}
+
+int rung_store_open(rung_store **out, const char *path)
+{
+	return rung_store_open_schema(out, path, RUNG_STORE_SCHEMA);
+}
+
+int rung_store_open_repo(rung_store **out, rung_repo *r)
+{
+	char dir[4096], path[4200];
+	snprintf(dir, sizeof(dir), "%srung", rung_repo_gitdir(r));
+	if (mkdir(dir, 0755) != 0 && errno != EEXIST)
+		return rung_error_set(RUNG_EIO, "%s: %s", dir, strerror(errno));
+	snprintf(path, sizeof(path), "%s/results.db", dir);
+	return rung_store_open(out, path);
+}
+
+void rung_store_close(rung_store *s)
+{
+	if (!s)
+		return;
+	sqlite3_close_v2(s->db);
+	free(s->path);
+	free(s);
+}
+
+struct sqlite3 *rung_store_db(rung_store *s) { return s->db; }
+const char *rung_store_path(const rung_store *s) { return s->path; }
+
+/* ---- keys ---------------------------------------------------------------- */
+
+/* Each part is length-prefixed so that moving text between parts changes the hash. */
+static void part(rung_sha256_ctx *c, const char *tag, const char *text)
+{
+	char hdr[96];
+	size_t n = text ? strlen(text) : 0;
+	int l = snprintf(hdr, sizeof(hdr), "%s %zu\n", tag, n);
+	rung_sha256_update(c, hdr, (size_t)l);
+	if (n)
+		rung_sha256_update(c, text, n);
+}
+
+void rung_content_hash(char out[65], const rung_key_input *in)
+{
+	rung_sha256_ctx c;
+	rung_sha256_init(&c);
+	char v[32];
+	snprintf(v, sizeof(v), "%d", RUNG_MEASUREMENT_VERSION);
+	part(&c, "rung-measurement", v);
+	part(&c, "kernel", in->kernel_src);
+	for (int i = 0; i < in->nheaders; i++) {
+		part(&c, "header", in->headers[i].name);
+		part(&c, "text", in->headers[i].text);
+	}
+	part(&c, "reference", in->ref_src);
+	for (int i = 0; i < in->nref_headers; i++) {
+		part(&c, "ref-header", in->ref_headers[i].name);
+		part(&c, "text", in->ref_headers[i].text);
+	}
+	part(&c, "spec", in->spec_text);
+	part(&c, "options", in->options);
+	rung_sha256_final_hex(&c, out);
+}
+
+void rung_result_key(char out[65], const char *content, const char *device_uuid)
+{
+	rung_sha256_ctx c;
+	rung_sha256_init(&c);
+	part(&c, "content", content);
+	part(&c, "device", device_uuid);
+	rung_sha256_final_hex(&c, out);
+}
+
+/* ---- writing ------------------------------------------------------------- */
+
+static void bind_num(sqlite3_stmt *st, int i, double v, bool valid)
+{
+	if (valid && !isnan(v))
+		sqlite3_bind_double(st, i, v);
+	else
+		sqlite3_bind_null(st, i);
+}
+
+static char *samples_json(const rung_bench *b)
+{
+	if (!b->valid || b->n <= 0 || !b->samples)
+		return NULL;
+	size_t cap = (size_t)b->n * 26 + 4, o = 0;
+	char *t = malloc(cap);
+	if (!t)
+		return NULL;
+	t[o++] = '[';
+	for (int i = 0; i < b->n; i++)
+		o += (size_t)snprintf(t + o, cap - o, "%s%.9g", i ? "," : "", b->samples[i]);
+	t[o++] = ']';
+	t[o] = 0;
+	return t;
+}
+
+static int insert_result(rung_store *s, const rung_result *r, const char *content, const char *json)
+{
+	static const char sql[] =
+		"INSERT OR REPLACE INTO results(key, recorded, recorded_note, content, device_uuid, gpu, rev, label,"
+		" status, median_ms, max_rel, psnr, cossim, tflops, tbps, regs, spills, compile_ms, reason, samples,"
+		" created, json) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK)
+		return db_error(s, "prepare insert");
+	double max_rel = NAN, psnr = NAN, cossim = NAN;
+	for (int i = 0; i < r->nmetrics; i++) {
+		const rung_check_metric *m = &r->metrics[i];
+		if (!isnan(m->max_rel) && (isnan(max_rel) || m->max_rel > max_rel))
+			max_rel = m->max_rel;
+		if (!isnan(m->psnr) && (isnan(psnr) || m->psnr < psnr))
+			psnr = m->psnr;
+		if (!isnan(m->cossim) && (isnan(cossim) || m->cossim < cossim))
+			cossim = m->cossim;
+	}
+	char *samples = samples_json(&r->bench);
+	int i = 1;
+	sqlite3_bind_text(st, i++, r->key, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int(st, i++, r->recorded ? 1 : 0);
+	if (r->recorded)
+		sqlite3_bind_text(st, i++, r->recorded_note, -1, SQLITE_TRANSIENT);
+	else
+		sqlite3_bind_null(st, i++);
+	sqlite3_bind_text(st, i++, content ? content : "", -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, i++, r->env.valid ? r->env.uuid : "", -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, i++, r->env.valid ? r->env.gpu : "", -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, i++, r->rev, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, i++, r->label, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, i++, rung_status_name(rung_result_status(r)), -1, SQLITE_TRANSIENT);
+	bind_num(st, i++, r->bench.median, r->bench.valid);
+	bind_num(st, i++, max_rel, true);
+	bind_num(st, i++, psnr, true);
+	bind_num(st, i++, cossim, true);
+	bind_num(st, i++, r->bench.tflops, r->bench.valid);
+	bind_num(st, i++, r->bench.tbps, r->bench.valid);
+	if (r->compile.kernel.valid) {
+		sqlite3_bind_int(st, i++, r->compile.kernel.regs);
+		sqlite3_bind_int64(st, i++, r->compile.kernel.spill_stores + r->compile.kernel.spill_loads);
+	} else {
+		sqlite3_bind_null(st, i++);
+		sqlite3_bind_null(st, i++);
+	}
+	bind_num(st, i++, r->compile.compile_ms, r->steps[RUNG_STEP_COMPILE].status != RUNG_S_NONE);
+	sqlite3_bind_text(st, i++, rung_result_reason(r), -1, SQLITE_TRANSIENT);
+	if (samples)
+		sqlite3_bind_text(st, i++, samples, -1, free);
+	else
+		sqlite3_bind_null(st, i++);
+	sqlite3_bind_int64(st, i++, r->created ? r->created : (int64_t)time(NULL));
+	sqlite3_bind_text(st, i++, json, -1, SQLITE_TRANSIENT);
+	int rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : db_error(s, "insert result");
+}
+
+static int link_commit(rung_store *s, const char *commit, const char *key)
+{
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(s->db, "INSERT OR REPLACE INTO commits(commit_id, key, created) VALUES(?,?,?)", -1, &st,
+			       NULL) != SQLITE_OK)
+		return db_error(s, "prepare link");
+	sqlite3_bind_text(st, 1, commit, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 2, key, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int64(st, 3, (int64_t)time(NULL));
+	int rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : db_error(s, "link commit");
+}
+
+int rung_store_put(rung_store *s, const rung_result *r, const char *content, const char *commit)
+{
+	if (!r->key[0])
+		return rung_error_set(RUNG_EINVAL, "store: result without a key");
+	char *json = rung_result_to_json(r);
+	if (!json)
+		return rung_error_set(RUNG_ENOMEM, "store: cannot serialise result: %s", rung_error_last());
+	int e = exec(s, "BEGIN IMMEDIATE");
+	if (e == 0)
+		e = insert_result(s, r, content, json);
+	if (e == 0 && commit && commit[0] && strcmp(commit, "WORKTREE"))
+		e = link_commit(s, commit, r->key);
+	if (e == 0)
+		e = exec(s, "COMMIT");
+	else
+		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+	free(json);
+	return e;
+}
+
+int rung_store_link(rung_store *s, const char *commit, const char *key)
+{
+	return link_commit(s, commit, key);
+}
+
+/* ---- reading ------------------------------------------------------------- */
+
+static int row_to_result(rung_result *out, rung_store *s, sqlite3_stmt *st)
+{
+	/* columns: json, recorded, recorded_note */
+	const char *json = (const char *)sqlite3_column_text(st, 0);
+	if (rung_result_from_json(out, json ? json : "") < 0)
+		return rung_error_set(RUNG_ESTORE, "%s: stored result does not parse: %s", s->path, rung_error_last());
+	out->cached = true;
+	out->recorded = sqlite3_column_int(st, 1) != 0;
+	const char *note = (const char *)sqlite3_column_text(st, 2);
+	if (out->recorded && note)
+		snprintf(out->recorded_note, sizeof(out->recorded_note), "%s", note);
+	return 0;
+}
+
+static int get_one(rung_result *out, rung_store *s, const char *sql, const char *a, const char *b)
+{
+	rung_result_init(out);
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK)
+		return db_error(s, "prepare query");
+	sqlite3_bind_text(st, 1, a, -1, SQLITE_TRANSIENT);
+	if (b)
+		sqlite3_bind_text(st, 2, b, -1, SQLITE_TRANSIENT);
+	int rc = sqlite3_step(st), e;
+	if (rc == SQLITE_ROW)
+		e = row_to_result(out, s, st);
+	else if (rc == SQLITE_DONE)
+		e = rung_error_set(RUNG_ENOTFOUND, "%.12s: no stored result", a);
+	else
+		e = db_error(s, "query");
+	sqlite3_finalize(st);
+	return e;
+}
+
+int rung_store_get(rung_result *out, rung_store *s, const char *key)
+{
+	return get_one(out, s, "SELECT json, recorded, recorded_note FROM results WHERE key = ? AND recorded = 0", key,
+		       NULL);
+}
+
+int rung_store_get_content(rung_result *out, rung_store *s, const char *content, const char *device_uuid)
+{
+	if (device_uuid)
+		return get_one(out, s,
+			       "SELECT json, recorded, recorded_note FROM results WHERE content = ? AND recorded = 0"
+			       " AND device_uuid = ? ORDER BY created DESC, rowid DESC LIMIT 1",
+			       content, device_uuid);
+	return get_one(out, s,
+		       "SELECT json, recorded, recorded_note FROM results WHERE content = ? AND recorded = 0"
+		       " ORDER BY created DESC, rowid DESC LIMIT 1",
+		       content, NULL);
+}
+
+int rung_store_get_commit(rung_result *out, rung_store *s, const char *commit, bool recorded)
+{
+	return get_one(out, s,
+		       recorded ? "SELECT r.json, r.recorded, r.recorded_note FROM commits c JOIN results r ON r.key = c.key"
+				  " WHERE c.commit_id = ? AND r.recorded = 1 ORDER BY r.created DESC, r.rowid DESC LIMIT 1"
+				: "SELECT r.json, r.recorded, r.recorded_note FROM commits c JOIN results r ON r.key = c.key"
+				  " WHERE c.commit_id = ? AND r.recorded = 0 ORDER BY r.created DESC, r.rowid DESC LIMIT 1",
+		       commit, NULL);
+}
+
+int rung_store_foreach(rung_store *s, int recorded, rung_store_fn cb, void *ud)
+{
+	sqlite3_stmt *st;
+	const char *sql = recorded < 0 ? "SELECT json, recorded, recorded_note, content FROM results ORDER BY created, rowid"
+				       : "SELECT json, recorded, recorded_note, content FROM results WHERE recorded = ?"
+					 " ORDER BY created, rowid";
+	if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK)
+		return db_error(s, "prepare list");
+	if (recorded >= 0)
+		sqlite3_bind_int(st, 1, recorded);
+	int rc, e = 0;
+	while (e == 0 && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+		rung_result r;
+		rung_result_init(&r);
+		if ((e = row_to_result(&r, s, st)) == 0)
+			e = cb(ud, &r, (const char *)sqlite3_column_text(st, 0), (const char *)sqlite3_column_text(st, 3));
+		rung_result_clear(&r);
+	}
+	if (e == 0 && rc != SQLITE_DONE)
+		e = db_error(s, "list");
+	sqlite3_finalize(st);
+	return e;
+}
+
+int64_t rung_store_count(rung_store *s, int recorded)
+{
+	sqlite3_stmt *st;
+	int64_t n = -1;
+	const char *sql = recorded < 0 ? "SELECT count(*) FROM results" : "SELECT count(*) FROM results WHERE recorded = ?";
+	if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK)
+		return db_error(s, "count");
+	if (recorded >= 0)
+		sqlite3_bind_int(st, 1, recorded);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		n = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return n;
+}
+
+int rung_store_meta_get(char **out, rung_store *s, const char *name)
+{
+	*out = NULL;
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(s->db, "SELECT value FROM meta WHERE name = ?", -1, &st, NULL) != SQLITE_OK)
+		return db_error(s, "meta");
+	sqlite3_bind_text(st, 1, name, -1, SQLITE_TRANSIENT);
+	int e = RUNG_ENOTFOUND;
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		const char *v = (const char *)sqlite3_column_text(st, 0);
+		*out = strdup(v ? v : "");
+		e = *out ? 0 : RUNG_ENOMEM;
+	}
+	sqlite3_finalize(st);
+	return e;
+}
+
+int rung_store_meta_set(rung_store *s, const char *name, const char *value)
+{
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(s->db, "INSERT OR REPLACE INTO meta(name, value) VALUES(?, ?)", -1, &st, NULL) !=
+	    SQLITE_OK)
+		return db_error(s, "meta");
+	sqlite3_bind_text(st, 1, name, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 2, value, -1, SQLITE_TRANSIENT);
+	int rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : db_error(s, "meta set");
+}
+
+int rung_store_seen(rung_store *s, const char *id)
+{
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(s->db, "SELECT 1 FROM seen WHERE id = ?", -1, &st, NULL) != SQLITE_OK)
+		return db_error(s, "seen");
+	sqlite3_bind_text(st, 1, id, -1, SQLITE_TRANSIENT);
+	int r = sqlite3_step(st) == SQLITE_ROW;
+	sqlite3_finalize(st);
+	return r;
+}
+
+int rung_store_mark_seen(rung_store *s, const char *id, int64_t when)
+{
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(s->db, "INSERT OR IGNORE INTO seen(id, at) VALUES(?, ?)", -1, &st, NULL) != SQLITE_OK)
+		return db_error(s, "seen");
+	sqlite3_bind_text(st, 1, id, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int64(st, 2, when);
+	int rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : db_error(s, "mark seen");
+}
+
+int rung_store_commits_of(char ***out, int *n, rung_store *s, const char *key)
+{
+	*out = NULL;
+	*n = 0;
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(s->db, "SELECT commit_id FROM commits WHERE key = ? ORDER BY created, commit_id", -1, &st,
+			       NULL) != SQLITE_OK)
+		return db_error(s, "commits");
+	sqlite3_bind_text(st, 1, key, -1, SQLITE_TRANSIENT);
+	char **v = NULL;
+	int cnt = 0, e = 0;
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		char **nv = realloc(v, (size_t)(cnt + 1) * sizeof(*v));
+		if (!nv || !(nv[cnt] = strdup((const char *)sqlite3_column_text(st, 0)))) {
+			v = nv ? nv : v;
+			e = rung_error_set(RUNG_ENOMEM, "out of memory");
+			break;
+		}
+		v = nv;
+		cnt++;
+	}
+	sqlite3_finalize(st);
+	if (e < 0) {
+		rung_strv_free(v, cnt);
+		return e;
+	}
+	*out = v;
+	*n = cnt;
+	return 0;
+}

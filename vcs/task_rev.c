@@ -1,0 +1,119 @@
+#include "vcs/task_rev.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "core/err.h"
+#include "vcs/store.h"
+
+int rung_vtask_open(rung_vtask *out, rung_repo *r, const char *dir, const char *spec_rev)
+{
+	memset(out, 0, sizeof(*out));
+	out->repo = r;
+	out->dir = strdup(dir ? dir : "");
+	out->spec_path = rung_repo_join(out->dir ? out->dir : "", "rung.ini");
+	if (!out->dir || !out->spec_path) {
+		rung_vtask_free(out);
+		return rung_error_set(RUNG_ENOMEM, "out of memory");
+	}
+	int e;
+	if (spec_rev) {
+		e = rung_repo_resolve(out->spec_rev, r, spec_rev);
+	} else {
+		char blob[41];
+		e = rung_repo_resolve(out->spec_rev, r, "HEAD");
+		if (e < 0 || rung_repo_blob_id(blob, r, out->spec_rev, out->spec_path) < 0)
+			e = rung_repo_resolve(out->spec_rev, r, "WORKTREE");
+	}
+	if (e < 0 || (e = rung_repo_read(&out->spec_text, NULL, r, out->spec_rev, out->spec_path)) < 0) {
+		rung_vtask_free(out);
+		return e;
+	}
+	char *absdir = rung_repo_join(rung_repo_workdir(r), out->dir);
+	e = rung_spec_parse(&out->spec, out->spec_text, out->spec_path, absdir ? absdir : ".");
+	free(absdir);
+	if (e < 0) {
+		rung_vtask_free(out);
+		return e;
+	}
+	if (!out->spec->kernel) {
+		rung_vtask_free(out);
+		return rung_error_set(RUNG_EINVAL, "%s: [task] has no kernel", out->spec_path);
+	}
+	out->kernel_path = rung_repo_join(out->dir, out->spec->kernel);
+	size_t ol = 64 + (out->spec->options ? strlen(out->spec->options) : 0);
+	out->options = malloc(ol);
+	if (!out->kernel_path || !out->options) {
+		rung_vtask_free(out);
+		return rung_error_set(RUNG_ENOMEM, "out of memory");
+	}
+	snprintf(out->options, ol, "%s --arch=%s", out->spec->options ? out->spec->options : "",
+		 out->spec->arch ? out->spec->arch : "device");
+	if (out->spec->reference) {
+		char *rp = rung_repo_join(out->dir, out->spec->reference);
+		e = rp ? rung_source_read(&out->ref, r, out->spec_rev, rp) : RUNG_ENOMEM;
+		free(rp);
+		if (e < 0) {
+			rung_vtask_free(out);
+			return e == RUNG_ENOMEM ? rung_error_set(e, "out of memory") : e;
+		}
+	}
+	return 0;
+}
+
+void rung_vtask_free(rung_vtask *t)
+{
+	if (!t)
+		return;
+	free(t->dir);
+	free(t->spec_path);
+	free(t->spec_text);
+	rung_spec_free(t->spec);
+	free(t->kernel_path);
+	free(t->options);
+	rung_source_free(&t->ref);
+	memset(t, 0, sizeof(*t));
+}
+
+int rung_vtask_source(rung_source *out, const rung_vtask *t, const char *rev, const char *kernel_path)
+{
+	return rung_source_read(out, t->repo, rev, kernel_path ? kernel_path : t->kernel_path);
+}
+
+void rung_vtask_content(char out[65], const rung_vtask *t, const rung_source *k)
+{
+	rung_key_input in = {
+		.kernel_src = k->text,
+		.headers = k->headers,
+		.nheaders = k->nheaders,
+		.ref_src = t->ref.text,
+		.ref_headers = t->ref.headers,
+		.nref_headers = t->ref.nheaders,
+		.spec_text = t->spec_text,
+		.options = t->options,
+	};
+	rung_content_hash(out, &in);
+}
+
+rung_history_opts rung_vtask_history_opts(const rung_vtask *t)
+{
+	rung_history_opts o = {0};
+	o.kernel_path = t->kernel_path;
+	o.spec_path = t->spec_path;
+	o.spec_rev = strcmp(t->spec_rev, "WORKTREE") ? t->spec_rev : NULL;
+	o.worktree = true;
+	return o;
+}
+
+int rung_arg_is_rev(rung_repo *r, const char *arg)
+{
+	struct stat st;
+	if (!arg || !*arg || stat(arg, &st) == 0)
+		return 0;
+	char id[41];
+	int e = rung_repo_resolve(id, r, arg);
+	rung_error_clear();
+	return e == 0;
+}
