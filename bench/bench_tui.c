@@ -1,0 +1,112 @@
+/* Workbench timings: first frame on 10,000 in-memory versions, redraw per key
+ * press, and the SASS diff of two 50k-instruction listings (normalize with
+ * core/sass.h + git_diff_buffers with patience). Prints numbers only. */
+#include <locale.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "core/err.h"
+#include "tui/model.h"
+#include "tui/synth.h"
+#include "tui/textdiff.h"
+#include "tui/view.h"
+
+static double now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static double run(rung_model *m, const char *script_text, const char *dir)
+{
+	char path[512];
+	snprintf(path, sizeof(path), "%s/keys", dir);
+	FILE *f = fopen(path, "w");
+	if (!f)
+		return -1;
+	fputs(script_text, f);
+	fclose(f);
+	rung_tui_opts o = {.script = path, .lines = 50, .cols = 160, .dump_dir = dir, .theme = "default"};
+	double t0 = now_ms();
+	if (rung_tui_run(m, &o) < 0) {
+		fprintf(stderr, "bench_tui: %s\n", rung_error_last());
+		return -1;
+	}
+	return now_ms() - t0;
+}
+
+int main(int argc, char **argv)
+{
+	int n = argc > 1 ? atoi(argv[1]) : 10000;
+	int keys = 2000;
+	setenv("TERM", "xterm-256color", 0);
+	char dir[] = "/tmp/rung-bench-tui-XXXXXX";
+	if (!mkdtemp(dir))
+		return 1;
+
+	double t0 = now_ms();
+	rung_model *m;
+	if (rung_model_mem_new(&m) < 0 || rung_model_mem_demo(m, n, 1) < 0) {
+		fprintf(stderr, "bench_tui: %s\n", rung_error_last());
+		return 1;
+	}
+	double t_model = now_ms() - t0;
+	/* first frame: start curses, open the versions table, draw, dump, quit */
+	double t_first = run(m, ":dump first.txt\nQ\n", dir);
+	/* redraw per key press: j/k through the table, pages, sort */
+	char *script = malloc((size_t)keys * 4 + 64);
+	script[0] = 0;
+	for (int i = 0; i < keys; i++)
+		strcat(script, i % 50 == 49 ? "<PgDn>\n" : (i % 2 ? "j\n" : "k\n"));
+	strcat(script, "Q\n");
+	double t_keys = run(m, script, dir);
+	free(script);
+	double per_key = (t_keys - t_first) / keys;
+	/* a live result arriving: the table reopens (metrics for every row) and redraws */
+	char ev[256];
+	snprintf(ev, sizeof(ev), ":event result %.12s ok 1.0\nj\nQ\n", m->rows[0].hash);
+	double t_event = run(m, ev, dir) - t_first;
+
+	printf("versions: %d\n", n);
+	printf("model build (in-memory demo): %.1f ms\n", t_model);
+	printf("time to first frame: %.1f ms\n", t_first);
+	printf("redraw per key press: %.3f ms (%d keys)\n", per_key, keys);
+	printf("live result -> table rebuilt and redrawn: %.1f ms\n", t_event);
+	rung_model_free(m);
+
+	/* SASS diff of two 50k-instruction listings */
+	int ni = 50000;
+	char *a = rung_synth_sass(ni, 1, 4), *b = rung_synth_sass(ni, 2, 6);
+	double s0 = now_ms();
+	char *na = NULL, *nb = NULL;
+	rung_sass_mix ma, mb;
+	if (rung_sass_prepare(&na, &ma, a) < 0 || rung_sass_prepare(&nb, &mb, b) < 0) {
+		fprintf(stderr, "bench_tui: %s\n", rung_error_last());
+		return 1;
+	}
+	double s1 = now_ms();
+	rung_sbs d;
+	if (rung_textdiff(&d, na, nb, 3) < 0) {
+		fprintf(stderr, "bench_tui: %s\n", rung_error_last());
+		return 1;
+	}
+	double s2 = now_ms();
+	printf("SASS normalize x2 (%d instructions each): %.1f ms\n", ni, s1 - s0);
+	printf("SASS diff (git_diff_buffers, patience): %.1f ms, %d hunks, +%d -%d, %d rows\n", s2 - s1, d.nhunks, d.adds,
+	       d.dels, d.n);
+	printf("SASS normalize + diff total: %.1f ms\n", s2 - s0);
+	rung_sbs_free(&d);
+	free(a);
+	free(b);
+	free(na);
+	free(nb);
+	char cmd[600];
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	if (system(cmd) != 0)
+		return 1;
+	return 0;
+}

@@ -1,0 +1,604 @@
+/* The workbench driven by keystroke scripts on the in-memory model, with no
+ * display (newterm on /dev/null); screens are compared with the golden files
+ * in tests/screens/ (RUNG_UPDATE_SCREENS=1 rewrites them: review by eye). */
+#include <langinfo.h>
+#include <locale.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/err.h"
+#include "harness.h"
+#include "tui/draw.h"
+#include "tui/model.h"
+#include "tui/textdiff.h"
+#include "tui/theme.h"
+#include "tui/view.h"
+
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	long n = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	char *b = malloc((size_t)n + 1);
+	if (b && fread(b, 1, (size_t)n, f) != (size_t)n)
+		n = 0;
+	if (b)
+		b[n] = 0;
+	fclose(f);
+	return b;
+}
+
+static rung_model *demo_model(int n)
+{
+	rung_model *m = NULL;
+	CHECK_INT(rung_model_mem_new(&m), 0);
+	CHECK_INT(rung_model_mem_demo(m, n, 1), 0);
+	return m;
+}
+
+/* Runs script text on m at cols x lines; the dumps land in a fresh directory (returned). */
+static const char *run_script(rung_model *m, const char *script, int cols, int lines, int ascii)
+{
+	const char *dir = t_tmpdir();
+	char path[1024];
+	snprintf(path, sizeof(path), "%s/script", dir);
+	CHECK_INT(t_write(path, script), 0);
+	rung_tui_opts o = {.script = path, .lines = lines, .cols = cols, .dump_dir = dir, .ascii = ascii, .theme = "default"};
+	int e = rung_tui_run(m, &o);
+	if (e < 0)
+		fprintf(stderr, "rung_tui_run: %s\n", rung_error_last());
+	CHECK_INT(e, 0);
+	return dir;
+}
+
+/* Compares dir/name with tests/screens/name (or writes it when updating). */
+static void golden(const char *dir, const char *name)
+{
+	char got_path[1024], want_path[1024];
+	snprintf(got_path, sizeof(got_path), "%s/%s", dir, name);
+	snprintf(want_path, sizeof(want_path), "%s/screens/%s", RUNG_TEST_DIR, name);
+	char *got = slurp(got_path);
+	CHECK(got != NULL);
+	if (!got)
+		return;
+	if (getenv("RUNG_UPDATE_SCREENS")) {
+		t_write(want_path, got);
+		free(got);
+		return;
+	}
+	char *want = slurp(want_path);
+	if (!want || strcmp(got, want)) {
+		char *out = NULL;
+		t_sh(&out, "diff -u '%s' '%s' | head -40", want_path, got_path);
+		fprintf(stderr, "%s: screen differs from %s\n%s\n", t_current, want_path, out ? out : "");
+		free(out);
+		t_case_failed = 1;
+	}
+	free(want);
+	free(got);
+}
+
+static char *dump_of(const char *dir, const char *name)
+{
+	char p[1024];
+	snprintf(p, sizeof(p), "%s/%s", dir, name);
+	return slurp(p);
+}
+
+/* ---- pure parts -------------------------------------------------------- */
+
+static void test_sanitize(void)
+{
+	char out[256];
+	rung_tui_draw_init(true);
+	int w = rung_tui_sanitize(out, sizeof(out), "a\x1b[31mred\x07", -1, 0);
+	CHECK_STR(out, "a^[[31mred^G");
+	CHECK_INT(w, 12);
+	rung_tui_sanitize(out, sizeof(out), "x\x7fy", -1, 0);
+	CHECK_STR(out, "x^?y");
+	/* C1 CSI (U+009B) and a bidi override are shown by code point */
+	rung_tui_sanitize(out, sizeof(out), "\xc2\x9b" "1m \xe2\x80\xae" "abc", -1, 0);
+	CHECK_STR(out, "<U+009B>1m <U+202E>abc");
+	/* invalid UTF-8 and a lone continuation byte */
+	rung_tui_sanitize(out, sizeof(out), "\xff\x80ok", -1, 0);
+	CHECK_STR(out, "\\xff\\x80ok");
+	/* valid UTF-8 passes, tabs expand to the next multiple of 8 from start_col */
+	w = rung_tui_sanitize(out, sizeof(out), "\xe2\x9c\x93\tz", -1, 2);
+	CHECK_STR(out, "\xe2\x9c\x93     z");
+	CHECK_INT(w, 7);
+	/* not UTF-8: every high byte is inert */
+	rung_tui_draw_init(false);
+	rung_tui_sanitize(out, sizeof(out), "\xe2\x9c\x93", -1, 0);
+	CHECK_STR(out, "\\xe2\\x9c\\x93");
+	/* truncation keeps a NUL and never splits an escape */
+	rung_tui_sanitize(out, 5, "\x1b\x1b\x1b", -1, 0);
+	CHECK_STR(out, "^[^[");
+	rung_tui_draw_init(true);
+}
+
+static void test_theme_files(void)
+{
+	rung_theme builtin, file;
+	rung_theme_default(&builtin);
+	char path[1024];
+	snprintf(path, sizeof(path), "%s/../themes/default.theme", RUNG_TEST_DIR);
+	char *text = slurp(path);
+	CHECK(text != NULL);
+	CHECK_STR(text, rung_theme_default_text());
+	snprintf(path, sizeof(path), "%s/../themes/monochrome.theme", RUNG_TEST_DIR);
+	char *mono = slurp(path);
+	CHECK_STR(mono, rung_theme_monochrome_text());
+	free(mono);
+	free(text);
+	/* every shipped theme parses and names every role */
+	const char *names[] = {"default", "light", "high-contrast", "monochrome"};
+	for (int i = 0; i < 4; i++) {
+		snprintf(path, sizeof(path), "%s/../themes/%s.theme", RUNG_TEST_DIR, names[i]);
+		char *t = slurp(path);
+		CHECK(t != NULL);
+		for (int r = 0; t && r < RUNG_NROLES; r++) {
+			char needle[64];
+			snprintf(needle, sizeof(needle), "\n%s ", rung_role_name((rung_role)r));
+			if (r > 0)
+				CHECK_CONTAINS(t, needle);
+		}
+		CHECK_INT(rung_theme_load(&file, path), 0);
+		free(t);
+	}
+	CHECK_INT(builtin.role[RUNG_ROLE_FAILED].fg, 1);
+	CHECK(builtin.role[RUNG_ROLE_FAILED].attrs & RUNG_A_BOLD);
+	CHECK_INT(builtin.role[RUNG_ROLE_PENDING].fg, 244);
+	CHECK_INT(builtin.role[RUNG_ROLE_DEFAULT].bg, -1);
+}
+
+static void test_theme_errors(void)
+{
+	rung_theme t;
+	rung_theme_default(&t);
+	CHECK(rung_theme_parse(&t, "ok = green default\n\nbogus = red default\n", "x.theme") < 0);
+	CHECK_STR(rung_error_last(), "x.theme:3: unknown role 'bogus'");
+	CHECK(rung_theme_parse(&t, "# c\nok = purpel default\n", "y.theme") < 0);
+	CHECK_STR(rung_error_last(), "y.theme:2: unknown colour 'purpel'");
+	CHECK(rung_theme_parse(&t, "ok = red default blink\n", "z.theme") < 0);
+	CHECK_CONTAINS(rung_error_last(), "z.theme:1: unknown attribute 'blink'");
+	CHECK(rung_theme_parse(&t, "ok = 256 default\n", "n.theme") < 0);
+	CHECK(rung_theme_parse(&t, "ok red\n", "q.theme") < 0);
+	CHECK_CONTAINS(rung_error_last(), "q.theme:1:");
+	CHECK_INT(rung_theme_parse(&t, "ok = bright-red 17 underline reverse\n", "good.theme"), 0);
+	CHECK_INT(t.role[RUNG_ROLE_OK].fg, 9);
+	CHECK_INT(t.role[RUNG_ROLE_OK].bg, 17);
+	CHECK_INT(t.role[RUNG_ROLE_OK].attrs, RUNG_A_UNDERLINE | RUNG_A_REVERSE);
+	/* a theme file that does not exist */
+	CHECK(rung_theme_load(&t, "no-such-theme") < 0);
+	CHECK_CONTAINS(rung_error_last(), "theme 'no-such-theme' not found");
+}
+
+static void test_theme_choose(void)
+{
+	const char *dir = t_tmpdir();
+	char path[1024], name[64];
+	bool colour;
+	setenv("XDG_CONFIG_HOME", dir, 1);
+	unsetenv("NO_COLOR");
+	snprintf(path, sizeof(path), "%s/rung/config", dir);
+	t_write(path, "# mine\ntheme = light\n");
+	CHECK_INT(rung_theme_choose(name, sizeof(name), &colour, NULL), 0);
+	CHECK_STR(name, "light");
+	CHECK(colour);
+	CHECK_INT(rung_theme_choose(name, sizeof(name), &colour, "high-contrast"), 0);
+	CHECK_STR(name, "high-contrast");
+	setenv("NO_COLOR", "1", 1);
+	CHECK_INT(rung_theme_choose(name, sizeof(name), &colour, NULL), 0);
+	CHECK_STR(name, "monochrome");
+	CHECK(!colour);
+	unsetenv("NO_COLOR");
+	t_write(path, "theme light\n");
+	CHECK(rung_theme_choose(name, sizeof(name), &colour, NULL) < 0);
+	CHECK_CONTAINS(rung_error_last(), "rung/config:1: expected 'key = value'");
+	unsetenv("XDG_CONFIG_HOME");
+}
+
+static void test_color_reduce(void)
+{
+	CHECK_INT(rung_color_reduce(196, 256), 196);
+	CHECK_INT(rung_color_reduce(196, 16), 9);  /* #ff0000 -> bright red */
+	CHECK_INT(rung_color_reduce(196, 8), 1);   /* -> red */
+	CHECK_INT(rung_color_reduce(232, 16), 0);  /* darkest grey -> black */
+	CHECK_INT(rung_color_reduce(255, 16), 7);  /* lightest grey (#eeeeee) -> white (#e5e5e5) */
+	CHECK_INT(rung_color_reduce(231, 16), 15); /* #ffffff -> bright white */
+	CHECK_INT(rung_color_reduce(12, 8), 4);    /* bright blue -> blue */
+	CHECK_INT(rung_color_reduce(-1, 8), -1);
+	CHECK_INT(rung_color_reduce(21, 16), 4);   /* #0000ff -> blue (#0000ee) */
+	CHECK_INT(rung_color_reduce(46, 16), 10);  /* #00ff00 -> bright green */
+}
+
+static void test_keymap_help(void)
+{
+	rung_lines l = {0};
+	rung_help_lines(&l);
+	char all[16384] = "";
+	for (int i = 0; i < l.n; i++) {
+		strncat(all, l.v[i].text, sizeof(all) - strlen(all) - 2);
+		strcat(all, "\n");
+	}
+	/* every request is in the help, with its key */
+	for (int r = 1; r < RUNG_NREQS; r++)
+		CHECK_CONTAINS(all, rung_request_name((rung_request)r));
+	CHECK_CONTAINS(all, "Ctrl-D         half-page-down");
+	CHECK_CONTAINS(all, "j, Down        move-down");
+	CHECK_CONTAINS(all, "?, h           view-help");
+	rung_lines_clear(&l);
+	CHECK_INT(rung_key_request('j'), RUNG_REQ_MOVE_DOWN);
+	CHECK_INT(rung_key_request(KEY_NPAGE), RUNG_REQ_PAGE_DOWN);
+	CHECK_INT(rung_key_request(4), RUNG_REQ_HALF_DOWN);
+	CHECK_INT(rung_key_request('Q'), RUNG_REQ_QUIT);
+	CHECK_INT(rung_key_parse("<Enter>"), '\r');
+	CHECK_INT(rung_key_parse("<C-d>"), 4);
+	CHECK_INT(rung_key_parse("<Esc>"), 27);
+	CHECK_INT(rung_key_parse("<PgDn>"), KEY_NPAGE);
+	CHECK_INT(rung_key_parse("x"), 'x');
+	CHECK_INT(rung_key_parse("<Nope>"), -1);
+}
+
+typedef struct {
+	rung_model *m;
+	char hash[41];
+	int n;
+} poster;
+
+static void *post_many(void *arg)
+{
+	poster *p = arg;
+	for (int i = 0; i < p->n; i++) {
+		rung_model_event ev = {.kind = RUNG_EV_PROGRESS, .step = RUNG_STEP_BENCH, .frac = i / (double)p->n};
+		snprintf(ev.hash, sizeof(ev.hash), "%s", p->hash);
+		rung_model_post(p->m, &ev);
+	}
+	rung_model_event ev = {.kind = RUNG_EV_RESULT};
+	snprintf(ev.hash, sizeof(ev.hash), "%s", p->hash);
+	ev.result = rung_model_fake_result(p->hash, 1.5, 1e-7, true, 3);
+	rung_model_post(p->m, &ev);
+	return NULL;
+}
+
+/* Events from another thread arrive in order through the pipe and the queue. */
+static void test_events_threaded(void)
+{
+	rung_model *m = demo_model(12);
+	int row = 0; /* newest: not evaluated */
+	CHECK(m->rows[row].result == NULL);
+	CHECK_INT(rung_model_evaluate(m, m->rows[row].hash), 0);
+	poster p = {m, "", 5000};
+	snprintf(p.hash, sizeof(p.hash), "%s", m->rows[row].hash);
+	pthread_t th;
+	pthread_create(&th, NULL, post_many, &p);
+	int applied = 0;
+	bool saw_running = false;
+	while (applied < p.n + 2) {
+		int n = rung_model_apply_events(m);
+		applied += n;
+		if (m->rows[row].step[RUNG_STEP_BENCH] == RUNG_S_RUNNING)
+			saw_running = true;
+		if (!n)
+			usleep(100);
+	}
+	pthread_join(th, NULL);
+	CHECK_INT(applied, p.n + 2);
+	CHECK(saw_running || m->rows[row].result);
+	CHECK(m->rows[row].result != NULL);
+	CHECK_NEAR(m->rows[row].result->bench.median, 1.5, 1e-12);
+	CHECK_INT(m->rows[row].step[RUNG_STEP_BENCH], RUNG_S_OK);
+	CHECK_INT(m->queue_total, 0);
+	/* 1.5 ms beats every demo version: it is the best now */
+	CHECK_INT(rung_model_best(m), row);
+	rung_model_free(m);
+}
+
+static void test_textdiff(void)
+{
+	rung_sbs d;
+	CHECK_INT(rung_textdiff(&d, "a\nb\nc\nd\n", "a\nB\nc\nd\ne\n", 3), 0);
+	CHECK_INT(d.nhunks, 1);
+	CHECK_INT(d.adds, 2);
+	CHECK_INT(d.dels, 1);
+	/* rows: hunk, a, b|B (paired), c, d, |e */
+	CHECK_INT(d.n, 6);
+	if (d.n == 6) {
+		CHECK_INT(d.rows[0].kind, RUNG_DIFF_HUNK);
+		CHECK_INT(d.rows[2].kind, RUNG_DIFF_CHANGE);
+		CHECK_STR(d.rows[2].left, "b");
+		CHECK_STR(d.rows[2].right, "B");
+		CHECK_INT(d.rows[5].kind, RUNG_DIFF_ADD);
+		CHECK(d.rows[5].left == NULL);
+		CHECK_INT(d.rows[5].rno, 5);
+	}
+	rung_sbs_free(&d);
+}
+
+/* ---- screens ----------------------------------------------------------- */
+
+static void test_screen_versions(void)
+{
+	rung_model *m = demo_model(12);
+	const char *dir = run_script(m, ":dump versions.txt\nj j\n:dump versions_cursor.txt\n", 100, 20, 0);
+	golden(dir, "versions.txt");
+	golden(dir, "versions_cursor.txt");
+	char *s = dump_of(dir, "versions.txt");
+	CHECK_CONTAINS(s, "naive sgemm");
+	CHECK_CONTAINS(s, "baseline");
+	CHECK_CONTAINS(s, "\xe2\x9c\x93\xe2\x9c\x93\xe2\x9c\x93\xe2\x9c\x93"); /* ✓✓✓✓ */
+	CHECK_CONTAINS(s, "\xe2\x9c\x93\xe2\x9c\x93\xe2\x9c\x97-");		/* check failed, bench skipped */
+	free(s);
+	rung_model_free(m);
+}
+
+static void test_screen_ascii(void)
+{
+	rung_model *m = demo_model(12);
+	const char *dir = run_script(m, ":dump versions_ascii.txt\nr\n:dump roofline_ascii.txt\n", 100, 20, 1);
+	golden(dir, "versions_ascii.txt");
+	golden(dir, "roofline_ascii.txt");
+	char *s = dump_of(dir, "versions_ascii.txt");
+	CHECK_CONTAINS(s, "oooo");
+	CHECK_CONTAINS(s, "oox-");
+	CHECK_CONTAINS(s, "cccc");
+	free(s);
+	rung_model_free(m);
+}
+
+static void test_screen_detail(void)
+{
+	rung_model *m = demo_model(12);
+	/* the failing version (check) and a good one */
+	const char *dir = run_script(m, "j j j j j j <Enter>\n:dump detail_failed.txt\n<Esc> k <Enter>\n:dump detail_compile.txt\n"
+				     "<Esc> g j j <Enter>\n:dump detail.txt\n<Space>\n:dump detail_page2.txt\n",
+				     90, 30, 0);
+	golden(dir, "detail_compile.txt");
+	char *c = dump_of(dir, "detail_compile.txt");
+	CHECK_CONTAINS(c, "sgemm.cu(14): error: identifier \"As\" is undefined");
+	CHECK_CONTAINS(c, "     14 |");
+	CHECK_CONTAINS(c, "C[row * N + col] = acc;");
+	free(c);
+	golden(dir, "detail_failed.txt");
+	golden(dir, "detail.txt");
+	golden(dir, "detail_page2.txt");
+	char *s = dump_of(dir, "detail_failed.txt");
+	CHECK_CONTAINS(s, "bad (127,4)");
+	CHECK_CONTAINS(s, "max_rel 3.1e-2 at (127,4)");
+	free(s);
+	s = dump_of(dir, "detail_page2.txt");
+	CHECK_CONTAINS(s, "<- median");
+	CHECK_CONTAINS(s, "NVIDIA H200");
+	free(s);
+	rung_model_free(m);
+}
+
+static void test_screen_compare(void)
+{
+	rung_model *m = demo_model(12);
+	/* mark a = the baseline (last row), b = the third row */
+	const char *dir = run_script(m, "G a g j j b c\n:dump compare_sass.txt\n<Tab>\n:dump compare_diff.txt\n] ]\n:dump compare_hunk.txt\nt\n:dump compare_source.txt\nt\n:dump compare_ptx.txt\n",
+				     100, 40, 0);
+	golden(dir, "compare_sass.txt");
+	golden(dir, "compare_diff.txt");
+	golden(dir, "compare_hunk.txt");
+	golden(dir, "compare_ptx.txt");
+	golden(dir, "compare_source.txt");
+	char *s = dump_of(dir, "compare_sass.txt");
+	CHECK_CONTAINS(s, "instruction mix");
+	CHECK_CONTAINS(s, "FFMA");
+	CHECK_CONTAINS(s, "FASTER");
+	free(s);
+	s = dump_of(dir, "compare_source.txt");
+	CHECK_CONTAINS(s, "source diff a -> b");
+	CHECK_CONTAINS(s, "#define TILE");
+	free(s);
+	rung_model_free(m);
+}
+
+static void test_screen_roofline(void)
+{
+	rung_model *m = demo_model(12);
+	const char *dir = run_script(m, "r\n:dump roofline.txt\nj j\n:dump roofline_sel.txt\n", 100, 30, 0);
+	golden(dir, "roofline.txt");
+	golden(dir, "roofline_sel.txt");
+	char *s = dump_of(dir, "roofline.txt");
+	CHECK_CONTAINS(s, "FLOP/B");
+	CHECK_CONTAINS(s, "FLOP/s");
+	CHECK_CONTAINS(s, "100T");
+	CHECK_CONTAINS(s, " 10 ");
+	free(s);
+	rung_model_free(m);
+}
+
+static void test_screen_steer(void)
+{
+	rung_model *m = demo_model(12);
+	char hash[41];
+	snprintf(hash, sizeof(hash), "%s", m->rows[2].hash);
+	const char *dir = run_script(m, "j j v 1 i\n:type try cp.async next\n<Enter>\n:dump steer.txt\n<Tab>\n:dump steer_list.txt\n", 100, 24, 0);
+	golden(dir, "steer.txt");
+	golden(dir, "steer_list.txt");
+	int row = rung_model_find(m, hash);
+	CHECK_INT(m->rows[row].verdict, RUNG_VERDICT_KEEP);
+	CHECK_STR(m->rows[row].note, "try cp.async next");
+	/* baseline moves with the verdict */
+	dir = run_script(m, "j j v 3\n", 100, 24, 0);
+	CHECK_INT(rung_model_baseline(m), row);
+	rung_model_free(m);
+}
+
+static void test_screen_help(void)
+{
+	rung_model *m = demo_model(3);
+	const char *dir = run_script(m, "?\n:dump help.txt\n<PgDn>\n:dump help_page2.txt\nq\n:dump help_closed.txt\n", 80, 24, 0);
+	golden(dir, "help.txt");
+	golden(dir, "help_page2.txt");
+	char *s = dump_of(dir, "help_closed.txt");
+	CHECK_CONTAINS(s, "[versions]");
+	free(s);
+	rung_model_free(m);
+}
+
+/* Every screen at 20x6, and resizes in both directions, draw without crashing. */
+static void test_tiny_and_resize(void)
+{
+	rung_model *m = demo_model(12);
+	const char *dir = run_script(m,
+				     ":resize 20x6\n:dump tiny_versions.txt\n<Enter>\n:dump tiny_detail.txt\n<Esc> c\n:dump tiny_compare.txt\n"
+				     "<Esc> r\n:dump tiny_roofline.txt\n<Esc> v\n:dump tiny_steer.txt\n?\n:dump tiny_help.txt\n"
+				     ":resize 1x1\nj k <Esc>\n:resize 3x2\n<Enter> <Esc>\n:resize 100x30\n:dump resized.txt\nQ\n",
+				     80, 24, 0);
+	golden(dir, "tiny_versions.txt");
+	golden(dir, "tiny_detail.txt");
+	golden(dir, "tiny_compare.txt");
+	golden(dir, "tiny_roofline.txt");
+	golden(dir, "tiny_steer.txt");
+	golden(dir, "tiny_help.txt");
+	golden(dir, "resized.txt");
+	char *s = dump_of(dir, "tiny_versions.txt");
+	int lines = 0;
+	for (char *p = s; p && *p; p++)
+		lines += *p == '\n';
+	CHECK_INT(lines, 6);
+	free(s);
+	rung_model_free(m);
+}
+
+/* Terminal escapes in a commit subject and a note are drawn inert. */
+static void test_escapes(void)
+{
+	rung_model *m = demo_model(3);
+	rung_model_row r = {0};
+	snprintf(r.hash, sizeof(r.hash), "e5c0000000000000000000000000000000000000");
+	snprintf(r.subject, sizeof(r.subject), "evil \x1b[2J\x1b]0;pwned\x07 title \xc2\x9b" "31m");
+	snprintf(r.author, sizeof(r.author), "mallory\x1b[5m");
+	snprintf(r.note, sizeof(r.note), "note \x1b[41mred");
+	r.verdict = RUNG_VERDICT_KEEP;
+	r.date = 1767225600;
+	CHECK_INT(rung_model_mem_add(m, &r), 0);
+	const char *dir = run_script(m, "G\n:dump escapes.txt\n<Enter>\n:dump escapes_detail.txt\n<Esc> v\n:dump escapes_steer.txt\n", 100, 12, 0);
+	golden(dir, "escapes.txt");
+	golden(dir, "escapes_detail.txt");
+	golden(dir, "escapes_steer.txt");
+	for (int k = 0; k < 3; k++) {
+		const char *names[] = {"escapes.txt", "escapes_detail.txt", "escapes_steer.txt"};
+		char *s = dump_of(dir, names[k]);
+		CHECK(s && !strchr(s, '\x1b'));
+		CHECK(s && !strchr(s, '\x07'));
+		CHECK_CONTAINS(s, "^[");
+		free(s);
+	}
+	char *s = dump_of(dir, "escapes_detail.txt");
+	CHECK_CONTAINS(s, "evil ^[[2J^[]0;pwned^G title <U+009B>31m");
+	CHECK_CONTAINS(s, "mallory^[[5m");
+	free(s);
+	rung_model_free(m);
+}
+
+/* A live update arrives while the user navigates: the table and status bar
+ * change without a key press for them. */
+static void test_live_update(void)
+{
+	rung_model *m = demo_model(12);
+	char newest[41];
+	snprintf(newest, sizeof(newest), "%.7s", m->rows[0].hash);
+	char script[2048];
+	snprintf(script, sizeof(script),
+		 "j\n:event queued %s\n:event progress %s bench 0.41\nk\n:dump live_running.txt\n"
+		 "j j <Enter>\n:event result %s ok 2.0\n<Esc>\n:dump live_done.txt\n/naive\n:dump live_search.txt\n",
+		 newest, newest, newest);
+	/* "/naive" is typed as keys: / then n a i v e then Enter */
+	char *p = strstr(script, "/naive\n");
+	snprintf(p, sizeof(script) - (size_t)(p - script), "/ n a i v e <Enter>\n:dump live_search.txt\nF\n:dump live_filter.txt\n");
+	const char *dir = run_script(m, script, 100, 20, 0);
+	golden(dir, "live_running.txt");
+	golden(dir, "live_done.txt");
+	golden(dir, "live_search.txt");
+	golden(dir, "live_filter.txt");
+	char *s = dump_of(dir, "live_running.txt");
+	char want[128];
+	snprintf(want, sizeof(want), "evaluating 1/1 %s bench 41%%", newest);
+	CHECK_CONTAINS(s, want);
+	CHECK_CONTAINS(s, "\xe2\x9c\x93\xe2\x9c\x93\xe2\x9c\x93\xe2\x97\x90"); /* ✓✓✓◐ */
+	free(s);
+	s = dump_of(dir, "live_done.txt");
+	CHECK(!strstr(s, "evaluating"));
+	CHECK_CONTAINS(s, "2.000ms");
+	free(s);
+	CHECK(m->rows[0].result != NULL);
+	CHECK_INT(rung_model_best(m), 0);
+	rung_model_free(m);
+}
+
+static void test_sort_mouse(void)
+{
+	rung_model *m = demo_model(12);
+	const char *dir = run_script(m, "s\n:dump sorted_time.txt\n:click 4 10\n<Enter>\n:dump clicked.txt\n", 100, 20, 0);
+	golden(dir, "sorted_time.txt");
+	char *s = dump_of(dir, "sorted_time.txt");
+	/* fastest first: the 3rd table line (row 2 of the list) is the best */
+	CHECK_CONTAINS(s, "fastest first");
+	free(s);
+	s = dump_of(dir, "clicked.txt");
+	CHECK_CONTAINS(s, "[detail]");
+	free(s);
+	rung_model_free(m);
+}
+
+static void test_script_errors(void)
+{
+	rung_model *m = demo_model(3);
+	const char *dir = t_tmpdir();
+	char path[1024];
+	snprintf(path, sizeof(path), "%s/bad", dir);
+	t_write(path, "j\n<Bogus>\n");
+	rung_tui_opts o = {.script = path, .lines = 10, .cols = 40, .dump_dir = dir};
+	CHECK(rung_tui_run(m, &o) < 0);
+	CHECK_CONTAINS(rung_error_last(), "bad:2: unknown key '<Bogus>'");
+	t_write(path, ":resize nope\n");
+	CHECK(rung_tui_run(m, &o) < 0);
+	CHECK_CONTAINS(rung_error_last(), "bad:1:");
+	rung_model_free(m);
+}
+
+int main(void)
+{
+	setenv("TZ", "UTC", 1);
+	setenv("TERM", "xterm-256color", 1);
+	setenv("LC_ALL", "C.UTF-8", 1);
+	unsetenv("NO_COLOR");
+	setlocale(LC_ALL, "");
+	if (strcmp(nl_langinfo(CODESET), "UTF-8")) {
+		fprintf(stderr, "no UTF-8 locale (C.UTF-8): skipping\n");
+		return T_SKIP;
+	}
+	T_RUN(test_sanitize);
+	T_RUN(test_theme_files);
+	T_RUN(test_theme_errors);
+	T_RUN(test_theme_choose);
+	T_RUN(test_color_reduce);
+	T_RUN(test_keymap_help);
+	T_RUN(test_events_threaded);
+	T_RUN(test_textdiff);
+	T_RUN(test_screen_versions);
+	T_RUN(test_screen_ascii);
+	T_RUN(test_screen_detail);
+	T_RUN(test_screen_compare);
+	T_RUN(test_screen_roofline);
+	T_RUN(test_screen_steer);
+	T_RUN(test_screen_help);
+	T_RUN(test_tiny_and_resize);
+	T_RUN(test_escapes);
+	T_RUN(test_live_update);
+	T_RUN(test_sort_mouse);
+	T_RUN(test_script_errors);
+	return t_done();
+}

@@ -1,0 +1,65 @@
+/* rung tui [-C DIR] [--theme NAME] [TASKDIR]: the workbench on a repository.
+ * RUNG_TUI_SCRIPT=FILE reads keys from FILE with no display (tests);
+ * RUNG_TUI_DUMP_DIR says where its :dump files go. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/err.h"
+#include "tui/cli.h"
+#include "tui/model.h"
+#include "tui/view.h"
+
+int rung_cmd_tui(int argc, char **argv)
+{
+	const char *dir = NULL, *theme = NULL, *task = NULL;
+	int memory = 0;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (!strcmp(a, "-C") || !strcmp(a, "--theme") || !strcmp(a, "--memory")) {
+			if (i + 1 >= argc) {
+				fprintf(stderr, "rung tui: %s needs a value\n", a);
+				return rung_cli_usage("tui", 1);
+			}
+			if (!strcmp(a, "-C"))
+				dir = argv[++i];
+			else if (!strcmp(a, "--theme"))
+				theme = argv[++i];
+			else
+				memory = atoi(argv[++i]); /* hidden: an in-memory demo model of N versions */
+		} else if (!strncmp(a, "--theme=", 8)) {
+			theme = a + 8;
+		} else if (a[0] == '-' && a[1]) {
+			fprintf(stderr, "rung tui: unknown option '%s'\n", a);
+			return rung_cli_usage("tui", 1);
+		} else if (!task) {
+			task = a;
+		} else {
+			fprintf(stderr, "rung tui: unexpected argument '%s'\n", a);
+			return rung_cli_usage("tui", 1);
+		}
+	}
+	rung_model *m = NULL;
+	int e = memory > 0 ? rung_model_mem_new(&m) : rung_model_git_new(&m, dir, task);
+	if (e == 0 && memory > 0)
+		e = rung_model_mem_demo(m, memory, 1);
+	if (e < 0) {
+		fprintf(stderr, "rung tui: %s\n", rung_error_last());
+		rung_model_free(m);
+		return e == RUNG_EINVAL ? RUNG_EXIT_SPEC : e == RUNG_ENOTFOUND ? RUNG_EXIT_USAGE : RUNG_EXIT_INTERNAL;
+	}
+	rung_tui_opts o = {
+		.theme = theme,
+		.script = getenv("RUNG_TUI_SCRIPT"),
+		.dump_dir = getenv("RUNG_TUI_DUMP_DIR"),
+	};
+	if (o.script && !*o.script)
+		o.script = NULL;
+	e = rung_tui_run(m, &o);
+	rung_model_free(m);
+	if (e < 0) {
+		fprintf(stderr, "rung tui: %s\n", rung_error_last());
+		return RUNG_EXIT_INTERNAL;
+	}
+	return RUNG_EXIT_OK;
+}

@@ -1,0 +1,119 @@
+#include "tui/lines.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tui/draw.h"
+
+rung_line *rung_lines_new(rung_lines *l)
+{
+	if (l->n == l->cap) {
+		int cap = l->cap ? l->cap * 2 : 64;
+		rung_line *v = realloc(l->v, (size_t)cap * sizeof(*v));
+		if (!v)
+			return NULL;
+		l->v = v;
+		l->cap = cap;
+	}
+	rung_line *line = &l->v[l->n++];
+	memset(line, 0, sizeof(*line));
+	line->text = strdup("");
+	return line;
+}
+
+static void seg_append(rung_lines *l, rung_role role, const char *s)
+{
+	if (!l->n && !rung_lines_new(l))
+		return;
+	rung_line *line = &l->v[l->n - 1];
+	if (!line->text)
+		return;
+	size_t old = strlen(line->text), add = strlen(s);
+	char *t = realloc(line->text, old + add + 1);
+	if (!t)
+		return;
+	memcpy(t + old, s, add + 1);
+	line->text = t;
+	if (line->nseg && line->seg[line->nseg - 1].role == role) {
+		line->seg[line->nseg - 1].end = (int)(old + add);
+	} else if (line->nseg < RUNG_LINE_SEGS) {
+		line->seg[line->nseg].end = (int)(old + add);
+		line->seg[line->nseg].role = role;
+		line->nseg++;
+	} else {
+		line->seg[line->nseg - 1].end = (int)(old + add);
+	}
+}
+
+void rung_lines_seg(rung_lines *l, rung_role role, const char *fmt, ...)
+{
+	char buf[2048];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	seg_append(l, role, buf);
+}
+
+void rung_lines_add(rung_lines *l, rung_role role, const char *fmt, ...)
+{
+	char buf[2048];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	if (!rung_lines_new(l))
+		return;
+	seg_append(l, role, buf);
+}
+
+void rung_lines_text(rung_lines *l, rung_role role, const char *indent, const char *text)
+{
+	const char *p = text;
+	while (p && *p) {
+		const char *nl = strchr(p, '\n');
+		int len = nl ? (int)(nl - p) : (int)strlen(p);
+		if (len > 1500)
+			len = 1500;
+		rung_lines_add(l, role, "%s%.*s", indent, len, p);
+		p = nl ? nl + 1 : NULL;
+	}
+}
+
+void rung_lines_clear(rung_lines *l)
+{
+	for (int i = 0; i < l->n; i++)
+		free(l->v[i].text);
+	free(l->v);
+	memset(l, 0, sizeof(*l));
+}
+
+void rung_line_draw(WINDOW *w, int y, int x, int width, const rung_line *line, int hscroll)
+{
+	int col = 0, start = 0;
+	char buf[4096];
+	for (int s = 0; s < line->nseg && col - hscroll < width; s++) {
+		int end = line->seg[s].end;
+		/* sanitize the segment as it will appear at column col */
+		rung_tui_sanitize(buf, sizeof(buf), line->text + start, end - start, col);
+		int sw = rung_tui_width(buf);
+		if (col + sw > hscroll) {
+			const char *p = buf;
+			int skip = hscroll - col;
+			/* skip columns hidden by the horizontal scroll (ASCII-safe: cut at a char boundary) */
+			while (skip > 0 && *p) {
+				int n = 1;
+				while ((p[n] & 0xc0) == 0x80)
+					n++;
+				p += n;
+				skip--;
+			}
+			int dx = col > hscroll ? col - hscroll : 0;
+			rung_tui_draw(w, y, x + dx, width - dx, line->seg[s].role, p);
+		}
+		col += sw;
+		start = end;
+	}
+}

@@ -1,0 +1,352 @@
+/* The generic part of the model: rows, the cross-thread event queue, lookups. */
+#include "tui/model.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/err.h"
+
+static const char *const verdict_names[] = {
+#define RUNG_VERDICT_NAME(id, name) name,
+	RUNG_VERDICT_LIST(RUNG_VERDICT_NAME)
+#undef RUNG_VERDICT_NAME
+};
+
+const char *rung_verdict_name(rung_verdict v)
+{
+	return (unsigned)v < RUNG_NVERDICTS ? verdict_names[v] : "";
+}
+
+int rung_verdict_parse(rung_verdict *out, const char *s)
+{
+	for (int i = 0; i < RUNG_NVERDICTS; i++)
+		if (!strcmp(s, verdict_names[i])) {
+			*out = (rung_verdict)i;
+			return 0;
+		}
+	if (!strcmp(s, "none")) {
+		*out = RUNG_VERDICT_NONE;
+		return 0;
+	}
+	return rung_error_set(RUNG_EINVAL, "unknown verdict '%s' (keep, reject, baseline, best)", s);
+}
+
+const char *rung_text_kind_name(rung_text_kind k)
+{
+	static const char *const n[] = {"source", "PTX", "SASS"};
+	return (unsigned)k < RUNG_NTEXT ? n[k] : "?";
+}
+
+int rung_model_init(rung_model *m, const rung_model_ops *ops, void *impl)
+{
+	memset(m, 0, sizeof(*m));
+	m->ops = ops;
+	m->impl = impl;
+	m->ceil.bw_bytes_s = m->ceil.fp32_flop_s = m->ceil.tensor_flop_s = NAN;
+	if (pipe(m->pipe_fd) < 0)
+		return rung_error_set(RUNG_EIO, "pipe: %s", strerror(errno));
+	for (int i = 0; i < 2; i++) {
+		fcntl(m->pipe_fd[i], F_SETFL, fcntl(m->pipe_fd[i], F_GETFL) | O_NONBLOCK);
+		fcntl(m->pipe_fd[i], F_SETFD, FD_CLOEXEC);
+	}
+	pthread_mutex_init(&m->lock, NULL);
+	return 0;
+}
+
+void rung_model_rows_free(rung_model_row *rows, int n)
+{
+	if (!rows)
+		return;
+	for (int i = 0; i < n; i++)
+		if (rows[i].result) {
+			rung_result_clear(rows[i].result);
+			free(rows[i].result);
+		}
+	free(rows);
+}
+
+static void event_free(rung_model_event *e)
+{
+	if (e->result) {
+		rung_result_clear(e->result);
+		free(e->result);
+	}
+	rung_model_rows_free(e->rows, e->nrows);
+	free(e);
+}
+
+void rung_model_free(rung_model *m)
+{
+	if (!m)
+		return;
+	if (m->ops && m->ops->free)
+		m->ops->free(m); /* stops background threads before the queue goes */
+	for (rung_model_event *e = m->head, *n; e; e = n) {
+		n = e->next;
+		event_free(e);
+	}
+	rung_model_rows_free(m->rows, m->nrows);
+	close(m->pipe_fd[0]);
+	close(m->pipe_fd[1]);
+	pthread_mutex_destroy(&m->lock);
+	free(m);
+}
+
+int rung_model_post(rung_model *m, const rung_model_event *ev)
+{
+	rung_model_event *e = malloc(sizeof(*e));
+	if (!e)
+		return rung_error_set(RUNG_ENOMEM, "out of memory");
+	*e = *ev;
+	e->next = NULL;
+	pthread_mutex_lock(&m->lock);
+	if (m->tail)
+		m->tail->next = e;
+	else
+		m->head = e;
+	m->tail = e;
+	pthread_mutex_unlock(&m->lock);
+	char b = 1;
+	/* A full pipe already wakes the UI: EAGAIN is fine. */
+	while (write(m->pipe_fd[1], &b, 1) < 0 && errno == EINTR)
+		;
+	return 0;
+}
+
+int rung_model_event_fd(const rung_model *m)
+{
+	return m->pipe_fd[0];
+}
+
+void rung_model_row_sync_steps(rung_model_row *row)
+{
+	for (int s = 0; s < RUNG_NSTEPS; s++)
+		row->step[s] = row->result ? row->result->steps[s].status : RUNG_S_NONE;
+	row->cached = row->result && row->result->cached;
+}
+
+static double row_median(const rung_model_row *r)
+{
+	if (!r->result || !r->result->bench.valid || rung_result_status(r->result) == RUNG_S_FAILED)
+		return NAN;
+	return r->result->bench.median;
+}
+
+/* Best = fastest correct version, unless a row is marked best by a note. */
+static void recompute_best(rung_model *m)
+{
+	for (int i = 0; i < m->nrows; i++)
+		if (m->rows[i].verdict == RUNG_VERDICT_BEST)
+			return;
+	int best = -1;
+	for (int i = 0; i < m->nrows; i++) {
+		m->rows[i].best = false;
+		double t = row_median(&m->rows[i]);
+		if (isnan(t) || m->rows[i].verdict == RUNG_VERDICT_REJECT)
+			continue;
+		if (best < 0 || t < row_median(&m->rows[best]))
+			best = i;
+	}
+	if (best >= 0)
+		m->rows[best].best = true;
+}
+
+void rung_model_set_rows(rung_model *m, rung_model_row *rows, int n)
+{
+	rung_model_rows_free(m->rows, m->nrows);
+	m->rows = rows;
+	m->nrows = n;
+	bool have_base = false;
+	for (int i = 0; i < n; i++) {
+		if (rows[i].verdict == RUNG_VERDICT_BASELINE)
+			rows[i].baseline = true;
+		if (rows[i].verdict == RUNG_VERDICT_BEST)
+			rows[i].best = true;
+		have_base |= rows[i].baseline;
+	}
+	/* No baseline chosen: the oldest evaluated version is the baseline. */
+	if (!have_base)
+		for (int i = n - 1; i >= 0; i--)
+			if (!isnan(row_median(&rows[i]))) {
+				rows[i].baseline = true;
+				break;
+			}
+	recompute_best(m);
+	m->generation++;
+}
+
+static void apply_one(rung_model *m, rung_model_event *e)
+{
+	int i = e->kind == RUNG_EV_ROWS || e->kind == RUNG_EV_MESSAGE ? -1 : rung_model_find(m, e->hash);
+	rung_model_row *r = i >= 0 ? &m->rows[i] : NULL;
+	switch (e->kind) {
+	case RUNG_EV_QUEUED:
+		m->queue_total++;
+		if (r)
+			for (int s = 0; s < RUNG_NSTEPS; s++)
+				r->step[s] = RUNG_S_PENDING;
+		break;
+	case RUNG_EV_PROGRESS:
+		snprintf(m->queue_hash, sizeof(m->queue_hash), "%s", e->hash);
+		m->queue_step = e->step;
+		m->queue_frac = e->frac;
+		if (r) {
+			for (int s = 0; s < (int)e->step && s < RUNG_NSTEPS; s++)
+				if (r->step[s] == RUNG_S_PENDING || r->step[s] == RUNG_S_RUNNING)
+					r->step[s] = RUNG_S_OK;
+			if ((unsigned)e->step < RUNG_NSTEPS)
+				r->step[e->step] = RUNG_S_RUNNING;
+		}
+		break;
+	case RUNG_EV_RESULT:
+		if (m->queue_total > m->queue_done)
+			m->queue_done++;
+		if (m->queue_done >= m->queue_total) {
+			m->queue_done = m->queue_total = 0;
+			m->queue_hash[0] = 0;
+		}
+		if (r && e->result) {
+			if (r->result) {
+				rung_result_clear(r->result);
+				free(r->result);
+			}
+			r->result = e->result;
+			e->result = NULL;
+			rung_model_row_sync_steps(r);
+			recompute_best(m);
+		}
+		break;
+	case RUNG_EV_ROWS:
+		rung_model_set_rows(m, e->rows, e->nrows);
+		e->rows = NULL;
+		e->nrows = 0;
+		break;
+	case RUNG_EV_NOTE:
+		if (r) {
+			r->verdict = e->verdict;
+			const char *nl = strchr(e->text, '\n');
+			int len = nl ? (int)(nl - e->text) : (int)strlen(e->text);
+			snprintf(r->note, sizeof(r->note), "%.*s", len, e->text);
+		}
+		break;
+	case RUNG_EV_MESSAGE:
+		snprintf(m->message, sizeof(m->message), "%s", e->text);
+		break;
+	}
+	m->generation++;
+}
+
+int rung_model_apply_events(rung_model *m)
+{
+	char buf[256];
+	while (read(m->pipe_fd[0], buf, sizeof(buf)) > 0)
+		;
+	pthread_mutex_lock(&m->lock);
+	rung_model_event *e = m->head;
+	m->head = m->tail = NULL;
+	pthread_mutex_unlock(&m->lock);
+	int n = 0;
+	while (e) {
+		rung_model_event *next = e->next;
+		apply_one(m, e);
+		event_free(e);
+		e = next;
+		n++;
+	}
+	return n;
+}
+
+int rung_model_refresh(rung_model *m)
+{
+	return m->ops && m->ops->refresh ? m->ops->refresh(m) : 0;
+}
+
+int rung_model_text(char **out, rung_model *m, const char *hash, rung_text_kind kind)
+{
+	*out = NULL;
+	if (!m->ops || !m->ops->text)
+		return rung_error_set(RUNG_EUNSUPPORTED, "this model has no %s text", rung_text_kind_name(kind));
+	return m->ops->text(out, m, hash, kind);
+}
+
+int rung_model_evaluate(rung_model *m, const char *hash)
+{
+	if (!m->ops || !m->ops->evaluate)
+		return rung_error_set(RUNG_EUNSUPPORTED, "this model cannot evaluate");
+	return m->ops->evaluate(m, hash);
+}
+
+int rung_model_evaluate_missing(rung_model *m)
+{
+	int n = 0;
+	/* oldest first, so results arrive in commit order */
+	for (int i = m->nrows - 1; i >= 0; i--) {
+		rung_model_row *r = &m->rows[i];
+		if (r->result || r->step[0] == RUNG_S_PENDING || r->step[0] == RUNG_S_RUNNING)
+			continue;
+		int err = rung_model_evaluate(m, r->hash);
+		if (err < 0)
+			return err;
+		n++;
+	}
+	return n;
+}
+
+int rung_model_set_note(rung_model *m, const char *hash, rung_verdict v, const char *text)
+{
+	int i = rung_model_find(m, hash);
+	if (i < 0)
+		return rung_error_set(RUNG_ENOTFOUND, "no version %s", hash);
+	if (m->ops && m->ops->set_note) {
+		int err = m->ops->set_note(m, m->rows[i].hash, v, text);
+		if (err < 0)
+			return err;
+	}
+	rung_model_row *r = &m->rows[i];
+	if (v == RUNG_VERDICT_BASELINE || (r->baseline && v != RUNG_VERDICT_BASELINE))
+		for (int j = 0; j < m->nrows; j++)
+			m->rows[j].baseline = j == i && v == RUNG_VERDICT_BASELINE;
+	if (v == RUNG_VERDICT_BEST)
+		for (int j = 0; j < m->nrows; j++)
+			m->rows[j].best = j == i;
+	r->verdict = v;
+	const char *nl = strchr(text, '\n');
+	int len = nl ? (int)(nl - text) : (int)strlen(text);
+	snprintf(r->note, sizeof(r->note), "%.*s", len, text);
+	if (v != RUNG_VERDICT_BEST)
+		recompute_best(m);
+	m->generation++;
+	return 0;
+}
+
+int rung_model_find(const rung_model *m, const char *hash)
+{
+	size_t len = strlen(hash);
+	if (!len)
+		return -1;
+	for (int i = 0; i < m->nrows; i++)
+		if (!strncmp(m->rows[i].hash, hash, len))
+			return i;
+	return -1;
+}
+
+int rung_model_baseline(const rung_model *m)
+{
+	for (int i = 0; i < m->nrows; i++)
+		if (m->rows[i].baseline)
+			return i;
+	return -1;
+}
+
+int rung_model_best(const rung_model *m)
+{
+	for (int i = 0; i < m->nrows; i++)
+		if (m->rows[i].best)
+			return i;
+	return -1;
+}

@@ -1,0 +1,176 @@
+/* The workbench's model: what the screens show, decoupled from git, the store
+ * and the GPU. A backend (tui/model_mem.c in memory, tui/model_git.c on a
+ * repository) fills the rows and answers a few requests through an ops table.
+ *
+ * Threads: only the UI thread reads or changes rows. Anything that happens
+ * elsewhere (a background evaluation, a reload) is posted as an event with
+ * rung_model_post() from any thread; it lands on a mutex-protected queue and a
+ * byte is written to a pipe whose read end (rung_model_event_fd) the UI polls
+ * together with stdin. rung_model_apply_events() then applies the queue on the
+ * UI thread. The UI never waits for the GPU, git or the store. */
+#ifndef RUNG_TUI_MODEL_H
+#define RUNG_TUI_MODEL_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/result.h"
+
+/* Steering verdicts: id, name (as stored in notes). */
+#define RUNG_VERDICT_LIST(_) \
+	_(NONE, "") \
+	_(KEEP, "keep") \
+	_(REJECT, "reject") \
+	_(BASELINE, "baseline") \
+	_(BEST, "best")
+
+typedef enum {
+#define RUNG_VERDICT_ENUM(id, name) RUNG_VERDICT_##id,
+	RUNG_VERDICT_LIST(RUNG_VERDICT_ENUM)
+#undef RUNG_VERDICT_ENUM
+	RUNG_NVERDICTS
+} rung_verdict;
+
+const char *rung_verdict_name(rung_verdict v);
+/* "keep" -> RUNG_VERDICT_KEEP; 0 or RUNG_EINVAL. */
+int rung_verdict_parse(rung_verdict *out, const char *s);
+
+/* One version (commit) as the table shows it. */
+typedef struct {
+	char hash[41];         /* full hex commit id (or any unique id) */
+	char subject[256];     /* raw: sanitized when drawn */
+	char author[64];
+	int64_t date;          /* unix seconds */
+	rung_status step[RUNG_NSTEPS]; /* live per-rung status (NONE = not run) */
+	bool cached;           /* the result came from the store */
+	rung_result *result;   /* owned by the model; NULL = not evaluated */
+	rung_verdict verdict;
+	char note[256];        /* first line of the steering note ("" = none) */
+	bool baseline, best;
+} rung_model_row;
+
+typedef enum { RUNG_TEXT_SOURCE, RUNG_TEXT_PTX, RUNG_TEXT_SASS, RUNG_NTEXT } rung_text_kind;
+const char *rung_text_kind_name(rung_text_kind k); /* "source", "PTX", "SASS" */
+
+typedef enum {
+	RUNG_EV_QUEUED,   /* hash was queued for evaluation */
+	RUNG_EV_PROGRESS, /* hash is at step, frac done */
+	RUNG_EV_RESULT,   /* result for hash (ownership of .result passes to the model) */
+	RUNG_EV_ROWS,     /* a reload finished: .rows/.nrows replace the list (ownership passes) */
+	RUNG_EV_NOTE,     /* hash got verdict + note text */
+	RUNG_EV_MESSAGE,  /* .text for the status bar */
+} rung_event_kind;
+
+typedef struct rung_model_event {
+	rung_event_kind kind;
+	char hash[41];
+	rung_step_id step;
+	double frac;
+	rung_result *result;
+	rung_model_row *rows;
+	int nrows;
+	rung_verdict verdict;
+	char text[256];
+	struct rung_model_event *next; /* queue link (internal) */
+} rung_model_event;
+
+/* Device ceilings for the roofline (NAN = unknown). */
+typedef struct {
+	double bw_bytes_s;   /* DRAM bandwidth, B/s */
+	double fp32_flop_s;  /* FP32 FMA peak, FLOP/s */
+	double tensor_flop_s;/* tensor peak, FLOP/s (NAN when unknown) */
+	char source[64];     /* "measured", "datasheet", ... */
+} rung_model_ceilings;
+
+typedef struct rung_model rung_model;
+
+/* What a backend implements. Every function returns 0 or a negative rung_err
+ * with rung_error_set() called; none may block on the GPU. */
+typedef struct {
+	const char *name;
+	/* Reload the list: either fill m->rows directly (fast) or post RUNG_EV_ROWS later. */
+	int (*refresh)(rung_model *m);
+	/* Source / PTX / SASS of a version into *out (malloc'd, caller frees). RUNG_ENOTFOUND when absent. */
+	int (*text)(char **out, rung_model *m, const char *hash, rung_text_kind kind);
+	/* Queue a version for evaluation; progress and the result arrive as events. */
+	int (*evaluate)(rung_model *m, const char *hash);
+	/* Store verdict + note (the git backend writes a git note); the row is updated by the caller. */
+	int (*set_note)(rung_model *m, const char *hash, rung_verdict v, const char *text);
+	void (*free)(rung_model *m); /* frees the backend's own state (impl) */
+} rung_model_ops;
+
+struct rung_model {
+	const rung_model_ops *ops;
+	void *impl;
+
+	rung_model_row *rows; /* newest first (git log order) */
+	int nrows;
+	rung_model_ceilings ceil;
+	char title[128];      /* task name for the title bar */
+
+	/* evaluation queue as the status bar shows it: "evaluating 3/12 a1b2c3d bench 41%" */
+	int queue_total, queue_done;
+	char queue_hash[41];
+	rung_step_id queue_step;
+	double queue_frac;
+	char message[256];    /* last RUNG_EV_MESSAGE */
+	unsigned generation;  /* bumped whenever rows change (screens cache on it) */
+
+	/* event queue */
+	pthread_mutex_t lock;
+	rung_model_event *head, *tail;
+	int pipe_fd[2];
+};
+
+/* Sets up the generic part (queue, pipe); ops/impl set by the backend. */
+int rung_model_init(rung_model *m, const rung_model_ops *ops, void *impl);
+/* Frees rows, queued events, the pipe, then calls ops->free; frees m. */
+void rung_model_free(rung_model *m);
+
+/* Any thread: copies *ev (taking ownership of .result/.rows) and wakes the UI. */
+int rung_model_post(rung_model *m, const rung_model_event *ev);
+/* The fd that becomes readable when events are queued. */
+int rung_model_event_fd(const rung_model *m);
+/* UI thread: applies all queued events; returns how many were applied. */
+int rung_model_apply_events(rung_model *m);
+
+/* Convenience wrappers around ops (UI thread). */
+int rung_model_refresh(rung_model *m);
+int rung_model_text(char **out, rung_model *m, const char *hash, rung_text_kind kind);
+int rung_model_evaluate(rung_model *m, const char *hash);
+/* Evaluates every row without a result and not already queued; returns the count queued (>= 0). */
+int rung_model_evaluate_missing(rung_model *m);
+/* Writes through the backend and updates the row (verdict baseline/best also moves the flags). */
+int rung_model_set_note(rung_model *m, const char *hash, rung_verdict v, const char *text);
+
+/* Lookups (UI thread). */
+int rung_model_find(const rung_model *m, const char *hash_or_prefix); /* row index or -1 */
+int rung_model_baseline(const rung_model *m); /* row index of the baseline, or -1 */
+int rung_model_best(const rung_model *m);     /* row index of the best, or -1 */
+
+/* Frees an array of rows (results included). */
+void rung_model_rows_free(rung_model_row *rows, int n);
+/* Replaces m->rows (takes ownership), recomputes best when no row is marked best. */
+void rung_model_set_rows(rung_model *m, rung_model_row *rows, int n);
+/* Sets row steps from its result (or clears them). */
+void rung_model_row_sync_steps(rung_model_row *row);
+
+/* ---- backends ---- */
+
+/* In memory (tests, benchmarks): rows added by hand; evaluate only posts QUEUED. */
+int rung_model_mem_new(rung_model **out);
+/* Appends a copy of *row (row->result is taken over). */
+int rung_model_mem_add(rung_model *m, const rung_model_row *row);
+/* Sets the text returned for (hash, kind) (copied). */
+int rung_model_mem_set_text(rung_model *m, const char *hash, rung_text_kind kind, const char *text);
+/* n deterministic synthetic versions with results (seeded), for tests and benches. */
+int rung_model_mem_demo(rung_model *m, int n, unsigned seed);
+/* A synthetic result: ok all the way with the given median (ms), or failing at check. */
+rung_result *rung_model_fake_result(const char *hash, double median_ms, double max_rel, bool check_ok, unsigned seed);
+
+/* On a git repository (vcs/ history, notes and store). dir = repository (or any dir inside),
+ * taskdir = task directory relative to it (NULL = the repository root). */
+int rung_model_git_new(rung_model **out, const char *dir, const char *taskdir);
+
+#endif

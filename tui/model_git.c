@@ -1,0 +1,471 @@
+/* The model on a git repository: versions from vcs/history, results from the
+ * store, verdicts and directives from git notes (refs/notes/rung). PTX and
+ * SASS are compiled on demand with NVRTC (no GPU needed) and cached.
+ *
+ * Threads: the UI thread owns `ui` handles (notes, texts). A reload (R) or an
+ * evaluation runs on a background thread with its own handles and posts the
+ * new rows as RUNG_EV_ROWS; the UI never waits for it. */
+#include "tui/model.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "core/err.h"
+#include "core/roofline.h"
+#include "gpu/compile.h"
+#include "gpu/nvdisasm.h"
+#include "tui/vcs_ctx.h"
+
+extern char **environ;
+
+typedef struct {
+	char hash[41];
+	char *ptx, *sass;
+} text_cache;
+
+typedef struct {
+	char *dir;     /* as given (-C) */
+	char *taskdir; /* as given (NULL: pick) */
+	rung_vctx ui;  /* UI-thread handles */
+	text_cache *cache;
+	int ncache;
+
+	pthread_t thread;
+	bool thread_running;
+	pthread_mutex_t qlock;
+	pthread_cond_t qcond;
+	char (*queue)[41];
+	int nqueue, cap;
+	bool reload;
+	bool stop;
+} git_impl;
+
+static int open_ctx(rung_vctx *c, const char *dir, const char *taskdir)
+{
+	memset(c, 0, sizeof(*c));
+	c->cmd = "tui";
+	int e = rung_repo_open(&c->repo, dir);
+	if (e < 0)
+		return e;
+	char *tdir = NULL;
+	char hint[4096];
+	const char *h = taskdir;
+	if (dir && taskdir && taskdir[0] != '/') {
+		snprintf(hint, sizeof(hint), "%s/%s", dir, taskdir);
+		h = hint;
+	} else if (dir && !taskdir) {
+		h = dir;
+	}
+	if ((e = rung_repo_pick_task(&tdir, c->repo, h)) < 0 && dir && !taskdir) {
+		rung_error_clear();
+		e = rung_repo_pick_task(&tdir, c->repo, NULL);
+	}
+	if (e == 0)
+		e = rung_vtask_open(&c->task, c->repo, tdir, NULL);
+	free(tdir);
+	if (e == 0)
+		e = rung_store_open_repo(&c->store, c->repo);
+	if (e < 0) {
+		char msg[1024];
+		snprintf(msg, sizeof(msg), "%s", rung_error_last());
+		rung_vctx_close(c);
+		return rung_error_set(e, "%s", msg);
+	}
+	return 0;
+}
+
+static const char *note_line(const rung_vrow *r)
+{
+	if (!r->has_note)
+		return "";
+	for (int k = r->note.ndirectives - 1; k >= 0; k--)
+		if (r->note.directives[k].text)
+			return r->note.directives[k].text;
+	return r->note.other ? r->note.other : "";
+}
+
+/* Reads every version with its result and note into rows (ownership to caller). */
+static int load_rows(rung_model_row **out, int *n, rung_vctx *c)
+{
+	rung_vrow *vr = NULL;
+	int nv = 0;
+	*out = NULL;
+	*n = 0;
+	int e = rung_vctx_rows(&vr, &nv, c, NULL, 0);
+	if (e < 0)
+		return e;
+	rung_model_row *rows = calloc((size_t)(nv + 1), sizeof(*rows));
+	if (!rows) {
+		rung_vrows_free(vr, nv);
+		return rung_error_set(RUNG_ENOMEM, "out of memory");
+	}
+	for (int i = 0; i < nv; i++) {
+		rung_model_row *r = &rows[i];
+		snprintf(r->hash, sizeof(r->hash), "%s", vr[i].v.id);
+		snprintf(r->subject, sizeof(r->subject), "%s", vr[i].v.subject);
+		snprintf(r->author, sizeof(r->author), "%.63s", vr[i].v.author);
+		r->date = vr[i].v.time;
+		r->result = vr[i].result;
+		vr[i].result = NULL;
+		if (r->result && vr[i].via_content)
+			r->result->cached = true;
+		rung_model_row_sync_steps(r);
+		if (vr[i].has_note) {
+			r->verdict = (rung_verdict)vr[i].note.verdict;
+			const char *nl = note_line(&vr[i]);
+			const char *eol = strchr(nl, '\n');
+			snprintf(r->note, sizeof(r->note), "%.*s", eol ? (int)(eol - nl) : (int)strlen(nl), nl);
+		}
+	}
+	rung_vrows_free(vr, nv);
+	*out = rows;
+	*n = nv;
+	return 0;
+}
+
+static void post_message(rung_model *m, const char *fmt, const char *arg)
+{
+	rung_model_event ev = {.kind = RUNG_EV_MESSAGE};
+	snprintf(ev.text, sizeof(ev.text), fmt, arg);
+	rung_model_post(m, &ev);
+}
+
+static void reload_in_thread(rung_model *m, git_impl *g)
+{
+	rung_vctx c;
+	if (open_ctx(&c, g->dir, g->taskdir) < 0) {
+		post_message(m, "reload failed: %s", rung_error_last());
+		return;
+	}
+	rung_model_event ev = {.kind = RUNG_EV_ROWS};
+	if (load_rows(&ev.rows, &ev.nrows, &c) < 0)
+		post_message(m, "reload failed: %s", rung_error_last());
+	else
+		rung_model_post(m, &ev);
+	rung_vctx_close(&c);
+}
+
+/* Evaluates one version with `rung eval` in a child process (the worker and
+ * the store are its business), then reloads. */
+static void evaluate_in_thread(rung_model *m, git_impl *g, const char *hash)
+{
+	rung_model_event ev = {.kind = RUNG_EV_PROGRESS, .step = RUNG_STEP_COMPILE, .frac = 0};
+	snprintf(ev.hash, sizeof(ev.hash), "%s", hash);
+	rung_model_post(m, &ev);
+	char exe[4096];
+	ssize_t len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (len <= 0) {
+		post_message(m, "evaluate: %s", "cannot find the rung binary");
+	} else {
+		exe[len] = 0;
+		const char *argv[12];
+		int a = 0;
+		argv[a++] = "rung";
+		argv[a++] = "eval";
+		if (g->dir) {
+			argv[a++] = "-C";
+			argv[a++] = g->dir;
+		}
+		if (g->taskdir) {
+			argv[a++] = "--task";
+			argv[a++] = g->taskdir;
+		}
+		argv[a++] = hash;
+		argv[a] = NULL;
+		posix_spawn_file_actions_t fa;
+		posix_spawn_file_actions_init(&fa);
+		posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+		posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+		posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+		pid_t pid;
+		if (posix_spawn(&pid, exe, &fa, NULL, (char *const *)argv, environ) == 0) {
+			int st;
+			while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+				;
+		}
+		posix_spawn_file_actions_destroy(&fa);
+	}
+	reload_in_thread(m, g);
+	rung_model_event done = {.kind = RUNG_EV_RESULT}; /* no result: counts the queue; rows came with the reload */
+	snprintf(done.hash, sizeof(done.hash), "%s", hash);
+	rung_model_post(m, &done);
+}
+
+static void *worker_main(void *arg)
+{
+	rung_model *m = arg;
+	git_impl *g = m->impl;
+	pthread_mutex_lock(&g->qlock);
+	while (!g->stop) {
+		if (!g->reload && !g->nqueue) {
+			pthread_cond_wait(&g->qcond, &g->qlock);
+			continue;
+		}
+		if (g->nqueue) {
+			char hash[41];
+			memcpy(hash, g->queue[0], sizeof(hash));
+			memmove(g->queue, g->queue + 1, (size_t)(g->nqueue - 1) * sizeof(g->queue[0]));
+			g->nqueue--;
+			pthread_mutex_unlock(&g->qlock);
+			evaluate_in_thread(m, g, hash);
+			pthread_mutex_lock(&g->qlock);
+			continue;
+		}
+		g->reload = false;
+		pthread_mutex_unlock(&g->qlock);
+		reload_in_thread(m, g);
+		pthread_mutex_lock(&g->qlock);
+	}
+	pthread_mutex_unlock(&g->qlock);
+	return NULL;
+}
+
+static int ensure_thread(rung_model *m)
+{
+	git_impl *g = m->impl;
+	if (g->thread_running)
+		return 0;
+	if (pthread_create(&g->thread, NULL, worker_main, m) != 0)
+		return rung_error_set(RUNG_EIO, "cannot start the background thread");
+	g->thread_running = true;
+	return 0;
+}
+
+static int git_refresh(rung_model *m)
+{
+	git_impl *g = m->impl;
+	int e = ensure_thread(m);
+	if (e < 0)
+		return e;
+	pthread_mutex_lock(&g->qlock);
+	g->reload = true;
+	pthread_cond_signal(&g->qcond);
+	pthread_mutex_unlock(&g->qlock);
+	return 0;
+}
+
+static int git_evaluate(rung_model *m, const char *hash)
+{
+	git_impl *g = m->impl;
+	int e = ensure_thread(m);
+	if (e < 0)
+		return e;
+	pthread_mutex_lock(&g->qlock);
+	if (g->nqueue == g->cap) {
+		int cap = g->cap ? g->cap * 2 : 16;
+		char(*q)[41] = realloc(g->queue, (size_t)cap * sizeof(*q));
+		if (!q) {
+			pthread_mutex_unlock(&g->qlock);
+			return rung_error_set(RUNG_ENOMEM, "out of memory");
+		}
+		g->queue = q;
+		g->cap = cap;
+	}
+	snprintf(g->queue[g->nqueue++], 41, "%s", hash);
+	pthread_cond_signal(&g->qcond);
+	pthread_mutex_unlock(&g->qlock);
+	rung_model_event ev = {.kind = RUNG_EV_QUEUED};
+	snprintf(ev.hash, sizeof(ev.hash), "%s", hash);
+	return rung_model_post(m, &ev);
+}
+
+static int compile_texts(git_impl *g, text_cache *tc, rung_model *m)
+{
+	rung_source src;
+	int row = rung_model_find(m, tc->hash);
+	(void)row;
+	int e = rung_vtask_source(&src, &g->ui.task, tc->hash, NULL);
+	if (e < 0)
+		return e;
+	rung_compile_req req = {
+		.src = src.text,
+		.file = src.path,
+		.entry = g->ui.task.spec->entry,
+		.arch = g->ui.task.spec->arch,
+		.options = g->ui.task.spec->options,
+		.headers = src.headers,
+		.nheaders = src.nheaders,
+	};
+	rung_compiled c;
+	e = rung_compile(&c, &req);
+	if (e == 0) {
+		tc->ptx = c.ptx ? strndup(c.ptx, c.ptx_len) : NULL;
+		if (c.cubin && rung_sass_from_cubin(&tc->sass, c.cubin, c.cubin_len) < 0)
+			tc->sass = NULL;
+	} else {
+		e = rung_error_set(e, "%s", c.error[0] ? c.error : rung_error_last());
+	}
+	rung_compiled_free(&c);
+	rung_source_free(&src);
+	return e;
+}
+
+static int git_text(char **out, rung_model *m, const char *hash, rung_text_kind kind)
+{
+	git_impl *g = m->impl;
+	*out = NULL;
+	if (kind == RUNG_TEXT_SOURCE) {
+		rung_source src;
+		int e = rung_vtask_source(&src, &g->ui.task, hash, NULL);
+		if (e < 0)
+			return e;
+		*out = src.text;
+		src.text = NULL;
+		rung_source_free(&src);
+		return 0;
+	}
+	text_cache *tc = NULL;
+	for (int i = 0; i < g->ncache; i++)
+		if (!strcmp(g->cache[i].hash, hash))
+			tc = &g->cache[i];
+	if (!tc) {
+		text_cache *nc = realloc(g->cache, (size_t)(g->ncache + 1) * sizeof(*nc));
+		if (!nc)
+			return rung_error_set(RUNG_ENOMEM, "out of memory");
+		g->cache = nc;
+		tc = &g->cache[g->ncache++];
+		memset(tc, 0, sizeof(*tc));
+		snprintf(tc->hash, sizeof(tc->hash), "%s", hash);
+		int e = compile_texts(g, tc, m);
+		if (e < 0) {
+			g->ncache--;
+			return e;
+		}
+	}
+	const char *t = kind == RUNG_TEXT_PTX ? tc->ptx : tc->sass;
+	if (!t)
+		return rung_error_set(RUNG_ENOTFOUND, "no %s for %.7s%s", rung_text_kind_name(kind), hash,
+				      kind == RUNG_TEXT_SASS ? " (nvdisasm not found?)" : "");
+	*out = strdup(t);
+	return *out ? 0 : rung_error_set(RUNG_ENOMEM, "out of memory");
+}
+
+static int git_set_note(rung_model *m, const char *hash, rung_verdict v, const char *text)
+{
+	git_impl *g = m->impl;
+	rung_note_verdict nv = (rung_note_verdict)v;
+	if (v == RUNG_VERDICT_NONE && (!text || !*text))
+		return rung_error_set(RUNG_EUNSUPPORTED, "clearing a verdict is not supported yet: set another one");
+	int e = rung_note_add(g->ui.repo, hash, nv, text, 0);
+	if (e < 0)
+		return e;
+	return 0;
+}
+
+static void git_free(rung_model *m)
+{
+	git_impl *g = m->impl;
+	if (!g)
+		return;
+	if (g->thread_running) {
+		pthread_mutex_lock(&g->qlock);
+		g->stop = true;
+		pthread_cond_signal(&g->qcond);
+		pthread_mutex_unlock(&g->qlock);
+		pthread_join(g->thread, NULL);
+	}
+	for (int i = 0; i < g->ncache; i++) {
+		free(g->cache[i].ptx);
+		free(g->cache[i].sass);
+	}
+	free(g->cache);
+	free(g->queue);
+	rung_vctx_close(&g->ui);
+	pthread_mutex_destroy(&g->qlock);
+	pthread_cond_destroy(&g->qcond);
+	free(g->dir);
+	free(g->taskdir);
+	free(g);
+}
+
+/* Datasheet ceilings from the environment recorded with the newest result. */
+static void set_ceilings(rung_model *m)
+{
+	for (int i = 0; i < m->nrows; i++) {
+		const rung_result *r = m->rows[i].result;
+		if (!r || !r->env.valid)
+			continue;
+		int major = 0, minor = 0;
+		if (sscanf(r->env.arch, "sm_%1d%1d", &major, &minor) != 2)
+			continue;
+		rung_device_attrs a = {
+			.sms = r->env.sms,
+			.sm_clock_khz = r->env.sm_clock_mhz * 1000,
+			.mem_clock_khz = r->env.mem_clock_mhz * 1000,
+			.bus_width_bits = r->env.bus_width,
+			.major = major,
+			.minor = minor,
+		};
+		rung_ceilings c;
+		rung_ceilings_init(&c);
+		if (rung_ceilings_datasheet(&c, &a) < 0)
+			continue;
+		m->ceil.bw_bytes_s = c.dram.value;
+		m->ceil.fp32_flop_s = c.fp32.value;
+		m->ceil.tensor_flop_s = c.tensor[RUNG_TC_F16].value;
+		snprintf(m->ceil.source, sizeof(m->ceil.source), "%s", rung_ceil_src_name(c.dram.src));
+		return;
+	}
+}
+
+static const rung_model_ops git_ops = {
+	.name = "git",
+	.refresh = git_refresh,
+	.text = git_text,
+	.evaluate = git_evaluate,
+	.set_note = git_set_note,
+	.free = git_free,
+};
+
+int rung_model_git_new(rung_model **out, const char *dir, const char *taskdir)
+{
+	*out = NULL;
+	rung_model *m = calloc(1, sizeof(*m));
+	git_impl *g = calloc(1, sizeof(*g));
+	if (!m || !g) {
+		free(m);
+		free(g);
+		return rung_error_set(RUNG_ENOMEM, "out of memory");
+	}
+	g->dir = dir ? strdup(dir) : NULL;
+	g->taskdir = taskdir ? strdup(taskdir) : NULL;
+	pthread_mutex_init(&g->qlock, NULL);
+	pthread_cond_init(&g->qcond, NULL);
+	int e = rung_model_init(m, &git_ops, g);
+	if (e == 0)
+		e = open_ctx(&g->ui, dir, taskdir);
+	if (e < 0) {
+		char msg[1024];
+		snprintf(msg, sizeof(msg), "%s", rung_error_last());
+		m->ops = NULL;
+		if (m->pipe_fd[0] || m->pipe_fd[1])
+			rung_model_free(m);
+		else
+			free(m);
+		pthread_mutex_destroy(&g->qlock);
+		pthread_cond_destroy(&g->qcond);
+		free(g->dir);
+		free(g->taskdir);
+		free(g);
+		return rung_error_set(e, "%s", msg);
+	}
+	snprintf(m->title, sizeof(m->title), "%s", g->ui.task.spec->name ? g->ui.task.spec->name : g->ui.task.dir);
+	/* the first list is read here, before the first frame; later reloads run in the background */
+	rung_model_row *rows;
+	int n;
+	if ((e = load_rows(&rows, &n, &g->ui)) < 0) {
+		rung_model_free(m); /* git_free closes the handles */
+		return e;
+	}
+	rung_model_set_rows(m, rows, n);
+	set_ceilings(m);
+	*out = m;
+	return 0;
+}

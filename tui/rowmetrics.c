@@ -1,0 +1,97 @@
+#include "tui/rowmetrics.h"
+
+#include <math.h>
+#include <stdio.h>
+
+#include "core/roofline.h"
+
+static double worst_rel(const rung_result *r)
+{
+	double w = NAN;
+	for (int i = 0; i < r->nmetrics; i++) {
+		double v = r->metrics[i].max_rel;
+		if (!isnan(v) && (isnan(w) || v > w))
+			w = v;
+	}
+	return w;
+}
+
+static double usable_median(const rung_result *r)
+{
+	if (!r || !r->bench.valid || r->steps[RUNG_STEP_CHECK].status == RUNG_S_FAILED)
+		return NAN;
+	return r->bench.median;
+}
+
+void rung_row_metrics_get(rung_row_metrics *o, const rung_model *m, int row, int base_row)
+{
+	o->median_ms = o->max_rel = o->delta = o->noise = o->intensity = o->flop_s = o->roof_pct = NAN;
+	o->has_delta = o->impossible = o->has_regs = false;
+	o->cmp = RUNG_CMP_SAME;
+	o->regs = 0;
+	o->spills = o->smem = 0;
+	if (row < 0 || row >= m->nrows)
+		return;
+	const rung_result *r = m->rows[row].result;
+	if (!r)
+		return;
+	o->max_rel = worst_rel(r);
+	o->median_ms = usable_median(r);
+	if (r->compile.kernel.valid) {
+		o->has_regs = true;
+		o->regs = r->compile.kernel.regs;
+		o->spills = r->compile.kernel.spill_stores + r->compile.kernel.spill_loads;
+		o->smem = r->compile.kernel.smem;
+	}
+	const rung_result *b = base_row >= 0 && base_row < m->nrows ? m->rows[base_row].result : NULL;
+	double tb = usable_median(b);
+	if (!isnan(o->median_ms) && !isnan(tb) && tb > 0 && base_row != row) {
+		o->has_delta = true;
+		o->delta = (o->median_ms - tb) / tb;
+		double ra = isnan(r->bench.rse_median) ? 0.01 : r->bench.rse_median;
+		double rb = isnan(b->bench.rse_median) ? 0.01 : b->bench.rse_median;
+		o->noise = 2 * sqrt(ra * ra + rb * rb);
+		double band = fmax(o->noise, RUNG_CMP_MIN_EFFECT);
+		o->cmp = o->delta < -band ? RUNG_CMP_FASTER : o->delta > band ? RUNG_CMP_SLOWER : RUNG_CMP_SAME;
+	}
+	if (!isnan(o->median_ms) && !isnan(r->bench.tflops) && r->bench.tflops > 0) {
+		double s = o->median_ms * 1e-3;
+		double flops = r->bench.tflops * 1e12 * s;
+		double bytes = !isnan(r->bench.tbps) && r->bench.tbps > 0 ? r->bench.tbps * 1e12 * s : NAN;
+		o->flop_s = r->bench.tflops * 1e12;
+		o->intensity = rung_arith_intensity(flops, isnan(bytes) ? 0 : bytes);
+		double peak = m->ceil.fp32_flop_s;
+		if (!isnan(peak) && !isnan(m->ceil.bw_bytes_s) && !isnan(bytes))
+			o->roof_pct = rung_percent_of_roof(flops, bytes, o->median_ms, peak, m->ceil.bw_bytes_s);
+	}
+	o->impossible = r->impossible || (!isnan(o->roof_pct) && o->roof_pct > 100.5 &&
+					  isnan(m->ceil.tensor_flop_s));
+}
+
+void rung_fmt_ms(char *buf, int len, double ms)
+{
+	if (isnan(ms))
+		snprintf(buf, (size_t)len, "-");
+	else if (ms >= 1000)
+		snprintf(buf, (size_t)len, "%.2fs", ms / 1000);
+	else if (ms >= 100)
+		snprintf(buf, (size_t)len, "%.1fms", ms);
+	else if (ms >= 1)
+		snprintf(buf, (size_t)len, "%.3fms", ms);
+	else
+		snprintf(buf, (size_t)len, "%.1fus", ms * 1000);
+}
+
+void rung_fmt_si(char *buf, int len, double v)
+{
+	static const char *const suf[] = {"", "K", "M", "G", "T", "P", "E"};
+	int k = 0;
+	while (fabs(v) >= 1000 && k < 6) {
+		v /= 1000;
+		k++;
+	}
+	if (fabs(v - round(v)) < 1e-9)
+		snprintf(buf, (size_t)len, "%.0f%s", v, suf[k]);
+	else
+		snprintf(buf, (size_t)len, "%.3g%s", v, suf[k]);
+}

@@ -1,0 +1,87 @@
+/* Colours by role (htop style): code names a role, never a colour. A theme
+ * maps every role to fg, bg and attributes; themes/<name>.theme files use
+ * `role = fg bg [bold|reverse|underline|dim]`. The default and monochrome
+ * themes are compiled in. */
+#ifndef RUNG_TUI_THEME_H
+#define RUNG_TUI_THEME_H
+
+#include <stdbool.h>
+
+#define RUNG_ROLE_LIST(_) \
+	_(DEFAULT, "default") \
+	_(TITLE, "title") \
+	_(HEADER, "header") \
+	_(STATUS, "status") \
+	_(CURSOR, "cursor") \
+	_(OK, "ok") \
+	_(FAILED, "failed") \
+	_(PENDING, "pending") \
+	_(RUNNING, "running") \
+	_(CACHED, "cached") \
+	_(SKIPPED, "skipped") \
+	_(FASTER, "faster") \
+	_(SLOWER, "slower") \
+	_(SAME, "same") \
+	_(BASELINE, "baseline") \
+	_(BEST, "best") \
+	_(MARK, "mark") \
+	_(DIM, "dim") \
+	_(NOTE, "note") \
+	_(DIFF_ADD, "diff_add") \
+	_(DIFF_DEL, "diff_del") \
+	_(DIFF_HUNK, "diff_hunk") \
+	_(AXIS, "axis") \
+	_(CEILING, "ceiling") \
+	_(POINT, "point") \
+	_(SELECTED_POINT, "selected_point") \
+	_(PATH, "path") \
+	_(IMPOSSIBLE, "impossible") \
+	_(ERROR, "error") \
+	_(WARNING, "warning") \
+	_(KEY, "key") \
+	_(INPUT, "input") \
+	_(SEARCH, "search")
+
+typedef enum {
+#define RUNG_ROLE_ENUM(id, name) RUNG_ROLE_##id,
+	RUNG_ROLE_LIST(RUNG_ROLE_ENUM)
+#undef RUNG_ROLE_ENUM
+	RUNG_NROLES
+} rung_role;
+
+enum { RUNG_A_BOLD = 1, RUNG_A_REVERSE = 2, RUNG_A_UNDERLINE = 4, RUNG_A_DIM = 8 };
+
+typedef struct {
+	short fg, bg;   /* -1 = terminal default, 0-255 */
+	unsigned attrs; /* RUNG_A_* */
+} rung_style;
+
+typedef struct {
+	char name[64];
+	rung_style role[RUNG_NROLES];
+} rung_theme;
+
+const char *rung_role_name(rung_role r);
+int rung_role_parse(rung_role *out, const char *name); /* 0 or RUNG_ENOTFOUND */
+
+/* Parses theme text over *t (roles not named keep their value). file names the
+ * source in errors: "light.theme:4: unknown colour 'purpel'". */
+int rung_theme_parse(rung_theme *t, const char *text, const char *file);
+/* The compiled-in default (dark) and monochrome themes. */
+void rung_theme_default(rung_theme *t);
+void rung_theme_monochrome(rung_theme *t);
+const char *rung_theme_default_text(void);
+const char *rung_theme_monochrome_text(void);
+
+/* Loads NAME (a path when it contains '/', else NAME.theme searched in
+ * $XDG_CONFIG_HOME/rung/themes, then the source tree's themes/), over the default. */
+int rung_theme_load(rung_theme *t, const char *name);
+/* Picks the theme name: explicit (--theme) > NO_COLOR ("monochrome") >
+ * `theme = NAME` in $XDG_CONFIG_HOME/rung/config (~/.config) > "default". *colour is
+ * false under NO_COLOR. Returns 0 or an error naming config:line. */
+int rung_theme_choose(char *name, int len, bool *colour, const char *explicit_name);
+
+/* A 0-255 colour reduced to what the terminal has (256 -> 16 -> 8). */
+short rung_color_reduce(short c, int ncolors);
+
+#endif
