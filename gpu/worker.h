@@ -55,4 +55,37 @@ int rung_worker_env(rung_env *out, rung_worker *w);
  * Returns negative only for rung's own failures (out of memory, bad arguments). */
 int rung_evaluate(rung_result *out, rung_worker *w, const rung_job *job, rung_progress_fn cb, void *ud);
 
+/* The GPU rungs only (run, check, bench) for a version the caller has already
+ * compiled (kernel, and ref when the spec has a reference): *out must be
+ * initialised and hold the compile rung; its base_seed is used when set (else
+ * job's seed, else a fresh one). Same verdict rules as rung_evaluate. */
+int rung_evaluate_gpu(rung_result *out, rung_worker *w, const rung_job *job, const rung_compiled *kernel,
+		      const rung_compiled *ref, rung_progress_fn cb, void *ud);
+
+/* A/B timing of two compiled versions of one task (rung compare). */
+typedef struct {
+	bool identical;   /* same machine code (.text sections): not timed */
+	bool failed;      /* reason says why (compile, geometry, fault, no device) */
+	bool skipped;     /* no driver / no GPU: reason says so */
+	char reason[512];
+	int n, dropped;   /* rounds (one A and one B sample each); batches under 75% clock */
+	double *a, *b;    /* n samples each, ms, taken A B A B ... (owned) */
+	char method[64];  /* "cupti-activity" or "events" */
+} rung_ab;
+
+/* Times kernel A (src_a/file_a, compiled ka) against B at the spec's benchmark
+ * shape in one worker, interleaved A B A B with an L2 flush before each launch,
+ * until both medians are stable or budget_s (default 2 s) is spent. Identical
+ * machine code gives identical=true without timing. Returns negative only for
+ * rung's own errors; faults are in out->failed/reason. */
+int rung_compare_versions(rung_ab *out, rung_worker *w, const rung_spec *spec, const char *src_a, const char *file_a,
+			  const rung_compiled *ka, const char *src_b, const char *file_b, const rung_compiled *kb,
+			  double budget_s);
+void rung_ab_free(rung_ab *ab);
+
+/* The worker process itself (`rung worker`): speaks the protocol on in_fd/out_fd
+ * until end of input or "quit". Returns the process exit code: 0, or 1 after a
+ * sticky CUDA error so that the parent starts a fresh worker. */
+int rung_worker_main(int in_fd, int out_fd);
+
 #endif

@@ -1,0 +1,13 @@
+/* CUBIN (ELF64) inspection without a GPU. */
+#ifndef RUNG_GPU_CUBIN_H
+#define RUNG_GPU_CUBIN_H
+
+#include <stddef.h>
+
+/* Compares the machine code of two CUBINs: every section whose name starts with
+ * ".text", in order, byte for byte (line tables, file names and notes are
+ * ignored). Returns 1 when identical, 0 when different, RUNG_EINVAL when either
+ * is not an ELF64 image. */
+int rung_cubin_same_code(const void *a, size_t na, const void *b, size_t nb);
+
+#endif

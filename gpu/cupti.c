@@ -1,0 +1,247 @@
+#include "gpu/cupti.h"
+
+#include <dlfcn.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cupti.h>
+
+#include "core/err.h"
+
+#ifndef RUNG_CUDA_LIBDIR
+#define RUNG_CUDA_LIBDIR "/usr/local/cuda/lib64"
+#endif
+
+/* --- CUPTI ------------------------------------------------------------------ */
+
+static struct {
+	void *lib;
+	bool ok;
+	CUptiResult (*reg)(CUpti_BuffersCallbackRequestFunc, CUpti_BuffersCallbackCompleteFunc);
+	CUptiResult (*enable)(CUpti_ActivityKind);
+	CUptiResult (*disable)(CUpti_ActivityKind);
+	CUptiResult (*flush_all)(uint32_t);
+	CUptiResult (*next)(uint8_t *, size_t, CUpti_Activity **);
+	CUptiResult (*result_string)(CUptiResult, const char **);
+} cu;
+
+#define BUF_SIZE (1u << 20)
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static char want[2][512];
+static bool collecting;
+static double *got;
+static int ngot, capgot;
+
+static void CUPTIAPI buffer_requested(uint8_t **buffer, size_t *size, size_t *max_records)
+{
+	*buffer = aligned_alloc(8, BUF_SIZE);
+	*size = *buffer ? BUF_SIZE : 0;
+	*max_records = 0;
+}
+
+static void CUPTIAPI buffer_completed(CUcontext ctx, uint32_t stream, uint8_t *buffer, size_t size, size_t valid)
+{
+	(void)ctx;
+	(void)stream;
+	(void)size;
+	CUpti_Activity *rec = NULL;
+	pthread_mutex_lock(&lock);
+	while (valid > 0 && cu.next(buffer, valid, &rec) == CUPTI_SUCCESS) {
+		if (rec->kind != CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL && rec->kind != CUPTI_ACTIVITY_KIND_KERNEL)
+			continue;
+		const CUpti_ActivityKernel10 *k = (const CUpti_ActivityKernel10 *)rec;
+		if (!collecting || !k->name || (strcmp(k->name, want[0]) != 0 && strcmp(k->name, want[1]) != 0) ||
+		    k->end < k->start)
+			continue;
+		if (ngot == capgot) {
+			int nc = capgot ? capgot * 2 : 1024;
+			double *ng = realloc(got, (size_t)nc * sizeof(*ng));
+			if (!ng)
+				continue;
+			got = ng;
+			capgot = nc;
+		}
+		got[ngot++] = (double)(k->end - k->start);
+	}
+	pthread_mutex_unlock(&lock);
+	free(buffer);
+}
+
+static void *open_cupti(void)
+{
+	const char *dirs[] = {RUNG_CUDA_LIBDIR, "/usr/local/cuda/lib64", "/usr/local/cuda/extras/CUPTI/lib64", NULL};
+	char path[1024];
+	for (int i = 0; dirs[i]; i++) {
+		snprintf(path, sizeof(path), "%s/libcupti.so.13", dirs[i]);
+		void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+		if (h)
+			return h;
+	}
+	return dlopen("libcupti.so.13", RTLD_NOW | RTLD_LOCAL);
+}
+
+bool rung_cupti_available(void)
+{
+	return cu.ok;
+}
+
+int rung_cupti_load(void)
+{
+	if (cu.ok)
+		return 0;
+	if (!cu.lib)
+		cu.lib = open_cupti();
+	if (!cu.lib)
+		return rung_error_set(RUNG_ENOTFOUND, "CUPTI not found (libcupti.so.13): timing falls back to CUDA events");
+#define SYM(field, name) *(void **)&cu.field = dlsym(cu.lib, name)
+	SYM(reg, "cuptiActivityRegisterCallbacks");
+	SYM(enable, "cuptiActivityEnable");
+	SYM(disable, "cuptiActivityDisable");
+	SYM(flush_all, "cuptiActivityFlushAll");
+	SYM(next, "cuptiActivityGetNextRecord");
+	SYM(result_string, "cuptiGetResultString");
+#undef SYM
+	if (!cu.reg || !cu.enable || !cu.disable || !cu.flush_all || !cu.next)
+		return rung_error_set(RUNG_ENOTFOUND, "CUPTI is missing activity API symbols");
+	CUptiResult r = cu.reg(buffer_requested, buffer_completed);
+	if (r != CUPTI_SUCCESS) {
+		const char *s = NULL;
+		if (cu.result_string)
+			cu.result_string(r, &s);
+		return rung_error_set(RUNG_ENOTFOUND, "cuptiActivityRegisterCallbacks: %s", s ? s : "error");
+	}
+	cu.ok = true;
+	return 0;
+}
+
+int rung_cupti_start(const char *name)
+{
+	return rung_cupti_start2(name, name);
+}
+
+int rung_cupti_start2(const char *name_a, const char *name_b)
+{
+	if (!cu.ok)
+		return rung_error_set(RUNG_ENOTFOUND, "CUPTI not loaded");
+	pthread_mutex_lock(&lock);
+	snprintf(want[0], sizeof(want[0]), "%s", name_a);
+	snprintf(want[1], sizeof(want[1]), "%s", name_b);
+	ngot = 0;
+	collecting = true;
+	pthread_mutex_unlock(&lock);
+	CUptiResult r = cu.enable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
+	if (r != CUPTI_SUCCESS) {
+		collecting = false;
+		const char *s = NULL;
+		if (cu.result_string)
+			cu.result_string(r, &s);
+		return rung_error_set(RUNG_ECUDA, "cuptiActivityEnable: %s", s ? s : "error");
+	}
+	return 0;
+}
+
+int rung_cupti_collect(double *ns, int max)
+{
+	if (!cu.ok)
+		return rung_error_set(RUNG_ENOTFOUND, "CUPTI not loaded");
+	cu.flush_all(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+	pthread_mutex_lock(&lock);
+	int n = ngot < max ? ngot : max;
+	memcpy(ns, got, (size_t)n * sizeof(*ns));
+	ngot = 0;
+	pthread_mutex_unlock(&lock);
+	return n;
+}
+
+void rung_cupti_stop(void)
+{
+	if (!cu.ok)
+		return;
+	cu.disable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
+	cu.flush_all(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+	pthread_mutex_lock(&lock);
+	collecting = false;
+	ngot = 0;
+	pthread_mutex_unlock(&lock);
+}
+
+/* --- NVML: types declared locally (no nvml.h needed) ------------------------- */
+
+typedef struct nvml_device *nvml_device_t;
+enum { NVML_OK = 0, NVML_CLOCK_SM = 1 };
+
+static struct {
+	void *lib;
+	bool ok;
+	nvml_device_t dev;
+	int (*get_clock)(nvml_device_t, int, unsigned *);
+	int (*get_max_clock)(nvml_device_t, int, unsigned *);
+	int (*get_power_limit)(nvml_device_t, unsigned *);
+	int (*driver_version)(char *, unsigned);
+} nv;
+
+int rung_nvml_open(const char *uuid)
+{
+	if (nv.ok)
+		return 0;
+	nv.lib = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
+	if (!nv.lib)
+		return rung_error_set(RUNG_ENOTFOUND, "NVML not found (libnvidia-ml.so.1)");
+	int (*init)(void);
+	int (*by_uuid)(const char *, nvml_device_t *);
+	int (*by_index)(unsigned, nvml_device_t *);
+	*(void **)&init = dlsym(nv.lib, "nvmlInit_v2");
+	*(void **)&by_uuid = dlsym(nv.lib, "nvmlDeviceGetHandleByUUID");
+	*(void **)&by_index = dlsym(nv.lib, "nvmlDeviceGetHandleByIndex_v2");
+	*(void **)&nv.get_clock = dlsym(nv.lib, "nvmlDeviceGetClockInfo");
+	*(void **)&nv.get_max_clock = dlsym(nv.lib, "nvmlDeviceGetMaxClockInfo");
+	*(void **)&nv.get_power_limit = dlsym(nv.lib, "nvmlDeviceGetPowerManagementLimit");
+	*(void **)&nv.driver_version = dlsym(nv.lib, "nvmlSystemGetDriverVersion");
+	if (!init || init() != NVML_OK)
+		return rung_error_set(RUNG_ENOTFOUND, "NVML did not initialise");
+	int r = -1;
+	if (uuid && uuid[0] && by_uuid)
+		r = by_uuid(uuid, &nv.dev);
+	if (r != NVML_OK && by_index)
+		r = by_index(0, &nv.dev);
+	if (r != NVML_OK)
+		return rung_error_set(RUNG_ENOTFOUND, "NVML: device not found");
+	nv.ok = true;
+	return 0;
+}
+
+int rung_nvml_sm_clock_mhz(void)
+{
+	unsigned v = 0;
+	if (!nv.ok || !nv.get_clock || nv.get_clock(nv.dev, NVML_CLOCK_SM, &v) != NVML_OK)
+		return -1;
+	return (int)v;
+}
+
+int rung_nvml_max_sm_clock_mhz(void)
+{
+	unsigned v = 0;
+	if (!nv.ok || !nv.get_max_clock || nv.get_max_clock(nv.dev, NVML_CLOCK_SM, &v) != NVML_OK)
+		return -1;
+	return (int)v;
+}
+
+double rung_nvml_power_limit_w(void)
+{
+	unsigned mw = 0;
+	if (!nv.ok || !nv.get_power_limit || nv.get_power_limit(nv.dev, &mw) != NVML_OK)
+		return NAN;
+	return mw / 1000.0;
+}
+
+const char *rung_nvml_driver_version(void)
+{
+	static char buf[96];
+	if (!nv.ok || !nv.driver_version || nv.driver_version(buf, sizeof(buf)) != NVML_OK)
+		return NULL;
+	return buf;
+}

@@ -1,0 +1,35 @@
+/* Kernel timing through CUPTI's activity API (libcupti.so.13, loaded with
+ * dlopen; it does not pull in libcuda). CONCURRENT_KERNEL records give each
+ * kernel's own start/end on the GPU in ns, so launch overhead is outside the
+ * measured window by construction. Used only in the worker. */
+#ifndef RUNG_GPU_CUPTI_H
+#define RUNG_GPU_CUPTI_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* Loads libcupti (RUNG_CUDA_LIBDIR, /usr/local/cuda/lib64,
+ * /usr/local/cuda/extras/CUPTI/lib64, then the plain soname) and registers the
+ * buffer callbacks. RUNG_ENOTFOUND with a message when absent. Idempotent. */
+int rung_cupti_load(void);
+bool rung_cupti_available(void);
+
+/* Starts collecting kernel records whose (mangled) name equals `name`. */
+int rung_cupti_start(const char *name);
+/* Same for kernels named either name (A/B comparison); records come in
+ * completion order. */
+int rung_cupti_start2(const char *name_a, const char *name_b);
+/* Flushes and appends the durations (ns) of the matching kernels completed since
+ * the last call, in completion order, up to max; returns how many (or negative). */
+int rung_cupti_collect(double *ns, int max);
+/* Stops collecting (disables the activity kind, drops pending records). */
+void rung_cupti_stop(void);
+
+/* NVML (libnvidia-ml.so.1, dlopen), all optional: -1 / NAN / NULL when absent. */
+int rung_nvml_open(const char *uuid); /* "GPU-xxxxxxxx-..." or NULL for index 0 */
+int rung_nvml_sm_clock_mhz(void);     /* current SM clock */
+int rung_nvml_max_sm_clock_mhz(void);
+double rung_nvml_power_limit_w(void);
+const char *rung_nvml_driver_version(void); /* "580.95.05" */
+
+#endif

@@ -1,0 +1,77 @@
+/* The job plan: everything the worker needs to run one version, fully evaluated
+ * in the parent (shapes, scalar values, launch geometry per dim set), so the
+ * worker never parses a spec. Travels as the JSON header of a "job" message
+ * (docs/ARCHITECTURE.md, "Worker protocol"). */
+#ifndef RUNG_GPU_PLAN_H
+#define RUNG_GPU_PLAN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <jansson.h>
+
+#include "core/spec.h"
+
+#define RUNG_PLAN_MAX_SHAPES (RUNG_MAX_CHECK_SETS + 2)
+#define RUNG_PLAN_MAX_SEEDS 64
+
+typedef struct {
+	char name[RUNG_NAME_MAX];
+	rung_arg_kind kind;
+	rung_dtype dtype;
+	rung_init_kind init;
+	double a, b;
+	char npy[1024];    /* init = npy */
+	char golden[1024]; /* outputs: golden .npy standing in for the reference at the benchmark shape */
+} rung_plan_arg;
+
+typedef struct {
+	rung_dimset dims;
+	bool bench; /* the benchmark shape (the last one) */
+	int rank[RUNG_MAX_ARGS];
+	int64_t extent[RUNG_MAX_ARGS][RUNG_MAX_RANK];
+	int64_t numel[RUNG_MAX_ARGS];
+	int64_t ival[RUNG_MAX_ARGS]; /* scalars */
+	double fval[RUNG_MAX_ARGS];
+	rung_geom geom, ref_geom;
+} rung_plan_shape;
+
+typedef struct {
+	char name[256];    /* entry as written: "sgemm<128,8>" */
+	char lowered[512]; /* mangled name to look up in the CUBIN */
+	char file[256];
+} rung_plan_kernel;
+
+typedef struct {
+	rung_plan_kernel kernel, ref;
+	bool has_ref;
+	int nargs;
+	rung_plan_arg args[RUNG_MAX_ARGS];
+	int nshapes;
+	rung_plan_shape shapes[RUNG_PLAN_MAX_SHAPES];
+	int nseeds;
+	uint64_t base_seed;
+	uint64_t seeds[RUNG_PLAN_MAX_SEEDS];
+	bool has_atol, has_rtol, has_min_psnr, has_min_cossim;
+	double atol, rtol, min_psnr, min_cossim;
+	double flops, bytes; /* [roofline] at the benchmark shape; NAN when absent */
+	double budget_s;
+	unsigned flags;      /* RUNG_JOB_* */
+} rung_plan;
+
+/* Fills *out (caller-allocated; it is large, so heap it) from a spec. kl / rl are
+ * the launches of kernel and reference (rung_launch_from_source). Shapes: every
+ * [check] set that differs from [dims], or with none one odd shape (every dim minus 1, at least 1), then
+ * the benchmark shape last. Seeds: spec->seeds derived from base_seed. Errors
+ * name file:line (they come from the spec evaluators). */
+int rung_plan_build(rung_plan *out, const rung_spec *spec, const rung_launch *kl, const rung_launch *rl,
+		    uint64_t base_seed);
+
+json_t *rung_plan_to_json(const rung_plan *p);
+/* RUNG_EIO with a message on a malformed plan. */
+int rung_plan_from_json(rung_plan *out, const json_t *j);
+
+/* Index of the plan's first output (or inout) argument, -1 when none. */
+int rung_plan_first_output(const rung_plan *p);
+
+#endif

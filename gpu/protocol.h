@@ -1,0 +1,55 @@
+/* Worker protocol framing (docs/ARCHITECTURE.md, "Worker protocol").
+ * A message is one line of compact JSON (an object with a "type") ended by
+ * '\n'. When the object has "blobs": [n0, n1, ...], exactly n0 + n1 + ...
+ * raw bytes follow the newline, blob after blob (cubins, result JSON).
+ * Reads are buffered per channel and can carry a deadline. */
+#ifndef RUNG_GPU_PROTOCOL_H
+#define RUNG_GPU_PROTOCOL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <jansson.h>
+
+#define RUNG_PROTO_VERSION 1
+#define RUNG_PROTO_MAX_BLOBS 8
+#define RUNG_PROTO_MAX_LINE (64u << 20)  /* a header line larger than this is a protocol error */
+#define RUNG_PROTO_MAX_BLOB (1ull << 32) /* one blob larger than this is a protocol error */
+
+typedef struct {
+	void *data;
+	size_t len;
+} rung_blob;
+
+typedef struct {
+	json_t *json;   /* the header object (owned) */
+	const char *type; /* json "type", borrowed from json */
+	int nblobs;
+	rung_blob blobs[RUNG_PROTO_MAX_BLOBS]; /* owned; data NUL-terminated for convenience */
+} rung_msg;
+
+/* One end of a byte stream: fd plus a read buffer. */
+typedef struct {
+	int fd;
+	char *buf;
+	size_t len, cap, off;
+} rung_chan;
+
+void rung_chan_init(rung_chan *c, int fd);
+void rung_chan_free(rung_chan *c); /* frees the buffer; does not close fd */
+
+/* Writes hdr (adds "blobs" when nblobs > 0) then the blobs. Retries on EINTR;
+ * never raises SIGPIPE on sockets (MSG_NOSIGNAL). RUNG_EIO when the peer is gone. */
+int rung_msg_write(int fd, json_t *hdr, const rung_blob *blobs, int nblobs);
+
+/* Reads the next message. deadline_ms: absolute time on rung_proto_now_ms()'s
+ * clock, or a negative value to wait forever. RUNG_ETIMEOUT at the deadline,
+ * RUNG_EIO at end of stream ("worker exited") or on a malformed frame
+ * (message says what was wrong). */
+int rung_msg_read(rung_msg *out, rung_chan *c, int64_t deadline_ms);
+void rung_msg_free(rung_msg *m);
+
+/* Monotonic milliseconds. */
+int64_t rung_proto_now_ms(void);
+
+#endif

@@ -1,0 +1,619 @@
+/* Parent side of the GPU worker: spawns `rung worker` lazily, compiles in the
+ * parent (NVRTC needs no GPU), sends the plan, and turns whatever happens to the
+ * child (result, crash, sticky error, missed deadline) into steps of a result.
+ * The parent never calls the driver. */
+#include "gpu/worker.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "core/err.h"
+#include "core/rng.h"
+#include "gpu/plan.h"
+#include "gpu/protocol.h"
+#include "gpu/worker_internal.h"
+
+#define HELLO_TIMEOUT_MS 60000
+#define DEFAULT_DEADLINE_S 10.0
+
+int rung_worker_open(rung_worker **out, const rung_worker_opts *opts)
+{
+	rung_worker *w = calloc(1, sizeof(*w));
+	if (!w)
+		return rung_error_set(RUNG_ENOMEM, "out of memory");
+	const char *exe = opts && opts->exe ? opts->exe : getenv("RUNG_WORKER_EXE");
+	snprintf(w->exe, sizeof(w->exe), "%s", exe && *exe ? exe : "/proc/self/exe");
+	w->fd = -1;
+	w->pid = -1;
+	*out = w;
+	return 0;
+}
+
+/* Waits up to ms for the child to exit; returns its status or -1 if still running. */
+static int wait_exit(pid_t pid, int ms)
+{
+	for (int t = 0;; t += 10) {
+		int st;
+		pid_t r = waitpid(pid, &st, WNOHANG);
+		if (r == pid)
+			return st;
+		if (r < 0 && errno != EINTR)
+			return 0;
+		if (t >= ms)
+			return -1;
+		struct timespec ts = {0, 10 * 1000000};
+		nanosleep(&ts, NULL);
+	}
+}
+
+/* Forgets the child: closes the channel and reaps it (SIGKILL if it lingers).
+ * Returns the wait status (or -1 when there was no child). */
+static int worker_reap(rung_worker *w, bool kill_now, int grace_ms)
+{
+	int st = -1;
+	if (w->pid > 0) {
+		if (kill_now)
+			kill(w->pid, SIGKILL);
+		st = wait_exit(w->pid, kill_now ? 5000 : grace_ms);
+		if (st == -1) {
+			kill(w->pid, SIGKILL);
+			st = wait_exit(w->pid, 5000);
+		}
+	}
+	if (w->fd >= 0)
+		close(w->fd);
+	rung_chan_free(&w->chan);
+	w->fd = -1;
+	w->pid = -1;
+	w->running = false;
+	return st;
+}
+
+void rung_worker_close(rung_worker *w)
+{
+	if (!w)
+		return;
+	if (w->running) {
+		json_t *q = json_pack("{s:s}", "type", "quit");
+		rung_msg_write(w->fd, q, NULL, 0);
+		json_decref(q);
+		shutdown(w->fd, SHUT_WR);
+		worker_reap(w, false, 2000);
+	}
+	free(w);
+}
+
+void rung__describe_exit(char *buf, size_t len, int st)
+{
+	if (st == -1)
+		snprintf(buf, len, "worker vanished");
+	else if (WIFSIGNALED(st))
+		snprintf(buf, len, "worker crashed (%s, signal %d)", strsignal(WTERMSIG(st)), WTERMSIG(st));
+	else if (WIFEXITED(st) && WEXITSTATUS(st) == 127)
+		snprintf(buf, len, "worker could not be started (exec failed)");
+	else if (WIFEXITED(st))
+		snprintf(buf, len, "worker exited unexpectedly (status %d)", WEXITSTATUS(st));
+	else
+		snprintf(buf, len, "worker ended (wait status %d)", st);
+}
+
+static int spawn(rung_worker *w)
+{
+	int sv[2];
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0)
+		return rung_error_set(RUNG_EIO, "worker: socketpair: %s", strerror(errno));
+	pid_t pid = fork();
+	if (pid < 0) {
+		close(sv[0]);
+		close(sv[1]);
+		return rung_error_set(RUNG_EIO, "worker: fork: %s", strerror(errno));
+	}
+	if (pid == 0) {
+		/* Child: the socket becomes stdin and stdout (dup2 clears CLOEXEC). */
+		signal(SIGPIPE, SIG_DFL);
+		if (dup2(sv[1], 0) < 0 || dup2(sv[1], 1) < 0)
+			_exit(127);
+		char *argv[] = {w->exe, "worker", NULL};
+		execv(w->exe, argv);
+		_exit(127);
+	}
+	close(sv[1]);
+	w->fd = sv[0];
+	w->pid = pid;
+	w->running = true;
+	rung_chan_init(&w->chan, w->fd);
+	return 0;
+}
+
+int rung__worker_start(rung_worker *w)
+{
+	if (w->running)
+		return 0;
+	if (w->nodev)
+		return rung_error_set(RUNG_ENODEV, "%s", w->nodev_reason);
+	int rc = spawn(w);
+	if (rc)
+		return rc;
+	rung_msg m;
+	rc = rung_msg_read(&m, &w->chan, rung_proto_now_ms() + HELLO_TIMEOUT_MS);
+	if (rc) {
+		char why[256];
+		if (rc == RUNG_ETIMEOUT) {
+			worker_reap(w, true, 0);
+			return rung_error_set(RUNG_ETIMEOUT, "worker did not say hello within %d s", HELLO_TIMEOUT_MS / 1000);
+		}
+		char msg[512];
+		snprintf(msg, sizeof(msg), "%s", rung_error_last());
+		int st = worker_reap(w, false, 5000);
+		rung__describe_exit(why, sizeof(why), st);
+		return rung_error_set(RUNG_EIO, "%s before hello (%s)", why, msg);
+	}
+	if (strcmp(m.type, "hello") != 0) {
+		rung_msg_free(&m);
+		worker_reap(w, true, 0);
+		return rung_error_set(RUNG_EIO, "worker protocol: expected hello, got '%s'", m.type);
+	}
+	if (!json_is_true(json_object_get(m.json, "ok"))) {
+		const char *reason = json_string_value(json_object_get(m.json, "reason"));
+		snprintf(w->nodev_reason, sizeof(w->nodev_reason), "%s", reason ? reason : "no CUDA device");
+		w->nodev = true;
+		rung_msg_free(&m);
+		worker_reap(w, false, 5000);
+		return rung_error_set(RUNG_ENODEV, "%s", w->nodev_reason);
+	}
+	rung_env_from_json(&w->env, json_object_get(m.json, "env"));
+	w->have_env = true;
+	rung_msg_free(&m);
+	return 0;
+}
+
+int rung_worker_env(rung_env *out, rung_worker *w)
+{
+	memset(out, 0, sizeof(*out));
+	int rc = rung__worker_start(w);
+	if (rc)
+		return rc;
+	*out = w->env;
+	return 0;
+}
+
+/* --- evaluation ------------------------------------------------------------ */
+
+static void set_step(rung_result *r, rung_step_id s, rung_status st, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static void set_step(rung_result *r, rung_step_id s, rung_status st, const char *fmt, ...)
+{
+	r->steps[s].status = st;
+	if (fmt) {
+		va_list ap;
+		va_start(ap, fmt);
+		vsnprintf(r->steps[s].reason, sizeof(r->steps[s].reason), fmt, ap);
+		va_end(ap);
+	} else {
+		r->steps[s].reason[0] = 0;
+	}
+}
+
+static void progress(rung_progress_fn cb, void *ud, rung_step_id s, double frac, const char *msg)
+{
+	if (cb)
+		cb(ud, s, frac, msg);
+}
+
+double rung__deadline_s(const rung_job *job)
+{
+	if (job && job->deadline_s > 0)
+		return job->deadline_s;
+	const char *e = getenv("RUNG_DEADLINE");
+	if (e && *e) {
+		char *end;
+		double v = strtod(e, &end);
+		if (end != e && v > 0)
+			return v;
+	}
+	return DEFAULT_DEADLINE_S;
+}
+
+/* Include dirs: the task dir, then [task] headers (whitespace or comma separated,
+ * relative to the task dir). Returns a NULL-terminated array in *store. */
+static void include_dirs(char store[][1024], const char **dirs, int max, const rung_spec *spec)
+{
+	int n = 0;
+	if (spec->dir && spec->dir[0] && n < max - 1)
+		snprintf(store[n], 1024, "%s", spec->dir), dirs[n] = store[n], n++;
+	const char *p = spec->headers;
+	while (p && *p && n < max - 1) {
+		while (*p == ' ' || *p == '\t' || *p == ',')
+			p++;
+		const char *s = p;
+		while (*p && *p != ' ' && *p != '\t' && *p != ',')
+			p++;
+		if (p == s)
+			break;
+		int len = (int)(p - s);
+		if (*s == '/' || !spec->dir || !spec->dir[0])
+			snprintf(store[n], 1024, "%.*s", len, s);
+		else
+			snprintf(store[n], 1024, "%s/%.*s", spec->dir, len, s);
+		dirs[n] = store[n];
+		n++;
+	}
+	dirs[n] = NULL;
+}
+
+static char *read_file(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	size_t cap = 65536, len = 0, n;
+	char *buf = malloc(cap);
+	while (buf && (n = fread(buf + len, 1, cap - len - 1, f)) > 0) {
+		len += n;
+		if (cap - len < 2) {
+			char *nb = realloc(buf, cap * 2);
+			if (!nb) {
+				free(buf);
+				buf = NULL;
+				break;
+			}
+			buf = nb;
+			cap *= 2;
+		}
+	}
+	fclose(f);
+	if (buf)
+		buf[len] = 0;
+	return buf;
+}
+
+int rung__compile_pair(rung_result *out, rung_compiled *kc, rung_compiled *rc, const rung_job *job, const char *arch,
+		       rung_progress_fn cb, void *ud, char **ref_src_owned)
+{
+	const rung_spec *spec = job->spec;
+	char store[17][1024];
+	const char *dirs[17];
+	include_dirs(store, dirs, 17, spec);
+
+	out->steps[RUNG_STEP_COMPILE].status = RUNG_S_RUNNING;
+	progress(cb, ud, RUNG_STEP_COMPILE, 0, job->kernel_file);
+	rung_compile_req req = {
+		.src = job->kernel_src,
+		.file = job->kernel_file ? job->kernel_file : spec->kernel,
+		.entry = spec->entry,
+		.arch = arch,
+		.options = spec->options,
+		.include_dirs = dirs,
+		.headers = job->headers,
+		.nheaders = job->nheaders,
+	};
+	int err = rung_compile(kc, &req);
+	out->steps[RUNG_STEP_COMPILE].wall_ms = kc->ms;
+	out->compile.compile_ms = kc->ms;
+	snprintf(out->compile.arch, sizeof(out->compile.arch), "%s", arch);
+	free(out->compile_log);
+	out->compile_log = kc->log ? strdup(kc->log) : NULL;
+	if (err) {
+		if (err != RUNG_ECOMPILE && err != RUNG_EINVAL)
+			return err;
+		set_step(out, RUNG_STEP_COMPILE, RUNG_S_FAILED, "%s", kc->error[0] ? kc->error : rung_error_last());
+		return 1;
+	}
+	out->compile.kernel = kc->kinfo;
+	out->compile.ptx_bytes = (int64_t)kc->ptx_len;
+	out->compile.cubin_bytes = (int64_t)kc->cubin_len;
+	snprintf(out->compile.lowered_name, sizeof(out->compile.lowered_name), "%.255s", kc->lowered);
+
+	if (spec->reference) {
+		const char *rsrc = job->ref_src;
+		char path[2048];
+		if (!rsrc) {
+			if (spec->reference[0] == '/' || !spec->dir)
+				snprintf(path, sizeof(path), "%s", spec->reference);
+			else
+				snprintf(path, sizeof(path), "%s/%s", spec->dir, spec->reference);
+			*ref_src_owned = read_file(path);
+			rsrc = *ref_src_owned;
+			if (!rsrc) {
+				set_step(out, RUNG_STEP_COMPILE, RUNG_S_OK, NULL);
+				set_step(out, RUNG_STEP_RUN, RUNG_S_FAILED, "reference failed: cannot read %s: %s", path,
+					 strerror(errno));
+				return 1;
+			}
+		}
+		rung_compile_req rreq = req;
+		rreq.src = rsrc;
+		rreq.file = job->ref_file ? job->ref_file : spec->reference;
+		rreq.entry = spec->reference_entry ? spec->reference_entry : spec->entry;
+		rreq.headers = job->ref_headers;
+		rreq.nheaders = job->ref_nheaders;
+		err = rung_compile(rc, &rreq);
+		if (err) {
+			if (err != RUNG_ECOMPILE && err != RUNG_EINVAL)
+				return err;
+			set_step(out, RUNG_STEP_COMPILE, RUNG_S_OK, NULL);
+			set_step(out, RUNG_STEP_RUN, RUNG_S_FAILED, "reference failed to compile: %s",
+				 rc->error[0] ? rc->error : rung_error_last());
+			return 1;
+		}
+		out->compile.reference = rc->kinfo;
+	}
+	set_step(out, RUNG_STEP_COMPILE, RUNG_S_OK, NULL);
+	progress(cb, ud, RUNG_STEP_COMPILE, 1, "ok");
+	return 0;
+}
+
+/* Moves what the worker measured into out (which holds the compile rung). */
+static void merge(rung_result *out, rung_result *wr)
+{
+	for (int s = RUNG_STEP_RUN; s < RUNG_NSTEPS; s++)
+		if (wr->steps[s].status != RUNG_S_NONE)
+			out->steps[s] = wr->steps[s];
+	out->run_dims = wr->run_dims;
+	out->run_ms = wr->run_ms;
+	out->run_finite = wr->run_finite;
+	free(out->metrics);
+	out->metrics = wr->metrics;
+	out->nmetrics = wr->nmetrics;
+	wr->metrics = NULL;
+	wr->nmetrics = 0;
+	out->nshapes = wr->nshapes;
+	out->nseeds = wr->nseeds;
+	free(out->bench.samples);
+	out->bench = wr->bench;
+	wr->bench.samples = NULL;
+	if (wr->env.valid)
+		out->env = wr->env;
+	out->impossible = wr->impossible;
+	out->floor_ms = wr->floor_ms;
+	free(out->counters);
+	out->counters = wr->counters;
+	out->ncounters = wr->ncounters;
+	wr->counters = NULL;
+	wr->ncounters = 0;
+}
+
+static rung_step_id step_from_name(const char *name)
+{
+	for (int s = 0; s < RUNG_NSTEPS; s++)
+		if (name && strcmp(rung_step_name((rung_step_id)s), name) == 0)
+			return (rung_step_id)s;
+	return RUNG_STEP_RUN;
+}
+
+int rung__worker_exchange(rung_worker *w, json_t *hdr, const rung_blob *blobs, int nblobs, double deadline_s,
+			  rung_progress_fn cb, void *ud, rung_exchange *ex)
+{
+	memset(ex, 0, sizeof(*ex));
+	ex->step = RUNG_STEP_RUN;
+	int rc = rung_msg_write(w->fd, hdr, blobs, nblobs);
+	if (rc) {
+		int st = worker_reap(w, true, 0);
+		rung__describe_exit(ex->reason, sizeof(ex->reason), st);
+		ex->failed = true;
+		return 0;
+	}
+	int64_t window = (int64_t)(deadline_s * 1000.0);
+	for (;;) {
+		rung_msg m;
+		rc = rung_msg_read(&m, &w->chan, rung_proto_now_ms() + window);
+		if (rc == RUNG_ETIMEOUT) {
+			worker_reap(w, true, 0);
+			snprintf(ex->reason, sizeof(ex->reason), "killed at deadline after %.1f s (kernel never finished?)",
+				 deadline_s);
+			ex->failed = true;
+			return 0;
+		}
+		if (rc) {
+			char msg[256];
+			snprintf(msg, sizeof(msg), "%s", rung_error_last());
+			int st = worker_reap(w, false, 5000);
+			rung__describe_exit(ex->reason, sizeof(ex->reason), st);
+			if (!strstr(msg, "end of stream")) {
+				size_t n = strlen(ex->reason);
+				snprintf(ex->reason + n, sizeof(ex->reason) - n, ": %s", msg);
+			}
+			ex->failed = true;
+			return 0;
+		}
+		if (!strcmp(m.type, "progress")) {
+			ex->step = step_from_name(json_string_value(json_object_get(m.json, "step")));
+			const char *pm = json_string_value(json_object_get(m.json, "msg"));
+			double frac = json_number_value(json_object_get(m.json, "frac"));
+			progress(cb, ud, ex->step, frac, pm ? pm : "");
+			rung_msg_free(&m);
+			continue;
+		}
+		if (!strcmp(m.type, "result") || !strcmp(m.type, "error") || !strcmp(m.type, "compare_result")) {
+			ex->msg = m;
+			ex->have_msg = true;
+			if (json_is_true(json_object_get(m.json, "fatal")))
+				worker_reap(w, false, 10000);
+			return 0;
+		}
+		/* Unknown message: ignore (forward compatible). */
+		rung_msg_free(&m);
+	}
+}
+
+void rung__exchange_free(rung_exchange *ex)
+{
+	if (ex->have_msg)
+		rung_msg_free(&ex->msg);
+	ex->have_msg = false;
+}
+
+static void skip_gpu_steps(rung_result *out, const char *why)
+{
+	for (int s = RUNG_STEP_RUN; s <= RUNG_STEP_BENCH; s++)
+		set_step(out, (rung_step_id)s, RUNG_S_SKIPPED, "%s", why);
+}
+
+static int eval_gpu(rung_result *out, rung_worker *w, const rung_job *job, const rung_compiled *kc,
+		    const rung_compiled *rc, const char *ref_src, rung_progress_fn cb, void *ud)
+{
+	const rung_spec *spec = job->spec;
+	if (!w) {
+		skip_gpu_steps(out, "no worker");
+		return 0;
+	}
+	int start_rc = rung__worker_start(w);
+	if (start_rc) {
+		if (start_rc == RUNG_ENODEV)
+			skip_gpu_steps(out, w->nodev_reason);
+		else
+			set_step(out, RUNG_STEP_RUN, RUNG_S_FAILED, "%s", rung_error_last());
+		return 0;
+	}
+	out->env = w->env;
+
+	rung_launch kl, rl;
+	memset(&kl, 0, sizeof(kl));
+	memset(&rl, 0, sizeof(rl));
+	rung_plan *plan = NULL;
+	int ret = 0;
+	/* Launch geometry: [launch] or the source's `// rung:` line, for both kernels. */
+	if (rung_launch_from_source(&kl, spec, job->kernel_src, job->kernel_file ? job->kernel_file : spec->kernel) < 0) {
+		set_step(out, RUNG_STEP_RUN, RUNG_S_FAILED, "%s", rung_error_last());
+		goto done;
+	}
+	if (spec->reference &&
+	    rung_launch_from_source(&rl, spec, ref_src, job->ref_file ? job->ref_file : spec->reference) < 0) {
+		set_step(out, RUNG_STEP_RUN, RUNG_S_FAILED, "reference failed: %s", rung_error_last());
+		goto done;
+	}
+	plan = malloc(sizeof(*plan));
+	if (!plan) {
+		ret = rung_error_set(RUNG_ENOMEM, "out of memory");
+		goto done;
+	}
+	if (rung_plan_build(plan, spec, &kl, spec->reference ? &rl : NULL, out->base_seed)) {
+		set_step(out, RUNG_STEP_RUN, RUNG_S_FAILED, "%s", rung_error_last());
+		goto done;
+	}
+	snprintf(plan->kernel.lowered, sizeof(plan->kernel.lowered), "%s", kc->lowered);
+	if (job->kernel_file)
+		snprintf(plan->kernel.file, sizeof(plan->kernel.file), "%s", job->kernel_file);
+	if (plan->has_ref) {
+		if (!rc || !rc->cubin) {
+			set_step(out, RUNG_STEP_RUN, RUNG_S_FAILED, "reference failed: not compiled");
+			goto done;
+		}
+		snprintf(plan->ref.lowered, sizeof(plan->ref.lowered), "%s", rc->lowered);
+		if (job->ref_file)
+			snprintf(plan->ref.file, sizeof(plan->ref.file), "%s", job->ref_file);
+	}
+	plan->budget_s = job->budget_s > 0 ? job->budget_s : 2.0;
+	plan->flags = job->flags;
+
+	json_t *hdr = rung_plan_to_json(plan);
+	rung_blob blobs[2] = {{kc->cubin, kc->cubin_len}, {rc ? rc->cubin : NULL, rc ? rc->cubin_len : 0}};
+	double deadline_s = rung__deadline_s(job);
+	rung_exchange ex;
+	out->steps[RUNG_STEP_RUN].status = RUNG_S_RUNNING;
+	ret = rung__worker_exchange(w, hdr, blobs, plan->has_ref ? 2 : 1, deadline_s, cb, ud, &ex);
+	json_decref(hdr);
+	if (ret)
+		goto done;
+	if (ex.failed) {
+		/* Steps before the one in progress passed (the worker stops at a failure). */
+		for (int s = RUNG_STEP_RUN; s < (int)ex.step; s++)
+			set_step(out, (rung_step_id)s, RUNG_S_OK, NULL);
+		set_step(out, ex.step, RUNG_S_FAILED, "%s", ex.reason);
+		for (int s = ex.step + 1; s < RUNG_NSTEPS; s++)
+			set_step(out, (rung_step_id)s, RUNG_S_NONE, NULL);
+	} else if (!strcmp(ex.msg.type, "error")) {
+		const char *why = json_string_value(json_object_get(ex.msg.json, "reason"));
+		rung_step_id s = step_from_name(json_string_value(json_object_get(ex.msg.json, "step")));
+		set_step(out, s, RUNG_S_FAILED, "%s", why ? why : "worker error");
+	} else if (ex.msg.nblobs < 1) {
+		set_step(out, RUNG_STEP_RUN, RUNG_S_FAILED, "worker protocol: result without a record");
+	} else {
+		rung_result wr;
+		if (rung_result_from_json(&wr, ex.msg.blobs[0].data)) {
+			set_step(out, RUNG_STEP_RUN, RUNG_S_FAILED, "worker protocol: bad result record: %s", rung_error_last());
+		} else {
+			merge(out, &wr);
+			rung_result_clear(&wr);
+		}
+	}
+	rung__exchange_free(&ex);
+done:
+	free(plan);
+	rung_launch_free(&kl);
+	rung_launch_free(&rl);
+	return ret;
+}
+
+int rung_evaluate_gpu(rung_result *out, rung_worker *w, const rung_job *job, const rung_compiled *kernel,
+		      const rung_compiled *ref, rung_progress_fn cb, void *ud)
+{
+	if (!out || !job || !job->spec || !job->kernel_src || !kernel || !kernel->cubin)
+		return rung_error_set(RUNG_EINVAL, "rung_evaluate_gpu: result, job, spec, kernel source and CUBIN are required");
+	if (out->base_seed == 0)
+		out->base_seed = job->seed_set ? job->seed : rung_seed_fresh();
+	if (job->seed_set)
+		out->base_seed = job->seed;
+	out->run_dims = job->spec->dims;
+	char *ref_owned = NULL;
+	const char *ref_src = job->ref_src;
+	if (job->spec->reference && !ref_src) {
+		char path[2048];
+		const rung_spec *spec = job->spec;
+		if (spec->reference[0] == '/' || !spec->dir)
+			snprintf(path, sizeof(path), "%s", spec->reference);
+		else
+			snprintf(path, sizeof(path), "%s/%s", spec->dir, spec->reference);
+		ref_src = ref_owned = read_file(path);
+	}
+	int rc = eval_gpu(out, w, job, kernel, ref, ref_src, cb, ud);
+	free(ref_owned);
+	return rc;
+}
+
+int rung_evaluate(rung_result *out, rung_worker *w, const rung_job *job, rung_progress_fn cb, void *ud)
+{
+	rung_result_init(out);
+	if (!job || !job->spec || !job->kernel_src)
+		return rung_error_set(RUNG_EINVAL, "rung_evaluate: job, spec and kernel source are required");
+	const rung_spec *spec = job->spec;
+	snprintf(out->rev, sizeof(out->rev), "%s", job->rev ? job->rev : "");
+	snprintf(out->label, sizeof(out->label), "%s", job->label ? job->label : "");
+	out->base_seed = job->seed_set ? job->seed : rung_seed_fresh();
+	out->created = (int64_t)time(NULL);
+	out->run_dims = spec->dims;
+	bool gpu = !(job->flags & RUNG_JOB_COMPILE_ONLY);
+
+	/* Target arch: the spec's, else the device's own, else sm_90. */
+	const char *arch = spec->arch;
+	char dev_arch[16] = "";
+	if (gpu && w && !arch && rung__worker_start(w) == 0 && w->env.arch[0])
+		snprintf(dev_arch, sizeof(dev_arch), "%s", w->env.arch);
+	if (!arch)
+		arch = dev_arch[0] ? dev_arch : "sm_90";
+
+	rung_compiled kc, rc;
+	memset(&kc, 0, sizeof(kc));
+	memset(&rc, 0, sizeof(rc));
+	char *ref_owned = NULL;
+	int ret = 0;
+	int c = rung__compile_pair(out, &kc, &rc, job, arch, cb, ud, &ref_owned);
+	if (c < 0)
+		ret = c;
+	else if (c == 0 && gpu)
+		ret = eval_gpu(out, w, job, &kc, &rc, job->ref_src ? job->ref_src : ref_owned, cb, ud);
+	free(ref_owned);
+	rung_compiled_free(&kc);
+	rung_compiled_free(&rc);
+	return ret;
+}

@@ -1,0 +1,64 @@
+/* Shared by gpu/worker.c (parent), gpu/compare.c and gpu/worker_main.c (child);
+ * not part of the public API. */
+#ifndef RUNG_GPU_WORKER_INTERNAL_H
+#define RUNG_GPU_WORKER_INTERNAL_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+#include <jansson.h>
+
+#include "gpu/protocol.h"
+#include "gpu/worker.h"
+
+struct rung_worker {
+	char exe[4096];
+	pid_t pid;
+	int fd;
+	rung_chan chan;
+	bool running;
+	bool nodev;             /* hello said there is no usable device (cached) */
+	char nodev_reason[512];
+	bool have_env;
+	rung_env env;
+};
+
+/* Starts the child and reads its hello if not running. RUNG_ENODEV (cached) when
+ * the hello said no device. */
+int rung__worker_start(rung_worker *w);
+
+/* The outcome of one request: the reply (result or error), or the reason the
+ * worker is gone (crash, deadline) and the step it was in. */
+typedef struct {
+	bool failed;
+	rung_step_id step;
+	char reason[512];
+	bool have_msg;
+	rung_msg msg;
+} rung_exchange;
+
+/* Sends hdr (+ blobs) and reads progress until a result or error arrives, the
+ * worker dies, or deadline_s passes without any message (then SIGKILL). The
+ * worker is reaped when it died or reported a fatal (sticky) error, and the
+ * next request starts a fresh one. Returns negative only for rung's own errors. */
+int rung__worker_exchange(rung_worker *w, json_t *hdr, const rung_blob *blobs, int nblobs, double deadline_s,
+			  rung_progress_fn cb, void *ud, rung_exchange *ex);
+void rung__exchange_free(rung_exchange *ex);
+
+/* Compiles candidate and reference into kc/rc and fills out's compile rung.
+ * Returns 0 when both compiled, 1 when a verdict was set (compile FAILED, or
+ * reference failure on the run rung), negative on rung's own errors. */
+int rung__compile_pair(rung_result *out, rung_compiled *kc, rung_compiled *rc, const rung_job *job, const char *arch,
+		       rung_progress_fn cb, void *ud, char **ref_src_owned);
+
+/* Inactivity deadline: job->deadline_s, else $RUNG_DEADLINE, else 10 s. */
+double rung__deadline_s(const rung_job *job);
+
+/* "worker crashed (Segmentation fault, signal 11)" from a wait status. */
+void rung__describe_exit(char *buf, size_t len, int status);
+
+/* rung_env <-> JSON (hello message). */
+json_t *rung_env_to_json(const rung_env *e);
+void rung_env_from_json(rung_env *e, const json_t *j);
+
+#endif

@@ -1,0 +1,240 @@
+/* The worker process (`rung worker`): owns the CUDA context. Reads jobs from
+ * the parent, answers with progress and a result; exits after a sticky error
+ * (the context is poisoned until the process ends) so the parent restarts it. */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/err.h"
+#include "core/result.h"
+#include "gpu/cupti.h"
+#include "gpu/worker_child.h"
+#include "gpu/worker_internal.h"
+
+void rung__sfmt(char *buf, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, len, fmt, ap);
+	va_end(ap);
+}
+
+void rung__wprogress(rung_wctx *c, rung_step_id step, double frac, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	json_t *j = json_pack("{s:s,s:s,s:f,s:s}", "type", "progress", "step", rung_step_name(step), "frac",
+			      isfinite(frac) ? frac : 0.0, "msg", msg);
+	rung_msg_write(c->out_fd, j, NULL, 0);
+	json_decref(j);
+}
+
+void rung__wstep(rung_result *r, rung_step_id s, rung_status st, const char *fmt, ...)
+{
+	r->steps[s].status = st;
+	r->steps[s].reason[0] = 0;
+	if (fmt) {
+		va_list ap;
+		va_start(ap, fmt);
+		vsnprintf(r->steps[s].reason, sizeof(r->steps[s].reason), fmt, ap);
+		va_end(ap);
+	}
+}
+
+static int attr(rung_wctx *c, CUdevice_attribute a)
+{
+	int v = 0;
+	if (rung_cu.cuDeviceGetAttribute(&v, a, c->dev) != CUDA_SUCCESS)
+		return 0;
+	return v;
+}
+
+/* Driver, device 0 (CUDA_VISIBLE_DEVICES selects), primary context, stream, env. */
+static int device_open(rung_wctx *c)
+{
+	int rc = rung_driver_load();
+	if (rc)
+		return rc;
+	CUresult r;
+	char d[256];
+	if ((r = rung_cu.cuDeviceGet(&c->dev, 0)) != CUDA_SUCCESS ||
+	    (r = rung_cu.cuDevicePrimaryCtxRetain(&c->ctx, c->dev)) != CUDA_SUCCESS ||
+	    (r = rung_cu.cuCtxSetCurrent(c->ctx)) != CUDA_SUCCESS ||
+	    (r = rung_cu.cuStreamCreate(&c->stream, CU_STREAM_DEFAULT)) != CUDA_SUCCESS) {
+		rung_cu_describe(d, sizeof(d), r);
+		return rung_error_set(RUNG_ENODEV, "CUDA device 0 unusable: %s", d);
+	}
+	rung_env *e = &c->env;
+	memset(e, 0, sizeof(*e));
+	e->power_limit_w = NAN;
+	rung_cu.cuDeviceGetName(e->gpu, sizeof(e->gpu), c->dev);
+	if (rung_cu.cuDeviceGetUuid) {
+		CUuuid u;
+		if (rung_cu.cuDeviceGetUuid(&u, c->dev) == CUDA_SUCCESS) {
+			const unsigned char *b = (const unsigned char *)u.bytes;
+			rung__sfmt(e->uuid, sizeof(e->uuid),
+				 "GPU-%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", b[0], b[1],
+				 b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]);
+		}
+	}
+	int ver = 0;
+	rung_cu.cuDriverGetVersion(&ver);
+	rung__sfmt(e->cuda, sizeof(e->cuda), "%d.%d", ver / 1000, (ver % 1000) / 10);
+	rung__sfmt(e->arch, sizeof(e->arch), "sm_%d%d", attr(c, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR),
+		 attr(c, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR));
+	e->sms = attr(c, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT);
+	e->sm_clock_mhz = attr(c, CU_DEVICE_ATTRIBUTE_CLOCK_RATE) / 1000;
+	e->mem_clock_mhz = attr(c, CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE) / 1000;
+	e->bus_width = attr(c, CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH);
+	e->l2_bytes = attr(c, CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE);
+	c->l2_bytes = (int)e->l2_bytes;
+	c->max_block_threads = attr(c, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK);
+	c->smem_optin = attr(c, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN);
+	/* Leave persisting L2 at 0: a persisting window survives memset flushes. */
+	if (rung_cu.cuCtxSetLimit)
+		rung_cu.cuCtxSetLimit(CU_LIMIT_PERSISTING_L2_CACHE_SIZE, 0);
+	if (rung_cu.cuCtxResetPersistingL2Cache)
+		rung_cu.cuCtxResetPersistingL2Cache();
+	size_t lim = 0;
+	if (rung_cu.cuCtxGetLimit && rung_cu.cuCtxGetLimit(&lim, CU_LIMIT_PERSISTING_L2_CACHE_SIZE) == CUDA_SUCCESS)
+		e->persisting_l2_limit = (int64_t)lim;
+	gethostname(e->host, sizeof(e->host) - 1);
+
+	c->max_clock_mhz = e->sm_clock_mhz;
+	if (rung_nvml_open(e->uuid) == 0) {
+		c->nvml = true;
+		int mx = rung_nvml_max_sm_clock_mhz();
+		if (mx > 0)
+			c->max_clock_mhz = e->sm_clock_mhz = mx;
+		e->power_limit_w = rung_nvml_power_limit_w();
+		const char *dv = rung_nvml_driver_version();
+		if (dv)
+			rung__sfmt(e->driver, sizeof(e->driver), "%s", dv);
+	}
+	if (!e->driver[0])
+		rung__sfmt(e->driver, sizeof(e->driver), "CUDA %s", e->cuda);
+	rung_error_clear();
+	if (rung_cupti_load() != 0)
+		fprintf(stderr, "rung worker: %s\n", rung_error_last());
+	e->valid = true;
+	return 0;
+}
+
+static int send_hello(rung_wctx *c, int rc)
+{
+	json_t *j;
+	if (rc == 0) {
+		j = json_pack("{s:s,s:i,s:b,s:o}", "type", "hello", "proto", RUNG_PROTO_VERSION, "ok", 1, "env",
+			      rung_env_to_json(&c->env));
+	} else {
+		j = json_pack("{s:s,s:i,s:b,s:s,s:i}", "type", "hello", "proto", RUNG_PROTO_VERSION, "ok", 0, "reason",
+			      rung_error_last(), "code", rc);
+	}
+	int err = rung_msg_write(c->out_fd, j, NULL, 0);
+	json_decref(j);
+	return err;
+}
+
+static int send_error(rung_wctx *c, rung_step_id step, const char *reason, bool fatal)
+{
+	json_t *j = json_pack("{s:s,s:s,s:s,s:b}", "type", "error", "step", rung_step_name(step), "reason", reason,
+			      "fatal", fatal);
+	int err = rung_msg_write(c->out_fd, j, NULL, 0);
+	json_decref(j);
+	return err;
+}
+
+static bool handle_job(rung_wctx *c, rung_msg *m)
+{
+	rung_plan *plan = malloc(sizeof(*plan));
+	if (!plan) {
+		send_error(c, RUNG_STEP_RUN, "worker: out of memory", false);
+		return false;
+	}
+	if (rung_plan_from_json(plan, m->json) || m->nblobs < (plan->has_ref ? 2 : 1)) {
+		send_error(c, RUNG_STEP_RUN, rung_error_last()[0] ? rung_error_last() : "worker protocol: job without CUBIN",
+			   false);
+		free(plan);
+		return false;
+	}
+	rung_result res;
+	rung_result_init(&res);
+	res.env = c->env;
+	bool fatal = false;
+	rung__wjob_run(c, plan, m->blobs[0].data, m->blobs[0].len, plan->has_ref ? m->blobs[1].data : NULL,
+		       plan->has_ref ? m->blobs[1].len : 0, &res, &fatal);
+	char *js = rung_result_to_json(&res);
+	if (!js) {
+		send_error(c, RUNG_STEP_RUN, "worker: cannot encode the result", fatal);
+	} else {
+		json_t *h = json_pack("{s:s,s:b}", "type", "result", "fatal", fatal);
+		rung_blob b = {js, strlen(js)};
+		rung_msg_write(c->out_fd, h, &b, 1);
+		json_decref(h);
+		free(js);
+	}
+	rung_result_clear(&res);
+	free(plan);
+	return fatal;
+}
+
+int rung_worker_main(int in_fd, int out_fd)
+{
+	rung_wctx c;
+	memset(&c, 0, sizeof(c));
+	/* Keep the protocol stream clean: anything printed to stdout (device printf,
+	 * libraries) goes to stderr instead. */
+	c.out_fd = out_fd;
+	if (out_fd == STDOUT_FILENO) {
+		fflush(stdout);
+		c.out_fd = dup(STDOUT_FILENO);
+		dup2(STDERR_FILENO, STDOUT_FILENO);
+	}
+	int rc = device_open(&c);
+	if (send_hello(&c, rc) || rc)
+		return 0;
+	rung_chan ch;
+	rung_chan_init(&ch, in_fd);
+	int code = 0;
+	for (;;) {
+		rung_msg m;
+		if (rung_msg_read(&m, &ch, -1))
+			break; /* parent gone */
+		bool stop = false;
+		if (!strcmp(m.type, "quit")) {
+			stop = true;
+		} else if (!strcmp(m.type, "job")) {
+			if (handle_job(&c, &m)) {
+				code = 1;
+				stop = true;
+			}
+		} else if (!strcmp(m.type, "compare")) {
+			if (rung__wcompare(&c, m.json, m.blobs, m.nblobs)) {
+				code = 1;
+				stop = true;
+			}
+		} else {
+			char why[128];
+			rung__sfmt(why, sizeof(why), "worker protocol: unknown message '%.60s'", m.type);
+			send_error(&c, RUNG_STEP_RUN, why, false);
+		}
+		rung_msg_free(&m);
+		if (stop)
+			break;
+	}
+	rung_chan_free(&ch);
+	if (code == 0) {
+		if (c.flush)
+			rung_cu.cuMemFree(c.flush);
+		rung_cu.cuStreamDestroy(c.stream);
+		if (rung_cu.cuDevicePrimaryCtxRelease)
+			rung_cu.cuDevicePrimaryCtxRelease(c.dev);
+	}
+	return code;
+}

