@@ -40,7 +40,9 @@ static bool try_dir(const char *dir)
 	if (!dir || !*dir)
 		return false;
 	char p[4096];
-	snprintf(p, sizeof(p), "%s/nvdisasm", dir);
+	if (strlen(dir) + sizeof("/nvdisasm") > sizeof(p))
+		return false;
+	snprintf(p, sizeof(p), "%.4000s/nvdisasm", dir);
 	if (!is_exec(p))
 		return false;
 	snprintf(path_buf, sizeof(path_buf), "%s", p);

@@ -39,8 +39,9 @@ int rung_vtask_open(rung_vtask *out, rung_repo *r, const char *dir, const char *
 		return e;
 	}
 	if (!out->spec->kernel) {
+		e = rung_error_set(RUNG_EINVAL, "%s: [task] has no kernel", out->spec_path);
 		rung_vtask_free(out);
-		return rung_error_set(RUNG_EINVAL, "%s: [task] has no kernel", out->spec_path);
+		return e;
 	}
 	out->kernel_path = rung_repo_join(out->dir, out->spec->kernel);
 	size_t ol = 64 + (out->spec->options ? strlen(out->spec->options) : 0);
