@@ -4,6 +4,7 @@
 #include "gpu/compile.h"
 
 #include <ctype.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -259,8 +260,34 @@ static double now_ms(void)
 	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
+/* NVRTC shares the driver's compute cache (~/.nv/ComputeCache) where a driver is
+ * installed: on a cache hit ptxas does not run and prints no -v resource lines, so
+ * the registers and spills of a kernel compiled before would be missing. rung wants
+ * them every time (a compile costs 15-100 ms), so the cache is turned off for this
+ * process before the first compile. */
+static pthread_once_t cache_once = PTHREAD_ONCE_INIT;
+static void disable_compute_cache(void)
+{
+	setenv("CUDA_CACHE_DISABLE", "1", 1);
+}
+
+/* True when the PTX declares `name` as a kernel (.entry), not a device function (.func). */
+static bool ptx_has_entry(const char *ptx, const char *name)
+{
+	size_t n = strlen(name);
+	for (const char *p = strstr(ptx, ".entry "); p; p = strstr(p + 1, ".entry ")) {
+		const char *q = p + strlen(".entry ");
+		while (*q == ' ' || *q == '\t')
+			q++;
+		if (strncmp(q, name, n) == 0 && (q[n] == '(' || q[n] == ' ' || q[n] == '\n' || q[n] == '\r'))
+			return true;
+	}
+	return false;
+}
+
 int rung_compile(rung_compiled *out, const rung_compile_req *req)
 {
+	pthread_once(&cache_once, disable_compute_cache);
 	memset(out, 0, sizeof(*out));
 	if (!req || !req->src || !req->file || !req->entry || !*req->entry)
 		return rung_error_set(RUNG_EINVAL, "compile: source, file name and entry are required");
@@ -357,11 +384,14 @@ int rung_compile(rung_compiled *out, const rung_compile_req *req)
 	}
 	out->cubin_len = n;
 
-	if (rung_ptxas_parse(&out->kinfo, out->log, out->lowered) < 0) {
+	if (!ptx_has_entry(out->ptx, out->lowered)) {
 		errorf(out, "%s: '%s' is not a __global__ kernel", req->file, req->entry);
 		rc = rung_error_set(RUNG_ECOMPILE, "%s", out->error);
 		goto done;
 	}
+	/* Resources are absent (kinfo.valid false, shown as n/a) only if ptxas printed none. */
+	if (rung_ptxas_parse(&out->kinfo, out->log, out->lowered) < 0)
+		memset(&out->kinfo, 0, sizeof(out->kinfo));
 	rc = 0;
 done:
 	nvrtcDestroyProgram(&prog);

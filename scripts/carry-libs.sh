@@ -8,7 +8,7 @@ out=${2:-.carry/lib}
 mkdir -p "$out"
 ldd "$bin" | awk '/=> \//{print $1, $3}' | while read -r name path; do
   case "$name" in
-    libc.so*|libm.so*|libdl.so*|libpthread.so*|librt.so*|libnvrtc*|libcuda*|libstdc++*|libgcc_s*|libncurses*|libtinfo*) continue ;;
+    libc.so*|libm.so*|libdl.so*|libpthread.so*|librt.so*|libresolv.so*|libnvrtc*|libcuda*|libstdc++*|libgcc_s*|libncurses*|libtinfo*) continue ;;
   esac
   cp -L "$path" "$out/$name"
 done

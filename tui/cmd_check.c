@@ -139,6 +139,11 @@ static void print_compile_ok(FILE *f, const rung_result *r)
 	char ptx[32], cubin[32];
 	format_kb(ptx, sizeof(ptx), r->compile.ptx_bytes);
 	format_kb(cubin, sizeof(cubin), r->compile.cubin_bytes);
+	if (!k->valid) { /* ptxas printed no resource lines: say so, never a fake 0 */
+		fprintf(f, "[compile] ok regs=n/a spills=n/a stack=n/a smem=n/a ptx=%s cubin=%s %.0fms\n", ptx, cubin,
+		        r->compile.compile_ms);
+		return;
+	}
 	fprintf(f, "[compile] ok regs=%d spills=%lld stack=%lld smem=%lld ptx=%s cubin=%s %.0fms\n", k->regs,
 	        (long long)(k->spill_stores + k->spill_loads), (long long)k->stack, (long long)k->smem, ptx, cubin,
 	        r->compile.compile_ms);
