@@ -1,4 +1,4 @@
-/* rung compare [--budget SEC] A B
+/* rung compare [--budget SEC] [-C DIR] [--task DIR] [--spec-rev REV] A B
  *
  * Times two versions of one task against each other in one worker, interleaved
  * A B A B with an L2 flush before each launch, and prints
@@ -7,7 +7,8 @@
  * the ratio of medians, core/stats.h). Identical machine code prints
  *   SAME identical machine code
  * without timing. A and B are kernel files (or task directories) of the same
- * task; A's rung.ini is used for both. Git revisions come later. */
+ * task; A's rung.ini is used for both. A and B may also be git revisions
+ * (HEAD~1 HEAD, a short hash, WORKTREE), read from git (rung_task_load_target). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,8 +25,14 @@ int rung_cmd_compare(int argc, char **argv)
 	double budget = 2.0;
 	const char *targets[2] = {NULL, NULL};
 	int nt = 0;
+	rung_task_where where = {0};
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
+		int w = rung_task_where_opt(&where, "compare", argc, argv, &i);
+		if (w < 0)
+			return rung_cli_usage("compare", 1);
+		if (w > 0)
+			continue;
 		if (!strcmp(a, "--budget")) {
 			char *end;
 			if (i + 1 >= argc || (budget = strtod(argv[i + 1], &end), end == argv[i + 1] || *end || !(budget > 0))) {
@@ -49,12 +56,12 @@ int rung_cmd_compare(int argc, char **argv)
 	}
 	rung_task ta, tb;
 	memset(&tb, 0, sizeof(tb));
-	int rc = rung_task_load(&ta, "compare", targets[0]);
+	int rc = rung_task_load_target(&ta, "compare", targets[0], &where);
 	if (rc) {
 		rung_task_free(&ta);
 		return rc;
 	}
-	if ((rc = rung_task_load(&tb, "compare", targets[1]))) {
+	if ((rc = rung_task_load_target(&tb, "compare", targets[1], &where))) {
 		rung_task_free(&ta);
 		rung_task_free(&tb);
 		return rc;

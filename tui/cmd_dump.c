@@ -1,9 +1,10 @@
-/* rung dump [--out DIR] [TASKDIR|FILE]
+/* rung dump [--out DIR] [-C DIR] [--task DIR] [--spec-rev REV] [TASKDIR|FILE|REV]
  *
  * Compiles the kernel and the reference and writes, for an agent to read:
  *   kernel.cu kernel.ptx kernel.cubin kernel.sass ptxas.log
  *   reference.cu reference.ptx reference.cubin reference.sass reference.ptxas.log
- * into DIR (default <taskdir>/.rung/dumps/), printing each path written. Without
+ * into DIR (default <taskdir>/.rung/dumps/, or <taskdir>/.rung/dumps/<rev>/ for a
+ * REV target read from git), printing each path written. Without
  * nvdisasm the .sass files are left out (said on stderr) and the exit code stays 0. */
 #include <errno.h>
 #include <stdbool.h>
@@ -103,8 +104,14 @@ done:
 int rung_cmd_dump(int argc, char **argv)
 {
 	const char *out = NULL, *target = NULL;
+	rung_task_where where = {0};
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
+		int w = rung_task_where_opt(&where, "dump", argc, argv, &i);
+		if (w < 0)
+			return rung_cli_usage("dump", 1);
+		if (w > 0)
+			continue;
 		if (!strcmp(a, "--out") || !strcmp(a, "-o")) {
 			if (i + 1 >= argc) {
 				fprintf(stderr, "rung dump: %s needs a directory\n", a);
@@ -122,12 +129,14 @@ int rung_cmd_dump(int argc, char **argv)
 		}
 	}
 	rung_task t;
-	int rc = rung_task_load(&t, "dump", target);
+	int rc = rung_task_load_target(&t, "dump", target, &where);
 	if (rc) {
 		rung_task_free(&t);
 		return rc;
 	}
-	char *out_dir = out ? strdup(out) : rung_path_join(t.dir, ".rung/dumps");
+	char sub[64];
+	snprintf(sub, sizeof(sub), ".rung/dumps%s%s", t.short_rev[0] ? "/" : "", t.short_rev);
+	char *out_dir = out ? strdup(out) : rung_path_join(t.dir, sub);
 	if (!out_dir) {
 		rung_task_free(&t);
 		return RUNG_EXIT_INTERNAL;

@@ -1,13 +1,13 @@
-/* rung eval [REV...|--all|--missing] [--jobs N] [--compile-only]: evaluate
- * versions of the task and store their results. With no REV, --missing.
- * Progress goes to stderr (a bar with count, version and ETA on a terminal,
- * plain lines otherwise); one result line per version on stdout.
+/* rung eval [REV...|--all|--missing] [--jobs N] [--compile-only] [-C DIR]
+ * [--task DIR] [--spec-rev REV]: evaluate versions of the task and store their
+ * results. With no REV, --missing. Progress goes to stderr (a bar with count,
+ * version and ETA on a terminal, plain lines otherwise); one result line per
+ * version on stdout, in commit order.
  *
- * Versions run one at a time through rung_evaluate(): one GPU, and timings must
- * not share it. Compiling the next version while the GPU works on the current
- * one would need the compile rung split out of rung_evaluate (gpu/worker.h has
- * rung_evaluate_gpu for the GPU half, but the compile half that fills the result
- * is internal to gpu/); --jobs N is accepted and reported as serial for now. */
+ * Versions reach the GPU one at a time (one GPU, and timings must not share it),
+ * but their compiles overlap: --jobs N (default 3) runs N-1 NVRTC compile threads
+ * ahead of the version on the GPU (rung_evaler_run_all, tui/vcs_eval.c);
+ * --jobs 1 is strictly serial. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,12 +16,34 @@
 #include "tui/cli.h"
 #include "tui/vcs_eval.h"
 
+typedef struct {
+	int failed, cached, internal;
+} eval_tally;
+
+/* One result line per version, in commit order (rung_evaler_run_all's callback). */
+static void print_one(void *ud, int i, const rung_version *v, rung_result *r, int err)
+{
+	eval_tally *t = ud;
+	(void)i;
+	if (err < 0) {
+		fprintf(stderr, "rung eval: %s: %s\n", v->short_id, rung_error_last());
+		t->internal++;
+		return;
+	}
+	char line[1024];
+	rung_vrow_line(line, sizeof(line), v, r);
+	printf("%s\n", line);
+	fflush(stdout);
+	t->failed += rung_result_status(r) == RUNG_S_FAILED;
+	t->cached += r->cached;
+}
+
 int rung_cmd_eval(int argc, char **argv)
 {
 	rung_vctx_opts o = {0};
 	bool all = false, missing = false;
 	unsigned flags = 0;
-	int jobs = 1, nrevs = 0;
+	int jobs = 3, nrevs = 0;
 	const char **revs = calloc((size_t)argc, sizeof(char *));
 	if (!revs)
 		return RUNG_EXIT_INTERNAL;
@@ -61,9 +83,6 @@ int rung_cmd_eval(int argc, char **argv)
 	}
 	if (!all && !nrevs)
 		missing = true;
-	if (jobs > 1)
-		fprintf(stderr, "rung eval: --jobs %d: versions run one at a time (one GPU; compile overlap not available yet)\n",
-			jobs);
 	rung_vctx c;
 	int rc = rung_vctx_open(&c, "eval", &o, RUNG_VCTX_TASK | RUNG_VCTX_STORE);
 	if (rc) {
@@ -112,26 +131,14 @@ int rung_cmd_eval(int argc, char **argv)
 		rung_vctx_close(&c);
 		return RUNG_EXIT_INTERNAL;
 	}
-	int failed = 0, cached = 0;
-	ev.total = nv;
-	for (int i = 0; i < nv; i++) {
-		ev.index = i;
-		rung_result r;
-		int e = rung_evaler_run(&ev, &vs[i], &r);
-		if (e < 0) {
-			fprintf(stderr, "rung eval: %s: %s\n", vs[i].short_id, rung_error_last());
-			rc = RUNG_EXIT_INTERNAL;
-			rung_result_clear(&r);
-			continue;
-		}
-		char line[1024];
-		rung_vrow_line(line, sizeof(line), &vs[i], &r);
-		printf("%s\n", line);
-		fflush(stdout);
-		failed += rung_result_status(&r) == RUNG_S_FAILED;
-		cached += r.cached;
-		rung_result_clear(&r);
+	eval_tally tally = {0};
+	if (nv && rung_evaler_run_all(&ev, vs, nv, jobs, print_one, &tally) < 0) {
+		fprintf(stderr, "rung eval: %s\n", rung_error_last());
+		rc = RUNG_EXIT_INTERNAL;
 	}
+	if (tally.internal)
+		rc = RUNG_EXIT_INTERNAL;
+	int failed = tally.failed, cached = tally.cached;
 	if (nv) {
 		fprintf(stderr, "rung eval: %d version(s), %d from the store, %d failed%s\n", nv, cached, failed,
 			ev.env.valid || (flags & RUNG_JOB_COMPILE_ONLY) ? "" : "; no GPU: nothing stored");

@@ -127,6 +127,7 @@ static void print_json(const rung_vrow *row, const rung_result *base, bool is_ba
 	rung_result_worst(r, &mr, &ps, &cs);
 	json_object_set_new(o, "evaluated", json_boolean(r != NULL));
 	json_object_set_new(o, "pass", json_boolean(rung_result_passed(r)));
+	json_object_set_new(o, "impossible", json_boolean(r && r->impossible));
 	json_object_set_new(o, "max_rel", jnum(mr));
 	json_object_set_new(o, "psnr", jnum(ps));
 	json_object_set_new(o, "cossim", jnum(cs));

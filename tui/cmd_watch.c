@@ -1,7 +1,9 @@
-/* rung watch [--interval SEC] [--count N] [--compile-only]: polls the refs
+/* rung watch [--interval SEC] [--count N] [--compile-only] [-C DIR] [--task DIR]
+ * [--spec-rev REV]: polls the refs
  * and evaluates each new version of the task as it is committed, printing one
  * rung line per version. Versions present when watching starts are left alone
- * (`rung eval --missing` runs those). --count N stops after N polls (tests). */
+ * (`rung eval --missing` runs those). --count N stops after N polls (tests).
+ * SIGINT/SIGTERM stop it between versions with exit 0. */
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -69,6 +71,14 @@ int rung_cmd_watch(int argc, char **argv)
 			return RUNG_EXIT_USAGE;
 		}
 	}
+	/* SIGINT/SIGTERM end the poll loop cleanly (exit 0): set before any output
+	 * so that a caller who waits for the banner can always stop us */
+	struct sigaction sa;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_int;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
 	rung_vctx c;
 	int rc = rung_vctx_open(&c, "watch", &o, RUNG_VCTX_TASK | RUNG_VCTX_STORE);
 	if (rc)
@@ -88,8 +98,6 @@ int rung_cmd_watch(int argc, char **argv)
 	}
 	fprintf(stderr, "rung watch: %s, %d version(s) so far; waiting for commits (Ctrl-C stops)\n", c.task.kernel_path,
 		known.n);
-	signal(SIGINT, on_int);
-	signal(SIGTERM, on_int);
 	rung_evaler ev;
 	bool ev_open = false;
 	for (long poll = 0; !stop && (count <= 0 || poll < count); poll++) {

@@ -95,7 +95,7 @@ static bool ends_with(const char *s, const char *suffix)
 
 /* Splits the spec's `headers` (whitespace or comma separated, relative to the task dir)
  * into the NULL-terminated include list, after the task directory itself. */
-static int build_includes(rung_task *t)
+int rung_task_build_includes(rung_task *t)
 {
 	const char *h = t->spec->headers ? t->spec->headers : "";
 	int n = 2;
@@ -188,7 +188,7 @@ int rung_task_load(rung_task *out, const char *cmd, const char *arg)
 	if ((rc = load_source(&out->reference, cmd, out->dir, s->reference,
 	                      s->reference_entry ? s->reference_entry : s->entry)))
 		return rc;
-	if (build_includes(out) < 0) {
+	if (rung_task_build_includes(out) < 0) {
 		fprintf(stderr, "rung %s: out of memory\n", cmd);
 		return RUNG_EXIT_INTERNAL;
 	}
@@ -216,6 +216,15 @@ void rung_task_free(rung_task *t)
 		for (char **d = t->include_dirs; *d; d++)
 			free(*d);
 	free(t->include_dirs);
+	if (t->ksrc) {
+		rung_source_free(t->ksrc);
+		free(t->ksrc);
+	}
+	if (t->vtask) {
+		rung_vtask_free(t->vtask);
+		free(t->vtask);
+	}
+	rung_repo_free(t->repo);
 	memset(t, 0, sizeof(*t));
 }
 
@@ -235,5 +244,12 @@ int rung_task_compile(rung_compiled *out, const rung_task *t, bool reference)
 	    .options = t->spec->options,
 	    .include_dirs = (const char *const *)t->include_dirs,
 	};
+	if (reference && t->vtask) {
+		req.headers = t->vtask->ref.headers;
+		req.nheaders = t->vtask->ref.nheaders;
+	} else if (!reference && t->ksrc) {
+		req.headers = t->ksrc->headers;
+		req.nheaders = t->ksrc->nheaders;
+	}
 	return rung_compile(out, &req);
 }

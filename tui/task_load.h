@@ -8,6 +8,7 @@
 
 #include "core/spec.h"
 #include "gpu/compile.h"
+#include "vcs/task_rev.h"
 
 typedef struct {
 	char *path; /* as shown to the user: "sgemm.cu" or "tasks/sgemm/sgemm.cu" */
@@ -23,7 +24,33 @@ typedef struct {
 	bool launch_from_source;
 	const char *arch;    /* spec arch, else "sm_90" */
 	char **include_dirs; /* task dir + the spec's headers dirs, NULL-terminated */
+	/* A task read from git (rung_task_load_target with a REV): the kernel at rev,
+	 * spec and reference at spec_rev; sources and #included headers come from the
+	 * object database, paths read "t/sgemm.cu@a1b2c3d". All NULL/"" otherwise. */
+	char rev[41];        /* full commit id or "WORKTREE"; "" for a path target */
+	char short_rev[12];  /* 7 hex digits or "WORKTREE" */
+	rung_repo *repo;     /* owned */
+	rung_vtask *vtask;   /* owned: spec text, options, reference (content hash) */
+	rung_source *ksrc;   /* owned: kernel text + headers at rev */
+	char content[65];    /* content hash (vcs/store.h) of this version under the task */
 } rung_task;
+
+/* Where a target is looked up: -C DIR, --task DIR, --spec-rev REV (all may be NULL). */
+typedef struct {
+	const char *dir, *task, *spec_rev;
+} rung_task_where;
+
+/* Parses -C DIR, --task DIR, --spec-rev REV at argv[*i]: 1 consumed (with its
+ * value), 0 not one of them, -1 value missing (message printed). */
+int rung_task_where_opt(rung_task_where *w, const char *cmd, int argc, char **argv, int *i);
+
+/* Like rung_task_load, but a target that is not an existing path (relative to -C
+ * DIR when given) and resolves as a git revision (HEAD, HEAD~2, a short hash,
+ * WORKTREE) is read from git: the picked task's kernel at that revision plus its
+ * headers, the spec and reference from HEAD (or spec_rev). Several tasks in the
+ * repository need --task (the error lists them). An unknown target gives
+ * RUNG_EXIT_USAGE with "not a task directory, file or git revision". */
+int rung_task_load_target(rung_task *out, const char *cmd, const char *target, const rung_task_where *w);
 
 /* arg: NULL (= "."), a task directory, a path to rung.ini, or a kernel file in a task
  * directory (then that file is the kernel). Returns 0, or a RUNG_EXIT_* code (nonzero)
@@ -32,6 +59,9 @@ typedef struct {
  * I/O errors. */
 int rung_task_load(rung_task *out, const char *cmd, const char *arg);
 void rung_task_free(rung_task *t);
+
+/* Fills t->include_dirs from t->dir and the spec's headers (used by the loaders). */
+int rung_task_build_includes(rung_task *t);
 
 /* Compiles the kernel (or the reference) of a task. Returns rung_compile's code. */
 int rung_task_compile(rung_compiled *out, const rung_task *t, bool reference);

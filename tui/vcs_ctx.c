@@ -195,7 +195,7 @@ int rung_vrows_baseline(const rung_vrow *rows, int n)
 		if (rows[i].has_note && rows[i].note.verdict == RUNG_NOTE_BASELINE)
 			return i;
 	for (int i = n - 1; i >= 0; i--)
-		if (rung_result_passed(rows[i].result) && rows[i].result->bench.valid)
+		if (rung_result_passed(rows[i].result) && rows[i].result->bench.valid && !rows[i].result->impossible)
 			return i;
 	return -1;
 }

@@ -1,5 +1,6 @@
 #include "tui/vcs_eval.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -113,4 +114,233 @@ int rung_evaler_run(rung_evaler *e, const rung_version *v, rung_result *out)
 	}
 	rung_source_free(&src);
 	return r;
+}
+
+/* ---- the pipeline: compile threads ahead of the GPU ---- */
+
+enum { SLOT_EMPTY, SLOT_QUEUED, SLOT_COMPILING, SLOT_COMPILED, SLOT_DONE };
+
+typedef struct {
+	int state;
+	rung_source src;
+	bool have_src;
+	char content[65], key[65];
+	rung_job job;
+	rung_result res;
+	rung_compiled kc, rc;
+	int crc; /* rung_evaluate_compile's return */
+	int err; /* rung's own failure before compiling */
+	char errmsg[512];
+} pslot;
+
+typedef struct {
+	rung_evaler *e;
+	const rung_version *vs;
+	pslot *slots;
+	int n;
+	const char *arch;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	bool stop;
+	int in_flight;
+} pipeline;
+
+static rung_evaler_stats last_stats;
+
+rung_evaler_stats rung_evaler_last_stats(void)
+{
+	return last_stats;
+}
+
+static void compile_slot(pipeline *p, pslot *s)
+{
+	s->crc = rung_evaluate_compile(&s->res, &s->kc, &s->rc, &s->job, p->arch);
+	if (s->crc < 0)
+		snprintf(s->errmsg, sizeof(s->errmsg), "%s", rung_error_last());
+}
+
+static void *compile_thread(void *arg)
+{
+	pipeline *p = arg;
+	pthread_mutex_lock(&p->mu);
+	for (;;) {
+		pslot *s = NULL;
+		for (int i = 0; i < p->n && !s; i++)
+			if (p->slots[i].state == SLOT_QUEUED)
+				s = &p->slots[i];
+		if (!s) {
+			if (p->stop)
+				break;
+			pthread_cond_wait(&p->cv, &p->mu);
+			continue;
+		}
+		s->state = SLOT_COMPILING;
+		last_stats.compiled++;
+		if (++p->in_flight > last_stats.max_in_flight)
+			last_stats.max_in_flight = p->in_flight;
+		pthread_mutex_unlock(&p->mu);
+		compile_slot(p, s);
+		pthread_mutex_lock(&p->mu);
+		p->in_flight--;
+		s->state = SLOT_COMPILED;
+		pthread_cond_broadcast(&p->cv);
+	}
+	pthread_mutex_unlock(&p->mu);
+	return NULL;
+}
+
+/* Reads version i's source and looks it up in the store. Returns the slot's next
+ * state: SLOT_QUEUED for a compile thread, SLOT_DONE when the store has it (or the
+ * source could not be read). Main thread only (libgit2, SQLite); the caller
+ * publishes the state under the lock. */
+static int prepare(pipeline *p, int i)
+{
+	rung_evaler *e = p->e;
+	rung_vctx *c = e->c;
+	const rung_version *v = &p->vs[i];
+	pslot *s = &p->slots[i];
+	int r = rung_vtask_source(&s->src, &c->task, v->worktree ? "WORKTREE" : v->id, v->kernel_path);
+	if (r < 0) {
+		s->err = r;
+		snprintf(s->errmsg, sizeof(s->errmsg), "%s", rung_error_last());
+		return SLOT_DONE;
+	}
+	s->have_src = true;
+	rung_vtask_content(s->content, &c->task, &s->src);
+	rung_result_key(s->key, s->content, e->env.valid ? e->env.uuid : "");
+	if (e->env.valid && c->store && rung_store_get(&s->res, c->store, s->key) == 0) {
+		if (!v->worktree)
+			rung_store_link(c->store, v->id, s->key);
+		return SLOT_DONE; /* same content on the same device: reused */
+	}
+	rung_error_clear();
+	rung_job *job = &s->job;
+	job->spec = c->task.spec;
+	job->kernel_src = s->src.text;
+	job->kernel_file = v->kernel_path;
+	job->headers = s->src.headers;
+	job->nheaders = s->src.nheaders;
+	job->ref_src = c->task.ref.text;
+	job->ref_file = c->task.ref.path;
+	job->ref_headers = c->task.ref.headers;
+	job->ref_nheaders = c->task.ref.nheaders;
+	job->rev = v->id;
+	job->label = v->subject;
+	job->flags = e->flags;
+	return SLOT_QUEUED;
+}
+
+static void free_slot(pslot *s)
+{
+	rung_compiled_free(&s->kc);
+	rung_compiled_free(&s->rc);
+	if (s->have_src)
+		rung_source_free(&s->src);
+	s->have_src = false;
+}
+
+int rung_evaler_run_all(rung_evaler *e, const rung_version *vs, int n, int jobs, rung_evaler_done_fn done, void *ud)
+{
+	memset(&last_stats, 0, sizeof(last_stats));
+	if (n <= 0)
+		return 0;
+	pipeline p;
+	memset(&p, 0, sizeof(p));
+	p.e = e;
+	p.vs = vs;
+	p.n = n;
+	p.slots = calloc((size_t)n, sizeof(*p.slots));
+	if (!p.slots)
+		return rung_error_set(RUNG_ENOMEM, "out of memory");
+	/* target arch as rung_evaluate picks it: the spec's, else the device's */
+	const rung_spec *spec = e->c->task.spec;
+	p.arch = spec->arch && *spec->arch ? spec->arch : e->env.valid && e->env.arch[0] ? e->env.arch : "sm_90";
+	pthread_mutex_init(&p.mu, NULL);
+	pthread_cond_init(&p.cv, NULL);
+	int nthreads = jobs > 1 ? jobs - 1 : 0;
+	if (nthreads > 64)
+		nthreads = 64;
+	int window = jobs > 1 ? jobs : 1;
+	pthread_t th[64];
+	int started = 0;
+	for (; started < nthreads; started++)
+		if (pthread_create(&th[started], NULL, compile_thread, &p) != 0)
+			break;
+	int prepared = 0, ret = 0;
+	bool gpu = !(e->flags & RUNG_JOB_COMPILE_ONLY);
+	e->total = n;
+	for (int i = 0; i < n; i++) {
+		e->index = i;
+		e->cur = vs[i].short_id;
+		e->last_step = -1;
+		pthread_mutex_lock(&p.mu);
+		while (prepared < n && prepared < i + window) {
+			pthread_mutex_unlock(&p.mu);
+			int st = prepare(&p, prepared); /* outside the lock; published under it */
+			pthread_mutex_lock(&p.mu);
+			p.slots[prepared++].state = st;
+			pthread_cond_broadcast(&p.cv);
+		}
+		pslot *s = &p.slots[i];
+		if (s->state != SLOT_DONE)
+			progress(e, RUNG_STEP_COMPILE, 0, NULL);
+		if (s->state == SLOT_QUEUED && started == 0) {
+			/* no compile threads (jobs 1, or none could start): compile here */
+			s->state = SLOT_COMPILING;
+			last_stats.compiled++;
+			if (last_stats.max_in_flight < 1)
+				last_stats.max_in_flight = 1;
+			pthread_mutex_unlock(&p.mu);
+			compile_slot(&p, s);
+			pthread_mutex_lock(&p.mu);
+			s->state = SLOT_COMPILED;
+		}
+		while (s->state != SLOT_COMPILED && s->state != SLOT_DONE)
+			pthread_cond_wait(&p.cv, &p.mu);
+		pthread_mutex_unlock(&p.mu);
+
+		int err = s->err;
+		if (s->state == SLOT_COMPILED) {
+			if (s->crc < 0) {
+				err = s->crc;
+			} else if (s->crc == 0 && gpu) {
+				err = rung_evaluate_gpu(&s->res, e->w, &s->job, &s->kc, spec->reference ? &s->rc : NULL, progress,
+						      e);
+				if (err < 0)
+					snprintf(s->errmsg, sizeof(s->errmsg), "%s", rung_error_last());
+			}
+			if (e->tty)
+				fprintf(stderr, "\r\033[K");
+			if (err == 0) {
+				snprintf(s->res.key, sizeof(s->res.key), "%s", s->key);
+				if (!s->res.env.valid && e->env.valid)
+					s->res.env = e->env;
+				/* only live GPU results are stored: a no-GPU run has nothing to keep */
+				if (e->env.valid && e->c->store && gpu && s->res.steps[RUNG_STEP_RUN].status != RUNG_S_SKIPPED &&
+				    rung_store_put(e->c->store, &s->res, s->content, vs[i].worktree ? NULL : vs[i].id) < 0) {
+					err = rung_error_last_code();
+					snprintf(s->errmsg, sizeof(s->errmsg), "%s", rung_error_last());
+				}
+			}
+		}
+		if (err < 0) {
+			rung_error_set(err, "%s", s->errmsg);
+			rung_result_clear(&s->res);
+			rung_result_init(&s->res);
+		}
+		if (done)
+			done(ud, i, &vs[i], &s->res, err);
+		rung_result_clear(&s->res);
+		free_slot(s);
+	}
+	pthread_mutex_lock(&p.mu);
+	p.stop = true;
+	pthread_cond_broadcast(&p.cv);
+	pthread_mutex_unlock(&p.mu);
+	for (int k = 0; k < started; k++)
+		pthread_join(th[k], NULL);
+	pthread_mutex_destroy(&p.mu);
+	pthread_cond_destroy(&p.cv);
+	free(p.slots);
+	return ret;
 }

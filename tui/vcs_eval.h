@@ -29,6 +29,23 @@ void rung_evaler_close(rung_evaler *e);
  * *stored is set when the result was written or linked. Returns 0 or negative. */
 int rung_evaler_run(rung_evaler *e, const rung_version *v, rung_result *out);
 
+/* Evaluates vs[0..n) in this order, compiles overlapping the GPU: `jobs` - 1
+ * compile threads (NVRTC, CPU) work ahead of the current version through a
+ * bounded window of `jobs` versions, while this thread feeds the worker in order
+ * (rung_evaluate_gpu) and stores results in order. jobs <= 1: compile and run one
+ * version at a time. done(ud, i, &vs[i], result, err) is called once per version,
+ * in order (err < 0: rung's own failure, message in rung_error_last(); the result
+ * is then empty). Returns 0 or negative (thread start failure). */
+typedef void (*rung_evaler_done_fn)(void *ud, int i, const rung_version *v, rung_result *r, int err);
+int rung_evaler_run_all(rung_evaler *e, const rung_version *vs, int n, int jobs, rung_evaler_done_fn done, void *ud);
+
+/* Compiles started so far by rung_evaler_run_all, and the most in flight at once
+ * (for tests: overlap means the latter exceeds 1 with jobs > 2). */
+typedef struct {
+	int compiled, max_in_flight;
+} rung_evaler_stats;
+rung_evaler_stats rung_evaler_last_stats(void);
+
 double rung_now_s(void);
 
 #endif

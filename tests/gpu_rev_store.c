@@ -1,0 +1,111 @@
+/* On a GPU: `rung check REV` stores its result and a re-check of the same content
+ * is a cache hit shown as "(cached)"; --force runs it again; `rung eval --jobs 3`
+ * (compiles overlapping the GPU) reports and stores every version in commit order.
+ * Exit 77 (skipped) without a CUDA driver or device. */
+#include "harness.h"
+#include "gitfix.h"
+
+#include <stdlib.h>
+
+#include "core/err.h"
+#include "tui/cli.h"
+#include "vcs/store.h"
+
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	char *b = calloc(1, 1 << 16);
+	size_t n = fread(b, 1, (1 << 16) - 1, f);
+	b[n] = 0;
+	fclose(f);
+	return b;
+}
+
+static char *cat2(const char *a, const char *b)
+{
+	size_t n = strlen(a) + strlen(b) + 1;
+	char *s = malloc(n);
+	snprintf(s, n, "%s%s", a, b);
+	return s;
+}
+
+static int live_results(const char *dir)
+{
+	char db[600];
+	snprintf(db, sizeof(db), "%s/.git/rung/results.db", dir);
+	rung_store *s;
+	if (rung_store_open(&s, db) < 0)
+		return -1;
+	int n = (int)rung_store_count(s, 0);
+	rung_store_close(s);
+	return n;
+}
+
+int main(void)
+{
+	setenv("TZ", "UTC", 1);
+	const char *dir = t_tmpdir();
+	char *ini = slurp(RUNG_TEST_DIR "/tasks/sgemm/rung.ini");
+	char *ref = slurp(RUNG_TEST_DIR "/tasks/sgemm/reference.cu");
+	char *k = slurp(RUNG_TEST_DIR "/tasks/sgemm/sgemm.cu");
+	if (!ini || !ref || !k)
+		return 1;
+	char *k2 = cat2(k, "// v2\n");
+	char *k3 = cat2(k, "int bad = ;\n");
+	git_repository *g = gf_init(dir);
+	git_oid c[3];
+	gf_commit(&c[0], g, "HEAD", NULL, -1, GF_T0, "naive",
+		  (const char *[]){"t/rung.ini", ini, "t/reference.cu", ref, "t/sgemm.cu", k, NULL});
+	gf_commit(&c[1], g, "HEAD", NULL, -1, GF_T0 + 60, "comment",
+		  (const char *[]){"t/rung.ini", ini, "t/reference.cu", ref, "t/sgemm.cu", k2, NULL});
+	gf_commit(&c[2], g, "HEAD", NULL, -1, GF_T0 + 120, "broken",
+		  (const char *[]){"t/rung.ini", ini, "t/reference.cu", ref, "t/sgemm.cu", k3, NULL});
+	char s7[3][8], hex[41];
+	for (int i = 0; i < 3; i++) {
+		gf_hex(hex, &c[i]);
+		snprintf(s7[i], sizeof(s7[i]), "%.7s", hex);
+	}
+	git_repository_free(g);
+
+	char *out = NULL;
+	int rc = t_sh(&out, "%s check -C %s HEAD~2 --budget 0.3", RUNG_BIN, dir);
+	if (rc == RUNG_EXIT_NOGPU) {
+		fprintf(stderr, "no GPU: skipped\n%s", out);
+		free(out);
+		return 77;
+	}
+	CHECK_INT(rc, 0);
+	CHECK_CONTAINS(out, "[bench] ok");
+	CHECK(strstr(out, "(cached)") == NULL);
+	free(out);
+	CHECK_INT(live_results(dir), 1);
+	/* the same content again: from the store */
+	CHECK_INT(t_sh(&out, "%s check -C %s %s", RUNG_BIN, dir, s7[0]), 0);
+	CHECK_CONTAINS(out, "[bench] ok");
+	CHECK_CONTAINS(out, "(cached)\n");
+	free(out);
+	/* --force: measured again, the stored result replaced (still one) */
+	CHECK_INT(t_sh(&out, "%s check -C %s --force --budget 0.3 %s", RUNG_BIN, dir, s7[0]), 0);
+	CHECK(strstr(out, "(cached)") == NULL);
+	free(out);
+	CHECK_INT(live_results(dir), 1);
+
+	/* eval with overlapping compiles: every version, in commit order */
+	CHECK_INT(t_sh(&out, "%s eval -C %s --all --jobs 3 2>/dev/null", RUNG_BIN, dir), RUNG_EXIT_FAIL);
+	const char *p0 = strstr(out, s7[0]), *p1 = strstr(out, s7[1]), *p2 = strstr(out, s7[2]);
+	CHECK(p0 && p1 && p2 && p0 < p1 && p1 < p2);
+	CHECK_CONTAINS(out, "(cached)"); /* s7[0] was stored by rung check */
+	char want[64];
+	snprintf(want, sizeof(want), "%s  FAIL", s7[2]);
+	CHECK_CONTAINS(out, want);
+	free(out);
+	CHECK_INT(live_results(dir), 3);
+	free(ini);
+	free(ref);
+	free(k);
+	free(k2);
+	free(k3);
+	return t_done();
+}

@@ -1,0 +1,192 @@
+/* Loading a task target that may be a git revision (see task_load.h):
+ * `rung check HEAD~1`, `rung dump WORKTREE`, `rung compare HEAD~1 HEAD`. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "core/err.h"
+#include "tui/cli.h"
+#include "tui/task_load.h"
+
+int rung_task_where_opt(rung_task_where *w, const char *cmd, int argc, char **argv, int *i)
+{
+	const char *a = argv[*i];
+	const char **slot = NULL;
+	if (!strcmp(a, "-C"))
+		slot = &w->dir;
+	else if (!strcmp(a, "--task"))
+		slot = &w->task;
+	else if (!strcmp(a, "--spec-rev"))
+		slot = &w->spec_rev;
+	if (!slot)
+		return 0;
+	if (*i + 1 >= argc) {
+		fprintf(stderr, "rung %s: %s needs a value\n", cmd, a);
+		return -1;
+	}
+	*slot = argv[++*i];
+	return 1;
+}
+
+static bool path_exists(const char *p)
+{
+	struct stat st;
+	return p && stat(p, &st) == 0;
+}
+
+/* The exit code for a vcs error, after printing it. */
+static int vfail(const char *cmd, int e)
+{
+	fprintf(stderr, "rung %s: %s\n", cmd, rung_error_last());
+	if (e == RUNG_ENOMEM || e == RUNG_EIO)
+		return RUNG_EXIT_INTERNAL;
+	return e == RUNG_ENOTFOUND ? RUNG_EXIT_USAGE : RUNG_EXIT_SPEC;
+}
+
+/* "t/sgemm.cu@a1b2c3d" */
+static char *at_rev(const char *path, const char *short_rev)
+{
+	size_t n = strlen(path) + strlen(short_rev) + 2;
+	char *s = malloc(n);
+	if (s)
+		snprintf(s, n, "%s@%s", path, short_rev);
+	return s;
+}
+
+static void short_of(char out[12], const char *id)
+{
+	if (!strcmp(id, "WORKTREE"))
+		snprintf(out, 12, "WORKTREE");
+	else
+		snprintf(out, 12, "%.7s", id);
+}
+
+/* The task directory: --task (relative to -C DIR), else the one containing the
+ * current directory, else the only one; several give an error listing them. */
+static int pick_task(char **dir, rung_repo *r, const rung_task_where *w)
+{
+	char hint[4096];
+	const char *h = w->task;
+	if (w->dir && w->task && w->task[0] != '/') {
+		snprintf(hint, sizeof(hint), "%s/%s", w->dir, w->task);
+		h = hint;
+	}
+	int e = rung_repo_pick_task(dir, r, h);
+	if (e < 0 && w->dir && !w->task) {
+		/* -C DIR: the task containing DIR, else the only one (or the list) */
+		rung_error_clear();
+		if ((e = rung_repo_pick_task(dir, r, w->dir)) < 0) {
+			rung_error_clear();
+			e = rung_repo_pick_task(dir, r, NULL);
+		}
+	}
+	return e;
+}
+
+static int load_rev(rung_task *out, const char *cmd, const char *rev, const rung_task_where *w)
+{
+	int e, code;
+	if ((e = rung_repo_open(&out->repo, w->dir)) < 0)
+		return vfail(cmd, e);
+	if ((e = rung_repo_resolve(out->rev, out->repo, rev)) < 0) {
+		fprintf(stderr, "rung %s: %s: not a task directory, file or git revision\n", cmd, rev);
+		return RUNG_EXIT_USAGE;
+	}
+	short_of(out->short_rev, out->rev);
+	char *tdir = NULL;
+	if ((e = pick_task(&tdir, out->repo, w)) < 0) {
+		fprintf(stderr, "rung %s: %s%s\n", cmd, rung_error_last(),
+			rung_error_last_code() == RUNG_EINVAL ? " (choose one with --task DIR)" : "");
+		return RUNG_EXIT_USAGE;
+	}
+	out->vtask = calloc(1, sizeof(*out->vtask));
+	out->ksrc = calloc(1, sizeof(*out->ksrc));
+	if (!out->vtask || !out->ksrc) {
+		free(tdir);
+		fprintf(stderr, "rung %s: out of memory\n", cmd);
+		return RUNG_EXIT_INTERNAL;
+	}
+	e = rung_vtask_open(out->vtask, out->repo, tdir, w->spec_rev);
+	free(tdir);
+	if (e < 0) {
+		free(out->vtask);
+		out->vtask = NULL;
+		return vfail(cmd, e);
+	}
+	rung_vtask *vt = out->vtask;
+	out->spec = vt->spec; /* the task owns the spec from here */
+	vt->spec = NULL;
+	rung_spec *s = out->spec;
+	out->arch = s->arch && *s->arch ? s->arch : "sm_90";
+	if (!s->entry) {
+		fprintf(stderr, "rung %s: %s: [task] needs kernel and entry\n", cmd, vt->spec_path);
+		return RUNG_EXIT_SPEC;
+	}
+	if ((e = rung_vtask_source(out->ksrc, vt, out->rev, NULL)) < 0) {
+		free(out->ksrc);
+		out->ksrc = NULL;
+		if (e == RUNG_ENOTFOUND) {
+			fprintf(stderr, "rung %s: %s: %s does not exist at %s\n", cmd, rev, vt->kernel_path, out->short_rev);
+			return RUNG_EXIT_USAGE;
+		}
+		return vfail(cmd, e);
+	}
+	rung_vtask_content(out->content, vt, out->ksrc);
+	out->dir = rung_repo_join(rung_repo_workdir(out->repo), vt->dir);
+	if (out->dir && !*out->dir) {
+		free(out->dir);
+		out->dir = strdup(".");
+	}
+	out->kernel.entry = s->entry;
+	out->kernel.path = at_rev(vt->kernel_path, out->short_rev);
+	out->kernel.src = out->ksrc->text ? strdup(out->ksrc->text) : NULL;
+	if (!out->dir || !out->kernel.path || !out->kernel.src)
+		goto oom;
+	out->reference.entry = s->reference_entry ? s->reference_entry : s->entry;
+	if (vt->ref.text) {
+		char sr[12];
+		short_of(sr, vt->spec_rev);
+		out->reference.path = at_rev(vt->ref.path, sr);
+		out->reference.src = strdup(vt->ref.text);
+		if (!out->reference.path || !out->reference.src)
+			goto oom;
+	}
+	if (rung_task_build_includes(out) < 0)
+		goto oom;
+	code = rung_launch_from_source(&out->launch, s, out->kernel.src, out->kernel.path);
+	if (code < 0) {
+		fprintf(stderr, "rung %s: %s\n", cmd, rung_error_last());
+		return code == RUNG_ENOMEM ? RUNG_EXIT_INTERNAL : RUNG_EXIT_SPEC;
+	}
+	out->launch_from_source = code == 1;
+	return 0;
+oom:
+	fprintf(stderr, "rung %s: out of memory\n", cmd);
+	return RUNG_EXIT_INTERNAL;
+}
+
+int rung_task_load_target(rung_task *out, const char *cmd, const char *target, const rung_task_where *w)
+{
+	static const rung_task_where none;
+	if (!w)
+		w = &none;
+	memset(out, 0, sizeof(*out));
+	/* a path (relative to -C DIR) wins over a revision of the same name */
+	char *path = NULL;
+	if (target && *target)
+		path = w->dir && target[0] != '/' ? rung_path_join(w->dir, target) : strdup(target);
+	else if (w->dir || w->task)
+		path = rung_path_join(w->dir ? w->dir : ".", w->task ? w->task : ".");
+	if ((target || w->dir || w->task) && !path) {
+		fprintf(stderr, "rung %s: out of memory\n", cmd);
+		return RUNG_EXIT_INTERNAL;
+	}
+	if (!target || !*target || path_exists(path)) {
+		int rc = rung_task_load(out, cmd, path);
+		free(path);
+		return rc;
+	}
+	free(path);
+	return load_rev(out, cmd, target, w);
+}
