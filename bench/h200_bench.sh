@@ -12,14 +12,10 @@ B=$ROOT/.carry/bin
 O=${OUT:-/tmp}
 export LD_LIBRARY_PATH=$ROOT/.carry/lib:${LD_LIBRARY_PATH:-}
 W=$(mktemp -d)
+PARTS=${PARTS:-"1 2 3"}
+has() { case " $PARTS " in *" $1 "*) return 0;; esac; return 1; }
 echo "# $(date -u +%FT%TZ) $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader)"
 
-echo "== 1. time to verdict and peak RSS (3 runs)"
-for i in 1 2 3; do
-  python3 "$ROOT/bench/rusage.py" "$B/rung" check bench/tasks/sgemm4096
-done
-
-echo "== 2. rung median vs ncu"
 mk_copy() { # N -> task dir
   d=$W/copy_$1; mkdir -p "$d"; cp bench/tasks/copy/*.cu "$d/"
   sed "s/^N = .*/N = $1/" bench/tasks/copy/rung.ini > "$d/rung.ini"; echo "$d"
@@ -28,9 +24,18 @@ mk_sgemm() { # size -> task dir
   d=$W/sgemm_$1; mkdir -p "$d"; cp bench/tasks/sgemm4096/*.cu "$d/"
   sed -e "s/^M = .*/M = $1/" -e "s/^N = .*/N = $1/" -e "s/^K = .*/K = $1/" bench/tasks/sgemm4096/rung.ini > "$d/rung.ini"; echo "$d"
 }
+if has 1; then
+echo "== 1. time to verdict and peak RSS (3 runs)"
+for i in 1 2 3; do
+  python3 "$ROOT/bench/rusage.py" "$B/rung" check bench/tasks/sgemm4096
+done
+fi
+
+if has 2; then
+echo "== 2. rung median vs ncu"
 targets=""
-for n in 262144 1048576 4194304 16777216 67108864 268435456; do targets="$targets copy:$(mk_copy $n)"; done
-for s in 1024 2048 4096; do targets="$targets sgemm:$(mk_sgemm $s)"; done
+for n in ${COPY_SIZES:-262144 1048576 4194304 16777216 67108864 268435456}; do targets="$targets copy:$(mk_copy $n)"; done
+for s in ${SGEMM_SIZES:-1024 2048 4096}; do targets="$targets sgemm:$(mk_sgemm $s)"; done
 for t in $targets; do
   k=${t%%:*}; d=${t#*:}
   meds=""
@@ -42,10 +47,13 @@ for t in $targets; do
       --metrics gpu__time_duration.sum --csv "$B/rung" check --budget 0.3 "$d" > "$W/ncu.csv" 2>/dev/null
   python3 "$ROOT/bench/ncu_compare.py" "$(basename "$d")" "$W/ncu.csv" $meds
 done
+fi
 
+if has 3; then
 echo "== 3. compare: copy vs copy slowed 2%, and copy vs itself"
 d=$(mk_copy 67108864)
 "$B/rung" compare --budget 3 "$d/copy.cu" "$d/slow2.cu"; echo "rc=$?"
 "$B/rung" compare --budget 3 "$d/slow2.cu" "$d/copy.cu"; echo "rc=$?"
 cp "$d/copy.cu" "$d/copy_again.cu"; echo "// same kernel, another file" >> "$d/copy_again.cu"
 "$B/rung" compare --budget 3 "$d/copy.cu" "$d/copy_again.cu"; echo "rc=$?"
+fi
