@@ -19,6 +19,7 @@
 
 #include "core/err.h"
 #include "core/rng.h"
+#include "core/roofline_guard.h"
 #include "gpu/plan.h"
 #include "gpu/protocol.h"
 #include "gpu/worker_internal.h"
@@ -383,6 +384,21 @@ static void merge(rung_result *out, rung_result *wr)
 	wr->ncounters = 0;
 }
 
+/* The speed-of-light guard: floor_ms and impossible from the plan's [roofline]
+ * counts at the benchmark shape and the device ceilings. */
+static void judge_roofline(rung_result *out, const rung_plan *plan, const rung_job *job)
+{
+	rung_ceilings c;
+	rung_ceilings_guard(&c, &out->env, job->ceilings);
+	rung_dtype dts[RUNG_MAX_ARGS];
+	int n = 0;
+	for (int i = 0; i < plan->nargs; i++)
+		if (plan->args[i].kind != RUNG_ARG_SCALAR)
+			dts[n++] = plan->args[i].dtype;
+	double peak = rung_ceilings_peak_for_dtypes(&c, dts, n);
+	rung_result_judge_roofline(out, plan->flops, plan->bytes, peak, c.dram.value, RUNG_ROOFLINE_TOL);
+}
+
 static rung_step_id step_from_name(const char *name)
 {
 	for (int s = 0; s < RUNG_NSTEPS; s++)
@@ -545,6 +561,7 @@ static int eval_gpu(rung_result *out, rung_worker *w, const rung_job *job, const
 		} else {
 			merge(out, &wr);
 			rung_result_clear(&wr);
+			judge_roofline(out, plan, job);
 		}
 	}
 	rung__exchange_free(&ex);

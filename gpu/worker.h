@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "core/result.h"
+#include "core/roofline.h"
 #include "core/spec.h"
 #include "gpu/compile.h"
 
@@ -35,6 +36,9 @@ typedef struct {
 	double budget_s;                        /* bench time budget (default 2 s) */
 	double deadline_s;                      /* per-job deadline (default: generous cover of compile+check+bench) */
 	unsigned flags;
+	/* Measured ceilings of this device (from the store), or NULL: the
+	 * speed-of-light guard then uses the datasheet ones (core/roofline_guard.h). */
+	const rung_ceilings *ceilings;
 } rung_job;
 
 typedef void (*rung_progress_fn)(void *ud, rung_step_id step, double frac, const char *msg);
@@ -61,6 +65,15 @@ int rung_evaluate(rung_result *out, rung_worker *w, const rung_job *job, rung_pr
  * job's seed, else a fresh one). Same verdict rules as rung_evaluate. */
 int rung_evaluate_gpu(rung_result *out, rung_worker *w, const rung_job *job, const rung_compiled *kernel,
 		      const rung_compiled *ref, rung_progress_fn cb, void *ud);
+
+/* The compile half of rung_evaluate, for pipelines that compile the next versions
+ * while the GPU works on the current one (rung eval --jobs): initialises *out
+ * (rev, label, seed, time) and compiles the kernel and the reference into kc/rc
+ * (caller frees them). arch NULL: "sm_90". Needs no worker; thread-safe. Returns
+ * 0 when both compiled (rung_evaluate_gpu next), 1 when *out holds the verdict
+ * (compile FAILED, reference failed), negative on rung's own errors. */
+int rung_evaluate_compile(rung_result *out, rung_compiled *kc, rung_compiled *rc, const rung_job *job,
+			  const char *arch);
 
 /* A/B timing of two compiled versions of one task (rung compare). */
 typedef struct {

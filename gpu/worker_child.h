@@ -100,4 +100,11 @@ CUresult rung__flush_l2(rung_wctx *c);
  * after a sticky error. */
 bool rung__wcompare(rung_wctx *c, const json_t *msg, const rung_blob *blobs, int nblobs);
 
+/* The profile rung (worker_profile.c): CUPTI counters at the benchmark shape. */
+void rung__wprofile(rung_wjob *j);
+
+/* Roofline ceilings (worker_ceil.c): answers a "ceilings" message. Returns
+ * true after a sticky error. */
+bool rung__wceilings(rung_wctx *c, const json_t *msg, const rung_blob *blobs, int nblobs);
+
 #endif

@@ -219,6 +219,11 @@ int rung_worker_main(int in_fd, int out_fd)
 				code = 1;
 				stop = true;
 			}
+		} else if (!strcmp(m.type, "ceilings")) {
+			if (rung__wceilings(&c, m.json, m.blobs, m.nblobs)) {
+				code = 1;
+				stop = true;
+			}
 		} else {
 			char why[128];
 			rung__sfmt(why, sizeof(why), "worker protocol: unknown message '%.60s'", m.type);

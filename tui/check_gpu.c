@@ -7,6 +7,7 @@
 #include "core/err.h"
 #include "core/expr.h"
 #include "core/rng.h"
+#include "core/roofline_guard.h"
 #include "gpu/worker.h"
 #include "tui/cli.h"
 
@@ -25,6 +26,14 @@ int rung_check_gpu(rung_result *r, const rung_task *t, const rung_compiled *kc, 
 	rung_worker *w = NULL;
 	if (rung_worker_open(&w, NULL))
 		return RUNG_EXIT_INTERNAL;
+	int code = rung_check_gpu_with(r, w, t, kc, rc, seed, has_seed, budget_s);
+	rung_worker_close(w);
+	return code;
+}
+
+int rung_check_gpu_with(rung_result *r, rung_worker *w, const rung_task *t, const rung_compiled *kc,
+			const rung_compiled *rc, uint64_t seed, bool has_seed, double budget_s)
+{
 	rung_job job = {
 		.spec = t->spec,
 		.kernel_src = t->kernel.src,
@@ -35,6 +44,15 @@ int rung_check_gpu(rung_result *r, const rung_task *t, const rung_compiled *kc, 
 		.seed_set = has_seed,
 		.budget_s = budget_s > 0 ? budget_s : 0,
 	};
+	if (t->ksrc) { /* a version from git: its headers at the same revision */
+		job.headers = t->ksrc->headers;
+		job.nheaders = t->ksrc->nheaders;
+		job.rev = t->rev;
+	}
+	if (t->vtask) {
+		job.ref_headers = t->vtask->ref.headers;
+		job.ref_nheaders = t->vtask->ref.nheaders;
+	}
 	r->base_seed = has_seed ? seed : rung_seed_fresh();
 	job.seed = r->base_seed;
 	job.seed_set = true;
@@ -44,7 +62,6 @@ int rung_check_gpu(rung_result *r, const rung_task *t, const rung_compiled *kc, 
 		fprintf(stderr, "\r\033[K");
 		fflush(stderr);
 	}
-	rung_worker_close(w);
 	if (rc2 < 0) {
 		fprintf(stderr, "rung check: %s\n", rung_error_last());
 		return RUNG_EXIT_INTERNAL;
@@ -60,6 +77,8 @@ int rung_check_gpu(rung_result *r, const rung_task *t, const rung_compiled *kc, 
 			code = RUNG_EXIT_NOGPU;
 		}
 	}
+	if (r->impossible) /* faster than the roofline: a verdict of its own, never a pass */
+		code = RUNG_EXIT_FAIL;
 	return code;
 }
 
@@ -128,6 +147,12 @@ static void print_check_ok(FILE *f, const rung_result *r)
 static void print_bench_ok(FILE *f, const rung_result *r)
 {
 	const rung_bench *b = &r->bench;
+	if (r->impossible) {
+		fprintf(f, "[bench] IMPOSSIBLE median=%.4gms below the roofline floor %.4gms (%.0f%% of it): faster than the roofline"
+			   " (the timing is wrong or the kernel skips work that [roofline] says it must do)\n",
+			b->median, r->floor_ms, 100 * b->median / r->floor_ms);
+		return;
+	}
 	fprintf(f, "[bench] ok median=%.3fms \xc2\xb1%.2f%% n=%d dropped=%d", b->median, 100 * b->rse_median, b->n,
 		b->dropped);
 	if (isfinite(b->clock_mhz))
@@ -136,6 +161,9 @@ static void print_bench_ok(FILE *f, const rung_result *r)
 		fprintf(f, " %.2fTFLOP/s", b->tflops);
 	if (isfinite(b->tbps))
 		fprintf(f, " %.2fTB/s", b->tbps);
+	double roof = rung_result_roof_pct(r);
+	if (isfinite(roof))
+		fprintf(f, " roof=%.0f%%", roof);
 	if (!b->noise_ok)
 		fprintf(f, " noisy");
 	if (strcmp(b->method, "cupti-activity") != 0)

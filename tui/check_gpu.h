@@ -12,6 +12,7 @@
 
 #include "core/result.h"
 #include "gpu/compile.h"
+#include "gpu/worker.h"
 #include "tui/task_load.h"
 
 /* Runs the GPU rungs for a compiled task (kc; rc when it has a reference) into r
@@ -21,6 +22,10 @@
  * when it is a terminal. */
 int rung_check_gpu(rung_result *r, const rung_task *t, const rung_compiled *kc, const rung_compiled *rc, uint64_t seed,
 		   bool has_seed, double budget_s);
+
+/* The same in a worker the caller opened (and closes). */
+int rung_check_gpu_with(rung_result *r, rung_worker *w, const rung_task *t, const rung_compiled *kc,
+			const rung_compiled *rc, uint64_t seed, bool has_seed, double budget_s);
 
 /* Prints the line of a GPU rung (run, check, bench); returns false for other
  * rungs or a rung that did not run (nothing printed). */

@@ -1,16 +1,23 @@
-/* rung check [--compile-only] [--json] [--seed S] [--budget SEC] [TASKDIR|FILE]
+/* rung check [--compile-only] [--json] [--seed S] [--budget SEC] [--force]
+ *            [-C DIR] [--task DIR] [--spec-rev REV] [TASKDIR|FILE|REV]
  *
  * Runs the ladder for one version and prints one line per rung:
  *   [compile] ok regs=40 spills=0 stack=0 smem=8192 ptx=12.1KB cubin=9.8KB 38ms
  *   [compile] FAILED sgemm.cu:12: identifier "x" is undefined
  * The compile rung runs here (NVRTC, no GPU). The GPU rungs (run, check, bench) are
  * filled in by run_gpu_steps(); results are collected in a rung_result, then printed
- * by print_step_line() or as one JSON object. */
+ * by print_step_line() or as one JSON object.
+ *
+ * A REV target (HEAD~1, a short hash, WORKTREE) is read from git
+ * (rung_task_load_target); its GPU result goes into the store like `rung eval`,
+ * and a re-check of the same content on the same GPU is a cache hit (lines end in
+ * "(cached)") unless --force or --seed. */
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <jansson.h>
 
@@ -20,9 +27,11 @@
 #include "tui/cli.h"
 #include "tui/check_gpu.h"
 #include "tui/task_load.h"
+#include "vcs/store.h"
 
 typedef struct {
-	bool compile_only, json;
+	bool compile_only, json, force;
+	rung_task_where where;
 	bool has_seed;
 	unsigned long long seed;
 	double budget_s; /* NAN: default */
@@ -35,8 +44,15 @@ static int parse_args(check_opts *o, int argc, char **argv)
 	o->budget_s = NAN;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
+		int w = rung_task_where_opt(&o->where, "check", argc, argv, &i);
+		if (w < 0)
+			return rung_cli_usage("check", 1);
+		if (w > 0)
+			continue;
 		if (!strcmp(a, "--compile-only")) {
 			o->compile_only = true;
+		} else if (!strcmp(a, "--force")) {
+			o->force = true;
 		} else if (!strcmp(a, "--json")) {
 			o->json = true;
 		} else if (!strcmp(a, "--seed") || !strcmp(a, "--budget")) {
@@ -127,6 +143,76 @@ static int run_gpu_steps(rung_result *r, const rung_task *t, const check_opts *o
 	return rung_check_gpu(r, t, kc, rc, o->seed, o->has_seed, o->budget_s);
 }
 
+/* The exit code of a result's GPU rungs (as rung_check_gpu computes it). */
+static int gpu_exit_code(const rung_result *r)
+{
+	int code = RUNG_EXIT_OK;
+	for (int s = RUNG_STEP_RUN; s <= RUNG_STEP_BENCH; s++) {
+		const rung_step *st = &r->steps[s];
+		if (st->status == RUNG_S_FAILED) {
+			if (!strncmp(st->reason, "reference failed", 16))
+				return RUNG_EXIT_SPEC;
+			code = RUNG_EXIT_FAIL;
+		} else if (st->status == RUNG_S_SKIPPED && s == RUNG_STEP_RUN) {
+			code = RUNG_EXIT_NOGPU;
+		}
+	}
+	if (r->impossible) /* faster than the roofline (core/roofline_guard.h) */
+		code = RUNG_EXIT_FAIL;
+	return code;
+}
+
+/* The GPU rungs of a version from git, through the store: the same content on the
+ * same GPU is a cache hit (r replaced by the stored result, r->cached set) unless
+ * --force or --seed; a fresh GPU result is stored and linked to the commit. No GPU:
+ * the rungs are SKIPPED and nothing is stored. */
+static int run_gpu_steps_stored(rung_result *r, const rung_task *t, const check_opts *o, const rung_compiled *kc,
+				const rung_compiled *rc)
+{
+	rung_worker *w = NULL;
+	if (rung_worker_open(&w, NULL))
+		return RUNG_EXIT_INTERNAL;
+	rung_env env;
+	memset(&env, 0, sizeof(env));
+	if (rung_worker_env(&env, w) < 0) {
+		rung_error_clear();
+		memset(&env, 0, sizeof(env));
+	}
+	rung_store *store = NULL;
+	if (env.valid && rung_store_open_repo(&store, t->repo) < 0) {
+		fprintf(stderr, "rung check: %s (the result will not be stored)\n", rung_error_last());
+		store = NULL;
+	}
+	const char *commit = strcmp(t->rev, "WORKTREE") ? t->rev : NULL;
+	char key[65];
+	rung_result_key(key, t->content, env.uuid);
+	int code;
+	rung_result cached;
+	if (store && !o->force && !o->has_seed && rung_store_get(&cached, store, key) == 0) {
+		if (commit)
+			rung_store_link(store, commit, key);
+		rung_result_clear(r);
+		*r = cached; /* moved: r owns it now */
+		r->cached = true;
+		code = gpu_exit_code(r);
+	} else {
+		rung_error_clear();
+		code = rung_check_gpu_with(r, w, t, kc, rc, o->seed, o->has_seed, o->budget_s);
+		if (store && r->steps[RUNG_STEP_RUN].status != RUNG_S_SKIPPED && code != RUNG_EXIT_INTERNAL) {
+			snprintf(r->key, sizeof(r->key), "%s", key);
+			if (!r->env.valid)
+				r->env = env;
+			if (!r->created)
+				r->created = (int64_t)time(NULL);
+			if (rung_store_put(store, r, t->content, commit) < 0)
+				fprintf(stderr, "rung check: %s (the result was not stored)\n", rung_error_last());
+		}
+	}
+	rung_store_close(store);
+	rung_worker_close(w);
+	return code;
+}
+
 static void format_kb(char *buf, size_t len, int64_t bytes)
 {
 	snprintf(buf, len, "%.1fKB", (double)bytes / 1024.0);
@@ -149,13 +235,33 @@ static void print_compile_ok(FILE *f, const rung_result *r)
 	        r->compile.compile_ms);
 }
 
+/* A GPU rung's line, with " (cached)" before the newline for a stored result. */
+static bool print_gpu_line(const rung_result *r, const rung_spec *spec, rung_step_id s)
+{
+	if (!r->cached)
+		return rung_check_print_gpu_step(stdout, r, spec, s);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+	if (!m)
+		return rung_check_print_gpu_step(stdout, r, spec, s);
+	bool done = rung_check_print_gpu_step(m, r, spec, s);
+	fclose(m);
+	if (done && len && buf[len - 1] == '\n')
+		buf[--len] = 0;
+	if (done)
+		printf("%s (cached)\n", buf);
+	free(buf);
+	return done;
+}
+
 /* One line per rung: "[name] STATUS details". */
 static void print_step_line(const rung_result *r, const rung_spec *spec, rung_step_id s)
 {
 	const rung_step *st = &r->steps[s];
 	if (st->status == RUNG_S_NONE)
 		return;
-	if (rung_check_print_gpu_step(stdout, r, spec, s))
+	if (print_gpu_line(r, spec, s))
 		return;
 	if (s == RUNG_STEP_COMPILE && st->status == RUNG_S_OK) {
 		print_compile_ok(stdout, r);
@@ -205,6 +311,10 @@ static void print_json(const rung_result *r, const rung_task *t, const rung_comp
 	json_object_set_new(o, "task", json_string(t->spec->name ? t->spec->name : ""));
 	json_object_set_new(o, "dir", json_string(t->dir));
 	json_object_set_new(o, "arch", json_string(t->arch));
+	if (t->rev[0]) { /* a version read from git */
+		json_object_set_new(o, "rev", json_string(t->rev));
+		json_object_set_new(o, "cached", json_boolean(r->cached));
+	}
 	json_object_set_new(o, "status", json_string(rung_status_name(rung_result_status(r))));
 	json_t *steps = json_object();
 	for (int s = 0; s < RUNG_NSTEPS; s++) {
@@ -253,14 +363,14 @@ int rung_cmd_check(int argc, char **argv)
 	if (rc)
 		return rc;
 	rung_task t;
-	if ((rc = rung_task_load(&t, "check", o.target))) {
+	if ((rc = rung_task_load_target(&t, "check", o.target, &o.where))) {
 		rung_task_free(&t);
 		return rc;
 	}
 	rung_result r;
 	rung_result_init(&r);
 	copy_str(r.label, sizeof(r.label), t.kernel.path);
-	copy_str(r.rev, sizeof(r.rev), t.kernel.path);
+	copy_str(r.rev, sizeof(r.rev), t.rev[0] ? t.rev : t.kernel.path);
 
 	rung_compiled kc, refc;
 	memset(&kc, 0, sizeof(kc));
@@ -271,7 +381,7 @@ int rung_cmd_check(int argc, char **argv)
 
 	int exit_code = compiled ? RUNG_EXIT_OK : RUNG_EXIT_FAIL;
 	if (compiled && !spec_rc && !o.compile_only)
-		exit_code = run_gpu_steps(&r, &t, &o, &kc, &refc);
+		exit_code = t.repo ? run_gpu_steps_stored(&r, &t, &o, &kc, &refc) : run_gpu_steps(&r, &t, &o, &kc, &refc);
 
 	if (o.json) {
 		print_json(&r, &t, &kc, &refc, ref_error);

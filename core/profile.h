@@ -1,0 +1,51 @@
+/* Profile counters of one result (result.counters, stored with it): the CUPTI
+ * range-profiler metrics rung collects, quantities derived from them, and the
+ * `[profile]` line (docs/ARCHITECTURE.md, "Roofline and profiling"). */
+#ifndef RUNG_CORE_PROFILE_H
+#define RUNG_CORE_PROFILE_H
+
+#include <stddef.h>
+
+#include "core/result.h"
+
+/* The metrics asked for, in order. A metric the chip lacks is skipped (named
+ * in the profile rung's reason), never fatal. */
+#define RUNG_PROFILE_METRIC_LIST(_) \
+	_("gpu__time_duration.sum") \
+	_("dram__bytes_read.sum") \
+	_("dram__bytes_write.sum") \
+	_("lts__t_bytes.sum") \
+	_("l1tex__t_bytes.sum") \
+	_("sm__sass_thread_inst_executed_op_fadd_pred_on.sum") \
+	_("sm__sass_thread_inst_executed_op_fmul_pred_on.sum") \
+	_("sm__sass_thread_inst_executed_op_ffma_pred_on.sum") \
+	_("sm__sass_thread_inst_executed_op_hadd_pred_on.sum") \
+	_("sm__sass_thread_inst_executed_op_hmul_pred_on.sum") \
+	_("sm__sass_thread_inst_executed_op_hfma_pred_on.sum") \
+	_("sm__sass_thread_inst_executed_op_dadd_pred_on.sum") \
+	_("sm__sass_thread_inst_executed_op_dmul_pred_on.sum") \
+	_("sm__sass_thread_inst_executed_op_dfma_pred_on.sum") \
+	_("sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active") \
+	_("sm__pipe_tensor_op_gmma_cycles_active.avg.pct_of_peak_sustained_active") \
+	_("sm__warps_active.avg.pct_of_peak_sustained_active") \
+	_("sm__throughput.avg.pct_of_peak_sustained_elapsed")
+
+extern const char *const rung_profile_metrics[];
+extern const int rung_profile_nmetrics;
+
+/* Counter by name, NAN when absent. */
+double rung_counter_get(const rung_result *r, const char *name);
+/* Sets (adds or replaces) a counter. RUNG_ENOMEM. */
+int rung_counter_set(rung_result *r, const char *name, double value);
+
+/* Derived counters, added when their inputs are present:
+ *   flops.f32 = fadd + fmul + 2 * ffma   (per-thread SASS instructions)
+ *   flops.f16 = hadd + hmul + 2 * hfma   flops.f64 = dadd + dmul + 2 * dfma
+ *   dram.bytes = dram read + write */
+void rung_profile_derive(rung_result *r);
+
+/* "ok dram=201.3MB (1.04x the bytes it needs) flops=34.4G (1.00x) occupancy=62% sm=81% tensor=0% time=73.1us"
+ * need_*: the task's [roofline] counts (NAN: the ratio is left out). */
+void rung_profile_summary(char *buf, size_t len, const rung_result *r, double need_flops, double need_bytes);
+
+#endif

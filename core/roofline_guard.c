@@ -1,0 +1,76 @@
+#include "core/roofline_guard.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/err.h"
+
+int rung_env_device_attrs(rung_device_attrs *out, const rung_env *e)
+{
+	memset(out, 0, sizeof(*out));
+	int major = 0, minor = 0;
+	if (!e || !e->valid || sscanf(e->arch, "sm_%d", &major) != 1)
+		return rung_error_set(RUNG_EINVAL, "roofline: no device environment");
+	/* "sm_90" -> 90, "sm_100" -> 100: the last digit is the minor version. */
+	minor = major % 10;
+	major /= 10;
+	out->sms = e->sms;
+	out->sm_clock_khz = e->sm_clock_mhz * 1000;
+	out->mem_clock_khz = e->mem_clock_mhz * 1000;
+	out->bus_width_bits = e->bus_width;
+	out->major = major;
+	out->minor = minor;
+	return 0;
+}
+
+static void take_higher(rung_ceiling *g, const rung_ceiling *m)
+{
+	if (m->src == RUNG_CEIL_NONE || !(m->value > 0))
+		return;
+	if (g->src == RUNG_CEIL_NONE || !(g->value > 0) || m->value > g->value)
+		*g = *m;
+}
+
+void rung_ceilings_guard(rung_ceilings *out, const rung_env *e, const rung_ceilings *measured)
+{
+	rung_ceilings_init(out);
+	rung_device_attrs a;
+	if (rung_env_device_attrs(&a, e) == 0)
+		rung_ceilings_datasheet(out, &a);
+	rung_error_clear();
+	if (!measured)
+		return;
+	take_higher(&out->fp32, &measured->fp32);
+	take_higher(&out->fp64, &measured->fp64);
+	take_higher(&out->dram, &measured->dram);
+	take_higher(&out->l2, &measured->l2);
+	for (int t = 0; t < RUNG_TC_COUNT; t++)
+		take_higher(&out->tensor[t], &measured->tensor[t]);
+}
+
+double rung_ceilings_peak_for_dtypes(const rung_ceilings *c, const rung_dtype *dts, int n)
+{
+	double best = NAN;
+	for (int i = 0; i < n; i++) {
+		double v = rung_ceilings_peak_for(c, dts[i]);
+		if (v > 0 && (isnan(best) || v > best))
+			best = v;
+	}
+	return best;
+}
+
+void rung_result_judge_roofline(rung_result *r, double flops, double bytes, double peak, double bw, double tol)
+{
+	r->floor_ms = rung_time_floor_ms(flops, bytes, peak, bw);
+	r->impossible = false;
+	if (r->bench.valid && r->steps[RUNG_STEP_BENCH].status == RUNG_S_OK)
+		r->impossible = rung_roofline_impossible(r->bench.median, r->floor_ms, tol);
+}
+
+double rung_result_roof_pct(const rung_result *r)
+{
+	if (!r || !r->bench.valid || !(r->bench.median > 0) || !(r->floor_ms > 0))
+		return NAN;
+	return 100.0 * r->floor_ms / r->bench.median;
+}

@@ -1,0 +1,325 @@
+/* The range profiler sequence (gpu/cupti_prof.h). Every params struct is
+ * {T_STRUCT_SIZE} with the rest zeroed. */
+#include "gpu/cupti_prof.h"
+
+#include <dlfcn.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cupti.h>
+#include <cupti_profiler_host.h>
+#include <cupti_profiler_target.h>
+#include <cupti_range_profiler.h>
+#include <cupti_target.h>
+
+#include "core/err.h"
+
+#ifndef RUNG_CUDA_LIBDIR
+#define RUNG_CUDA_LIBDIR "/usr/local/cuda/lib64"
+#endif
+
+#define PROF_FNS(_) \
+	_(cuptiProfilerInitialize, CUpti_Profiler_Initialize_Params) \
+	_(cuptiProfilerDeInitialize, CUpti_Profiler_DeInitialize_Params) \
+	_(cuptiProfilerDeviceSupported, CUpti_Profiler_DeviceSupported_Params) \
+	_(cuptiDeviceGetChipName, CUpti_Device_GetChipName_Params) \
+	_(cuptiProfilerGetCounterAvailability, CUpti_Profiler_GetCounterAvailability_Params) \
+	_(cuptiProfilerHostInitialize, CUpti_Profiler_Host_Initialize_Params) \
+	_(cuptiProfilerHostDeinitialize, CUpti_Profiler_Host_Deinitialize_Params) \
+	_(cuptiProfilerHostConfigAddMetrics, CUpti_Profiler_Host_ConfigAddMetrics_Params) \
+	_(cuptiProfilerHostGetConfigImageSize, CUpti_Profiler_Host_GetConfigImageSize_Params) \
+	_(cuptiProfilerHostGetConfigImage, CUpti_Profiler_Host_GetConfigImage_Params) \
+	_(cuptiProfilerHostEvaluateToGpuValues, CUpti_Profiler_Host_EvaluateToGpuValues_Params) \
+	_(cuptiRangeProfilerEnable, CUpti_RangeProfiler_Enable_Params) \
+	_(cuptiRangeProfilerDisable, CUpti_RangeProfiler_Disable_Params) \
+	_(cuptiRangeProfilerGetCounterDataSize, CUpti_RangeProfiler_GetCounterDataSize_Params) \
+	_(cuptiRangeProfilerCounterDataImageInitialize, CUpti_RangeProfiler_CounterDataImage_Initialize_Params) \
+	_(cuptiRangeProfilerSetConfig, CUpti_RangeProfiler_SetConfig_Params) \
+	_(cuptiRangeProfilerStart, CUpti_RangeProfiler_Start_Params) \
+	_(cuptiRangeProfilerStop, CUpti_RangeProfiler_Stop_Params) \
+	_(cuptiRangeProfilerDecodeData, CUpti_RangeProfiler_DecodeData_Params) \
+	_(cuptiRangeProfilerGetCounterDataInfo, CUpti_RangeProfiler_GetCounterDataInfo_Params)
+
+static struct {
+	void *lib;
+	bool ok;
+	CUptiResult (*result_string)(CUptiResult, const char **);
+#define PROF_FIELD(name, T) CUptiResult (*name)(T *);
+	PROF_FNS(PROF_FIELD)
+#undef PROF_FIELD
+} P;
+
+static int load(char *why, size_t len)
+{
+	if (P.ok)
+		return 0;
+	const char *dirs[] = {RUNG_CUDA_LIBDIR, "/usr/local/cuda/lib64", "/usr/local/cuda/extras/CUPTI/lib64", NULL};
+	char path[1024];
+	for (int i = 0; dirs[i] && !P.lib; i++) {
+		snprintf(path, sizeof(path), "%s/libcupti.so.13", dirs[i]);
+		P.lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+	}
+	if (!P.lib)
+		P.lib = dlopen("libcupti.so.13", RTLD_NOW | RTLD_LOCAL);
+	if (!P.lib) {
+		snprintf(why, len, "CUPTI not found (libcupti.so.13)");
+		return RUNG_EUNSUPPORTED;
+	}
+	*(void **)&P.result_string = dlsym(P.lib, "cuptiGetResultString");
+#define PROF_SYM(name, T) \
+	*(void **)&P.name = dlsym(P.lib, #name); \
+	if (!P.name) { \
+		snprintf(why, len, "CUPTI lacks %s (too old?)", #name); \
+		return RUNG_EUNSUPPORTED; \
+	}
+	PROF_FNS(PROF_SYM)
+#undef PROF_SYM
+	P.ok = true;
+	return 0;
+}
+
+static const char *res_str(CUptiResult r)
+{
+	const char *s = NULL;
+	if (P.result_string && P.result_string(r, &s) == CUPTI_SUCCESS && s)
+		return s;
+	return "CUPTI error";
+}
+
+static const char *level(CUpti_Profiler_Support_Level l)
+{
+	switch (l) {
+	case CUPTI_PROFILER_CONFIGURATION_UNSUPPORTED: return "unsupported";
+	case CUPTI_PROFILER_CONFIGURATION_DISABLED: return "disabled";
+	case CUPTI_PROFILER_CONFIGURATION_SUPPORTED: return "supported";
+	default: return "unknown";
+	}
+}
+
+/* A failed CUPTI call: privileges and unsupported configurations become
+ * RUNG_EUNSUPPORTED (the profile rung is SKIPPED), anything else RUNG_ECUDA. */
+static int cfail(CUptiResult r, const char *call, char *why, size_t len)
+{
+	snprintf(why, len, "%s: %s (CUptiResult %d)", call, res_str(r), (int)r);
+	if (r == CUPTI_ERROR_INSUFFICIENT_PRIVILEGES || r == CUPTI_ERROR_NOT_SUPPORTED ||
+	    r == CUPTI_ERROR_VIRTUALIZED_DEVICE_NOT_SUPPORTED || r == CUPTI_ERROR_CMP_DEVICE_NOT_SUPPORTED ||
+	    r == CUPTI_ERROR_NOT_COMPATIBLE || r == CUPTI_ERROR_LEGACY_PROFILER_NOT_SUPPORTED)
+		return RUNG_EUNSUPPORTED;
+	return RUNG_ECUDA;
+}
+
+#define CALL(name, var) \
+	do { \
+		CUptiResult r_ = P.name(&var); \
+		if (r_ != CUPTI_SUCCESS) { \
+			ret = cfail(r_, #name, why, why_len); \
+			goto out; \
+		} \
+	} while (0)
+
+int rung_cupti_profile(double *values, char *skipped, size_t skipped_len, CUcontext ctx, CUdevice dev,
+		       const char *const *metrics, int n, rung_prof_launch_fn launch, void *ud, CUresult *launch_err,
+		       char *why, size_t why_len)
+{
+	for (int i = 0; i < n; i++)
+		values[i] = NAN;
+	if (skipped_len)
+		skipped[0] = 0;
+	why[0] = 0;
+	*launch_err = CUDA_SUCCESS;
+	int ret = load(why, why_len);
+	if (ret)
+		return ret;
+	bool inited = false, enabled = false;
+	CUpti_Profiler_Host_Object *host = NULL;
+	CUpti_RangeProfiler_Object *obj = NULL;
+	uint8_t *avail = NULL, *config = NULL, *data = NULL;
+	const char **ok = calloc((size_t)n + 1, sizeof(*ok));
+	int *okidx = calloc((size_t)n + 1, sizeof(*okidx));
+	double *okval = calloc((size_t)n + 1, sizeof(*okval));
+	int nok = 0;
+	if (!ok || !okidx || !okval) {
+		ret = rung_error_set(RUNG_ENOMEM, "out of memory");
+		goto out;
+	}
+
+	CUpti_Profiler_Initialize_Params ip = {.structSize = CUpti_Profiler_Initialize_Params_STRUCT_SIZE};
+	CALL(cuptiProfilerInitialize, ip);
+	inited = true;
+
+	CUpti_Profiler_DeviceSupported_Params ds = {.structSize = CUpti_Profiler_DeviceSupported_Params_STRUCT_SIZE};
+	ds.cuDevice = dev;
+	ds.api = CUPTI_PROFILER_RANGE_PROFILING;
+	CALL(cuptiProfilerDeviceSupported, ds);
+	if (ds.isSupported != CUPTI_PROFILER_CONFIGURATION_SUPPORTED) {
+		snprintf(why, why_len, "device not supported by the profiler (architecture %s, vGPU %s, confidential compute %s, CMP %s, WSL %s)",
+			 level(ds.architecture), level(ds.vGpu), level(ds.confidentialCompute), level(ds.cmp), level(ds.wsl));
+		ret = RUNG_EUNSUPPORTED;
+		goto out;
+	}
+
+	CUpti_Device_GetChipName_Params cn = {.structSize = CUpti_Device_GetChipName_Params_STRUCT_SIZE};
+	int ordinal = 0;
+	(void)dev;
+	cn.deviceIndex = (size_t)ordinal;
+	CALL(cuptiDeviceGetChipName, cn);
+
+	CUpti_Profiler_GetCounterAvailability_Params ca = {.structSize = CUpti_Profiler_GetCounterAvailability_Params_STRUCT_SIZE};
+	ca.ctx = ctx;
+	CALL(cuptiProfilerGetCounterAvailability, ca);
+	avail = malloc(ca.counterAvailabilityImageSize + 1);
+	if (!avail) {
+		ret = rung_error_set(RUNG_ENOMEM, "out of memory");
+		goto out;
+	}
+	ca.pCounterAvailabilityImage = avail;
+	CALL(cuptiProfilerGetCounterAvailability, ca);
+
+	CUpti_Profiler_Host_Initialize_Params hi = {.structSize = CUpti_Profiler_Host_Initialize_Params_STRUCT_SIZE};
+	hi.profilerType = CUPTI_PROFILER_TYPE_RANGE_PROFILER;
+	hi.pChipName = cn.pChipName;
+	hi.pCounterAvailabilityImage = avail;
+	CALL(cuptiProfilerHostInitialize, hi);
+	host = hi.pHostObject;
+
+	/* One metric at a time, so a metric this chip lacks is skipped, not fatal. */
+	size_t sk = 0;
+	for (int i = 0; i < n; i++) {
+		CUpti_Profiler_Host_ConfigAddMetrics_Params am = {.structSize = CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE};
+		am.pHostObject = host;
+		const char *one[1] = {metrics[i]};
+		am.ppMetricNames = one;
+		am.numMetrics = 1;
+		if (P.cuptiProfilerHostConfigAddMetrics(&am) == CUPTI_SUCCESS) {
+			okidx[nok] = i;
+			ok[nok++] = metrics[i];
+		} else if (skipped_len > sk + 1) {
+			sk += (size_t)snprintf(skipped + sk, skipped_len - sk, "%s%s", sk ? "," : "", metrics[i]);
+			if (sk >= skipped_len)
+				sk = skipped_len - 1;
+		}
+	}
+	if (nok == 0) {
+		snprintf(why, why_len, "none of the %d metrics exists on %s", n, cn.pChipName ? cn.pChipName : "this chip");
+		ret = RUNG_EUNSUPPORTED;
+		goto out;
+	}
+	CUpti_Profiler_Host_GetConfigImageSize_Params cs = {.structSize = CUpti_Profiler_Host_GetConfigImageSize_Params_STRUCT_SIZE};
+	cs.pHostObject = host;
+	CALL(cuptiProfilerHostGetConfigImageSize, cs);
+	config = malloc(cs.configImageSize + 1);
+	if (!config) {
+		ret = rung_error_set(RUNG_ENOMEM, "out of memory");
+		goto out;
+	}
+	CUpti_Profiler_Host_GetConfigImage_Params ci = {.structSize = CUpti_Profiler_Host_GetConfigImage_Params_STRUCT_SIZE};
+	ci.pHostObject = host;
+	ci.configImageSize = cs.configImageSize;
+	ci.pConfigImage = config;
+	CALL(cuptiProfilerHostGetConfigImage, ci);
+
+	CUpti_RangeProfiler_Enable_Params en = {.structSize = CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE};
+	en.ctx = ctx;
+	CALL(cuptiRangeProfilerEnable, en);
+	obj = en.pRangeProfilerObject;
+	enabled = true;
+
+	CUpti_RangeProfiler_GetCounterDataSize_Params gs = {.structSize = CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE};
+	gs.pRangeProfilerObject = obj;
+	gs.pMetricNames = ok;
+	gs.numMetrics = (size_t)nok;
+	gs.maxNumOfRanges = 4;
+	gs.maxNumRangeTreeNodes = 4;
+	CALL(cuptiRangeProfilerGetCounterDataSize, gs);
+	data = calloc(1, gs.counterDataSize + 1);
+	if (!data) {
+		ret = rung_error_set(RUNG_ENOMEM, "out of memory");
+		goto out;
+	}
+	CUpti_RangeProfiler_CounterDataImage_Initialize_Params di = {.structSize = CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE};
+	di.pRangeProfilerObject = obj;
+	di.counterDataSize = gs.counterDataSize;
+	di.pCounterData = data;
+	CALL(cuptiRangeProfilerCounterDataImageInitialize, di);
+
+	CUpti_RangeProfiler_SetConfig_Params sc = {.structSize = CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE};
+	sc.pRangeProfilerObject = obj;
+	sc.configSize = cs.configImageSize;
+	sc.pConfig = config;
+	sc.counterDataImageSize = gs.counterDataSize;
+	sc.pCounterDataImage = data;
+	sc.range = CUPTI_AutoRange;
+	sc.replayMode = CUPTI_KernelReplay;
+	sc.maxRangesPerPass = 4;
+	sc.numNestingLevels = 1;
+	sc.minNestingLevel = 1;
+	sc.passIndex = 0;
+	sc.targetNestingLevel = 1;
+	CALL(cuptiRangeProfilerSetConfig, sc);
+
+	CUpti_RangeProfiler_Start_Params st = {.structSize = CUpti_RangeProfiler_Start_Params_STRUCT_SIZE};
+	st.pRangeProfilerObject = obj;
+	CALL(cuptiRangeProfilerStart, st);
+	*launch_err = launch(ud);
+	CUpti_RangeProfiler_Stop_Params sp = {.structSize = CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE};
+	sp.pRangeProfilerObject = obj;
+	CUptiResult stop_r = P.cuptiRangeProfilerStop(&sp);
+	if (*launch_err != CUDA_SUCCESS) {
+		snprintf(why, why_len, "the kernel failed under the profiler");
+		ret = RUNG_ECUDA;
+		goto out;
+	}
+	if (stop_r != CUPTI_SUCCESS) {
+		ret = cfail(stop_r, "cuptiRangeProfilerStop", why, why_len);
+		goto out;
+	}
+	CUpti_RangeProfiler_DecodeData_Params dd = {.structSize = CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE};
+	dd.pRangeProfilerObject = obj;
+	CALL(cuptiRangeProfilerDecodeData, dd);
+	CUpti_RangeProfiler_GetCounterDataInfo_Params gi = {.structSize = CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE};
+	gi.pCounterDataImage = data;
+	gi.counterDataImageSize = gs.counterDataSize;
+	CALL(cuptiRangeProfilerGetCounterDataInfo, gi);
+	if (gi.numTotalRanges < 1) {
+		snprintf(why, why_len, "the profiler recorded no range for the kernel");
+		ret = RUNG_ECUDA;
+		goto out;
+	}
+	CUpti_Profiler_Host_EvaluateToGpuValues_Params ev = {.structSize = CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE};
+	ev.pHostObject = host;
+	ev.pCounterDataImage = data;
+	ev.counterDataImageSize = gs.counterDataSize;
+	ev.rangeIndex = gi.numTotalRanges - 1; /* the kernel is the last (only) launch */
+	ev.ppMetricNames = ok;
+	ev.numMetrics = (size_t)nok;
+	ev.pMetricValues = okval;
+	CALL(cuptiProfilerHostEvaluateToGpuValues, ev);
+	for (int k = 0; k < nok; k++)
+		values[okidx[k]] = okval[k];
+	ret = 0;
+out:
+	if (enabled) {
+		CUpti_RangeProfiler_Disable_Params dp = {.structSize = CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE};
+		dp.pRangeProfilerObject = obj;
+		P.cuptiRangeProfilerDisable(&dp);
+	}
+	if (host) {
+		CUpti_Profiler_Host_Deinitialize_Params hd = {.structSize = CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE};
+		hd.pHostObject = host;
+		P.cuptiProfilerHostDeinitialize(&hd);
+	}
+	if (inited) {
+		CUpti_Profiler_DeInitialize_Params dp = {.structSize = CUpti_Profiler_DeInitialize_Params_STRUCT_SIZE};
+		P.cuptiProfilerDeInitialize(&dp);
+	}
+	free(avail);
+	free(config);
+	free(data);
+	free(ok);
+	free(okidx);
+	free(okval);
+	return ret;
+}

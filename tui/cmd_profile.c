@@ -1,0 +1,226 @@
+/* rung profile [--json] [--seed S] [-C DIR] [--task DIR] [TASKDIR|FILE|REV]
+ *
+ * Collects CUPTI range-profiler counters for one version at the benchmark
+ * shape (gpu/worker_profile.c): a run of its own, after run and check, never
+ * timed. Prints the run/check lines and
+ *   [profile] ok dram=201.3MB (1.04x the bytes it needs) flops=34.4G (1.00x) occupancy=62% sm=81% time=73.1us
+ *   [profile] SKIPPED profiling counters not permitted (cuptiRangeProfilerEnable: ... INSUFFICIENT_PRIVILEGES ...)
+ * For a version from git, the stored result of that content on this device
+ * gets the counters (its bench and ideal point are kept). --sass and --ncu are
+ * accepted but not implemented yet (a note says so).
+ * Exit: 0 (profiled, or counters not permitted), 1 a rung failed, 2 usage,
+ * 3 spec, 4 no GPU, 5 internal. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "core/err.h"
+#include "core/expr.h"
+#include "core/profile.h"
+#include "core/result.h"
+#include "gpu/compile.h"
+#include "gpu/worker.h"
+#include "tui/check_gpu.h"
+#include "tui/cli.h"
+#include "tui/task_load.h"
+#include "vcs/store.h"
+
+static void progress_cb(void *ud, rung_step_id step, double frac, const char *msg)
+{
+	(void)ud;
+	fprintf(stderr, "\r\033[K[%s] %3.0f%% %s", rung_step_name(step), 100 * (isfinite(frac) ? frac : 0), msg ? msg : "");
+	fflush(stderr);
+}
+
+/* [roofline] flops / bytes at the benchmark shape (NAN when absent). */
+static void needs(double *flops, double *bytes, const rung_spec *spec)
+{
+	int64_t v;
+	*flops = *bytes = NAN;
+	if (spec->flops.text && rung_expr_eval(&v, spec->flops.text, &spec->dims) == 0)
+		*flops = (double)v;
+	if (spec->bytes.text && rung_expr_eval(&v, spec->bytes.text, &spec->dims) == 0)
+		*bytes = (double)v;
+	rung_error_clear();
+}
+
+/* Puts the counters (and the profile rung) into the stored result of this
+ * content on this device. Returns 1 stored, 0 nothing to update, <0 error. */
+static int store_counters(const rung_task *t, const rung_result *r)
+{
+	if (!t->repo || !t->content[0] || !r->env.valid || !r->ncounters)
+		return 0;
+	rung_store *st = NULL;
+	if (rung_store_open_repo(&st, t->repo) < 0)
+		return -1;
+	char key[65];
+	rung_result_key(key, t->content, r->env.uuid);
+	rung_result stored;
+	int ret = 0;
+	if (rung_store_get(&stored, st, key) == 0) {
+		free(stored.counters);
+		stored.counters = malloc((size_t)r->ncounters * sizeof(*stored.counters));
+		stored.ncounters = stored.counters ? r->ncounters : 0;
+		if (stored.counters)
+			memcpy(stored.counters, r->counters, (size_t)r->ncounters * sizeof(*stored.counters));
+		stored.steps[RUNG_STEP_PROFILE] = r->steps[RUNG_STEP_PROFILE];
+		const char *commit = strcmp(t->rev, "WORKTREE") ? t->rev : NULL;
+		ret = rung_store_put(st, &stored, t->content, commit) < 0 ? -1 : 1;
+		rung_result_clear(&stored);
+	}
+	rung_error_clear();
+	rung_store_close(st);
+	return ret;
+}
+
+int rung_cmd_profile(int argc, char **argv)
+{
+	rung_task_where where = {0};
+	const char *target = NULL;
+	bool json = false, sass = false, ncu = false, has_seed = false;
+	unsigned long long seed = 0;
+	for (int i = 1; i < argc; i++) {
+		int k = rung_task_where_opt(&where, "profile", argc, argv, &i);
+		if (k < 0)
+			return RUNG_EXIT_USAGE;
+		if (k > 0)
+			continue;
+		const char *a = argv[i];
+		if (!strcmp(a, "--json")) {
+			json = true;
+		} else if (!strcmp(a, "--sass")) {
+			sass = true;
+		} else if (!strcmp(a, "--ncu")) {
+			ncu = true;
+		} else if (!strcmp(a, "--seed") && i + 1 < argc) {
+			char *end;
+			seed = strtoull(argv[++i], &end, 0);
+			if (*end) {
+				fprintf(stderr, "rung profile: --seed: bad value '%s'\n", argv[i]);
+				return RUNG_EXIT_USAGE;
+			}
+			has_seed = true;
+		} else if (a[0] == '-' && a[1]) {
+			fprintf(stderr, "rung profile: unknown option '%s'\n", a);
+			return rung_cli_usage("profile", 1);
+		} else if (target) {
+			fprintf(stderr, "rung profile: more than one target ('%s' and '%s')\n", target, a);
+			return rung_cli_usage("profile", 1);
+		} else {
+			target = a;
+		}
+	}
+	if (sass || ncu)
+		fprintf(stderr, "rung profile: %s not implemented yet; collecting the range-profiler counters only\n",
+			sass && ncu ? "--sass and --ncu are" : sass ? "--sass is" : "--ncu is");
+	rung_task t;
+	int rc = rung_task_load_target(&t, "profile", target, &where);
+	if (rc) {
+		rung_task_free(&t);
+		return rc;
+	}
+	rung_compiled kc, refc;
+	memset(&kc, 0, sizeof(kc));
+	memset(&refc, 0, sizeof(refc));
+	int code = RUNG_EXIT_OK;
+	rung_result r;
+	rung_result_init(&r);
+	if (rung_task_compile(&kc, &t, false)) {
+		printf("[compile] FAILED %s\n", kc.error[0] ? kc.error : rung_error_last());
+		code = RUNG_EXIT_FAIL;
+		goto done;
+	}
+	if (t.reference.src && rung_task_compile(&refc, &t, true)) {
+		fprintf(stderr, "rung profile: the reference %s does not compile: %s\n", t.reference.path,
+			refc.error[0] ? refc.error : rung_error_last());
+		code = RUNG_EXIT_SPEC;
+		goto done;
+	}
+	rung_worker *w = NULL;
+	if (rung_worker_open(&w, NULL)) {
+		code = RUNG_EXIT_INTERNAL;
+		goto done;
+	}
+	rung_job job = {
+		.spec = t.spec,
+		.kernel_src = t.kernel.src,
+		.kernel_file = t.kernel.path,
+		.ref_src = t.reference.src,
+		.ref_file = t.reference.path,
+		.seed = seed,
+		.seed_set = has_seed,
+		.flags = RUNG_JOB_PROFILE,
+	};
+	if (t.ksrc) {
+		job.headers = t.ksrc->headers;
+		job.nheaders = t.ksrc->nheaders;
+		job.rev = t.rev;
+	}
+	if (t.vtask) {
+		job.ref_headers = t.vtask->ref.headers;
+		job.ref_nheaders = t.vtask->ref.nheaders;
+	}
+	bool tty = isatty(STDERR_FILENO);
+	int e = rung_evaluate_gpu(&r, w, &job, &kc, t.reference.src ? &refc : NULL, tty ? progress_cb : NULL, NULL);
+	if (tty)
+		fprintf(stderr, "\r\033[K");
+	rung_worker_close(w);
+	if (e < 0) {
+		fprintf(stderr, "rung profile: %s\n", rung_error_last());
+		code = RUNG_EXIT_INTERNAL;
+		goto done;
+	}
+	for (int s = RUNG_STEP_RUN; s <= RUNG_STEP_CHECK; s++) {
+		if (r.steps[s].status == RUNG_S_FAILED)
+			code = !strncmp(r.steps[s].reason, "reference failed", 16) ? RUNG_EXIT_SPEC : RUNG_EXIT_FAIL;
+		else if (s == RUNG_STEP_RUN && r.steps[s].status == RUNG_S_SKIPPED)
+			code = RUNG_EXIT_NOGPU;
+	}
+	const rung_step *ps = &r.steps[RUNG_STEP_PROFILE];
+	if (ps->status == RUNG_S_FAILED && code == RUNG_EXIT_OK)
+		code = RUNG_EXIT_FAIL;
+	int stored = ps->status == RUNG_S_OK ? store_counters(&t, &r) : 0;
+	if (stored < 0)
+		fprintf(stderr, "rung profile: %s (the counters were not stored)\n", rung_error_last());
+	double nf, nb;
+	needs(&nf, &nb, t.spec);
+	if (json) {
+		char *rj = rung_result_to_json(&r);
+		json_t *o = json_pack("{s:s,s:s,s:b}", "status", rung_status_name(ps->status), "reason", ps->reason, "stored",
+				      stored > 0);
+		json_t *rec = rj ? json_loads(rj, 0, NULL) : NULL;
+		if (rec)
+			json_object_set_new(o, "result", rec);
+		char *s = json_dumps(o, JSON_COMPACT | JSON_REAL_PRECISION(17));
+		if (s)
+			puts(s);
+		free(s);
+		free(rj);
+		json_decref(o);
+	} else {
+		for (int s = RUNG_STEP_RUN; s <= RUNG_STEP_CHECK; s++)
+			rung_check_print_gpu_step(stdout, &r, t.spec, (rung_step_id)s);
+		if (ps->status == RUNG_S_OK) {
+			char line[1024];
+			rung_profile_summary(line, sizeof(line), &r, nf, nb);
+			printf("[profile] %s\n", line);
+			if (ps->reason[0])
+				printf("[profile] note: %s\n", ps->reason);
+			if (stored > 0)
+				printf("[profile] counters stored with the result of %s\n", t.short_rev[0] ? t.short_rev : "this version");
+		} else if (ps->status != RUNG_S_NONE) {
+			printf("[profile] %s %s\n", rung_status_name(ps->status), ps->reason);
+		}
+	}
+done:
+	rung_result_clear(&r);
+	rung_compiled_free(&kc);
+	rung_compiled_free(&refc);
+	rung_task_free(&t);
+	return code;
+}
