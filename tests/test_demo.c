@@ -129,7 +129,7 @@ static void test_plan(void)
 	CHECK_STR(p.steps[0].email, "agent@example.com");
 	CHECK_INT(p.steps[0].time, 1748855040); /* 2025-06-02T09:04:00Z */
 	CHECK_STR(p.steps[0].message, "sgemm: naive kernel, one thread per output element");
-	CHECK_STR(p.steps[14].step, "04-warp-per-row");
+	CHECK_STR(p.steps[14].step, "04-vectorized");
 	for (int i = 1; i < p.nsteps; i++)
 		CHECK(p.steps[i - 1].time <= p.steps[i].time);
 	CHECK_INT(p.nnotes, 8);
@@ -302,7 +302,7 @@ static void test_build(void)
 	const char *checks[][3] = {
 		{"sgemm", "06-float4-transposedA-typo", "sgemm/sgemm.cu"},
 		{"sgemm", "08-tf32-mma", "sgemm/sgemm.cu"},
-		{"softmax", "02-fused-online", "softmax/softmax.cu"},
+		{"softmax", "02-warp-per-row", "softmax/softmax.cu"},
 	};
 	for (int i = 0; i < 3; i++) {
 		char rel[512];
@@ -419,7 +419,7 @@ static void test_recorded(void)
 	rung_vctx_opts o = {.dir = dir, .task = "softmax"};
 	CHECK_INT(rung_vctx_open(&c, "demo", &o, RUNG_VCTX_TASK | RUNG_VCTX_STORE), 0);
 	rung_source src;
-	CHECK_INT(rung_vtask_source(&src, &c.task, commit_of(&p, "softmax", "02-fused-online"), NULL), 0);
+	CHECK_INT(rung_vtask_source(&src, &c.task, commit_of(&p, "softmax", "02-warp-per-row"), NULL), 0);
 	char content[65];
 	rung_vtask_content(content, &c.task, &src);
 	rung_source_free(&src);
@@ -463,9 +463,9 @@ static void test_recorded(void)
 		 commit_of(&p, "softmax", "01-naive-three-pass"));
 	CHECK_CONTAINS(text, want);
 	snprintf(want, sizeof(want), "%.7s  06-03 14:25 ok ok ok ok -          40/0     2         -20.0%%  1.25 TFLOP/s",
-		 commit_of(&p, "softmax", "02-fused-online"));
+		 commit_of(&p, "softmax", "02-warp-per-row"));
 	CHECK_CONTAINS(text, want);
-	snprintf(want, sizeof(want), "%.7s  06-03 15:20 not evaluated", commit_of(&p, "softmax", "04-warp-per-row"));
+	snprintf(want, sizeof(want), "%.7s  06-03 15:20 not evaluated", commit_of(&p, "softmax", "04-vectorized"));
 	CHECK_CONTAINS(text, want);
 	free(text);
 	rung_demo_plan_free(&p);
