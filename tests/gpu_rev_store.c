@@ -74,6 +74,11 @@ int main(void)
 	if (rc == RUNG_EXIT_NOGPU) {
 		fprintf(stderr, "no GPU: skipped\n%s", out);
 		free(out);
+		free(ini);
+		free(ref);
+		free(k);
+		free(k2);
+		free(k3);
 		return 77;
 	}
 	CHECK_INT(rc, 0);
