@@ -54,7 +54,8 @@ if want demo; then
       echo "-- $rev"; rung profile --task softmax "$rev" 2>&1 | grep -E "^\[profile\]"
     done
     echo "== note + brief"
-    rung note --task sgemm HEAD --verdict keep "try a 3xTF32 split to get FP32 accuracy at tensor-core speed" || true
+    top=$(git log -1 --format=%h -- sgemm/sgemm.cu)
+    rung note "$top" "try a 3xTF32 split to get FP32 accuracy at tensor-core speed" || true
     rung brief --task sgemm
     rung export --out "$O/recorded.jsonl"; wc -l "$O/recorded.jsonl"
     cd "$ROOT"
