@@ -10,10 +10,16 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <jansson.h>
+
 #include "core/err.h"
+#include "core/profile.h"
 #include "harness.h"
+#include "tui/demo.h"
 #include "tui/draw.h"
+#include "tui/import.h"
 #include "tui/model.h"
+#include "tui/rowmetrics.h"
 #include "tui/textdiff.h"
 #include "tui/theme.h"
 #include "tui/view.h"
@@ -569,6 +575,304 @@ static void test_script_errors(void)
 	rung_model_free(m);
 }
 
+
+/* ---- recorded results, task switching, measured roofline points ------- */
+
+#define H200_NOTE "recorded on NVIDIA H200, 2025-11-29"
+
+static rung_result *recorded_result(const char *hash, double median_ms)
+{
+	rung_result *r = rung_model_fake_result(hash, median_ms, 1e-6, true, 3);
+	r->recorded = true;
+	snprintf(r->recorded_note, sizeof(r->recorded_note), H200_NOTE);
+	return r;
+}
+
+/* Three versions, newest first: c (nothing), b (recorded 1 ms), a (recorded 2 ms). */
+static rung_model *recorded_model(void)
+{
+	rung_model *m = NULL;
+	CHECK_INT(rung_model_mem_new(&m), 0);
+	rung_model_row *rows = calloc(3, sizeof(*rows));
+	const char *ids[3] = {"cccccccccccccccccccccccccccccccccccccccc", "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb",
+			      "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"};
+	const char *subj[3] = {"c: not evaluated anywhere", "b: recorded, faster", "a: recorded, first"};
+	for (int i = 0; i < 3; i++) {
+		snprintf(rows[i].hash, sizeof(rows[i].hash), "%s", ids[i]);
+		snprintf(rows[i].subject, sizeof(rows[i].subject), "%s", subj[i]);
+		rows[i].date = 1764417600 - i * 3600;
+	}
+	rows[1].recorded = recorded_result(ids[1], 1.0);
+	rows[2].recorded = recorded_result(ids[2], 2.0);
+	for (int i = 0; i < 3; i++)
+		rung_model_row_sync_steps(&rows[i]);
+	rung_model_set_rows(m, rows, 3);
+	snprintf(m->title, sizeof(m->title), "sgemm");
+	return m;
+}
+
+static void post_live(rung_model *m, const char *hash, double median_ms)
+{
+	rung_model_event ev = {.kind = RUNG_EV_RESULT};
+	snprintf(ev.hash, sizeof(ev.hash), "%s", hash);
+	ev.result = rung_model_fake_result(hash, median_ms, 1e-6, true, 5);
+	CHECK_INT(rung_model_post(m, &ev), 0);
+	CHECK_INT(rung_model_apply_events(m), 1);
+}
+
+static void test_recorded_model(void)
+{
+	rung_model *m = recorded_model();
+	int live, rec;
+	rung_model_count(m, &live, &rec);
+	CHECK_INT(live, 0);
+	CHECK_INT(rec, 2);
+	CHECK(!rung_model_row_is_recorded(&m->rows[0]));
+	CHECK(rung_model_row_is_recorded(&m->rows[1]));
+	CHECK(rung_model_row_result(&m->rows[1], false) == NULL);
+	/* with nothing live, baseline and best are among the recorded ones */
+	CHECK_INT(rung_model_baseline(m), 2);
+	CHECK_INT(rung_model_best(m), 1);
+	rung_row_metrics mx;
+	rung_row_metrics_get(&mx, m, 1, rung_model_baseline(m));
+	CHECK(mx.has_delta);
+	CHECK_NEAR(mx.delta, -0.5, 1e-12); /* 1 ms against 2 ms, both recorded */
+	/* recorded is not evaluated here: E queues all three */
+	CHECK_INT(rung_model_evaluate_missing(m), 3);
+	CHECK_INT(rung_model_apply_events(m), 3);
+	CHECK_INT(m->queue_total, 3);
+
+	/* the first live result: the live kind now rules baseline and best */
+	post_live(m, m->rows[0].hash, 3.0);
+	CHECK_INT(rung_model_baseline(m), 0);
+	CHECK_INT(rung_model_best(m), 0);
+	rung_row_metrics_get(&mx, m, 1, rung_model_baseline(m));
+	CHECK(!mx.has_delta); /* recorded b is never compared with live c */
+	rung_row_metrics_get(&mx, m, 0, rung_model_baseline(m));
+	CHECK(!mx.has_delta);
+
+	/* a live result replaces the recorded display of a; its recorded one stays for recorded rows */
+	post_live(m, m->rows[2].hash, 4.0);
+	CHECK(!rung_model_row_is_recorded(&m->rows[2]));
+	CHECK_NEAR(m->rows[2].result->bench.median, 4.0, 1e-12);
+	CHECK_NEAR(rung_model_row_result(&m->rows[2], true)->bench.median, 2.0, 1e-12);
+	CHECK_INT(rung_model_baseline(m), 2); /* the oldest live one */
+	CHECK_INT(rung_model_best(m), 0);     /* 3 ms live beats 4 ms live; recorded b's 1 ms does not count */
+	rung_row_metrics_get(&mx, m, 0, 2);
+	CHECK(mx.has_delta);
+	CHECK_NEAR(mx.delta, -0.25, 1e-12); /* live 3 against live 4 */
+	rung_row_metrics_get(&mx, m, 1, 2);
+	CHECK(mx.has_delta);
+	CHECK_NEAR(mx.delta, -0.5, 1e-12); /* recorded 1 against recorded 2 */
+	rung_model_count(m, &live, &rec);
+	CHECK_INT(live, 2);
+	CHECK_INT(rec, 1);
+	rung_model_free(m);
+}
+
+static void test_recorded_screens(void)
+{
+	rung_model *m = recorded_model();
+	const char *dir = run_script(m, ":dump versions_recorded.txt\nj\n:dump recorded_sel.txt\n<Enter>\n:dump recorded_detail.txt\n", 100, 10, 1);
+	golden(dir, "versions_recorded.txt");
+	char *s = dump_of(dir, "versions_recorded.txt");
+	CHECK_CONTAINS(s, "rung sgemm: 3 versions, 0 evaluated, 2 recorded");
+	CHECK_CONTAINS(s, "b: recorded, faster");
+	CHECK_CONTAINS(s, "rrrr"); /* recorded ticks, not live ones */
+	free(s);
+	/* selecting a recorded row says where it was measured */
+	s = dump_of(dir, "recorded_sel.txt");
+	CHECK_CONTAINS(s, H200_NOTE);
+	free(s);
+	s = dump_of(dir, "recorded_detail.txt");
+	CHECK_CONTAINS(s, H200_NOTE);
+	free(s);
+	/* a live row is not labelled: the first row (c, nothing) shows the help hint */
+	dir = run_script(m, "g\n:dump first.txt\n", 100, 10, 1);
+	s = dump_of(dir, "first.txt");
+	CHECK(!strstr(s, "recorded on"));
+	free(s);
+	rung_model_free(m);
+}
+
+static void test_roofline_measured(void)
+{
+	rung_model *m = demo_model(12);
+	/* version 0 moves 3.1x the bytes its [roofline] counts need; version 1 was recorded elsewhere */
+	int k = 0;
+	while (k < m->nrows - 1 && !(m->rows[k].result && m->rows[k].result->bench.valid && !isnan(m->rows[k].result->bench.tbps) &&
+				      m->rows[k].result->steps[RUNG_STEP_CHECK].status == RUNG_S_OK))
+		k++;
+	rung_result *r = m->rows[k].result;
+	CHECK(r && r->bench.valid && !isnan(r->bench.tbps));
+	if (!r) {
+		rung_model_free(m);
+		return;
+	}
+	double s = r->bench.median * 1e-3;
+	CHECK_INT(rung_counter_set(r, "flops.f32", r->bench.tflops * 1e12 * s), 0);
+	CHECK_INT(rung_counter_set(r, "dram.bytes", 3.1 * r->bench.tbps * 1e12 * s), 0);
+	int j = k + 1;
+	m->rows[j].recorded = m->rows[j].result;
+	m->rows[j].result->recorded = true;
+	snprintf(m->rows[j].result->recorded_note, sizeof(m->rows[j].result->recorded_note), H200_NOTE);
+	char script[256];
+	snprintf(script, sizeof(script), "%s%sr\n:dump roofline_measured.txt\nj\n:dump roofline_recorded.txt\n", k ? "g\n" : "",
+		 k ? (k == 1 ? "j\n" : k == 2 ? "j j\n" : "j j j\n") : "");
+	const char *dir = run_script(m, script, 100, 24, 1);
+	golden(dir, "roofline_measured.txt");
+	char *t = dump_of(dir, "roofline_measured.txt");
+	CHECK_CONTAINS(t, "moves 3.1x the bytes it needs");
+	CHECK_CONTAINS(t, "o ideal ([roofline] counts)  x measured (profile counters)  r recorded elsewhere");
+	CHECK_CONTAINS(t, "(datasheet ceilings)");
+	/* measured intensity is the ideal one / 3.1 */
+	rung_row_metrics mx;
+	rung_row_metrics_get(&mx, m, k, rung_model_baseline(m));
+	char want[64];
+	snprintf(want, sizeof(want), "measured %.1f FLOP/B", mx.intensity / 3.1);
+	CHECK_CONTAINS(t, want);
+	free(t);
+	t = dump_of(dir, "roofline_recorded.txt");
+	CHECK_CONTAINS(t, "(" H200_NOTE ")");
+	free(t);
+	rung_model_free(m);
+}
+
+static void test_task_key_one_task(void)
+{
+	rung_model *m = demo_model(3);
+	const char *dir = run_script(m, "T\n:dump t.txt\n", 80, 8, 1);
+	char *t = dump_of(dir, "t.txt");
+	CHECK_CONTAINS(t, "one task in this repository");
+	free(t);
+	rung_model_free(m);
+}
+
+/* One `rung export` line for a passing result at `commit`, as recorded on an H200. */
+static char *export_line(const char *key, const char *commit, double median)
+{
+	rung_result r;
+	rung_result_init(&r);
+	snprintf(r.key, sizeof(r.key), "%s", key);
+	r.created = 1764417600; /* 2025-11-29 12:00 UTC */
+	for (int s = RUNG_STEP_COMPILE; s <= RUNG_STEP_BENCH; s++)
+		r.steps[s].status = RUNG_S_OK;
+	r.bench.valid = true;
+	r.bench.median = median;
+	r.env.valid = true;
+	snprintf(r.env.gpu, sizeof(r.env.gpu), "NVIDIA H200");
+	char *rj = rung_result_to_json(&r);
+	json_t *o = json_object();
+	json_object_set_new(o, "rung_export", json_integer(1));
+	json_object_set_new(o, "content", json_string(key));
+	json_t *cs = json_array();
+	json_array_append_new(cs, json_string(commit));
+	json_object_set_new(o, "commits", cs);
+	json_object_set_new(o, "result", json_loads(rj, 0, NULL));
+	char *line = json_dumps(o, JSON_COMPACT);
+	json_decref(o);
+	free(rj);
+	rung_result_clear(&r);
+	return line;
+}
+
+/* The git backend on the demo repository: recorded rows labelled, the task
+ * key, and auto-evaluation saying there is no GPU here (a worker process is
+ * asked; this machine has no driver). */
+static void test_git_demo(void)
+{
+	char dir[600];
+	snprintf(dir, sizeof(dir), "%s/demo", t_tmpdir());
+	rung_demo_plan p;
+	CHECK_INT(rung_demo_plan_load(&p), 0);
+	rung_demo_report rep;
+	CHECK_INT(rung_demo_build(&rep, &p, dir, "demo"), 0);
+	const char *c1 = NULL, *c2 = NULL;
+	for (int i = 0; i < p.nsteps; i++)
+		if (!strcmp(p.steps[i].task, "sgemm")) {
+			if (!c1)
+				c1 = p.steps[i].commit;
+			else if (!c2)
+				c2 = p.steps[i].commit;
+		}
+	rung_vctx c;
+	rung_vctx_opts o = {.dir = dir, .task = "sgemm"};
+	CHECK_INT(rung_vctx_open(&c, "demo", &o, RUNG_VCTX_TASK | RUNG_VCTX_STORE), 0);
+	char *l1 = export_line("1111111111111111111111111111111111111111111111111111111111111111", c1, 400.0);
+	char *l2 = export_line("2222222222222222222222222222222222222222222222222222222222222222", c2, 100.0);
+	char buf[32768];
+	snprintf(buf, sizeof(buf), "%s\n%s\n", l1, l2);
+	free(l1);
+	free(l2);
+	FILE *in = fmemopen(buf, strlen(buf), "r");
+	int n = 0;
+	CHECK_INT(rung_import_stream(&n, c.store, in, "rec.jsonl", "demo"), 0);
+	fclose(in);
+	CHECK_INT(n, 2);
+	rung_vctx_close(&c);
+
+	/* rung log shows them too, labelled, with their delta among recorded ones */
+	char *log = NULL;
+	CHECK_INT(t_sh(&log, "'%s' log -C '%s' --task sgemm 2>&1", RUNG_BIN, dir), 0);
+	CHECK_CONTAINS(log, H200_NOTE " (not measured here)");
+	char want[160];
+	snprintf(want, sizeof(want), "%.7s", c2);
+	CHECK_CONTAINS(log, want);
+	CHECK_CONTAINS(log, "-75.0%");
+	free(log);
+
+	setenv("RUNG_WORKER_EXE", RUNG_BIN, 1);
+	setenv("RUNG_EXE", RUNG_BIN, 1);
+	rung_model *m = NULL;
+	CHECK_INT(rung_model_git_new(&m, dir, "sgemm"), 0);
+	if (!m) {
+		rung_demo_plan_free(&p);
+		return;
+	}
+	CHECK_INT(m->ntasks, 2);
+	CHECK_STR(m->tasks[0], "sgemm");
+	CHECK_STR(m->tasks[1], "softmax");
+	CHECK_INT(m->task, 0);
+	int i1 = rung_model_find(m, c1), i2 = rung_model_find(m, c2);
+	CHECK(i1 >= 0 && i2 >= 0);
+	if (i1 >= 0 && i2 >= 0) {
+		CHECK(rung_model_row_is_recorded(&m->rows[i1]));
+		CHECK(rung_model_row_is_recorded(&m->rows[i2]));
+		CHECK_STR(m->rows[i2].result->recorded_note, H200_NOTE);
+		rung_row_metrics mx;
+		rung_row_metrics_get(&mx, m, i2, rung_model_baseline(m));
+		CHECK_INT(rung_model_baseline(m), i1); /* its baseline verdict */
+		CHECK_NEAR(mx.delta, -0.75, 1e-12);    /* recorded 100 against recorded 400 */
+	}
+	CHECK_INT(rung_model_auto_evaluate(m), 0);
+	const char *d = run_script(m,
+				   ":wait\n:dump git_versions.txt\nG\n:dump git_base.txt\nT\n:dump git_softmax.txt\n"
+				   "T\n:dump git_back.txt\n",
+				   110, 20, 1);
+	char *t = dump_of(d, "git_versions.txt");
+	CHECK_CONTAINS(t, "rung sgemm (task 1/2, T switches): 11 versions, 0 evaluated, 2 recorded");
+	CHECK_CONTAINS(t, "no GPU: showing recorded results");
+	CHECK_CONTAINS(t, "rrrr");
+	free(t);
+	t = dump_of(d, "git_base.txt"); /* the oldest version, selected: recorded, labelled */
+	CHECK_CONTAINS(t, H200_NOTE "; no GPU: showing recorded results");
+	free(t);
+	t = dump_of(d, "git_softmax.txt");
+	CHECK_CONTAINS(t, "rung softmax (task 2/2, T switches): 4 versions, 0 evaluated");
+	CHECK(!strstr(t, "recorded on"));
+	free(t);
+	t = dump_of(d, "git_back.txt");
+	CHECK_CONTAINS(t, "rung sgemm (task 1/2, T switches): 11 versions, 0 evaluated, 2 recorded");
+	free(t);
+	CHECK_INT(rung_key_request('T'), RUNG_REQ_NEXT_TASK);
+	/* E evaluates only versions without a live result: all 11, recorded ones included */
+	CHECK_INT(rung_model_evaluate_missing(m), 11);
+	rung_model_free(m); /* stops the evaluations' thread after the current one */
+	unsetenv("RUNG_WORKER_EXE");
+	unsetenv("RUNG_EXE");
+	rung_demo_plan_free(&p);
+}
+
 int main(void)
 {
 	setenv("TZ", "UTC", 1);
@@ -600,5 +904,10 @@ int main(void)
 	T_RUN(test_live_update);
 	T_RUN(test_sort_mouse);
 	T_RUN(test_script_errors);
+	T_RUN(test_recorded_model);
+	T_RUN(test_recorded_screens);
+	T_RUN(test_roofline_measured);
+	T_RUN(test_task_key_one_task);
+	T_RUN(test_git_demo);
 	return t_done();
 }

@@ -80,8 +80,9 @@ int rung_cmd_demo(int argc, char **argv)
 		rc = rung_demo_show(stdout, dir, &plan, true);
 		printf("\nrung demo: open the workbench with: rung tui -C %s %s\n", dir, plan.tasks[0]);
 	} else {
-		char *targv[] = {"tui", "-C", (char *)dir, plan.tasks[0], NULL};
-		rc = rung_cmd_tui(4, targv);
+		/* on a GPU box the versions are evaluated at once, in the background */
+		char *targv[] = {"tui", "-C", (char *)dir, "--auto-eval", plan.tasks[0], NULL};
+		rc = rung_cmd_tui(5, targv);
 		if (rc == RUNG_EXIT_OK)
 			printf("rung demo: the repository stays in %s\n", dir);
 	}

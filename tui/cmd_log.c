@@ -2,7 +2,10 @@
  * first) with its stored results: status per rung, max rel error, PSNR,
  * cosine, median time, delta vs the baseline, TFLOP/s or TB/s, regs/spills,
  * verdict and the first line of the note. Failed versions show the reason
- * ("check: max_rel 3.1e-2 at (127,4)"). */
+ * ("check: max_rel 3.1e-2 at (127,4)"). In the table, a version with no live
+ * result shows its recorded one (rung demo, rung import) when there is one,
+ * labelled "recorded on <GPU>, <date> (not measured here)", its delta taken
+ * against the baseline's recorded result only (never mixed with live). */
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -13,6 +16,7 @@
 
 #include "core/err.h"
 #include "tui/cli.h"
+#include "tui/demo.h"
 #include "tui/vcs_ctx.h"
 
 enum { FMT_TABLE, FMT_JSON, FMT_CSV };
@@ -199,6 +203,21 @@ int rung_cmd_log(int argc, char **argv)
 	}
 	int b = rung_vrows_baseline(rows, n);
 	const rung_result *base = b >= 0 ? rows[b].result : NULL;
+	/* recorded results of versions with no live one (table only), and their own baseline */
+	rung_result **rec = fmt == FMT_TABLE ? calloc((size_t)n + 1, sizeof(*rec)) : NULL;
+	int brec = -1;
+	if (rec) {
+		for (int i = 0; i < n; i++)
+			if (!rows[i].result)
+				rec[i] = rung_recorded_lookup(&c, &rows[i].v, rows[i].content);
+		for (int i = 0; i < n && brec < 0; i++)
+			if (rows[i].has_note && rows[i].note.verdict == RUNG_NOTE_BASELINE)
+				brec = i;
+		for (int i = n - 1; i >= 0 && brec < 0; i--)
+			if (rec[i] && rung_result_passed(rec[i]) && rec[i]->bench.valid)
+				brec = i;
+	}
+	const rung_result *base_rec = rec && brec >= 0 ? rec[brec] : NULL;
 	if (fmt == FMT_CSV)
 		printf("rev,subject,compile,run,check,bench,profile,max_rel,psnr,cossim,median_ms,delta_vs_baseline,perf,"
 		       "regs_spills,verdict,note,reason\n");
@@ -226,7 +245,20 @@ int rung_cmd_log(int argc, char **argv)
 		}
 		char subj[25];
 		snprintf(subj, sizeof(subj), "%.24s", rows[i].v.subject);
-		if (!rows[i].result) {
+		if (!rows[i].result && rec && rec[i]) {
+			rung_vrow tmp = rows[i];
+			tmp.result = rec[i];
+			texts(&t, &tmp, base_rec);
+			if (t.reason[0])
+				printf("%-8s %-24s %-22s %s%s%s\n", rows[i].v.short_id, subj, t.steps, t.reason,
+				       t.verdict[0] ? "  " : "", t.verdict);
+			else
+				printf("%-8s %-24s %-22s %-8s %-6s %-9s %-9s %-8s %-14s %-8s %-8s %s\n", rows[i].v.short_id, subj,
+				       t.steps, t.max_rel, t.psnr, t.cossim, t.median, i == brec ? "base" : t.delta, t.perf,
+				       t.regs, t.verdict, t.note);
+			printf("         %s (not measured here)\n",
+			       rec[i]->recorded_note[0] ? rec[i]->recorded_note : "recorded on another machine");
+		} else if (!rows[i].result) {
 			printf("%-8s %-24s %-22s %s\n", rows[i].v.short_id, subj, t.steps, "not evaluated");
 		} else if (t.reason[0]) {
 			printf("%-8s %-24s %-22s %s%s%s\n", rows[i].v.short_id, subj, t.steps, t.reason,
@@ -243,6 +275,12 @@ int rung_cmd_log(int argc, char **argv)
 	}
 	if (fmt == FMT_TABLE && n == 0)
 		printf("no versions: commit %s first\n", c.task.kernel_path);
+	for (int i = 0; rec && i < n; i++)
+		if (rec[i]) {
+			rung_result_clear(rec[i]);
+			free(rec[i]);
+		}
+	free(rec);
 	rung_vrows_free(rows, n);
 	rung_vctx_close(&c);
 	return RUNG_EXIT_OK;

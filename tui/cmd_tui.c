@@ -1,6 +1,10 @@
 /* rung tui [-C DIR] [--theme NAME] [TASKDIR]: the workbench on a repository.
+ * --auto-eval (hidden; rung demo): asks a worker process for the GPU in the
+ * background and evaluates every version without a live result when there is
+ * one (as `E`), else says "no GPU: showing recorded results".
  * RUNG_TUI_SCRIPT=FILE reads keys from FILE with no display (tests);
  * RUNG_TUI_DUMP_DIR says where its :dump files go. */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,9 +18,12 @@ int rung_cmd_tui(int argc, char **argv)
 {
 	const char *dir = NULL, *theme = NULL, *task = NULL;
 	int memory = 0;
+	bool auto_eval = false;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
-		if (!strcmp(a, "-C") || !strcmp(a, "--theme") || !strcmp(a, "--memory")) {
+		if (!strcmp(a, "--auto-eval")) {
+			auto_eval = true;
+		} else if (!strcmp(a, "-C") || !strcmp(a, "--theme") || !strcmp(a, "--memory")) {
 			if (i + 1 >= argc) {
 				fprintf(stderr, "rung tui: %s needs a value\n", a);
 				return rung_cli_usage("tui", 1);
@@ -48,6 +55,8 @@ int rung_cmd_tui(int argc, char **argv)
 		rung_model_free(m);
 		return e == RUNG_EINVAL ? RUNG_EXIT_SPEC : e == RUNG_ENOTFOUND ? RUNG_EXIT_USAGE : RUNG_EXIT_INTERNAL;
 	}
+	if (auto_eval && memory <= 0 && rung_model_auto_evaluate(m) < 0)
+		snprintf(m->message, sizeof(m->message), "auto-evaluation: %.200s", rung_error_last());
 	rung_tui_opts o = {
 		.theme = theme,
 		.script = getenv("RUNG_TUI_SCRIPT"),

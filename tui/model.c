@@ -58,16 +58,54 @@ int rung_model_init(rung_model *m, const rung_model_ops *ops, void *impl)
 	return 0;
 }
 
+static void result_free(rung_result *r)
+{
+	if (r) {
+		rung_result_clear(r);
+		free(r);
+	}
+}
+
+/* Frees the live result (the recorded one stays); result becomes the recorded one. */
+static void row_drop_live(rung_model_row *r)
+{
+	if (r->result != r->recorded)
+		result_free(r->result);
+	r->result = r->recorded;
+}
+
 void rung_model_rows_free(rung_model_row *rows, int n)
 {
 	if (!rows)
 		return;
-	for (int i = 0; i < n; i++)
-		if (rows[i].result) {
-			rung_result_clear(rows[i].result);
-			free(rows[i].result);
-		}
+	for (int i = 0; i < n; i++) {
+		row_drop_live(&rows[i]);
+		result_free(rows[i].recorded);
+	}
 	free(rows);
+}
+
+bool rung_model_row_is_recorded(const rung_model_row *r)
+{
+	return r->result && (r->result == r->recorded || r->result->recorded);
+}
+
+const rung_result *rung_model_row_result(const rung_model_row *r, bool recorded)
+{
+	if (recorded)
+		return r->recorded ? r->recorded : rung_model_row_is_recorded(r) ? r->result : NULL;
+	return rung_model_row_is_recorded(r) ? NULL : r->result;
+}
+
+void rung_model_count(const rung_model *m, int *live, int *recorded)
+{
+	*live = *recorded = 0;
+	for (int i = 0; i < m->nrows; i++) {
+		if (rung_model_row_is_recorded(&m->rows[i]))
+			(*recorded)++;
+		else if (m->rows[i].result)
+			(*live)++;
+	}
 }
 
 static void event_free(rung_model_event *e)
@@ -125,24 +163,40 @@ int rung_model_event_fd(const rung_model *m)
 
 void rung_model_row_sync_steps(rung_model_row *row)
 {
+	if (!row->result && row->recorded)
+		row->result = row->recorded;
 	for (int s = 0; s < RUNG_NSTEPS; s++)
 		row->step[s] = row->result ? row->result->steps[s].status : RUNG_S_NONE;
 	row->cached = row->result && row->result->cached;
 }
 
-static double row_median(const rung_model_row *r)
+static double kind_median(const rung_model_row *row, bool recorded)
 {
-	if (!r->result || !r->result->bench.valid || rung_result_status(r->result) == RUNG_S_FAILED)
+	const rung_result *r = rung_model_row_result(row, recorded);
+	if (!r || !r->bench.valid || rung_result_status(r) == RUNG_S_FAILED)
 		return NAN;
-	return r->result->bench.median;
+	return r->bench.median;
 }
 
-/* Best = fastest correct version, unless a row is marked best by a note. */
+/* The kind baseline and best are computed in: live when any row has a live
+ * result, else recorded (recorded and live are never compared). */
+static bool rows_kind_recorded(const rung_model_row *rows, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (rows[i].result && !rung_model_row_is_recorded(&rows[i]))
+			return false;
+	return true;
+}
+
+/* Best = fastest correct version of the kind shown (live, else recorded),
+ * unless a row is marked best by a note. */
 static void recompute_best(rung_model *m)
 {
 	for (int i = 0; i < m->nrows; i++)
 		if (m->rows[i].verdict == RUNG_VERDICT_BEST)
 			return;
+	bool rec = rows_kind_recorded(m->rows, m->nrows);
+#define row_median(r) kind_median((r), rec)
 	int best = -1;
 	for (int i = 0; i < m->nrows; i++) {
 		m->rows[i].best = false;
@@ -154,6 +208,23 @@ static void recompute_best(rung_model *m)
 	}
 	if (best >= 0)
 		m->rows[best].best = true;
+#undef row_median
+}
+
+/* No baseline chosen by a verdict: the oldest evaluated version of the kind shown. */
+static void recompute_baseline(rung_model *m)
+{
+	for (int i = 0; i < m->nrows; i++)
+		if (m->rows[i].verdict == RUNG_VERDICT_BASELINE)
+			return;
+	bool rec = rows_kind_recorded(m->rows, m->nrows);
+	for (int i = 0; i < m->nrows; i++)
+		m->rows[i].baseline = false;
+	for (int i = m->nrows - 1; i >= 0; i--)
+		if (!isnan(kind_median(&m->rows[i], rec))) {
+			m->rows[i].baseline = true;
+			break;
+		}
 }
 
 void rung_model_set_rows(rung_model *m, rung_model_row *rows, int n)
@@ -169,13 +240,10 @@ void rung_model_set_rows(rung_model *m, rung_model_row *rows, int n)
 			rows[i].best = true;
 		have_base |= rows[i].baseline;
 	}
-	/* No baseline chosen: the oldest evaluated version is the baseline. */
+	/* No baseline chosen: the oldest evaluated version (of the kind shown) is the baseline. */
+	m->auto_baseline = !have_base;
 	if (!have_base)
-		for (int i = n - 1; i >= 0; i--)
-			if (!isnan(row_median(&rows[i]))) {
-				rows[i].baseline = true;
-				break;
-			}
+		recompute_baseline(m);
 	recompute_best(m);
 	m->generation++;
 }
@@ -211,13 +279,13 @@ static void apply_one(rung_model *m, rung_model_event *e)
 			m->queue_hash[0] = 0;
 		}
 		if (r && e->result) {
-			if (r->result) {
-				rung_result_clear(r->result);
-				free(r->result);
-			}
+			/* a live result replaces the recorded one on display (which stays in r->recorded) */
+			row_drop_live(r);
 			r->result = e->result;
 			e->result = NULL;
 			rung_model_row_sync_steps(r);
+			if (m->auto_baseline)
+				recompute_baseline(m);
 			recompute_best(m);
 		}
 		break;
@@ -236,6 +304,14 @@ static void apply_one(rung_model *m, rung_model_event *e)
 		break;
 	case RUNG_EV_MESSAGE:
 		snprintf(m->message, sizeof(m->message), "%s", e->text);
+		break;
+	case RUNG_EV_EVALUATE_MISSING: {
+		int n = rung_model_evaluate_missing(m);
+		if (n < 0)
+			snprintf(m->message, sizeof(m->message), "evaluate: %s", rung_error_last());
+		break;
+	}
+	case RUNG_EV_TASKS:
 		break;
 	}
 	m->generation++;
@@ -287,7 +363,9 @@ int rung_model_evaluate_missing(rung_model *m)
 	/* oldest first, so results arrive in commit order */
 	for (int i = m->nrows - 1; i >= 0; i--) {
 		rung_model_row *r = &m->rows[i];
-		if (r->result || r->step[0] == RUNG_S_PENDING || r->step[0] == RUNG_S_RUNNING)
+		/* a recorded result is not an evaluation on this machine */
+		if ((r->result && !rung_model_row_is_recorded(r)) || r->step[0] == RUNG_S_PENDING ||
+		    r->step[0] == RUNG_S_RUNNING)
 			continue;
 		int err = rung_model_evaluate(m, r->hash);
 		if (err < 0)
@@ -311,6 +389,8 @@ int rung_model_set_note(rung_model *m, const char *hash, rung_verdict v, const c
 	if (v == RUNG_VERDICT_BASELINE || (r->baseline && v != RUNG_VERDICT_BASELINE))
 		for (int j = 0; j < m->nrows; j++)
 			m->rows[j].baseline = j == i && v == RUNG_VERDICT_BASELINE;
+	if (v == RUNG_VERDICT_BASELINE)
+		m->auto_baseline = false;
 	if (v == RUNG_VERDICT_BEST)
 		for (int j = 0; j < m->nrows; j++)
 			m->rows[j].best = j == i;
@@ -320,6 +400,20 @@ int rung_model_set_note(rung_model *m, const char *hash, rung_verdict v, const c
 	snprintf(r->note, sizeof(r->note), "%.*s", len, text);
 	if (v != RUNG_VERDICT_BEST)
 		recompute_best(m);
+	m->generation++;
+	return 0;
+}
+
+int rung_model_set_task(rung_model *m, int i)
+{
+	if (!m->ops || !m->ops->set_task || m->ntasks < 2)
+		return rung_error_set(RUNG_EUNSUPPORTED, "this repository has one task");
+	if (i < 0 || i >= m->ntasks)
+		return rung_error_set(RUNG_EINVAL, "no task %d (of %d)", i + 1, m->ntasks);
+	int e = m->ops->set_task(m, i);
+	if (e < 0)
+		return e;
+	m->task = i;
 	m->generation++;
 	return 0;
 }

@@ -48,7 +48,19 @@ typedef struct {
 	rung_verdict verdict;
 	char note[256];        /* first line of the steering note ("" = none) */
 	bool baseline, best;
+	/* A result recorded on another machine (rung demo, rung import), owned by
+	 * the row; never mixed with live ones. While the row has no live result,
+	 * `result` points at it (result == recorded) so every screen shows it,
+	 * labelled; a live result replaces it in `result` and it stays here for
+	 * recorded-vs-recorded comparisons. rung_model_row_sync_steps sets result
+	 * from it when result is NULL. */
+	rung_result *recorded;
 } rung_model_row;
+
+/* The row shows a recorded result (no live one). */
+bool rung_model_row_is_recorded(const rung_model_row *r);
+/* The row's result of one kind: recorded ? the recorded one : the live one (NULL when none). */
+const rung_result *rung_model_row_result(const rung_model_row *r, bool recorded);
 
 typedef enum { RUNG_TEXT_SOURCE, RUNG_TEXT_PTX, RUNG_TEXT_SASS, RUNG_NTEXT } rung_text_kind;
 const char *rung_text_kind_name(rung_text_kind k); /* "source", "PTX", "SASS" */
@@ -60,6 +72,8 @@ typedef enum {
 	RUNG_EV_ROWS,     /* a reload finished: .rows/.nrows replace the list (ownership passes) */
 	RUNG_EV_NOTE,     /* hash got verdict + note text */
 	RUNG_EV_MESSAGE,  /* .text for the status bar */
+	RUNG_EV_EVALUATE_MISSING, /* evaluate every row without a live result (as `E`), on the UI thread */
+	RUNG_EV_TASKS,    /* .text: the task list changed (backend state); bumps the generation */
 } rung_event_kind;
 
 typedef struct rung_model_event {
@@ -98,6 +112,8 @@ typedef struct {
 	/* Store verdict + note (the git backend writes a git note); the row is updated by the caller. */
 	int (*set_note)(rung_model *m, const char *hash, rung_verdict v, const char *text);
 	void (*free)(rung_model *m); /* frees the backend's own state (impl) */
+	/* Switches to task m->tasks[i]: replaces rows, title and ceilings (NULL: one task only). */
+	int (*set_task)(rung_model *m, int i);
 } rung_model_ops;
 
 struct rung_model {
@@ -108,6 +124,10 @@ struct rung_model {
 	int nrows;
 	rung_model_ceilings ceil;
 	char title[128];      /* task name for the title bar */
+	/* the repository's tasks (directories with rung.ini), m->task is shown; ntasks 0 = unknown */
+	char tasks[16][128];
+	int ntasks, task;
+	bool auto_baseline;   /* no baseline verdict: the oldest evaluated row, recomputed as results arrive */
 
 	/* evaluation queue as the status bar shows it: "evaluating 3/12 a1b2c3d bench 41%" */
 	int queue_total, queue_done;
@@ -149,6 +169,12 @@ int rung_model_find(const rung_model *m, const char *hash_or_prefix); /* row ind
 int rung_model_baseline(const rung_model *m); /* row index of the baseline, or -1 */
 int rung_model_best(const rung_model *m);     /* row index of the best, or -1 */
 
+/* Switches to task i of m->tasks (RUNG_EINVAL when out of range, RUNG_EUNSUPPORTED
+ * for a backend with one task). The evaluation queue keeps running for the old task. */
+int rung_model_set_task(rung_model *m, int i);
+/* Live and recorded rows: *live rows with a live result, *recorded rows showing a recorded one. */
+void rung_model_count(const rung_model *m, int *live, int *recorded);
+
 /* Frees an array of rows (results included). */
 void rung_model_rows_free(rung_model_row *rows, int n);
 /* Replaces m->rows (takes ownership), recomputes best when no row is marked best. */
@@ -158,7 +184,8 @@ void rung_model_row_sync_steps(rung_model_row *row);
 
 /* ---- backends ---- */
 
-/* In memory (tests, benchmarks): rows added by hand; evaluate only posts QUEUED. */
+/* In memory (tests, benchmarks): rows added by hand; evaluate only posts QUEUED.
+ * A row added with .recorded set (and .result NULL) shows that recorded result. */
 int rung_model_mem_new(rung_model **out);
 /* Appends a copy of *row (row->result is taken over). */
 int rung_model_mem_add(rung_model *m, const rung_model_row *row);
@@ -172,5 +199,11 @@ rung_result *rung_model_fake_result(const char *hash, double median_ms, double m
 /* On a git repository (vcs/ history, notes and store). dir = repository (or any dir inside),
  * taskdir = task directory relative to it (NULL = the repository root). */
 int rung_model_git_new(rung_model **out, const char *dir, const char *taskdir);
+
+/* Auto-evaluation (rung demo): on a background thread, asks a worker process
+ * for the device (rung_worker_env; no CUDA in this process). With a GPU it
+ * posts RUNG_EV_EVALUATE_MISSING (as if `E` were pressed); without one it posts
+ * the message "no GPU: showing recorded results (<reason>)". Never blocks. */
+int rung_model_auto_evaluate(rung_model *m);
 
 #endif

@@ -9,7 +9,9 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <signal.h>
+#include <poll.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,7 +23,10 @@
 #include "core/roofline.h"
 #include "gpu/compile.h"
 #include "gpu/nvdisasm.h"
+#include "gpu/worker.h"
+#include "tui/demo.h"
 #include "tui/vcs_ctx.h"
+#include "vcs/ceil_store.h"
 
 extern char **environ;
 
@@ -29,6 +34,13 @@ typedef struct {
 	char hash[41];
 	char *ptx, *sass;
 } text_cache;
+
+/* A queued evaluation: the version and the task it belongs to (at queue time). */
+typedef struct {
+	char hash[41];
+	char *taskdir; /* NULL: as picked */
+	unsigned gen;
+} qitem;
 
 typedef struct {
 	char *dir;     /* as given (-C) */
@@ -41,10 +53,14 @@ typedef struct {
 	bool thread_running;
 	pthread_mutex_t qlock;
 	pthread_cond_t qcond;
-	char (*queue)[41];
+	qitem *queue;
 	int nqueue, cap;
 	bool reload;
 	bool stop;
+	unsigned task_gen; /* bumped by a task switch (under qlock): older reloads are dropped */
+
+	pthread_t probe;   /* rung_model_auto_evaluate */
+	bool probe_running;
 } git_impl;
 
 static int open_ctx(rung_vctx *c, const char *dir, const char *taskdir)
@@ -116,6 +132,8 @@ static int load_rows(rung_model_row **out, int *n, rung_vctx *c)
 		vr[i].result = NULL;
 		if (r->result && vr[i].via_content)
 			r->result->cached = true;
+		/* kept apart from the live one: shown only while there is no live result */
+		r->recorded = rung_recorded_lookup(c, &vr[i].v, vr[i].content);
 		rung_model_row_sync_steps(r);
 		if (vr[i].has_note) {
 			r->verdict = (rung_verdict)vr[i].note.verdict;
@@ -137,30 +155,106 @@ static void post_message(rung_model *m, const char *fmt, const char *arg)
 	rung_model_post(m, &ev);
 }
 
+/* The task directory and generation a background job works on (under qlock). */
+static char *task_snapshot(git_impl *g, unsigned *gen)
+{
+	pthread_mutex_lock(&g->qlock);
+	char *t = g->taskdir ? strdup(g->taskdir) : NULL;
+	*gen = g->task_gen;
+	pthread_mutex_unlock(&g->qlock);
+	return t;
+}
+
 static void reload_in_thread(rung_model *m, git_impl *g)
 {
+	unsigned gen;
+	char *task = task_snapshot(g, &gen);
 	rung_vctx c;
-	if (open_ctx(&c, g->dir, g->taskdir) < 0) {
+	if (open_ctx(&c, g->dir, task) < 0) {
 		post_message(m, "reload failed: %s", rung_error_last());
+		free(task);
 		return;
 	}
+	free(task);
 	rung_model_event ev = {.kind = RUNG_EV_ROWS};
-	if (load_rows(&ev.rows, &ev.nrows, &c) < 0)
+	if (load_rows(&ev.rows, &ev.nrows, &c) < 0) {
 		post_message(m, "reload failed: %s", rung_error_last());
-	else
-		rung_model_post(m, &ev);
+	} else {
+		/* a task switch while loading: these rows belong to the old task */
+		pthread_mutex_lock(&g->qlock);
+		bool current = gen == g->task_gen;
+		pthread_mutex_unlock(&g->qlock);
+		if (current)
+			rung_model_post(m, &ev);
+		else
+			rung_model_rows_free(ev.rows, ev.nrows);
+	}
 	rung_vctx_close(&c);
 }
 
-/* Evaluates one version with `rung eval` in a child process (the worker and
- * the store are its business), then reloads. */
-static void evaluate_in_thread(rung_model *m, git_impl *g, const char *hash)
+/* One line of `rung eval`'s plain progress ("eval 1/1 a1b2c3d bench") or a
+ * message ("rung eval: ..."). Returns the step named last on the line, or -1. */
+static int progress_step(const char *line)
 {
+	const char *sp = strrchr(line, ' ');
+	const char *w = sp ? sp + 1 : line;
+	for (int s = 0; s < RUNG_NSTEPS; s++)
+		if (!strcmp(w, rung_step_name((rung_step_id)s)))
+			return s;
+	return -1;
+}
+
+/* Reads the child's stderr until it closes: each progress line becomes a
+ * RUNG_EV_PROGRESS (the fraction is the share of the rungs done), the last
+ * other line is kept in last[] for a failure message. */
+static void follow_child(rung_model *m, int fd, const char *hash, char *last, size_t lastlen)
+{
+	char buf[4096];
+	size_t have = 0;
+	for (;;) {
+		ssize_t n = read(fd, buf + have, sizeof(buf) - 1 - have);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		have += (size_t)n;
+		buf[have] = 0;
+		char *start = buf, *nl;
+		while ((nl = strchr(start, '\n'))) {
+			*nl = 0;
+			int st = progress_step(start);
+			if (st >= 0 && !strncmp(start, "eval ", 5)) {
+				rung_model_event ev = {.kind = RUNG_EV_PROGRESS, .step = (rung_step_id)st,
+						       .frac = (double)st / RUNG_NSTEPS};
+				snprintf(ev.hash, sizeof(ev.hash), "%s", hash);
+				rung_model_post(m, &ev);
+			} else if (*start) {
+				snprintf(last, lastlen, "%s", start);
+			}
+			start = nl + 1;
+		}
+		have = strlen(start);
+		memmove(buf, start, have + 1);
+		if (have == sizeof(buf) - 1) /* an overlong line: drop it */
+			have = 0;
+	}
+}
+
+/* Evaluates one version with `rung eval` in a child process (the worker and
+ * the store are its business), following its progress on a pipe, then
+ * reloads (when the task is still the one shown). */
+static void evaluate_in_thread(rung_model *m, git_impl *g, const qitem *it)
+{
+	const char *hash = it->hash;
 	rung_model_event ev = {.kind = RUNG_EV_PROGRESS, .step = RUNG_STEP_COMPILE, .frac = 0};
 	snprintf(ev.hash, sizeof(ev.hash), "%s", hash);
 	rung_model_post(m, &ev);
 	char exe[4096];
-	ssize_t len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	const char *env_exe = getenv("RUNG_EXE");
+	ssize_t len = env_exe && *env_exe ? (ssize_t)snprintf(exe, sizeof(exe), "%s", env_exe)
+					  : readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	char last[256] = "";
+	int status = -1;
 	if (len <= 0) {
 		post_message(m, "evaluate: %s", "cannot find the rung binary");
 	} else {
@@ -173,26 +267,55 @@ static void evaluate_in_thread(rung_model *m, git_impl *g, const char *hash)
 			argv[a++] = "-C";
 			argv[a++] = g->dir;
 		}
-		if (g->taskdir) {
+		if (it->taskdir) {
 			argv[a++] = "--task";
-			argv[a++] = g->taskdir;
+			argv[a++] = it->taskdir;
 		}
 		argv[a++] = hash;
 		argv[a] = NULL;
+		int pfd[2] = {-1, -1};
+		bool piped = pipe(pfd) == 0;
+		if (piped)
+			fcntl(pfd[0], F_SETFD, FD_CLOEXEC);
 		posix_spawn_file_actions_t fa;
 		posix_spawn_file_actions_init(&fa);
 		posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
 		posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
-		posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+		if (piped) {
+			posix_spawn_file_actions_adddup2(&fa, pfd[1], 2);
+			posix_spawn_file_actions_addclose(&fa, pfd[1]);
+		} else {
+			posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+		}
 		pid_t pid;
-		if (posix_spawn(&pid, exe, &fa, NULL, (char *const *)argv, environ) == 0) {
+		int se = posix_spawn(&pid, exe, &fa, NULL, (char *const *)argv, environ);
+		if (piped)
+			close(pfd[1]);
+		if (se == 0) {
+			if (piped)
+				follow_child(m, pfd[0], hash, last, sizeof(last));
 			int st;
 			while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
 				;
+			status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+		} else {
+			snprintf(last, sizeof(last), "cannot start the rung binary: %s", strerror(se));
 		}
+		if (piped)
+			close(pfd[0]);
 		posix_spawn_file_actions_destroy(&fa);
 	}
-	reload_in_thread(m, g);
+	/* exit 0: passed; 1: the version failed a rung (its result says why); else rung itself failed */
+	if (status != 0 && status != 1 && last[0]) {
+		rung_model_event msg = {.kind = RUNG_EV_MESSAGE};
+		snprintf(msg.text, sizeof(msg.text), "evaluate %.7s: %s", hash, last);
+		rung_model_post(m, &msg);
+	}
+	pthread_mutex_lock(&g->qlock);
+	bool current = it->gen == g->task_gen;
+	pthread_mutex_unlock(&g->qlock);
+	if (current)
+		reload_in_thread(m, g);
 	rung_model_event done = {.kind = RUNG_EV_RESULT}; /* no result: counts the queue; rows came with the reload */
 	snprintf(done.hash, sizeof(done.hash), "%s", hash);
 	rung_model_post(m, &done);
@@ -209,12 +332,12 @@ static void *worker_main(void *arg)
 			continue;
 		}
 		if (g->nqueue) {
-			char hash[41];
-			memcpy(hash, g->queue[0], sizeof(hash));
+			qitem it = g->queue[0];
 			memmove(g->queue, g->queue + 1, (size_t)(g->nqueue - 1) * sizeof(g->queue[0]));
 			g->nqueue--;
 			pthread_mutex_unlock(&g->qlock);
-			evaluate_in_thread(m, g, hash);
+			evaluate_in_thread(m, g, &it);
+			free(it.taskdir);
 			pthread_mutex_lock(&g->qlock);
 			continue;
 		}
@@ -260,7 +383,7 @@ static int git_evaluate(rung_model *m, const char *hash)
 	pthread_mutex_lock(&g->qlock);
 	if (g->nqueue == g->cap) {
 		int cap = g->cap ? g->cap * 2 : 16;
-		char(*q)[41] = realloc(g->queue, (size_t)cap * sizeof(*q));
+		qitem *q = realloc(g->queue, (size_t)cap * sizeof(*q));
 		if (!q) {
 			pthread_mutex_unlock(&g->qlock);
 			return rung_error_set(RUNG_ENOMEM, "out of memory");
@@ -268,7 +391,10 @@ static int git_evaluate(rung_model *m, const char *hash)
 		g->queue = q;
 		g->cap = cap;
 	}
-	snprintf(g->queue[g->nqueue++], 41, "%s", hash);
+	qitem *it = &g->queue[g->nqueue++];
+	snprintf(it->hash, sizeof(it->hash), "%s", hash);
+	it->taskdir = g->taskdir ? strdup(g->taskdir) : NULL;
+	it->gen = g->task_gen;
 	pthread_cond_signal(&g->qcond);
 	pthread_mutex_unlock(&g->qlock);
 	rung_model_event ev = {.kind = RUNG_EV_QUEUED};
@@ -359,11 +485,24 @@ static int git_set_note(rung_model *m, const char *hash, rung_verdict v, const c
 	return 0;
 }
 
+static void clear_texts(git_impl *g)
+{
+	for (int i = 0; i < g->ncache; i++) {
+		free(g->cache[i].ptx);
+		free(g->cache[i].sass);
+	}
+	free(g->cache);
+	g->cache = NULL;
+	g->ncache = 0;
+}
+
 static void git_free(rung_model *m)
 {
 	git_impl *g = m->impl;
 	if (!g)
 		return;
+	if (g->probe_running)
+		pthread_join(g->probe, NULL);
 	if (g->thread_running) {
 		pthread_mutex_lock(&g->qlock);
 		g->stop = true;
@@ -371,11 +510,9 @@ static void git_free(rung_model *m)
 		pthread_mutex_unlock(&g->qlock);
 		pthread_join(g->thread, NULL);
 	}
-	for (int i = 0; i < g->ncache; i++) {
-		free(g->cache[i].ptx);
-		free(g->cache[i].sass);
-	}
-	free(g->cache);
+	for (int i = 0; i < g->nqueue; i++)
+		free(g->queue[i].taskdir);
+	clear_texts(g);
 	free(g->queue);
 	rung_vctx_close(&g->ui);
 	pthread_mutex_destroy(&g->qlock);
@@ -385,34 +522,152 @@ static void git_free(rung_model *m)
 	free(g);
 }
 
-/* Datasheet ceilings from the environment recorded with the newest result. */
-static void set_ceilings(rung_model *m)
+/* Ceilings for the device of the newest result (live first, else recorded):
+ * the ones measured on it and stored (`rung ceilings`), else the datasheet's
+ * for its chip and clocks; m->ceil.source says which. */
+static void set_ceilings(rung_model *m, rung_store *store)
 {
-	for (int i = 0; i < m->nrows; i++) {
-		const rung_result *r = m->rows[i].result;
-		if (!r || !r->env.valid)
-			continue;
-		int major = 0, minor = 0;
-		if (sscanf(r->env.arch, "sm_%1d%1d", &major, &minor) != 2)
-			continue;
-		rung_device_attrs a = {
-			.sms = r->env.sms,
-			.sm_clock_khz = r->env.sm_clock_mhz * 1000,
-			.mem_clock_khz = r->env.mem_clock_mhz * 1000,
-			.bus_width_bits = r->env.bus_width,
-			.major = major,
-			.minor = minor,
-		};
-		rung_ceilings c;
-		rung_ceilings_init(&c);
-		if (rung_ceilings_datasheet(&c, &a) < 0)
-			continue;
-		m->ceil.bw_bytes_s = c.dram.value;
-		m->ceil.fp32_flop_s = c.fp32.value;
-		m->ceil.tensor_flop_s = c.tensor[RUNG_TC_F16].value;
-		snprintf(m->ceil.source, sizeof(m->ceil.source), "%s", rung_ceil_src_name(c.dram.src));
+	m->ceil.bw_bytes_s = m->ceil.fp32_flop_s = m->ceil.tensor_flop_s = NAN;
+	m->ceil.source[0] = 0;
+	for (int pass = 0; pass < 2; pass++)
+		for (int i = 0; i < m->nrows; i++) {
+			const rung_result *r = rung_model_row_result(&m->rows[i], pass == 1);
+			if (!r || !r->env.valid)
+				continue;
+			rung_ceilings c;
+			rung_ceilings_init(&c);
+			int64_t when = 0;
+			if (store && rung_store_get_ceilings(&c, &when, store, &r->env) == 0 && !isnan(c.dram.value) &&
+			    !isnan(c.fp32.value)) {
+				m->ceil.bw_bytes_s = c.dram.value;
+				m->ceil.fp32_flop_s = c.fp32.value;
+				m->ceil.tensor_flop_s = c.tensor[RUNG_TC_F16].value;
+				snprintf(m->ceil.source, sizeof(m->ceil.source), "measured");
+				return;
+			}
+			rung_error_clear();
+			int major = 0, minor = 0;
+			if (sscanf(r->env.arch, "sm_%1d%1d", &major, &minor) != 2)
+				continue;
+			rung_device_attrs a = {
+				.sms = r->env.sms,
+				.sm_clock_khz = r->env.sm_clock_mhz * 1000,
+				.mem_clock_khz = r->env.mem_clock_mhz * 1000,
+				.bus_width_bits = r->env.bus_width,
+				.major = major,
+				.minor = minor,
+			};
+			rung_ceilings_init(&c);
+			if (rung_ceilings_datasheet(&c, &a) < 0)
+				continue;
+			m->ceil.bw_bytes_s = c.dram.value;
+			m->ceil.fp32_flop_s = c.fp32.value;
+			m->ceil.tensor_flop_s = c.tensor[RUNG_TC_F16].value;
+			snprintf(m->ceil.source, sizeof(m->ceil.source), "%s", rung_ceil_src_name(c.dram.src));
+			return;
+		}
+}
+
+/* m->tasks from the repository, m->task = the one open. */
+static void set_tasks(rung_model *m, git_impl *g)
+{
+	char **v = NULL;
+	int n = 0;
+	m->ntasks = m->task = 0;
+	if (rung_repo_find_tasks(&v, &n, g->ui.repo) < 0) {
+		rung_error_clear();
 		return;
 	}
+	for (int i = 0; i < n && m->ntasks < (int)(sizeof(m->tasks) / sizeof(m->tasks[0])); i++) {
+		snprintf(m->tasks[m->ntasks], sizeof(m->tasks[0]), "%s", v[i]);
+		if (!strcmp(v[i], g->ui.task.dir ? g->ui.task.dir : ""))
+			m->task = m->ntasks;
+		m->ntasks++;
+	}
+	rung_strv_free(v, n);
+}
+
+static void set_title(rung_model *m, git_impl *g)
+{
+	snprintf(m->title, sizeof(m->title), "%s", g->ui.task.spec->name ? g->ui.task.spec->name : g->ui.task.dir);
+}
+
+/* Opens task i on the UI thread (like the first load); background jobs of the
+ * old task finish but their reloads are dropped. */
+static int git_set_task(rung_model *m, int i)
+{
+	git_impl *g = m->impl;
+	char path[4096];
+	const char *wd = rung_repo_workdir(g->ui.repo);
+	size_t wl = wd ? strlen(wd) : 0;
+	snprintf(path, sizeof(path), "%.*s%s%s", (int)wl, wd ? wd : "", wl && wd[wl - 1] != '/' ? "/" : "",
+		 m->tasks[i][0] ? m->tasks[i] : ".");
+	rung_vctx c;
+	int e = open_ctx(&c, g->dir, path);
+	if (e < 0)
+		return e;
+	rung_model_row *rows;
+	int n;
+	if ((e = load_rows(&rows, &n, &c)) < 0) {
+		rung_vctx_close(&c);
+		return e;
+	}
+	char *nt = strdup(path);
+	if (!nt) {
+		rung_model_rows_free(rows, n);
+		rung_vctx_close(&c);
+		return rung_error_set(RUNG_ENOMEM, "out of memory");
+	}
+	pthread_mutex_lock(&g->qlock);
+	free(g->taskdir);
+	g->taskdir = nt;
+	g->task_gen++;
+	pthread_mutex_unlock(&g->qlock);
+	rung_vctx_close(&g->ui);
+	g->ui = c;
+	clear_texts(g);
+	rung_model_set_rows(m, rows, n);
+	set_ceilings(m, g->ui.store);
+	set_title(m, g);
+	return 0;
+}
+
+static const rung_model_ops git_ops;
+
+static void *probe_main(void *arg)
+{
+	rung_model *m = arg;
+	rung_worker *w = NULL;
+	rung_env env;
+	int e = rung_worker_open(&w, NULL);
+	if (e == 0) {
+		e = rung_worker_env(&env, w);
+		rung_worker_close(w);
+	}
+	rung_model_event ev = {.kind = RUNG_EV_MESSAGE};
+	if (e == 0) {
+		snprintf(ev.text, sizeof(ev.text), "%.120s: evaluating every version here", env.gpu);
+		rung_model_post(m, &ev);
+		rung_model_event go = {.kind = RUNG_EV_EVALUATE_MISSING};
+		rung_model_post(m, &go);
+	} else {
+		snprintf(ev.text, sizeof(ev.text), "no GPU: showing recorded results (%.200s)", rung_error_last());
+		rung_model_post(m, &ev);
+	}
+	return NULL;
+}
+
+int rung_model_auto_evaluate(rung_model *m)
+{
+	if (m->ops != &git_ops)
+		return rung_error_set(RUNG_EUNSUPPORTED, "only a repository can be evaluated");
+	git_impl *g = m->impl;
+	if (g->probe_running)
+		return 0;
+	if (pthread_create(&g->probe, NULL, probe_main, m) != 0)
+		return rung_error_set(RUNG_EIO, "cannot start the background thread");
+	g->probe_running = true;
+	return 0;
 }
 
 static const rung_model_ops git_ops = {
@@ -422,6 +677,7 @@ static const rung_model_ops git_ops = {
 	.evaluate = git_evaluate,
 	.set_note = git_set_note,
 	.free = git_free,
+	.set_task = git_set_task,
 };
 
 int rung_model_git_new(rung_model **out, const char *dir, const char *taskdir)
@@ -456,7 +712,8 @@ int rung_model_git_new(rung_model **out, const char *dir, const char *taskdir)
 		free(g);
 		return rung_error_set(e, "%s", msg);
 	}
-	snprintf(m->title, sizeof(m->title), "%s", g->ui.task.spec->name ? g->ui.task.spec->name : g->ui.task.dir);
+	set_title(m, g);
+	set_tasks(m, g);
 	/* the first list is read here, before the first frame; later reloads run in the background */
 	rung_model_row *rows;
 	int n;
@@ -465,7 +722,7 @@ int rung_model_git_new(rung_model **out, const char *dir, const char *taskdir)
 		return e;
 	}
 	rung_model_set_rows(m, rows, n);
-	set_ceilings(m);
+	set_ceilings(m, g->ui.store);
 	*out = m;
 	return 0;
 }

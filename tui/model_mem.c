@@ -112,7 +112,7 @@ int rung_model_mem_add(rung_model *m, const rung_model_row *row)
 		return rung_error_set(RUNG_ENOMEM, "out of memory");
 	m->rows = rows;
 	rows[m->nrows] = *row;
-	if (row->result && row->step[0] == RUNG_S_NONE)
+	if ((row->result || row->recorded) && row->step[0] == RUNG_S_NONE)
 		rung_model_row_sync_steps(&rows[m->nrows]);
 	m->nrows++;
 	m->generation++;

@@ -43,7 +43,10 @@ void rung_row_metrics_get(rung_row_metrics *o, const rung_model *m, int row, int
 		o->spills = r->compile.kernel.spill_stores + r->compile.kernel.spill_loads;
 		o->smem = r->compile.kernel.smem;
 	}
-	const rung_result *b = base_row >= 0 && base_row < m->nrows ? m->rows[base_row].result : NULL;
+	/* the baseline's result of the same kind: live against live, recorded against recorded */
+	const rung_result *b = base_row >= 0 && base_row < m->nrows
+				       ? rung_model_row_result(&m->rows[base_row], rung_model_row_is_recorded(&m->rows[row]))
+				       : NULL;
 	double tb = usable_median(b);
 	if (!isnan(o->median_ms) && !isnan(tb) && tb > 0 && base_row != row) {
 		o->has_delta = true;

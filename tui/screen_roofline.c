@@ -1,21 +1,68 @@
 /* Roofline: a log-log plot of every evaluated version (FLOP/B against
  * FLOP/s) under the memory and compute ceilings, the path through the versions
- * in commit order, the selected one highlighted. */
+ * in commit order, the selected one highlighted.
+ *
+ * Each version has up to two points: the ideal one (the task's [roofline]
+ * FLOP and byte counts over the bench median) and, where the profile rung left
+ * counters, the measured one (counted FLOPs over measured DRAM bytes; counted
+ * FLOPs over the median), drawn with another glyph. Results recorded on
+ * another machine plot in their own role and are labelled. The ceilings are
+ * the measured ones of the device when stored, else the datasheet's (title). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/profile.h"
 #include "core/roofline.h"
 #include "tui/canvas.h"
 #include "tui/draw.h"
 #include "tui/rowmetrics.h"
 #include "tui/view.h"
 
+/* The measured point of a version (NAN when it has no profile counters). */
+typedef struct {
+	double intensity, flop_s;
+	double bytes_ratio; /* measured DRAM bytes / the bytes it needs ([roofline]); NAN when unknown */
+} measured_pt;
+
 typedef struct {
 	rung_row_metrics *mx;
+	measured_pt *ms;
 	int n;
+	bool any_measured, any_recorded;
 } roof_priv;
+
+static void measured_get(measured_pt *o, const rung_model_row *row, const rung_row_metrics *mx)
+{
+	o->intensity = o->flop_s = o->bytes_ratio = NAN;
+	const rung_result *r = row->result;
+	if (!r || isnan(mx->median_ms) || mx->median_ms <= 0)
+		return;
+	double bytes = rung_counter_get(r, "dram.bytes");
+	double flops = 0;
+	bool any = false;
+	const char *fk[] = {"flops.f32", "flops.f16", "flops.f64"};
+	for (int i = 0; i < 3; i++) {
+		double v = rung_counter_get(r, fk[i]);
+		if (!isnan(v)) {
+			flops += v;
+			any = true;
+		}
+	}
+	if (!any || isnan(bytes) || bytes <= 0 || flops <= 0)
+		return;
+	double s = mx->median_ms * 1e-3;
+	o->intensity = flops / bytes;
+	o->flop_s = flops / s;
+	if (!isnan(r->bench.tbps) && r->bench.tbps > 0)
+		o->bytes_ratio = bytes / (r->bench.tbps * 1e12 * s);
+}
+
+static bool plottable(double x, double y)
+{
+	return !isnan(x) && !isnan(y) && x > 0 && y > 0;
+}
 
 static int roof_open(rung_view *v)
 {
@@ -25,13 +72,20 @@ static int roof_open(rung_view *v)
 	if (!p && !(p = v->priv = calloc(1, sizeof(*p))))
 		return -1;
 	free(p->mx);
+	free(p->ms);
 	p->n = m->nrows;
 	p->mx = calloc((size_t)(m->nrows + 1), sizeof(*p->mx));
-	if (!p->mx)
+	p->ms = calloc((size_t)(m->nrows + 1), sizeof(*p->ms));
+	if (!p->mx || !p->ms)
 		return -1;
 	int base = rung_model_baseline(m);
-	for (int i = 0; i < m->nrows; i++)
+	p->any_measured = p->any_recorded = false;
+	for (int i = 0; i < m->nrows; i++) {
 		rung_row_metrics_get(&p->mx[i], m, i, base);
+		measured_get(&p->ms[i], &m->rows[i], &p->mx[i]);
+		p->any_measured |= plottable(p->ms[i].intensity, p->ms[i].flop_s);
+		p->any_recorded |= rung_model_row_is_recorded(&m->rows[i]) && plottable(p->mx[i].intensity, p->mx[i].flop_s);
+	}
 	v->nlines = m->nrows;
 	v->cursor = rung_tui_selected_row(t);
 	v->top = v->height; /* no list rows: clicks do nothing here */
@@ -69,25 +123,49 @@ static void roof_draw(rung_view *v)
 	const rung_model_ceilings *ce = &m->ceil;
 	rung_view_draw_title(v, "roofline %s (%s ceilings)", m->title, ce->source[0] ? ce->source : "no");
 	int sel = rung_tui_selected_row(t);
-	/* info line */
+	/* info line: the selected version's points, labelled when recorded elsewhere */
 	int info_y = v->height - 1;
-	if (sel >= 0 && info_y >= 1) {
+	if (sel >= 0 && sel < p->n && info_y >= 1) {
+		const rung_model_row *row = &m->rows[sel];
 		const rung_row_metrics *mx = &p->mx[sel];
+		const measured_pt *ms = &p->ms[sel];
+		char line[512], fs[32];
+		int o = 0;
+		bool rec = rung_model_row_is_recorded(row);
 		if (isnan(mx->flop_s) || isnan(mx->intensity)) {
-			rung_tui_drawf(v->win, info_y, 0, v->width, RUNG_ROLE_DIM, "%.7s not benched  %s", m->rows[sel].hash,
-				       m->rows[sel].subject);
+			o = snprintf(line, sizeof(line), "%.7s not benched", row->hash);
 		} else {
-			char fs[32];
 			rung_fmt_si(fs, sizeof(fs), mx->flop_s);
-			rung_tui_drawf(v->win, info_y, 0, v->width, mx->impossible ? RUNG_ROLE_IMPOSSIBLE : RUNG_ROLE_DEFAULT,
-				       "%.7s %.1f FLOP/B %sFLOP/s %.0f%% of roof%s  %s", m->rows[sel].hash, mx->intensity, fs,
-				       mx->roof_pct, mx->impossible ? " IMPOSSIBLE" : "", m->rows[sel].subject);
+			o = snprintf(line, sizeof(line), "%.7s %.1f FLOP/B %sFLOP/s %.0f%% of roof%s", row->hash, mx->intensity, fs,
+				     mx->roof_pct, mx->impossible ? " IMPOSSIBLE" : "");
 		}
+		if (plottable(ms->intensity, ms->flop_s) && o < (int)sizeof(line)) {
+			o += snprintf(line + o, sizeof(line) - (size_t)o, "; measured %.1f FLOP/B", ms->intensity);
+			/* the measured FLOP/s only when the counted FLOPs differ from the [roofline] ones */
+			if (o < (int)sizeof(line) && (isnan(mx->flop_s) || fabs(ms->flop_s / mx->flop_s - 1) > 0.01)) {
+				rung_fmt_si(fs, sizeof(fs), ms->flop_s);
+				o += snprintf(line + o, sizeof(line) - (size_t)o, " %sFLOP/s", fs);
+			}
+			if (!isnan(ms->bytes_ratio) && o < (int)sizeof(line))
+				o += snprintf(line + o, sizeof(line) - (size_t)o, ", moves %.1fx the bytes it needs", ms->bytes_ratio);
+		}
+		if (rec && o < (int)sizeof(line))
+			o += snprintf(line + o, sizeof(line) - (size_t)o, " (%s)",
+				      row->result->recorded_note[0] ? row->result->recorded_note : "recorded on another machine");
+		if (o < (int)sizeof(line))
+			snprintf(line + o, sizeof(line) - (size_t)o, "  %s", row->subject);
+		rung_role rl = isnan(mx->flop_s) ? RUNG_ROLE_DIM
+			     : mx->impossible	  ? RUNG_ROLE_IMPOSSIBLE
+			     : rec		  ? RUNG_ROLE_RECORDED
+						  : RUNG_ROLE_DEFAULT;
+		rung_tui_draw(v->win, info_y, 0, v->width, rl, line);
 	}
 	bool have_ceil = !isnan(ce->bw_bytes_s) && !isnan(ce->fp32_flop_s);
 	int margin = 5;
 	/* room on the right for the "FLOP/B" unit after the last tick when wide enough */
-	int pw = v->width - margin - (v->width >= 40 ? 8 : 1), ph = v->height - 3; /* title, x labels, info */
+	/* a legend line above the info line when there is more than one kind of point */
+	bool legend = (p->any_measured || p->any_recorded) && v->height >= 12;
+	int pw = v->width - margin - (v->width >= 40 ? 8 : 1), ph = v->height - 3 - legend; /* title, x labels, info */
 	if (pw < 4 || ph < 1) {
 		return;
 	}
@@ -107,6 +185,15 @@ static void roof_draw(rung_view *v)
 		imax = fmax(imax, mx->intensity);
 		fmin_ = fmin(fmin_, mx->flop_s);
 		fmax_ = fmax(fmax_, mx->flop_s);
+	}
+	for (int i = 0; i < p->n; i++) {
+		const measured_pt *ms = &p->ms[i];
+		if (!plottable(ms->intensity, ms->flop_s))
+			continue;
+		imin = fmin(imin, ms->intensity);
+		imax = fmax(imax, ms->intensity);
+		fmin_ = fmin(fmin_, ms->flop_s);
+		fmax_ = fmax(fmax_, ms->flop_s);
 	}
 	axes a;
 	a.xlo = floor(log10(imin)) - (imin == ridge ? 1 : 0);
@@ -148,17 +235,46 @@ static void roof_draw(rung_view *v)
 			rung_canvas_line(&c, px, py, x, y, RUNG_ROLE_PATH, 1);
 		px = x, py = y;
 	}
+	/* the selected version's measured point, tied to its ideal one */
+	if (sel >= 0 && sel < p->n && plottable(p->ms[sel].intensity, p->ms[sel].flop_s) &&
+	    plottable(p->mx[sel].intensity, p->mx[sel].flop_s))
+		rung_canvas_line(&c, to_dx(&a, p->mx[sel].intensity), to_dy(&a, p->mx[sel].flop_s), to_dx(&a, p->ms[sel].intensity),
+				 to_dy(&a, p->ms[sel].flop_s), RUNG_ROLE_DIM, 3);
+	for (int i = p->n - 1; i >= 0; i--) {
+		const measured_pt *ms = &p->ms[i];
+		if (!plottable(ms->intensity, ms->flop_s))
+			continue;
+		bool is_sel = i == sel;
+		rung_role role = is_sel ? RUNG_ROLE_SELECTED_POINT
+			       : rung_model_row_is_recorded(&m->rows[i]) ? RUNG_ROLE_RECORDED
+									  : RUNG_ROLE_POINT;
+		rung_canvas_glyph(&c, to_dx(&a, ms->intensity), to_dy(&a, ms->flop_s), rung_tui_utf8 ? "\u25c6" : "x", role,
+				  is_sel ? 8 : 4);
+	}
 	for (int i = p->n - 1; i >= 0; i--) {
 		const rung_row_metrics *mx = &p->mx[i];
 		if (isnan(mx->intensity) || isnan(mx->flop_s) || mx->flop_s <= 0 || mx->intensity <= 0)
 			continue;
 		int x = to_dx(&a, mx->intensity), y = to_dy(&a, mx->flop_s);
 		bool is_sel = i == sel;
-		rung_role role = is_sel ? RUNG_ROLE_SELECTED_POINT : mx->impossible ? RUNG_ROLE_IMPOSSIBLE : RUNG_ROLE_POINT;
-		const char *g = rung_tui_utf8 ? (is_sel ? "\u25c9" : "\u25cf") : (is_sel ? "@" : "o");
+		bool rec = rung_model_row_is_recorded(&m->rows[i]);
+		rung_role role = is_sel ? RUNG_ROLE_SELECTED_POINT
+			       : mx->impossible ? RUNG_ROLE_IMPOSSIBLE
+			       : rec ? RUNG_ROLE_RECORDED
+				     : RUNG_ROLE_POINT;
+		const char *g = rung_tui_utf8 ? (is_sel ? "\u25c9" : rec ? "\u25cb" : "\u25cf") : (is_sel ? "@" : rec ? "r" : "o");
 		rung_canvas_glyph(&c, x, y, g, role, is_sel ? 9 : 5);
 	}
 	rung_canvas_draw(&c, v->win, 1, margin);
+	if (legend) {
+		char lg[160];
+		int o = snprintf(lg, sizeof(lg), "%s ideal ([roofline] counts)", rung_tui_utf8 ? "\u25cf" : "o");
+		if (p->any_measured)
+			o += snprintf(lg + o, sizeof(lg) - (size_t)o, "  %s measured (profile counters)", rung_tui_utf8 ? "\u25c6" : "x");
+		if (p->any_recorded)
+			snprintf(lg + o, sizeof(lg) - (size_t)o, "  %s recorded elsewhere", rung_tui_utf8 ? "\u25cb" : "r");
+		rung_tui_draw(v->win, v->height - 2, 0, v->width, RUNG_ROLE_DIM, lg);
+	}
 	/* y axis: decade labels */
 	int cell_h = rung_tui_utf8 ? 4 : 1;
 	int last_cy = -1;
@@ -229,6 +345,7 @@ static void roof_done(rung_view *v)
 	roof_priv *p = v->priv;
 	if (p) {
 		free(p->mx);
+		free(p->ms);
 		free(p);
 	}
 	v->priv = NULL;

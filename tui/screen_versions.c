@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/err.h"
 #include "tui/draw.h"
 #include "tui/rowmetrics.h"
 #include "tui/view.h"
@@ -156,6 +157,7 @@ static void draw_row(rung_view *v, int y, int mrow, bool cursor, const bool show
 	versions_priv *p = v->priv;
 	const rung_model_row *r = &m->rows[mrow];
 	const rung_row_metrics *mx = &p->mx[mrow];
+	bool recorded = rung_model_row_is_recorded(r);
 	WINDOW *w = v->win;
 	int x = 0;
 	if (cursor)
@@ -194,7 +196,11 @@ static void draw_row(rung_view *v, int y, int mrow, bool cursor, const bool show
 			for (int s = 0; s < 4 && s < cw; s++) {
 				rung_role rl;
 				rung_glyph_id g = rung_status_glyph(r->step[s], r->cached, &rl);
-				rung_tui_draw(w, y, x + s, 1, ROLE(rl), rung_glyph(g));
+				const char *gs = rung_glyph(g);
+				/* recorded on another machine: its own glyph and role, never a live tick */
+				if (recorded && r->step[s] == RUNG_S_OK)
+					gs = rung_tui_utf8 ? "\u25cb" : "r", rl = RUNG_ROLE_RECORDED;
+				rung_tui_draw(w, y, x + s, 1, ROLE(rl), gs);
 			}
 			break;
 		case C_MAXREL:
@@ -206,7 +212,7 @@ static void draw_row(rung_view *v, int y, int mrow, bool cursor, const bool show
 			break;
 		case C_MEDIAN:
 			rung_fmt_ms(buf, sizeof(buf), mx->median_ms);
-			rung_tui_draw_right(w, y, x, cw, ROLE(RUNG_ROLE_DEFAULT), buf);
+			rung_tui_draw_right(w, y, x, cw, ROLE(recorded ? RUNG_ROLE_RECORDED : RUNG_ROLE_DEFAULT), buf);
 			break;
 		case C_DELTA: {
 			rung_role rl = RUNG_ROLE_SAME;
@@ -260,13 +266,17 @@ static void versions_draw(rung_view *v)
 	rung_tui *t = v->tui;
 	rung_model *m = t->model;
 	versions_priv *p = v->priv;
-	int evaluated = 0;
-	for (int i = 0; i < m->nrows; i++)
-		evaluated += m->rows[i].result != NULL;
+	int evaluated, recorded;
+	rung_model_count(m, &evaluated, &recorded);
+	char task[64] = "", rec[32] = "";
+	if (m->ntasks > 1)
+		snprintf(task, sizeof(task), " (task %d/%d, T switches)", m->task + 1, m->ntasks);
+	if (recorded)
+		snprintf(rec, sizeof(rec), ", %d recorded", recorded);
 	if (t->filter && t->search[0])
-		rung_view_draw_title(v, "rung %s: %d of %d versions match '%s'", m->title, p->n, m->nrows, t->search);
+		rung_view_draw_title(v, "rung %s%s: %d of %d versions match '%s'", m->title, task, p->n, m->nrows, t->search);
 	else
-		rung_view_draw_title(v, "rung %s: %d versions, %d evaluated%s%s", m->title, m->nrows, evaluated,
+		rung_view_draw_title(v, "rung %s%s: %d versions, %d evaluated%s%s%s", m->title, task, m->nrows, evaluated, rec,
 				     t->sort ? ", " : "", t->sort ? sort_names[t->sort] : "");
 	if (v->height < 2)
 		return;
@@ -312,6 +322,22 @@ static int versions_request(rung_view *v, rung_request req)
 		t->sort = (t->sort + 1) % NSORTS;
 		rung_tui_message(t, false, "sorted: %s", sort_names[t->sort]);
 		return RUNG_R_REOPEN;
+	case RUNG_REQ_NEXT_TASK: {
+		rung_model *m = t->model;
+		if (m->ntasks < 2) {
+			rung_tui_message(t, false, "one task in this repository");
+			return RUNG_R_NONE;
+		}
+		int next = (m->task + 1) % m->ntasks;
+		if (rung_model_set_task(m, next) < 0) {
+			rung_tui_message(t, true, "task %s: %s", m->tasks[next], rung_error_last());
+			return RUNG_R_REDRAW;
+		}
+		t->sel[0] = t->mark_a[0] = t->mark_b[0] = 0;
+		v->cursor = v->offset = 0;
+		rung_tui_message(t, false, "task %s (%d of %d)", m->title, m->task + 1, m->ntasks);
+		return RUNG_R_REOPEN;
+	}
 	case RUNG_REQ_FILTER:
 		if (!t->search[0]) {
 			rung_tui_message(t, true, "no search to filter by (press / first)");

@@ -47,6 +47,7 @@ static const char default_text[] =
 	"key            = cyan    default  bold\n"
 	"input          = white   236\n"
 	"search         = black   yellow\n"
+	"recorded       = 139     default\n"
 	;
 
 /* Same text as themes/monochrome.theme. */
@@ -85,6 +86,7 @@ static const char mono_text[] =
 	"key            = default default bold\n"
 	"input          = default default underline\n"
 	"search         = default default reverse\n"
+	"recorded       = default default dim\n"
 	;
 
 static const char *const role_names[] = {

@@ -40,7 +40,8 @@
 	_(WARNING, "warning") \
 	_(KEY, "key") \
 	_(INPUT, "input") \
-	_(SEARCH, "search")
+	_(SEARCH, "search") \
+	_(RECORDED, "recorded")
 
 typedef enum {
 #define RUNG_ROLE_ENUM(id, name) RUNG_ROLE_##id,

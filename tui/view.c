@@ -348,6 +348,11 @@ static void draw_status(rung_tui *t)
 		else
 			snprintf(left, sizeof(left), "evaluating %d/%d queued", m->queue_done + 1, m->queue_total);
 		role = RUNG_ROLE_RUNNING;
+	} else if (rung_tui_selected_row(t) >= 0 && rung_model_row_is_recorded(&m->rows[rung_tui_selected_row(t)])) {
+		/* a recorded result is never taken for a live one: say so while it is selected */
+		const rung_result *r = m->rows[rung_tui_selected_row(t)].result;
+		snprintf(left, sizeof(left), "%.127s%s%.120s", r->recorded_note[0] ? r->recorded_note : "recorded on another machine",
+			 m->message[0] ? "; " : "", m->message);
 	} else if (m->message[0]) {
 		snprintf(left, sizeof(left), "%s", m->message);
 	} else {

@@ -66,7 +66,8 @@ typedef enum {
 	_(MARK_B, "mark-b", "Versions", 'b', 0, 0, "mark the selected version as B for compare") \
 	_(REFRESH, "refresh", "Versions", 'R', RUNG_CTRL('l'), 0, "reload history, notes and results") \
 	_(EVALUATE, "evaluate", "Versions", 'e', 0, 0, "evaluate the selected version") \
-	_(EVALUATE_MISSING, "evaluate-missing", "Versions", 'E', 0, 0, "evaluate every version without a result") \
+	_(EVALUATE_MISSING, "evaluate-missing", "Versions", 'E', 0, 0, "evaluate every version without a live result") \
+	_(NEXT_TASK, "next-task", "Versions", 'T', 0, 0, "switch to the next task of the repository") \
 	_(TEXT_KIND, "text-kind", "Compare", 't', 0, 0, "switch the diff between source, PTX and SASS") \
 	_(NEXT_HUNK, "next-hunk", "Compare", ']', 0, 0, "next hunk") \
 	_(PREV_HUNK, "prev-hunk", "Compare", '[', 0, 0, "previous hunk") \

@@ -79,10 +79,14 @@ grep -q "not on a terminal" <<<"$out" || fail "no notice: $out"
 grep -q "^softmax: 4 versions of softmax/softmax.cu" <<<"$out" || fail "no table without a terminal"
 # on a terminal it opens the workbench on the first task (keys from a script, no display)
 if command -v script >/dev/null; then
-	printf ':dump versions.txt\nQ\n' >"$T/keys"
+	# it asks a worker for the GPU in the background; with none, it says so (no evaluation starts)
+	printf ':wait\n:dump versions.txt\nQ\n' >"$T/keys"
 	TERM=xterm-256color COLUMNS=120 LINES=30 RUNG_TUI_SCRIPT="$T/keys" RUNG_TUI_DUMP_DIR="$T" \
 		timeout 60 script -qec "'$RUNG' demo '$T/tui'" /dev/null >"$T/tui.out" 2>&1 || fail "demo on a terminal: $(cat "$T/tui.out")"
-	grep -q "rung sgemm: 11 versions" "$T/versions.txt" || fail "workbench not opened on sgemm: $(cat "$T/versions.txt" "$T/tui.out")"
+	grep -q "rung sgemm (task 1/2, T switches): 11 versions" "$T/versions.txt" || fail "workbench not opened on sgemm: $(cat "$T/versions.txt" "$T/tui.out")"
+	if ! nvidia-smi >/dev/null 2>&1; then
+		grep -q "no GPU: showing recorded results" "$T/versions.txt" || fail "no-GPU status missing: $(cat "$T/versions.txt")"
+	fi
 	grep -q "repository stays in $T/tui" "$T/tui.out" || fail "no closing line: $(cat "$T/tui.out")"
 fi
 "$RUNG" demo --bogus >/dev/null 2>&1; [ $? = 2 ] || fail "bad option not a usage error"
