@@ -114,6 +114,10 @@ typedef struct {
 	void (*free)(rung_model *m); /* frees the backend's own state (impl) */
 	/* Switches to task m->tasks[i]: replaces rows, title and ceilings (NULL: one task only). */
 	int (*set_task)(rung_model *m, int i);
+	/* Profile side data stored beside the version's live result (vcs/prof_store.h
+	 * kinds "sass", "trace") as JSON text into *out (caller frees); RUNG_ENOTFOUND
+	 * when none. NULL: the backend has none (tui/model_prof.h reads it). */
+	int (*extra)(char **out, rung_model *m, const char *hash, const char *kind);
 } rung_model_ops;
 
 struct rung_model {

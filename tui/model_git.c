@@ -25,6 +25,7 @@
 #include "gpu/nvdisasm.h"
 #include "gpu/worker.h"
 #include "tui/demo.h"
+#include "tui/model_prof.h"
 #include "tui/vcs_ctx.h"
 #include "vcs/ceil_store.h"
 
@@ -670,6 +671,14 @@ int rung_model_auto_evaluate(rung_model *m)
 	return 0;
 }
 
+/* Profile side data beside the row's live result (tui/model_prof.h). */
+static int git_extra(char **out, rung_model *m, const char *hash, const char *kind)
+{
+	git_impl *g = m->impl;
+	int row = rung_model_find(m, hash);
+	return rung_model_store_extra(out, g->ui.store, row >= 0 ? &m->rows[row] : NULL, kind);
+}
+
 static const rung_model_ops git_ops = {
 	.name = "git",
 	.refresh = git_refresh,
@@ -678,6 +687,7 @@ static const rung_model_ops git_ops = {
 	.set_note = git_set_note,
 	.free = git_free,
 	.set_task = git_set_task,
+	.extra = git_extra,
 };
 
 int rung_model_git_new(rung_model **out, const char *dir, const char *taskdir)

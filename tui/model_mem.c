@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/err.h"
+#include "tui/model_prof.h"
 #include "tui/synth.h"
 
 typedef struct {
@@ -16,9 +17,18 @@ typedef struct {
 	char *text;
 } mem_text;
 
+/* profile side data (rung_model_mem_set_extra) */
+typedef struct {
+	char hash[41];
+	char kind[16];
+	char *json;
+} mem_extra;
+
 typedef struct {
 	mem_text *texts;
 	int ntexts;
+	mem_extra *extras;
+	int nextras;
 	bool demo; /* synthesize texts for rows without one */
 	int nnotes_written;
 } mem_impl;
@@ -49,6 +59,18 @@ static int mem_text_get(char **out, rung_model *m, const char *hash, rung_text_k
 	return rung_error_set(RUNG_ENOTFOUND, "no %s for %.7s", rung_text_kind_name(kind), hash);
 }
 
+static int mem_extra_get(char **out, rung_model *m, const char *hash, const char *kind)
+{
+	mem_impl *im = m->impl;
+	*out = NULL;
+	for (int i = im->nextras - 1; i >= 0; i--)
+		if (!strcmp(im->extras[i].kind, kind) && !strcmp(im->extras[i].hash, hash)) {
+			*out = strdup(im->extras[i].json);
+			return *out ? 0 : rung_error_set(RUNG_ENOMEM, "out of memory");
+		}
+	return rung_error_set(RUNG_ENOTFOUND, "no stored %s data for %.7s", kind, hash);
+}
+
 static int mem_evaluate(rung_model *m, const char *hash)
 {
 	rung_model_event ev = {.kind = RUNG_EV_QUEUED};
@@ -72,6 +94,9 @@ static void mem_free(rung_model *m)
 	for (int i = 0; i < im->ntexts; i++)
 		free(im->texts[i].text);
 	free(im->texts);
+	for (int i = 0; i < im->nextras; i++)
+		free(im->extras[i].json);
+	free(im->extras);
 	free(im);
 }
 
@@ -82,6 +107,7 @@ static const rung_model_ops mem_ops = {
 	.evaluate = mem_evaluate,
 	.set_note = mem_set_note,
 	.free = mem_free,
+	.extra = mem_extra_get,
 };
 
 int rung_model_mem_new(rung_model **out)
@@ -133,6 +159,26 @@ int rung_model_mem_set_text(rung_model *m, const char *hash, rung_text_kind kind
 	if (!t->text)
 		return rung_error_set(RUNG_ENOMEM, "out of memory");
 	im->ntexts++;
+	return 0;
+}
+
+int rung_model_mem_set_extra(rung_model *m, const char *hash, const char *kind, const char *json)
+{
+	if (!m->ops || m->ops->extra != mem_extra_get)
+		return rung_error_set(RUNG_EINVAL, "not an in-memory model");
+	mem_impl *im = m->impl;
+	mem_extra *x = realloc(im->extras, (size_t)(im->nextras + 1) * sizeof(*x));
+	if (!x)
+		return rung_error_set(RUNG_ENOMEM, "out of memory");
+	im->extras = x;
+	x += im->nextras;
+	snprintf(x->hash, sizeof(x->hash), "%s", hash);
+	snprintf(x->kind, sizeof(x->kind), "%s", kind);
+	x->json = strdup(json);
+	if (!x->json)
+		return rung_error_set(RUNG_ENOMEM, "out of memory");
+	im->nextras++;
+	m->generation++;
 	return 0;
 }
 

@@ -1,6 +1,9 @@
 /* Compare: versions a and b side by side: metrics with deltas, the SASS
  * instruction mix, then a source / PTX / SASS diff (libgit2, patience) whose
- * two panes scroll together. */
+ * two panes scroll together. The SASS diff shows, per side with stored
+ * counts (`rung profile --sass`), how often each instruction ran: a diff
+ * line's number is its line in the normalized listing, whose pc maps to the
+ * count (tui/model_prof.h). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,12 +12,22 @@
 #include "core/err.h"
 #include "core/stats.h"
 #include "tui/draw.h"
+#include "tui/model_prof.h"
 #include "tui/rowmetrics.h"
 #include "tui/textdiff.h"
 #include "tui/view.h"
 
+/* Counts of one side of the SASS diff, by line of its normalized text. */
+typedef struct {
+	int64_t *inst; /* NULL: no counts */
+	bool *hot;
+	int n;
+	uint64_t total;
+} side_counts;
+
 typedef struct {
 	rung_lines top;  /* metrics and mix */
+	side_counts ca, cb;
 	rung_sbs diff;
 	rung_text_kind kind;
 	char a[41], b[41];
@@ -176,6 +189,38 @@ static void build_top(rung_view *v, int ra, int rb)
 	rung_lines_add(l, RUNG_ROLE_DEFAULT, "%s", "");
 }
 
+static void side_free(side_counts *c)
+{
+	free(c->inst);
+	free(c->hot);
+	memset(c, 0, sizeof(*c));
+}
+
+/* The normalized SASS text of hash (registers renamed, as rung_sass_prepare)
+ * with its counts per line into c. */
+static char *sass_side(rung_tui *t, const char *hash, side_counts *c, char *err, int errlen)
+{
+	rung_sass_annot a;
+	if (rung_sass_annot_load(&a, t->model, hash, RUNG_SASS_RENAME_REGS) < 0) {
+		snprintf(err, (size_t)errlen, "%.7s: %s", hash, rung_error_last());
+		rung_sass_annot_free(&a);
+		return NULL;
+	}
+	char *text = rung_sass_text(&a.s, -1);
+	if (a.inst) {
+		c->inst = a.inst;
+		c->hot = a.hot;
+		c->n = a.s.nlines;
+		c->total = a.total;
+		a.inst = NULL;
+		a.hot = NULL;
+	}
+	rung_sass_annot_free(&a);
+	if (!text)
+		snprintf(err, (size_t)errlen, "out of memory");
+	return text;
+}
+
 static void build_diff(rung_view *v, int ra, int rb)
 {
 	compare_priv *p = v->priv;
@@ -186,8 +231,16 @@ static void build_diff(rung_view *v, int ra, int rb)
 	p->hunks = NULL;
 	p->nhunks = 0;
 	p->diff_error[0] = 0;
-	char *ta = get_text(t, m->rows[ra].hash, p->kind, NULL, p->diff_error, sizeof(p->diff_error));
-	char *tb = ta ? get_text(t, m->rows[rb].hash, p->kind, NULL, p->diff_error, sizeof(p->diff_error)) : NULL;
+	side_free(&p->ca);
+	side_free(&p->cb);
+	char *ta, *tb;
+	if (p->kind == RUNG_TEXT_SASS) {
+		ta = sass_side(t, m->rows[ra].hash, &p->ca, p->diff_error, sizeof(p->diff_error));
+		tb = ta ? sass_side(t, m->rows[rb].hash, &p->cb, p->diff_error, sizeof(p->diff_error)) : NULL;
+	} else {
+		ta = get_text(t, m->rows[ra].hash, p->kind, NULL, p->diff_error, sizeof(p->diff_error));
+		tb = ta ? get_text(t, m->rows[rb].hash, p->kind, NULL, p->diff_error, sizeof(p->diff_error)) : NULL;
+	}
 	if (ta && tb && rung_textdiff(&p->diff, ta, tb, 3) < 0)
 		snprintf(p->diff_error, sizeof(p->diff_error), "%s", rung_error_last());
 	free(ta);
@@ -231,7 +284,8 @@ static int compare_open(rung_view *v)
 	return 0;
 }
 
-static void draw_half(WINDOW *w, int y, int x, int width, rung_role role, int lno, const char *text, int hscroll)
+static void draw_half(WINDOW *w, int y, int x, int width, rung_role role, int lno, const char *text, int hscroll,
+		      const side_counts *c)
 {
 	if (width <= 0)
 		return;
@@ -241,6 +295,16 @@ static void draw_half(WINDOW *w, int y, int x, int width, rung_role role, int ln
 	int nw = width >= 20 ? 5 : 0;
 	if (nw)
 		rung_tui_drawf(w, y, x, nw, RUNG_ROLE_DIM, "%4d ", lno);
+	/* count column: warp instructions executed, '*' on hot lines */
+	if (c->inst && width >= 30) {
+		int64_t n = lno > 0 && lno <= c->n ? c->inst[lno - 1] : -1;
+		bool hot = lno > 0 && lno <= c->n && c->hot[lno - 1];
+		char cs[32] = "";
+		if (n >= 0)
+			rung_fmt_count(cs, sizeof(cs), (uint64_t)n);
+		rung_tui_drawf(w, y, x + nw, 8, hot ? RUNG_ROLE_HOT : RUNG_ROLE_DIM, "%7s%c", cs, hot ? '*' : ' ');
+		nw += 8;
+	}
 	rung_line line = {0};
 	line.text = (char *)text;
 	line.nseg = 1;
@@ -264,8 +328,17 @@ static void compare_draw(rung_view *v)
 		line -= p->top.n;
 		if (line == 0) {
 			rung_tui_fill(v->win, y, 0, v->width, RUNG_ROLE_HEADER);
-			rung_tui_drawf(v->win, y, 0, v->width, RUNG_ROLE_HEADER, "%s diff a -> b: %d hunks, +%d -%d", rung_text_kind_name(p->kind),
-				       p->diff.nhunks, p->diff.adds, p->diff.dels);
+			char counts[96] = "";
+			if (p->kind == RUNG_TEXT_SASS && (p->ca.inst || p->cb.inst)) {
+				char na[32] = "-", nb[32] = "-";
+				if (p->ca.inst)
+					rung_fmt_count(na, sizeof(na), p->ca.total);
+				if (p->cb.inst)
+					rung_fmt_count(nb, sizeof(nb), p->cb.total);
+				snprintf(counts, sizeof(counts), "; executed a %s b %s (warp inst.)", na, nb);
+			}
+			rung_tui_drawf(v->win, y, 0, v->width, RUNG_ROLE_HEADER, "%s diff a -> b: %d hunks, +%d -%d%s", rung_text_kind_name(p->kind),
+				       p->diff.nhunks, p->diff.adds, p->diff.dels, counts);
 			continue;
 		}
 		line--;
@@ -287,9 +360,9 @@ static void compare_draw(rung_view *v)
 		}
 		rung_role lr = d->kind == RUNG_DIFF_DEL || d->kind == RUNG_DIFF_CHANGE ? RUNG_ROLE_DIFF_DEL : RUNG_ROLE_DEFAULT;
 		rung_role rr = d->kind == RUNG_DIFF_ADD || d->kind == RUNG_DIFF_CHANGE ? RUNG_ROLE_DIFF_ADD : RUNG_ROLE_DEFAULT;
-		draw_half(v->win, y, 0, half, lr, d->lno, d->left, v->hscroll);
+		draw_half(v->win, y, 0, half, lr, d->lno, d->left, v->hscroll, &p->ca);
 		rung_tui_draw(v->win, y, half, 1, RUNG_ROLE_AXIS, rung_glyph(RUNG_G_VBAR));
-		draw_half(v->win, y, half + 1, v->width - half - 1, rr, d->rno, d->right, v->hscroll);
+		draw_half(v->win, y, half + 1, v->width - half - 1, rr, d->rno, d->right, v->hscroll, &p->cb);
 	}
 }
 
@@ -341,6 +414,8 @@ static void compare_done(rung_view *v)
 	if (p) {
 		rung_lines_clear(&p->top);
 		rung_sbs_free(&p->diff);
+		side_free(&p->ca);
+		side_free(&p->cb);
 		free(p->hunks);
 		free(p);
 	}

@@ -1,18 +1,25 @@
 /* Detail: every rung of the selected version, metrics per shape and seed,
  * first bad indices, a histogram of the timing samples, the environment and
- * the compile log with errors at their lines. */
+ * the compile log with errors at their lines. `t` switches to its SASS with
+ * the stored per-instruction counts, then to its stored trace
+ * (tui/detail_prof.c), and back. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "tui/detail_prof.h"
 #include "tui/draw.h"
 #include "tui/rowmetrics.h"
 #include "tui/view.h"
 
+enum { PANE_SUMMARY, PANE_SASS, PANE_TRACE, NPANES };
+static const char *const pane_names[NPANES] = {"summary", "SASS", "trace"};
+
 typedef struct {
 	rung_lines lines;
+	int pane;
 } detail_priv;
 
 static void histogram(rung_lines *l, const rung_bench *b)
@@ -126,18 +133,12 @@ static void compile_log(rung_lines *l, const char *log, const char *src)
 	}
 }
 
-static void build(rung_view *v)
+static void build_summary(rung_view *v, int row)
 {
 	detail_priv *p = v->priv;
 	rung_tui *t = v->tui;
 	rung_model *m = t->model;
 	rung_lines *l = &p->lines;
-	rung_lines_clear(l);
-	int row = rung_tui_selected_row(t);
-	if (row < 0) {
-		rung_lines_add(l, RUNG_ROLE_DIM, "no version selected");
-		return;
-	}
 	const rung_model_row *mr = &m->rows[row];
 	char date[64] = "";
 	time_t tt = (time_t)mr->date;
@@ -250,6 +251,10 @@ static void build(rung_view *v)
 	step_line(l, r, RUNG_STEP_PROFILE, "");
 	for (int i = 0; i < r->ncounters; i++)
 		rung_lines_add(l, RUNG_ROLE_DEFAULT, "  %-40s %g", r->counters[i].name, r->counters[i].value);
+	char stored[64];
+	rung_detail_prof_stored(stored, sizeof(stored), m, mr->hash);
+	if (stored[0])
+		rung_lines_add(l, RUNG_ROLE_NOTE, "  stored: %s (t shows them)", stored);
 	if (r->env.valid) {
 		rung_lines_add(l, RUNG_ROLE_DEFAULT, "%s", "");
 		rung_lines_add(l, RUNG_ROLE_HEADER, "environment");
@@ -269,6 +274,24 @@ static void build(rung_view *v)
 	}
 }
 
+static void build(rung_view *v)
+{
+	detail_priv *p = v->priv;
+	rung_model *m = v->tui->model;
+	rung_lines_clear(&p->lines);
+	int row = rung_tui_selected_row(v->tui);
+	if (row < 0) {
+		rung_lines_add(&p->lines, RUNG_ROLE_DIM, "no version selected");
+		return;
+	}
+	if (p->pane == PANE_SASS)
+		rung_detail_sass_lines(&p->lines, m, m->rows[row].hash);
+	else if (p->pane == PANE_TRACE)
+		rung_detail_trace_lines(&p->lines, m, m->rows[row].hash, v->width);
+	else
+		build_summary(v, row);
+}
+
 static int detail_open(rung_view *v)
 {
 	if (!v->priv && !(v->priv = calloc(1, sizeof(detail_priv))))
@@ -285,7 +308,11 @@ static void detail_draw(rung_view *v)
 	detail_priv *p = v->priv;
 	rung_model *m = v->tui->model;
 	int row = rung_tui_selected_row(v->tui);
-	rung_view_draw_title(v, "%.7s %s", row >= 0 ? m->rows[row].hash : "", row >= 0 ? m->rows[row].subject : "");
+	if (p->pane == PANE_SUMMARY)
+		rung_view_draw_title(v, "%.7s %s", row >= 0 ? m->rows[row].hash : "", row >= 0 ? m->rows[row].subject : "");
+	else
+		rung_view_draw_title(v, "%.7s %s (t: %s)", row >= 0 ? m->rows[row].hash : "", pane_names[p->pane],
+				     pane_names[(p->pane + 1) % NPANES]);
 	int rows = rung_view_rows(v);
 	for (int i = 0; i < rows && v->offset + i < p->lines.n; i++)
 		rung_line_draw(v->win, v->top + i, 0, v->width, &p->lines.v[v->offset + i], v->hscroll);
@@ -297,6 +324,14 @@ static int detail_request(rung_view *v, rung_request req)
 	rung_model *m = t->model;
 	if (req == RUNG_REQ_ENTER)
 		return RUNG_R_NONE;
+	if (req == RUNG_REQ_TEXT_KIND) {
+		detail_priv *p = v->priv;
+		p->pane = (p->pane + 1) % NPANES;
+		v->offset = 0;
+		v->hscroll = 0;
+		rung_tui_message(t, false, "detail: %s", pane_names[p->pane]);
+		return RUNG_R_REOPEN;
+	}
 	/* Tab: next version, so the detail can be paged through versions */
 	if (req == RUNG_REQ_NEXT_PANE && m->nrows) {
 		int row = rung_tui_selected_row(t);

@@ -48,6 +48,7 @@ static const char default_text[] =
 	"input          = white   236\n"
 	"search         = black   yellow\n"
 	"recorded       = 139     default\n"
+	"hot            = 208     default  bold\n"
 	;
 
 /* Same text as themes/monochrome.theme. */
@@ -87,6 +88,7 @@ static const char mono_text[] =
 	"input          = default default underline\n"
 	"search         = default default reverse\n"
 	"recorded       = default default dim\n"
+	"hot            = default default bold\n"
 	;
 
 static const char *const role_names[] = {

@@ -41,7 +41,8 @@
 	_(KEY, "key") \
 	_(INPUT, "input") \
 	_(SEARCH, "search") \
-	_(RECORDED, "recorded")
+	_(RECORDED, "recorded") \
+	_(HOT, "hot")
 
 typedef enum {
 #define RUNG_ROLE_ENUM(id, name) RUNG_ROLE_##id,

@@ -68,7 +68,7 @@ typedef enum {
 	_(EVALUATE, "evaluate", "Versions", 'e', 0, 0, "evaluate the selected version") \
 	_(EVALUATE_MISSING, "evaluate-missing", "Versions", 'E', 0, 0, "evaluate every version without a live result") \
 	_(NEXT_TASK, "next-task", "Versions", 'T', 0, 0, "switch to the next task of the repository") \
-	_(TEXT_KIND, "text-kind", "Compare", 't', 0, 0, "switch the diff between source, PTX and SASS") \
+	_(TEXT_KIND, "text-kind", "Compare", 't', 0, 0, "diff source/PTX/SASS; detail: SASS, trace") \
 	_(NEXT_HUNK, "next-hunk", "Compare", ']', 0, 0, "next hunk") \
 	_(PREV_HUNK, "prev-hunk", "Compare", '[', 0, 0, "previous hunk") \
 	_(VERDICT_KEEP, "verdict-keep", "Steer", '1', 0, 0, "verdict: keep") \
