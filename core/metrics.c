@@ -1,18 +1,24 @@
 /* Element-wise comparison of got against ref. Two passes: the first finds the
  * reference's peak |value| (for PSNR and the peak-scaled default atol), the
- * second does everything else. Sums are accumulated per block of 4096 elements
- * in double and the block sums are added with Neumaier compensation. */
+ * second does everything else. Sums are accumulated per block of 4096 finite
+ * elements in double and the block sums are added with Neumaier compensation.
+ * The second pass runs over chunks of RUNG_METRICS_CHUNK elements, each into its
+ * own partial accumulator, merged in chunk order (metrics.h): the whole-array
+ * call and the worker's parallel streaming give the same bits. */
 #include "core/metrics.h"
 
 #include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/err.h"
 #include "core/guard.h"
 #include "core/half.h"
+#include "core/par.h"
 #include "core/rng.h"
 
 void rung_tolerance_default(rung_dtype dt, double *atol, double *rtol)
@@ -137,11 +143,7 @@ static uint64_t ulp_dist(const void *g, const void *r, rung_dtype dt, int64_t i)
 	return mg + mr; /* across zero; < 2^64 since each magnitude < 2^63 */
 }
 
-typedef struct {
-	double sum, c;
-} neum;
-
-static void neum_add(neum *a, double v)
+static void neum_add(rung_neum *a, double v)
 {
 	double t = a->sum + v;
 	if (fabs(a->sum) >= fabs(v))
@@ -162,21 +164,226 @@ __attribute__((format(printf, 2, 3))) static void reasonf(rung_check_metric *m, 
 	va_end(ap);
 }
 
-int rung_metrics_compute(rung_check_metric *m, const char *output, const void *got, const void *ref,
-			 rung_dtype dt, int64_t n, int rank, const int64_t *shape, const rung_check_opts *o)
+static bool dt_is_float(rung_dtype dt)
 {
-	rung_check_opts def;
+	return dt == RUNG_DT_F64 || dt == RUNG_DT_F32 || dt == RUNG_DT_F16 || dt == RUNG_DT_BF16;
+}
+
+double rung_metrics_peak(const void *ref, rung_dtype dt, int64_t n)
+{
+	double peak = 0;
+	for (int64_t i = 0; i < n; i++) {
+		double r = fabs(rung_load_double(ref, dt, i));
+		if (r > peak && r != INFINITY)
+			peak = r;
+	}
+	return peak;
+}
+
+int rung_metrics_begin(rung_metrics_ctx *c, const char *output, rung_dtype dt, int64_t n, int rank,
+		       const int64_t *shape, const rung_check_opts *o, double peak)
+{
+	memset(c, 0, sizeof *c);
 	if (rung_dt_size(dt) == 0)
 		return rung_error_set(RUNG_EINVAL, "check %s: unknown dtype %d", output ? output : "?", (int)dt);
-	if (n < 0 || (n > 0 && (!got || !ref)))
+	if (n < 0)
 		return rung_error_set(RUNG_EINVAL, "check %s: bad buffers", output ? output : "?");
-	if (!o) {
-		rung_check_opts_default(&def, dt);
-		o = &def;
+	if (o)
+		c->o = *o;
+	else
+		rung_check_opts_default(&c->o, dt);
+	snprintf(c->name, sizeof c->name, "%s", output ? output : "output");
+	c->dt = dt;
+	c->n = n;
+	c->rank = rank;
+	if (shape && rank > 0 && rank <= RUNG_MAX_RANK) {
+		memcpy(c->shape, shape, (size_t)rank * sizeof(int64_t));
+		c->has_shape = true;
 	}
-	const char *name = output ? output : "output";
-	bool is_float = dt == RUNG_DT_F64 || dt == RUNG_DT_F32 || dt == RUNG_DT_F16 || dt == RUNG_DT_BF16;
-	bool is_int = !is_float;
+	c->peak = peak;
+	c->atol = c->o.atol_scaled ? c->o.atol * peak : c->o.atol;
+	c->rtol = c->o.rtol;
+	return 0;
+}
+
+void rung_metrics_acc_init(rung_metrics_acc *a, int64_t start)
+{
+	memset(a, 0, sizeof *a);
+	a->start = a->end = start;
+	a->first_unwritten = a->first_nan = a->first_inf = a->worst = -1;
+	a->worst_excess = -1;
+}
+
+void rung_metrics_feed(const rung_metrics_ctx *c, rung_metrics_acc *a, const void *got, const void *ref,
+		       int64_t count)
+{
+	rung_dtype dt = c->dt;
+	const rung_check_opts *o = &c->o;
+	bool is_float = dt_is_float(dt), is_int = !is_float;
+	double atol = c->atol, rtol = c->rtol;
+	size_t es = rung_dt_size(dt);
+	uint8_t pat[8];
+	rung_poison_bits(pat, dt, o->poison_variant);
+
+	for (int64_t j = 0; j < count; j++) {
+		int64_t i = a->end + j; /* global index */
+		double g = rung_load_double(got, dt, j);
+		double r = rung_load_double(ref, dt, j);
+		bool mismatch = false;
+		int ubin = -1;
+
+		if (o->check_poison && memcmp((const char *)got + (size_t)j * es, pat, es) == 0 &&
+		    memcmp((const char *)ref + (size_t)j * es, pat, es) != 0) {
+			a->unwritten++;
+			if (a->first_unwritten < 0)
+				a->first_unwritten = i;
+			mismatch = true;
+			ubin = RUNG_ULP_BINS - 1;
+		} else if (isnan(g) || isnan(r) || isinf(g) || isinf(r)) {
+			if (isnan(g))
+				a->nan_count++;
+			else if (isinf(g))
+				a->inf_count++;
+			bool equal = (isnan(g) && isnan(r)) || (!isnan(g) && g == r);
+			if (!equal) {
+				mismatch = true;
+				if (isnan(g)) {
+					a->bad_nan++;
+					if (a->first_nan < 0)
+						a->first_nan = i;
+				} else if (isinf(g)) {
+					a->bad_inf++;
+					if (a->first_inf < 0) {
+						a->first_inf = i;
+						a->first_inf_ref = r;
+					}
+				}
+			}
+			ubin = equal ? 0 : RUNG_ULP_BINS - 1;
+		} else {
+			double d = fabs(g - r), ar = fabs(r);
+			a->nfinite++;
+			a->b_abs += d;
+			a->b_sq += d * d;
+			a->b_dot += g * r;
+			a->b_gg += g * g;
+			a->b_rr += r * r;
+			if (++a->inblock == BLOCK) {
+				neum_add(&a->s_abs, a->b_abs); neum_add(&a->s_sq, a->b_sq); neum_add(&a->s_dot, a->b_dot);
+				neum_add(&a->s_gg, a->b_gg); neum_add(&a->s_rr, a->b_rr);
+				a->b_abs = a->b_sq = a->b_dot = a->b_gg = a->b_rr = 0;
+				a->inblock = 0;
+			}
+			if (d > a->max_abs)
+				a->max_abs = d;
+			double den = ar > atol ? ar : atol;
+			double rel = den > 0 ? d / den : (d > 0 ? INFINITY : 0);
+			if (rel > a->max_rel)
+				a->max_rel = rel;
+			if (is_int && atol == 0 && rtol == 0) {
+				/* exact compare on the raw integers (i64 beyond 2^53) */
+				mismatch = memcmp((const char *)got + (size_t)j * es, (const char *)ref + (size_t)j * es, es) != 0;
+			} else {
+				mismatch = d > atol + rtol * ar;
+			}
+			if (mismatch) {
+				double tol = atol + rtol * ar;
+				double ex = tol > 0 ? d / tol : INFINITY;
+				if (ex > a->worst_excess) {
+					a->worst_excess = ex;
+					a->worst = i;
+					a->worst_rel = rel;
+					a->worst_got = g;
+					a->worst_ref = r;
+				}
+			}
+		}
+		if (is_float) {
+			if (ubin < 0)
+				ubin = rung_ulp_bin(ulp_dist(got, ref, dt, j));
+			a->ulp_hist[ubin]++;
+		}
+		if (mismatch) {
+			if (a->nbad < RUNG_MAX_BAD) {
+				int k = a->nbad++;
+				a->bad_index[k] = i;
+				a->bad_got[k] = g;
+				a->bad_expected[k] = r;
+			}
+			a->mismatches++;
+		}
+	}
+	a->end += count;
+}
+
+/* Adds the pending block into the compensated sums. */
+static void acc_close(rung_metrics_acc *a)
+{
+	neum_add(&a->s_abs, a->b_abs); neum_add(&a->s_sq, a->b_sq); neum_add(&a->s_dot, a->b_dot);
+	neum_add(&a->s_gg, a->b_gg); neum_add(&a->s_rr, a->b_rr);
+	a->b_abs = a->b_sq = a->b_dot = a->b_gg = a->b_rr = 0;
+	a->inblock = 0;
+}
+
+static void neum_merge(rung_neum *d, const rung_neum *s)
+{
+	neum_add(d, s->sum);
+	d->c += s->c;
+}
+
+void rung_metrics_merge(rung_metrics_acc *d, const rung_metrics_acc *src)
+{
+	rung_metrics_acc s = *src;
+	acc_close(d);
+	acc_close(&s);
+	neum_merge(&d->s_abs, &s.s_abs); neum_merge(&d->s_sq, &s.s_sq); neum_merge(&d->s_dot, &s.s_dot);
+	neum_merge(&d->s_gg, &s.s_gg); neum_merge(&d->s_rr, &s.s_rr);
+	d->nfinite += s.nfinite;
+	d->unwritten += s.unwritten;
+	d->nan_count += s.nan_count;
+	d->inf_count += s.inf_count;
+	d->bad_nan += s.bad_nan;
+	d->bad_inf += s.bad_inf;
+	d->mismatches += s.mismatches;
+	if (d->first_unwritten < 0)
+		d->first_unwritten = s.first_unwritten;
+	if (d->first_nan < 0)
+		d->first_nan = s.first_nan;
+	if (d->first_inf < 0) {
+		d->first_inf = s.first_inf;
+		d->first_inf_ref = s.first_inf_ref;
+	}
+	if (s.worst_excess > d->worst_excess) { /* ties keep the earlier element, as a single pass does */
+		d->worst_excess = s.worst_excess;
+		d->worst = s.worst;
+		d->worst_rel = s.worst_rel;
+		d->worst_got = s.worst_got;
+		d->worst_ref = s.worst_ref;
+	}
+	if (s.max_abs > d->max_abs)
+		d->max_abs = s.max_abs;
+	if (s.max_rel > d->max_rel)
+		d->max_rel = s.max_rel;
+	for (int k = 0; k < RUNG_ULP_BINS; k++)
+		d->ulp_hist[k] += s.ulp_hist[k];
+	for (int k = 0; k < s.nbad && d->nbad < RUNG_MAX_BAD; k++) {
+		d->bad_index[d->nbad] = s.bad_index[k];
+		d->bad_got[d->nbad] = s.bad_got[k];
+		d->bad_expected[d->nbad] = s.bad_expected[k];
+		d->nbad++;
+	}
+	d->end = s.end;
+}
+
+void rung_metrics_end(const rung_metrics_ctx *c, const rung_metrics_acc *acc, rung_check_metric *m)
+{
+	rung_metrics_acc a = *acc;
+	acc_close(&a);
+	const char *name = c->name;
+	const int64_t *shape = c->has_shape ? c->shape : NULL;
+	int rank = c->rank;
+	int64_t n = c->n;
+	const rung_check_opts *o = &c->o;
 
 	rung_dimset dims = m->dims;
 	uint64_t seed = m->seed;
@@ -185,125 +392,30 @@ int rung_metrics_compute(rung_check_metric *m, const char *output, const void *g
 	m->seed = seed;
 	snprintf(m->output, sizeof m->output, "%s", name);
 	m->n = n;
-	m->has_ulp = is_float;
-
-	/* pass 1: peak |ref| over finite values */
-	double peak = 0;
-	for (int64_t i = 0; i < n; i++) {
-		double r = fabs(rung_load_double(ref, dt, i));
-		if (r > peak && r != INFINITY)
-			peak = r;
+	m->has_ulp = dt_is_float(c->dt);
+	m->peak = c->peak;
+	m->unwritten = a.unwritten;
+	m->nan_count = a.nan_count;
+	m->inf_count = a.inf_count;
+	m->mismatches = a.mismatches;
+	for (int k = 0; k < RUNG_ULP_BINS; k++)
+		m->ulp_hist[k] = a.ulp_hist[k];
+	m->nbad = a.nbad;
+	for (int k = 0; k < a.nbad; k++) {
+		m->bad_index[k] = a.bad_index[k];
+		m->bad_rank = rung_unflatten(m->bad_coord[k], a.bad_index[k], rank, shape, n);
+		m->bad_got[k] = a.bad_got[k];
+		m->bad_expected[k] = a.bad_expected[k];
 	}
-	m->peak = peak;
-	double atol = o->atol_scaled ? o->atol * peak : o->atol;
-	double rtol = o->rtol;
+	double sum_abs = a.s_abs.sum + a.s_abs.c, sum_sq = a.s_sq.sum + a.s_sq.c;
+	double dot = a.s_dot.sum + a.s_dot.c, gg = a.s_gg.sum + a.s_gg.c, rr = a.s_rr.sum + a.s_rr.c;
+	double peak = c->peak, atol = c->atol, rtol = c->rtol;
 
-	size_t es = rung_dt_size(dt);
-	uint8_t pat[8];
-	rung_poison_bits(pat, dt, o->poison_variant);
-
-	int64_t nfinite = 0, bad_nan = 0, bad_inf = 0, first_unwritten = -1, first_nan = -1, first_inf = -1;
-	int64_t worst = -1;
-	double worst_excess = -1, worst_rel = 0;
-	double max_abs = 0, max_rel = 0;
-	neum s_abs = { 0, 0 }, s_sq = { 0, 0 }, s_dot = { 0, 0 }, s_gg = { 0, 0 }, s_rr = { 0, 0 };
-	double b_abs = 0, b_sq = 0, b_dot = 0, b_gg = 0, b_rr = 0;
-	int inblock = 0;
-
-	for (int64_t i = 0; i < n; i++) {
-		double g = rung_load_double(got, dt, i);
-		double r = rung_load_double(ref, dt, i);
-		bool mismatch = false;
-		int ubin = -1;
-
-		if (o->check_poison && memcmp((const char *)got + (size_t)i * es, pat, es) == 0 &&
-		    memcmp((const char *)ref + (size_t)i * es, pat, es) != 0) {
-			m->unwritten++;
-			if (first_unwritten < 0)
-				first_unwritten = i;
-			mismatch = true;
-			ubin = RUNG_ULP_BINS - 1;
-		} else if (isnan(g) || isnan(r) || isinf(g) || isinf(r)) {
-			if (isnan(g))
-				m->nan_count++;
-			else if (isinf(g))
-				m->inf_count++;
-			bool equal = (isnan(g) && isnan(r)) || (!isnan(g) && g == r);
-			if (!equal) {
-				mismatch = true;
-				if (isnan(g)) {
-					bad_nan++;
-					if (first_nan < 0)
-						first_nan = i;
-				} else if (isinf(g)) {
-					bad_inf++;
-					if (first_inf < 0)
-						first_inf = i;
-				}
-			}
-			ubin = equal ? 0 : RUNG_ULP_BINS - 1;
-		} else {
-			double d = fabs(g - r), ar = fabs(r);
-			nfinite++;
-			b_abs += d;
-			b_sq += d * d;
-			b_dot += g * r;
-			b_gg += g * g;
-			b_rr += r * r;
-			if (++inblock == BLOCK) {
-				neum_add(&s_abs, b_abs); neum_add(&s_sq, b_sq); neum_add(&s_dot, b_dot);
-				neum_add(&s_gg, b_gg); neum_add(&s_rr, b_rr);
-				b_abs = b_sq = b_dot = b_gg = b_rr = 0;
-				inblock = 0;
-			}
-			if (d > max_abs)
-				max_abs = d;
-			double den = ar > atol ? ar : atol;
-			double rel = den > 0 ? d / den : (d > 0 ? INFINITY : 0);
-			if (rel > max_rel)
-				max_rel = rel;
-			if (is_int && atol == 0 && rtol == 0) {
-				/* exact compare on the raw integers (i64 beyond 2^53) */
-				mismatch = memcmp((const char *)got + (size_t)i * es, (const char *)ref + (size_t)i * es, es) != 0;
-			} else {
-				mismatch = d > atol + rtol * ar;
-			}
-			if (mismatch) {
-				double tol = atol + rtol * ar;
-				double ex = tol > 0 ? d / tol : INFINITY;
-				if (ex > worst_excess) {
-					worst_excess = ex;
-					worst = i;
-					worst_rel = rel;
-				}
-			}
-		}
-		if (is_float) {
-			if (ubin < 0)
-				ubin = rung_ulp_bin(ulp_dist(got, ref, dt, i));
-			m->ulp_hist[ubin]++;
-		}
-		if (mismatch) {
-			if (m->nbad < RUNG_MAX_BAD) {
-				int k = m->nbad++;
-				m->bad_index[k] = i;
-				m->bad_rank = rung_unflatten(m->bad_coord[k], i, rank, shape, n);
-				m->bad_got[k] = g;
-				m->bad_expected[k] = r;
-			}
-			m->mismatches++;
-		}
-	}
-	neum_add(&s_abs, b_abs); neum_add(&s_sq, b_sq); neum_add(&s_dot, b_dot);
-	neum_add(&s_gg, b_gg); neum_add(&s_rr, b_rr);
-	double sum_abs = s_abs.sum + s_abs.c, sum_sq = s_sq.sum + s_sq.c;
-	double dot = s_dot.sum + s_dot.c, gg = s_gg.sum + s_gg.c, rr = s_rr.sum + s_rr.c;
-
-	if (nfinite > 0) {
-		m->max_abs = max_abs;
-		m->max_rel = max_rel;
-		m->mae = sum_abs / (double)nfinite;
-		m->mse = sum_sq / (double)nfinite;
+	if (a.nfinite > 0) {
+		m->max_abs = a.max_abs;
+		m->max_rel = a.max_rel;
+		m->mae = sum_abs / (double)a.nfinite;
+		m->mse = sum_sq / (double)a.nfinite;
 		m->rmse = sqrt(m->mse);
 		if (m->mse == 0)
 			m->psnr = INFINITY;
@@ -314,8 +426,8 @@ int rung_metrics_compute(rung_check_metric *m, const char *output, const void *g
 		else if (gg == 0 || rr == 0)
 			m->cossim = 0.0;
 		else {
-			double c = dot / (sqrt(gg) * sqrt(rr));
-			m->cossim = c > 1 ? 1 : c < -1 ? -1 : c;
+			double cs = dot / (sqrt(gg) * sqrt(rr));
+			m->cossim = cs > 1 ? 1 : cs < -1 ? -1 : cs;
 		}
 	} else {
 		m->max_abs = m->max_rel = m->mae = m->mse = m->rmse = m->psnr = m->cossim = NAN;
@@ -327,32 +439,32 @@ int rung_metrics_compute(rung_check_metric *m, const char *output, const void *g
 	int crank;
 	m->pass = true;
 	if (m->unwritten > 0) {
-		crank = rung_unflatten(coord, first_unwritten, rank, shape, n);
+		crank = rung_unflatten(coord, a.first_unwritten, rank, shape, n);
 		rung_fmt_coord(c1, sizeof c1, coord, crank);
 		reasonf(m, "unwritten %" PRId64 " elements of %s (poison left), first at %s",
 			 m->unwritten, name, c1);
 		m->pass = false;
-	} else if (bad_nan > 0) {
-		crank = rung_unflatten(coord, first_nan, rank, shape, n);
+	} else if (a.bad_nan > 0) {
+		crank = rung_unflatten(coord, a.first_nan, rank, shape, n);
 		rung_fmt_coord(c1, sizeof c1, coord, crank);
-		reasonf(m, "%" PRId64 " NaN in %s, first at %s", bad_nan, name, c1);
+		reasonf(m, "%" PRId64 " NaN in %s, first at %s", a.bad_nan, name, c1);
 		m->pass = false;
-	} else if (bad_inf > 0) {
-		crank = rung_unflatten(coord, first_inf, rank, shape, n);
+	} else if (a.bad_inf > 0) {
+		crank = rung_unflatten(coord, a.first_inf, rank, shape, n);
 		rung_fmt_coord(c1, sizeof c1, coord, crank);
-		reasonf(m, "%" PRId64 " Inf in %s, first at %s: expected %s", bad_inf, name, c1,
-			 rung_fmt_double(v1, sizeof v1, rung_load_double(ref, dt, first_inf), 6));
+		reasonf(m, "%" PRId64 " Inf in %s, first at %s: expected %s", a.bad_inf, name, c1,
+			 rung_fmt_double(v1, sizeof v1, a.first_inf_ref, 6));
 		m->pass = false;
 	} else if (m->mismatches > 0) {
-		int64_t at = worst >= 0 ? worst : m->bad_index[0];
+		int64_t at = a.worst >= 0 ? a.worst : a.bad_index[0];
 		crank = rung_unflatten(coord, at, rank, shape, n);
 		rung_fmt_coord(c1, sizeof c1, coord, crank);
-		rung_fmt_double(v1, sizeof v1, rung_load_double(got, dt, at), 6);
-		rung_fmt_double(v2, sizeof v2, rung_load_double(ref, dt, at), 6);
+		rung_fmt_double(v1, sizeof v1, a.worst >= 0 ? a.worst_got : a.bad_got[0], 6);
+		rung_fmt_double(v2, sizeof v2, a.worst >= 0 ? a.worst_ref : a.bad_expected[0], 6);
 		rung_fmt_double(v3, sizeof v3, atol, 2);
-		if (worst >= 0)
+		if (a.worst >= 0)
 			reasonf(m, "max_rel %.1e at %s: got %s expected %s; %" PRId64 " of %" PRId64
-				 " elements of %s outside atol %s + rtol %.1e*|ref|", worst_rel, c1, v1, v2, m->mismatches, n,
+				 " elements of %s outside atol %s + rtol %.1e*|ref|", a.worst_rel, c1, v1, v2, m->mismatches, n,
 				 name, v3, rtol);
 		else
 			reasonf(m, "%" PRId64 " mismatches in %s, first at %s: got %s expected %s",
@@ -365,5 +477,75 @@ int rung_metrics_compute(rung_check_metric *m, const char *output, const void *g
 		reasonf(m, "cossim %.6f < %g in %s", m->cossim, o->min_cossim, name);
 		m->pass = false;
 	}
-	return 0;
+}
+
+/* --- whole arrays: the same chunks, in parallel, merged in order ----------- */
+
+typedef struct {
+	const rung_metrics_ctx *c;
+	const char *got, *ref;
+	rung_metrics_acc *acc;
+	double *peaks;
+	int64_t n;
+	size_t es;
+	rung_dtype dt;
+} whole_job;
+
+static void whole_peak(void *ud, int64_t k)
+{
+	whole_job *w = ud;
+	int64_t s = k * RUNG_METRICS_CHUNK, e = s + RUNG_METRICS_CHUNK < w->n ? s + RUNG_METRICS_CHUNK : w->n;
+	w->peaks[k] = rung_metrics_peak(w->ref + (size_t)s * w->es, w->dt, e - s);
+}
+
+static void whole_feed(void *ud, int64_t k)
+{
+	whole_job *w = ud;
+	int64_t s = k * RUNG_METRICS_CHUNK, e = s + RUNG_METRICS_CHUNK < w->n ? s + RUNG_METRICS_CHUNK : w->n;
+	rung_metrics_acc_init(&w->acc[k], s);
+	rung_metrics_feed(w->c, &w->acc[k], w->got + (size_t)s * w->es, w->ref + (size_t)s * w->es, e - s);
+}
+
+int rung_metrics_compute(rung_check_metric *m, const char *output, const void *got, const void *ref,
+			 rung_dtype dt, int64_t n, int rank, const int64_t *shape, const rung_check_opts *o)
+{
+	if (rung_dt_size(dt) == 0)
+		return rung_error_set(RUNG_EINVAL, "check %s: unknown dtype %d", output ? output : "?", (int)dt);
+	if (n < 0 || (n > 0 && (!got || !ref)))
+		return rung_error_set(RUNG_EINVAL, "check %s: bad buffers", output ? output : "?");
+	int64_t nchunks = (n + RUNG_METRICS_CHUNK - 1) / RUNG_METRICS_CHUNK;
+	rung_metrics_ctx c;
+	rung_metrics_acc total;
+	rung_metrics_acc_init(&total, 0);
+	if (nchunks <= 1) {
+		int rc = rung_metrics_begin(&c, output, dt, n, rank, shape, o, rung_metrics_peak(ref, dt, n));
+		if (rc)
+			return rc;
+		rung_metrics_feed(&c, &total, got, ref, n);
+		rung_metrics_end(&c, &total, m);
+		return 0;
+	}
+	rung_metrics_acc *acc = malloc((size_t)nchunks * sizeof(*acc));
+	double *peaks = malloc((size_t)nchunks * sizeof(double));
+	if (!acc || !peaks) {
+		free(acc);
+		free(peaks);
+		return rung_error_set(RUNG_ENOMEM, "check %s: out of memory", output ? output : "?");
+	}
+	whole_job w = { &c, got, ref, acc, peaks, n, rung_dt_size(dt), dt };
+	rung_par_for(nchunks, whole_peak, &w);
+	double peak = 0;
+	for (int64_t k = 0; k < nchunks; k++)
+		peak = peaks[k] > peak ? peaks[k] : peak;
+	int rc = rung_metrics_begin(&c, output, dt, n, rank, shape, o, peak);
+	if (rc == 0) {
+		rung_par_for(nchunks, whole_feed, &w);
+		total = acc[0];
+		for (int64_t k = 1; k < nchunks; k++)
+			rung_metrics_merge(&total, &acc[k]);
+		rung_metrics_end(&c, &total, m);
+	}
+	free(acc);
+	free(peaks);
+	return rc;
 }

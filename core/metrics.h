@@ -39,6 +39,73 @@ void rung_check_opts_from_spec(rung_check_opts *o, const rung_spec *spec, rung_d
 int rung_metrics_compute(rung_check_metric *m, const char *output, const void *got, const void *ref,
 			 rung_dtype dt, int64_t n, int rank, const int64_t *shape, const rung_check_opts *o);
 
+/* --- streaming: the same comparison over chunks -------------------------------
+ * For arrays that are not in host memory at once (the worker reads device
+ * buffers back chunk by chunk):
+ *   1. peak = max over chunks of rung_metrics_peak(ref chunk) (max |finite ref|);
+ *   2. rung_metrics_begin(&ctx, ..., peak);
+ *   3. per chunk k starting at element s: rung_metrics_acc_init(&acc[k], s) and
+ *      rung_metrics_feed(&ctx, &acc[k], got + s, ref + s, count) -- chunks may be
+ *      fed on different threads (ctx is read-only);
+ *   4. total = acc[0], then rung_metrics_merge(&total, &acc[k]) for k = 1, 2, ...
+ *      in increasing order (each chunk follows the previous one);
+ *   5. rung_metrics_end(&ctx, &total, m).
+ * Counts, maxima, the first bad elements, the histogram and the verdict do not
+ * depend on the chunking. The sums (MAE, MSE, cosine) are accumulated in blocks
+ * of 4096 finite elements within a chunk, Neumaier-compensated, and chunks are
+ * added in chunk order: the bits depend on where chunks start, not on threads.
+ * Feeding consecutive chunks into ONE accumulator equals one big chunk exactly.
+ * rung_metrics_compute uses chunks of RUNG_METRICS_CHUNK elements, so a caller
+ * that streams with chunks starting at multiples of RUNG_METRICS_CHUNK gets
+ * bit-identical metrics. */
+#define RUNG_METRICS_CHUNK (INT64_C(1) << 16)
+
+typedef struct {
+	double sum, c;
+} rung_neum;
+
+typedef struct {
+	char name[RUNG_NAME_MAX];
+	rung_dtype dt;
+	int64_t n;
+	int rank;
+	bool has_shape;
+	int64_t shape[RUNG_MAX_RANK];
+	rung_check_opts o;
+	double peak, atol, rtol; /* atol: effective (peak-scaled when the default) */
+} rung_metrics_ctx;
+
+/* Partial results over elements [start, end). */
+typedef struct {
+	int64_t start, end;
+	int64_t nfinite, unwritten, nan_count, inf_count, bad_nan, bad_inf, mismatches;
+	int64_t first_unwritten, first_nan, first_inf, worst;
+	double first_inf_ref, worst_excess, worst_rel, worst_got, worst_ref;
+	double max_abs, max_rel;
+	double b_abs, b_sq, b_dot, b_gg, b_rr; /* the block being summed */
+	int inblock;
+	rung_neum s_abs, s_sq, s_dot, s_gg, s_rr;
+	uint64_t ulp_hist[RUNG_ULP_BINS];
+	int nbad;
+	int64_t bad_index[RUNG_MAX_BAD];
+	double bad_got[RUNG_MAX_BAD], bad_expected[RUNG_MAX_BAD];
+} rung_metrics_acc;
+
+/* Largest finite |ref| over n elements (0 when none). */
+double rung_metrics_peak(const void *ref, rung_dtype dt, int64_t n);
+/* Fixes output name, dtype, n, shape, options (NULL: defaults) and the peak.
+ * Returns 0 or RUNG_EINVAL. */
+int rung_metrics_begin(rung_metrics_ctx *c, const char *output, rung_dtype dt, int64_t n, int rank,
+		       const int64_t *shape, const rung_check_opts *o, double peak);
+void rung_metrics_acc_init(rung_metrics_acc *a, int64_t start);
+/* Compares count elements (got[0] and ref[0] are element a->end) and advances a->end. */
+void rung_metrics_feed(const rung_metrics_ctx *c, rung_metrics_acc *a, const void *got, const void *ref,
+		       int64_t count);
+/* Adds src, which covers the elements right after dst's, into dst. */
+void rung_metrics_merge(rung_metrics_acc *dst, const rung_metrics_acc *src);
+/* Final metrics and verdict into m (m->dims and m->seed are kept). */
+void rung_metrics_end(const rung_metrics_ctx *c, const rung_metrics_acc *a, rung_check_metric *m);
+
 /* Converts n elements of any dtype to double (exact except i64 beyond 2^53). */
 void rung_to_double(double *out, const void *buf, rung_dtype dt, int64_t n);
 

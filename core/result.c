@@ -72,6 +72,7 @@ void rung_result_clear(rung_result *r)
 	free(r->metrics);
 	free(r->bench.samples);
 	free(r->counters);
+	free(r->aux);
 	rung_result_init(r);
 }
 
@@ -494,6 +495,11 @@ char *rung_result_to_json(const rung_result *r)
 		json_array_append_new(cs, e);
 	}
 	json_object_set_new(o, "counters", cs);
+	if (r->aux) { /* profile side data (transport only) */
+		json_t *aux = json_loads(r->aux, 0, NULL);
+		if (aux)
+			json_object_set_new(o, "aux", aux);
+	}
 
 	char *s = json_dumps(o, JSON_COMPACT | JSON_REAL_PRECISION(17));
 	json_decref(o);
@@ -596,6 +602,14 @@ int rung_result_from_json(rung_result *out, const char *text)
 			gd(e, "value", &out->counters[k].value);
 		}
 		out->ncounters = (int)nc;
+	}
+	json_t *aux = json_object_get(o, "aux");
+	if (json_is_object(aux)) {
+		out->aux = json_dumps(aux, JSON_COMPACT | JSON_REAL_PRECISION(17));
+		if (!out->aux) {
+			rc = rung_error_set(RUNG_ENOMEM, "result JSON: out of memory");
+			goto done;
+		}
 	}
 done:
 	json_decref(o);

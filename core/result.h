@@ -141,6 +141,12 @@ typedef struct rung_result {
 
 	int ncounters;
 	rung_counter *counters; /* profile counters (owned) */
+
+	/* Worker side data of a profile run (owned JSON object text, or NULL):
+	 * {"sass": {...}} per-PC counts, {"trace": {...}} intra-kernel trace
+	 * (core/sass_prof.h, core/trace.h). In the result JSON as "aux" only when
+	 * set; stored in the store's profile_extra table, not with the result. */
+	char *aux;
 } rung_result;
 
 void rung_result_init(rung_result *r);  /* zeroes, sets NANs for absent values */

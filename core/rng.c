@@ -9,6 +9,7 @@
 
 #include "core/err.h"
 #include "core/half.h"
+#include "core/par.h"
 
 #define GOLDEN UINT64_C(0x9E3779B97F4A7C15)
 
@@ -163,6 +164,45 @@ int rung_fill(void *buf, rung_dtype dt, int64_t n, rung_init_kind init, double a
 	      uint64_t seed, const char *argname)
 {
 	return rung_fill_at(buf, dt, 0, n, init, a, b, seed, argname);
+}
+
+#define PAR_CHUNK (INT64_C(1) << 16)
+
+typedef struct {
+	char *buf;
+	rung_dtype dt;
+	int64_t start, n;
+	rung_init_kind init;
+	double a, b;
+	uint64_t seed;
+	const char *name;
+} fill_job;
+
+static void fill_chunk(void *ud, int64_t item)
+{
+	const fill_job *f = ud;
+	int64_t off = item * PAR_CHUNK;
+	int64_t k = f->n - off < PAR_CHUNK ? f->n - off : PAR_CHUNK;
+	/* arguments were validated by the caller: this cannot fail */
+	rung_fill_at(f->buf + (size_t)off * rung_dt_size(f->dt), f->dt, f->start + off, k, f->init, f->a, f->b, f->seed,
+		     f->name);
+}
+
+int rung_fill_par(void *buf, rung_dtype dt, int64_t start, int64_t n, rung_init_kind init, double a,
+		  double b, uint64_t seed, const char *argname)
+{
+	int rc = rung_fill_at(buf, dt, start, 0, init, a, b, seed, argname); /* validates */
+	if (rc)
+		return rc;
+	if (n < 0)
+		return rung_error_set(RUNG_EINVAL, "fill %s: negative element count", argname ? argname : "?");
+	if (n > 0 && !buf)
+		return rung_error_set(RUNG_EINVAL, "fill %s: no buffer", argname ? argname : "?");
+	if (n <= PAR_CHUNK)
+		return rung_fill_at(buf, dt, start, n, init, a, b, seed, argname);
+	fill_job f = { buf, dt, start, n, init, a, b, seed, argname };
+	rung_par_for((n + PAR_CHUNK - 1) / PAR_CHUNK, fill_chunk, &f);
+	return 0;
 }
 
 uint64_t rung_seed_derive(uint64_t base, int index)

@@ -41,6 +41,11 @@ int rung_fill(void *buf, rung_dtype dt, int64_t n, rung_init_kind init, double a
 	      uint64_t seed, const char *argname);
 int rung_fill_at(void *buf, rung_dtype dt, int64_t start, int64_t n, rung_init_kind init, double a,
 		 double b, uint64_t seed, const char *argname);
+/* rung_fill_at on up to rung_par_threads() threads (core/par.h), over chunks of
+ * 64Ki elements. The bytes are identical to rung_fill_at's for any thread count:
+ * every element is a pure function of (seed, name, index). */
+int rung_fill_par(void *buf, rung_dtype dt, int64_t start, int64_t n, rung_init_kind init, double a,
+		  double b, uint64_t seed, const char *argname);
 
 /* Seed for run number `index` (0, 1, ...) derived from a base seed: a splitmix64
  * step, so seeds of different indexes are unrelated but reproducible. */

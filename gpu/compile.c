@@ -15,6 +15,7 @@
 #include <nvrtc.h>
 
 #include "core/err.h"
+#include "gpu/rung_h.h"
 
 #ifndef RUNG_CUDA_INCLUDE
 #define RUNG_CUDA_INCLUDE "/usr/local/cuda/include"
@@ -302,19 +303,27 @@ int rung_compile(rung_compiled *out, const rung_compile_req *req)
 
 	int nh = req->headers ? req->nheaders : 0;
 	const char **hnames = NULL, **htexts = NULL;
-	if (nh > 0) {
-		hnames = calloc((size_t)nh, sizeof(*hnames));
-		htexts = calloc((size_t)nh, sizeof(*htexts));
-		if (!hnames || !htexts) {
-			free(hnames);
-			free(htexts);
-			opt_free(&opts);
-			return rung_error_set(RUNG_ENOMEM, "out of memory");
-		}
-		for (int i = 0; i < nh; i++) {
-			hnames[i] = req->headers[i].name;
-			htexts[i] = req->headers[i].text;
-		}
+	/* + the built-in rung.h (gpu/rung_h.h) unless the version has its own */
+	bool own_rung_h = false;
+	for (int i = 0; i < nh; i++)
+		if (req->headers[i].name && !strcmp(req->headers[i].name, RUNG_H_NAME))
+			own_rung_h = true;
+	hnames = calloc((size_t)nh + 1, sizeof(*hnames));
+	htexts = calloc((size_t)nh + 1, sizeof(*htexts));
+	if (!hnames || !htexts) {
+		free(hnames);
+		free(htexts);
+		opt_free(&opts);
+		return rung_error_set(RUNG_ENOMEM, "out of memory");
+	}
+	for (int i = 0; i < nh; i++) {
+		hnames[i] = req->headers[i].name;
+		htexts[i] = req->headers[i].text;
+	}
+	if (!own_rung_h) {
+		hnames[nh] = RUNG_H_NAME;
+		htexts[nh] = rung_h_text;
+		nh++;
 	}
 
 	nvrtcProgram prog;

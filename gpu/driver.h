@@ -43,6 +43,8 @@
 	_(cuMemcpyHtoD, 3020, 1) \
 	_(cuMemcpyDtoH, 3020, 1) \
 	_(cuMemsetD8, 3020, 1) \
+	_(cuMemsetD16, 3020, 1) \
+	_(cuMemsetD32, 3020, 1) \
 	_(cuMemsetD32Async, 3020, 1) \
 	_(cuStreamCreate, 2000, 1) \
 	_(cuStreamDestroy, 4000, 1) \

@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/timing.h"
 #include "core/err.h"
 #include "core/rng.h"
 #include "core/roofline_guard.h"
@@ -382,6 +383,9 @@ static void merge(rung_result *out, rung_result *wr)
 	out->ncounters = wr->ncounters;
 	wr->counters = NULL;
 	wr->ncounters = 0;
+	free(out->aux); /* profile side data (--sass, trace) */
+	out->aux = wr->aux;
+	wr->aux = NULL;
 }
 
 /* The speed-of-light guard: floor_ms and impossible from the plan's [roofline]
@@ -483,7 +487,9 @@ static int eval_gpu(rung_result *out, rung_worker *w, const rung_job *job, const
 		skip_gpu_steps(out, "no worker");
 		return 0;
 	}
+	double tw = rung_timing_now();
 	int start_rc = rung__worker_start(w);
+	tw = rung_timing_lap("worker start (spawn, context, hello)", tw);
 	if (start_rc) {
 		if (start_rc == RUNG_ENODEV)
 			skip_gpu_steps(out, w->nodev_reason);
@@ -538,6 +544,7 @@ static int eval_gpu(rung_result *out, rung_worker *w, const rung_job *job, const
 	rung_exchange ex;
 	out->steps[RUNG_STEP_RUN].status = RUNG_S_RUNNING;
 	ret = rung__worker_exchange(w, hdr, blobs, plan->has_ref ? 2 : 1, deadline_s, cb, ud, &ex);
+	rung_timing_lap("worker job (send, run/check/bench, result)", tw);
 	json_decref(hdr);
 	if (ret)
 		goto done;
@@ -595,6 +602,7 @@ int rung_evaluate_gpu(rung_result *out, rung_worker *w, const rung_job *job, con
 	}
 	int rc = eval_gpu(out, w, job, kernel, ref, ref_src, cb, ud);
 	free(ref_owned);
+	rung_timing_flush("parent");
 	return rc;
 }
 
@@ -624,11 +632,15 @@ int rung_evaluate(rung_result *out, rung_worker *w, const rung_job *job, rung_pr
 	memset(&rc, 0, sizeof(rc));
 	char *ref_owned = NULL;
 	int ret = 0;
+	double t0 = rung_timing_now();
 	int c = rung__compile_pair(out, &kc, &rc, job, arch, cb, ud, &ref_owned);
+	t0 = rung_timing_lap("compile (NVRTC, kernel + reference)", t0);
 	if (c < 0)
 		ret = c;
 	else if (c == 0 && gpu)
 		ret = eval_gpu(out, w, job, &kc, &rc, job->ref_src ? job->ref_src : ref_owned, cb, ud);
+	(void)t0;
+	rung_timing_flush("parent");
 	free(ref_owned);
 	rung_compiled_free(&kc);
 	rung_compiled_free(&rc);

@@ -22,6 +22,12 @@ enum {
 	RUNG_JOB_COMPILE_ONLY = 1 << 0,
 	RUNG_JOB_NO_BENCH = 1 << 1,
 	RUNG_JOB_PROFILE = 1 << 2,
+	/* With RUNG_JOB_PROFILE: per-PC SASS counts instead of the range profiler
+	 * (result.aux "sass"; gpu/worker_sass.c). */
+	RUNG_JOB_SASS = 1 << 3,
+	/* One untimed launch with the rung.h trace buffer attached (result.aux
+	 * "trace"; gpu/worker_trace.c); the bench rung is SKIPPED. */
+	RUNG_JOB_TRACE = 1 << 4,
 };
 
 /* One version to evaluate. Strings are borrowed. */

@@ -1,7 +1,8 @@
 /* The bench rung inside the worker, at the benchmark shape:
  *  - warm-up launches;
- *  - before every sample, an L2 flush: cuMemsetD32Async over a scratch buffer of
- *    at least twice the L2 size (persisting L2 is left at 0);
+ *  - before every sample, an L2 flush that leaves L2 clean: a read sweep over a
+ *    zeroed scratch buffer of twice the L2 size (worker_flush.c says why not a
+ *    memset; persisting L2 is left at 0);
  *  - the primary figure is CUPTI's activity record of the kernel (end - start on
  *    the GPU), which is the kernel's own duration: launch overhead and the flush
  *    are outside it by construction. CUDA events around the launch are the
@@ -18,8 +19,9 @@
 
 #include "core/guard.h"
 #include "core/stats.h"
+#include "core/timing.h"
 #include "gpu/cupti.h"
-#include "gpu/worker_child.h"
+#include "gpu/worker_case.h"
 
 #define MIN_SAMPLES 10
 #define MAX_SAMPLES 5000
@@ -45,25 +47,6 @@ static double median_of(double *v, int n)
 		return NAN;
 	qsort(v, (size_t)n, sizeof(*v), cmp_double);
 	return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
-bool rung__flush_ready(rung_wctx *c)
-{
-	if (c->flush)
-		return true;
-	size_t want = (size_t)(c->l2_bytes > 0 ? c->l2_bytes : 64 << 20) * 2;
-	want = (want + 255) & ~(size_t)255;
-	if (rung_cu.cuMemAlloc(&c->flush, want) != CUDA_SUCCESS) {
-		c->flush = 0;
-		return false;
-	}
-	c->flush_bytes = want;
-	return true;
-}
-
-CUresult rung__flush_l2(rung_wctx *c)
-{
-	return rung_cu.cuMemsetD32Async(c->flush, 0, c->flush_bytes / 4, c->stream);
 }
 
 static void fail(rung_wjob *j, CUresult r, const char *what)
@@ -100,15 +83,9 @@ int rung__bench_buffers(rung_wjob *j, rung_dbuf *buf, rung_kparam *kp, void **pa
 		}
 		buf[i].ptr = buf[i].base + rung_guard_size();
 		if (a->kind != RUNG_ARG_OUTPUT) {
-			void *in = rung__make_input(p, sh, i, p->seeds[0], why, sizeof(why));
-			if (!in) {
+			/* generated in chunks straight to the device (no whole host copy) */
+			if (rung__upload_input(j, sh, i, p->seeds[0], &buf[i].ptr, 1, why, sizeof(why))) {
 				rung__wstep(res, RUNG_STEP_BENCH, RUNG_S_FAILED, "%s", why);
-				return 1;
-			}
-			r = rung_cu.cuMemcpyHtoD(buf[i].ptr, in, bytes);
-			free(in);
-			if (r != CUDA_SUCCESS) {
-				fail(j, r, "bench upload");
 				return 1;
 			}
 		}
@@ -139,8 +116,10 @@ void rung__wbench(rung_wjob *j)
 	int n = 0, nev = 0, nclk = 0, dropped = 0;
 	bool use_cupti = false;
 
+	double tt = rung_timing_now();
 	if (rung__bench_buffers(j, buf, kp, params))
 		goto out;
+	tt = rung_timing_lap("bench: buffers (generate + upload)", tt);
 	if (!rung__flush_ready(c)) {
 		rung__wstep(res, RUNG_STEP_BENCH, RUNG_S_FAILED, "out of device memory for the L2 flush buffer");
 		goto out;
@@ -176,6 +155,7 @@ void rung__wbench(rung_wjob *j)
 		rung__wprogress(c, RUNG_STEP_BENCH, 0, "warm-up %d", w + 1);
 	}
 
+	tt = rung_timing_lap("bench: flush setup + warm-up", tt);
 	use_cupti = rung_cupti_available() && rung_cupti_start(p->kernel.lowered) == 0;
 	samples = malloc(MAX_SAMPLES * sizeof(double));
 	evs = malloc(MAX_SAMPLES * sizeof(double));
@@ -287,6 +267,7 @@ void rung__wbench(rung_wjob *j)
 	b->tbps = isfinite(p->bytes) && b->median > 0 ? p->bytes / (b->median * 1e-3) / 1e12 : NAN;
 	rung__wstep(res, RUNG_STEP_BENCH, RUNG_S_OK, NULL);
 out:
+	rung_timing_lap("bench: samples (flush + launch)", tt);
 	if (!j->fatal) {
 		for (int i = 0; i < 2 * MAX_BATCH; i++)
 			if (ev[i])

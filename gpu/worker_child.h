@@ -102,6 +102,10 @@ bool rung__wcompare(rung_wctx *c, const json_t *msg, const rung_blob *blobs, int
 
 /* The profile rung (worker_profile.c): CUPTI counters at the benchmark shape. */
 void rung__wprofile(rung_wjob *j);
+/* Per-PC SASS counts (worker_sass.c, RUNG_JOB_SASS) and the rung.h trace
+ * (worker_trace.c, RUNG_JOB_TRACE): result.aux. */
+void rung__wsass(rung_wjob *j);
+void rung__wtrace(rung_wjob *j);
 
 /* Roofline ceilings (worker_ceil.c): answers a "ceilings" message. Returns
  * true after a sticky error. */

@@ -10,6 +10,7 @@
 
 #include "core/err.h"
 #include "core/result.h"
+#include "core/timing.h"
 #include "gpu/cupti.h"
 #include "gpu/worker_child.h"
 #include "gpu/worker_internal.h"
@@ -196,7 +197,9 @@ int rung_worker_main(int in_fd, int out_fd)
 		c.out_fd = dup(STDOUT_FILENO);
 		dup2(STDERR_FILENO, STDOUT_FILENO);
 	}
+	double t0 = rung_timing_now();
 	int rc = device_open(&c);
+	rung_timing_lap("context init (driver, device, CUPTI, NVML)", t0);
 	if (send_hello(&c, rc) || rc)
 		return 0;
 	rung_chan ch;

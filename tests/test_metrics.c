@@ -1,6 +1,7 @@
 /* Check metrics against values computed by hand (arithmetic in the comments). */
 #include "harness.h"
 
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -330,6 +331,129 @@ static void t_speed_16m(void)
 	free(got);
 }
 
+static bool same_metric(const rung_check_metric *a, const rung_check_metric *b)
+{
+	bool same = a->n == b->n && a->nan_count == b->nan_count && a->inf_count == b->inf_count &&
+		    a->mismatches == b->mismatches && a->unwritten == b->unwritten && a->nbad == b->nbad &&
+		    a->bad_rank == b->bad_rank && a->pass == b->pass && !strcmp(a->reason, b->reason);
+	/* bit-identical doubles (NaN == NaN here) */
+	double x[] = { a->max_abs, a->max_rel, a->mae, a->mse, a->rmse, a->psnr, a->cossim, a->peak };
+	double y[] = { b->max_abs, b->max_rel, b->mae, b->mse, b->rmse, b->psnr, b->cossim, b->peak };
+	same = same && memcmp(x, y, sizeof x) == 0;
+	same = same && memcmp(a->ulp_hist, b->ulp_hist, sizeof a->ulp_hist) == 0;
+	for (int k = 0; k < a->nbad && same; k++)
+		same = a->bad_index[k] == b->bad_index[k] && memcmp(&a->bad_got[k], &b->bad_got[k], 8) == 0 &&
+		       memcmp(&a->bad_expected[k], &b->bad_expected[k], 8) == 0 &&
+		       memcmp(a->bad_coord[k], b->bad_coord[k], sizeof a->bad_coord[k]) == 0;
+	return same;
+}
+
+/* Streams got/ref through the begin/feed/merge/end API in chunks of `chunk`
+ * elements, the chunks fed in reverse order (as threads may finish). */
+static void streamed(rung_check_metric *m, const float *got, const float *ref, int64_t n, int64_t chunk,
+		     const int64_t *shape, const rung_check_opts *o)
+{
+	int64_t nc = (n + chunk - 1) / chunk;
+	rung_metrics_acc *acc = malloc((size_t)nc * sizeof(*acc));
+	double peak = 0;
+	for (int64_t k = nc - 1; k >= 0; k--) {
+		int64_t s = k * chunk, c = n - s < chunk ? n - s : chunk;
+		double p = rung_metrics_peak(ref + s, RUNG_DT_F32, c);
+		peak = p > peak ? p : peak;
+	}
+	rung_metrics_ctx ctx;
+	CHECK_INT(rung_metrics_begin(&ctx, "C", RUNG_DT_F32, n, 2, shape, o, peak), 0);
+	for (int64_t k = nc - 1; k >= 0; k--) {
+		int64_t s = k * chunk, c = n - s < chunk ? n - s : chunk;
+		rung_metrics_acc_init(&acc[k], s);
+		rung_metrics_feed(&ctx, &acc[k], got + s, ref + s, c);
+	}
+	rung_metrics_acc total = acc[0];
+	for (int64_t k = 1; k < nc; k++)
+		rung_metrics_merge(&total, &acc[k]);
+	rung_metrics_end(&ctx, &total, m);
+	free(acc);
+}
+
+/* Chunked streaming == whole-array compute: bit-identical with the library's
+ * chunk size, and within 1e-12 relative (sums only) with any other chunking;
+ * counts, first bad elements, histogram and reason identical in every case. */
+static void t_streaming_equals_whole(void)
+{
+	const int64_t rows = 700, cols = 300, n = rows * cols; /* 210000: 3.2 chunks */
+	int64_t shape[2] = { rows, cols };
+	float *ref = malloc(sizeof(float) * (size_t)n), *got = malloc(sizeof(float) * (size_t)n);
+	rung_fill(ref, RUNG_DT_F32, n, RUNG_INIT_RANDN, 0, 0, 5, "R");
+	rung_fill(got, RUNG_DT_F32, n, RUNG_INIT_RANDN, 0, 0, 6, "G");
+	for (int64_t i = 0; i < n; i++)
+		got[i] = ref[i] + 1e-6f * got[i]; /* small noise everywhere, within tolerance */
+	/* scattered faults across chunk boundaries: a NaN, an Inf, poison, big errors */
+	uint32_t pois = 0x7FC0DEADu;
+	got[70000] = NAN;
+	got[131071] = INFINITY;
+	memcpy(&got[131072], &pois, 4);
+	got[200001] += 50.0f;
+	got[5] += 3.0f;
+	rung_check_opts o;
+	rung_check_opts_default(&o, RUNG_DT_F32);
+	rung_check_metric whole = { 0 }, part = { 0 };
+	CHECK_INT(rung_metrics_compute(&whole, "C", got, ref, RUNG_DT_F32, n, 2, shape, &o), 0);
+	CHECK(!whole.pass);
+	CHECK_INT(whole.unwritten, 1);
+	CHECK_INT(whole.nan_count, 1);
+	CHECK_INT(whole.inf_count, 1);
+	CHECK_CONTAINS(whole.reason, "unwritten 1 elements of C");
+
+	streamed(&part, got, ref, n, RUNG_METRICS_CHUNK, shape, &o);
+	CHECK(same_metric(&whole, &part));
+	int64_t chunks[] = { 1000, 4096, 77777, 2 * RUNG_METRICS_CHUNK, n };
+	for (size_t c = 0; c < sizeof chunks / sizeof chunks[0]; c++) {
+		streamed(&part, got, ref, n, chunks[c], shape, &o);
+		CHECK_INT(part.mismatches, whole.mismatches);
+		CHECK_INT(part.nbad, whole.nbad);
+		CHECK_STR(part.reason, whole.reason);
+		CHECK(memcmp(part.ulp_hist, whole.ulp_hist, sizeof part.ulp_hist) == 0);
+		CHECK(part.max_abs == whole.max_abs && part.max_rel == whole.max_rel && part.peak == whole.peak);
+		CHECK_NEAR(part.mae, whole.mae, 1e-12 * whole.mae);
+		CHECK_NEAR(part.mse, whole.mse, 1e-12 * whole.mse);
+		CHECK_NEAR(part.cossim, whole.cossim, 1e-12);
+		for (int k = 0; k < part.nbad; k++)
+			CHECK_INT(part.bad_index[k], whole.bad_index[k]);
+	}
+	/* no poison, NaN or Inf: the verdict names the worst element the same way */
+	got[70000] = ref[70000];
+	got[131071] = ref[131071];
+	got[131072] = ref[131072];
+	CHECK_INT(rung_metrics_compute(&whole, "C", got, ref, RUNG_DT_F32, n, 2, shape, &o), 0);
+	CHECK_CONTAINS(whole.reason, "at (666,201)"); /* 200001 = 666 * 300 + 201 */
+	streamed(&part, got, ref, n, 1000, shape, &o);
+	CHECK_STR(part.reason, whole.reason);
+	streamed(&part, got, ref, n, RUNG_METRICS_CHUNK, shape, &o);
+	CHECK(same_metric(&whole, &part));
+	/* one accumulator fed consecutive pieces == one piece: exact for any cut */
+	rung_metrics_ctx ctx;
+	rung_metrics_acc one, cut;
+	rung_metrics_begin(&ctx, "C", RUNG_DT_F32, n, 2, shape, &o, whole.peak);
+	rung_metrics_acc_init(&one, 0);
+	rung_metrics_feed(&ctx, &one, got, ref, n);
+	rung_metrics_acc_init(&cut, 0);
+	rung_metrics_feed(&ctx, &cut, got, ref, 12345);
+	rung_metrics_feed(&ctx, &cut, got + 12345, ref + 12345, n - 12345);
+	rung_check_metric m1 = { 0 }, m2 = { 0 };
+	rung_metrics_end(&ctx, &one, &m1);
+	rung_metrics_end(&ctx, &cut, &m2);
+	CHECK(same_metric(&m1, &m2));
+	/* the result does not depend on the thread count */
+	setenv("RUNG_THREADS", "1", 1);
+	CHECK_INT(rung_metrics_compute(&m1, "C", got, ref, RUNG_DT_F32, n, 2, shape, &o), 0);
+	setenv("RUNG_THREADS", "3", 1);
+	CHECK_INT(rung_metrics_compute(&m2, "C", got, ref, RUNG_DT_F32, n, 2, shape, &o), 0);
+	unsetenv("RUNG_THREADS");
+	CHECK(same_metric(&m1, &m2));
+	free(ref);
+	free(got);
+}
+
 int main(void)
 {
 	T_RUN(t_hand_computed);
@@ -339,5 +463,6 @@ int main(void)
 	T_RUN(t_integers_and_f16);
 	T_RUN(t_ulp_bins_and_coords);
 	T_RUN(t_speed_16m);
+	T_RUN(t_streaming_equals_whole);
 	return t_done();
 }

@@ -3,6 +3,7 @@
 #include "harness.h"
 
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -156,10 +157,44 @@ static void t_uniform_and_kinds(void)
 	CHECK(rung_fill(d, RUNG_DT_F64, 4, RUNG_INIT_UNIFORM, 2, 1, 0, "R") < 0);
 }
 
+/* The parallel fill gives the serial fill's bytes, for every dtype and init,
+ * odd starts and lengths that are not multiples of the chunk, at 1 and 4 threads. */
+static void t_parallel_fill(void)
+{
+	const int64_t n = 300001, start = 12345;
+	rung_dtype dts[] = { RUNG_DT_F32, RUNG_DT_F64, RUNG_DT_F16, RUNG_DT_BF16, RUNG_DT_I32, RUNG_DT_U8, RUNG_DT_I64 };
+	rung_init_kind inits[] = { RUNG_INIT_RANDN, RUNG_INIT_UNIFORM, RUNG_INIT_ARANGE, RUNG_INIT_ONES };
+	char *ser = malloc((size_t)n * 8), *par = malloc((size_t)n * 8);
+	const char *threads[] = { "1", "4" };
+	for (int t = 0; t < 2; t++) {
+		setenv("RUNG_THREADS", threads[t], 1);
+		for (size_t d = 0; d < sizeof dts / sizeof dts[0]; d++) {
+			for (size_t k = 0; k < sizeof inits / sizeof inits[0]; k++) {
+				size_t bytes = (size_t)n * rung_dt_size(dts[d]);
+				memset(ser, 0x11, bytes);
+				memset(par, 0x22, bytes);
+				CHECK_INT(rung_fill_at(ser, dts[d], start, n, inits[k], -3, 5, 42, "P"), 0);
+				CHECK_INT(rung_fill_par(par, dts[d], start, n, inits[k], -3, 5, 42, "P"), 0);
+				if (memcmp(ser, par, bytes) != 0)
+					fprintf(stderr, "  dtype %d init %d threads %s differ\n", (int)dts[d], (int)inits[k],
+						threads[t]);
+				CHECK(memcmp(ser, par, bytes) == 0);
+			}
+		}
+	}
+	unsetenv("RUNG_THREADS");
+	/* bad arguments are still reported */
+	CHECK(rung_fill_par(par, RUNG_DT_F32, 0, n, RUNG_INIT_UNIFORM, 2, 1, 0, "P") < 0);
+	CHECK(rung_fill_par(par, RUNG_DT_F32, 0, n, RUNG_INIT_NPY, 0, 0, 0, "P") < 0);
+	free(ser);
+	free(par);
+}
+
 int main(void)
 {
 	T_RUN(t_reproducible);
 	T_RUN(t_order_independent);
+	T_RUN(t_parallel_fill);
 	T_RUN(t_distinct);
 	T_RUN(t_randn_moments);
 	T_RUN(t_uniform_and_kinds);

@@ -32,8 +32,8 @@ enum {
 	_(export, "export [--out FILE]", "export stored results to a file") \
 	_(import, "import FILE", "import recorded results from a file") \
 	_(ceilings, "ceilings [--json]", "measure the device's roofline ceilings") \
-	_(profile, "profile [--sass] [--ncu] REV", "collect CUPTI counters for a version") \
-	_(trace, "trace [--json] REV", "intra-kernel region timings of a version") \
+	_(profile, "profile [--json] [--seed S] [--sass|--ncu] [TASKDIR|FILE|REV]", "collect CUPTI counters (--sass: per-instruction counts; --ncu: an Nsight Compute report) for a version") \
+	_(trace, "trace [--json] [--seed S] [TASKDIR|FILE|REV]", "intra-kernel region timings of a version (rung.h RUNG_TRACE_BEGIN/END)") \
 	_(worker, "worker", "internal: the GPU worker process (speaks the protocol on stdin/stdout)")
 
 #define RUNG_CMD_DECL(name, usage, summary) int rung_cmd_##name(int argc, char **argv);

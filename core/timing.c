@@ -1,0 +1,75 @@
+/* RUNG_TIMING phase accounting (see timing.h). */
+#include "core/timing.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define MAX_PHASES 48
+
+static int enabled = -1;
+static struct {
+	const char *name;
+	double s;
+	int n;
+} phases[MAX_PHASES];
+static int nphases;
+
+bool rung_timing_enabled(void)
+{
+	if (enabled < 0) {
+		const char *e = getenv("RUNG_TIMING");
+		enabled = e && *e && strcmp(e, "0") != 0;
+	}
+	return enabled;
+}
+
+double rung_timing_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+void rung_timing_add(const char *phase, double seconds)
+{
+	if (!rung_timing_enabled())
+		return;
+	for (int i = 0; i < nphases; i++) {
+		if (phases[i].name == phase || !strcmp(phases[i].name, phase)) {
+			phases[i].s += seconds;
+			phases[i].n++;
+			return;
+		}
+	}
+	if (nphases < MAX_PHASES) {
+		phases[nphases].name = phase;
+		phases[nphases].s = seconds;
+		phases[nphases].n = 1;
+		nphases++;
+	}
+}
+
+double rung_timing_lap(const char *phase, double t0)
+{
+	double t = rung_timing_now();
+	rung_timing_add(phase, t - t0);
+	return t;
+}
+
+void rung_timing_flush(const char *who)
+{
+	if (!rung_timing_enabled() || nphases == 0)
+		return;
+	double total = 0;
+	for (int i = 0; i < nphases; i++) {
+		fprintf(stderr, "rung timing [%s] %-28s %9.1f ms", who, phases[i].name, phases[i].s * 1e3);
+		if (phases[i].n > 1)
+			fprintf(stderr, " (x%d)", phases[i].n);
+		fputc('\n', stderr);
+		total += phases[i].s;
+	}
+	fprintf(stderr, "rung timing [%s] %-28s %9.1f ms\n", who, "sum of phases", total * 1e3);
+	nphases = 0;
+}

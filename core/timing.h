@@ -1,0 +1,22 @@
+/* Per-phase wall-clock timing for RUNG_TIMING=1: phases accumulate by name and
+ * are printed to stderr by rung_timing_flush. Everything is a no-op (a getenv
+ * on first use) when the variable is unset. Not thread-safe: call from one
+ * thread (the worker's main thread, the parent's). */
+#ifndef RUNG_CORE_TIMING_H
+#define RUNG_CORE_TIMING_H
+
+#include <stdbool.h>
+
+/* True when $RUNG_TIMING is set and not "0". */
+bool rung_timing_enabled(void);
+/* Monotonic seconds. */
+double rung_timing_now(void);
+/* Adds seconds to a phase (name must be a string literal: it is kept). */
+void rung_timing_add(const char *phase, double seconds);
+/* Adds now - t0 to the phase and returns now (for chaining phases). */
+double rung_timing_lap(const char *phase, double t0);
+/* Prints "rung timing [who] phase  12.3 ms (x3)" per phase in first-use order
+ * and a total, then forgets them. */
+void rung_timing_flush(const char *who);
+
+#endif

@@ -1,0 +1,934 @@
+/* One (shape, seed) case, streamed so the worker never holds whole host copies
+ * of the arguments (peak RSS stays near the two 8 MiB staging buffers):
+ *  - inputs are generated chunk by chunk (rung_fill_at on a thread pool) and
+ *    each staging slab is uploaded to the candidate's buffer and the
+ *    reference's; a 64-bit hash per chunk of RUNG_METRICS_CHUNK elements is kept
+ *    so "input unchanged" is checked later by reading the candidate's buffer back
+ *    and hashing it (a changed chunk is regenerated to find the first changed
+ *    element exactly). npy inputs are loaded whole and compared directly;
+ *  - outputs are poisoned on the device (cuMemsetD32/D16/D8 with the pattern,
+ *    chunked uploads for 8-byte dtypes); guard bands are written and read back
+ *    alone;
+ *  - the reference runs on its own buffers, which stay on the device; its output
+ *    is read back once in slabs to check it wrote everything, find its peak |value|
+ *    and hash every chunk (a later mismatch means something overwrote it);
+ *  - metrics read candidate and reference slabs back together and feed
+ *    rung_metrics_feed per chunk on the thread pool, merged in chunk order
+ *    (core/metrics.h: bit-identical to rung_metrics_compute on whole arrays).
+ * Device memory: candidate and reference buffers exist at once (about twice the
+ * arguments' size). */
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/err.h"
+#include "core/guard.h"
+#include "core/metrics.h"
+#include "core/npy.h"
+#include "core/par.h"
+#include "core/rng.h"
+#include "core/timing.h"
+#include "gpu/worker_case.h"
+
+#define STAGE_BYTES ((size_t)8 << 20)
+#define CH RUNG_METRICS_CHUNK
+
+/* --- staging, heartbeat, small helpers ---------------------------------------- */
+
+static char *stage[2]; /* two staging slabs, kept for the process's life */
+static rung_step_id beat_step = RUNG_STEP_RUN;
+static bool beat_on; /* only inside a case: the bench and compare have their own progress */
+static double last_beat;
+
+static bool stage_ready(void)
+{
+	for (int i = 0; i < 2; i++)
+		if (!stage[i] && !(stage[i] = malloc(STAGE_BYTES)))
+			return false;
+	return true;
+}
+
+/* Elements per slab: a multiple of the metrics chunk. */
+static int64_t slab_elems(size_t es)
+{
+	int64_t e = (int64_t)(STAGE_BYTES / es);
+	return e - e % CH;
+}
+
+/* Progress at most every 0.5 s during long host work, so the parent's
+ * inactivity deadline never fires on a large but healthy case. */
+static void beat(rung_wjob *j, const char *what)
+{
+	double t = rung_timing_now();
+	if (beat_on && t - last_beat >= 0.5) {
+		last_beat = t;
+		rung__wprogress(j->c, beat_step, 0, "%s", what);
+	}
+}
+
+static bool is_tensor(const rung_plan_arg *a)
+{
+	return a->kind != RUNG_ARG_SCALAR;
+}
+
+static bool is_out(const rung_plan_arg *a)
+{
+	return a->kind == RUNG_ARG_OUTPUT || a->kind == RUNG_ARG_INOUT;
+}
+
+static bool has_input(const rung_plan_arg *a)
+{
+	return a->kind == RUNG_ARG_INPUT || a->kind == RUNG_ARG_INOUT;
+}
+
+static void fmt_bytes(char *buf, size_t len, double b)
+{
+	if (b >= 1024.0 * 1024 * 1024)
+		rung__sfmt(buf, len, "%.1f GiB", b / (1024.0 * 1024 * 1024));
+	else if (b >= 1024.0 * 1024)
+		rung__sfmt(buf, len, "%.1f MiB", b / (1024.0 * 1024));
+	else
+		rung__sfmt(buf, len, "%.0f bytes", b);
+}
+
+static int cu_fail(rung_wjob *j, CUresult r, char *reason, size_t rlen, const char *what, const char *name)
+{
+	char d[160];
+	rung_cu_describe(d, sizeof(d), r);
+	rung__sfmt(reason, rlen, "%s %s failed: %s", what, name, d);
+	j->fatal = j->fatal || rung_cu_is_sticky(r);
+	return 1;
+}
+
+static uint64_t hash_bytes(const void *p, size_t len)
+{
+	const unsigned char *b = p;
+	uint64_t h = UINT64_C(0x6a09e667f3bcc909);
+	size_t k = 0;
+	for (; k + 8 <= len; k += 8) {
+		uint64_t w;
+		memcpy(&w, b + k, 8);
+		h = rung_mix64(h ^ w);
+	}
+	uint64_t w = 0;
+	memcpy(&w, b + k, len - k);
+	return rung_mix64(h ^ w ^ (uint64_t)len);
+}
+
+static int64_t nchunks_of(int64_t n)
+{
+	return (n + CH - 1) / CH;
+}
+
+/* --- inputs ------------------------------------------------------------------ */
+
+typedef struct {
+	const rung_plan_arg *a;
+	char *buf;        /* slab */
+	int64_t s0, cnt;  /* slab start and length (elements) */
+	uint64_t seed;
+	uint64_t *hash;   /* per chunk of the whole argument, or NULL */
+	size_t es;
+} gen_job;
+
+static void gen_chunk(void *ud, int64_t k)
+{
+	gen_job *g = ud;
+	int64_t off = k * CH, cnt = g->cnt - off < CH ? g->cnt - off : CH;
+	char *p = g->buf + (size_t)off * g->es;
+	/* arguments validated before: cannot fail */
+	rung_fill_at(p, g->a->dtype, g->s0 + off, cnt, g->a->init, g->a->a, g->a->b, g->seed, g->a->name);
+	if (g->hash)
+		g->hash[(g->s0 + off) / CH] = hash_bytes(p, (size_t)cnt * g->es);
+}
+
+/* Generates arg i into dst[], hashing chunks into hash (may be NULL). */
+static int gen_upload(rung_wjob *j, const rung_plan_shape *sh, int i, uint64_t seed, const CUdeviceptr *dst,
+		      int ndst, uint64_t *hash, char *reason, size_t rlen)
+{
+	const rung_plan_arg *a = &j->p->args[i];
+	size_t es = rung_dtype_size(a->dtype);
+	int64_t n = sh->numel[i];
+	if (rung_fill_at(stage[0], a->dtype, 0, 0, a->init, a->a, a->b, seed, a->name)) {
+		rung__sfmt(reason, rlen, "input %s: %s", a->name, rung_error_last());
+		return 1;
+	}
+	int64_t slab = slab_elems(es);
+	for (int64_t s = 0; s < n; s += slab) {
+		int64_t cnt = n - s < slab ? n - s : slab;
+		gen_job g = { a, stage[0], s, cnt, seed, hash, es };
+		double t0 = rung_timing_now();
+		rung_par_for(nchunks_of(cnt), gen_chunk, &g);
+		t0 = rung_timing_lap("inputs: generate", t0);
+		for (int d = 0; d < ndst; d++) {
+			CUresult r = rung_cu.cuMemcpyHtoD(dst[d] + (size_t)s * es, stage[0], (size_t)cnt * es);
+			if (r != CUDA_SUCCESS)
+				return cu_fail(j, r, reason, rlen, "upload of", a->name);
+		}
+		rung_timing_lap("inputs: upload", t0);
+		beat(j, "generating inputs");
+	}
+	return 0;
+}
+
+/* npy input: whole host array (user-provided), uploaded to dst[]. Returns the
+ * data (caller frees) or NULL with reason. */
+static void *npy_upload(rung_wjob *j, const rung_plan_shape *sh, int i, uint64_t seed, const CUdeviceptr *dst,
+			int ndst, char *reason, size_t rlen)
+{
+	const rung_plan_arg *a = &j->p->args[i];
+	void *data = rung__make_input(j->p, sh, i, seed, reason, rlen);
+	if (!data)
+		return NULL;
+	size_t bytes = (size_t)sh->numel[i] * rung_dtype_size(a->dtype);
+	for (int d = 0; d < ndst; d++) {
+		CUresult r = rung_cu.cuMemcpyHtoD(dst[d], data, bytes);
+		if (r != CUDA_SUCCESS) {
+			cu_fail(j, r, reason, rlen, "upload of", a->name);
+			free(data);
+			return NULL;
+		}
+	}
+	return data;
+}
+
+int rung__upload_input(rung_wjob *j, const rung_plan_shape *sh, int i, uint64_t seed, const CUdeviceptr *dst,
+		       int ndst, char *reason, size_t rlen)
+{
+	if (!stage_ready()) {
+		rung__sfmt(reason, rlen, "out of host memory for the staging buffers");
+		return 1;
+	}
+	if (j->p->args[i].init == RUNG_INIT_NPY) {
+		void *d = npy_upload(j, sh, i, seed, dst, ndst, reason, rlen);
+		free(d);
+		return d ? 0 : 1;
+	}
+	return gen_upload(j, sh, i, seed, dst, ndst, NULL, reason, rlen);
+}
+
+/* --- device buffers ------------------------------------------------------------ */
+
+typedef struct {
+	rung_dbuf cand[RUNG_MAX_ARGS], ref[RUNG_MAX_ARGS];
+	uint64_t *in_hash[RUNG_MAX_ARGS];  /* generated inputs: per chunk */
+	void *in_host[RUNG_MAX_ARGS];      /* npy inputs: whole */
+	uint64_t *ref_hash[RUNG_MAX_ARGS]; /* reference outputs: per chunk */
+	double peak[RUNG_MAX_ARGS];        /* reference outputs: max |finite| */
+} rung_case;
+
+static void free_case(rung_case *k, int nargs, bool fatal)
+{
+	for (int i = 0; i < nargs; i++) {
+		if (!fatal) { /* after a sticky error the context is gone: leave device memory */
+			if (k->cand[i].base)
+				rung_cu.cuMemFree(k->cand[i].base);
+			if (k->ref[i].base)
+				rung_cu.cuMemFree(k->ref[i].base);
+		}
+		free(k->in_hash[i]);
+		free(k->in_host[i]);
+		free(k->ref_hash[i]);
+	}
+	memset(k, 0, sizeof(*k));
+}
+
+static int alloc_buf(rung_wjob *j, rung_dbuf *b, const rung_plan_arg *a, int64_t numel, char *reason, size_t rlen)
+{
+	b->bytes = (size_t)numel * rung_dtype_size(a->dtype);
+	b->total = rung_guard_total(b->bytes);
+	CUresult r = rung_cu.cuMemAlloc(&b->base, b->total);
+	if (r != CUDA_SUCCESS) {
+		char sz[32], d[160];
+		fmt_bytes(sz, sizeof(sz), (double)b->total);
+		rung_cu_describe(d, sizeof(d), r);
+		rung__sfmt(reason, rlen, "%s allocating %s (%s)", d, a->name, sz);
+		b->base = 0;
+		j->fatal = j->fatal || rung_cu_is_sticky(r);
+		return 1;
+	}
+	b->ptr = b->base + rung_guard_size();
+	return 0;
+}
+
+static const unsigned char *host_band(void)
+{
+	static unsigned char band[4096];
+	static bool done;
+	if (!done) {
+		rung_guard_fill_band(band, sizeof(band));
+		done = true;
+	}
+	return band;
+}
+
+static int write_bands(rung_wjob *j, const rung_dbuf *b, const char *name, char *reason, size_t rlen)
+{
+	size_t g = rung_guard_size();
+	CUresult r;
+	if ((r = rung_cu.cuMemcpyHtoD(b->base, host_band(), g)) != CUDA_SUCCESS ||
+	    (r = rung_cu.cuMemcpyHtoD(b->ptr + b->bytes, host_band(), g)) != CUDA_SUCCESS)
+		return cu_fail(j, r, reason, rlen, "upload of", name);
+	return 0;
+}
+
+/* Reads both bands back; returns corrupted bytes (rep filled) or -1 with reason. */
+static int64_t check_bands(rung_wjob *j, const rung_dbuf *b, const char *name, rung_guard_report *rep, char *reason,
+			   size_t rlen)
+{
+	size_t g = rung_guard_size();
+	unsigned char both[2 * 4096];
+	CUresult r;
+	if ((r = rung_cu.cuMemcpyDtoH(both, b->base, g)) != CUDA_SUCCESS ||
+	    (r = rung_cu.cuMemcpyDtoH(both + g, b->ptr + b->bytes, g)) != CUDA_SUCCESS) {
+		char d[160];
+		rung_cu_describe(d, sizeof(d), r);
+		rung__sfmt(reason, rlen, "reading back %s failed: %s", name, d);
+		j->fatal = j->fatal || rung_cu_is_sticky(r);
+		return -1;
+	}
+	/* checked as a whole copy of an empty payload: after-band offsets move by bytes */
+	int64_t bad = rung_guard_check(rep, both, 0);
+	if (bad > 0) {
+		if (rep->first >= 0)
+			rep->first += (int64_t)b->bytes;
+		if (rep->last >= 0)
+			rep->last += (int64_t)b->bytes;
+	}
+	return bad;
+}
+
+/* Poison over n elements at ptr: a memset where the pattern repeats every 4, 2
+ * or 1 bytes, chunked uploads for 8-byte patterns. */
+static int poison_dev(rung_wjob *j, CUdeviceptr ptr, rung_dtype dt, int64_t n, const char *name, char *reason,
+		      size_t rlen)
+{
+	unsigned char pat[8];
+	size_t es = rung_dtype_size(dt);
+	rung_poison_bits(pat, dt, 0);
+	CUresult r = CUDA_SUCCESS;
+	if (n <= 0)
+		return 0;
+	if (es == 4) {
+		uint32_t w;
+		memcpy(&w, pat, 4);
+		r = rung_cu.cuMemsetD32(ptr, w, (size_t)n);
+	} else if (es == 2) {
+		uint16_t h;
+		memcpy(&h, pat, 2);
+		r = rung_cu.cuMemsetD16(ptr, h, (size_t)n);
+	} else if (es == 1) {
+		r = rung_cu.cuMemsetD8(ptr, pat[0], (size_t)n);
+	} else {
+		int64_t slab = slab_elems(es), fill = n < slab ? n : slab;
+		rung_poison_fill(stage[0], dt, fill, 0);
+		for (int64_t s = 0; s < n && r == CUDA_SUCCESS; s += slab) {
+			int64_t cnt = n - s < slab ? n - s : slab;
+			r = rung_cu.cuMemcpyHtoD(ptr + (size_t)s * es, stage[0], (size_t)cnt * es);
+		}
+	}
+	if (r != CUDA_SUCCESS)
+		return cu_fail(j, r, reason, rlen, "poisoning of", name);
+	return 0;
+}
+
+/* --- launches ------------------------------------------------------------------ */
+
+static void build_params(rung_kparam *kp, void **params, const rung_plan *p, const rung_plan_shape *sh,
+			 const rung_dbuf *buf)
+{
+	for (int i = 0; i < p->nargs; i++) {
+		if (is_tensor(&p->args[i])) {
+			memset(&kp[i], 0, sizeof(kp[i]));
+			kp[i].p = buf[i].ptr;
+		} else {
+			rung__scalar_param(&kp[i], p, sh, i);
+		}
+		params[i] = &kp[i];
+	}
+}
+
+/* Launches f and waits. Returns CUDA_SUCCESS or the error; *ms gets the event time. */
+static CUresult launch_sync(rung_wctx *c, CUfunction f, const rung_geom *g, void **params, double *ms)
+{
+	CUevent e0 = NULL, e1 = NULL;
+	if (ms) {
+		*ms = NAN;
+		if (rung_cu.cuEventCreate(&e0, CU_EVENT_DEFAULT) != CUDA_SUCCESS ||
+		    rung_cu.cuEventCreate(&e1, CU_EVENT_DEFAULT) != CUDA_SUCCESS)
+			e0 = e1 = NULL;
+	}
+	if (e0)
+		rung_cu.cuEventRecord(e0, c->stream);
+	CUresult r = rung__launch(c, f, g, params);
+	if (r == CUDA_SUCCESS && e1)
+		rung_cu.cuEventRecord(e1, c->stream);
+	CUresult s = rung_cu.cuStreamSynchronize(c->stream);
+	if (r == CUDA_SUCCESS)
+		r = s;
+	if (r == CUDA_SUCCESS && e0 && e1) {
+		float t = 0;
+		if (rung_cu.cuEventElapsedTime(&t, e0, e1) == CUDA_SUCCESS)
+			*ms = t;
+	}
+	if (e0 && !rung_cu_is_sticky(r))
+		rung_cu.cuEventDestroy(e0);
+	if (e1 && !rung_cu_is_sticky(r))
+		rung_cu.cuEventDestroy(e1);
+	return r;
+}
+
+/* --- streaming passes over device buffers ---------------------------------------- */
+
+typedef struct {
+	rung_dtype dt;
+	size_t es;
+	int64_t s0, cnt;          /* slab */
+	const char *got, *ref;    /* slab data (got may be NULL) */
+	/* reference pass */
+	bool count_poison;
+	int64_t *pcount, *pfirst; /* per chunk */
+	double *peaks;            /* per chunk */
+	uint64_t *hash;           /* per chunk: written (reference pass) or checked */
+	unsigned char *changed;   /* per chunk: 1 when the hash differs */
+	/* metrics pass */
+	const rung_metrics_ctx *ctx;
+	rung_metrics_acc *acc;    /* per chunk */
+} pass_job;
+
+static void ref_chunk(void *ud, int64_t k)
+{
+	pass_job *w = ud;
+	int64_t off = k * CH, cnt = w->cnt - off < CH ? w->cnt - off : CH, c = (w->s0 + off) / CH;
+	const char *r = w->ref + (size_t)off * w->es;
+	w->peaks[c] = rung_metrics_peak(r, w->dt, cnt);
+	w->hash[c] = hash_bytes(r, (size_t)cnt * w->es);
+	if (w->count_poison) {
+		int64_t first;
+		w->pcount[c] = rung_poison_count(&first, r, w->dt, cnt, 0);
+		w->pfirst[c] = first >= 0 ? w->s0 + off + first : -1;
+	}
+}
+
+static void metrics_chunk(void *ud, int64_t k)
+{
+	pass_job *w = ud;
+	int64_t off = k * CH, cnt = w->cnt - off < CH ? w->cnt - off : CH, c = (w->s0 + off) / CH;
+	const char *g = w->got + (size_t)off * w->es, *r = w->ref + (size_t)off * w->es;
+	rung_metrics_acc_init(&w->acc[c], w->s0 + off);
+	rung_metrics_feed(w->ctx, &w->acc[c], g, r, cnt);
+	w->changed[c] = hash_bytes(r, (size_t)cnt * w->es) != w->hash[c];
+}
+
+static void input_chunk(void *ud, int64_t k)
+{
+	pass_job *w = ud;
+	int64_t off = k * CH, cnt = w->cnt - off < CH ? w->cnt - off : CH, c = (w->s0 + off) / CH;
+	w->changed[c] = hash_bytes(w->got + (size_t)off * w->es, (size_t)cnt * w->es) != w->hash[c];
+}
+
+static int read_slab(rung_wjob *j, char *dst, CUdeviceptr src, size_t bytes, const char *name, char *reason,
+		     size_t rlen)
+{
+	CUresult r = rung_cu.cuMemcpyDtoH(dst, src, bytes);
+	if (r != CUDA_SUCCESS) {
+		char d[160];
+		rung_cu_describe(d, sizeof(d), r);
+		rung__sfmt(reason, rlen, "reading back %s failed: %s", name, d);
+		j->fatal = j->fatal || rung_cu_is_sticky(r);
+		return 1;
+	}
+	return 0;
+}
+
+/* Reference output i: peak, chunk hashes and (outputs) the poison left. Returns
+ * 0, or 1 with reason (without the "reference failed: " prefix). */
+static int ref_pass(rung_wjob *j, rung_case *k, const rung_plan_shape *sh, int i, char *reason, size_t rlen)
+{
+	const rung_plan_arg *a = &j->p->args[i];
+	size_t es = rung_dtype_size(a->dtype);
+	int64_t n = sh->numel[i], nc = nchunks_of(n), slab = slab_elems(es);
+	int64_t *pcount = calloc((size_t)nc + 1, sizeof(int64_t)), *pfirst = calloc((size_t)nc + 1, sizeof(int64_t));
+	double *peaks = calloc((size_t)nc + 1, sizeof(double));
+	k->ref_hash[i] = calloc((size_t)nc + 1, sizeof(uint64_t));
+	int ret = 0;
+	if (!pcount || !pfirst || !peaks || !k->ref_hash[i]) {
+		rung__sfmt(reason, rlen, "out of host memory checking %s", a->name);
+		ret = 1;
+		goto out;
+	}
+	pass_job w = { .dt = a->dtype, .es = es, .count_poison = a->kind == RUNG_ARG_OUTPUT, .pcount = pcount,
+		       .pfirst = pfirst, .peaks = peaks, .hash = k->ref_hash[i] };
+	for (int64_t s = 0; s < n && !ret; s += slab) {
+		w.s0 = s;
+		w.cnt = n - s < slab ? n - s : slab;
+		w.ref = stage[1];
+		double t0 = rung_timing_now();
+		if (read_slab(j, stage[1], k->ref[i].ptr + (size_t)s * es, (size_t)w.cnt * es, a->name, reason, rlen)) {
+			ret = 1;
+			break;
+		}
+		t0 = rung_timing_lap("reference: readback", t0);
+		rung_par_for(nchunks_of(w.cnt), ref_chunk, &w);
+		rung_timing_lap("reference: poison+peak+hash", t0);
+		beat(j, "checking the reference");
+	}
+	if (ret)
+		goto out;
+	double peak = 0;
+	int64_t un = 0, first = -1;
+	for (int64_t c = 0; c < nc; c++) {
+		peak = peaks[c] > peak ? peaks[c] : peak;
+		un += pcount[c];
+		if (first < 0 && pcount[c] > 0)
+			first = pfirst[c];
+	}
+	k->peak[i] = peak;
+	if (un > 0) {
+		rung__sfmt(reason, rlen, "left %" PRId64 " of %" PRId64 " elements of %s unwritten (first at %" PRId64 ")",
+			 un, n, a->name, first);
+		ret = 1;
+	}
+out:
+	free(pcount);
+	free(pfirst);
+	free(peaks);
+	return ret;
+}
+
+/* Golden output i (no reference kernel): loaded whole, uploaded to the
+ * reference buffer, peak and hashes from the host copy. */
+static int golden_pass(rung_wjob *j, rung_case *k, const rung_plan_shape *sh, int i, char *reason, size_t rlen)
+{
+	const rung_plan_arg *a = &j->p->args[i];
+	if (!a->golden[0]) {
+		rung__sfmt(reason, rlen, "no reference kernel and no golden file for %s", a->name);
+		return 1;
+	}
+	rung_npy arr;
+	if (rung_npy_load(&arr, a->golden) ||
+	    rung_npy_expect(&arr, a->golden, a->name, a->dtype, sh->rank[i], sh->extent[i])) {
+		rung__sfmt(reason, rlen, "%s", rung_error_last());
+		rung_npy_free(&arr);
+		return 1;
+	}
+	size_t es = rung_dtype_size(a->dtype);
+	int64_t n = sh->numel[i], nc = nchunks_of(n);
+	int ret = 0;
+	CUresult r = rung_cu.cuMemcpyHtoD(k->ref[i].ptr, arr.data, (size_t)n * es);
+	if (r != CUDA_SUCCESS) {
+		ret = cu_fail(j, r, reason, rlen, "upload of", a->golden);
+		goto out;
+	}
+	double *peaks = calloc((size_t)nc + 1, sizeof(double));
+	k->ref_hash[i] = calloc((size_t)nc + 1, sizeof(uint64_t));
+	if (!peaks || !k->ref_hash[i]) {
+		free(peaks);
+		rung__sfmt(reason, rlen, "out of host memory checking %s", a->name);
+		ret = 1;
+		goto out;
+	}
+	pass_job w = { .dt = a->dtype, .es = es, .s0 = 0, .cnt = n, .ref = arr.data, .peaks = peaks,
+		       .hash = k->ref_hash[i] };
+	rung_par_for(nc, ref_chunk, &w);
+	double peak = 0;
+	for (int64_t c = 0; c < nc; c++)
+		peak = peaks[c] > peak ? peaks[c] : peak;
+	k->peak[i] = peak;
+	free(peaks);
+out:
+	rung_npy_free(&arr);
+	return ret;
+}
+
+/* Input i unchanged? Returns -1 (unchanged), the first changed element, or -2
+ * with reason on a failure. */
+static int64_t input_pass(rung_wjob *j, rung_case *k, const rung_plan_shape *sh, int i, uint64_t seed, char *reason,
+			  size_t rlen)
+{
+	const rung_plan_arg *a = &j->p->args[i];
+	size_t es = rung_dtype_size(a->dtype);
+	int64_t n = sh->numel[i], slab = slab_elems(es), nc = nchunks_of(n);
+	unsigned char *changed = NULL;
+	if (!k->in_host[i] && !(changed = calloc((size_t)nc + 1, 1))) {
+		rung__sfmt(reason, rlen, "out of host memory checking %s", a->name);
+		return -2;
+	}
+	int64_t at = -1;
+	for (int64_t s = 0; s < n && at == -1; s += slab) {
+		int64_t cnt = n - s < slab ? n - s : slab;
+		double t0 = rung_timing_now();
+		if (read_slab(j, stage[0], k->cand[i].ptr + (size_t)s * es, (size_t)cnt * es, a->name, reason, rlen)) {
+			at = -2;
+			break;
+		}
+		t0 = rung_timing_lap("inputs unchanged: readback", t0);
+		if (k->in_host[i]) {
+			int64_t d = rung_input_first_change((const char *)k->in_host[i] + (size_t)s * es, stage[0], a->dtype, cnt);
+			if (d >= 0)
+				at = s + d;
+		} else {
+			pass_job w = { .dt = a->dtype, .es = es, .s0 = s, .cnt = cnt, .got = stage[0], .hash = k->in_hash[i],
+				       .changed = changed };
+			rung_par_for(nchunks_of(cnt), input_chunk, &w);
+			for (int64_t c = s / CH; c < nchunks_of(s + cnt) && at == -1; c++) {
+				if (!changed[c])
+					continue;
+				/* regenerate the chunk and find the element */
+				int64_t c0 = c * CH, cc = n - c0 < CH ? n - c0 : CH;
+				rung_fill_at(stage[1], a->dtype, c0, cc, a->init, a->a, a->b, seed, a->name);
+				int64_t d = rung_input_first_change(stage[1], stage[0] + (size_t)(c0 - s) * es, a->dtype, cc);
+				at = c0 + (d >= 0 ? d : 0);
+			}
+		}
+		rung_timing_lap("inputs unchanged: compare", t0);
+		beat(j, "checking inputs");
+	}
+	free(changed);
+	return at;
+}
+
+/* Metrics of output i: candidate and reference slabs side by side. Returns 0,
+ * 1 with reason (failure), or 2 with reason (the reference changed). */
+static int metrics_pass(rung_wjob *j, rung_case *k, const rung_plan_shape *sh, int i, rung_check_metric *m,
+			char *reason, size_t rlen)
+{
+	const rung_plan *p = j->p;
+	const rung_plan_arg *a = &p->args[i];
+	size_t es = rung_dtype_size(a->dtype);
+	int64_t n = sh->numel[i], slab = slab_elems(es), nc = nchunks_of(n);
+	rung_check_opts o;
+	rung_check_opts_default(&o, a->dtype);
+	if (p->has_atol) {
+		o.atol = p->atol;
+		o.atol_scaled = false;
+	}
+	if (p->has_rtol)
+		o.rtol = p->rtol;
+	o.has_min_psnr = p->has_min_psnr;
+	o.min_psnr = p->min_psnr;
+	o.has_min_cossim = p->has_min_cossim;
+	o.min_cossim = p->min_cossim;
+	o.check_poison = a->kind == RUNG_ARG_OUTPUT;
+	o.poison_variant = 0;
+	rung_metrics_ctx ctx;
+	if (rung_metrics_begin(&ctx, a->name, a->dtype, n, sh->rank[i], sh->extent[i], &o, k->peak[i])) {
+		rung__sfmt(reason, rlen, "metrics for %s: %s", a->name, rung_error_last());
+		return 1;
+	}
+	rung_metrics_acc *acc = malloc(((size_t)nc + 1) * sizeof(*acc));
+	unsigned char *changed = calloc((size_t)nc + 1, 1);
+	int ret = 0;
+	if (!acc || !changed) {
+		rung__sfmt(reason, rlen, "metrics for %s: out of host memory", a->name);
+		ret = 1;
+		goto out;
+	}
+	pass_job w = { .dt = a->dtype, .es = es, .got = stage[0], .ref = stage[1], .hash = k->ref_hash[i],
+		       .changed = changed, .ctx = &ctx, .acc = acc };
+	for (int64_t s = 0; s < n; s += slab) {
+		w.s0 = s;
+		w.cnt = n - s < slab ? n - s : slab;
+		double t0 = rung_timing_now();
+		if (read_slab(j, stage[0], k->cand[i].ptr + (size_t)s * es, (size_t)w.cnt * es, a->name, reason, rlen) ||
+		    read_slab(j, stage[1], k->ref[i].ptr + (size_t)s * es, (size_t)w.cnt * es, a->name, reason, rlen)) {
+			ret = 1;
+			goto out;
+		}
+		t0 = rung_timing_lap("metrics: readback", t0);
+		rung_par_for(nchunks_of(w.cnt), metrics_chunk, &w);
+		rung_timing_lap("metrics: compare", t0);
+		beat(j, "comparing outputs");
+	}
+	for (int64_t c = 0; c < nc; c++) {
+		if (changed[c]) {
+			rung__sfmt(reason, rlen, "the reference's copy of %s changed on the device while %s ran (a write outside its buffers?)",
+				 a->name, p->kernel.name);
+			ret = 2;
+			goto out;
+		}
+	}
+	rung_metrics_acc total;
+	rung_metrics_acc_init(&total, 0);
+	if (nc > 0) {
+		total = acc[0];
+		for (int64_t c = 1; c < nc; c++)
+			rung_metrics_merge(&total, &acc[c]);
+	}
+	rung_metrics_end(&ctx, &total, m);
+out:
+	free(acc);
+	free(changed);
+	return ret;
+}
+
+/* --- the case ------------------------------------------------------------------- */
+
+static int add_metric(rung_result *res, const rung_check_metric *m)
+{
+	rung_check_metric *nm = realloc(res->metrics, (size_t)(res->nmetrics + 1) * sizeof(*nm));
+	if (!nm)
+		return RUNG_ENOMEM;
+	res->metrics = nm;
+	res->metrics[res->nmetrics++] = *m;
+	return 0;
+}
+
+/* Where: "" for the run case, " at M=127,N=255 seed 2/3" otherwise. */
+static void case_where(char *buf, size_t len, const rung_plan *p, int s, int k)
+{
+	char dims[256];
+	rung_dimset_format(dims, sizeof(dims), &p->shapes[s].dims);
+	rung__sfmt(buf, len, " at %s seed %d/%d", dims, k + 1, p->nseeds);
+}
+
+/* Device memory one set of guarded buffers needs (the arguments). */
+static size_t case_bytes(const rung_plan *p, const rung_plan_shape *sh, bool outputs_only)
+{
+	size_t total = 0;
+	for (int i = 0; i < p->nargs; i++)
+		if (is_tensor(&p->args[i]) && (!outputs_only || is_out(&p->args[i])))
+			total += rung_guard_total((size_t)sh->numel[i] * rung_dtype_size(p->args[i].dtype));
+	return total;
+}
+
+/* Buffers, inputs, poison and guards for the reference (ref = true) and the
+ * candidate. The reference's copies exist when it has a kernel; golden outputs
+ * only get an output buffer. Returns 0, or 1 with reason. */
+static int setup(rung_wjob *j, rung_case *k, const rung_plan_shape *sh, uint64_t seed, char *reason, size_t rlen)
+{
+	const rung_plan *p = j->p;
+	char why[512];
+	double t0 = rung_timing_now();
+	for (int i = 0; i < p->nargs; i++) {
+		const rung_plan_arg *a = &p->args[i];
+		if (!is_tensor(a))
+			continue;
+		if ((p->has_ref || is_out(a)) && alloc_buf(j, &k->ref[i], a, sh->numel[i], why, sizeof(why))) {
+			rung__sfmt(reason, rlen, "reference failed: %s", why);
+			return 1;
+		}
+	}
+	for (int i = 0; i < p->nargs; i++) {
+		const rung_plan_arg *a = &p->args[i];
+		if (is_tensor(a) && alloc_buf(j, &k->cand[i], a, sh->numel[i], reason, rlen))
+			return 1;
+	}
+	t0 = rung_timing_lap("device alloc", t0);
+	for (int i = 0; i < p->nargs; i++) {
+		const rung_plan_arg *a = &p->args[i];
+		if (!is_tensor(a))
+			continue;
+		CUdeviceptr dst[2] = { k->cand[i].ptr, k->ref[i].ptr };
+		int ndst = p->has_ref ? 2 : 1;
+		if (has_input(a)) {
+			if (a->init == RUNG_INIT_NPY) {
+				if (!(k->in_host[i] = npy_upload(j, sh, i, seed, dst, ndst, reason, rlen)))
+					return 1;
+			} else {
+				uint64_t *h = NULL;
+				if (a->kind == RUNG_ARG_INPUT && !(h = k->in_hash[i] = calloc((size_t)nchunks_of(sh->numel[i]) + 1, 8))) {
+					rung__sfmt(reason, rlen, "out of host memory for input %s", a->name);
+					return 1;
+				}
+				if (gen_upload(j, sh, i, seed, dst, ndst, h, reason, rlen))
+					return 1;
+			}
+		}
+		t0 = rung_timing_now();
+		if (a->kind == RUNG_ARG_OUTPUT) {
+			if (poison_dev(j, k->cand[i].ptr, a->dtype, sh->numel[i], a->name, reason, rlen))
+				return 1;
+			if (p->has_ref && poison_dev(j, k->ref[i].ptr, a->dtype, sh->numel[i], a->name, reason, rlen))
+				return 1;
+		}
+		if (write_bands(j, &k->cand[i], a->name, reason, rlen))
+			return 1;
+		if (k->ref[i].base && write_bands(j, &k->ref[i], a->name, reason, rlen))
+			return 1;
+		rung_timing_lap("outputs: poison + guards", t0);
+	}
+	return 0;
+}
+
+/* The expected outputs: the reference kernel on its buffers (checked: guards and
+ * nothing left unwritten), or golden files. Returns 0 or 1 with reason
+ * ("reference failed: ..."). */
+static int reference(rung_wjob *j, rung_case *k, const rung_plan_shape *sh, char *reason, size_t rlen)
+{
+	const rung_plan *p = j->p;
+	char why[512];
+	if (!p->has_ref) {
+		for (int i = 0; i < p->nargs; i++) {
+			if (is_out(&p->args[i]) && golden_pass(j, k, sh, i, why, sizeof(why))) {
+				rung__sfmt(reason, rlen, "reference failed: %s", why);
+				return 1;
+			}
+		}
+		return 0;
+	}
+	rung_kparam kp[RUNG_MAX_ARGS];
+	void *params[RUNG_MAX_ARGS];
+	build_params(kp, params, p, sh, k->ref);
+	double t0 = rung_timing_now();
+	CUresult r = launch_sync(j->c, j->rfn, &sh->ref_geom, params, NULL);
+	rung_timing_lap("reference kernel", t0);
+	if (r != CUDA_SUCCESS) {
+		rung__describe_fault(why, sizeof(why), r, p->ref.name);
+		rung__sfmt(reason, rlen, "reference failed: %s", why);
+		j->fatal = j->fatal || rung_cu_is_sticky(r) || r == CUDA_ERROR_LAUNCH_TIMEOUT;
+		return 1;
+	}
+	for (int i = 0; i < p->nargs; i++) {
+		const rung_plan_arg *a = &p->args[i];
+		if (!is_out(a))
+			continue;
+		rung_guard_report rep;
+		int64_t bad = check_bands(j, &k->ref[i], a->name, &rep, why, sizeof(why));
+		if (bad > 0)
+			rung_guard_describe(why, sizeof(why), a->name, &rep, rung_dtype_size(a->dtype));
+		if (bad != 0 || ref_pass(j, k, sh, i, why, sizeof(why))) {
+			rung__sfmt(reason, rlen, "reference failed: %s", why);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+rung_case_outcome rung__run_case(rung_wjob *j, int s, int kseed, bool first, char *reason, size_t rlen)
+{
+	const rung_plan *p = j->p;
+	const rung_plan_shape *sh = &p->shapes[s];
+	rung_wctx *c = j->c;
+	uint64_t seed = p->seeds[kseed];
+	rung_case k;
+	memset(&k, 0, sizeof(k));
+	char where[320] = "";
+	if (!first)
+		case_where(where, sizeof(where), p, s, kseed);
+	beat_step = first ? RUNG_STEP_RUN : RUNG_STEP_CHECK;
+	char why[512];
+	rung_case_outcome out = RUNG_CASE_OK;
+
+	/* Device memory first, so a huge shape fails cleanly before any work. */
+	size_t need = case_bytes(p, sh, false), ref_need = case_bytes(p, sh, !p->has_ref), free_b = 0, total_b = 0;
+	if (rung_cu.cuMemGetInfo(&free_b, &total_b) == CUDA_SUCCESS && need + ref_need > free_b) {
+		char a[32], b[32], t[32];
+		fmt_bytes(a, sizeof(a), (double)need);
+		fmt_bytes(b, sizeof(b), (double)free_b);
+		fmt_bytes(t, sizeof(t), (double)(need + ref_need));
+		if (need > free_b)
+			rung__sfmt(reason, rlen, "out of device memory: the arguments need %s, %s free%s", a, b, where);
+		else
+			rung__sfmt(reason, rlen, "out of device memory: the arguments need %s, and %s with the reference's own copy; %s free%s",
+				 a, t, b, where);
+		return RUNG_CASE_FAULT;
+	}
+	if (!stage_ready()) {
+		rung__sfmt(reason, rlen, "out of host memory for the staging buffers%s", where);
+		return RUNG_CASE_FAULT;
+	}
+	beat_on = true;
+	last_beat = rung_timing_now();
+	if (setup(j, &k, sh, seed, why, sizeof(why)) || reference(j, &k, sh, why, sizeof(why))) {
+		rung__sfmt(reason, rlen, "%s%s", why, where);
+		out = RUNG_CASE_FAULT;
+		goto done;
+	}
+	rung_kparam kp[RUNG_MAX_ARGS];
+	void *params[RUNG_MAX_ARGS];
+	build_params(kp, params, p, sh, k.cand);
+	double ms = NAN, t0 = rung_timing_now();
+	CUresult r = launch_sync(c, j->kfn, &sh->geom, params, first ? &ms : NULL);
+	t0 = rung_timing_lap("candidate kernel", t0);
+	if (r != CUDA_SUCCESS) {
+		rung__describe_fault(why, sizeof(why), r, p->kernel.name);
+		rung__sfmt(reason, rlen, "%s%s", why, where);
+		j->fatal = j->fatal || rung_cu_is_sticky(r) || r == CUDA_ERROR_LAUNCH_TIMEOUT;
+		out = RUNG_CASE_FAULT;
+		goto done;
+	}
+	if (first)
+		j->res->run_ms = ms;
+
+	/* Guards of every buffer, inputs unchanged, then metrics per output. */
+	for (int i = 0; i < p->nargs && out == RUNG_CASE_OK; i++) {
+		const rung_plan_arg *a = &p->args[i];
+		if (!is_tensor(a))
+			continue;
+		rung_guard_report rep;
+		int64_t bad = check_bands(j, &k.cand[i], a->name, &rep, why, sizeof(why));
+		if (bad < 0) {
+			rung__sfmt(reason, rlen, "%s%s", why, where);
+			out = RUNG_CASE_FAULT;
+			goto done;
+		}
+		if (bad > 0) {
+			rung_guard_describe(why, sizeof(why), a->name, &rep, rung_dtype_size(a->dtype));
+			rung__sfmt(reason, rlen, "%s%s", why, where);
+			out = RUNG_CASE_WRONG;
+		}
+	}
+	t0 = rung_timing_lap("guards", t0);
+	for (int i = 0; i < p->nargs && out == RUNG_CASE_OK; i++) {
+		const rung_plan_arg *a = &p->args[i];
+		if (a->kind != RUNG_ARG_INPUT)
+			continue;
+		int64_t at = input_pass(j, &k, sh, i, seed, why, sizeof(why));
+		if (at == -2) {
+			rung__sfmt(reason, rlen, "%s%s", why, where);
+			out = RUNG_CASE_FAULT;
+			goto done;
+		}
+		if (at >= 0) {
+			int64_t coord[RUNG_MAX_RANK];
+			int rank = rung_unflatten(coord, at, sh->rank[i], sh->extent[i], sh->numel[i]);
+			char cs[128];
+			rung_fmt_coord(cs, sizeof(cs), coord, rank);
+			rung__sfmt(reason, rlen, "input %s was modified at %s (declare it kind = inout if that is intended)%s",
+				 a->name, cs, where);
+			out = RUNG_CASE_WRONG;
+		}
+	}
+	bool finite = true;
+	for (int i = 0; i < p->nargs; i++) {
+		const rung_plan_arg *a = &p->args[i];
+		if (!is_out(a))
+			continue;
+		rung_check_metric m;
+		memset(&m, 0, sizeof(m));
+		int mr = metrics_pass(j, &k, sh, i, &m, why, sizeof(why));
+		if (mr == 1) {
+			rung__sfmt(reason, rlen, "%s%s", why, where);
+			out = RUNG_CASE_FAULT;
+			goto done;
+		}
+		if (mr == 2) {
+			if (out == RUNG_CASE_OK) {
+				rung__sfmt(reason, rlen, "%s%s", why, where);
+				out = RUNG_CASE_WRONG;
+			}
+			finite = false;
+			continue;
+		}
+		m.dims = sh->dims;
+		m.seed = seed;
+		if (m.nan_count > 0 || m.inf_count > 0)
+			finite = false;
+		add_metric(j->res, &m);
+		if (!m.pass && out == RUNG_CASE_OK) {
+			rung__sfmt(reason, rlen, "%s: %s%s", a->name, m.reason[0] ? m.reason : "mismatch", where);
+			out = RUNG_CASE_WRONG;
+		}
+	}
+	if (first)
+		j->res->run_finite = finite;
+done:
+	beat_on = false;
+	t0 = rung_timing_now();
+	free_case(&k, p->nargs, j->fatal);
+	rung_timing_lap("device free", t0);
+	return out;
+}

@@ -1,0 +1,95 @@
+#include "tui/profile_extra.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "core/err.h"
+#include "core/sass.h"
+#include "gpu/nvdisasm.h"
+#include "vcs/prof_store.h"
+#include "vcs/store.h"
+
+int rung_profile_extra_put(const rung_task *t, const rung_env *env, const char *kind, const char *json)
+{
+	if (!t->repo || !t->content[0] || !env->valid || !env->uuid[0] || !json)
+		return 0;
+	rung_store *st = NULL;
+	if (rung_store_open_repo(&st, t->repo) < 0)
+		return -1;
+	char key[65];
+	rung_result_key(key, t->content, env->uuid);
+	int rc = rung_store_put_extra(st, key, kind, json, (int64_t)time(NULL));
+	rung_store_close(st);
+	return rc < 0 ? rc : 1;
+}
+
+int rung_profile_sass_load(rung_sass_counts *out, rung_repo *repo, const char *content, const char *uuid)
+{
+	memset(out, 0, sizeof(*out));
+	if (!repo || !content || !content[0] || !uuid || !uuid[0])
+		return rung_error_set(RUNG_ENOTFOUND, "no stored SASS counts");
+	rung_store *st = NULL;
+	int rc = rung_store_open_repo(&st, repo);
+	if (rc < 0)
+		return rc;
+	char key[65], *js = NULL;
+	rung_result_key(key, content, uuid);
+	rc = rung_store_get_extra(&js, st, key, "sass");
+	rung_store_close(st);
+	if (rc)
+		return rc;
+	json_t *j = json_loads(js, 0, NULL);
+	free(js);
+	rc = j ? rung_sass_counts_from_json(out, j) : rung_error_set(RUNG_EINVAL, "stored SASS counts: bad JSON");
+	json_decref(j);
+	return rc;
+}
+
+int rung_profile_print_hot(FILE *f, const rung_compiled *kc, const rung_sass_counts *c, int max)
+{
+	char *listing = NULL;
+	int rc = rung_sass_from_cubin(&listing, kc->cubin, kc->cubin_len);
+	if (rc)
+		return rc;
+	rung_sass s;
+	rc = rung_sass_normalize(&s, listing, 0);
+	free(listing);
+	if (rc)
+		return rc;
+	int func = rung_sass_find_func(&s, kc->lowered);
+	uint64_t total = 0, thr = 0;
+	for (int i = 0; i < c->n; i++) {
+		total += c->pcs[i].inst;
+		thr += c->pcs[i].thread_inst;
+	}
+	fprintf(f, "[sass] %d instructions executed %llu times (warp level), %llu thread instructions; top %d:\n", c->n,
+		(unsigned long long)total, (unsigned long long)thr, max);
+	rung_sass_print_hot(f, &s, func, c, max);
+	rung_sass_free(&s);
+	return 0;
+}
+
+bool rung_find_on_path(char *buf, size_t len, const char *prog)
+{
+	const char *path = getenv("PATH");
+	if (!path || !*path)
+		return false;
+	const char *p = path;
+	while (*p) {
+		const char *e = strchr(p, ':');
+		size_t n = e ? (size_t)(e - p) : strlen(p);
+		if (n > 0) {
+			snprintf(buf, len, "%.*s/%s", (int)n, p, prog);
+			if (access(buf, X_OK) == 0)
+				return true;
+		}
+		if (!e)
+			break;
+		p = e + 1;
+	}
+	return false;
+}

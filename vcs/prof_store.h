@@ -1,0 +1,20 @@
+/* Profile side data in the results store, beside a result (keyed by the
+ * result key, rung_result_key(content, device UUID)) and a kind:
+ *   "sass"  per-PC SASS counts (core/sass_prof.h JSON)
+ *   "ncu"   {"report": "<path>.ncu-rep"} written by `rung profile --ncu`
+ *   "trace" the last `rung trace` (core/trace.h JSON)
+ * Table `profile_extra`, created on first use (additive; the result schema is
+ * untouched). */
+#ifndef RUNG_VCS_PROF_STORE_H
+#define RUNG_VCS_PROF_STORE_H
+
+#include <stdint.h>
+
+#include "vcs/store.h"
+
+/* Stores (replacing) json (an object's text) for (key, kind). */
+int rung_store_put_extra(rung_store *s, const char *key, const char *kind, const char *json, int64_t when);
+/* *out: the stored text (caller frees). RUNG_ENOTFOUND when there is none. */
+int rung_store_get_extra(char **out, rung_store *s, const char *key, const char *kind);
+
+#endif
