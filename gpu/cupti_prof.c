@@ -120,9 +120,11 @@ static int cfail(CUptiResult r, const char *call, char *why, size_t len)
 		} \
 	} while (0)
 
-int rung_cupti_profile(double *values, char *skipped, size_t skipped_len, CUcontext ctx, CUdevice dev,
-		       const char *const *metrics, int n, rung_prof_launch_fn launch, void *ud, CUresult *launch_err,
-		       char *why, size_t why_len)
+/* One profiler session (initialize, configure, one launch under kernel replay,
+ * evaluate, tear down) for a handful of metrics. */
+static int profile_session(double *values, char *skipped, size_t skipped_len, CUcontext ctx, CUdevice dev,
+			   const char *const *metrics, int n, rung_prof_launch_fn launch, void *ud,
+			   CUresult *launch_err, char *why, size_t why_len)
 {
 	for (int i = 0; i < n; i++)
 		values[i] = NAN;
@@ -193,11 +195,13 @@ int rung_cupti_profile(double *values, char *skipped, size_t skipped_len, CUcont
 		const char *one[1] = {metrics[i]};
 		am.ppMetricNames = one;
 		am.numMetrics = 1;
-		if (P.cuptiProfilerHostConfigAddMetrics(&am) == CUPTI_SUCCESS) {
+		CUptiResult ar = P.cuptiProfilerHostConfigAddMetrics(&am);
+		if (ar == CUPTI_SUCCESS) {
 			okidx[nok] = i;
 			ok[nok++] = metrics[i];
 		} else if (skipped_len > sk + 1) {
-			sk += (size_t)snprintf(skipped + sk, skipped_len - sk, "%s%s", sk ? "," : "", metrics[i]);
+			sk += (size_t)snprintf(skipped + sk, skipped_len - sk, "%s%s (%s)", sk ? "," : "", metrics[i],
+					       res_str(ar));
 			if (sk >= skipped_len)
 				sk = skipped_len - 1;
 		}
@@ -322,4 +326,45 @@ out:
 	free(okidx);
 	free(okval);
 	return ret;
+}
+
+/* Metrics are collected a few per session: one session per group of
+ * RUNG_PROFILE_GROUP metrics (default 3), each with its own launch. A large
+ * configuration in one session returned zeros for some metrics on the H200
+ * (FFMA counts of an sgemm), while small groups are what was verified there. */
+int rung_cupti_profile(double *values, char *skipped, size_t skipped_len, CUcontext ctx, CUdevice dev,
+		       const char *const *metrics, int n, rung_prof_launch_fn launch, void *ud, CUresult *launch_err,
+		       char *why, size_t why_len)
+{
+	int group = 3;
+	const char *e = getenv("RUNG_PROFILE_GROUP");
+	if (e && atoi(e) > 0)
+		group = atoi(e);
+	if (skipped_len)
+		skipped[0] = 0;
+	size_t sk = 0;
+	int ngood = 0, last = 0;
+	for (int i = 0; i < n; i += group) {
+		int m = n - i < group ? n - i : group;
+		char sub[512];
+		int rc = profile_session(values + i, sub, sizeof(sub), ctx, dev, metrics + i, m, launch, ud, launch_err,
+					 why, why_len);
+		if (*launch_err != CUDA_SUCCESS)
+			return rc;
+		if (rc == RUNG_EUNSUPPORTED && ngood == 0 && !strstr(why, "none of the"))
+			return rc; /* no permission or device not supported: nothing will work */
+		last = rc;
+		if (rc == 0)
+			ngood++;
+		const char *add = rc == 0 ? sub : why;
+		if (*add && skipped_len > sk + 1) {
+			sk += (size_t)snprintf(skipped + sk, skipped_len - sk, "%s%s", sk ? "," : "", add);
+			if (sk >= skipped_len)
+				sk = skipped_len - 1;
+		}
+	}
+	if (ngood == 0)
+		return last ? last : RUNG_EUNSUPPORTED;
+	why[0] = 0;
+	return 0;
 }

@@ -78,6 +78,7 @@ static int worker_reap(rung_worker *w, bool kill_now, int grace_ms)
 	w->fd = -1;
 	w->pid = -1;
 	w->running = false;
+	w->hello_pending = false;
 	return st;
 }
 
@@ -85,7 +86,9 @@ void rung_worker_close(rung_worker *w)
 {
 	if (!w)
 		return;
-	if (w->running) {
+	if (w->running && w->hello_pending) {
+		worker_reap(w, true, 0); /* prestarted but never used: nothing to finish */
+	} else if (w->running) {
 		json_t *q = json_pack("{s:s}", "type", "quit");
 		rung_msg_write(w->fd, q, NULL, 0);
 		json_decref(q);
@@ -137,15 +140,26 @@ static int spawn(rung_worker *w)
 	return 0;
 }
 
+void rung_worker_prestart(rung_worker *w)
+{
+	if (w->running || w->nodev)
+		return;
+	if (spawn(w) == 0)
+		w->hello_pending = true;
+	else
+		rung_error_clear(); /* rung__worker_start will try again and report */
+}
+
 int rung__worker_start(rung_worker *w)
 {
-	if (w->running)
+	if (w->running && !w->hello_pending)
 		return 0;
 	if (w->nodev)
 		return rung_error_set(RUNG_ENODEV, "%s", w->nodev_reason);
-	int rc = spawn(w);
-	if (rc)
+	int rc = 0;
+	if (!w->running && (rc = spawn(w)))
 		return rc;
+	w->hello_pending = false;
 	rung_msg m;
 	rc = rung_msg_read(&m, &w->chan, rung_proto_now_ms() + HELLO_TIMEOUT_MS);
 	if (rc) {

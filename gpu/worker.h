@@ -60,6 +60,11 @@ void rung_worker_close(rung_worker *w);
 /* Device environment; RUNG_ENODEV with a clear message when no driver or GPU. */
 int rung_worker_env(rung_env *out, rung_worker *w);
 
+/* Starts the worker process now without waiting for its hello, so that its
+ * context creation overlaps the caller's compiles; the next call that needs the
+ * worker reads the hello. Errors are reported then, not here. */
+void rung_worker_prestart(rung_worker *w);
+
 /* Compile + run + check + bench one version into *out (out initialised here).
  * Always fills a verdict: faults become FAILED/SKIPPED steps, not errors.
  * Returns negative only for rung's own failures (out of memory, bad arguments). */

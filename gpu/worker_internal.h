@@ -17,6 +17,7 @@ struct rung_worker {
 	int fd;
 	rung_chan chan;
 	bool running;
+	bool hello_pending;     /* spawned by rung_worker_prestart, hello not read yet */
 	bool nodev;             /* hello said there is no usable device (cached) */
 	char nodev_reason[512];
 	bool have_env;

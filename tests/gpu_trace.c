@@ -161,14 +161,20 @@ static void test_sass_loop_counts(void)
 		CHECK_INT(rung_sass_normalize(&s, listing, 0), 0);
 		int64_t *inst = calloc((size_t)s.nlines + 1, sizeof(*inst));
 		rung_sass_annotate(inst, &s, rung_sass_find_func(&s, "loop"), &c);
-		int ffma = 0;
+		/* The hottest FFMA is the loop body's (b = 1 + 1e-4*(n&1) may also be an
+		 * FFMA, executed once per thread): ITERS per warp, ITERS per thread. */
+		int ffma = 0, hot = -1;
 		for (int i = 0; i < s.nlines; i++)
 			if (!strncmp(s.lines[i].text, "FFMA", 4)) {
 				ffma++;
-				CHECK_INT(inst[i], (int64_t)ITERS * WARPS);
-				CHECK_INT(rung_sass_counts_at(&c, s.lines[i].pc)->thread_inst, (uint64_t)ITERS * N);
+				if (hot < 0 || inst[i] > inst[hot])
+					hot = i;
 			}
 		CHECK(ffma >= 1);
+		if (hot >= 0) {
+			CHECK_INT(inst[hot], (int64_t)ITERS * WARPS);
+			CHECK_INT(rung_sass_counts_at(&c, s.lines[hot].pc)->thread_inst, (uint64_t)ITERS * N);
+		}
 		rung_sass_print_hot(stdout, &s, -1, &c, 8);
 		free(inst);
 		rung_sass_free(&s);

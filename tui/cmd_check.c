@@ -14,6 +14,7 @@
  * "(cached)") unless --force or --seed. */
 #include <math.h>
 #include <stdbool.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -107,10 +108,34 @@ static void set_step(rung_result *r, rung_step_id s, rung_status st, double ms, 
 /* Compiles kernel and reference into the result's compile rung. Returns 0, or
  * RUNG_EXIT_SPEC when the reference does not compile (the task itself is broken;
  * the message is in ref_error). */
+/* The reference compiles on its own thread while the kernel compiles (NVRTC is
+ * thread-safe per program); the error text is captured on that thread. */
+typedef struct {
+	const rung_task *t;
+	rung_compiled *out;
+	int rc;
+	char error[512];
+	pthread_t thread;
+	bool started;
+} ref_compile;
+
+static void *compile_ref(void *arg)
+{
+	ref_compile *j = arg;
+	j->rc = rung_task_compile(j->out, j->t, true);
+	if (j->rc)
+		copy_str(j->error, sizeof(j->error), j->out->error[0] ? j->out->error : rung_error_last());
+	return NULL;
+}
+
 static int run_compile_step(rung_result *r, const rung_task *t, rung_compiled *kc, rung_compiled *rc, char *ref_error,
                             size_t ref_error_len)
 {
 	copy_str(r->compile.arch, sizeof(r->compile.arch), t->arch);
+	ref_compile refjob = {.t = t, .out = rc};
+	ref_compile *ref = &refjob;
+	if (t->reference.src)
+		ref->started = pthread_create(&ref->thread, NULL, compile_ref, ref) == 0;
 	int k = rung_task_compile(kc, t, false);
 	if (k == 0) {
 		r->compile.kernel = kc->kinfo;
@@ -128,19 +153,23 @@ static int run_compile_step(rung_result *r, const rung_task *t, rung_compiled *k
 	ref_error[0] = 0;
 	if (!t->reference.src)
 		return 0;
-	if (rung_task_compile(rc, t, true) == 0) {
+	if (ref->started)
+		pthread_join(ref->thread, NULL);
+	else
+		compile_ref(ref);
+	if (ref->rc == 0) {
 		r->compile.reference = rc->kinfo;
 		return 0;
 	}
-	copy_str(ref_error, ref_error_len, rc->error[0] ? rc->error : rung_error_last());
+	copy_str(ref_error, ref_error_len, ref->error);
 	return RUNG_EXIT_SPEC;
 }
 
 /* The GPU rungs through the worker (tui/check_gpu.c). */
-static int run_gpu_steps(rung_result *r, const rung_task *t, const check_opts *o, const rung_compiled *kc,
-                         const rung_compiled *rc)
+static int run_gpu_steps(rung_result *r, rung_worker *w, const rung_task *t, const check_opts *o,
+                         const rung_compiled *kc, const rung_compiled *rc)
 {
-	return rung_check_gpu(r, t, kc, rc, o->seed, o->has_seed, o->budget_s);
+	return rung_check_gpu_with(r, w, t, kc, rc, o->seed, o->has_seed, o->budget_s);
 }
 
 /* The exit code of a result's GPU rungs (as rung_check_gpu computes it). */
@@ -166,12 +195,9 @@ static int gpu_exit_code(const rung_result *r)
  * same GPU is a cache hit (r replaced by the stored result, r->cached set) unless
  * --force or --seed; a fresh GPU result is stored and linked to the commit. No GPU:
  * the rungs are SKIPPED and nothing is stored. */
-static int run_gpu_steps_stored(rung_result *r, const rung_task *t, const check_opts *o, const rung_compiled *kc,
-				const rung_compiled *rc)
+static int run_gpu_steps_stored(rung_result *r, rung_worker *w, const rung_task *t, const check_opts *o,
+				const rung_compiled *kc, const rung_compiled *rc)
 {
-	rung_worker *w = NULL;
-	if (rung_worker_open(&w, NULL))
-		return RUNG_EXIT_INTERNAL;
 	rung_env env;
 	memset(&env, 0, sizeof(env));
 	if (rung_worker_env(&env, w) < 0) {
@@ -209,7 +235,6 @@ static int run_gpu_steps_stored(rung_result *r, const rung_task *t, const check_
 		}
 	}
 	rung_store_close(store);
-	rung_worker_close(w);
 	return code;
 }
 
@@ -376,12 +401,22 @@ int rung_cmd_check(int argc, char **argv)
 	memset(&kc, 0, sizeof(kc));
 	memset(&refc, 0, sizeof(refc));
 	char ref_error[512];
+	/* The worker starts now, so that its CUDA context is created while NVRTC compiles. */
+	rung_worker *w = NULL;
+	if (!o.compile_only && rung_worker_open(&w, NULL) == 0)
+		rung_worker_prestart(w);
 	int spec_rc = run_compile_step(&r, &t, &kc, &refc, ref_error, sizeof(ref_error));
 	bool compiled = r.steps[RUNG_STEP_COMPILE].status == RUNG_S_OK;
 
 	int exit_code = compiled ? RUNG_EXIT_OK : RUNG_EXIT_FAIL;
-	if (compiled && !spec_rc && !o.compile_only)
-		exit_code = t.repo ? run_gpu_steps_stored(&r, &t, &o, &kc, &refc) : run_gpu_steps(&r, &t, &o, &kc, &refc);
+	if (compiled && !spec_rc && !o.compile_only) {
+		if (!w)
+			exit_code = RUNG_EXIT_INTERNAL;
+		else
+			exit_code = t.repo ? run_gpu_steps_stored(&r, w, &t, &o, &kc, &refc)
+			                   : run_gpu_steps(&r, w, &t, &o, &kc, &refc);
+	}
+	rung_worker_close(w);
 
 	if (o.json) {
 		print_json(&r, &t, &kc, &refc, ref_error);

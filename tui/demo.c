@@ -503,7 +503,7 @@ static int import_recorded(rung_demo_report *rep, const rung_demo_plan *p, const
 	rung_repo *r = NULL;
 	rung_store *s = NULL;
 	int e = 0;
-	for (int t = 0; e == 0 && t < p->ntasks; t++) {
+	for (int t = 0; e == 0 && !p->skip_recorded && t < p->ntasks; t++) {
 		char path[512];
 		snprintf(path, sizeof(path), "%s/recorded.jsonl", p->tasks[t]);
 		const rung_demo_file *f = rung_demo_find(path);

@@ -55,6 +55,7 @@ typedef struct {
 	int nsteps;
 	rung_demo_note *notes;
 	int nnotes;
+	bool skip_recorded; /* build without importing the embedded recorded results */
 } rung_demo_plan;
 
 /* Parses one task's ladder.txt (`name` is used in messages: "sgemm/ladder.txt:12: ...")
