@@ -2,6 +2,7 @@
 #include "core/timing.h"
 
 #include <stdio.h>
+#include <sys/resource.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -71,5 +72,8 @@ void rung_timing_flush(const char *who)
 		total += phases[i].s;
 	}
 	fprintf(stderr, "rung timing [%s] %-28s %9.1f ms\n", who, "sum of phases", total * 1e3);
+	struct rusage ru;
+	if (getrusage(RUSAGE_SELF, &ru) == 0) /* ru_maxrss is in KiB on Linux */
+		fprintf(stderr, "rung timing [%s] %-28s %9.1f MB\n", who, "peak RSS of this process", (double)ru.ru_maxrss / 1024.0);
 	nphases = 0;
 }

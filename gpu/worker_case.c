@@ -927,8 +927,27 @@ rung_case_outcome rung__run_case(rung_wjob *j, int s, int kseed, bool first, cha
 		j->res->run_finite = finite;
 done:
 	beat_on = false;
+	if (first && out == RUNG_CASE_OK && !j->fatal) {
+		for (int i = 0; i < p->nargs; i++) {
+			if (p->args[i].kind == RUNG_ARG_SCALAR || !k.cand[i].base)
+				continue;
+			j->keep[i] = k.cand[i];
+			k.cand[i].base = 0;
+		}
+		j->have_keep = true;
+	}
 	t0 = rung_timing_now();
 	free_case(&k, p->nargs, j->fatal);
 	rung_timing_lap("device free", t0);
 	return out;
+}
+
+void rung__keep_free(rung_wjob *j)
+{
+	for (int i = 0; i < RUNG_MAX_ARGS; i++) {
+		if (j->keep[i].base && !j->fatal)
+			rung_cu.cuMemFree(j->keep[i].base);
+		j->keep[i].base = 0;
+	}
+	j->have_keep = false;
 }

@@ -25,6 +25,12 @@ typedef struct {
 	size_t flush_bytes;
 } rung_wctx;
 
+/* Device buffer with guard bands: base .. base+total; payload at ptr. */
+typedef struct {
+	CUdeviceptr base, ptr;
+	size_t bytes, total;
+} rung_dbuf;
+
 typedef struct {
 	rung_wctx *c;
 	const rung_plan *p;
@@ -33,6 +39,10 @@ typedef struct {
 	CUfunction kfn, rfn;
 	int kstatic_smem, rstatic_smem;
 	bool fatal; /* a sticky error happened: report, then exit */
+	/* The run case's candidate buffers (benchmark shape, first seed), kept for the
+	 * bench so that its inputs need not be generated and uploaded again. */
+	rung_dbuf keep[RUNG_MAX_ARGS];
+	bool have_keep;
 } rung_wjob;
 
 /* Sends {"type":"progress","step":...,"frac":...,"msg":...}. */
@@ -53,11 +63,6 @@ void rung__wjob_run(rung_wctx *c, const rung_plan *p, const void *kcubin, size_t
 
 /* --- shared by worker_job.c and worker_bench.c --- */
 
-/* Device buffer with guard bands: base .. base+total; payload at ptr. */
-typedef struct {
-	CUdeviceptr base, ptr;
-	size_t bytes, total;
-} rung_dbuf;
 
 /* Kernel parameter storage for one argument. */
 typedef union {
@@ -87,6 +92,9 @@ int rung__load_fn(rung_wjob *j, const void *img, size_t len, const rung_plan_ker
  * the function; opts in to > 48 KiB dynamic shared memory. 1 with reason. */
 int rung__check_geometry(rung_wjob *j, CUfunction fn, int static_smem, bool ref, const char *name, char *reason,
 			 size_t rlen);
+
+/* Frees the kept run-case buffers (if the bench did not take them). */
+void rung__keep_free(rung_wjob *j);
 
 /* The bench rung at the benchmark shape (worker_bench.c). */
 void rung__wbench(rung_wjob *j);

@@ -267,6 +267,7 @@ void rung__wjob_run(rung_wctx *c, const rung_plan *p, const void *kcubin, size_t
 	}
 	rung__wbench(&j);
 out:
+	rung__keep_free(&j);
 	if (!j.fatal) {
 		if (j.kmod)
 			rung_cu.cuModuleUnload(j.kmod);
