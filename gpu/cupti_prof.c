@@ -328,15 +328,16 @@ out:
 	return ret;
 }
 
-/* Metrics are collected a few per session: one session per group of
- * RUNG_PROFILE_GROUP metrics (default 3), each with its own launch. A large
- * configuration in one session returned zeros for some metrics on the H200
- * (FFMA counts of an sgemm), while small groups are what was verified there. */
+/* Metrics are collected one per session by default (RUNG_PROFILE_GROUP sets
+ * more), each session with its own launch under kernel replay. Measured on the
+ * H200 (CUPTI 13): with 3 or more metrics in one configuration the
+ * sm__sass_thread_inst_executed_op_* counts of an sgemm read 0; one metric per
+ * session gave the exact FFMA count (M*N*K) and every other value. */
 int rung_cupti_profile(double *values, char *skipped, size_t skipped_len, CUcontext ctx, CUdevice dev,
 		       const char *const *metrics, int n, rung_prof_launch_fn launch, void *ud, CUresult *launch_err,
 		       char *why, size_t why_len)
 {
-	int group = 3;
+	int group = 1;
 	const char *e = getenv("RUNG_PROFILE_GROUP");
 	if (e && atoi(e) > 0)
 		group = atoi(e);
@@ -356,7 +357,13 @@ int rung_cupti_profile(double *values, char *skipped, size_t skipped_len, CUcont
 		last = rc;
 		if (rc == 0)
 			ngood++;
-		const char *add = rc == 0 ? sub : why;
+		char names[512] = "";
+		if (rc != 0) { /* name the metrics of a group that gave nothing */
+			size_t nl = 0;
+			for (int k = 0; k < m && nl + 1 < sizeof(names); k++)
+				nl += (size_t)snprintf(names + nl, sizeof(names) - nl, "%s%s", k ? "," : "", metrics[i + k]);
+		}
+		const char *add = rc == 0 ? sub : names;
 		if (*add && skipped_len > sk + 1) {
 			sk += (size_t)snprintf(skipped + sk, skipped_len - sk, "%s%s", sk ? "," : "", add);
 			if (sk >= skipped_len)
