@@ -15,12 +15,23 @@
 typedef struct {
 	rung_wjob *j;
 	void **params;
+	int session, nsessions;
 } launch_ud;
 
+/* One launch per profiler session (one metric each): a progress message keeps
+ * the parent's deadline from firing on a long kernel replayed many times, and
+ * L2 is flushed first so that every session sees a cold cache (the flush is its
+ * own range; the candidate's range is the last one, the one evaluated). */
 static CUresult launch_once(void *ud)
 {
 	launch_ud *u = ud;
 	const rung_plan *p = u->j->p;
+	rung_wctx *c = u->j->c;
+	rung__wprogress(c, RUNG_STEP_PROFILE, (double)u->session / (u->nsessions ? u->nsessions : 1),
+			"counter %d/%d (kernel replay)", u->session + 1, u->nsessions);
+	u->session++;
+	if (rung__flush_ready(c))
+		rung__flush_l2(c);
 	CUresult r = rung__launch(u->j->c, u->j->kfn, &p->shapes[p->nshapes - 1].geom, u->params);
 	if (r == CUDA_SUCCESS)
 		r = rung_cu.cuStreamSynchronize(u->j->c->stream);
@@ -44,16 +55,11 @@ void rung__wprofile(rung_wjob *j)
 		rung__wstep(res, RUNG_STEP_BENCH, RUNG_S_SKIPPED, "profile run (never timed)");
 		goto out;
 	}
-	/* A cold L2, as in the bench rung (the flush is outside the profiled range). */
-	if (rung__flush_ready(c)) {
-		rung__flush_l2(c);
-		rung_cu.cuStreamSynchronize(c->stream);
-	}
 	double vals[64];
 	char skipped[1024], why[512];
 	CUresult lerr = CUDA_SUCCESS;
-	launch_ud u = {j, params};
 	int n = rung_profile_nmetrics < 64 ? rung_profile_nmetrics : 64;
+	launch_ud u = {j, params, 0, n};
 	int rc = rung_cupti_profile(vals, skipped, sizeof(skipped), c->ctx, c->dev, rung_profile_metrics, n, launch_once,
 				    &u, &lerr, why, sizeof(why));
 	if (rc == RUNG_EUNSUPPORTED) {
