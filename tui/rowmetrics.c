@@ -64,7 +64,10 @@ void rung_row_metrics_get(rung_row_metrics *o, const rung_model *m, int row, int
 		o->flop_s = r->bench.tflops * 1e12;
 		o->intensity = rung_arith_intensity(flops, isnan(bytes) ? 0 : bytes);
 		double peak = m->ceil.fp32_flop_s;
-		if (!isnan(peak) && !isnan(m->ceil.bw_bytes_s) && !isnan(bytes))
+		if (!isnan(r->floor_ms) && r->floor_ms > 0)
+			/* the floor the speed-of-light guard used (the bench line's roof=, rung brief) */
+			o->roof_pct = r->floor_ms / o->median_ms * 100.0;
+		else if (!isnan(peak) && !isnan(m->ceil.bw_bytes_s) && !isnan(bytes))
 			o->roof_pct = rung_percent_of_roof(flops, bytes, o->median_ms, peak, m->ceil.bw_bytes_s);
 	}
 	o->impossible = r->impossible || (!isnan(o->roof_pct) && o->roof_pct > 100.5 &&
