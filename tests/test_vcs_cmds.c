@@ -23,7 +23,7 @@ static char *slurp(const char *path)
 	return b;
 }
 
-static void put(rung_store *s, const rung_vtask *t, const char *rev, double median, bool fail)
+static void put_env(rung_store *s, const rung_vtask *t, const char *rev, double median, bool fail, const char *driver)
 {
 	rung_source src;
 	CHECK_INT(rung_vtask_source(&src, t, rev, NULL), 0);
@@ -56,8 +56,59 @@ static void put(rung_store *s, const rung_vtask *t, const char *rev, double medi
 	r.env.valid = true;
 	snprintf(r.env.gpu, sizeof(r.env.gpu), "NVIDIA H200");
 	snprintf(r.env.uuid, sizeof(r.env.uuid), "GPU-1");
+	snprintf(r.env.driver, sizeof(r.env.driver), "%s", driver);
 	CHECK_INT(rung_store_put(s, &r, content, rev), 0);
 	rung_result_clear(&r);
+}
+
+static void put(rung_store *s, const rung_vtask *t, const char *rev, double median, bool fail)
+{
+	put_env(s, t, rev, median, fail, "580.159.04");
+}
+
+/* A delta against a baseline measured in another environment is flagged with what differs. */
+static void test_log_flags_other_environment(void)
+{
+	const char *dir = t_tmpdir();
+	char *ini = slurp(RUNG_TEST_DIR "/tasks/sgemm/rung.ini");
+	char *ref = slurp(RUNG_TEST_DIR "/tasks/sgemm/reference.cu");
+	char *k1 = slurp(RUNG_TEST_DIR "/tasks/sgemm/sgemm.cu");
+	CHECK(ini && ref && k1);
+	if (!ini || !ref || !k1)
+		return;
+	size_t l = strlen(k1);
+	char *k2 = malloc(l + 32);
+	snprintf(k2, l + 32, "%s// v2\n", k1);
+	git_repository *g = gf_init(dir);
+	git_oid c1, c2;
+	gf_commit(&c1, g, "HEAD", NULL, -1, GF_T0, "first",
+		  (const char *[]){"t/rung.ini", ini, "t/reference.cu", ref, "t/sgemm.cu", k1, NULL});
+	gf_commit(&c2, g, "HEAD", NULL, -1, GF_T0 + 60, "second",
+		  (const char *[]){"t/rung.ini", ini, "t/reference.cu", ref, "t/sgemm.cu", k2, NULL});
+	char h1[41], h2[41];
+	gf_hex(h1, &c1);
+	gf_hex(h2, &c2);
+	rung_repo *r;
+	CHECK_INT(rung_repo_open(&r, dir), 0);
+	rung_vtask t;
+	CHECK_INT(rung_vtask_open(&t, r, "t", NULL), 0);
+	rung_store *s;
+	CHECK_INT(rung_store_open_repo(&s, r), 0);
+	put_env(s, &t, h1, 2.0, false, "575.57");
+	put_env(s, &t, h2, 1.0, false, "580.159.04");
+	rung_store_close(s);
+	char *out = NULL;
+	CHECK_INT(t_sh(&out, "%s log -C %s", RUNG_BIN, dir), 0);
+	CHECK_CONTAINS(out, "-50.0%");
+	CHECK_CONTAINS(out, "delta vs a baseline measured elsewhere: driver 580.159.04 vs 575.57");
+	free(out);
+	rung_vtask_free(&t);
+	rung_repo_free(r);
+	git_repository_free(g);
+	free(ini);
+	free(ref);
+	free(k1);
+	free(k2);
 }
 
 static void test_log_export_import(void)
@@ -159,5 +210,6 @@ int main(void)
 {
 	setenv("TZ", "UTC", 1);
 	T_RUN(test_log_export_import);
+	T_RUN(test_log_flags_other_environment);
 	return t_done();
 }

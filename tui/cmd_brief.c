@@ -10,6 +10,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/envcmp.h"
 #include "core/err.h"
 #include "core/expr.h"
 #include "core/roofline.h"
@@ -266,9 +267,13 @@ int rung_cmd_brief(int argc, char **argv)
 			printf(": %s", m);
 		}
 		printf("\n");
-		if (best >= 0 && rows[base].result && rows[base].result->bench.valid)
+		if (best >= 0 && rows[base].result && rows[base].result->bench.valid) {
 			printf("best vs baseline: %.2fx faster\n",
 			       rows[base].result->bench.median / rows[best].result->bench.median);
+			char envwhy[256];
+			if (rung_env_diff(envwhy, sizeof(envwhy), &rows[best].result->env, &rows[base].result->env) > 0)
+				printf("(not comparable as is: measured in different environments: %s)\n", envwhy);
+		}
 	} else {
 		printf("none (no `baseline` verdict and no passing version)\n");
 	}

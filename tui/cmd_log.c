@@ -15,6 +15,7 @@
 #include <jansson.h>
 
 #include "core/err.h"
+#include "core/envcmp.h"
 #include "tui/cli.h"
 #include "tui/demo.h"
 #include "tui/vcs_ctx.h"
@@ -268,6 +269,13 @@ int rung_cmd_log(int argc, char **argv)
 			       t.steps, t.max_rel, t.psnr, t.cossim, t.median, i == b ? "base" : t.delta, t.perf, t.regs,
 			       t.verdict, t.note, rows[i].via_content ? " (same content as another version)" : "");
 		}
+		/* never compared silently across environments */
+		const rung_result *shown = rows[i].result ? rows[i].result : rec ? rec[i] : NULL;
+		const rung_result *against = rows[i].result ? base : base_rec;
+		char envwhy[256];
+		if (shown && against && shown != against && !isnan(delta_vs(shown, against)) &&
+		    rung_env_diff(envwhy, sizeof(envwhy), &shown->env, &against->env) > 0)
+			printf("         delta vs a baseline measured elsewhere: %s\n", envwhy);
 		if (rows[i].v.merge || rows[i].v.renamed_from[0] || rows[i].v.spec_differs)
 			printf("         %s%s%s%s\n", rows[i].v.merge ? "merge (compared with its first parent) " : "",
 			       rows[i].v.renamed_from[0] ? "kernel renamed from " : "", rows[i].v.renamed_from,

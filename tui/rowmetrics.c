@@ -3,6 +3,7 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "core/envcmp.h"
 #include "core/roofline.h"
 
 static double worst_rel(const rung_result *r)
@@ -56,6 +57,7 @@ void rung_row_metrics_get(rung_row_metrics *o, const rung_model *m, int row, int
 		o->noise = 2 * sqrt(ra * ra + rb * rb);
 		double band = fmax(o->noise, RUNG_CMP_MIN_EFFECT);
 		o->cmp = o->delta < -band ? RUNG_CMP_FASTER : o->delta > band ? RUNG_CMP_SLOWER : RUNG_CMP_SAME;
+		o->env_differs = rung_env_diff(o->env_why, sizeof(o->env_why), &r->env, &b->env) > 0;
 	}
 	if (!isnan(o->median_ms) && !isnan(r->bench.tflops) && r->bench.tflops > 0) {
 		double s = o->median_ms * 1e-3;

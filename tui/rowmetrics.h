@@ -16,6 +16,8 @@ typedef struct {
 	double delta;            /* (t - t_base) / t_base */
 	double noise;            /* half-width of the ~95% band: 2 * sqrt(rse_a^2 + rse_b^2) */
 	rung_cmp_verdict cmp;    /* FASTER / SLOWER / SAME within noise */
+	bool env_differs;        /* the baseline was measured in another environment */
+	char env_why[160];       /* what differs ("GPU NVIDIA H200 vs NVIDIA H100; ...") */
 	double intensity;        /* FLOP/B (NAN when unknown) */
 	double flop_s;           /* achieved FLOP/s */
 	double roof_pct;         /* % of the attainable roof (NAN when unknown) */

@@ -220,9 +220,11 @@ static void draw_row(rung_view *v, int y, int mrow, bool cursor, const bool show
 				snprintf(buf, sizeof(buf), "baseline");
 				rl = RUNG_ROLE_BASELINE;
 			} else if (mx->has_delta) {
-				snprintf(buf, sizeof(buf), "%+.1f%% \u00b1%.1f", mx->delta * 100, mx->noise * 100);
+				snprintf(buf, sizeof(buf), "%s%+.1f%% \u00b1%.1f", mx->env_differs ? "\u2260" : "", mx->delta * 100,
+					 mx->noise * 100);
 				if (!rung_tui_utf8)
-					snprintf(buf, sizeof(buf), "%+.1f%% +-%.1f", mx->delta * 100, mx->noise * 100);
+					snprintf(buf, sizeof(buf), "%s%+.1f%% +-%.1f", mx->env_differs ? "!=" : "", mx->delta * 100,
+						 mx->noise * 100);
 				rl = mx->cmp == RUNG_CMP_FASTER ? RUNG_ROLE_FASTER : mx->cmp == RUNG_CMP_SLOWER ? RUNG_ROLE_SLOWER : RUNG_ROLE_SAME;
 			} else {
 				snprintf(buf, sizeof(buf), "-");
