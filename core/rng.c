@@ -102,6 +102,41 @@ static int is_int(rung_dtype dt)
 	return dt == RUNG_DT_I64 || dt == RUNG_DT_I32 || dt == RUNG_DT_U8;
 }
 
+static void store_randn(void *buf, rung_dtype dt, int64_t j, double v)
+{
+	if (dt == RUNG_DT_F32) {
+		((float *)buf)[j] = (float)v;
+		return;
+	}
+	if (is_int(dt))
+		v = nearbyint(v);
+	rung_store_double(buf, dt, j, v);
+}
+
+/* randn over elements [start, start + n): each Box-Muller pair p (elements 2p,
+ * 2p + 1) costs one pair of raw draws, one log, one sqrt and one sin/cos pair,
+ * and gives both of its elements: the same bits as rung_rng_normal element by
+ * element (same operations in the same order), at about half the cost. */
+static void fill_randn(void *buf, rung_dtype dt, int64_t start, int64_t n, uint64_t key)
+{
+	int64_t j = 0;
+	if (n > 0 && (start & 1)) { /* odd start: the sine half of a pair */
+		store_randn(buf, dt, 0, rung_rng_normal(key, (uint64_t)start));
+		j = 1;
+	}
+	for (; j + 1 < n; j += 2) {
+		uint64_t i = (uint64_t)(start + j); /* even */
+		double u1 = (double)((rung_rng_u64(key, i) >> 11) + 1) * 0x1.0p-53;
+		double u2 = (double)(rung_rng_u64(key, i + 1) >> 11) * 0x1.0p-53;
+		double r = sqrt(-2.0 * log(u1));
+		double t = 2.0 * M_PI * u2;
+		store_randn(buf, dt, j, r * cos(t));
+		store_randn(buf, dt, j + 1, r * sin(t));
+	}
+	if (j < n) /* even last element: the cosine half alone */
+		store_randn(buf, dt, j, rung_rng_normal(key, (uint64_t)(start + j)));
+}
+
 int rung_fill_at(void *buf, rung_dtype dt, int64_t start, int64_t n, rung_init_kind init, double a,
 		 double b, uint64_t seed, const char *argname)
 {
@@ -147,12 +182,7 @@ int rung_fill_at(void *buf, rung_dtype dt, int64_t start, int64_t n, rung_init_k
 		}
 		return 0;
 	case RUNG_INIT_RANDN:
-		for (j = 0; j < n; j++) {
-			double v = rung_rng_normal(key, (uint64_t)(start + j));
-			if (is_int(dt))
-				v = nearbyint(v);
-			rung_store_double(buf, dt, j, v);
-		}
+		fill_randn(buf, dt, start, n, key);
 		return 0;
 	default:
 		return rung_error_set(RUNG_EINVAL, "fill %s: init kind %d is not generated (npy is loaded, not filled)",

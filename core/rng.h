@@ -6,7 +6,8 @@
  * i.e. the i-th output of a splitmix64 stream keyed by seed and name, so any
  * slice can be generated in any order or in parallel and gives the same bits.
  * randn uses Box-Muller on the pair (2p, 2p+1) with p = i / 2: even i take the
- * cosine branch, odd i the sine branch, so it too is order-independent. */
+ * cosine branch, odd i the sine branch, so it too is order-independent. The
+ * fills compute both branches of a pair at once (same bits, half the cost). */
 #ifndef RUNG_CORE_RNG_H
 #define RUNG_CORE_RNG_H
 

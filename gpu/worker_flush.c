@@ -28,8 +28,13 @@
  *       if (acc != 0.f)
  *           *sink = acc;
  *   }
+ *
+ * Diagnostic only (docs/ARCHITECTURE.md): RUNG_FLUSH=sweep|memset|none picks the
+ * flush (default sweep); any other value warns on stderr and keeps the sweep.
  */
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "gpu/worker_child.h"
 
@@ -131,9 +136,32 @@ bool rung__flush_ready(rung_wctx *c)
 	return true;
 }
 
+typedef enum { FLUSH_SWEEP, FLUSH_MEMSET, FLUSH_NONE } flush_mode;
+
+static flush_mode mode_of_env(void)
+{
+	static int mode = -1;
+	if (mode >= 0)
+		return (flush_mode)mode;
+	const char *e = getenv("RUNG_FLUSH");
+	mode = FLUSH_SWEEP;
+	if (e && *e) {
+		if (!strcmp(e, "memset"))
+			mode = FLUSH_MEMSET;
+		else if (!strcmp(e, "none"))
+			mode = FLUSH_NONE;
+		else if (strcmp(e, "sweep") != 0)
+			fprintf(stderr, "rung worker: RUNG_FLUSH=%.40s is not sweep, memset or none; using sweep\n", e);
+	}
+	return (flush_mode)mode;
+}
+
 CUresult rung__flush_l2(rung_wctx *c)
 {
-	if (!sweep_fn)
+	flush_mode m = mode_of_env();
+	if (m == FLUSH_NONE)
+		return CUDA_SUCCESS;
+	if (!sweep_fn || m == FLUSH_MEMSET)
 		return rung_cu.cuMemsetD32Async(c->flush, 0, c->flush_bytes / 4, c->stream);
 	CUdeviceptr p = c->flush;
 	unsigned long long n4 = c->flush_bytes / 16;

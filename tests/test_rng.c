@@ -2,6 +2,7 @@
  * and roughly the right distributions. */
 #include "harness.h"
 
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -67,6 +68,41 @@ static void t_distinct(void)
 	CHECK(rung_seed_derive(1234, 1) == s1);
 	CHECK(rung_seed_derive(1235, 0) != s0);
 	CHECK(rung_seed_fresh() != rung_seed_fresh());
+}
+
+/* The pairwise randn fill (both Box-Muller outputs per uniform pair) gives the
+ * same bits as the per-element definition rung_rng_normal, for every start
+ * parity and length parity, in f64, f32 and an integer dtype. */
+static void t_randn_pairs_match_scalar(void)
+{
+	enum { N = 200003 };
+	double *d = malloc(sizeof(double) * N);
+	float *f = malloc(sizeof(float) * N);
+	int32_t *k = malloc(sizeof(int32_t) * N);
+	uint64_t key = rung_rng_key(11, "P");
+	int64_t starts[] = { 0, 1, 2, 7, 1000001 };
+	int64_t lens[] = { N, N - 1, 1, 2, 3 };
+	for (int s = 0; s < 5; s++) {
+		for (int l = 0; l < 5; l++) {
+			int64_t st = starts[s], n = lens[l];
+			CHECK_INT(rung_fill_at(d, RUNG_DT_F64, st, n, RUNG_INIT_RANDN, 0, 0, 11, "P"), 0);
+			CHECK_INT(rung_fill_at(f, RUNG_DT_F32, st, n, RUNG_INIT_RANDN, 0, 0, 11, "P"), 0);
+			CHECK_INT(rung_fill_at(k, RUNG_DT_I32, st, n, RUNG_INIT_RANDN, 0, 0, 11, "P"), 0);
+			int64_t bad_d = 0, bad_f = 0, bad_k = 0;
+			for (int64_t j = 0; j < n; j++) {
+				double v = rung_rng_normal(key, (uint64_t)(st + j));
+				bad_d += d[j] != v;
+				bad_f += f[j] != (float)v;
+				bad_k += k[j] != (int32_t)nearbyint(v);
+			}
+			CHECK_INT(bad_d, 0);
+			CHECK_INT(bad_f, 0);
+			CHECK_INT(bad_k, 0);
+		}
+	}
+	free(d);
+	free(f);
+	free(k);
 }
 
 static void t_randn_moments(void)
@@ -196,6 +232,7 @@ int main(void)
 	T_RUN(t_order_independent);
 	T_RUN(t_parallel_fill);
 	T_RUN(t_distinct);
+	T_RUN(t_randn_pairs_match_scalar);
 	T_RUN(t_randn_moments);
 	T_RUN(t_uniform_and_kinds);
 	return t_done();
