@@ -1,13 +1,18 @@
 #include "core/err.h"
 
 #include <stdio.h>
+#include <string.h>
 
 static _Thread_local char err_msg[1024];
 static _Thread_local int err_code;
 
 int rung_error_setv(int code, const char *fmt, va_list ap)
 {
-	vsnprintf(err_msg, sizeof(err_msg), fmt, ap);
+	/* Formatted aside first: callers may pass rung_error_last() as an argument
+	 * ("%s:%d: %s", path, line, rung_error_last()) to prefix a location. */
+	char msg[sizeof(err_msg)];
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	memcpy(err_msg, msg, sizeof(err_msg));
 	err_code = code;
 	return code;
 }

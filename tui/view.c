@@ -795,6 +795,22 @@ int rung_tui_script_command(rung_tui *t, const char *line)
 		}
 		return 0;
 	}
+	if (!strcmp(cmd, "sleep")) {
+		/* apply live updates for N seconds (a background evaluation in flight) */
+		double secs = atof(args);
+		struct pollfd p = {rung_model_event_fd(t->model), POLLIN, 0};
+		struct timespec t0, now;
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		for (;;) {
+			clock_gettime(CLOCK_MONOTONIC, &now);
+			double left = secs - (double)(now.tv_sec - t0.tv_sec) - (double)(now.tv_nsec - t0.tv_nsec) / 1e9;
+			if (left <= 0)
+				break;
+			if (poll(&p, 1, (int)(left * 1000) + 1) > 0)
+				apply_events(t);
+		}
+		return 0;
+	}
 	if (!strcmp(cmd, "click")) {
 		int y, x;
 		if (sscanf(args, "%d %d", &y, &x) != 2)
