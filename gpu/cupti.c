@@ -10,7 +10,6 @@
 #include <cupti.h>
 
 #include "core/err.h"
-#include "core/timing.h"
 
 #ifndef RUNG_CUDA_LIBDIR
 #define RUNG_CUDA_LIBDIR "/usr/local/cuda/lib64"
@@ -85,118 +84,12 @@ static void *open_cupti(void)
 	return dlopen("libcupti.so.13", RTLD_NOW | RTLD_LOCAL);
 }
 
-/* NVML state (functions below) */
-typedef struct nvml_device *nvml_device_t;
-enum { NVML_OK = 0, NVML_CLOCK_SM = 1 };
-
-static struct {
-	void *lib;
-	bool ok;
-	nvml_device_t dev;
-	int (*get_clock)(nvml_device_t, int, unsigned *);
-	int (*get_max_clock)(nvml_device_t, int, unsigned *);
-	int (*get_power_limit)(nvml_device_t, unsigned *);
-	int (*driver_version)(char *, unsigned);
-} nv;
-static bool nv_lib_loaded(void);
-
-/* --- background loading (rung_preload_start) -------------------------------- */
-
-static pthread_mutex_t preload_lock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_t cupti_thread, nvml_thread;
-static bool cupti_pending, nvml_pending;
-static int cupti_rc, nvml_init_rc;
-static char cupti_msg[512], nvml_init_msg[256];
-static double cupti_secs, nvml_secs; /* thread run times, for RUNG_TIMING */
-
-static int cupti_load_now(void);
-static int nvml_init_now(void);
-
-static void *cupti_thread_main(void *arg)
-{
-	(void)arg;
-	double t0 = rung_timing_now();
-	cupti_rc = cupti_load_now();
-	cupti_secs = rung_timing_now() - t0;
-	if (cupti_rc) {
-		snprintf(cupti_msg, sizeof(cupti_msg), "%s", rung_error_last());
-		fprintf(stderr, "rung worker: %s\n", cupti_msg);
-	}
-	return NULL;
-}
-
-static void *nvml_thread_main(void *arg)
-{
-	(void)arg;
-	double t0 = rung_timing_now();
-	nvml_init_rc = nvml_init_now();
-	nvml_secs = rung_timing_now() - t0;
-	if (nvml_init_rc)
-		snprintf(nvml_init_msg, sizeof(nvml_init_msg), "%s", rung_error_last());
-	return NULL;
-}
-
-void rung_preload_start(void)
-{
-	pthread_mutex_lock(&preload_lock);
-	if (!cupti_pending && !cu.ok && !cu.lib)
-		cupti_pending = pthread_create(&cupti_thread, NULL, cupti_thread_main, NULL) == 0;
-	if (!nvml_pending && !nv_lib_loaded())
-		nvml_pending = pthread_create(&nvml_thread, NULL, nvml_thread_main, NULL) == 0;
-	pthread_mutex_unlock(&preload_lock);
-}
-
-/* Waits for the CUPTI loader thread; true when one ran (its result is in cupti_rc). */
-static bool cupti_join(void)
-{
-	pthread_mutex_lock(&preload_lock);
-	bool was = cupti_pending;
-	if (cupti_pending) {
-		double t0 = rung_timing_now();
-		pthread_join(cupti_thread, NULL);
-		cupti_pending = false;
-		rung_timing_lap("preload: wait for CUPTI thread", t0);
-		rung_timing_add("preload: CUPTI load (background thread)", cupti_secs);
-	}
-	pthread_mutex_unlock(&preload_lock);
-	return was;
-}
-
-static bool nvml_join(void)
-{
-	pthread_mutex_lock(&preload_lock);
-	bool was = nvml_pending;
-	if (nvml_pending) {
-		double t0 = rung_timing_now();
-		pthread_join(nvml_thread, NULL);
-		nvml_pending = false;
-		rung_timing_lap("preload: wait for NVML thread", t0);
-		rung_timing_add("preload: NVML init (background thread)", nvml_secs);
-	}
-	pthread_mutex_unlock(&preload_lock);
-	return was;
-}
-
-void rung_preload_join(void)
-{
-	cupti_join();
-	nvml_join();
-}
-
 bool rung_cupti_available(void)
 {
-	cupti_join();
 	return cu.ok;
 }
 
 int rung_cupti_load(void)
-{
-	if (cupti_join() && cupti_rc) /* the thread printed it already; report it again here */
-		return rung_error_set(cupti_rc, "%s", cupti_msg);
-	return cupti_load_now();
-}
-
-static int cupti_load_now(void)
 {
 	if (cu.ok)
 		return 0;
@@ -232,7 +125,6 @@ int rung_cupti_start(const char *name)
 
 int rung_cupti_start2(const char *name_a, const char *name_b)
 {
-	cupti_join();
 	if (!cu.ok)
 		return rung_error_set(RUNG_ENOTFOUND, "CUPTI not loaded");
 	pthread_mutex_lock(&lock);
@@ -279,54 +171,43 @@ void rung_cupti_stop(void)
 
 /* --- NVML: types declared locally (no nvml.h needed) ------------------------- */
 
+typedef struct nvml_device *nvml_device_t;
+enum { NVML_OK = 0, NVML_CLOCK_SM = 1 };
 
-static bool nv_inited;
-static int (*nv_by_uuid)(const char *, nvml_device_t *);
-static int (*nv_by_index)(unsigned, nvml_device_t *);
+static struct {
+	void *lib;
+	bool ok;
+	nvml_device_t dev;
+	int (*get_clock)(nvml_device_t, int, unsigned *);
+	int (*get_max_clock)(nvml_device_t, int, unsigned *);
+	int (*get_power_limit)(nvml_device_t, unsigned *);
+	int (*driver_version)(char *, unsigned);
+} nv;
 
-static bool nv_lib_loaded(void)
+int rung_nvml_open(const char *uuid)
 {
-	return nv.lib != NULL;
-}
-
-/* dlopen + nvmlInit (the slow part, no device needed): on the preload thread or
- * from rung_nvml_open. */
-static int nvml_init_now(void)
-{
-	if (nv_inited)
+	if (nv.ok)
 		return 0;
-	if (!nv.lib)
-		nv.lib = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
+	nv.lib = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
 	if (!nv.lib)
 		return rung_error_set(RUNG_ENOTFOUND, "NVML not found (libnvidia-ml.so.1)");
 	int (*init)(void);
+	int (*by_uuid)(const char *, nvml_device_t *);
+	int (*by_index)(unsigned, nvml_device_t *);
 	*(void **)&init = dlsym(nv.lib, "nvmlInit_v2");
-	*(void **)&nv_by_uuid = dlsym(nv.lib, "nvmlDeviceGetHandleByUUID");
-	*(void **)&nv_by_index = dlsym(nv.lib, "nvmlDeviceGetHandleByIndex_v2");
+	*(void **)&by_uuid = dlsym(nv.lib, "nvmlDeviceGetHandleByUUID");
+	*(void **)&by_index = dlsym(nv.lib, "nvmlDeviceGetHandleByIndex_v2");
 	*(void **)&nv.get_clock = dlsym(nv.lib, "nvmlDeviceGetClockInfo");
 	*(void **)&nv.get_max_clock = dlsym(nv.lib, "nvmlDeviceGetMaxClockInfo");
 	*(void **)&nv.get_power_limit = dlsym(nv.lib, "nvmlDeviceGetPowerManagementLimit");
 	*(void **)&nv.driver_version = dlsym(nv.lib, "nvmlSystemGetDriverVersion");
 	if (!init || init() != NVML_OK)
 		return rung_error_set(RUNG_ENOTFOUND, "NVML did not initialise");
-	nv_inited = true;
-	return 0;
-}
-
-int rung_nvml_open(const char *uuid)
-{
-	if (nv.ok)
-		return 0;
-	int rc;
-	if (nvml_join() && nvml_init_rc)
-		return rung_error_set(nvml_init_rc, "%s", nvml_init_msg);
-	if ((rc = nvml_init_now()))
-		return rc;
 	int r = -1;
-	if (uuid && uuid[0] && nv_by_uuid)
-		r = nv_by_uuid(uuid, &nv.dev);
-	if (r != NVML_OK && nv_by_index)
-		r = nv_by_index(0, &nv.dev);
+	if (uuid && uuid[0] && by_uuid)
+		r = by_uuid(uuid, &nv.dev);
+	if (r != NVML_OK && by_index)
+		r = by_index(0, &nv.dev);
 	if (r != NVML_OK)
 		return rung_error_set(RUNG_ENOTFOUND, "NVML: device not found");
 	nv.ok = true;

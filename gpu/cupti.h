@@ -14,15 +14,6 @@
 int rung_cupti_load(void);
 bool rung_cupti_available(void);
 
-/* Starts loading CUPTI (as rung_cupti_load) and NVML (dlopen + nvmlInit) on two
- * background threads, so they overlap the CUDA context creation. Every function
- * here waits for the thread it needs (rung_cupti_* for CUPTI, rung_nvml_open for
- * NVML); a CUPTI load failure is printed to stderr as "rung worker: <reason>"
- * when the thread ends, and rung_cupti_load returns it. Idempotent. */
-void rung_preload_start(void);
-/* Waits for both threads (before the process exits). */
-void rung_preload_join(void);
-
 /* Starts collecting kernel records whose (mangled) name equals `name`. */
 int rung_cupti_start(const char *name);
 /* Same for kernels named either name (A/B comparison); records come in

@@ -121,8 +121,8 @@ static int device_open(rung_wctx *c)
 	if (!e->driver[0])
 		rung__sfmt(e->driver, sizeof(e->driver), "CUDA %s", e->cuda);
 	rung_error_clear();
-	/* CUPTI loads on its preload thread (rung_preload_start), joined where it is
-	 * first used (bench, compare, ceilings); a failure prints "rung worker: ..." */
+	if (rung_cupti_load() != 0)
+		fprintf(stderr, "rung worker: %s\n", rung_error_last());
 	e->valid = true;
 	return 0;
 }
@@ -198,13 +198,10 @@ int rung_worker_main(int in_fd, int out_fd)
 		dup2(STDERR_FILENO, STDOUT_FILENO);
 	}
 	double t0 = rung_timing_now();
-	rung_preload_start();
 	int rc = device_open(&c);
-	rung_timing_lap("context init (driver, device; NVML joined, CUPTI in background)", t0);
-	if (send_hello(&c, rc) || rc) {
-		rung_preload_join();
+	rung_timing_lap("context init (driver, device, CUPTI, NVML)", t0);
+	if (send_hello(&c, rc) || rc)
 		return 0;
-	}
 	rung_chan ch;
 	rung_chan_init(&ch, in_fd);
 	int code = 0;
@@ -240,7 +237,6 @@ int rung_worker_main(int in_fd, int out_fd)
 			break;
 	}
 	rung_chan_free(&ch);
-	rung_preload_join();
 	if (code == 0) {
 		if (c.flush)
 			rung_cu.cuMemFree(c.flush);
