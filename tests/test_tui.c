@@ -19,6 +19,7 @@
 #include "tui/draw.h"
 #include "tui/import.h"
 #include "tui/model.h"
+#include "tui/occ_row.h"
 #include "tui/rowmetrics.h"
 #include "tui/textdiff.h"
 #include "tui/theme.h"
@@ -405,6 +406,51 @@ static void test_screen_compare(void)
 	s = dump_of(dir, "compare_source.txt");
 	CHECK_CONTAINS(s, "source diff a -> b");
 	CHECK_CONTAINS(s, "#define TILE");
+	free(s);
+	rung_model_free(m);
+}
+
+/* The occupancy row: per side from registers and smem (ptxas) and the launch
+ * geometry; '-' when the geometry is unknown. */
+static void test_compare_occupancy(void)
+{
+	rung_model *m = NULL;
+	CHECK_INT(rung_model_mem_new(&m), 0);
+	const struct {
+		const char *hash, *subject;
+		int regs;
+		int64_t smem;
+	} v[] = {
+		{"cccccccccccccccccccccccccccccccccccccccc", "no launch geometry", 32, 0},
+		{"bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb", "tf32 mma", 165, 0},
+		{"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", "float4", 109, 8192},
+	};
+	for (int i = 0; i < 3; i++) {
+		rung_model_row r = {0};
+		snprintf(r.hash, sizeof(r.hash), "%s", v[i].hash);
+		snprintf(r.subject, sizeof(r.subject), "%s", v[i].subject);
+		r.result = rung_model_fake_result(r.hash, 10.0 - i, 1e-6, true, (unsigned)i + 1);
+		r.result->compile.kernel.regs = v[i].regs;
+		r.result->compile.kernel.smem = v[i].smem;
+		r.result->compile.kernel.barriers = 1;
+		CHECK_INT(rung_model_mem_add(m, &r), 0);
+	}
+	/* 256 threads: a (109 regs) 2 blocks = 25%; b (165 regs, 70 KiB dynamic) 1 block = 12.5% */
+	rung_geom g = {.grid = {32, 32, 1}, .block = {256, 1, 1}, .smem = 0};
+	CHECK_INT(rung_model_mem_set_launch(m, v[2].hash, &g), 0);
+	g.smem = 71680;
+	CHECK_INT(rung_model_mem_set_launch(m, v[1].hash, &g), 0);
+	rung_occupancy o;
+	CHECK_INT(rung_row_occupancy(&o, m, 1), 0);
+	CHECK_INT(o.blocks, 1);
+	CHECK_INT(o.by_smem, 3);
+	CHECK(rung_row_occupancy(&o, m, 0) < 0);
+	const char *dir = run_script(m, "G a k b c\n:dump occ_ab.txt\n<Esc> g b c\n:dump occ_unknown.txt\n", 100, 20, 0);
+	char *s = dump_of(dir, "occ_ab.txt");
+	CHECK_CONTAINS(s, "occupancy       25% regs     12.5% regs -12.5 pts");
+	free(s);
+	s = dump_of(dir, "occ_unknown.txt");
+	CHECK_CONTAINS(s, "occupancy       25% regs              -\n");
 	free(s);
 	rung_model_free(m);
 }
@@ -866,6 +912,26 @@ static void test_git_demo(void)
 	CHECK_CONTAINS(t, "rung sgemm (task 1/2, T switches): 11 versions, 0 evaluated, 2 recorded");
 	free(t);
 	CHECK_INT(rung_key_request('T'), RUNG_REQ_NEXT_TASK);
+	/* launch geometry from each version's `// rung:` line at [dims] (4096^3) */
+	const char *c8 = NULL;
+	for (int i = 0; i < p.nsteps; i++)
+		if (!strcmp(p.steps[i].step, "08-tf32-mma"))
+			c8 = p.steps[i].commit;
+	rung_geom g;
+	CHECK_INT(rung_model_launch(&g, m, c1), 0); /* 01-naive: cdiv(M,32), cdiv(N,32); 32, 32; smem 0 */
+	CHECK_INT(g.grid[0], 128);
+	CHECK_INT(g.block[0] * g.block[1], 1024);
+	CHECK_INT(g.smem, 0);
+	CHECK(c8 != NULL);
+	if (c8) {
+		CHECK_INT(rung_model_launch(&g, m, c8), 0);
+		CHECK_INT(g.block[0] * g.block[1] * g.block[2], 256);
+		CHECK_INT(g.smem, 71680);
+	}
+	CHECK(rung_model_launch(&g, m, "0000000000000000000000000000000000000000") < 0);
+	/* the made-up recorded results carry no compile info: occupancy unknown */
+	rung_occupancy oc;
+	CHECK(rung_row_occupancy(&oc, m, i1) < 0);
 	/* E evaluates only versions without a live result: all 11, recorded ones included */
 	CHECK_INT(rung_model_evaluate_missing(m), 11);
 	rung_model_free(m); /* stops the evaluations' thread after the current one */
@@ -897,6 +963,7 @@ int main(void)
 	T_RUN(test_screen_ascii);
 	T_RUN(test_screen_detail);
 	T_RUN(test_screen_compare);
+	T_RUN(test_compare_occupancy);
 	T_RUN(test_screen_roofline);
 	T_RUN(test_screen_steer);
 	T_RUN(test_screen_help);

@@ -18,28 +18,6 @@
 
 typedef enum { SRC_NONE, SRC_LIVE, SRC_RECORDED, SRC_COMPILED } row_src;
 
-typedef struct {
-	const char *content;
-	rung_result *out;
-	bool found;
-} by_content;
-
-static int match_content(void *ud, const rung_result *r, const char *json, const char *content)
-{
-	by_content *b = ud;
-	(void)json;
-	if (!content || strcmp(content, b->content))
-		return 0;
-	/* oldest first: keep the newest */
-	rung_result_clear(b->out);
-	if (rung_result_from_json(b->out, json) < 0)
-		return 0;
-	b->out->recorded = true;
-	snprintf(b->out->recorded_note, sizeof(b->out->recorded_note), "%s", r->recorded_note);
-	b->found = true;
-	return 0;
-}
-
 rung_result *rung_recorded_lookup(rung_vctx *c, const rung_version *v, const char *content)
 {
 	if (!c->store)
@@ -49,13 +27,11 @@ rung_result *rung_recorded_lookup(rung_vctx *c, const rung_version *v, const cha
 		return NULL;
 	if (!v->worktree && rung_store_get_commit(r, c->store, v->id, true) == 0 && r->recorded)
 		return r;
-	rung_result_init(r);
-	by_content b = {content, r, false};
-	if (content && content[0])
-		rung_store_foreach(c->store, 1, match_content, &b);
-	rung_error_clear();
-	if (b.found)
+	rung_result_clear(r);
+	/* the newest recorded result with this content (one indexed query) */
+	if (content && content[0] && rung_store_get_recorded_content(r, c->store, content) == 0)
 		return r;
+	rung_error_clear();
 	rung_result_clear(r);
 	free(r);
 	return NULL;

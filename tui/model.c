@@ -227,18 +227,19 @@ static void recompute_baseline(rung_model *m)
 		}
 }
 
-void rung_model_set_rows(rung_model *m, rung_model_row *rows, int n)
+/* Flags from verdicts, the automatic baseline and the best, over m->rows
+ * (appended: the baseline flags already set may be automatic ones). */
+static void rows_changed(rung_model *m, bool appended)
 {
-	rung_model_rows_free(m->rows, m->nrows);
-	m->rows = rows;
-	m->nrows = n;
+	int n = m->nrows;
+	rung_model_row *rows = m->rows;
 	bool have_base = false;
 	for (int i = 0; i < n; i++) {
 		if (rows[i].verdict == RUNG_VERDICT_BASELINE)
 			rows[i].baseline = true;
 		if (rows[i].verdict == RUNG_VERDICT_BEST)
 			rows[i].best = true;
-		have_base |= rows[i].baseline;
+		have_base |= appended ? rows[i].verdict == RUNG_VERDICT_BASELINE : rows[i].baseline;
 	}
 	/* No baseline chosen: the oldest evaluated version (of the kind shown) is the baseline. */
 	m->auto_baseline = !have_base;
@@ -248,9 +249,51 @@ void rung_model_set_rows(rung_model *m, rung_model_row *rows, int n)
 	m->generation++;
 }
 
+void rung_model_set_rows(rung_model *m, rung_model_row *rows, int n)
+{
+	rung_model_rows_free(m->rows, m->nrows);
+	m->rows = rows;
+	m->nrows = n;
+	rows_changed(m, false);
+}
+
+/* RUNG_EV_ROWS_MORE: appends when the list still ends where the chunk starts
+ * (a task switch or a reload in between makes it stale: dropped). */
+static void append_rows(rung_model *m, rung_model_event *e)
+{
+	bool fits = m->nrows > 0 ? !strcmp(m->rows[m->nrows - 1].hash, e->hash) : !e->hash[0];
+	if (!fits)
+		return;
+	if (e->nrows > 0) {
+		rung_model_row *nr = realloc(m->rows, (size_t)(m->nrows + e->nrows) * sizeof(*nr));
+		if (!nr) {
+			snprintf(m->message, sizeof(m->message), "loading: out of memory");
+			m->loading = false;
+			return;
+		}
+		memcpy(nr + m->nrows, e->rows, (size_t)e->nrows * sizeof(*nr));
+		m->rows = nr;
+		m->nrows += e->nrows;
+		free(e->rows); /* the rows' results now belong to m->rows */
+		e->rows = NULL;
+		e->nrows = 0;
+		rows_changed(m, true);
+	}
+	if (e->last) {
+		m->loading = false;
+		if (m->evaluate_when_loaded) {
+			m->evaluate_when_loaded = false;
+			if (rung_model_evaluate_missing(m) < 0)
+				snprintf(m->message, sizeof(m->message), "evaluate: %s", rung_error_last());
+		}
+	}
+}
+
 static void apply_one(rung_model *m, rung_model_event *e)
 {
-	int i = e->kind == RUNG_EV_ROWS || e->kind == RUNG_EV_MESSAGE ? -1 : rung_model_find(m, e->hash);
+	int i = e->kind == RUNG_EV_ROWS || e->kind == RUNG_EV_ROWS_MORE || e->kind == RUNG_EV_MESSAGE
+			? -1
+			: rung_model_find(m, e->hash);
 	rung_model_row *r = i >= 0 ? &m->rows[i] : NULL;
 	switch (e->kind) {
 	case RUNG_EV_QUEUED:
@@ -313,6 +356,9 @@ static void apply_one(rung_model *m, rung_model_event *e)
 	}
 	case RUNG_EV_TASKS:
 		break;
+	case RUNG_EV_ROWS_MORE:
+		append_rows(m, e);
+		break;
 	}
 	m->generation++;
 }
@@ -350,6 +396,14 @@ int rung_model_text(char **out, rung_model *m, const char *hash, rung_text_kind 
 	return m->ops->text(out, m, hash, kind);
 }
 
+int rung_model_launch(rung_geom *out, rung_model *m, const char *hash)
+{
+	memset(out, 0, sizeof(*out));
+	if (!m->ops || !m->ops->launch)
+		return rung_error_set(RUNG_EUNSUPPORTED, "this model has no launch geometry");
+	return m->ops->launch(out, m, hash);
+}
+
 int rung_model_evaluate(rung_model *m, const char *hash)
 {
 	if (!m->ops || !m->ops->evaluate)
@@ -360,6 +414,10 @@ int rung_model_evaluate(rung_model *m, const char *hash)
 int rung_model_evaluate_missing(rung_model *m)
 {
 	int n = 0;
+	/* while the first list is still arriving: the rows loaded now, the rest
+	 * when it is complete (rows already queued are skipped then) */
+	if (m->loading)
+		m->evaluate_when_loaded = true;
 	/* oldest first, so results arrive in commit order */
 	for (int i = m->nrows - 1; i >= 0; i--) {
 		rung_model_row *r = &m->rows[i];

@@ -74,6 +74,10 @@ typedef enum {
 	RUNG_EV_MESSAGE,  /* .text for the status bar */
 	RUNG_EV_EVALUATE_MISSING, /* evaluate every row without a live result (as `E`), on the UI thread */
 	RUNG_EV_TASKS,    /* .text: the task list changed (backend state); bumps the generation */
+	/* more of the first list, read in the background: .rows/.nrows are appended
+	 * when the list still ends at row .hash (else they are stale and dropped);
+	 * .last: the list is complete (clears m->loading) */
+	RUNG_EV_ROWS_MORE,
 } rung_event_kind;
 
 typedef struct rung_model_event {
@@ -86,6 +90,7 @@ typedef struct rung_model_event {
 	int nrows;
 	rung_verdict verdict;
 	char text[256];
+	bool last;                     /* RUNG_EV_ROWS_MORE: the list is complete */
 	struct rung_model_event *next; /* queue link (internal) */
 } rung_model_event;
 
@@ -118,6 +123,10 @@ typedef struct {
 	 * kinds "sass", "trace") as JSON text into *out (caller frees); RUNG_ENOTFOUND
 	 * when none. NULL: the backend has none (tui/model_prof.h reads it). */
 	int (*extra)(char **out, rung_model *m, const char *hash, const char *kind);
+	/* Launch geometry of a version at the task's benchmark shape: [launch]
+	 * overridden by the version's `// rung:` line, evaluated with [dims].
+	 * RUNG_ENOTFOUND when the version has none. NULL: the backend cannot tell. */
+	int (*launch)(rung_geom *out, rung_model *m, const char *hash);
 } rung_model_ops;
 
 struct rung_model {
@@ -140,6 +149,11 @@ struct rung_model {
 	double queue_frac;
 	char message[256];    /* last RUNG_EV_MESSAGE */
 	unsigned generation;  /* bumped whenever rows change (screens cache on it) */
+	/* The first list is still arriving (RUNG_EV_ROWS_MORE): rows holds the
+	 * newest versions read so far. `E` meanwhile queues the rows loaded and
+	 * sets evaluate_when_loaded: the rest is queued when the list is complete. */
+	bool loading;
+	bool evaluate_when_loaded;
 
 	/* event queue */
 	pthread_mutex_t lock;
@@ -162,6 +176,8 @@ int rung_model_apply_events(rung_model *m);
 /* Convenience wrappers around ops (UI thread). */
 int rung_model_refresh(rung_model *m);
 int rung_model_text(char **out, rung_model *m, const char *hash, rung_text_kind kind);
+/* ops->launch, or RUNG_EUNSUPPORTED. */
+int rung_model_launch(rung_geom *out, rung_model *m, const char *hash);
 int rung_model_evaluate(rung_model *m, const char *hash);
 /* Evaluates every row without a result and not already queued; returns the count queued (>= 0). */
 int rung_model_evaluate_missing(rung_model *m);
@@ -195,6 +211,9 @@ int rung_model_mem_new(rung_model **out);
 int rung_model_mem_add(rung_model *m, const rung_model_row *row);
 /* Sets the text returned for (hash, kind) (copied). */
 int rung_model_mem_set_text(rung_model *m, const char *hash, rung_text_kind kind, const char *text);
+/* Sets the launch geometry returned for hash (the demo gives every version
+ * a 16x16 block without dynamic shared memory). */
+int rung_model_mem_set_launch(rung_model *m, const char *hash, const rung_geom *g);
 /* n deterministic synthetic versions with results (seeded), for tests and benches. */
 int rung_model_mem_demo(rung_model *m, int n, unsigned seed);
 /* A synthetic result: ok all the way with the given median (ms), or failing at check. */

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -59,6 +60,11 @@ typedef struct {
 	bool reload;
 	bool stop;
 	unsigned task_gen; /* bumped by a task switch (under qlock): older reloads are dropped */
+	/* the rest of the first list, after row rest_anchor (under qlock); runs
+	 * before queued evaluations and reloads */
+	bool rest;
+	char rest_anchor[41];
+	unsigned rest_gen;
 
 	pthread_t probe;   /* rung_model_auto_evaluate */
 	bool probe_running;
@@ -108,46 +114,151 @@ static const char *note_line(const rung_vrow *r)
 	return r->note.other ? r->note.other : "";
 }
 
+/* The list read a chunk at a time: versions from a revwalk (vcs/history.h
+ * yields them without walking everything), notes read once and sorted for
+ * bsearch, results looked up per row with the store's cached statements. */
+typedef struct {
+	rung_history *h;
+	rung_note *notes; /* sorted by commit; a row takes its note over */
+	int nnotes;
+	bool any_results; /* the store holds results: else no row can have one and no content hash is needed */
+	bool done;        /* history exhausted */
+} loader;
+
+static int note_cmp(const void *a, const void *b)
+{
+	return strcmp(((const rung_note *)a)->commit, ((const rung_note *)b)->commit);
+}
+
+static void loader_close(loader *l)
+{
+	rung_notes_free(l->notes, l->nnotes);
+	rung_history_free(l->h);
+	memset(l, 0, sizeof(*l));
+}
+
+static int loader_open(loader *l, rung_vctx *c)
+{
+	memset(l, 0, sizeof(*l));
+	rung_history_opts o = rung_vtask_history_opts(&c->task);
+	int e = rung_history_open(&l->h, c->repo, &o);
+	if (e < 0)
+		return e;
+	if ((e = rung_notes_list(&l->notes, &l->nnotes, c->repo)) < 0) {
+		loader_close(l);
+		return e;
+	}
+	if (l->nnotes > 1)
+		qsort(l->notes, (size_t)l->nnotes, sizeof(*l->notes), note_cmp);
+	l->any_results = !c->store || rung_store_count(c->store, -1) != 0; /* -1 (error): look anyway */
+	rung_error_clear();
+	return 0;
+}
+
+/* One version into a row: its live result (by content, else by commit), its
+ * recorded one and its note (as rung_vctx_rows + rung_recorded_lookup do). */
+static void fill_row(rung_model_row *r, loader *l, rung_vctx *c, const rung_version *v)
+{
+	snprintf(r->hash, sizeof(r->hash), "%s", v->id);
+	snprintf(r->subject, sizeof(r->subject), "%s", v->subject);
+	snprintf(r->author, sizeof(r->author), "%.63s", v->author);
+	r->date = v->time;
+	if (l->any_results) {
+		char content[65] = "";
+		rung_source src;
+		if (rung_vtask_source(&src, &c->task, v->worktree ? "WORKTREE" : v->id, v->kernel_path) == 0) {
+			rung_vtask_content(content, &c->task, &src);
+			rung_source_free(&src);
+		}
+		rung_error_clear();
+		bool via_content = false;
+		r->result = rung_vctx_lookup(c, v, content, &via_content);
+		if (r->result && via_content)
+			r->result->cached = true;
+		/* kept apart from the live one: shown only while there is no live result */
+		r->recorded = rung_recorded_lookup(c, v, content);
+	}
+	rung_model_row_sync_steps(r);
+	rung_note key;
+	snprintf(key.commit, sizeof(key.commit), "%s", v->id);
+	rung_note *n = l->nnotes ? bsearch(&key, l->notes, (size_t)l->nnotes, sizeof(*l->notes), note_cmp) : NULL;
+	if (n) {
+		rung_vrow vr = {.note = *n, .has_note = true};
+		r->verdict = (rung_verdict)n->verdict;
+		const char *nl = note_line(&vr);
+		const char *eol = strchr(nl, '\n');
+		snprintf(r->note, sizeof(r->note), "%.*s", eol ? (int)(eol - nl) : (int)strlen(nl), nl);
+	}
+}
+
+/* Up to max more rows (max <= 0: all) into a new array (ownership to the
+ * caller); l->done once history is exhausted. */
+static int loader_next(rung_model_row **out, int *n, loader *l, rung_vctx *c, int max)
+{
+	*out = NULL;
+	*n = 0;
+	int cap = max > 0 ? max : 256, cnt = 0, e = 0;
+	rung_model_row *rows = calloc((size_t)cap + 1, sizeof(*rows));
+	if (!rows)
+		return rung_error_set(RUNG_ENOMEM, "out of memory");
+	while (!l->done && (max <= 0 || cnt < max)) {
+		rung_version v;
+		e = rung_history_next(&v, l->h);
+		if (e < 0)
+			break;
+		if (e == 1) {
+			l->done = true;
+			e = 0;
+			break;
+		}
+		if (cnt == cap) {
+			rung_model_row *nr = realloc(rows, ((size_t)cap * 2 + 1) * sizeof(*nr));
+			if (!nr) {
+				e = rung_error_set(RUNG_ENOMEM, "out of memory");
+				break;
+			}
+			memset(nr + cap, 0, ((size_t)cap + 1) * sizeof(*nr));
+			rows = nr;
+			cap *= 2;
+		}
+		fill_row(&rows[cnt++], l, c, &v);
+	}
+	if (e < 0) {
+		rung_model_rows_free(rows, cnt);
+		return e;
+	}
+	*out = rows;
+	*n = cnt;
+	return 0;
+}
+
 /* Reads every version with its result and note into rows (ownership to caller). */
 static int load_rows(rung_model_row **out, int *n, rung_vctx *c)
 {
-	rung_vrow *vr = NULL;
-	int nv = 0;
+	loader l;
 	*out = NULL;
 	*n = 0;
-	int e = rung_vctx_rows(&vr, &nv, c, NULL, 0);
-	if (e < 0)
-		return e;
-	rung_model_row *rows = calloc((size_t)(nv + 1), sizeof(*rows));
-	if (!rows) {
-		rung_vrows_free(vr, nv);
-		return rung_error_set(RUNG_ENOMEM, "out of memory");
-	}
-	for (int i = 0; i < nv; i++) {
-		rung_model_row *r = &rows[i];
-		snprintf(r->hash, sizeof(r->hash), "%s", vr[i].v.id);
-		snprintf(r->subject, sizeof(r->subject), "%s", vr[i].v.subject);
-		snprintf(r->author, sizeof(r->author), "%.63s", vr[i].v.author);
-		r->date = vr[i].v.time;
-		r->result = vr[i].result;
-		vr[i].result = NULL;
-		if (r->result && vr[i].via_content)
-			r->result->cached = true;
-		/* kept apart from the live one: shown only while there is no live result */
-		r->recorded = rung_recorded_lookup(c, &vr[i].v, vr[i].content);
-		rung_model_row_sync_steps(r);
-		if (vr[i].has_note) {
-			r->verdict = (rung_verdict)vr[i].note.verdict;
-			const char *nl = note_line(&vr[i]);
-			const char *eol = strchr(nl, '\n');
-			snprintf(r->note, sizeof(r->note), "%.*s", eol ? (int)(eol - nl) : (int)strlen(nl), nl);
-		}
-	}
-	rung_vrows_free(vr, nv);
-	*out = rows;
-	*n = nv;
-	return 0;
+	int e = loader_open(&l, c);
+	if (e == 0)
+		e = loader_next(out, n, &l, c, 0);
+	loader_close(&l);
+	return e;
 }
+
+/* Rows read before the first frame; the rest come from the background
+ * (RUNG_EV_ROWS_MORE). A screenful at least, and twice a tall terminal's. */
+static int first_rows(void)
+{
+	struct winsize ws;
+	int n = 100;
+	if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_row * 2 > n)
+		n = ws.ws_row * 2;
+	return n;
+}
+
+/* Rows posted per RUNG_EV_ROWS_MORE (the UI rebuilds its table per event;
+ * a quit waits for at most one chunk). */
+enum { REST_CHUNK = 500 };
 
 static void post_message(rung_model *m, const char *fmt, const char *arg)
 {
@@ -191,6 +302,85 @@ static void reload_in_thread(rung_model *m, git_impl *g)
 			rung_model_rows_free(ev.rows, ev.nrows);
 	}
 	rung_vctx_close(&c);
+}
+
+static bool job_current(git_impl *g, unsigned gen)
+{
+	pthread_mutex_lock(&g->qlock);
+	bool current = gen == g->task_gen && !g->stop;
+	pthread_mutex_unlock(&g->qlock);
+	return current;
+}
+
+/* The rest of the first list: walks past the rows shown (cheap: no sources,
+ * no store), then reads the others a chunk at a time and posts each as
+ * RUNG_EV_ROWS_MORE; the last one says the list is complete. Stops early on a
+ * task switch or quit. When the row shown last is gone (history rewritten in
+ * between), posts the whole list as RUNG_EV_ROWS instead. */
+static void rest_in_thread(rung_model *m, git_impl *g, const char *anchor, unsigned gen)
+{
+	unsigned tgen;
+	char *task = task_snapshot(g, &tgen);
+	rung_vctx c;
+	if (tgen != gen || open_ctx(&c, g->dir, task) < 0) {
+		if (tgen == gen)
+			post_message(m, "loading failed: %s", rung_error_last());
+		free(task);
+		goto done;
+	}
+	free(task);
+	loader l;
+	int e = loader_open(&l, &c);
+	bool found = false;
+	while (e == 0 && !found) {
+		rung_version v;
+		int r = rung_history_next(&v, l.h);
+		if (r < 0)
+			e = r;
+		else if (r == 1)
+			break;
+		else
+			found = !strcmp(v.id, anchor);
+	}
+	if (e == 0 && !found) {
+		loader_close(&l);
+		rung_model_event ev = {.kind = RUNG_EV_ROWS};
+		if ((e = load_rows(&ev.rows, &ev.nrows, &c)) == 0 && job_current(g, gen)) {
+			rung_model_event fin = {.kind = RUNG_EV_ROWS_MORE, .last = true};
+			snprintf(fin.hash, sizeof(fin.hash), "%s", ev.nrows ? ev.rows[ev.nrows - 1].hash : "");
+			rung_model_post(m, &ev);
+			rung_model_post(m, &fin);
+		} else {
+			rung_model_rows_free(ev.rows, ev.nrows);
+		}
+	}
+	char at[41];
+	snprintf(at, sizeof(at), "%s", anchor);
+	while (e == 0 && found && job_current(g, gen)) {
+		rung_model_event ev = {.kind = RUNG_EV_ROWS_MORE};
+		if ((e = loader_next(&ev.rows, &ev.nrows, &l, &c, REST_CHUNK)) < 0)
+			break;
+		snprintf(ev.hash, sizeof(ev.hash), "%s", at);
+		if (ev.nrows)
+			snprintf(at, sizeof(at), "%s", ev.rows[ev.nrows - 1].hash);
+		ev.last = l.done;
+		rung_model_post(m, &ev);
+		if (l.done)
+			break;
+	}
+	if (found)
+		loader_close(&l);
+	rung_vctx_close(&c);
+	if (e == 0)
+		return;
+	post_message(m, "loading failed: %s", rung_error_last());
+done:
+	/* the list stays as it is: not loading any more */
+	if (job_current(g, gen)) {
+		rung_model_event fin = {.kind = RUNG_EV_ROWS_MORE, .last = true};
+		snprintf(fin.hash, sizeof(fin.hash), "%s", anchor);
+		rung_model_post(m, &fin);
+	}
 }
 
 /* One line of `rung eval`'s plain progress ("eval 1/1 a1b2c3d bench") or a
@@ -328,8 +518,18 @@ static void *worker_main(void *arg)
 	git_impl *g = m->impl;
 	pthread_mutex_lock(&g->qlock);
 	while (!g->stop) {
-		if (!g->reload && !g->nqueue) {
+		if (!g->rest && !g->reload && !g->nqueue) {
 			pthread_cond_wait(&g->qcond, &g->qlock);
+			continue;
+		}
+		if (g->rest) {
+			char anchor[41];
+			unsigned gen = g->rest_gen;
+			snprintf(anchor, sizeof(anchor), "%s", g->rest_anchor);
+			g->rest = false;
+			pthread_mutex_unlock(&g->qlock);
+			rest_in_thread(m, g, anchor, gen);
+			pthread_mutex_lock(&g->qlock);
 			continue;
 		}
 		if (g->nqueue) {
@@ -359,6 +559,50 @@ static int ensure_thread(rung_model *m)
 	if (pthread_create(&g->thread, NULL, worker_main, m) != 0)
 		return rung_error_set(RUNG_EIO, "cannot start the background thread");
 	g->thread_running = true;
+	return 0;
+}
+
+/* Reads the first rows of the task open in c into m (before the first frame)
+ * and, when there are more, has the background thread read the rest
+ * (m->loading until RUNG_EV_ROWS_MORE says the list is complete). Navigation,
+ * search and sort work on the rows so far: the versions screen rebuilds its
+ * table (filter and sort included) whenever rows arrive, keeping the selected
+ * version under the cursor. `E` queues the rows loaded and the rest once they
+ * are all there (rung_model_evaluate_missing). A reload (R) or an evaluation
+ * runs after the list is complete (same thread). */
+static int load_first(rung_model *m, rung_vctx *c)
+{
+	git_impl *g = m->impl;
+	loader l;
+	rung_model_row *rows;
+	int n, e = loader_open(&l, c);
+	if (e < 0)
+		return e;
+	if ((e = loader_next(&rows, &n, &l, c, first_rows())) < 0) {
+		loader_close(&l);
+		return e;
+	}
+	bool more = !l.done && n > 0;
+	loader_close(&l);
+	m->loading = more;
+	m->evaluate_when_loaded = false;
+	rung_model_set_rows(m, rows, n);
+	if (!more)
+		return 0;
+	if ((e = ensure_thread(m)) < 0) { /* no thread: the rest now, on this one */
+		rung_error_clear();
+		m->loading = false;
+		if ((e = load_rows(&rows, &n, c)) < 0)
+			return e;
+		rung_model_set_rows(m, rows, n);
+		return 0;
+	}
+	pthread_mutex_lock(&g->qlock);
+	g->rest = true;
+	g->rest_gen = g->task_gen;
+	snprintf(g->rest_anchor, sizeof(g->rest_anchor), "%s", m->rows[n - 1].hash);
+	pthread_cond_signal(&g->qcond);
+	pthread_mutex_unlock(&g->qlock);
 	return 0;
 }
 
@@ -607,27 +851,36 @@ static int git_set_task(rung_model *m, int i)
 	int e = open_ctx(&c, g->dir, path);
 	if (e < 0)
 		return e;
-	rung_model_row *rows;
-	int n;
-	if ((e = load_rows(&rows, &n, &c)) < 0) {
-		rung_vctx_close(&c);
-		return e;
-	}
 	char *nt = strdup(path);
 	if (!nt) {
-		rung_model_rows_free(rows, n);
 		rung_vctx_close(&c);
 		return rung_error_set(RUNG_ENOMEM, "out of memory");
 	}
+	/* the new task first: a background job of the old one stops at its next chunk */
 	pthread_mutex_lock(&g->qlock);
-	free(g->taskdir);
+	char *old = g->taskdir;
 	g->taskdir = nt;
 	g->task_gen++;
 	pthread_mutex_unlock(&g->qlock);
+	if ((e = load_first(m, &c)) < 0) {
+		pthread_mutex_lock(&g->qlock);
+		g->taskdir = old;
+		g->task_gen++;
+		if (m->loading && m->nrows) { /* the old task's list was still arriving: again */
+			g->rest = true;
+			g->rest_gen = g->task_gen;
+			snprintf(g->rest_anchor, sizeof(g->rest_anchor), "%s", m->rows[m->nrows - 1].hash);
+			pthread_cond_signal(&g->qcond);
+		}
+		pthread_mutex_unlock(&g->qlock);
+		free(nt);
+		rung_vctx_close(&c);
+		return e;
+	}
+	free(old);
 	rung_vctx_close(&g->ui);
 	g->ui = c;
 	clear_texts(g);
-	rung_model_set_rows(m, rows, n);
 	set_ceilings(m, g->ui.store);
 	set_title(m, g);
 	return 0;
@@ -679,6 +932,26 @@ static int git_extra(char **out, rung_model *m, const char *hash, const char *ki
 	return rung_model_store_extra(out, g->ui.store, row >= 0 ? &m->rows[row] : NULL, kind);
 }
 
+/* The version's launch line (or the spec's [launch]) at the spec's [dims]. */
+static int git_launch(rung_geom *out, rung_model *m, const char *hash)
+{
+	git_impl *g = m->impl;
+	const rung_spec *spec = g->ui.task.spec;
+	if (!spec)
+		return rung_error_set(RUNG_ENOTFOUND, "no task spec");
+	rung_source src;
+	int e = rung_vtask_source(&src, &g->ui.task, hash, NULL);
+	if (e < 0)
+		return e;
+	rung_launch l = {0};
+	e = rung_launch_from_source(&l, spec, src.text, src.path);
+	if (e >= 0)
+		e = rung_launch_eval(out, &l, &spec->dims);
+	rung_launch_free(&l);
+	rung_source_free(&src);
+	return e < 0 ? e : 0;
+}
+
 static const rung_model_ops git_ops = {
 	.name = "git",
 	.refresh = git_refresh,
@@ -688,6 +961,7 @@ static const rung_model_ops git_ops = {
 	.free = git_free,
 	.set_task = git_set_task,
 	.extra = git_extra,
+	.launch = git_launch,
 };
 
 int rung_model_git_new(rung_model **out, const char *dir, const char *taskdir)
@@ -724,14 +998,12 @@ int rung_model_git_new(rung_model **out, const char *dir, const char *taskdir)
 	}
 	set_title(m, g);
 	set_tasks(m, g);
-	/* the first list is read here, before the first frame; later reloads run in the background */
-	rung_model_row *rows;
-	int n;
-	if ((e = load_rows(&rows, &n, &g->ui)) < 0) {
+	/* the first screenful is read here, before the first frame, the rest in the
+	 * background (load_first); later reloads run in the background too */
+	if ((e = load_first(m, &g->ui)) < 0) {
 		rung_model_free(m); /* git_free closes the handles */
 		return e;
 	}
-	rung_model_set_rows(m, rows, n);
 	set_ceilings(m, g->ui.store);
 	*out = m;
 	return 0;

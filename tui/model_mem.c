@@ -24,9 +24,17 @@ typedef struct {
 	char *json;
 } mem_extra;
 
+/* launch geometry (rung_model_mem_set_launch) */
+typedef struct {
+	char hash[41];
+	rung_geom g;
+} mem_launch;
+
 typedef struct {
 	mem_text *texts;
 	int ntexts;
+	mem_launch *launches;
+	int nlaunches;
 	mem_extra *extras;
 	int nextras;
 	bool demo; /* synthesize texts for rows without one */
@@ -71,6 +79,25 @@ static int mem_extra_get(char **out, rung_model *m, const char *hash, const char
 	return rung_error_set(RUNG_ENOTFOUND, "no stored %s data for %.7s", kind, hash);
 }
 
+static int mem_launch_get(rung_geom *out, rung_model *m, const char *hash)
+{
+	mem_impl *im = m->impl;
+	for (int i = im->nlaunches - 1; i >= 0; i--)
+		if (!strcmp(im->launches[i].hash, hash)) {
+			*out = im->launches[i].g;
+			return 0;
+		}
+	if (im->demo && rung_model_find(m, hash) >= 0) {
+		/* the synthetic sgemm: 16x16 threads per block over 4096x4096 */
+		memset(out, 0, sizeof(*out));
+		out->grid[0] = out->grid[1] = 256;
+		out->block[0] = out->block[1] = 16;
+		out->grid[2] = out->block[2] = 1;
+		return 0;
+	}
+	return rung_error_set(RUNG_ENOTFOUND, "no launch geometry for %.7s", hash);
+}
+
 static int mem_evaluate(rung_model *m, const char *hash)
 {
 	rung_model_event ev = {.kind = RUNG_EV_QUEUED};
@@ -97,6 +124,7 @@ static void mem_free(rung_model *m)
 	for (int i = 0; i < im->nextras; i++)
 		free(im->extras[i].json);
 	free(im->extras);
+	free(im->launches);
 	free(im);
 }
 
@@ -108,6 +136,7 @@ static const rung_model_ops mem_ops = {
 	.set_note = mem_set_note,
 	.free = mem_free,
 	.extra = mem_extra_get,
+	.launch = mem_launch_get,
 };
 
 int rung_model_mem_new(rung_model **out)
@@ -178,6 +207,22 @@ int rung_model_mem_set_extra(rung_model *m, const char *hash, const char *kind, 
 	if (!x->json)
 		return rung_error_set(RUNG_ENOMEM, "out of memory");
 	im->nextras++;
+	m->generation++;
+	return 0;
+}
+
+int rung_model_mem_set_launch(rung_model *m, const char *hash, const rung_geom *g)
+{
+	if (!m->ops || m->ops->launch != mem_launch_get)
+		return rung_error_set(RUNG_EINVAL, "not an in-memory model");
+	mem_impl *im = m->impl;
+	mem_launch *l = realloc(im->launches, (size_t)(im->nlaunches + 1) * sizeof(*l));
+	if (!l)
+		return rung_error_set(RUNG_ENOMEM, "out of memory");
+	im->launches = l;
+	l += im->nlaunches++;
+	snprintf(l->hash, sizeof(l->hash), "%s", hash);
+	l->g = *g;
 	m->generation++;
 	return 0;
 }

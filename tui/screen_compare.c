@@ -13,6 +13,7 @@
 #include "core/stats.h"
 #include "tui/draw.h"
 #include "tui/model_prof.h"
+#include "tui/occ_row.h"
 #include "tui/rowmetrics.h"
 #include "tui/textdiff.h"
 #include "tui/view.h"
@@ -79,6 +80,27 @@ static void int_row(rung_lines *l, const char *name, bool valid, long long a, lo
 		snprintf(sd, sizeof(sd), "%+lld", b - a);
 	rung_role r = b == a ? RUNG_ROLE_SAME : ((b < a) == lower_better ? RUNG_ROLE_FASTER : RUNG_ROLE_SLOWER);
 	metric_row(l, name, sa, sb, sd, r);
+}
+
+/* Theoretical occupancy per side ('-' when anything is unknown), the delta in
+ * percentage points. */
+static void occ_row(rung_lines *l, rung_model *m, int ra, int rb)
+{
+	rung_occupancy oa, ob;
+	bool va = rung_row_occupancy(&oa, m, ra) == 0, vb = rung_row_occupancy(&ob, m, rb) == 0;
+	char sa[32] = "-", sb[32] = "-", sd[48] = "";
+	if (va)
+		rung_fmt_occupancy(sa, sizeof(sa), &oa);
+	if (vb)
+		rung_fmt_occupancy(sb, sizeof(sb), &ob);
+	rung_role r = RUNG_ROLE_DEFAULT;
+	if (va && vb) {
+		double d = ob.pct - oa.pct;
+		if (d != 0)
+			snprintf(sd, sizeof(sd), "%+.3g pts", d);
+		r = d == 0 ? RUNG_ROLE_SAME : d > 0 ? RUNG_ROLE_FASTER : RUNG_ROLE_SLOWER;
+	}
+	metric_row(l, "occupancy", sa, sb, sd, r);
 }
 
 static char *get_text(rung_tui *t, const char *hash, rung_text_kind kind, rung_sass_mix *mix, char *err, int errlen)
@@ -152,6 +174,7 @@ static void build_top(rung_view *v, int ra, int rb)
 	int_row(l, "regs", kv, ma.regs, mb.regs, true);
 	int_row(l, "spills", kv, ma.spills, mb.spills, true);
 	int_row(l, "smem", kv, ma.smem, mb.smem, true);
+	occ_row(l, m, ra, rb);
 	/* instruction mix from the SASS of both */
 	if (strcmp(p->mix_a, A->hash) || strcmp(p->mix_b, B->hash)) {
 		char ea[256] = "", eb[256] = "";

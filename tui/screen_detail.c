@@ -11,6 +11,7 @@
 
 #include "tui/detail_prof.h"
 #include "tui/draw.h"
+#include "tui/occ_row.h"
 #include "tui/rowmetrics.h"
 #include "tui/view.h"
 
@@ -188,6 +189,14 @@ static void build_summary(rung_view *v, int row)
 	char dims[256] = "";
 	rung_dimset_format(dims, sizeof(dims), &r->run_dims);
 	snprintf(buf, sizeof(buf), "%s", dims);
+	/* theoretical occupancy at the benchmark shape's launch geometry */
+	rung_occupancy oc;
+	if (k->valid && rung_row_occupancy(&oc, m, row) == 0) {
+		char os[32];
+		rung_fmt_occupancy(os, sizeof(os), &oc);
+		size_t n = strlen(buf);
+		snprintf(buf + n, sizeof(buf) - n, "  occupancy %s (%d block%s/SM)", os, oc.blocks, oc.blocks == 1 ? "" : "s");
+	}
 	step_line(l, r, RUNG_STEP_RUN, buf);
 	snprintf(buf, sizeof(buf), "%d shape%s x %d seed%s", r->nshapes, r->nshapes == 1 ? "" : "s", r->nseeds,
 		 r->nseeds == 1 ? "" : "s");

@@ -276,10 +276,12 @@ static void versions_draw(rung_view *v)
 	if (recorded)
 		snprintf(rec, sizeof(rec), ", %d recorded", recorded);
 	if (t->filter && t->search[0])
-		rung_view_draw_title(v, "rung %s%s: %d of %d versions match '%s'", m->title, task, p->n, m->nrows, t->search);
+		rung_view_draw_title(v, "rung %s%s: %d of %d versions%s match '%s'", m->title, task, p->n, m->nrows,
+				     m->loading ? " loaded so far" : "", t->search);
 	else
-		rung_view_draw_title(v, "rung %s%s: %d versions, %d evaluated%s%s%s", m->title, task, m->nrows, evaluated, rec,
-				     t->sort ? ", " : "", t->sort ? sort_names[t->sort] : "");
+		rung_view_draw_title(v, "rung %s%s: %s%d versions, %d evaluated%s%s%s", m->title, task,
+				     m->loading ? "loading... " : "", m->nrows, evaluated, rec, t->sort ? ", " : "",
+				     t->sort ? sort_names[t->sort] : "");
 	if (v->height < 2)
 		return;
 	bool show[NCOLS];

@@ -519,7 +519,8 @@ static int generic_request(rung_tui *t, rung_view *v, rung_request req)
 		if (n < 0)
 			rung_tui_message(t, true, "evaluate: %s", rung_error_last());
 		else
-			rung_tui_message(t, false, "queued %d version%s", n, n == 1 ? "" : "s");
+			rung_tui_message(t, false, "queued %d version%s%s", n, n == 1 ? "" : "s",
+					 t->model->loading ? "; the rest once the list is loaded" : "");
 		return RUNG_R_REDRAW;
 	}
 	default:

@@ -14,10 +14,52 @@
 #include "core/sha256.h"
 #include "core/version.h"
 
+/* Prepared statements of the lookups, kept for the store's life: a list of
+ * 10,000 versions makes four lookups per version, and parsing the SQL each
+ * time cost more than running it. */
+enum { NSTMT = 8 };
+
 struct rung_store {
 	sqlite3 *db;
 	char *path;
+	struct {
+		const char *sql; /* a string literal of this file */
+		sqlite3_stmt *st;
+	} stmt[NSTMT];
 };
+
+/* The cached statement for sql (reset, bindings cleared), or a fresh one
+ * when the cache is full; *owned: the caller finalizes it. */
+static int prepare_cached(sqlite3_stmt **st, bool *owned, rung_store *s, const char *sql)
+{
+	*owned = false;
+	int i;
+	for (i = 0; i < NSTMT && s->stmt[i].sql; i++)
+		if (s->stmt[i].sql == sql || !strcmp(s->stmt[i].sql, sql)) {
+			*st = s->stmt[i].st;
+			return SQLITE_OK;
+		}
+	int rc = sqlite3_prepare_v2(s->db, sql, -1, st, NULL);
+	if (rc != SQLITE_OK)
+		return rc;
+	if (i < NSTMT) {
+		s->stmt[i].sql = sql;
+		s->stmt[i].st = *st;
+	} else {
+		*owned = true;
+	}
+	return SQLITE_OK;
+}
+
+static void release_cached(sqlite3_stmt *st, bool owned)
+{
+	if (owned) {
+		sqlite3_finalize(st);
+		return;
+	}
+	sqlite3_reset(st);
+	sqlite3_clear_bindings(st);
+}
 
 static int db_error(rung_store *s, const char *what)
 {
@@ -152,6 +194,8 @@ void rung_store_close(rung_store *s)
 {
 	if (!s)
 		return;
+	for (int i = 0; i < NSTMT; i++)
+		sqlite3_finalize(s->stmt[i].st);
 	sqlite3_close_v2(s->db);
 	free(s->path);
 	free(s);
@@ -348,7 +392,8 @@ static int get_one(rung_result *out, rung_store *s, const char *sql, const char 
 {
 	rung_result_init(out);
 	sqlite3_stmt *st;
-	if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK)
+	bool owned;
+	if (prepare_cached(&st, &owned, s, sql) != SQLITE_OK)
 		return db_error(s, "prepare query");
 	sqlite3_bind_text(st, 1, a, -1, SQLITE_TRANSIENT);
 	if (b)
@@ -360,7 +405,7 @@ static int get_one(rung_result *out, rung_store *s, const char *sql, const char 
 		e = rung_error_set(RUNG_ENOTFOUND, "%.12s: no stored result", a);
 	else
 		e = db_error(s, "query");
-	sqlite3_finalize(st);
+	release_cached(st, owned);
 	return e;
 }
 
@@ -391,6 +436,37 @@ int rung_store_get_commit(rung_result *out, rung_store *s, const char *commit, b
 				: "SELECT r.json, r.recorded, r.recorded_note FROM commits c JOIN results r ON r.key = c.key"
 				  " WHERE c.commit_id = ? AND r.recorded = 0 ORDER BY r.created DESC, r.rowid DESC LIMIT 1",
 		       commit, NULL);
+}
+
+int rung_store_get_recorded_content(rung_result *out, rung_store *s, const char *content)
+{
+	static const char sql[] = "SELECT json, recorded_note FROM results WHERE content = ? AND recorded = 1"
+				  " ORDER BY created DESC, rowid DESC LIMIT 1";
+	rung_result_init(out);
+	sqlite3_stmt *st;
+	bool owned;
+	if (prepare_cached(&st, &owned, s, sql) != SQLITE_OK)
+		return db_error(s, "prepare query");
+	sqlite3_bind_text(st, 1, content, -1, SQLITE_TRANSIENT);
+	int rc = sqlite3_step(st), e;
+	if (rc == SQLITE_ROW) {
+		/* as stored (cached included), marked recorded with its note */
+		const char *json = (const char *)sqlite3_column_text(st, 0);
+		const char *note = (const char *)sqlite3_column_text(st, 1);
+		e = rung_result_from_json(out, json ? json : "");
+		if (e < 0) {
+			e = rung_error_set(RUNG_ESTORE, "%s: stored result does not parse: %s", s->path, rung_error_last());
+		} else {
+			out->recorded = true;
+			snprintf(out->recorded_note, sizeof(out->recorded_note), "%s", note ? note : "");
+		}
+	} else if (rc == SQLITE_DONE) {
+		e = rung_error_set(RUNG_ENOTFOUND, "%.12s: no recorded result", content);
+	} else {
+		e = db_error(s, "query");
+	}
+	release_cached(st, owned);
+	return e;
 }
 
 int rung_store_foreach(rung_store *s, int recorded, rung_store_fn cb, void *ud)

@@ -67,6 +67,10 @@ int rung_store_get_content(rung_result *out, rung_store *s, const char *content,
 /* Newest result linked to commit, live (recorded = false) or recorded. */
 int rung_store_get_commit(rung_result *out, rung_store *s, const char *commit, bool recorded);
 
+/* Newest recorded result with this content, as stored (out->recorded set,
+ * out->recorded_note from the store). RUNG_ENOTFOUND if none. */
+int rung_store_get_recorded_content(rung_result *out, rung_store *s, const char *content);
+
 /* Every result of one kind (recorded: 0 live, 1 recorded, -1 both), oldest
  * first, with its stored JSON line. A non-zero return from cb stops and is
  * returned. */
