@@ -31,43 +31,33 @@ int rung_check_gpu(rung_result *r, const rung_task *t, const rung_compiled *kc, 
 	return code;
 }
 
-int rung_check_gpu_with(rung_result *r, rung_worker *w, const rung_task *t, const rung_compiled *kc,
-			const rung_compiled *rc, uint64_t seed, bool has_seed, double budget_s)
+void rung_task_job(rung_job *job, const rung_task *t, uint64_t seed, bool seed_set, unsigned flags)
 {
-	rung_job job = {
+	*job = (rung_job){
 		.spec = t->spec,
 		.kernel_src = t->kernel.src,
 		.kernel_file = t->kernel.path,
 		.ref_src = t->reference.src,
 		.ref_file = t->reference.path,
 		.seed = seed,
-		.seed_set = has_seed,
-		.budget_s = budget_s > 0 ? budget_s : 0,
+		.seed_set = seed_set,
+		.flags = flags,
 	};
 	if (t->ksrc) { /* a version from git: its headers at the same revision */
-		job.headers = t->ksrc->headers;
-		job.nheaders = t->ksrc->nheaders;
-		job.rev = t->rev;
+		job->headers = t->ksrc->headers;
+		job->nheaders = t->ksrc->nheaders;
+		job->rev = t->rev;
 	}
 	if (t->vtask) {
-		job.ref_headers = t->vtask->ref.headers;
-		job.ref_nheaders = t->vtask->ref.nheaders;
+		job->ref_headers = t->vtask->ref.headers;
+		job->ref_nheaders = t->vtask->ref.nheaders;
 	}
-	r->base_seed = has_seed ? seed : rung_seed_fresh();
-	job.seed = r->base_seed;
-	job.seed_set = true;
-	bool tty = isatty(STDERR_FILENO);
-	int rc2 = rung_evaluate_gpu(r, w, &job, kc, t->reference.src ? rc : NULL, tty ? progress_cb : NULL, NULL);
-	if (tty) {
-		fprintf(stderr, "\r\033[K");
-		fflush(stderr);
-	}
-	if (rc2 < 0) {
-		fprintf(stderr, "rung check: %s\n", rung_error_last());
-		return RUNG_EXIT_INTERNAL;
-	}
+}
+
+int rung_gpu_exit_code(const rung_result *r, rung_step_id last)
+{
 	int code = RUNG_EXIT_OK;
-	for (int s = RUNG_STEP_RUN; s <= RUNG_STEP_BENCH; s++) {
+	for (int s = RUNG_STEP_RUN; s <= (int)last; s++) {
 		const rung_step *st = &r->steps[s];
 		if (st->status == RUNG_S_FAILED) {
 			if (!strncmp(st->reason, "reference failed", 16))
@@ -80,6 +70,26 @@ int rung_check_gpu_with(rung_result *r, rung_worker *w, const rung_task *t, cons
 	if (r->impossible) /* faster than the roofline: a verdict of its own, never a pass */
 		code = RUNG_EXIT_FAIL;
 	return code;
+}
+
+int rung_check_gpu_with(rung_result *r, rung_worker *w, const rung_task *t, const rung_compiled *kc,
+			const rung_compiled *rc, uint64_t seed, bool has_seed, double budget_s)
+{
+	r->base_seed = has_seed ? seed : rung_seed_fresh();
+	rung_job job;
+	rung_task_job(&job, t, r->base_seed, true, 0);
+	job.budget_s = budget_s > 0 ? budget_s : 0;
+	bool tty = isatty(STDERR_FILENO);
+	int rc2 = rung_evaluate_gpu(r, w, &job, kc, t->reference.src ? rc : NULL, tty ? progress_cb : NULL, NULL);
+	if (tty) {
+		fprintf(stderr, "\r\033[K");
+		fflush(stderr);
+	}
+	if (rc2 < 0) {
+		fprintf(stderr, "rung check: %s\n", rung_error_last());
+		return RUNG_EXIT_INTERNAL;
+	}
+	return rung_gpu_exit_code(r, RUNG_STEP_BENCH);
 }
 
 /* "(4096,4096)": the first output's shape at the benchmark dims. */

@@ -27,6 +27,15 @@ int rung_check_gpu(rung_result *r, const rung_task *t, const rung_compiled *kc, 
 int rung_check_gpu_with(rung_result *r, rung_worker *w, const rung_task *t, const rung_compiled *kc,
 			const rung_compiled *rc, uint64_t seed, bool has_seed, double budget_s);
 
+/* A worker job for task t's version: its kernel and the headers it includes at
+ * the same revision, the reference and its headers, the seed and flags. */
+void rung_task_job(rung_job *job, const rung_task *t, uint64_t seed, bool seed_set, unsigned flags);
+
+/* The exit code of a result's GPU rungs from run up to `last`: RUNG_EXIT_SPEC when
+ * the reference failed, RUNG_EXIT_FAIL for a failed rung or an impossible result,
+ * RUNG_EXIT_NOGPU when the run was skipped, else RUNG_EXIT_OK. */
+int rung_gpu_exit_code(const rung_result *r, rung_step_id last);
+
 /* Prints the line of a GPU rung (run, check, bench); returns false for other
  * rungs or a rung that did not run (nothing printed). */
 bool rung_check_print_gpu_step(FILE *f, const rung_result *r, const rung_spec *spec, rung_step_id s);

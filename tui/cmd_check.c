@@ -172,25 +172,6 @@ static int run_gpu_steps(rung_result *r, rung_worker *w, const rung_task *t, con
 	return rung_check_gpu_with(r, w, t, kc, rc, o->seed, o->has_seed, o->budget_s);
 }
 
-/* The exit code of a result's GPU rungs (as rung_check_gpu computes it). */
-static int gpu_exit_code(const rung_result *r)
-{
-	int code = RUNG_EXIT_OK;
-	for (int s = RUNG_STEP_RUN; s <= RUNG_STEP_BENCH; s++) {
-		const rung_step *st = &r->steps[s];
-		if (st->status == RUNG_S_FAILED) {
-			if (!strncmp(st->reason, "reference failed", 16))
-				return RUNG_EXIT_SPEC;
-			code = RUNG_EXIT_FAIL;
-		} else if (st->status == RUNG_S_SKIPPED && s == RUNG_STEP_RUN) {
-			code = RUNG_EXIT_NOGPU;
-		}
-	}
-	if (r->impossible) /* faster than the roofline (core/roofline_guard.h) */
-		code = RUNG_EXIT_FAIL;
-	return code;
-}
-
 /* The GPU rungs of a version from git, through the store: the same content on the
  * same GPU is a cache hit (r replaced by the stored result, r->cached set) unless
  * --force or --seed; a fresh GPU result is stored and linked to the commit. No GPU:
@@ -220,7 +201,7 @@ static int run_gpu_steps_stored(rung_result *r, rung_worker *w, const rung_task 
 		rung_result_clear(r);
 		*r = cached; /* moved: r owns it now */
 		r->cached = true;
-		code = gpu_exit_code(r);
+		code = rung_gpu_exit_code(r, RUNG_STEP_BENCH);
 	} else {
 		rung_error_clear();
 		code = rung_check_gpu_with(r, w, t, kc, rc, o->seed, o->has_seed, o->budget_s);

@@ -99,25 +99,8 @@ int rung_cmd_trace(int argc, char **argv)
 		code = RUNG_EXIT_INTERNAL;
 		goto done;
 	}
-	rung_job job = {
-		.spec = t.spec,
-		.kernel_src = t.kernel.src,
-		.kernel_file = t.kernel.path,
-		.ref_src = t.reference.src,
-		.ref_file = t.reference.path,
-		.seed = seed,
-		.seed_set = has_seed,
-		.flags = RUNG_JOB_TRACE,
-	};
-	if (t.ksrc) {
-		job.headers = t.ksrc->headers;
-		job.nheaders = t.ksrc->nheaders;
-		job.rev = t.rev;
-	}
-	if (t.vtask) {
-		job.ref_headers = t.vtask->ref.headers;
-		job.ref_nheaders = t.vtask->ref.nheaders;
-	}
+	rung_job job;
+	rung_task_job(&job, &t, seed, has_seed, RUNG_JOB_TRACE);
 	bool tty = isatty(STDERR_FILENO);
 	int e = rung_evaluate_gpu(&r, w, &job, &kc, t.reference.src ? &refc : NULL, tty ? progress_cb : NULL, NULL);
 	if (tty)
@@ -128,12 +111,7 @@ int rung_cmd_trace(int argc, char **argv)
 		code = RUNG_EXIT_INTERNAL;
 		goto done;
 	}
-	for (int s = RUNG_STEP_RUN; s <= RUNG_STEP_CHECK; s++) {
-		if (r.steps[s].status == RUNG_S_FAILED)
-			code = !strncmp(r.steps[s].reason, "reference failed", 16) ? RUNG_EXIT_SPEC : RUNG_EXIT_FAIL;
-		else if (s == RUNG_STEP_RUN && r.steps[s].status == RUNG_S_SKIPPED)
-			code = RUNG_EXIT_NOGPU;
-	}
+	code = rung_gpu_exit_code(&r, RUNG_STEP_CHECK);
 	const rung_step *ps = &r.steps[RUNG_STEP_PROFILE];
 	if (ps->status == RUNG_S_FAILED && code == RUNG_EXIT_OK)
 		code = RUNG_EXIT_FAIL;
