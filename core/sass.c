@@ -5,6 +5,9 @@
 #include "core/sass.h"
 
 #include <ctype.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -574,4 +577,44 @@ void rung_sass_count(rung_sass_mix *out, const rung_sass *s, int func)
 			out->n[c]++;
 		out->n[RUNG_MIX_TOTAL]++;
 	}
+}
+
+typedef struct {
+	rung_sass *out;
+	const char *listing;
+	unsigned flags;
+	int rc;
+	char err[256];
+} norm_job;
+
+static void *norm_thread(void *arg)
+{
+	norm_job *j = arg;
+	j->rc = rung_sass_normalize(j->out, j->listing, j->flags);
+	if (j->rc < 0)
+		snprintf(j->err, sizeof(j->err), "%s", rung_error_last()); /* the message is per thread */
+	return NULL;
+}
+
+int rung_sass_normalize_pair(rung_sass *a, rung_sass *b, const char *la, const char *lb, unsigned flags)
+{
+	memset(a, 0, sizeof(*a));
+	memset(b, 0, sizeof(*b));
+	norm_job jb = {.out = b, .listing = lb, .flags = flags};
+	pthread_t th;
+	bool threaded = pthread_create(&th, NULL, norm_thread, &jb) == 0;
+	int ra = rung_sass_normalize(a, la, flags);
+	if (threaded)
+		pthread_join(th, NULL);
+	else
+		norm_thread(&jb);
+	if (ra < 0 || jb.rc < 0) {
+		int rc = ra < 0 ? ra : rung_error_set(jb.rc, "%s", jb.err);
+		if (ra == 0)
+			rung_sass_free(a);
+		if (jb.rc == 0)
+			rung_sass_free(b);
+		return rc;
+	}
+	return 0;
 }

@@ -40,6 +40,10 @@ typedef struct {
 int rung_sass_normalize(rung_sass *out, const char *listing, unsigned flags);
 void rung_sass_free(rung_sass *s);
 
+/* Normalizes two listings at once (the second on its own thread), as the
+ * compare screen's diff needs both. On error both are freed; returns the error. */
+int rung_sass_normalize_pair(rung_sass *a, rung_sass *b, const char *la, const char *lb, unsigned flags);
+
 /* The index of the function named `name`, or -1. */
 int rung_sass_find_func(const rung_sass *s, const char *name);
 

@@ -116,17 +116,10 @@ void rung_sass_annot_free(rung_sass_annot *a)
 	memset(a, 0, sizeof(*a));
 }
 
-int rung_sass_annot_load(rung_sass_annot *a, rung_model *m, const char *hash, unsigned flags)
+/* Attaches the stored counts of hash to an already normalized listing. */
+static int annot_counts(rung_sass_annot *a, rung_model *m, const char *hash)
 {
-	memset(a, 0, sizeof(*a));
-	char *raw = NULL;
-	int e = rung_model_text(&raw, m, hash, RUNG_TEXT_SASS);
-	if (e < 0)
-		return e;
-	e = rung_sass_normalize(&a->s, raw, flags);
-	free(raw);
-	if (e < 0)
-		return e;
+	int e;
 	rung_sass_counts c;
 	e = rung_model_sass_counts(&c, m, hash);
 	if (e < 0) {
@@ -161,5 +154,45 @@ int rung_sass_annot_load(rung_sass_annot *a, rung_model *m, const char *hash, un
 		return 0;
 	}
 	rung_sass_mark_hot(a->hot, a->inst, n, RUNG_SASS_HOT_TOP);
+	return 0;
+}
+
+int rung_sass_annot_load(rung_sass_annot *a, rung_model *m, const char *hash, unsigned flags)
+{
+	memset(a, 0, sizeof(*a));
+	char *raw = NULL;
+	int e = rung_model_text(&raw, m, hash, RUNG_TEXT_SASS);
+	if (e < 0)
+		return e;
+	e = rung_sass_normalize(&a->s, raw, flags);
+	free(raw);
+	if (e < 0)
+		return e;
+	return annot_counts(a, m, hash);
+}
+
+int rung_sass_annot_load_pair(rung_sass_annot *a, rung_sass_annot *b, rung_model *m, const char *ha, const char *hb,
+			      unsigned flags)
+{
+	memset(a, 0, sizeof(*a));
+	memset(b, 0, sizeof(*b));
+	char *ra = NULL, *rb = NULL;
+	int e = rung_model_text(&ra, m, ha, RUNG_TEXT_SASS);
+	if (e < 0)
+		return e;
+	if ((e = rung_model_text(&rb, m, hb, RUNG_TEXT_SASS)) < 0) {
+		free(ra);
+		return e;
+	}
+	e = rung_sass_normalize_pair(&a->s, &b->s, ra, rb, flags);
+	free(ra);
+	free(rb);
+	if (e < 0)
+		return e;
+	if ((e = annot_counts(a, m, ha)) < 0 || (e = annot_counts(b, m, hb)) < 0) {
+		rung_sass_annot_free(a);
+		rung_sass_annot_free(b);
+		return e;
+	}
 	return 0;
 }

@@ -49,6 +49,10 @@ typedef struct {
  * negative when there is no SASS. a is always safe to free. */
 int rung_sass_annot_load(rung_sass_annot *a, rung_model *m, const char *hash, unsigned flags);
 void rung_sass_annot_free(rung_sass_annot *a);
+/* Both sides of a compare: the two listings are normalized at once. On error
+ * neither is left allocated. */
+int rung_sass_annot_load_pair(rung_sass_annot *a, rung_sass_annot *b, rung_model *m, const char *ha, const char *hb,
+			      unsigned flags);
 
 /* hot[i]: inst[i] is among the top `top` counts (ties included), above zero
  * and above the smallest non-zero count (code that runs uniformly has no hot

@@ -219,26 +219,21 @@ static void side_free(side_counts *c)
 	memset(c, 0, sizeof(*c));
 }
 
-/* The normalized SASS text of hash (registers renamed, as rung_sass_prepare)
- * with its counts per line into c. */
-static char *sass_side(rung_tui *t, const char *hash, side_counts *c, char *err, int errlen)
+/* One side of the SASS diff: the normalized text of a (registers renamed, as
+ * rung_sass_prepare), its counts per line into c, its instruction mix into x. */
+static char *sass_side(rung_sass_annot *a, side_counts *c, rung_sass_mix *x, char *err, int errlen)
 {
-	rung_sass_annot a;
-	if (rung_sass_annot_load(&a, t->model, hash, RUNG_SASS_RENAME_REGS) < 0) {
-		snprintf(err, (size_t)errlen, "%.7s: %s", hash, rung_error_last());
-		rung_sass_annot_free(&a);
-		return NULL;
+	char *text = rung_sass_text(&a->s, -1);
+	rung_sass_count(x, &a->s, -1);
+	if (a->inst) {
+		c->inst = a->inst;
+		c->hot = a->hot;
+		c->n = a->s.nlines;
+		c->total = a->total;
+		a->inst = NULL;
+		a->hot = NULL;
 	}
-	char *text = rung_sass_text(&a.s, -1);
-	if (a.inst) {
-		c->inst = a.inst;
-		c->hot = a.hot;
-		c->n = a.s.nlines;
-		c->total = a.total;
-		a.inst = NULL;
-		a.hot = NULL;
-	}
-	rung_sass_annot_free(&a);
+	rung_sass_annot_free(a);
 	if (!text)
 		snprintf(err, (size_t)errlen, "out of memory");
 	return text;
@@ -258,8 +253,20 @@ static void build_diff(rung_view *v, int ra, int rb)
 	side_free(&p->cb);
 	char *ta, *tb;
 	if (p->kind == RUNG_TEXT_SASS) {
-		ta = sass_side(t, m->rows[ra].hash, &p->ca, p->diff_error, sizeof(p->diff_error));
-		tb = ta ? sass_side(t, m->rows[rb].hash, &p->cb, p->diff_error, sizeof(p->diff_error)) : NULL;
+		/* both listings normalized at once; their instruction mix comes with them */
+		rung_sass_annot sa, sb;
+		ta = tb = NULL;
+		if (rung_sass_annot_load_pair(&sa, &sb, t->model, m->rows[ra].hash, m->rows[rb].hash,
+					      RUNG_SASS_RENAME_REGS) < 0) {
+			snprintf(p->diff_error, sizeof(p->diff_error), "%s", rung_error_last());
+		} else {
+			ta = sass_side(&sa, &p->ca, &p->xa, p->diff_error, sizeof(p->diff_error));
+			tb = sass_side(&sb, &p->cb, &p->xb, p->diff_error, sizeof(p->diff_error));
+			p->mix_ok = ta && tb;
+			p->mix_err[0] = 0;
+			snprintf(p->mix_a, sizeof(p->mix_a), "%s", m->rows[ra].hash);
+			snprintf(p->mix_b, sizeof(p->mix_b), "%s", m->rows[rb].hash);
+		}
 	} else {
 		ta = get_text(t, m->rows[ra].hash, p->kind, NULL, p->diff_error, sizeof(p->diff_error));
 		tb = ta ? get_text(t, m->rows[rb].hash, p->kind, NULL, p->diff_error, sizeof(p->diff_error)) : NULL;
@@ -294,8 +301,8 @@ static int compare_open(rung_view *v)
 		v->nlines = p->top.n;
 		return 0;
 	}
-	build_top(v, ra, rb);
-	/* the diff is costly: rebuild only when a, b or the kind changed */
+	/* the diff is costly: rebuild only when a, b or the kind changed; it comes
+	 * first so that a SASS diff also gives the top its instruction mix */
 	if (!p->built || strcmp(p->a, t->model->rows[ra].hash) || strcmp(p->b, t->model->rows[rb].hash) || p->built_kind != p->kind) {
 		build_diff(v, ra, rb);
 		snprintf(p->a, sizeof(p->a), "%s", t->model->rows[ra].hash);
@@ -303,6 +310,7 @@ static int compare_open(rung_view *v)
 		p->built_kind = p->kind;
 		p->built = true;
 	}
+	build_top(v, ra, rb);
 	v->nlines = p->top.n + 1 + (p->diff_error[0] || !p->diff.n ? 1 : p->diff.n);
 	return 0;
 }
