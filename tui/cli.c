@@ -81,14 +81,3 @@ int rung_cli_main(int argc, char **argv)
 	}
 	return c->fn(argc - 1, argv + 1);
 }
-
-/* Commands not (yet) built in this tree: weak fallbacks, overridden by tui/cmd_<name>.c. */
-#define RUNG_CMD_WEAK(name, usage, summary) \
-	__attribute__((weak)) int rung_cmd_##name(int argc, char **argv) \
-	{ \
-		(void)argc; \
-		fprintf(stderr, "rung: '%s' is not available in this build\n", argv[0]); \
-		return RUNG_EXIT_INTERNAL; \
-	}
-RUNG_COMMAND_LIST(RUNG_CMD_WEAK)
-#undef RUNG_CMD_WEAK
