@@ -20,6 +20,18 @@ static void progress_cb(void *ud, rung_step_id step, double frac, const char *ms
 	fflush(stderr);
 }
 
+int rung_task_evaluate(rung_result *r, rung_worker *w, const rung_job *job, const rung_task *t,
+		       const rung_compiled *kc, const rung_compiled *rc)
+{
+	bool tty = isatty(STDERR_FILENO);
+	int e = rung_evaluate_gpu(r, w, job, kc, t->reference.src ? rc : NULL, tty ? progress_cb : NULL, NULL);
+	if (tty) {
+		fprintf(stderr, "\r\033[K");
+		fflush(stderr);
+	}
+	return e;
+}
+
 int rung_check_gpu(rung_result *r, const rung_task *t, const rung_compiled *kc, const rung_compiled *rc, uint64_t seed,
 		   bool has_seed, double budget_s)
 {
@@ -79,12 +91,7 @@ int rung_check_gpu_with(rung_result *r, rung_worker *w, const rung_task *t, cons
 	rung_job job;
 	rung_task_job(&job, t, r->base_seed, true, 0);
 	job.budget_s = budget_s > 0 ? budget_s : 0;
-	bool tty = isatty(STDERR_FILENO);
-	int rc2 = rung_evaluate_gpu(r, w, &job, kc, t->reference.src ? rc : NULL, tty ? progress_cb : NULL, NULL);
-	if (tty) {
-		fprintf(stderr, "\r\033[K");
-		fflush(stderr);
-	}
+	int rc2 = rung_task_evaluate(r, w, &job, t, kc, rc);
 	if (rc2 < 0) {
 		fprintf(stderr, "rung check: %s\n", rung_error_last());
 		return RUNG_EXIT_INTERNAL;

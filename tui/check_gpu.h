@@ -31,6 +31,11 @@ int rung_check_gpu_with(rung_result *r, rung_worker *w, const rung_task *t, cons
  * the same revision, the reference and its headers, the seed and flags. */
 void rung_task_job(rung_job *job, const rung_task *t, uint64_t seed, bool seed_set, unsigned flags);
 
+/* Runs a job of task t through the worker w (progress on stderr when it is a
+ * terminal, the line cleared afterwards); as rung_evaluate_gpu. */
+int rung_task_evaluate(rung_result *r, rung_worker *w, const rung_job *job, const rung_task *t,
+		       const rung_compiled *kc, const rung_compiled *rc);
+
 /* The exit code of a result's GPU rungs from run up to `last`: RUNG_EXIT_SPEC when
  * the reference failed, RUNG_EXIT_FAIL for a failed rung or an impossible result,
  * RUNG_EXIT_NOGPU when the run was skipped, else RUNG_EXIT_OK. */

@@ -39,13 +39,6 @@
 #include "vcs/store.h"
 #include "core/sass_prof.h"
 
-static void progress_cb(void *ud, rung_step_id step, double frac, const char *msg)
-{
-	(void)ud;
-	fprintf(stderr, "\r\033[K[%s] %3.0f%% %s", rung_step_name(step), 100 * (isfinite(frac) ? frac : 0), msg ? msg : "");
-	fflush(stderr);
-}
-
 /* [roofline] flops / bytes at the benchmark shape (NAN when absent). */
 static void needs(double *flops, double *bytes, const rung_spec *spec)
 {
@@ -322,10 +315,7 @@ int rung_cmd_profile(int argc, char **argv)
 	}
 	rung_job job;
 	rung_task_job(&job, &t, seed, has_seed, launch_only ? RUNG_JOB_NO_BENCH : sass ? RUNG_JOB_PROFILE | RUNG_JOB_SASS : RUNG_JOB_PROFILE);
-	bool tty = isatty(STDERR_FILENO);
-	int e = rung_evaluate_gpu(&r, w, &job, &kc, t.reference.src ? &refc : NULL, tty ? progress_cb : NULL, NULL);
-	if (tty)
-		fprintf(stderr, "\r\033[K");
+	int e = rung_task_evaluate(&r, w, &job, &t, &kc, &refc);
 	rung_worker_close(w);
 	if (e < 0) {
 		fprintf(stderr, "rung profile: %s\n", rung_error_last());

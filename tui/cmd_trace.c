@@ -28,13 +28,6 @@
 #include "tui/profile_extra.h"
 #include "tui/task_load.h"
 
-static void progress_cb(void *ud, rung_step_id step, double frac, const char *msg)
-{
-	(void)ud;
-	fprintf(stderr, "\r\033[K[%s] %3.0f%% %s", rung_step_name(step), 100 * (isfinite(frac) ? frac : 0), msg ? msg : "");
-	fflush(stderr);
-}
-
 int rung_cmd_trace(int argc, char **argv)
 {
 	rung_task_where where = {0};
@@ -101,10 +94,7 @@ int rung_cmd_trace(int argc, char **argv)
 	}
 	rung_job job;
 	rung_task_job(&job, &t, seed, has_seed, RUNG_JOB_TRACE);
-	bool tty = isatty(STDERR_FILENO);
-	int e = rung_evaluate_gpu(&r, w, &job, &kc, t.reference.src ? &refc : NULL, tty ? progress_cb : NULL, NULL);
-	if (tty)
-		fprintf(stderr, "\r\033[K");
+	int e = rung_task_evaluate(&r, w, &job, &t, &kc, &refc);
 	rung_worker_close(w);
 	if (e < 0) {
 		fprintf(stderr, "rung trace: %s\n", rung_error_last());
