@@ -293,17 +293,8 @@ int rung_cmd_profile(int argc, char **argv)
 	int code = RUNG_EXIT_OK;
 	rung_result r;
 	rung_result_init(&r);
-	if (rung_task_compile(&kc, &t, false)) {
-		printf("[compile] FAILED %s\n", kc.error[0] ? kc.error : rung_error_last());
-		code = RUNG_EXIT_FAIL;
+	if ((code = rung_task_compile_both(&kc, &refc, &t, "profile")))
 		goto done;
-	}
-	if (t.reference.src && rung_task_compile(&refc, &t, true)) {
-		fprintf(stderr, "rung profile: the reference %s does not compile: %s\n", t.reference.path,
-			refc.error[0] ? refc.error : rung_error_last());
-		code = RUNG_EXIT_SPEC;
-		goto done;
-	}
 	if (ncu) {
 		code = run_ncu(&t, &kc, ncu_path, &where, target, has_seed, seed, json);
 		goto done;

@@ -76,17 +76,8 @@ int rung_cmd_trace(int argc, char **argv)
 	rung_trace tr;
 	rung_trace_init(&tr);
 	json_t *aux = NULL;
-	if (rung_task_compile(&kc, &t, false)) {
-		printf("[compile] FAILED %s\n", kc.error[0] ? kc.error : rung_error_last());
-		code = RUNG_EXIT_FAIL;
+	if ((code = rung_task_compile_both(&kc, &refc, &t, "trace")))
 		goto done;
-	}
-	if (t.reference.src && rung_task_compile(&refc, &t, true)) {
-		fprintf(stderr, "rung trace: the reference %s does not compile: %s\n", t.reference.path,
-			refc.error[0] ? refc.error : rung_error_last());
-		code = RUNG_EXIT_SPEC;
-		goto done;
-	}
 	rung_worker *w = NULL;
 	if (rung_worker_open(&w, NULL)) {
 		code = RUNG_EXIT_INTERNAL;

@@ -253,3 +253,19 @@ int rung_task_compile(rung_compiled *out, const rung_task *t, bool reference)
 	}
 	return rung_compile(out, &req);
 }
+
+int rung_task_compile_both(rung_compiled *kc, rung_compiled *rc, const rung_task *t, const char *cmd)
+{
+	memset(kc, 0, sizeof(*kc));
+	memset(rc, 0, sizeof(*rc));
+	if (rung_task_compile(kc, t, false)) {
+		printf("[compile] FAILED %s\n", kc->error[0] ? kc->error : rung_error_last());
+		return RUNG_EXIT_FAIL;
+	}
+	if (t->reference.src && rung_task_compile(rc, t, true)) {
+		fprintf(stderr, "rung %s: the reference %s does not compile: %s\n", cmd, t->reference.path,
+			rc->error[0] ? rc->error : rung_error_last());
+		return RUNG_EXIT_SPEC;
+	}
+	return 0;
+}

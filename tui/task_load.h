@@ -66,6 +66,12 @@ int rung_task_build_includes(rung_task *t);
 /* Compiles the kernel (or the reference) of a task. Returns rung_compile's code. */
 int rung_task_compile(rung_compiled *out, const rung_task *t, bool reference);
 
+/* Compiles the kernel and the reference of t for a command `cmd` that then runs
+ * them on the GPU. Returns 0, or an exit code after printing why:
+ * RUNG_EXIT_FAIL ("[compile] FAILED file:line: ...") or RUNG_EXIT_SPEC (the
+ * reference does not compile). kc and rc are filled either way (free them). */
+int rung_task_compile_both(rung_compiled *kc, rung_compiled *rc, const rung_task *t, const char *cmd);
+
 /* Joins dir and name ("." is dropped): "sgemm.cu", "tasks/sgemm/sgemm.cu". Caller frees. */
 char *rung_path_join(const char *dir, const char *name);
 
