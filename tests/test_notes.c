@@ -105,6 +105,25 @@ static void test_round_trip_git(void)
 	CHECK(seen1 && seen2);
 	rung_notes_free(all, cnt);
 	CHECK_INT(rung_note_add(r, "WORKTREE", RUNG_NOTE_KEEP, "x", 0), RUNG_EINVAL);
+
+	/* a verdict can be cleared: directives stay; a note left empty goes */
+	CHECK_INT(rung_note_set_verdict(r, h1, RUNG_NOTE_NONE), 0);
+	CHECK_INT(rung_note_read(&n, r, h1), 0);
+	CHECK_INT(n.verdict, RUNG_NOTE_NONE);
+	CHECK_INT(n.ndirectives, 2);
+	rung_note_clear(&n);
+	CHECK_INT(rung_note_add(r, h1, RUNG_NOTE_NONE, NULL, 0), 0);
+	gf_commit(&c1, g, "HEAD", NULL, -1, GF_T0 + 120, "v3", (const char *[]){"k.cu", "v3", NULL});
+	char h3[41];
+	gf_hex(h3, &c1);
+	CHECK_INT(rung_note_set_verdict(r, h3, RUNG_NOTE_BEST), 0);
+	CHECK_INT(t_sh(&out, "cd %s && git notes --ref=rung show %s", dir, h3), 0);
+	CHECK_STR(out, "verdict: best\n");
+	free(out);
+	CHECK_INT(rung_note_set_verdict(r, h3, RUNG_NOTE_NONE), 0);
+	CHECK_INT(rung_note_read(&n, r, h3), RUNG_ENOTFOUND);
+	CHECK(t_sh(NULL, "cd %s && git notes --ref=rung show %s", dir, h3) != 0);
+	CHECK_INT(rung_note_set_verdict(r, h3, RUNG_NOTE_NONE), 0); /* nothing to clear */
 	rung_repo_free(r);
 	git_repository_free(g);
 }

@@ -26,7 +26,7 @@ enum {
 	_(eval, "eval [REV...|--all|--missing] [--jobs N]", "evaluate versions and store their results") \
 	_(brief, "brief [-n N]", "markdown summary of the task for the agent's context") \
 	_(watch, "watch", "evaluate new commits as they appear") \
-	_(note, "note REV [--verdict keep|reject|baseline|best] TEXT", "add a steering note to a version") \
+	_(note, "note REV [--verdict keep|reject|baseline|best|none] [--done] [TEXT]", "add a steering note to a version (none clears the verdict)") \
 	_(notes, "notes", "list steering notes") \
 	_(demo, "demo [--no-tui] [DIR]", "build the demo repository and open it") \
 	_(export, "export [--out FILE]", "export stored results to a file") \

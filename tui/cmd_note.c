@@ -13,7 +13,7 @@ int rung_cmd_note(int argc, char **argv)
 	rung_vctx_opts o = {0};
 	const char *rev = NULL;
 	rung_note_verdict verdict = RUNG_NOTE_NONE;
-	bool done = false;
+	bool done = false, clear_verdict = false;
 	size_t tlen = 1;
 	for (int i = 1; i < argc; i++)
 		tlen += strlen(argv[i]) + 1;
@@ -31,9 +31,11 @@ int rung_cmd_note(int argc, char **argv)
 		} else if (!only_text && !strcmp(argv[i], "--")) {
 			only_text = true;
 		} else if (!only_text && !strcmp(argv[i], "--verdict")) {
-			if (i + 1 >= argc || rung_note_verdict_parse(&verdict, argv[i + 1]) < 0) {
+			if (i + 1 < argc && !strcmp(argv[i + 1], "none")) {
+				clear_verdict = true; /* --verdict none clears it */
+			} else if (i + 1 >= argc || rung_note_verdict_parse(&verdict, argv[i + 1]) < 0) {
 				fprintf(stderr, "rung note: --verdict: %s\n",
-					i + 1 >= argc ? "needs keep, reject, baseline or best" : rung_error_last());
+					i + 1 >= argc ? "needs keep, reject, baseline, best or none" : rung_error_last());
 				rc = RUNG_EXIT_USAGE;
 			}
 			i++;
@@ -50,7 +52,7 @@ int rung_cmd_note(int argc, char **argv)
 			strcat(text, argv[i]);
 		}
 	}
-	if (rc == RUNG_EXIT_OK && (!rev || (!text[0] && verdict == RUNG_NOTE_NONE && !done))) {
+	if (rc == RUNG_EXIT_OK && (!rev || (!text[0] && verdict == RUNG_NOTE_NONE && !done && !clear_verdict))) {
 		rc = rung_cli_usage("note", 1);
 	}
 	rung_vctx c;
@@ -60,12 +62,20 @@ int rung_cmd_note(int argc, char **argv)
 			e = rung_note_close_all(c.repo, rev);
 		if (e == 0 && (text[0] || verdict != RUNG_NOTE_NONE))
 			e = rung_note_add(c.repo, rev, verdict, text, 0);
+		if (e == 0 && clear_verdict)
+			e = rung_note_set_verdict(c.repo, rev, RUNG_NOTE_NONE);
 		rung_note n;
-		if (e == 0 && (e = rung_note_read(&n, c.repo, rev)) == 0) {
-			char *f = rung_note_format(&n);
-			printf("%.10s:\n%s", n.commit, f ? f : "");
-			free(f);
-			rung_note_clear(&n);
+		if (e == 0) {
+			e = rung_note_read(&n, c.repo, rev);
+			if (e == RUNG_ENOTFOUND && clear_verdict) {
+				printf("%s: no note left\n", rev);
+				e = 0;
+			} else if (e == 0) {
+				char *f = rung_note_format(&n);
+				printf("%.10s:\n%s", n.commit, f ? f : "");
+				free(f);
+				rung_note_clear(&n);
+			}
 		}
 		if (e < 0) {
 			fprintf(stderr, "rung note: %s\n", rung_error_last());

@@ -723,7 +723,7 @@ static int git_set_note(rung_model *m, const char *hash, rung_verdict v, const c
 	git_impl *g = m->impl;
 	rung_note_verdict nv = (rung_note_verdict)v;
 	if (v == RUNG_VERDICT_NONE && (!text || !*text))
-		return rung_error_set(RUNG_EUNSUPPORTED, "clearing a verdict is not supported yet: set another one");
+		return rung_note_set_verdict(g->ui.repo, hash, RUNG_NOTE_NONE);
 	int e = rung_note_add(g->ui.repo, hash, nv, text, 0);
 	if (e < 0)
 		return e;

@@ -267,6 +267,39 @@ int rung_note_add(rung_repo *r, const char *rev, rung_note_verdict verdict, cons
 	return e;
 }
 
+int rung_note_set_verdict(rung_repo *r, const char *rev, rung_note_verdict verdict)
+{
+	git_oid oid;
+	int e = resolve_oid(&oid, r, rev);
+	if (e < 0)
+		return e;
+	rung_note n;
+	e = read_oid(&n, r, &oid);
+	if (e == RUNG_ENOTFOUND) {
+		if (verdict == RUNG_NOTE_NONE)
+			return 0; /* nothing to clear */
+		memset(&n, 0, sizeof(n));
+	} else if (e < 0) {
+		return e;
+	}
+	n.verdict = verdict;
+	if (n.verdict == RUNG_NOTE_NONE && n.ndirectives == 0 && !(n.other && *n.other)) {
+		/* nothing left: the note goes, rather than an empty one */
+		git_signature *sig = NULL;
+		e = signature(&sig, r);
+		if (e == 0) {
+			e = git_note_remove(rung_repo_git(r), RUNG_NOTES_REF, sig, sig, &oid);
+			if (e < 0)
+				e = rung_git_error(e, "removing note");
+		}
+		git_signature_free(sig);
+	} else {
+		e = write_note(r, &oid, &n);
+	}
+	rung_note_clear(&n);
+	return e;
+}
+
 int rung_note_close_all(rung_repo *r, const char *rev)
 {
 	git_oid oid;

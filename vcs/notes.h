@@ -59,6 +59,9 @@ int rung_note_add(rung_repo *r, const char *rev, rung_note_verdict verdict, cons
 
 /* Marks every open directive of REV's note done. */
 int rung_note_close_all(rung_repo *r, const char *rev);
+/* Sets REV's verdict to exactly `verdict`; RUNG_NOTE_NONE clears it (a note left
+ * with nothing in it is removed). Directives are kept. */
+int rung_note_set_verdict(rung_repo *r, const char *rev, rung_note_verdict verdict);
 
 /* Every note under refs/notes/rung (order unspecified). */
 int rung_notes_list(rung_note **out, int *n, rung_repo *r);

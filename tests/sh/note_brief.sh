@@ -27,6 +27,11 @@ git notes --ref=rung show HEAD | grep -q "^- .* Ada Lovelace: try 2-D tiling$" |
 git notes --ref=rung show HEAD | grep -q "^verdict: baseline$" || fail "verdict line"
 
 "$RUNG" note HEAD --verdict nonsense "x" >/dev/null 2>&1 && fail "bad verdict accepted"
+# --verdict none clears the verdict and keeps the directive
+"$RUNG" note HEAD --verdict none >/dev/null 2>&1 || fail "--verdict none"
+git notes --ref=rung show HEAD | grep -q "^verdict:" && fail "verdict not cleared: $(git notes --ref=rung show HEAD)"
+git notes --ref=rung show HEAD | grep -q "try 2-D tiling" || fail "directive lost when clearing the verdict"
+"$RUNG" note HEAD --verdict baseline >/dev/null 2>&1 || fail "verdict set again"
 "$RUNG" note deadbeefdead "x" >/dev/null 2>&1 && fail "unknown revision accepted"
 
 brief=$("$RUNG" brief 2>&1) || fail "rung brief failed: $brief"
