@@ -388,6 +388,21 @@ int rung_cmd_check(int argc, char **argv)
 		rung_worker_prestart(w);
 	int spec_rc = run_compile_step(&r, &t, &kc, &refc, ref_error, sizeof(ref_error));
 	bool compiled = r.steps[RUNG_STEP_COMPILE].status == RUNG_S_OK;
+	/* No arch in the spec: compiled for sm_90 while the worker started; a device of
+	 * another arch gets the version compiled again for its own. */
+	char dev_arch[16] = "";
+	if (compiled && !spec_rc && w && !(t.spec->arch && *t.spec->arch)) {
+		rung_env env;
+		if (rung_worker_env(&env, w) == 0 && env.arch[0] && strcmp(env.arch, t.arch) != 0) {
+			snprintf(dev_arch, sizeof(dev_arch), "%s", env.arch);
+			t.arch = dev_arch;
+			rung_compiled_free(&kc);
+			rung_compiled_free(&refc);
+			spec_rc = run_compile_step(&r, &t, &kc, &refc, ref_error, sizeof(ref_error));
+			compiled = r.steps[RUNG_STEP_COMPILE].status == RUNG_S_OK;
+		}
+		rung_error_clear();
+	}
 
 	int exit_code = compiled ? RUNG_EXIT_OK : RUNG_EXIT_FAIL;
 	if (compiled && !spec_rc && !o.compile_only) {
