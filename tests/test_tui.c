@@ -867,6 +867,11 @@ static void test_git_demo(void)
 	CHECK_CONTAINS(log, want);
 	CHECK_CONTAINS(log, "-75.0%");
 	free(log);
+	/* --json gives them apart from the live result, which stays null */
+	CHECK_INT(t_sh(&log, "'%s' log --json -C '%s' --task sgemm 2>&1", RUNG_BIN, dir), 0);
+	CHECK_CONTAINS(log, "\"result\":null,\"recorded\":{");
+	CHECK_CONTAINS(log, "\"recorded_note\":\"" H200_NOTE "\"");
+	free(log);
 
 	setenv("RUNG_WORKER_EXE", RUNG_BIN, 1);
 	setenv("RUNG_EXE", RUNG_BIN, 1);

@@ -108,7 +108,7 @@ static void csv_field(const char *s, bool last)
 
 static json_t *jnum(double v) { return isnan(v) ? json_null() : json_real(v); }
 
-static void print_json(const rung_vrow *row, const rung_result *base, bool is_base)
+static void print_json(const rung_vrow *row, const rung_result *base, bool is_base, const rung_result *recorded)
 {
 	const rung_result *r = row->result;
 	json_t *o = json_object();
@@ -161,6 +161,14 @@ static void print_json(const rung_vrow *row, const rung_result *base, bool is_ba
 	} else {
 		json_object_set_new(o, "result", json_null());
 	}
+	/* a result recorded on another machine (rung import), never mixed with live ones:
+	 * given apart, and only where there is no live result */
+	if (!r && recorded) {
+		char *rj = rung_result_to_json(recorded);
+		json_t *full = rj ? json_loads(rj, 0, NULL) : NULL;
+		json_object_set_new(o, "recorded", full ? full : json_null());
+		free(rj);
+	}
 	char *s = json_dumps(o, JSON_COMPACT);
 	puts(s ? s : "{}");
 	free(s);
@@ -204,8 +212,8 @@ int rung_cmd_log(int argc, char **argv)
 	}
 	int b = rung_vrows_baseline(rows, n);
 	const rung_result *base = b >= 0 ? rows[b].result : NULL;
-	/* recorded results of versions with no live one (table only), and their own baseline */
-	rung_result **rec = fmt == FMT_TABLE ? calloc((size_t)n + 1, sizeof(*rec)) : NULL;
+	/* recorded results of versions with no live one (table and JSON), and their own baseline */
+	rung_result **rec = fmt != FMT_CSV ? calloc((size_t)n + 1, sizeof(*rec)) : NULL;
 	int brec = -1;
 	if (rec) {
 		for (int i = 0; i < n; i++)
@@ -230,7 +238,7 @@ int rung_cmd_log(int argc, char **argv)
 		row_text t;
 		texts(&t, &rows[i], base);
 		if (fmt == FMT_JSON) {
-			print_json(&rows[i], base, i == b);
+			print_json(&rows[i], base, i == b, rec ? rec[i] : NULL);
 			continue;
 		}
 		if (fmt == FMT_CSV) {
