@@ -5,12 +5,8 @@
 
 #include <stddef.h>
 #include "core/result.h"
+#include "core/source.h"
 #include "core/ptxas.h"
-
-typedef struct {
-	const char *name; /* as #included, e.g. "tile.cuh" */
-	const char *text;
-} rung_header;
 
 typedef struct {
 	const char *src;        /* kernel source text */

@@ -9,7 +9,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "gpu/compile.h"
+#include "core/source.h"
 #include "vcs/repo.h"
 
 typedef struct {

@@ -15,7 +15,7 @@
 #include <stdint.h>
 
 #include "core/result.h"
-#include "gpu/compile.h"
+#include "core/source.h"
 #include "vcs/repo.h"
 
 #define RUNG_STORE_SCHEMA 2
