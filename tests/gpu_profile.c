@@ -21,25 +21,6 @@
 static rung_worker *W;
 static rung_env ENV;
 
-static char *read_all(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return NULL;
-	fseek(f, 0, SEEK_END);
-	long n = ftell(f);
-	rewind(f);
-	char *b = malloc((size_t)n + 1);
-	if (b && fread(b, 1, (size_t)n, f) != (size_t)n) {
-		free(b);
-		b = NULL;
-	}
-	if (b)
-		b[n] = 0;
-	fclose(f);
-	return b;
-}
-
 static int eval_at(rung_result *r, const char *dir, const char *kernel, unsigned flags)
 {
 	rung_spec *spec = NULL;
@@ -51,7 +32,7 @@ static int eval_at(rung_result *r, const char *dir, const char *kernel, unsigned
 	}
 	char path[1024];
 	snprintf(path, sizeof(path), "%s/%s", dir, kernel);
-	char *src = read_all(path);
+	char *src = t_slurp(path, NULL);
 	rung_job job = {.spec = spec, .kernel_src = src, .kernel_file = kernel, .ref_file = spec->reference,
 			.seed = 20261129, .seed_set = true, .budget_s = 0.3, .flags = flags, .label = dir};
 	int64_t t0 = rung_proto_now_ms();

@@ -11,18 +11,6 @@
 #include "tui/cli.h"
 #include "vcs/store.h"
 
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return NULL;
-	char *b = calloc(1, 1 << 16);
-	size_t n = fread(b, 1, (1 << 16) - 1, f);
-	b[n] = 0;
-	fclose(f);
-	return b;
-}
-
 static char *cat2(const char *a, const char *b)
 {
 	size_t n = strlen(a) + strlen(b) + 1;
@@ -49,9 +37,9 @@ static void test_rev_store(void)
 {
 	setenv("TZ", "UTC", 1);
 	const char *dir = t_tmpdir();
-	char *ini = slurp(RUNG_TEST_DIR "/tasks/sgemm/rung.ini");
-	char *ref = slurp(RUNG_TEST_DIR "/tasks/sgemm/reference.cu");
-	char *k = slurp(RUNG_TEST_DIR "/tasks/sgemm/sgemm.cu");
+	char *ini = t_slurp(RUNG_TEST_DIR "/tasks/sgemm/rung.ini", NULL);
+	char *ref = t_slurp(RUNG_TEST_DIR "/tasks/sgemm/reference.cu", NULL);
+	char *k = t_slurp(RUNG_TEST_DIR "/tasks/sgemm/sgemm.cu", NULL);
 	CHECK(ini && ref && k);
 	if (!ini || !ref || !k)
 		return;

@@ -89,3 +89,25 @@ int t_write(const char *path, const char *text)
 	fputs(text, f);
 	return fclose(f) == 0 ? 0 : -1;
 }
+
+char *t_slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	char *b = NULL;
+	long n = -1;
+	if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0)
+		b = malloc((size_t)n + 1);
+	if (b && fread(b, 1, (size_t)n, f) != (size_t)n) {
+		free(b);
+		b = NULL;
+	}
+	fclose(f);
+	if (!b)
+		return NULL;
+	b[n] = 0;
+	if (len)
+		*len = (size_t)n;
+	return b;
+}

@@ -36,6 +36,9 @@ int t_done(void);
 int t_sh(char **out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Creates a fresh temporary directory (mkdtemp), returns a static-lifetime copy. */
 const char *t_tmpdir(void);
+/* Reads a whole file, NUL-terminated (caller frees); NULL when it cannot be read.
+ * *len (if not NULL) gets its size. */
+char *t_slurp(const char *path, size_t *len);
 /* Writes a file (creating parent dirs). Returns 0 on success. */
 int t_write(const char *path, const char *text);
 

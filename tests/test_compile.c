@@ -7,25 +7,6 @@
 #include "gpu/compile.h"
 #include "harness.h"
 
-static char *read_all(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return NULL;
-	fseek(f, 0, SEEK_END);
-	long n = ftell(f);
-	rewind(f);
-	char *b = malloc((size_t)n + 1);
-	if (b && fread(b, 1, (size_t)n, f) != (size_t)n) {
-		free(b);
-		b = NULL;
-	}
-	if (b)
-		b[n] = 0;
-	fclose(f);
-	return b;
-}
-
 static int compile_src(rung_compiled *out, const char *src, const char *file, const char *entry)
 {
 	rung_compile_req req = {.src = src, .file = file, .entry = entry};
@@ -34,7 +15,7 @@ static int compile_src(rung_compiled *out, const char *src, const char *file, co
 
 static void test_sgemm_task_kernel(void)
 {
-	char *src = read_all(RUNG_TEST_DIR "/tasks/sgemm/sgemm.cu");
+	char *src = t_slurp(RUNG_TEST_DIR "/tasks/sgemm/sgemm.cu", NULL);
 	CHECK(src != NULL);
 	if (!src)
 		return;

@@ -17,34 +17,13 @@
 #include "tui/import.h"
 #include "tui/vcs_ctx.h"
 
-static char *slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return NULL;
-	fseek(f, 0, SEEK_END);
-	long n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	char *b = malloc((size_t)n + 1);
-	if (b && fread(b, 1, (size_t)n, f) != (size_t)n) {
-		free(b);
-		b = NULL;
-	}
-	if (b)
-		b[n] = 0;
-	fclose(f);
-	if (len)
-		*len = (size_t)n;
-	return b;
-}
-
 /* The embedded copy of examples/<rel> equals the file on disk. */
 static void check_same(const char *rel)
 {
 	char path[1024];
 	snprintf(path, sizeof(path), "%s/examples/%s", RUNG_SOURCE_DIR, rel);
 	size_t len = 0;
-	char *disk = slurp(path, &len);
+	char *disk = t_slurp(path, &len);
 	const rung_demo_file *f = rung_demo_find(rel);
 	CHECK(disk != NULL);
 	if (!f)
@@ -323,12 +302,12 @@ static void test_build(void)
 	char path[1024];
 	snprintf(path, sizeof(path), "%s/sgemm/sgemm.cu", dir);
 	size_t len = 0;
-	char *wt = slurp(path, &len);
+	char *wt = t_slurp(path, &len);
 	const rung_demo_file *last = rung_demo_find("sgemm/ladder/08-tf32-mma.cu");
 	CHECK(wt && last && len == last->len && !memcmp(wt, last->bytes, len));
 	free(wt);
 	snprintf(path, sizeof(path), "%s/.git/config", dir);
-	char *cfg = slurp(path, NULL);
+	char *cfg = t_slurp(path, NULL);
 	CHECK(cfg && !strstr(cfg, "[user]"));
 	free(cfg);
 	git_repository_free(g);
@@ -454,7 +433,7 @@ static void test_recorded(void)
 	one.ntasks = 2;
 	CHECK_INT(rung_demo_show(f, dir, &one, false), 0);
 	fclose(f);
-	char *text = slurp(out, NULL);
+	char *text = t_slurp(out, NULL);
 	CHECK_CONTAINS(text, "softmax: 4 versions of softmax/softmax.cu, newest first");
 	CHECK_CONTAINS(text, "recorded on NVIDIA H200, 2025-11-29");
 	CHECK_CONTAINS(text, "2 versions with results recorded on another machine (not measured here).");

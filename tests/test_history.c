@@ -168,18 +168,6 @@ static void test_rename(void)
 	git_repository_free(g);
 }
 
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return NULL;
-	char *b = calloc(1, 65536);
-	size_t n = fread(b, 1, 65535, f);
-	b[n] = 0;
-	fclose(f);
-	return b;
-}
-
 static void test_worktree_and_includes(void)
 {
 	const char *dir = t_tmpdir();
@@ -248,11 +236,11 @@ static void test_worktree_and_includes(void)
 	CHECK_INT(rung_source_read(&s, r, h1, "t/k.cu"), 0);
 	CHECK_STR(s.text, k);
 	rung_source_free(&s);
-	char *disk = slurp(path);
+	char *disk = t_slurp(path, NULL);
 	CHECK_STR(disk, wk);
 	free(disk);
 	snprintf(path, sizeof(path), "%st/tile.cuh", rung_repo_workdir(r));
-	disk = slurp(path);
+	disk = t_slurp(path, NULL);
 	CHECK_CONTAINS(disk, "tile v2"); /* not rewritten to the v1 read above */
 	free(disk);
 	unsigned st = 0;

@@ -15,18 +15,6 @@
 #include "tui/vcs_eval.h"
 #include "vcs/store.h"
 
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return NULL;
-	char *b = calloc(1, 1 << 16);
-	size_t n = fread(b, 1, (1 << 16) - 1, f);
-	b[n] = 0;
-	fclose(f);
-	return b;
-}
-
 static char *cat2(const char *a, const char *b)
 {
 	size_t n = strlen(a) + strlen(b) + 1;
@@ -46,9 +34,9 @@ static char *k1, *k2, *k3, *k4;
 static int setup(void)
 {
 	dir = t_tmpdir();
-	char *ini = slurp(RUNG_TEST_DIR "/tasks/sgemm/rung.ini");
-	char *ref = slurp(RUNG_TEST_DIR "/tasks/sgemm/reference.cu");
-	char *k = slurp(RUNG_TEST_DIR "/tasks/sgemm/sgemm.cu");
+	char *ini = t_slurp(RUNG_TEST_DIR "/tasks/sgemm/rung.ini", NULL);
+	char *ref = t_slurp(RUNG_TEST_DIR "/tasks/sgemm/reference.cu", NULL);
+	char *k = t_slurp(RUNG_TEST_DIR "/tasks/sgemm/sgemm.cu", NULL);
 	if (!ini || !ref || !k)
 		return -1;
 	k1 = cat2(k, "#include \"cfg.h\"\n");     /* line 25 */
@@ -123,11 +111,11 @@ static void test_check_rev(void)
 	/* the working tree was not touched */
 	char path[600];
 	snprintf(path, sizeof(path), "%s/t/sgemm.cu", dir);
-	char *wt = slurp(path);
+	char *wt = t_slurp(path, NULL);
 	CHECK_STR(wt, k4);
 	free(wt);
 	snprintf(path, sizeof(path), "%s/t/cfg.h", dir);
-	wt = slurp(path);
+	wt = t_slurp(path, NULL);
 	CHECK_STR(wt, "#error worktree header\n");
 	free(wt);
 	/* an unknown revision: usage error, clear message */
@@ -166,11 +154,11 @@ static void test_dump_rev(void)
 	free(out);
 	char path[700];
 	snprintf(path, sizeof(path), "%s/t/.rung/dumps/%s/kernel.cu", dir, s7[0]);
-	char *k = slurp(path);
+	char *k = t_slurp(path, NULL);
 	CHECK_STR(k, k1);
 	free(k);
 	snprintf(path, sizeof(path), "%s/t/.rung/dumps/%s/kernel.ptx", dir, s7[0]);
-	k = slurp(path);
+	k = t_slurp(path, NULL);
 	CHECK_CONTAINS(k, ".entry");
 	free(k);
 	/* the broken version: exit 1, the message names the revision */

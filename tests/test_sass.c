@@ -6,28 +6,9 @@
 #include "core/sass.h"
 #include "harness.h"
 
-static char *read_all(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return NULL;
-	fseek(f, 0, SEEK_END);
-	long n = ftell(f);
-	rewind(f);
-	char *b = malloc((size_t)n + 1);
-	if (b && fread(b, 1, (size_t)n, f) != (size_t)n) {
-		free(b);
-		b = NULL;
-	}
-	if (b)
-		b[n] = 0;
-	fclose(f);
-	return b;
-}
-
 static char *fixture(void)
 {
-	char *t = read_all(RUNG_TEST_DIR "/fixtures/sgemm_copy4.sass");
+	char *t = t_slurp(RUNG_TEST_DIR "/fixtures/sgemm_copy4.sass", NULL);
 	CHECK(t != NULL);
 	return t;
 }

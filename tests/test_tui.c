@@ -25,23 +25,6 @@
 #include "tui/theme.h"
 #include "tui/view.h"
 
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return NULL;
-	fseek(f, 0, SEEK_END);
-	long n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	char *b = malloc((size_t)n + 1);
-	if (b && fread(b, 1, (size_t)n, f) != (size_t)n)
-		n = 0;
-	if (b)
-		b[n] = 0;
-	fclose(f);
-	return b;
-}
-
 static rung_model *demo_model(int n)
 {
 	rung_model *m = NULL;
@@ -71,7 +54,7 @@ static void golden(const char *dir, const char *name)
 	char got_path[1024], want_path[1024];
 	snprintf(got_path, sizeof(got_path), "%s/%s", dir, name);
 	snprintf(want_path, sizeof(want_path), "%s/screens/%s", RUNG_TEST_DIR, name);
-	char *got = slurp(got_path);
+	char *got = t_slurp(got_path, NULL);
 	CHECK(got != NULL);
 	if (!got)
 		return;
@@ -80,7 +63,7 @@ static void golden(const char *dir, const char *name)
 		free(got);
 		return;
 	}
-	char *want = slurp(want_path);
+	char *want = t_slurp(want_path, NULL);
 	if (!want || strcmp(got, want)) {
 		char *out = NULL;
 		t_sh(&out, "diff -u '%s' '%s' | head -40", want_path, got_path);
@@ -96,7 +79,7 @@ static char *dump_of(const char *dir, const char *name)
 {
 	char p[1024];
 	snprintf(p, sizeof(p), "%s/%s", dir, name);
-	return slurp(p);
+	return t_slurp(p, NULL);
 }
 
 /* ---- pure parts -------------------------------------------------------- */
@@ -136,11 +119,11 @@ static void test_theme_files(void)
 	rung_theme_default(&builtin);
 	char path[1024];
 	snprintf(path, sizeof(path), "%s/../themes/default.theme", RUNG_TEST_DIR);
-	char *text = slurp(path);
+	char *text = t_slurp(path, NULL);
 	CHECK(text != NULL);
 	CHECK_STR(text, rung_theme_default_text());
 	snprintf(path, sizeof(path), "%s/../themes/monochrome.theme", RUNG_TEST_DIR);
-	char *mono = slurp(path);
+	char *mono = t_slurp(path, NULL);
 	CHECK_STR(mono, rung_theme_monochrome_text());
 	free(mono);
 	free(text);
@@ -148,7 +131,7 @@ static void test_theme_files(void)
 	const char *names[] = {"default", "light", "high-contrast", "monochrome"};
 	for (int i = 0; i < 4; i++) {
 		snprintf(path, sizeof(path), "%s/../themes/%s.theme", RUNG_TEST_DIR, names[i]);
-		char *t = slurp(path);
+		char *t = t_slurp(path, NULL);
 		CHECK(t != NULL);
 		for (int r = 0; t && r < RUNG_NROLES; r++) {
 			char needle[64];

@@ -20,23 +20,6 @@
 #include "vcs/prof_store.h"
 #include "vcs/store.h"
 
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return NULL;
-	fseek(f, 0, SEEK_END);
-	long n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	char *b = malloc((size_t)n + 1);
-	if (b && fread(b, 1, (size_t)n, f) != (size_t)n)
-		n = 0;
-	if (b)
-		b[n] = 0;
-	fclose(f);
-	return b;
-}
-
 static const char *run_script(rung_model *m, const char *script, int cols, int lines)
 {
 	const char *dir = t_tmpdir();
@@ -55,7 +38,7 @@ static char *dump_of(const char *dir, const char *name)
 {
 	char p[1024];
 	snprintf(p, sizeof(p), "%s/%s", dir, name);
-	return slurp(p);
+	return t_slurp(p, NULL);
 }
 
 static void golden(const char *dir, const char *name)
@@ -71,7 +54,7 @@ static void golden(const char *dir, const char *name)
 		free(got);
 		return;
 	}
-	char *want = slurp(want_path);
+	char *want = t_slurp(want_path, NULL);
 	if (!want || strcmp(got, want)) {
 		char *out = NULL;
 		t_sh(&out, "diff -u '%s' '%s/%s' | head -40", want_path, dir, name);

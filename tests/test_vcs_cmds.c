@@ -11,18 +11,6 @@
 #include "vcs/store.h"
 #include "vcs/task_rev.h"
 
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return NULL;
-	char *b = calloc(1, 1 << 16);
-	size_t n = fread(b, 1, (1 << 16) - 1, f);
-	b[n] = 0;
-	fclose(f);
-	return b;
-}
-
 static void put_env(rung_store *s, const rung_vtask *t, const char *rev, double median, bool fail, const char *driver)
 {
 	rung_source src;
@@ -70,9 +58,9 @@ static void put(rung_store *s, const rung_vtask *t, const char *rev, double medi
 static void test_log_flags_other_environment(void)
 {
 	const char *dir = t_tmpdir();
-	char *ini = slurp(RUNG_TEST_DIR "/tasks/sgemm/rung.ini");
-	char *ref = slurp(RUNG_TEST_DIR "/tasks/sgemm/reference.cu");
-	char *k1 = slurp(RUNG_TEST_DIR "/tasks/sgemm/sgemm.cu");
+	char *ini = t_slurp(RUNG_TEST_DIR "/tasks/sgemm/rung.ini", NULL);
+	char *ref = t_slurp(RUNG_TEST_DIR "/tasks/sgemm/reference.cu", NULL);
+	char *k1 = t_slurp(RUNG_TEST_DIR "/tasks/sgemm/sgemm.cu", NULL);
 	CHECK(ini && ref && k1);
 	if (!ini || !ref || !k1)
 		return;
@@ -114,9 +102,9 @@ static void test_log_flags_other_environment(void)
 static void test_log_export_import(void)
 {
 	const char *dir = t_tmpdir();
-	char *ini = slurp(RUNG_TEST_DIR "/tasks/sgemm/rung.ini");
-	char *ref = slurp(RUNG_TEST_DIR "/tasks/sgemm/reference.cu");
-	char *k1 = slurp(RUNG_TEST_DIR "/tasks/sgemm/sgemm.cu");
+	char *ini = t_slurp(RUNG_TEST_DIR "/tasks/sgemm/rung.ini", NULL);
+	char *ref = t_slurp(RUNG_TEST_DIR "/tasks/sgemm/reference.cu", NULL);
+	char *k1 = t_slurp(RUNG_TEST_DIR "/tasks/sgemm/sgemm.cu", NULL);
 	CHECK(ini && ref && k1);
 	if (!ini || !ref || !k1)
 		return;
@@ -173,7 +161,7 @@ static void test_log_export_import(void)
 	snprintf(path, sizeof(path), "%s/export.jsonl", dir);
 	CHECK_INT(t_sh(&out, "%s export -C %s --out %s", RUNG_BIN, dir, path), 0);
 	free(out);
-	char *ex = slurp(path);
+	char *ex = t_slurp(path, NULL);
 	CHECK_CONTAINS(ex, h1);
 	CHECK_CONTAINS(ex, "\"rung_export\":1");
 	free(ex);

@@ -21,25 +21,6 @@
 #include "gpu/worker.h"
 #include "harness.h"
 
-static char *read_all(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return NULL;
-	fseek(f, 0, SEEK_END);
-	long n = ftell(f);
-	rewind(f);
-	char *b = malloc((size_t)n + 1);
-	if (b && fread(b, 1, (size_t)n, f) != (size_t)n) {
-		free(b);
-		b = NULL;
-	}
-	if (b)
-		b[n] = 0;
-	fclose(f);
-	return b;
-}
-
 /* --- framing ------------------------------------------------------------------ */
 
 static void test_frame_roundtrip_with_blobs(void)
@@ -151,7 +132,7 @@ static void test_plan_from_sgemm_spec(void)
 	CHECK_INT(rung_spec_load(&spec, RUNG_TEST_DIR "/tasks/sgemm"), 0);
 	if (!spec)
 		return;
-	char *src = read_all(RUNG_TEST_DIR "/tasks/sgemm/sgemm.cu");
+	char *src = t_slurp(RUNG_TEST_DIR "/tasks/sgemm/sgemm.cu", NULL);
 	rung_launch kl, rl;
 	CHECK_INT(rung_launch_from_source(&kl, spec, src, "sgemm.cu"), 1);
 	CHECK_INT(rung_launch_from_source(&rl, spec, "// no launch line", "reference.cu"), 0);
@@ -289,7 +270,7 @@ static int eval_task(rung_result *r, rung_worker *w, double deadline)
 	int rc = rung_spec_load(&spec, RUNG_TEST_DIR "/tasks/sgemm");
 	if (rc)
 		return rc;
-	char *src = read_all(RUNG_TEST_DIR "/tasks/sgemm/sgemm.cu");
+	char *src = t_slurp(RUNG_TEST_DIR "/tasks/sgemm/sgemm.cu", NULL);
 	rung_job job = {.spec = spec, .kernel_src = src, .kernel_file = "sgemm.cu", .ref_file = "reference.cu",
 			.seed = 99, .seed_set = true, .deadline_s = deadline};
 	rc = rung_evaluate(r, w, &job, NULL, NULL);
@@ -396,7 +377,7 @@ static void test_fault_jobs_reach_the_worker(void)
 		CHECK_INT(rung_spec_load(&spec, dir), 0);
 		if (!spec)
 			continue;
-		char *src = read_all(path);
+		char *src = t_slurp(path, NULL);
 		rung_job job = {.spec = spec, .kernel_src = src, .kernel_file = "kernel.cu", .ref_file = "reference.cu",
 				.seed = 5, .seed_set = true};
 		rung_result r;
@@ -404,7 +385,7 @@ static void test_fault_jobs_reach_the_worker(void)
 		CHECK_INT(r.steps[RUNG_STEP_COMPILE].status, RUNG_S_OK);
 		CHECK_INT(r.steps[RUNG_STEP_RUN].status, RUNG_S_FAILED);
 		CHECK_STR(r.steps[RUNG_STEP_RUN].reason, "fake worker");
-		char *text = read_all(jpath);
+		char *text = t_slurp(jpath, NULL);
 		CHECK(text != NULL);
 		json_t *j = text ? json_loads(text, 0, NULL) : NULL;
 		rung_plan *p = malloc(sizeof(*p));
@@ -513,8 +494,8 @@ static void test_rung_check_without_driver(void)
 
 static void test_cubin_same_code(void)
 {
-	char *good = read_all(RUNG_TEST_DIR "/faults/good/kernel.cu");
-	char *other = read_all(RUNG_TEST_DIR "/faults/unwritten/kernel.cu");
+	char *good = t_slurp(RUNG_TEST_DIR "/faults/good/kernel.cu", NULL);
+	char *other = t_slurp(RUNG_TEST_DIR "/faults/unwritten/kernel.cu", NULL);
 	CHECK(good && other);
 	if (!good || !other)
 		return;
