@@ -45,7 +45,7 @@ static int parse_args(check_opts *o, int argc, char **argv)
 	o->budget_s = NAN;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
-		int w = rung_task_where_opt(&o->where, "check", argc, argv, &i);
+		int w = rung_vctx_opt(&o->where, "check", argc, argv, &i);
 		if (w < 0)
 			return rung_cli_usage("check", 1);
 		if (w > 0)

@@ -28,7 +28,7 @@ int rung_cmd_compare(int argc, char **argv)
 	rung_task_where where = {0};
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
-		int w = rung_task_where_opt(&where, "compare", argc, argv, &i);
+		int w = rung_vctx_opt(&where, "compare", argc, argv, &i);
 		if (w < 0)
 			return rung_cli_usage("compare", 1);
 		if (w > 0)

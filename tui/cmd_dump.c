@@ -107,7 +107,7 @@ int rung_cmd_dump(int argc, char **argv)
 	rung_task_where where = {0};
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
-		int w = rung_task_where_opt(&where, "dump", argc, argv, &i);
+		int w = rung_vctx_opt(&where, "dump", argc, argv, &i);
 		if (w < 0)
 			return rung_cli_usage("dump", 1);
 		if (w > 0)

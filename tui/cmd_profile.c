@@ -240,7 +240,7 @@ int rung_cmd_profile(int argc, char **argv)
 	bool json = false, sass = false, ncu = false, has_seed = false, launch_only = false;
 	unsigned long long seed = 0;
 	for (int i = 1; i < argc; i++) {
-		int k = rung_task_where_opt(&where, "profile", argc, argv, &i);
+		int k = rung_vctx_opt(&where, "profile", argc, argv, &i);
 		if (k < 0)
 			return RUNG_EXIT_USAGE;
 		if (k > 0)

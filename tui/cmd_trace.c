@@ -35,7 +35,7 @@ int rung_cmd_trace(int argc, char **argv)
 	bool json = false, has_seed = false;
 	unsigned long long seed = 0;
 	for (int i = 1; i < argc; i++) {
-		int k = rung_task_where_opt(&where, "trace", argc, argv, &i);
+		int k = rung_vctx_opt(&where, "trace", argc, argv, &i);
 		if (k < 0)
 			return RUNG_EXIT_USAGE;
 		if (k > 0)

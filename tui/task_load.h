@@ -7,6 +7,7 @@
 #include <stdbool.h>
 
 #include "core/spec.h"
+#include "tui/vcs_ctx.h"
 #include "gpu/compile.h"
 #include "vcs/task_rev.h"
 
@@ -35,14 +36,9 @@ typedef struct {
 	char content[65];    /* content hash (vcs/store.h) of this version under the task */
 } rung_task;
 
-/* Where a target is looked up: -C DIR, --task DIR, --spec-rev REV (all may be NULL). */
-typedef struct {
-	const char *dir, *task, *spec_rev;
-} rung_task_where;
-
-/* Parses -C DIR, --task DIR, --spec-rev REV at argv[*i]: 1 consumed (with its
- * value), 0 not one of them, -1 value missing (message printed). */
-int rung_task_where_opt(rung_task_where *w, const char *cmd, int argc, char **argv, int *i);
+/* Where a target is looked up: -C DIR, --task DIR, --spec-rev REV (all may be
+ * NULL), the same options as the history commands take; parsed with rung_vctx_opt. */
+typedef rung_vctx_opts rung_task_where;
 
 /* Like rung_task_load, but a target that is not an existing path (relative to -C
  * DIR when given) and resolves as a git revision (HEAD, HEAD~2, a short hash,

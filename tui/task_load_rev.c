@@ -9,26 +9,6 @@
 #include "tui/cli.h"
 #include "tui/task_load.h"
 
-int rung_task_where_opt(rung_task_where *w, const char *cmd, int argc, char **argv, int *i)
-{
-	const char *a = argv[*i];
-	const char **slot = NULL;
-	if (!strcmp(a, "-C"))
-		slot = &w->dir;
-	else if (!strcmp(a, "--task"))
-		slot = &w->task;
-	else if (!strcmp(a, "--spec-rev"))
-		slot = &w->spec_rev;
-	if (!slot)
-		return 0;
-	if (*i + 1 >= argc) {
-		fprintf(stderr, "rung %s: %s needs a value\n", cmd, a);
-		return -1;
-	}
-	*slot = argv[++*i];
-	return 1;
-}
-
 static bool path_exists(const char *p)
 {
 	struct stat st;
