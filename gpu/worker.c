@@ -432,6 +432,18 @@ int rung__worker_exchange(rung_worker *w, json_t *hdr, const rung_blob *blobs, i
 	ex->step = RUNG_STEP_RUN;
 	int rc = rung_msg_write(w->fd, hdr, blobs, nblobs);
 	if (rc) {
+		/* The worker stopped reading: it may have said why before it went. */
+		int64_t until = rung_proto_now_ms() + 1000;
+		rung_msg m;
+		while (rung_msg_read(&m, &w->chan, until) == 0) {
+			if (!strcmp(m.type, "result") || !strcmp(m.type, "error")) {
+				ex->msg = m;
+				ex->have_msg = true;
+				worker_reap(w, false, 2000);
+				return 0;
+			}
+			rung_msg_free(&m);
+		}
 		int st = worker_reap(w, true, 0);
 		rung__describe_exit(ex->reason, sizeof(ex->reason), st);
 		ex->failed = true;
