@@ -92,10 +92,13 @@ static void test_git_incremental(void)
 	CHECK_INT(nv, NCOMMITS);
 	int i5 = find_subject(vr, nv, "sgemm: try 5"), i7 = find_subject(vr, nv, "sgemm: try 7");
 	int i3 = find_subject(vr, nv, "sgemm: try 3"), i2 = find_subject(vr, nv, "sgemm: try 2");
-	CHECK(i5 > 200 && i7 > 200 && i3 > 200 && i2 > 200);
-	if (i5 < 0 || i7 < 0 || i3 < 0 || i2 < 0)
+	int i9 = find_subject(vr, nv, "sgemm: try 9");
+	CHECK(i5 > 200 && i7 > 200 && i3 > 200 && i2 > 200 && i9 > 200);
+	if (i5 < 0 || i7 < 0 || i3 < 0 || i2 < 0 || i9 < 0)
 		return;
 	put(c.store, vr[i5].v.id, vr[i5].content, 2.5, false);
+	/* try 9's files, measured as another commit: reused by content */
+	put(c.store, "2222222222222222222222222222222222222222", vr[i9].content, 5.5, false);
 	put(c.store, vr[i7].v.id, "0000000000000000000000000000000000000000000000000000000000000007", 3.5, false);
 	put(c.store, "1111111111111111111111111111111111111111", vr[i3].content, 4.5, true);
 	CHECK_INT(rung_note_add(c.repo, vr[i2].v.id, RUNG_NOTE_REJECT, "too slow", 0), 0);
@@ -131,6 +134,12 @@ static void test_git_incremental(void)
 		const rung_model_row *r5 = &m->rows[i5], *r7 = &m->rows[i7], *r3 = &m->rows[i3], *r2 = &m->rows[i2];
 		CHECK(r5->result && !rung_model_row_is_recorded(r5));
 		CHECK_NEAR(r5->result ? r5->result->bench.median : NAN, 2.5, 1e-12);
+		/* its own live result is not "cached" (a tick); one reused from another
+		 * commit with the same files is */
+		CHECK(!r5->cached);
+		const rung_model_row *r9 = &m->rows[i9];
+		CHECK(r9->result && r9->cached);
+		CHECK_NEAR(r9->result ? r9->result->bench.median : NAN, 5.5, 1e-12);
 		CHECK(r7->result && !rung_model_row_is_recorded(r7));
 		CHECK_NEAR(r7->result ? r7->result->bench.median : NAN, 3.5, 1e-12);
 		CHECK(rung_model_row_is_recorded(r3));
@@ -140,7 +149,7 @@ static void test_git_incremental(void)
 		CHECK_STR(r2->note, "too slow");
 		int live, recorded;
 		rung_model_count(m, &live, &recorded);
-		CHECK_INT(live, 2);
+		CHECK_INT(live, 3);
 		CHECK_INT(recorded, 1);
 		CHECK_INT(rung_model_best(m), i5); /* 2.5 ms, the fastest live one */
 	}

@@ -721,6 +721,22 @@ static void test_recorded_screens(void)
 	s = dump_of(dir, "first.txt");
 	CHECK(!strstr(s, "recorded on"));
 	free(s);
+	/* a recorded row being evaluated here: the steps passed are live ticks,
+	 * the running one and the pending one follow (never "rr" for this run) */
+	dir = run_script(m, ":event queued bbbbbbb\n:event progress bbbbbbb check 0.5\n:dump inflight.txt\n", 100, 10, 1);
+	s = dump_of(dir, "inflight.txt");
+	const char *row = strstr(s, "b: recorded, faster");
+	const char *line = row;
+	while (line && line > s && line[-1] != '\n')
+		line--;
+	CHECK(row != NULL);
+	if (row) {
+		char buf[128];
+		snprintf(buf, sizeof(buf), "%.*s", (int)(strchr(row, '\n') ? strchr(row, '\n') - line : 60), line);
+		CHECK_CONTAINS(buf, "oo*.");
+		CHECK(!strstr(buf, "rr"));
+	}
+	free(s);
 	rung_model_free(m);
 }
 

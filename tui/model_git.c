@@ -173,8 +173,10 @@ static void fill_row(rung_model_row *r, loader *l, rung_vctx *c, const rung_vers
 		rung_error_clear();
 		bool via_content = false;
 		r->result = rung_vctx_lookup(c, v, content, &via_content);
-		if (r->result && via_content)
-			r->result->cached = true;
+		/* every row's result comes from the store: "cached" (the glyph) is
+		 * kept for one measured on another version with the same files */
+		if (r->result)
+			r->result->cached = via_content;
 		/* kept apart from the live one: shown only while there is no live result */
 		r->recorded = rung_recorded_lookup(c, v, content);
 	}

@@ -175,7 +175,8 @@ static void build_summary(rung_view *v, int row)
 		return;
 	}
 	if (r->cached)
-		rung_lines_add(l, RUNG_ROLE_CACHED, "%s cached result from the store", rung_glyph(RUNG_G_CACHED));
+		rung_lines_add(l, RUNG_ROLE_CACHED, "%s result of another version with the same files (reused, not run again)",
+			       rung_glyph(RUNG_G_CACHED));
 	if (r->recorded)
 		rung_lines_add(l, RUNG_ROLE_WARNING, "recorded: %s", r->recorded_note);
 	char buf[512];

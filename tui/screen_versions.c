@@ -192,17 +192,22 @@ static void draw_row(rung_view *v, int y, int mrow, bool cursor, const bool show
 		case C_SUBJECT:
 			rung_tui_draw(w, y, x, cw, ROLE(RUNG_ROLE_DEFAULT), r->subject);
 			break;
-		case C_STEPS:
+		case C_STEPS: {
+			/* being evaluated here: the steps it has passed are live ticks */
+			bool inflight = false;
+			for (int s = 0; s < RUNG_NSTEPS; s++)
+				inflight |= r->step[s] == RUNG_S_PENDING || r->step[s] == RUNG_S_RUNNING;
 			for (int s = 0; s < 4 && s < cw; s++) {
 				rung_role rl;
 				rung_glyph_id g = rung_status_glyph(r->step[s], r->cached, &rl);
 				const char *gs = rung_glyph(g);
 				/* recorded on another machine: its own glyph and role, never a live tick */
-				if (recorded && r->step[s] == RUNG_S_OK)
+				if (recorded && !inflight && r->step[s] == RUNG_S_OK)
 					gs = rung_tui_utf8 ? "\u25cb" : "r", rl = RUNG_ROLE_RECORDED;
 				rung_tui_draw(w, y, x + s, 1, ROLE(rl), gs);
 			}
 			break;
+		}
 		case C_MAXREL:
 			if (isnan(mx->max_rel))
 				snprintf(buf, sizeof(buf), "-");
