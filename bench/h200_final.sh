@@ -19,14 +19,21 @@ for t in gpu_faults gpu_profile gpu_rev_store gpu_trace; do
 done
 
 echo "== time to verdict"
-RUNG_TIMING=1 rung check bench/tasks/sgemm4096 2>&1 | grep -E "context|preload|generate|sum of|peak RSS|\[bench\]"
+RUNG_TIMING=1 rung check bench/tasks/sgemm4096 > "$O/timing.log" 2>&1
+grep -E "rss|context|generate|upload|sum of|peak RSS|\[bench\]|compile|worker" "$O/timing.log"
 for i in 1 2 3; do python3 bench/rusage.py rung check bench/tasks/sgemm4096 | tail -1; done
 
-echo "== L2 flush experiment: copy of 256M floats (ncu read 798.35 us)"
-W=$(mktemp -d); cp bench/tasks/copy/*.cu "$W/"; sed "s/^N = .*/N = 268435456/" bench/tasks/copy/rung.ini > "$W/rung.ini"
-for f in sweep memset none; do
-  m=$(RUNG_FLUSH=$f rung check --json --budget 1 "$W" | python3 -c 'import json,sys; print(json.load(sys.stdin)["result"]["bench"]["median"])')
-  echo "RUNG_FLUSH=$f median=${m} ms"
+echo "== L2 flush experiment: copies against ncu (RUNG_FLUSH, RUNG_FLUSH_GAP_US)"
+W=$(mktemp -d)
+for n in ${FLUSH_SIZES:-16777216 268435456}; do
+  d=$W/copy_$n; mkdir -p "$d"; cp bench/tasks/copy/*.cu "$d/"; sed "s/^N = .*/N = $n/" bench/tasks/copy/rung.ini > "$d/rung.ini"
+  for v in sweep:0 none:0 memset:0 sweep:2000; do
+    m=$(RUNG_FLUSH=${v%%:*} RUNG_FLUSH_GAP_US=${v#*:} rung check --json --budget 1 "$d" | python3 -c 'import json,sys; b=json.load(sys.stdin)["result"]["bench"]; print("median %.2f us, events %.2f us, n=%d" % (b["median"]*1e3, b.get("event_median",0)*1e3, b.get("n",0)))')
+    echo "copy N=$n RUNG_FLUSH=${v%%:*} gap=${v#*:}us: $m"
+  done
+  ncu --clock-control none --target-processes all --kernel-name "regex:^copy$" --launch-skip 3 --launch-count 15 \
+      --metrics gpu__time_duration.sum --csv rung check --budget 0.3 "$d" > "$W/ncu.csv" 2>/dev/null
+  python3 bench/ncu_compare.py "copy_$n" "$W/ncu.csv" 0
 done
 
 echo "== workbench evaluating the demo live (scripted)"

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #define MAX_PHASES 48
 
@@ -76,4 +77,19 @@ void rung_timing_flush(const char *who)
 	if (getrusage(RUSAGE_SELF, &ru) == 0) /* ru_maxrss is in KiB on Linux */
 		fprintf(stderr, "rung timing [%s] %-28s %9.1f MB\n", who, "peak RSS of this process", (double)ru.ru_maxrss / 1024.0);
 	nphases = 0;
+}
+
+void rung_timing_rss(const char *what)
+{
+	if (!rung_timing_enabled())
+		return;
+	FILE *f = fopen("/proc/self/statm", "r");
+	if (!f)
+		return;
+	long size = 0, res = 0;
+	int got = fscanf(f, "%ld %ld", &size, &res);
+	fclose(f);
+	long page = sysconf(_SC_PAGESIZE);
+	if (got == 2 && page > 0)
+		fprintf(stderr, "rung timing [rss] %-36s %9.1f MB\n", what, (double)res * (double)page / 1e6);
 }

@@ -18,5 +18,8 @@ double rung_timing_lap(const char *phase, double t0);
 /* Prints "rung timing [who] phase  12.3 ms (x3)" per phase in first-use order
  * and a total, then forgets them. */
 void rung_timing_flush(const char *who);
+/* Prints "rung timing [rss] what  12.3 MB" with this process's resident set
+ * now (from /proc/self/statm; nothing where that cannot be read). */
+void rung_timing_rss(const char *what);
 
 #endif

@@ -31,10 +31,14 @@
  *
  * Diagnostic only (docs/ARCHITECTURE.md): RUNG_FLUSH=sweep|memset|none picks the
  * flush (default sweep); any other value warns on stderr and keeps the sweep.
+ * RUNG_FLUSH_GAP_US=N (diagnostic too) waits for the flush to finish and then
+ * N microseconds with the GPU idle before the timed launch, as a profiler's
+ * serialized replay does.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "gpu/worker_child.h"
 
@@ -156,7 +160,19 @@ static flush_mode mode_of_env(void)
 	return (flush_mode)mode;
 }
 
-CUresult rung__flush_l2(rung_wctx *c)
+static long gap_us_of_env(void)
+{
+	static long gap = -1;
+	if (gap < 0) {
+		const char *e = getenv("RUNG_FLUSH_GAP_US");
+		gap = e && *e ? strtol(e, NULL, 10) : 0;
+		if (gap < 0 || gap > 1000000)
+			gap = 0;
+	}
+	return gap;
+}
+
+static CUresult flush_issue(rung_wctx *c)
 {
 	flush_mode m = mode_of_env();
 	if (m == FLUSH_NONE)
@@ -168,4 +184,16 @@ CUresult rung__flush_l2(rung_wctx *c)
 	CUdeviceptr sink = c->flush; /* never written (see above) */
 	void *params[3] = { &p, &n4, &sink };
 	return rung_cu.cuLaunchKernel(sweep_fn, sweep_blocks, 1, 1, 512, 1, 1, 0, c->stream, params, NULL);
+}
+
+CUresult rung__flush_l2(rung_wctx *c)
+{
+	CUresult r = flush_issue(c);
+	long gap = gap_us_of_env();
+	if (r != CUDA_SUCCESS || gap == 0)
+		return r;
+	r = rung_cu.cuStreamSynchronize(c->stream);
+	struct timespec ts = { gap / 1000000, (gap % 1000000) * 1000 };
+	nanosleep(&ts, NULL);
+	return r;
 }

@@ -217,6 +217,7 @@ void rung__wjob_run(rung_wctx *c, const rung_plan *p, const void *kcubin, size_t
 		goto out;
 	}
 	rung__wstep(res, RUNG_STEP_RUN, RUNG_S_OK, NULL);
+	rung_timing_rss("run case done");
 
 	/* check: every [check] size set x every seed, plus the run case (the
 	 * benchmark shape with the first seed only: it is the expensive one) */
@@ -247,6 +248,7 @@ void rung__wjob_run(rung_wctx *c, const rung_plan *p, const void *kcubin, size_t
 		goto out;
 	}
 	rung__wstep(res, RUNG_STEP_CHECK, RUNG_S_OK, NULL);
+	rung_timing_rss("check cases done");
 
 	if (p->flags & RUNG_JOB_TRACE) { /* rung.h trace: one launch, never timed */
 		rung__wstep(res, RUNG_STEP_BENCH, RUNG_S_SKIPPED, "trace run (never timed)");

@@ -59,9 +59,11 @@ static int attr(rung_wctx *c, CUdevice_attribute a)
 /* Driver, device 0 (CUDA_VISIBLE_DEVICES selects), primary context, stream, env. */
 static int device_open(rung_wctx *c)
 {
+	rung_timing_rss("worker start");
 	int rc = rung_driver_load();
 	if (rc)
 		return rc;
+	rung_timing_rss("libcuda loaded, cuInit");
 	CUresult r;
 	char d[256];
 	if ((r = rung_cu.cuDeviceGet(&c->dev, 0)) != CUDA_SUCCESS ||
@@ -71,6 +73,7 @@ static int device_open(rung_wctx *c)
 		rung_cu_describe(d, sizeof(d), r);
 		return rung_error_set(RUNG_ENODEV, "CUDA device 0 unusable: %s", d);
 	}
+	rung_timing_rss("primary context, stream");
 	rung_env *e = &c->env;
 	memset(e, 0, sizeof(*e));
 	e->power_limit_w = NAN;
@@ -118,11 +121,13 @@ static int device_open(rung_wctx *c)
 		if (dv)
 			rung__sfmt(e->driver, sizeof(e->driver), "%s", dv);
 	}
+	rung_timing_rss("NVML");
 	if (!e->driver[0])
 		rung__sfmt(e->driver, sizeof(e->driver), "CUDA %s", e->cuda);
 	rung_error_clear();
 	if (rung_cupti_load() != 0)
 		fprintf(stderr, "rung worker: %s\n", rung_error_last());
+	rung_timing_rss("CUPTI");
 	e->valid = true;
 	return 0;
 }
@@ -164,12 +169,14 @@ static bool handle_job(rung_wctx *c, rung_msg *m)
 		free(plan);
 		return false;
 	}
+	rung_timing_rss("job received");
 	rung_result res;
 	rung_result_init(&res);
 	res.env = c->env;
 	bool fatal = false;
 	rung__wjob_run(c, plan, m->blobs[0].data, m->blobs[0].len, plan->has_ref ? m->blobs[1].data : NULL,
 		       plan->has_ref ? m->blobs[1].len : 0, &res, &fatal);
+	rung_timing_rss("job done");
 	char *js = rung_result_to_json(&res);
 	if (!js) {
 		send_error(c, RUNG_STEP_RUN, "worker: cannot encode the result", fatal);
