@@ -42,6 +42,10 @@
 	_(cuMemGetInfo, 3020, 1) \
 	_(cuMemcpyHtoD, 3020, 1) \
 	_(cuMemcpyDtoH, 3020, 1) \
+	_(cuMemcpyHtoDAsync, 3020, 1) \
+	_(cuMemcpyDtoHAsync, 3020, 1) \
+	_(cuMemcpyDtoDAsync, 3020, 1) \
+	_(cuMemHostAlloc, 2020, 0) \
 	_(cuMemsetD8, 3020, 1) \
 	_(cuMemsetD16, 3020, 1) \
 	_(cuMemsetD32, 3020, 1) \

@@ -1,11 +1,13 @@
 /* One (shape, seed) case, streamed so the worker never holds whole host copies
- * of the arguments (peak RSS stays near the two 8 MiB staging buffers):
- *  - inputs are generated chunk by chunk (rung_fill_at on a thread pool) and
- *    each staging slab is uploaded to the candidate's buffer and the
- *    reference's; a 64-bit hash per chunk of RUNG_METRICS_CHUNK elements is kept
- *    so "input unchanged" is checked later by reading the candidate's buffer back
- *    and hashing it (a changed chunk is regenerated to find the first changed
- *    element exactly). npy inputs are loaded whole and compared directly;
+ * of the arguments (peak RSS stays near the four 4 MiB staging buffers):
+ *  - inputs are generated chunk by chunk (rung_fill_at on a thread pool) into
+ *    one staging slab while the previous slab is uploaded (pinned memory, async
+ *    copies: generation and PCIe overlap) to the candidate's buffer; the
+ *    reference's copy is then made on the device. A 64-bit hash per chunk of
+ *    RUNG_METRICS_CHUNK elements is kept so "input unchanged" is checked later
+ *    by reading the candidate's buffer back and hashing it (a changed chunk is
+ *    regenerated to find the first changed element exactly). npy inputs are
+ *    loaded whole and compared directly;
  *  - outputs are poisoned on the device (cuMemsetD32/D16/D8 with the pattern,
  *    chunked uploads for 8-byte dtypes); guard bands are written and read back
  *    alone;
@@ -15,6 +17,8 @@
  *  - metrics read candidate and reference slabs back together and feed
  *    rung_metrics_feed per chunk on the thread pool, merged in chunk order
  *    (core/metrics.h: bit-identical to rung_metrics_compute on whole arrays).
+ *  Every readback is double-buffered: the next slab is copied while the host
+ *  works on this one.
  * Device memory: candidate and reference buffers exist at once (about twice the
  * arguments' size). */
 #include <inttypes.h>
@@ -32,22 +36,71 @@
 #include "core/timing.h"
 #include "gpu/worker_case.h"
 
-#define STAGE_BYTES ((size_t)8 << 20)
+#define STAGE_BYTES ((size_t)4 << 20)
+#define NSTAGE 4
 #define CH RUNG_METRICS_CHUNK
 
 /* --- staging, heartbeat, small helpers ---------------------------------------- */
 
-static char *stage[2]; /* two staging slabs, kept for the process's life */
+/* Staging slabs, kept for the process's life: page-locked where the driver
+ * gives it (async copies that overlap host work), else plain memory (the
+ * copies then complete before returning). Each has an event marking the end of
+ * the last async copy from or into it. */
+static char *stage[NSTAGE];
+static CUevent stage_ev[NSTAGE];
+static bool stage_busy[NSTAGE];
 static rung_step_id beat_step = RUNG_STEP_RUN;
 static bool beat_on; /* only inside a case: the bench and compare have their own progress */
 static double last_beat;
 
 static bool stage_ready(void)
 {
-	for (int i = 0; i < 2; i++)
-		if (!stage[i] && !(stage[i] = malloc(STAGE_BYTES)))
+	for (int i = 0; i < NSTAGE; i++) {
+		if (stage[i])
+			continue;
+		void *p = NULL;
+		if (!rung_cu.cuMemHostAlloc || rung_cu.cuMemHostAlloc(&p, STAGE_BYTES, 0) != CUDA_SUCCESS || !p)
+			p = malloc(STAGE_BYTES);
+		if (!p)
 			return false;
+		stage[i] = p;
+		if (rung_cu.cuEventCreate(&stage_ev[i], CU_EVENT_DISABLE_TIMING) != CUDA_SUCCESS)
+			stage_ev[i] = NULL;
+	}
 	return true;
+}
+
+/* Waits for stage[b]'s last async copy. */
+static CUresult stage_wait(int b)
+{
+	if (!stage_busy[b])
+		return CUDA_SUCCESS;
+	stage_busy[b] = false;
+	return rung_cu.cuEventSynchronize(stage_ev[b]);
+}
+
+/* Waits for every staging slab (first error wins). */
+static CUresult stage_drain(void)
+{
+	CUresult first = CUDA_SUCCESS;
+	for (int b = 0; b < NSTAGE; b++) {
+		CUresult r = stage_wait(b);
+		if (first == CUDA_SUCCESS)
+			first = r;
+	}
+	return first;
+}
+
+/* After issuing an async copy from or into stage[b] on stream st. Without an
+ * event, waits for the stream instead. */
+static CUresult stage_mark(int b, CUstream st)
+{
+	if (!stage_ev[b])
+		return rung_cu.cuStreamSynchronize(st);
+	CUresult r = rung_cu.cuEventRecord(stage_ev[b], st);
+	if (r == CUDA_SUCCESS)
+		stage_busy[b] = true;
+	return r;
 }
 
 /* Elements per slab: a multiple of the metrics chunk. */
@@ -144,11 +197,14 @@ static void gen_chunk(void *ud, int64_t k)
 		g->hash[(g->s0 + off) / CH] = hash_bytes(p, (size_t)cnt * g->es);
 }
 
-/* Generates arg i into dst[], hashing chunks into hash (may be NULL). */
+/* Generates arg i into dst[], hashing chunks into hash (may be NULL): slab k+1
+ * is generated into one staging slab while slab k uploads from the other to
+ * dst[0]; the other destinations are then copied on the device. */
 static int gen_upload(rung_wjob *j, const rung_plan_shape *sh, int i, uint64_t seed, const CUdeviceptr *dst,
 		      int ndst, uint64_t *hash, char *reason, size_t rlen)
 {
 	const rung_plan_arg *a = &j->p->args[i];
+	CUstream st = j->c->stream;
 	size_t es = rung_dtype_size(a->dtype);
 	int64_t n = sh->numel[i];
 	if (rung_fill_at(stage[0], a->dtype, 0, 0, a->init, a->a, a->b, seed, a->name)) {
@@ -156,21 +212,114 @@ static int gen_upload(rung_wjob *j, const rung_plan_shape *sh, int i, uint64_t s
 		return 1;
 	}
 	int64_t slab = slab_elems(es);
-	for (int64_t s = 0; s < n; s += slab) {
+	CUresult r = CUDA_SUCCESS;
+	int b = 0;
+	for (int64_t s = 0; s < n && r == CUDA_SUCCESS; s += slab, b ^= 1) {
 		int64_t cnt = n - s < slab ? n - s : slab;
-		gen_job g = { a, stage[0], s, cnt, seed, hash, es };
 		double t0 = rung_timing_now();
+		if ((r = stage_wait(b)) != CUDA_SUCCESS)
+			break;
+		t0 = rung_timing_lap("inputs: upload (wait)", t0);
+		gen_job g = { a, stage[b], s, cnt, seed, hash, es };
 		rung_par_for(nchunks_of(cnt), gen_chunk, &g);
-		t0 = rung_timing_lap("inputs: generate", t0);
-		for (int d = 0; d < ndst; d++) {
-			CUresult r = rung_cu.cuMemcpyHtoD(dst[d] + (size_t)s * es, stage[0], (size_t)cnt * es);
-			if (r != CUDA_SUCCESS)
-				return cu_fail(j, r, reason, rlen, "upload of", a->name);
-		}
-		rung_timing_lap("inputs: upload", t0);
+		rung_timing_lap("inputs: generate", t0);
+		r = rung_cu.cuMemcpyHtoDAsync(dst[0] + (size_t)s * es, stage[b], (size_t)cnt * es, st);
+		if (r == CUDA_SUCCESS)
+			r = stage_mark(b, st);
 		beat(j, "generating inputs");
 	}
+	CUresult d = stage_drain();
+	if (r == CUDA_SUCCESS)
+		r = d;
+	for (int k = 1; k < ndst && r == CUDA_SUCCESS && n > 0; k++)
+		r = rung_cu.cuMemcpyDtoDAsync(dst[k], dst[0], (size_t)n * es, st);
+	if (r == CUDA_SUCCESS && ndst > 1)
+		r = rung_cu.cuStreamSynchronize(st);
+	if (r != CUDA_SUCCESS)
+		return cu_fail(j, r, reason, rlen, "upload of", a->name);
 	return 0;
+}
+
+/* Starts reading slab [s, s + cnt) of the nsrc (1 or 2) device arrays into
+ * staging pair p: stage[p] for one array, stage[2p] and stage[2p + 1] for two. */
+static CUresult read_issue(rung_wjob *j, const CUdeviceptr *src, int nsrc, size_t es, int64_t s, int64_t cnt, int p)
+{
+	CUstream st = j->c->stream;
+	for (int k = 0; k < nsrc; k++) {
+		int b = nsrc == 1 ? p : 2 * p + k;
+		CUresult r = rung_cu.cuMemcpyDtoHAsync(stage[b], src[k] + (size_t)s * es, (size_t)cnt * es, st);
+		if (r == CUDA_SUCCESS)
+			r = stage_mark(b, st);
+		if (r != CUDA_SUCCESS)
+			return r;
+	}
+	return CUDA_SUCCESS;
+}
+
+/* Waits for pair p (as read_issue numbers them). */
+static CUresult read_wait(int nsrc, int p)
+{
+	CUresult first = CUDA_SUCCESS;
+	for (int k = 0; k < nsrc; k++) {
+		CUresult r = stage_wait(nsrc == 1 ? p : 2 * p + k);
+		if (first == CUDA_SUCCESS)
+			first = r;
+	}
+	return first;
+}
+
+/* A double-buffered walk over nsrc device arrays of n elements in slabs:
+ * walk_next returns the next slab (its data in stage[...]) while the one after
+ * it is being copied. */
+typedef struct {
+	rung_wjob *j;
+	const CUdeviceptr *src;
+	int nsrc, p;
+	size_t es;
+	int64_t n, slab, s; /* s: start of the slab read_next hands out next */
+} slab_walk;
+
+static CUresult walk_start(slab_walk *w, rung_wjob *j, const CUdeviceptr *src, int nsrc, size_t es, int64_t n)
+{
+	*w = (slab_walk){ .j = j, .src = src, .nsrc = nsrc, .p = 0, .es = es, .n = n, .slab = slab_elems(es), .s = 0 };
+	if (n <= 0)
+		return CUDA_SUCCESS;
+	CUresult r = read_issue(j, src, nsrc, es, 0, n < w->slab ? n : w->slab, 0);
+	if (r != CUDA_SUCCESS)
+		stage_drain();
+	return r;
+}
+
+/* The next slab: *s0, *cnt and its buffers bufs[0..nsrc-1]. Returns 0 when the
+ * walk is over, 1 with a slab, or -1 with *err set (every copy drained). */
+static int walk_next(slab_walk *w, int64_t *s0, int64_t *cnt, char **bufs, CUresult *err)
+{
+	if (w->s >= w->n)
+		return 0;
+	int64_t c = w->n - w->s < w->slab ? w->n - w->s : w->slab;
+	CUresult r = read_wait(w->nsrc, w->p);
+	int64_t next = w->s + c;
+	if (r == CUDA_SUCCESS && next < w->n)
+		r = read_issue(w->j, w->src, w->nsrc, w->es, next, w->n - next < w->slab ? w->n - next : w->slab, w->p ^ 1);
+	if (r != CUDA_SUCCESS) {
+		stage_drain();
+		*err = r;
+		return -1;
+	}
+	for (int k = 0; k < w->nsrc; k++)
+		bufs[k] = stage[w->nsrc == 1 ? w->p : 2 * w->p + k];
+	*s0 = w->s;
+	*cnt = c;
+	w->s = next;
+	w->p ^= 1;
+	return 1;
+}
+
+/* Ends a walk early (a result found, an error): waits for the copy in flight. */
+static void walk_stop(slab_walk *w)
+{
+	(void)w;
+	stage_drain();
 }
 
 /* npy input: whole host array (user-provided), uploaded to dst[]. Returns the
@@ -429,18 +578,12 @@ static void input_chunk(void *ud, int64_t k)
 	w->changed[c] = hash_bytes(w->got + (size_t)off * w->es, (size_t)cnt * w->es) != w->hash[c];
 }
 
-static int read_slab(rung_wjob *j, char *dst, CUdeviceptr src, size_t bytes, const char *name, char *reason,
-		     size_t rlen)
+static void read_fail(rung_wjob *j, CUresult r, const char *name, char *reason, size_t rlen)
 {
-	CUresult r = rung_cu.cuMemcpyDtoH(dst, src, bytes);
-	if (r != CUDA_SUCCESS) {
-		char d[160];
-		rung_cu_describe(d, sizeof(d), r);
-		rung__sfmt(reason, rlen, "reading back %s failed: %s", name, d);
-		j->fatal = j->fatal || rung_cu_is_sticky(r);
-		return 1;
-	}
-	return 0;
+	char d[160];
+	rung_cu_describe(d, sizeof(d), r);
+	rung__sfmt(reason, rlen, "reading back %s failed: %s", name, d);
+	j->fatal = j->fatal || rung_cu_is_sticky(r);
 }
 
 /* Reference output i: peak, chunk hashes and (outputs) the poison left. Returns
@@ -449,7 +592,7 @@ static int ref_pass(rung_wjob *j, rung_case *k, const rung_plan_shape *sh, int i
 {
 	const rung_plan_arg *a = &j->p->args[i];
 	size_t es = rung_dtype_size(a->dtype);
-	int64_t n = sh->numel[i], nc = nchunks_of(n), slab = slab_elems(es);
+	int64_t n = sh->numel[i], nc = nchunks_of(n);
 	int64_t *pcount = calloc((size_t)nc + 1, sizeof(int64_t)), *pfirst = calloc((size_t)nc + 1, sizeof(int64_t));
 	double *peaks = calloc((size_t)nc + 1, sizeof(double));
 	k->ref_hash[i] = calloc((size_t)nc + 1, sizeof(uint64_t));
@@ -461,22 +604,24 @@ static int ref_pass(rung_wjob *j, rung_case *k, const rung_plan_shape *sh, int i
 	}
 	pass_job w = { .dt = a->dtype, .es = es, .count_poison = a->kind == RUNG_ARG_OUTPUT, .pcount = pcount,
 		       .pfirst = pfirst, .peaks = peaks, .hash = k->ref_hash[i] };
-	for (int64_t s = 0; s < n && !ret; s += slab) {
-		w.s0 = s;
-		w.cnt = n - s < slab ? n - s : slab;
-		w.ref = stage[1];
+	slab_walk sw;
+	CUresult cr = walk_start(&sw, j, &k->ref[i].ptr, 1, es, n);
+	char *bufs[2];
+	for (int got = cr == CUDA_SUCCESS ? 1 : -1; got > 0;) {
 		double t0 = rung_timing_now();
-		if (read_slab(j, stage[1], k->ref[i].ptr + (size_t)s * es, (size_t)w.cnt * es, a->name, reason, rlen)) {
-			ret = 1;
+		if ((got = walk_next(&sw, &w.s0, &w.cnt, bufs, &cr)) <= 0)
 			break;
-		}
-		t0 = rung_timing_lap("reference: readback", t0);
+		t0 = rung_timing_lap("reference: readback (wait)", t0);
+		w.ref = bufs[0];
 		rung_par_for(nchunks_of(w.cnt), ref_chunk, &w);
 		rung_timing_lap("reference: poison+peak+hash", t0);
 		beat(j, "checking the reference");
 	}
-	if (ret)
+	if (cr != CUDA_SUCCESS) {
+		read_fail(j, cr, a->name, reason, rlen);
+		ret = 1;
 		goto out;
+	}
 	double peak = 0;
 	int64_t un = 0, first = -1;
 	for (int64_t c = 0; c < nc; c++) {
@@ -550,41 +695,48 @@ static int64_t input_pass(rung_wjob *j, rung_case *k, const rung_plan_shape *sh,
 {
 	const rung_plan_arg *a = &j->p->args[i];
 	size_t es = rung_dtype_size(a->dtype);
-	int64_t n = sh->numel[i], slab = slab_elems(es), nc = nchunks_of(n);
+	int64_t n = sh->numel[i], nc = nchunks_of(n);
 	unsigned char *changed = NULL;
 	if (!k->in_host[i] && !(changed = calloc((size_t)nc + 1, 1))) {
 		rung__sfmt(reason, rlen, "out of host memory checking %s", a->name);
 		return -2;
 	}
-	int64_t at = -1;
-	for (int64_t s = 0; s < n && at == -1; s += slab) {
-		int64_t cnt = n - s < slab ? n - s : slab;
+	int64_t at = -1, s = 0, cnt = 0;
+	slab_walk sw;
+	CUdeviceptr src = k->cand[i].ptr;
+	CUresult cr = walk_start(&sw, j, &src, 1, es, n);
+	char *bufs[2];
+	for (int got = cr == CUDA_SUCCESS ? 1 : -1; got > 0 && at == -1;) {
 		double t0 = rung_timing_now();
-		if (read_slab(j, stage[0], k->cand[i].ptr + (size_t)s * es, (size_t)cnt * es, a->name, reason, rlen)) {
-			at = -2;
+		if ((got = walk_next(&sw, &s, &cnt, bufs, &cr)) <= 0)
 			break;
-		}
-		t0 = rung_timing_lap("inputs unchanged: readback", t0);
+		t0 = rung_timing_lap("inputs unchanged: readback (wait)", t0);
+		const char *buf = bufs[0];
 		if (k->in_host[i]) {
-			int64_t d = rung_input_first_change((const char *)k->in_host[i] + (size_t)s * es, stage[0], a->dtype, cnt);
+			int64_t d = rung_input_first_change((const char *)k->in_host[i] + (size_t)s * es, buf, a->dtype, cnt);
 			if (d >= 0)
 				at = s + d;
 		} else {
-			pass_job w = { .dt = a->dtype, .es = es, .s0 = s, .cnt = cnt, .got = stage[0], .hash = k->in_hash[i],
+			pass_job w = { .dt = a->dtype, .es = es, .s0 = s, .cnt = cnt, .got = buf, .hash = k->in_hash[i],
 				       .changed = changed };
 			rung_par_for(nchunks_of(cnt), input_chunk, &w);
 			for (int64_t c = s / CH; c < nchunks_of(s + cnt) && at == -1; c++) {
 				if (!changed[c])
 					continue;
-				/* regenerate the chunk and find the element */
+				/* regenerate the chunk (stage[2]: the walk uses 0 and 1) and find the element */
 				int64_t c0 = c * CH, cc = n - c0 < CH ? n - c0 : CH;
-				rung_fill_at(stage[1], a->dtype, c0, cc, a->init, a->a, a->b, seed, a->name);
-				int64_t d = rung_input_first_change(stage[1], stage[0] + (size_t)(c0 - s) * es, a->dtype, cc);
+				rung_fill_at(stage[2], a->dtype, c0, cc, a->init, a->a, a->b, seed, a->name);
+				int64_t d = rung_input_first_change(stage[2], buf + (size_t)(c0 - s) * es, a->dtype, cc);
 				at = c0 + (d >= 0 ? d : 0);
 			}
 		}
 		rung_timing_lap("inputs unchanged: compare", t0);
 		beat(j, "checking inputs");
+	}
+	walk_stop(&sw);
+	if (cr != CUDA_SUCCESS) {
+		read_fail(j, cr, a->name, reason, rlen);
+		at = -2;
 	}
 	free(changed);
 	return at;
@@ -598,7 +750,7 @@ static int metrics_pass(rung_wjob *j, rung_case *k, const rung_plan_shape *sh, i
 	const rung_plan *p = j->p;
 	const rung_plan_arg *a = &p->args[i];
 	size_t es = rung_dtype_size(a->dtype);
-	int64_t n = sh->numel[i], slab = slab_elems(es), nc = nchunks_of(n);
+	int64_t n = sh->numel[i], nc = nchunks_of(n);
 	rung_check_opts o;
 	rung_check_opts_default(&o, a->dtype);
 	if (p->has_atol) {
@@ -626,21 +778,26 @@ static int metrics_pass(rung_wjob *j, rung_case *k, const rung_plan_shape *sh, i
 		ret = 1;
 		goto out;
 	}
-	pass_job w = { .dt = a->dtype, .es = es, .got = stage[0], .ref = stage[1], .hash = k->ref_hash[i],
-		       .changed = changed, .ctx = &ctx, .acc = acc };
-	for (int64_t s = 0; s < n; s += slab) {
-		w.s0 = s;
-		w.cnt = n - s < slab ? n - s : slab;
+	pass_job w = { .dt = a->dtype, .es = es, .hash = k->ref_hash[i], .changed = changed, .ctx = &ctx, .acc = acc };
+	CUdeviceptr src[2] = { k->cand[i].ptr, k->ref[i].ptr };
+	slab_walk sw;
+	CUresult cr = walk_start(&sw, j, src, 2, es, n);
+	char *bufs[2];
+	for (int got = cr == CUDA_SUCCESS ? 1 : -1; got > 0;) {
 		double t0 = rung_timing_now();
-		if (read_slab(j, stage[0], k->cand[i].ptr + (size_t)s * es, (size_t)w.cnt * es, a->name, reason, rlen) ||
-		    read_slab(j, stage[1], k->ref[i].ptr + (size_t)s * es, (size_t)w.cnt * es, a->name, reason, rlen)) {
-			ret = 1;
-			goto out;
-		}
-		t0 = rung_timing_lap("metrics: readback", t0);
+		if ((got = walk_next(&sw, &w.s0, &w.cnt, bufs, &cr)) <= 0)
+			break;
+		t0 = rung_timing_lap("metrics: readback (wait)", t0);
+		w.got = bufs[0];
+		w.ref = bufs[1];
 		rung_par_for(nchunks_of(w.cnt), metrics_chunk, &w);
 		rung_timing_lap("metrics: compare", t0);
 		beat(j, "comparing outputs");
+	}
+	if (cr != CUDA_SUCCESS) {
+		read_fail(j, cr, a->name, reason, rlen);
+		ret = 1;
+		goto out;
 	}
 	for (int64_t c = 0; c < nc; c++) {
 		if (changed[c]) {
