@@ -98,6 +98,23 @@ void rung_worker_close(rung_worker *w)
 	free(w);
 }
 
+void rung_worker_detach(rung_worker *w)
+{
+	if (!w)
+		return;
+	if (w->running && w->hello_pending) {
+		kill(w->pid, SIGKILL); /* prestarted but never used */
+	} else if (w->running) {
+		json_t *q = json_pack("{s:s}", "type", "quit");
+		rung_msg_write(w->fd, q, NULL, 0);
+		json_decref(q);
+	}
+	if (w->fd >= 0)
+		close(w->fd); /* the worker also quits on end of input */
+	rung_chan_free(&w->chan);
+	free(w);
+}
+
 void rung__describe_exit(char *buf, size_t len, int st)
 {
 	if (st == -1)

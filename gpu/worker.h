@@ -56,6 +56,10 @@ typedef struct {
 
 int rung_worker_open(rung_worker **out, const rung_worker_opts *opts);
 void rung_worker_close(rung_worker *w);
+/* For a process about to exit: asks the worker to quit and forgets it without
+ * waiting for its CUDA teardown (the worker exits on its own; the caller's
+ * verdict is not held up by it). */
+void rung_worker_detach(rung_worker *w);
 
 /* Device environment; RUNG_ENODEV with a clear message when no driver or GPU. */
 int rung_worker_env(rung_env *out, rung_worker *w);

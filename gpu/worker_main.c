@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <unistd.h>
 
 #include "core/err.h"
@@ -244,6 +245,17 @@ int rung_worker_main(int in_fd, int out_fd)
 			break;
 	}
 	rung_chan_free(&ch);
+	/* The parent has its answer and may have gone: let go of the pipes it shares
+	 * (stderr, often a pipe a caller reads to its end) before the teardown, so
+	 * nobody waits for the CUDA context to be destroyed. */
+	int nul = open("/dev/null", O_WRONLY);
+	if (nul >= 0) {
+		dup2(nul, STDOUT_FILENO);
+		dup2(nul, STDERR_FILENO);
+		close(nul);
+	}
+	if (c.out_fd != STDOUT_FILENO)
+		close(c.out_fd);
 	if (code == 0) {
 		if (c.flush)
 			rung_cu.cuMemFree(c.flush);

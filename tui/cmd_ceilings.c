@@ -89,7 +89,7 @@ int rung_cmd_ceilings(int argc, char **argv)
 	int rc = rung_worker_ceilings(&m, &env, w, tty ? progress : NULL, NULL);
 	if (tty)
 		fprintf(stderr, "\r\033[K");
-	rung_worker_close(w);
+	rung_worker_detach(w);
 	if (rc == RUNG_ENODEV) {
 		fprintf(stderr, "rung ceilings: SKIPPED %s\n", rung_error_last());
 		return RUNG_EXIT_NOGPU;

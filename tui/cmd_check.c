@@ -412,15 +412,15 @@ int rung_cmd_check(int argc, char **argv)
 			exit_code = t.repo ? run_gpu_steps_stored(&r, w, &t, &o, &kc, &refc)
 			                   : run_gpu_steps(&r, w, &t, &o, &kc, &refc);
 	}
-	rung_worker_close(w);
-
+	/* the verdict first: the worker's CUDA teardown happens after it, unwaited */
 	if (o.json) {
 		print_json(&r, &t, &kc, &refc, ref_error);
 	} else {
 		for (int s = 0; s < RUNG_NSTEPS; s++)
 			print_step_line(&r, t.spec, (rung_step_id)s);
-		fflush(stdout);
 	}
+	fflush(stdout);
+	rung_worker_detach(w);
 	if (spec_rc) {
 		fprintf(stderr, "rung check: the reference %s does not compile: %s\n", t.reference.path, ref_error);
 		exit_code = spec_rc;

@@ -113,7 +113,7 @@ int rung_cmd_compare(int argc, char **argv)
 	       strcmp(ab.method, "cupti-activity") ? " method=" : "", strcmp(ab.method, "cupti-activity") ? ab.method : "");
 done:
 	rung_ab_free(&ab);
-	rung_worker_close(w);
+	rung_worker_detach(w);
 	rung_compiled_free(&ka);
 	rung_compiled_free(&kb);
 	rung_task_free(&ta);

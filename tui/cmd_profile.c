@@ -307,7 +307,7 @@ int rung_cmd_profile(int argc, char **argv)
 	rung_job job;
 	rung_task_job(&job, &t, seed, has_seed, launch_only ? RUNG_JOB_NO_BENCH : sass ? RUNG_JOB_PROFILE | RUNG_JOB_SASS : RUNG_JOB_PROFILE);
 	int e = rung_task_evaluate(&r, w, &job, &t, &kc, &refc);
-	rung_worker_close(w);
+	rung_worker_detach(w);
 	if (e < 0) {
 		fprintf(stderr, "rung profile: %s\n", rung_error_last());
 		code = RUNG_EXIT_INTERNAL;

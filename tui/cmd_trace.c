@@ -86,7 +86,7 @@ int rung_cmd_trace(int argc, char **argv)
 	rung_job job;
 	rung_task_job(&job, &t, seed, has_seed, RUNG_JOB_TRACE);
 	int e = rung_task_evaluate(&r, w, &job, &t, &kc, &refc);
-	rung_worker_close(w);
+	rung_worker_detach(w);
 	if (e < 0) {
 		fprintf(stderr, "rung trace: %s\n", rung_error_last());
 		code = RUNG_EXIT_INTERNAL;
