@@ -613,6 +613,7 @@ static rung_result *recorded_result(const char *hash, double median_ms)
 {
 	rung_result *r = rung_model_fake_result(hash, median_ms, 1e-6, true, 3);
 	r->recorded = true;
+	r->cached = true; /* as the store gives them back */
 	snprintf(r->recorded_note, sizeof(r->recorded_note), H200_NOTE);
 	return r;
 }
@@ -734,7 +735,7 @@ static void test_recorded_screens(void)
 		char buf[128];
 		snprintf(buf, sizeof(buf), "%.*s", (int)(strchr(row, '\n') ? strchr(row, '\n') - line : 60), line);
 		CHECK_CONTAINS(buf, "oo*.");
-		CHECK(!strstr(buf, "rr"));
+		CHECK(!strstr(buf, "rr") && !strstr(buf, "cc"));
 	}
 	free(s);
 	rung_model_free(m);

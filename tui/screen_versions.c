@@ -199,7 +199,7 @@ static void draw_row(rung_view *v, int y, int mrow, bool cursor, const bool show
 				inflight |= r->step[s] == RUNG_S_PENDING || r->step[s] == RUNG_S_RUNNING;
 			for (int s = 0; s < 4 && s < cw; s++) {
 				rung_role rl;
-				rung_glyph_id g = rung_status_glyph(r->step[s], r->cached, &rl);
+				rung_glyph_id g = rung_status_glyph(r->step[s], r->cached && !inflight, &rl);
 				const char *gs = rung_glyph(g);
 				/* recorded on another machine: its own glyph and role, never a live tick */
 				if (recorded && !inflight && r->step[s] == RUNG_S_OK)
