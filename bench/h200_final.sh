@@ -33,8 +33,21 @@ for n in ${FLUSH_SIZES:-16777216 268435456}; do
   done
   ncu --clock-control none --target-processes all --kernel-name "regex:^copy$" --launch-skip 3 --launch-count 15 \
       --metrics gpu__time_duration.sum --csv rung check --budget 0.3 "$d" > "$W/ncu.csv" 2>/dev/null
-  python3 bench/ncu_compare.py "copy_$n" "$W/ncu.csv" 0
+  python3 bench/ncu_compare.py "copy_$n (ncu on rung check)" "$W/ncu.csv"
 done
+
+echo "== the same copy in a plain CUDA program (no rung, CUPTI or NVML), and ncu on it"
+if [ -x "$B/copy_events" ]; then
+  for n in ${FLUSH_SIZES:-16777216 268435456}; do
+    "$B/copy_events" "$n"
+    ncu --clock-control none --kernel-name regex:^copy$ --launch-skip 10 --launch-count 15 \
+        --metrics gpu__time_duration.sum --csv "$B/copy_events" "$n" > "$W/ncu2.csv" 2>/dev/null
+    python3 bench/ncu_compare.py "copy_events_$n (ncu, default cache control)" "$W/ncu2.csv"
+    ncu --clock-control none --cache-control none --kernel-name regex:^copy$ --launch-skip 10 --launch-count 15 \
+        --metrics gpu__time_duration.sum --csv "$B/copy_events" "$n" > "$W/ncu3.csv" 2>/dev/null
+    python3 bench/ncu_compare.py "copy_events_$n (ncu, --cache-control none)" "$W/ncu3.csv"
+  done
+fi
 
 echo "== workbench evaluating the demo live (scripted)"
 D=/tmp/rung-demo-live; rm -rf "$D"; rung demo --no-tui "$D" > /dev/null 2>&1

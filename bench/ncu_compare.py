@@ -13,10 +13,13 @@ for row in csv.DictReader(lines):
         unit = row.get("Metric Unit", "")
         scale = {"nsecond": 1e-6, "usecond": 1e-3, "msecond": 1.0, "second": 1e3}.get(unit, 1e-6)
         vals.append(v * scale)
-if not vals or not meds:
-    print(f"{name}: no data (ncu rows={len(vals)}, rung runs={len(meds)})")
+if not vals:
+    print(f"{name}: no data (ncu rows=0, rung runs={len(meds)})")
     sys.exit(0)
 ncu = statistics.median(vals)
+if not meds:  # ncu alone
+    print(f"{name}: ncu={ncu*1e3:.2f}us (median of {len(vals)}, min {min(vals)*1e3:.2f}, max {max(vals)*1e3:.2f})")
+    sys.exit(0)
 rung = statistics.median(meds)
 spread = (max(meds) - min(meds)) / rung * 100
 print(f"{name}: rung={rung*1e3:.2f}us ncu={ncu*1e3:.2f}us diff={(rung/ncu-1)*100:+.2f}% "

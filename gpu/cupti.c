@@ -93,6 +93,9 @@ int rung_cupti_load(void)
 {
 	if (cu.ok)
 		return 0;
+	const char *off = getenv("RUNG_CUPTI"); /* diagnostic: RUNG_CUPTI=0 times with CUDA events */
+	if (off && !strcmp(off, "0"))
+		return rung_error_set(RUNG_ENOTFOUND, "CUPTI turned off (RUNG_CUPTI=0): timing falls back to CUDA events");
 	if (!cu.lib)
 		cu.lib = open_cupti();
 	if (!cu.lib)

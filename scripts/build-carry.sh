@@ -20,4 +20,8 @@ for t in gpu_faults gpu_profile gpu_rev_store gpu_trace; do
   [ -x "$src/build/$t" ] && cp "$src/build/$t" .carry/bin/
 done
 scripts/carry-libs.sh .carry/bin/rung .carry/lib >/dev/null
+# the plain-CUDA copy timing of bench/h200_final.sh (static cudart: nothing to carry)
+if command -v nvcc >/dev/null; then
+  nvcc -O3 -arch=sm_90 -o .carry/bin/copy_events bench/copy_events.cu
+fi
 du -sh .carry
