@@ -1,7 +1,9 @@
 /* Kernel timing through CUPTI's activity API (libcupti.so.13, loaded with
- * dlopen; it does not pull in libcuda). CONCURRENT_KERNEL records give each
- * kernel's own start/end on the GPU in ns, so launch overhead is outside the
- * measured window by construction. Used only in the worker. */
+ * dlopen; it does not pull in libcuda). KERNEL records (serial mode, no code
+ * instrumentation: cupti.c says why not CONCURRENT_KERNEL) give each kernel's
+ * own start/end on the GPU in ns, so launch overhead is outside the measured
+ * window by construction. Used only in the worker. RUNG_CUPTI=0 (diagnostic)
+ * does not load CUPTI: timing falls back to CUDA events. */
 #ifndef RUNG_GPU_CUPTI_H
 #define RUNG_GPU_CUPTI_H
 
