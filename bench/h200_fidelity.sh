@@ -26,6 +26,7 @@ for n in ${SIZES:-16777216 268435456}; do
     echo "rung   N=$n RUNG_CUPTI=$mode: $(RUNG_CUPTI=$mode rung check --json --budget 1 "$d" 2>/dev/null | med)"
   done
   ncu1 "ncu on rung check N=$n" rung check --budget 0.3 "$d"
+  RUNG_CUPTI=0 ncu1 "ncu on rung check N=$n, RUNG_CUPTI=0" rung check --budget 0.3 "$d"
   copy_events "$n" random | grep -E "read-sweep flush "
   ncu1 "ncu on copy_events N=$n" copy_events "$n" random
 done

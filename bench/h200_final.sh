@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Last H200 checks of a session: GPU tests, time to verdict, the L2-flush
-# experiment against ncu, the workbench evaluating the demo live (scripted, no
-# terminal), per-instruction SASS counts shown in the detail screen, and
-# rung profile --ncu. Run from the repo root with binaries in .carry/bin.
+# Last H200 checks of a session: GPU tests, time to verdict, the workbench
+# evaluating the demo live (scripted, no terminal), per-instruction SASS counts
+# shown in the detail screen, and rung profile --ncu. (The flush and CUPTI-mode
+# experiments against ncu are in h200_fidelity.sh.) Run from the repo root with
+# binaries in .carry/bin.
 set -u
 ROOT=$PWD
 B=$ROOT/.carry/bin
@@ -23,32 +24,7 @@ RUNG_TIMING=1 rung check bench/tasks/sgemm4096 > "$O/timing.log" 2>&1
 grep -E "rss|context|generate|upload|sum of|peak RSS|\[bench\]|compile|worker" "$O/timing.log"
 for i in 1 2 3; do python3 bench/rusage.py rung check bench/tasks/sgemm4096 | tail -1; done
 
-echo "== L2 flush experiment: copies against ncu (RUNG_FLUSH, RUNG_FLUSH_GAP_US)"
 W=$(mktemp -d)
-for n in ${FLUSH_SIZES:-16777216 268435456}; do
-  d=$W/copy_$n; mkdir -p "$d"; cp bench/tasks/copy/*.cu "$d/"; sed "s/^N = .*/N = $n/" bench/tasks/copy/rung.ini > "$d/rung.ini"
-  for v in sweep:0 none:0 memset:0 sweep:2000; do
-    m=$(RUNG_FLUSH=${v%%:*} RUNG_FLUSH_GAP_US=${v#*:} rung check --json --budget 1 "$d" | python3 -c 'import json,sys; b=json.load(sys.stdin)["result"]["bench"]; print("median %.2f us, events %.2f us, n=%d" % (b["median"]*1e3, b.get("event_median",0)*1e3, b.get("n",0)))')
-    echo "copy N=$n RUNG_FLUSH=${v%%:*} gap=${v#*:}us: $m"
-  done
-  ncu --clock-control none --target-processes all --kernel-name "regex:^copy$" --launch-skip 3 --launch-count 15 \
-      --metrics gpu__time_duration.sum --csv rung check --budget 0.3 "$d" > "$W/ncu.csv" 2>/dev/null
-  python3 bench/ncu_compare.py "copy_$n (ncu on rung check)" "$W/ncu.csv"
-done
-
-echo "== the same copy in a plain CUDA program (no rung, CUPTI or NVML), and ncu on it"
-if [ -x "$B/copy_events" ]; then
-  for n in ${FLUSH_SIZES:-16777216 268435456}; do
-    "$B/copy_events" "$n"
-    ncu --clock-control none --kernel-name regex:^copy$ --launch-skip 10 --launch-count 15 \
-        --metrics gpu__time_duration.sum --csv "$B/copy_events" "$n" > "$W/ncu2.csv" 2>/dev/null
-    python3 bench/ncu_compare.py "copy_events_$n (ncu, default cache control)" "$W/ncu2.csv"
-    ncu --clock-control none --cache-control none --kernel-name regex:^copy$ --launch-skip 10 --launch-count 15 \
-        --metrics gpu__time_duration.sum --csv "$B/copy_events" "$n" > "$W/ncu3.csv" 2>/dev/null
-    python3 bench/ncu_compare.py "copy_events_$n (ncu, --cache-control none)" "$W/ncu3.csv"
-  done
-fi
-
 echo "== workbench evaluating the demo live (scripted)"
 D=/tmp/rung-demo-live; rm -rf "$D"; rung demo --no-tui "$D" > /dev/null 2>&1
 mkdir -p "$O/screens"
