@@ -16,7 +16,7 @@ ln -sfn "$B/rung" "$SRC/build/rung"
 
 echo "== gpu tests"
 for t in gpu_faults gpu_profile gpu_rev_store gpu_trace; do
-  [ -x "$B/$t" ] && { timeout 300 "$B/$t" > "$O/$t.log" 2>&1; echo "$t rc=$? $(tail -1 "$O/$t.log")"; }
+  [ -x "$B/$t" ] && { timeout 300 "$B/$t" > "$O/t.log" 2>&1; rc=$?; cat "$O/t.log" >> "$O/gputests.log"; echo "$t rc=$rc $(tail -1 "$O/t.log")"; rm -f "$O/t.log"; }
 done
 
 echo "== time to verdict"
