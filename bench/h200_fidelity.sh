@@ -6,11 +6,7 @@
 # time to verdict again. (Run on 2026-12-01 with zeros as well as random data:
 # the values made no difference.) Run from the repo root with binaries in .carry/bin.
 set -u
-ROOT=$PWD
-B=$ROOT/.carry/bin
-O=${OUT:-/tmp/rung-out}; mkdir -p "$O"
-export LD_LIBRARY_PATH=$ROOT/.carry/lib:${LD_LIBRARY_PATH:-}
-export PATH=$B:$PATH TZ=UTC
+. bench/h200_env.sh
 W=$(mktemp -d)
 med() { python3 -c 'import json,sys; b=json.load(sys.stdin)["result"]["bench"]; print("median %.2f us, events %.2f us, n=%d, %s" % (b["median"]*1e3, b.get("event_median",0)*1e3, b.get("n",0), b.get("method","")))'; }
 ncu1() { # label, command... : ncu's median gpu__time_duration of kernel "copy"

@@ -5,14 +5,7 @@
 # experiments against ncu are in h200_fidelity.sh.) Run from the repo root with
 # binaries in .carry/bin.
 set -u
-ROOT=$PWD
-B=$ROOT/.carry/bin
-O=${OUT:-/tmp/rung-out}; mkdir -p "$O"
-export LD_LIBRARY_PATH=$ROOT/.carry/lib:${LD_LIBRARY_PATH:-}
-export PATH=$B:$PATH TZ=UTC
-SRC=${RUNG_BUILT_SRC:-/tmp/rh}
-mkdir -p "$SRC/build" && for d in tests examples bench; do ln -sfn "$ROOT/$d" "$SRC/$d"; done
-ln -sfn "$B/rung" "$SRC/build/rung"
+. bench/h200_env.sh
 
 echo "== gpu tests"
 for t in gpu_faults gpu_profile gpu_rev_store gpu_trace; do

@@ -4,14 +4,7 @@
 # (exported as the recorded results under examples/), cuBLAS, then the engine
 # benchmarks. Run from the repo root with binaries in .carry/bin; logs to $OUT.
 set -u
-ROOT=$PWD
-B=$ROOT/.carry/bin
-O=${OUT:-/tmp/rung-out}; mkdir -p "$O"
-export LD_LIBRARY_PATH=$ROOT/.carry/lib:${LD_LIBRARY_PATH:-}
-export PATH=$B:$PATH TZ=UTC
-SRC=${RUNG_BUILT_SRC:-/tmp/rh}   # the source path compiled into the test binaries
-mkdir -p "$SRC/build" && for d in tests examples bench; do ln -sfn "$ROOT/$d" "$SRC/$d"; done
-ln -sfn "$B/rung" "$SRC/build/rung"
+. bench/h200_env.sh
 STEPS=${STEPS:-"tests timing ceilings demo cublas engine"}
 want() { case " $STEPS " in *" $1 "*) return 0;; esac; return 1; }
 
