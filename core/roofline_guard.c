@@ -74,3 +74,24 @@ double rung_result_roof_pct(const rung_result *r)
 		return NAN;
 	return 100.0 * r->floor_ms / r->bench.median;
 }
+
+const char *rung_result_perf(char *buf, size_t len, const rung_result *r)
+{
+	double fl = r && r->bench.valid ? r->bench.tflops : NAN, by = r && r->bench.valid ? r->bench.tbps : NAN;
+	bool have_fl = isfinite(fl) && fl > 0, have_by = isfinite(by) && by > 0;
+	bool bytes = have_by && !have_fl;
+	if (have_fl && have_by) {
+		rung_ceilings c;
+		rung_ceilings_guard(&c, &r->env, NULL);
+		double peak = rung_ceilings_peak_compute(&c), bw = c.dram.value;
+		if (peak > 0 && bw > 0)
+			bytes = by * 1e12 / bw > fl * 1e12 / peak;
+	}
+	if (bytes)
+		snprintf(buf, len, "%.3g TB/s", by);
+	else if (have_fl)
+		snprintf(buf, len, "%.3g TFLOP/s", fl);
+	else
+		snprintf(buf, len, "-");
+	return buf;
+}

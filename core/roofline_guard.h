@@ -8,6 +8,7 @@
 #define RUNG_CORE_ROOFLINE_GUARD_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "core/result.h"
 #include "core/roofline.h"
@@ -39,5 +40,12 @@ void rung_result_judge_roofline(rung_result *r, double flops, double bytes, doub
  * (the floor is max(flops/peak, bytes/bw), so this equals achieved FLOP/s over
  * min(peak, intensity * bw)). NAN when either is unknown. */
 double rung_result_roof_pct(const rung_result *r);
+
+/* "2.48 TB/s" or "99.5 TFLOP/s" for a result's bench into buf: the figure of
+ * the resource that bounds it, the one nearer its ceiling (achieved FLOP/s over
+ * the highest compute ceiling against achieved bytes/s over DRAM, datasheet
+ * ceilings from the result's environment); TFLOP/s where that cannot be told
+ * and there are flops, "-" with neither. Returns buf. */
+const char *rung_result_perf(char *buf, size_t len, const rung_result *r);
 
 #endif

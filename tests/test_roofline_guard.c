@@ -193,11 +193,37 @@ static void test_bench_line(void)
 	rung_result_clear(&r);
 }
 
+/* The figure the tables show is the bound one: bytes/s for a kernel nearer the
+ * DRAM ceiling, FLOP/s for one nearer the compute ceiling (H200 datasheet:
+ * 1070 TFLOP/s bf16 tensor, 4.81 TB/s DRAM). */
+static void test_perf_figure(void)
+{
+	char buf[32];
+	rung_result r;
+	rung_result_init(&r);
+	r.env = h200();
+	r.bench.valid = true;
+	r.bench.tflops = 2.48, r.bench.tbps = 3.97; /* softmax: 0.2% of compute, 83% of DRAM */
+	CHECK_STR(rung_result_perf(buf, sizeof(buf), &r), "3.97 TB/s");
+	r.bench.tflops = 99.5, r.bench.tbps = 0.146; /* TF32 sgemm: 9% of compute, 3% of DRAM */
+	CHECK_STR(rung_result_perf(buf, sizeof(buf), &r), "99.5 TFLOP/s");
+	r.bench.tflops = 0, r.bench.tbps = 2.69; /* a copy: no flops */
+	CHECK_STR(rung_result_perf(buf, sizeof(buf), &r), "2.69 TB/s");
+	r.env.valid = false; /* no ceilings to tell by: flops when there are any */
+	r.bench.tflops = 2.48, r.bench.tbps = 3.97;
+	CHECK_STR(rung_result_perf(buf, sizeof(buf), &r), "2.48 TFLOP/s");
+	r.bench.valid = false;
+	CHECK_STR(rung_result_perf(buf, sizeof(buf), &r), "-");
+	CHECK_STR(rung_result_perf(buf, sizeof(buf), NULL), "-");
+	rung_result_clear(&r);
+}
+
 int main(void)
 {
 	T_RUN(test_env_attrs);
 	T_RUN(test_guard_ceilings);
 	T_RUN(test_judge);
 	T_RUN(test_bench_line);
+	T_RUN(test_perf_figure);
 	return t_done();
 }

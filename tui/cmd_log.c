@@ -16,6 +16,7 @@
 
 #include "core/err.h"
 #include "core/envcmp.h"
+#include "core/roofline_guard.h"
 #include "tui/cli.h"
 #include "tui/demo.h"
 #include "tui/vcs_ctx.h"
@@ -71,12 +72,7 @@ static void texts(row_text *t, const rung_vrow *row, const rung_result *base)
 	num(t->cossim, sizeof(t->cossim), "%.6f", cs);
 	num(t->median, sizeof(t->median), "%.4g", r && r->bench.valid ? r->bench.median : NAN);
 	num(t->delta, sizeof(t->delta), "%+.1f%%", 100 * delta_vs(r, base));
-	if (r && r->bench.valid && !isnan(r->bench.tflops))
-		snprintf(t->perf, sizeof(t->perf), "%.3g TFLOP/s", r->bench.tflops);
-	else if (r && r->bench.valid && !isnan(r->bench.tbps))
-		snprintf(t->perf, sizeof(t->perf), "%.3g TB/s", r->bench.tbps);
-	else
-		snprintf(t->perf, sizeof(t->perf), "-");
+	rung_result_perf(t->perf, sizeof(t->perf), r);
 	if (r && r->compile.kernel.valid)
 		snprintf(t->regs, sizeof(t->regs), "%d/%" PRId64, r->compile.kernel.regs,
 			 r->compile.kernel.spill_stores + r->compile.kernel.spill_loads);

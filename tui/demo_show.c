@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "core/err.h"
+#include "core/roofline_guard.h"
 #include "gpu/compile.h"
 #include "tui/cli.h"
 #include "tui/demo.h"
@@ -104,10 +105,7 @@ static void print_row(FILE *out, const rung_vrow *row, const rung_result *r, row
 		else if (base && base->bench.valid && base->bench.median > 0 && !isnan(r->bench.median))
 			snprintf(delta, sizeof(delta), "%+.1f%%",
 				 100 * (r->bench.median - base->bench.median) / base->bench.median);
-		if (!isnan(r->bench.tflops))
-			snprintf(perf, sizeof(perf), "%.3g TFLOP/s", r->bench.tflops);
-		else if (!isnan(r->bench.tbps))
-			snprintf(perf, sizeof(perf), "%.3g TB/s", r->bench.tbps);
+		rung_result_perf(perf, sizeof(perf), r);
 	}
 	time_t t = (time_t)row->v.time;
 	struct tm tm;
