@@ -276,7 +276,7 @@ typedef struct {
 	const CUdeviceptr *src;
 	int nsrc, p;
 	size_t es;
-	int64_t n, slab, s; /* s: start of the slab read_next hands out next */
+	int64_t n, slab, s; /* s: start of the slab walk_next hands out next */
 } slab_walk;
 
 static CUresult walk_start(slab_walk *w, rung_wjob *j, const CUdeviceptr *src, int nsrc, size_t es, int64_t n)
@@ -313,13 +313,6 @@ static int walk_next(slab_walk *w, int64_t *s0, int64_t *cnt, char **bufs, CUres
 	w->s = next;
 	w->p ^= 1;
 	return 1;
-}
-
-/* Ends a walk early (a result found, an error): waits for the copy in flight. */
-static void walk_stop(slab_walk *w)
-{
-	(void)w;
-	stage_drain();
 }
 
 /* npy input: whole host array (user-provided), uploaded to dst[]. Returns the
@@ -432,10 +425,7 @@ static int64_t check_bands(rung_wjob *j, const rung_dbuf *b, const char *name, r
 	CUresult r;
 	if ((r = rung_cu.cuMemcpyDtoH(both, b->base, g)) != CUDA_SUCCESS ||
 	    (r = rung_cu.cuMemcpyDtoH(both + g, b->ptr + b->bytes, g)) != CUDA_SUCCESS) {
-		char d[160];
-		rung_cu_describe(d, sizeof(d), r);
-		rung__sfmt(reason, rlen, "reading back %s failed: %s", name, d);
-		j->fatal = j->fatal || rung_cu_is_sticky(r);
+		cu_fail(j, r, reason, rlen, "reading back", name);
 		return -1;
 	}
 	/* checked as a whole copy of an empty payload: after-band offsets move by bytes */
@@ -578,14 +568,6 @@ static void input_chunk(void *ud, int64_t k)
 	w->changed[c] = hash_bytes(w->got + (size_t)off * w->es, (size_t)cnt * w->es) != w->hash[c];
 }
 
-static void read_fail(rung_wjob *j, CUresult r, const char *name, char *reason, size_t rlen)
-{
-	char d[160];
-	rung_cu_describe(d, sizeof(d), r);
-	rung__sfmt(reason, rlen, "reading back %s failed: %s", name, d);
-	j->fatal = j->fatal || rung_cu_is_sticky(r);
-}
-
 /* Reference output i: peak, chunk hashes and (outputs) the poison left. Returns
  * 0, or 1 with reason (without the "reference failed: " prefix). */
 static int ref_pass(rung_wjob *j, rung_case *k, const rung_plan_shape *sh, int i, char *reason, size_t rlen)
@@ -618,7 +600,7 @@ static int ref_pass(rung_wjob *j, rung_case *k, const rung_plan_shape *sh, int i
 		beat(j, "checking the reference");
 	}
 	if (cr != CUDA_SUCCESS) {
-		read_fail(j, cr, a->name, reason, rlen);
+		cu_fail(j, cr, reason, rlen, "reading back", a->name);
 		ret = 1;
 		goto out;
 	}
@@ -733,9 +715,9 @@ static int64_t input_pass(rung_wjob *j, rung_case *k, const rung_plan_shape *sh,
 		rung_timing_lap("inputs unchanged: compare", t0);
 		beat(j, "checking inputs");
 	}
-	walk_stop(&sw);
+	stage_drain(); /* stopped early (a change found): the copy in flight */
 	if (cr != CUDA_SUCCESS) {
-		read_fail(j, cr, a->name, reason, rlen);
+		cu_fail(j, cr, reason, rlen, "reading back", a->name);
 		at = -2;
 	}
 	free(changed);
@@ -795,7 +777,7 @@ static int metrics_pass(rung_wjob *j, rung_case *k, const rung_plan_shape *sh, i
 		beat(j, "comparing outputs");
 	}
 	if (cr != CUDA_SUCCESS) {
-		read_fail(j, cr, a->name, reason, rlen);
+		cu_fail(j, cr, reason, rlen, "reading back", a->name);
 		ret = 1;
 		goto out;
 	}
