@@ -35,20 +35,28 @@ static int all_once(const atomic_int *hits, int64_t n)
 	return 1;
 }
 
+/* One rung_par_for over n counted items from this thread: 1 when every item
+ * ran exactly once; *off_caller gets how many ran on another thread. */
+static int count_run(atomic_int *hits, int64_t n, int *off_caller)
+{
+	for (int64_t i = 0; i < n; i++)
+		atomic_init(&hits[i], 0); /* no other thread touches them between calls */
+	job j = { .hits = hits, .caller = pthread_self() };
+	atomic_init(&j.off_caller, 0);
+	rung_par_for(n, count_item, &j);
+	*off_caller = atomic_load(&j.off_caller);
+	return all_once(hits, n);
+}
+
 static void t_every_item_once(void)
 {
 	enum { N = 5000 };
 	atomic_int *hits = calloc(N, sizeof(*hits));
 	int bad = 0, moved = 0;
 	for (int call = 0; call < 300; call++) {
-		int64_t n = 1 + (call * 37) % N;
-		for (int64_t i = 0; i < n; i++)
-			atomic_store(&hits[i], 0);
-		job j = { .hits = hits, .caller = pthread_self() };
-		atomic_init(&j.off_caller, 0);
-		rung_par_for(n, count_item, &j);
-		bad += !all_once(hits, n);
-		moved += atomic_load(&j.off_caller) > 0;
+		int off = 0;
+		bad += !count_run(hits, 1 + (call * 37) % N, &off);
+		moved += off > 0;
 	}
 	CHECK_INT(bad, 0);
 	/* with more than one CPU, helpers take part in some calls */
@@ -62,12 +70,8 @@ static void nested_item(void *ud, int64_t i)
 	job *j = ud;
 	(void)i;
 	atomic_int inner[64];
-	for (int k = 0; k < 64; k++)
-		atomic_init(&inner[k], 0);
-	job in = { .hits = inner, .caller = pthread_self() };
-	atomic_init(&in.off_caller, 0);
-	rung_par_for(64, count_item, &in);
-	if (all_once(inner, 64) && atomic_load(&in.off_caller) == 0)
+	int off = 0;
+	if (count_run(inner, 64, &off) && off == 0)
 		atomic_fetch_add(&j->nested, 1); /* ran, and inline on this thread */
 }
 
@@ -85,12 +89,8 @@ static void *other_caller(void *arg)
 	enum { N = 3000 };
 	atomic_int *hits = calloc(N, sizeof(*hits));
 	for (int call = 0; call < 200; call++) {
-		for (int i = 0; i < N; i++)
-			atomic_store(&hits[i], 0);
-		job j = { .hits = hits, .caller = pthread_self() };
-		atomic_init(&j.off_caller, 0);
-		rung_par_for(N, count_item, &j);
-		*ok += all_once(hits, N);
+		int off = 0;
+		*ok += count_run(hits, N, &off);
 	}
 	free(hits);
 	return NULL;
@@ -113,13 +113,9 @@ static void t_one_thread_inline(void)
 	setenv("RUNG_THREADS", "1", 1);
 	CHECK_INT(rung_par_threads(), 1);
 	atomic_int hits[100];
-	for (int i = 0; i < 100; i++)
-		atomic_init(&hits[i], 0);
-	job j = { .hits = hits, .caller = pthread_self() };
-	atomic_init(&j.off_caller, 0);
-	rung_par_for(100, count_item, &j);
-	CHECK(all_once(hits, 100));
-	CHECK_INT(atomic_load(&j.off_caller), 0);
+	int off = -1;
+	CHECK(count_run(hits, 100, &off));
+	CHECK_INT(off, 0);
 	unsetenv("RUNG_THREADS");
 	setenv("RUNG_THREADS", "4", 1);
 	CHECK_INT(rung_par_threads(), 4);
