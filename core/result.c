@@ -6,6 +6,7 @@
 #include <inttypes.h>
 #include <jansson.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -434,6 +435,48 @@ static void env_from(rung_env *e, const json_t *o)
 	gs(o, "host", e->host, sizeof e->host);
 }
 
+static const char *const suspect_names[] = {
+#define RUNG_SUSPECT_NAME(id, name) name,
+	RUNG_SUSPECT_LIST(RUNG_SUSPECT_NAME)
+#undef RUNG_SUSPECT_NAME
+};
+
+const char *rung_suspect_name(rung_suspect_kind k)
+{
+	return k >= 0 && k < RUNG_NSUSPECT_KINDS ? suspect_names[k] : "?";
+}
+
+int rung_suspect_parse(rung_suspect_kind *out, const char *name)
+{
+	for (int k = 0; k < RUNG_NSUSPECT_KINDS; k++) {
+		if (name && strcmp(name, suspect_names[k]) == 0) {
+			*out = (rung_suspect_kind)k;
+			return 0;
+		}
+	}
+	return RUNG_EINVAL;
+}
+
+void rung_result_add_suspect(rung_result *r, rung_suspect_kind k, const char *fmt, ...)
+{
+	if (rung_result_suspect(r, k) || r->nsuspects >= RUNG_MAX_SUSPECTS)
+		return;
+	rung_suspect *s = &r->suspects[r->nsuspects++];
+	s->kind = k;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(s->reason, sizeof s->reason, fmt, ap);
+	va_end(ap);
+}
+
+const rung_suspect *rung_result_suspect(const rung_result *r, rung_suspect_kind k)
+{
+	for (int i = 0; i < r->nsuspects; i++)
+		if (r->suspects[i].kind == k)
+			return &r->suspects[i];
+	return NULL;
+}
+
 char *rung_result_to_json(const rung_result *r)
 {
 	json_t *o = json_object();
@@ -486,6 +529,14 @@ char *rung_result_to_json(const rung_result *r)
 	json_object_set_new(o, "env", env_to(&r->env));
 	pb(o, "impossible", r->impossible);
 	pd(o, "floor_ms", r->floor_ms);
+	json_t *sus = json_array();
+	for (int k = 0; k < r->nsuspects; k++) {
+		json_t *e = json_object();
+		ps(e, "kind", rung_suspect_name(r->suspects[k].kind));
+		ps(e, "reason", r->suspects[k].reason);
+		json_array_append_new(sus, e);
+	}
+	json_object_set_new(o, "suspects", sus);
 
 	json_t *cs = json_array();
 	for (int k = 0; r->counters && k < r->ncounters; k++) {
@@ -586,6 +637,17 @@ int rung_result_from_json(rung_result *out, const char *text)
 	env_from(&out->env, json_object_get(o, "env"));
 	gb(o, "impossible", &out->impossible);
 	gd(o, "floor_ms", &out->floor_ms);
+	json_t *sus = json_object_get(o, "suspects");
+	for (size_t k = 0; k < json_array_size(sus); k++) {
+		json_t *e = json_array_get(sus, k);
+		json_t *kv = json_object_get(e, "kind");
+		rung_suspect_kind kind;
+		if (!json_is_string(kv) || rung_suspect_parse(&kind, json_string_value(kv)) < 0)
+			continue; /* a kind from a newer rung: not ours to show */
+		char why[256] = "";
+		gs(e, "reason", why, sizeof why);
+		rung_result_add_suspect(out, kind, "%s", why);
+	}
 
 	json_t *cs = json_object_get(o, "counters");
 	size_t nc = json_array_size(cs);

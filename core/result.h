@@ -111,6 +111,37 @@ typedef struct {
 	double value;
 } rung_counter;
 
+/* What makes a kernel suspect (docs/CHECKS.md, "Evidence"): one list macro,
+ * id and the name used in JSON and on screen. A suspect is evidence the person
+ * sees; it fails a version only where its rung says so (a timed launch whose
+ * output differs fails the bench rung; a mutable global alone only flags). */
+#define RUNG_SUSPECT_LIST(_) \
+	_(MUTABLE_GLOBAL, "mutable-global") \
+	_(DEVICE_MALLOC, "device-malloc") \
+	_(DEVICE_LAUNCH, "device-launch") \
+	_(KERNEL_RECORDS, "kernel-records") \
+	_(IMPOSSIBLE, "impossible") \
+	_(TIMED_MISMATCH, "timed-mismatch") \
+	_(NONDETERMINISTIC, "nondeterministic")
+
+typedef enum {
+#define RUNG_SUSPECT_ENUM(id, name) RUNG_SUSPECT_##id,
+	RUNG_SUSPECT_LIST(RUNG_SUSPECT_ENUM)
+#undef RUNG_SUSPECT_ENUM
+	RUNG_NSUSPECT_KINDS
+} rung_suspect_kind;
+
+#define RUNG_MAX_SUSPECTS 8
+
+typedef struct {
+	rung_suspect_kind kind;
+	char reason[256]; /* "mutable __device__ global 'calls' (written by sgemm)" */
+} rung_suspect;
+
+const char *rung_suspect_name(rung_suspect_kind k); /* "mutable-global" */
+/* Parses a name back; RUNG_EINVAL when unknown. */
+int rung_suspect_parse(rung_suspect_kind *out, const char *name);
+
 typedef struct rung_result {
 	char key[65];        /* content hash (hex sha256) */
 	char rev[48];        /* commit or "WORKTREE" or a file path */
@@ -136,6 +167,9 @@ typedef struct rung_result {
 	rung_bench bench;
 	rung_env env;
 
+	int nsuspects;
+	rung_suspect suspects[RUNG_MAX_SUSPECTS]; /* evidence, in the order found */
+
 	bool impossible; /* faster than the roofline floor */
 	double floor_ms; /* roofline time floor at the benchmark shape (NAN if unknown) */
 
@@ -155,6 +189,13 @@ void rung_result_clear(rung_result *r); /* frees owned memory, then init */
 rung_status rung_result_status(const rung_result *r);
 /* "check: max_rel 3.1e-2 at (127,4)" of the first failed step, or "" */
 const char *rung_result_reason(const rung_result *r);
+
+/* Appends a suspect (one of each kind: a second of the same kind is dropped;
+ * beyond RUNG_MAX_SUSPECTS the rest are dropped). */
+void rung_result_add_suspect(rung_result *r, rung_suspect_kind k, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* The suspect of kind k, or NULL. */
+const rung_suspect *rung_result_suspect(const rung_result *r, rung_suspect_kind k);
 
 /* JSON (compact, one line; caller frees with free()). */
 char *rung_result_to_json(const rung_result *r);

@@ -358,10 +358,41 @@ static void t_status_and_reason(void)
 	CHECK_STR(rung_status_name(RUNG_S_OK), "ok");
 }
 
+/* Suspects: one of each kind, the order kept, the JSON round trip, an unknown
+ * kind from a newer rung dropped on read. */
+static void t_suspects(void)
+{
+	rung_result r;
+	rung_result_init(&r);
+	CHECK(rung_result_suspect(&r, RUNG_SUSPECT_MUTABLE_GLOBAL) == NULL);
+	rung_result_add_suspect(&r, RUNG_SUSPECT_MUTABLE_GLOBAL, "mutable __device__ global '%s'", "calls");
+	rung_result_add_suspect(&r, RUNG_SUSPECT_TIMED_MISMATCH, "timed launch %d differs", 7);
+	rung_result_add_suspect(&r, RUNG_SUSPECT_MUTABLE_GLOBAL, "second of the same kind");
+	CHECK_INT(r.nsuspects, 2);
+	CHECK_STR(rung_result_suspect(&r, RUNG_SUSPECT_MUTABLE_GLOBAL)->reason, "mutable __device__ global 'calls'");
+	CHECK_STR(rung_suspect_name(RUNG_SUSPECT_TIMED_MISMATCH), "timed-mismatch");
+	char *js = rung_result_to_json(&r);
+	CHECK_CONTAINS(js, "\"suspects\":[{\"kind\":\"mutable-global\"");
+	rung_result back;
+	CHECK_INT(rung_result_from_json(&back, js), 0);
+	CHECK_INT(back.nsuspects, 2);
+	CHECK_INT(back.suspects[1].kind, RUNG_SUSPECT_TIMED_MISMATCH);
+	CHECK_STR(back.suspects[1].reason, "timed launch 7 differs");
+	rung_result_clear(&back);
+	free(js);
+	CHECK_INT(rung_result_from_json(&back, "{\"suspects\":[{\"kind\":\"from-the-future\",\"reason\":\"x\"},"
+					      "{\"kind\":\"device-malloc\",\"reason\":\"malloc in k\"}]}"), 0);
+	CHECK_INT(back.nsuspects, 1);
+	CHECK_INT(back.suspects[0].kind, RUNG_SUSPECT_DEVICE_MALLOC);
+	rung_result_clear(&back);
+	rung_result_clear(&r);
+}
+
 int main(void)
 {
 	T_RUN(t_roundtrip);
 	T_RUN(t_empty_and_errors);
 	T_RUN(t_status_and_reason);
+	T_RUN(t_suspects);
 	return t_done();
 }
