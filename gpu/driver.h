@@ -50,6 +50,9 @@
 	_(cuMemsetD16, 3020, 1) \
 	_(cuMemsetD32, 3020, 1) \
 	_(cuMemsetD32Async, 3020, 1) \
+	_(cuMemsetD16Async, 3020, 1) \
+	_(cuMemsetD8Async, 3020, 1) \
+	_(cuStreamWaitEvent, 3020, 1) \
 	_(cuStreamCreate, 2000, 1) \
 	_(cuStreamDestroy, 4000, 1) \
 	_(cuStreamSynchronize, 2000, 1) \
