@@ -53,6 +53,7 @@ static void bench_init(rung_bench *b)
 	memset(b, 0, sizeof *b);
 	b->median = b->mean = b->min = b->max = b->q1 = b->q3 = b->stddev = NAN;
 	b->rse_median = b->event_median = b->clock_mhz = b->tflops = b->tbps = NAN;
+	b->verify_ms = NAN;
 }
 
 void rung_result_init(rung_result *r)
@@ -65,6 +66,8 @@ void rung_result_init(rung_result *r)
 	bench_init(&r->bench);
 	r->env.power_limit_w = NAN;
 	r->floor_ms = NAN;
+	r->nondet_elements = -1;
+	r->nondet_max_abs = NAN;
 }
 
 void rung_result_clear(rung_result *r)
@@ -358,6 +361,9 @@ static json_t *bench_to(const rung_bench *b)
 	pd(o, "tflops", b->tflops);
 	pd(o, "tbps", b->tbps);
 	ps(o, "method", b->method);
+	pi(o, "verified", b->verified);
+	pi(o, "sets", b->sets);
+	pd(o, "verify_ms", b->verify_ms);
 	return o;
 }
 
@@ -392,6 +398,9 @@ static int bench_from(rung_bench *b, const json_t *o)
 	gd(o, "tflops", &b->tflops);
 	gd(o, "tbps", &b->tbps);
 	gs(o, "method", b->method, sizeof b->method);
+	gint(o, "verified", &b->verified);
+	gint(o, "sets", &b->sets);
+	gd(o, "verify_ms", &b->verify_ms);
 	return 0;
 }
 
@@ -516,6 +525,8 @@ char *rung_result_to_json(const rung_result *r)
 
 	json_object_set_new(o, "run_dims", dims_to(&r->run_dims));
 	pd(o, "run_ms", r->run_ms);
+	pi(o, "nondet_elements", r->nondet_elements);
+	pd(o, "nondet_max_abs", r->nondet_max_abs);
 	pb(o, "run_finite", r->run_finite);
 
 	json_t *ms = json_array();
@@ -614,6 +625,8 @@ int rung_result_from_json(rung_result *out, const char *text)
 
 	dims_from(&out->run_dims, json_object_get(o, "run_dims"));
 	gd(o, "run_ms", &out->run_ms);
+	gi64(o, "nondet_elements", &out->nondet_elements);
+	gd(o, "nondet_max_abs", &out->nondet_max_abs);
 	gb(o, "run_finite", &out->run_finite);
 
 	json_t *ms = json_object_get(o, "metrics");

@@ -94,6 +94,11 @@ typedef struct {
 	double clock_mhz;   /* median SM clock during sampling (NAN if unknown) */
 	double tflops, tbps; /* achieved, from [roofline] (NAN if absent) */
 	char method[64];    /* "cupti-activity", "events" */
+	/* Every bench launch (warm-up and timed) is verified: the outputs poisoned
+	 * before it and compared with the reference's after it (docs/CHECKS.md). */
+	int verified;       /* launches verified (0 in results from before) */
+	int sets;           /* input sets the timed launches ran on */
+	double verify_ms;   /* GPU time of that verification, ms (NAN if unknown) */
 } rung_bench;
 
 typedef struct {
@@ -155,6 +160,12 @@ typedef struct rung_result {
 	rung_step steps[RUNG_NSTEPS];
 	rung_compile_info compile;
 	char *compile_log;   /* owned, may be NULL */
+
+	/* The check rung's second run of the run case (docs/CHECKS.md): elements of
+	 * the outputs that differed from the first run (-1 when not run) and their
+	 * largest difference; fails the check unless [check] deterministic = false. */
+	int64_t nondet_elements;
+	double nondet_max_abs;
 
 	rung_dimset run_dims; /* the benchmark shape */
 	double run_ms;

@@ -32,8 +32,9 @@ static const char *const sec_names[SEC_COUNT] = { "", "task", "dims", "check", "
 enum { T_NAME, T_KERNEL, T_ENTRY, T_REFERENCE, T_REFERENCE_ENTRY, T_ARCH, T_OPTIONS, T_HEADERS, T_COUNT };
 static const char *const task_keys[] = { "name", "kernel", "entry", "reference", "reference_entry",
 	                                     "arch", "options", "headers", NULL };
-enum { C_SIZES, C_SEEDS, C_ATOL, C_RTOL, C_MIN_PSNR, C_MIN_COSSIM, C_COUNT };
-static const char *const check_keys[] = { "sizes", "seeds", "atol", "rtol", "min_psnr", "min_cossim", NULL };
+enum { C_SIZES, C_SEEDS, C_ATOL, C_RTOL, C_MIN_PSNR, C_MIN_COSSIM, C_DETERMINISTIC, C_COUNT };
+static const char *const check_keys[] = { "sizes", "seeds", "atol", "rtol", "min_psnr", "min_cossim",
+	                                      "deterministic", NULL };
 enum { A_KIND, A_DTYPE, A_SHAPE, A_INIT, A_VALUE, A_GOLDEN, A_COUNT };
 static const char *const arg_keys[] = { "kind", "dtype", "shape", "init", "value", "golden", NULL };
 enum { L_GRID, L_BLOCK, L_SMEM, L_COUNT };
@@ -293,6 +294,15 @@ static int set_check(pstate *ps, int k, const char *v, int line)
 		if (end == v || *end || errno || n < 1 || n > 1000)
 			return fail(ps, line, "seeds", "expected an integer from 1 to 1000, found '%s'", v);
 		s->seeds = (int)n;
+		return 0;
+	}
+	if (k == C_DETERMINISTIC) {
+		if (!strcmp(v, "true") || !strcmp(v, "yes") || !strcmp(v, "1"))
+			s->nondeterministic = false;
+		else if (!strcmp(v, "false") || !strcmp(v, "no") || !strcmp(v, "0"))
+			s->nondeterministic = true;
+		else
+			return fail(ps, line, "deterministic", "expected true or false, found '%s'", v);
 		return 0;
 	}
 	double d;

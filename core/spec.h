@@ -85,6 +85,9 @@ typedef struct {
 	int seeds;                              /* default 3 */
 	bool has_atol, has_rtol, has_min_psnr, has_min_cossim;
 	double atol, rtol, min_psnr, min_cossim;
+	/* deterministic = false: two runs on the same inputs may differ (atomics);
+	 * the difference is reported instead of failing the check. */
+	bool nondeterministic;
 
 	int nargs;
 	rung_arg args[RUNG_MAX_ARGS];

@@ -35,6 +35,8 @@ static char want[2][512];
 static bool collecting;
 static double *got;
 static int ngot, capgot;
+static int nothers;
+static char other_name[128];
 
 static void CUPTIAPI buffer_requested(uint8_t **buffer, size_t *size, size_t *max_records)
 {
@@ -54,8 +56,14 @@ static void CUPTIAPI buffer_completed(CUcontext ctx, uint32_t stream, uint8_t *b
 		if (rec->kind != CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL && rec->kind != CUPTI_ACTIVITY_KIND_KERNEL)
 			continue;
 		const CUpti_ActivityKernel10 *k = (const CUpti_ActivityKernel10 *)rec;
-		if (!collecting || !k->name || (strcmp(k->name, want[0]) != 0 && strcmp(k->name, want[1]) != 0) ||
-		    k->end < k->start)
+		if (!collecting || !k->name)
+			continue;
+		if (strcmp(k->name, want[0]) != 0 && strcmp(k->name, want[1]) != 0) {
+			if (strncmp(k->name, "rung_", 5) != 0 && nothers++ == 0)
+				snprintf(other_name, sizeof(other_name), "%s", k->name);
+			continue;
+		}
+		if (k->end < k->start)
 			continue;
 		if (ngot == capgot) {
 			int nc = capgot ? capgot * 2 : 1024;
@@ -168,6 +176,17 @@ int rung_cupti_collect(double *ns, int max)
 	int n = ngot < max ? ngot : max;
 	memcpy(ns, got, (size_t)n * sizeof(*ns));
 	ngot = 0;
+	pthread_mutex_unlock(&lock);
+	return n;
+}
+
+int rung_cupti_others(char *name, size_t len)
+{
+	pthread_mutex_lock(&lock);
+	int n = nothers;
+	if (name && len)
+		snprintf(name, len, "%s", n ? other_name : "");
+	nothers = 0;
 	pthread_mutex_unlock(&lock);
 	return n;
 }

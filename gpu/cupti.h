@@ -8,6 +8,7 @@
 #define RUNG_GPU_CUPTI_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /* Loads libcupti (RUNG_CUDA_LIBDIR, /usr/local/cuda/lib64,
@@ -24,6 +25,11 @@ int rung_cupti_start2(const char *name_a, const char *name_b);
 /* Flushes and appends the durations (ns) of the matching kernels completed since
  * the last call, in completion order, up to max; returns how many (or negative). */
 int rung_cupti_collect(double *ns, int max);
+/* Records of kernels other than the ones asked for (and other than rung's own,
+ * named rung_*) completed while collecting, since the last call: the count,
+ * and the first one's name into name (may be NULL). Call after
+ * rung_cupti_collect, which flushes. */
+int rung_cupti_others(char *name, size_t len);
 /* Stops collecting (disables the activity kind, drops pending records). */
 void rung_cupti_stop(void);
 

@@ -145,6 +145,7 @@ int rung_plan_build(rung_plan *out, const rung_spec *spec, const rung_launch *kl
 	out->has_rtol = spec->has_rtol, out->rtol = spec->rtol;
 	out->has_min_psnr = spec->has_min_psnr, out->min_psnr = spec->min_psnr;
 	out->has_min_cossim = spec->has_min_cossim, out->min_cossim = spec->min_cossim;
+	out->nondeterministic = spec->nondeterministic;
 	out->flops = out->bytes = NAN;
 	int64_t v;
 	if (spec->flops.text) {
@@ -314,6 +315,8 @@ json_t *rung_plan_to_json(const rung_plan *p)
 	if (p->has_min_cossim)
 		json_object_set_new(tol, "min_cossim", json_real(p->min_cossim));
 	json_object_set_new(j, "tol", tol);
+	if (p->nondeterministic)
+		json_object_set_new(j, "nondeterministic", json_true());
 	json_object_set_new(j, "flops", num(p->flops));
 	json_object_set_new(j, "bytes", num(p->bytes));
 	json_object_set_new(j, "budget_s", json_real(p->budget_s));
@@ -433,6 +436,7 @@ int rung_plan_from_json(rung_plan *out, const json_t *j)
 	}
 	TOL(atol) TOL(rtol) TOL(min_psnr) TOL(min_cossim)
 #undef TOL
+	out->nondeterministic = json_is_true(json_object_get(j, "nondeterministic"));
 	out->flops = num_from(json_object_get(j, "flops"));
 	out->bytes = num_from(json_object_get(j, "bytes"));
 	out->budget_s = num_from(json_object_get(j, "budget_s"));

@@ -54,6 +54,7 @@ typedef struct {
 	uint64_t seeds[RUNG_PLAN_MAX_SEEDS];
 	bool has_atol, has_rtol, has_min_psnr, has_min_cossim;
 	double atol, rtol, min_psnr, min_cossim;
+	bool nondeterministic; /* [check] deterministic = false */
 	double flops, bytes; /* [roofline] at the benchmark shape; NAN when absent */
 	double budget_s;
 	unsigned flags;      /* RUNG_JOB_* */

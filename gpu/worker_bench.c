@@ -1,4 +1,14 @@
 /* The bench rung inside the worker, at the benchmark shape:
+ *  - timed is verified (docs/CHECKS.md, "What the bench guarantees"): the
+ *    candidate's module is loaded again before the bench (no __device__ state
+ *    carries over from the check), every launch, warm-up and timed, runs on
+ *    outputs poisoned again before it, on one of two input sets chosen at
+ *    random (set 1 differs from the run case's set 0 in about one element of
+ *    64, at positions the kernel cannot know), and after it rung's own kernels
+ *    (gpu/kernels/verify.cu) compare its outputs with the reference's for that
+ *    set with the check's tolerance, its inputs bit for bit with the set, and
+ *    its guard bands, outside the timed window and before the next sample. One
+ *    difference fails the bench rung;
  *  - warm-up launches: at least 3 and 50 ms, or 1 and 20 ms when the run case
  *    has just launched the kernel at this shape in this job (module loaded,
  *    clocks up);
@@ -13,17 +23,21 @@
  *    batch under 75% of the max clock is dropped and counted;
  *  - adaptive stop: at least 10 samples, then stop when the relative standard
  *    error of the median is <= 0.5% or the budget is spent. */
+#include <fcntl.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "core/guard.h"
 #include "core/stats.h"
 #include "core/timing.h"
 #include "gpu/cupti.h"
 #include "gpu/worker_case.h"
+#include "gpu/worker_verify.h"
 
 #define MIN_SAMPLES 10
 #define MAX_SAMPLES 5000
@@ -113,6 +127,494 @@ int rung__bench_buffers(rung_wjob *j, rung_dbuf *buf, rung_kparam *kp, void **pa
 	return 0;
 }
 
+/* --- input sets ------------------------------------------------------------- */
+
+static bool is_out(const rung_plan_arg *a)
+{
+	return a->kind == RUNG_ARG_OUTPUT || a->kind == RUNG_ARG_INOUT;
+}
+
+static bool has_input(const rung_plan_arg *a)
+{
+	return a->kind == RUNG_ARG_INPUT || a->kind == RUNG_ARG_INOUT;
+}
+
+static uint64_t fresh_nonce(void)
+{
+	uint64_t v = 0;
+	int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		if (read(fd, &v, sizeof v) != (ssize_t)sizeof v)
+			v = 0;
+		close(fd);
+	}
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return v ^ ((uint64_t)ts.tv_nsec << 20) ^ (uint64_t)ts.tv_sec ^ ((uint64_t)getpid() << 40);
+}
+
+static void set_free(rung_bset *b, int s, int nargs)
+{
+	for (int i = 0; i < nargs; i++) {
+		if (b->in[s][i])
+			rung_cu.cuMemFree(b->in[s][i]);
+		if (b->out[s][i].base)
+			rung_cu.cuMemFree(b->out[s][i].base);
+		b->in[s][i] = 0;
+		memset(&b->out[s][i], 0, sizeof(b->out[s][i]));
+	}
+}
+
+void rung__bset_free(rung_wjob *j)
+{
+	rung_bset *b = &j->bset;
+	if (!j->fatal) {
+		if (b->pending && b->st)
+			rung_cu.cuStreamSynchronize(b->st);
+		for (int s = 0; s < RUNG_BENCH_SETS; s++)
+			set_free(b, s, j->p->nargs);
+		if (b->peak_dev)
+			rung_cu.cuMemFree(b->peak_dev);
+		if (b->st)
+			rung_cu.cuStreamDestroy(b->st);
+	}
+	memset(b, 0, sizeof(*b));
+}
+
+static CUresult dalloc(CUdeviceptr *p, size_t bytes)
+{
+	CUresult r = rung_cu.cuMemAlloc(p, bytes ? bytes : 1);
+	if (r != CUDA_SUCCESS)
+		*p = 0;
+	return r;
+}
+
+/* Set 1: set 0 perturbed, and the reference's outputs for it, on b->st. Returns
+ * 0, or 1 with b->note (then only set 0 is used). */
+static int prep_set1(rung_wjob *j, const rung_plan_shape *sh)
+{
+	const rung_plan *p = j->p;
+	rung_bset *b = &j->bset;
+	char d[160];
+	CUresult r = dalloc(&b->peak_dev, RUNG_MAX_ARGS * sizeof(uint64_t));
+	if (r == CUDA_SUCCESS)
+		r = rung_cu.cuMemsetD8Async(b->peak_dev, 0, RUNG_MAX_ARGS * sizeof(uint64_t), b->st);
+	uint64_t nonce = fresh_nonce();
+	rung_kparam kp[RUNG_MAX_ARGS];
+	void *params[RUNG_MAX_ARGS];
+	for (int i = 0; i < p->nargs && r == CUDA_SUCCESS; i++) {
+		const rung_plan_arg *a = &p->args[i];
+		if (a->kind == RUNG_ARG_SCALAR) {
+			rung__scalar_param(&kp[i], p, sh, i);
+			params[i] = &kp[i];
+			continue;
+		}
+		size_t es = rung_dtype_size(a->dtype), bytes = (size_t)sh->numel[i] * es;
+		memset(&kp[i], 0, sizeof(kp[i]));
+		params[i] = &kp[i];
+		if (has_input(a)) {
+			if ((r = dalloc(&b->in[1][i], bytes)) != CUDA_SUCCESS)
+				break;
+			r = rung__perturb(j->c, b->st, b->in[1][i], b->in[0][i], sh->numel[i], es, nonce + (uint64_t)i);
+			kp[i].p = b->in[1][i];
+		}
+		if (r == CUDA_SUCCESS && is_out(a)) {
+			rung_dbuf *o = &b->out[1][i];
+			o->bytes = bytes;
+			o->total = bytes;
+			if ((r = dalloc(&o->base, bytes)) != CUDA_SUCCESS)
+				break;
+			o->ptr = o->base;
+			if (a->kind == RUNG_ARG_INOUT)
+				r = rung_cu.cuMemcpyDtoDAsync(o->ptr, b->in[1][i], bytes, b->st);
+			else
+				r = rung__poison_async(b->st, o->ptr, a->dtype, sh->numel[i], 0);
+			kp[i].p = o->ptr;
+		}
+	}
+	if (r == CUDA_SUCCESS) {
+		rung_wctx on_st = *j->c;
+		on_st.stream = b->st;
+		r = rung__launch(&on_st, j->rfn, &sh->ref_geom, params);
+	}
+	for (int i = 0; i < p->nargs && r == CUDA_SUCCESS; i++)
+		if (is_out(&p->args[i]))
+			r = rung__peak(j->c, b->st, b->out[1][i].ptr, sh->numel[i], p->args[i].dtype,
+				       b->peak_dev + (size_t)i * sizeof(uint64_t));
+	if (r != CUDA_SUCCESS) {
+		rung_cu_describe(d, sizeof(d), r);
+		rung__sfmt(b->note, sizeof(b->note), "one input set: the second could not be prepared (%s)", d);
+		if (rung_cu_is_sticky(r))
+			j->fatal = true;
+		else
+			rung_cu.cuStreamSynchronize(b->st);
+		set_free(b, 1, p->nargs);
+		return 1;
+	}
+	b->pending = true;
+	return 0;
+}
+
+void rung__bench_prep(rung_wjob *j, const rung_plan_shape *sh, rung_dbuf *ref)
+{
+	const rung_plan *p = j->p;
+	rung_bset *b = &j->bset;
+	char why[512];
+	b->nsets = 1;
+	if (!rung__verify_ready(j->c, why, sizeof(why))) {
+		rung__sfmt(b->note, sizeof(b->note), "%s", why);
+		return;
+	}
+	if (!p->has_ref) { /* golden outputs: only the inputs they were made for */
+		rung__sfmt(b->note, sizeof(b->note), "one input set: golden outputs exist for one");
+		return;
+	}
+	/* Set 0's pristine inputs: the reference's copy (it reads, never writes, an
+	 * input); an inout is generated again. */
+	for (int i = 0; i < p->nargs; i++) {
+		const rung_plan_arg *a = &p->args[i];
+		if (!has_input(a))
+			continue;
+		size_t bytes = (size_t)sh->numel[i] * rung_dtype_size(a->dtype);
+		CUresult r = dalloc(&b->in[0][i], bytes);
+		if (r == CUDA_SUCCESS && a->kind == RUNG_ARG_INPUT)
+			r = rung_cu.cuMemcpyDtoDAsync(b->in[0][i], ref[i].ptr, bytes, j->c->stream);
+		else if (r == CUDA_SUCCESS &&
+			 rung__upload_input(j, sh, i, p->seeds[0], &b->in[0][i], 1, why, sizeof(why)))
+			r = CUDA_ERROR_UNKNOWN;
+		if (r != CUDA_SUCCESS) {
+			rung__sfmt(b->note, sizeof(b->note), "one input set: no device memory for a copy of %s", a->name);
+			set_free(b, 0, p->nargs);
+			j->fatal = j->fatal || rung_cu_is_sticky(r);
+			return;
+		}
+	}
+	/* set 1 waits for those copies on a stream of its own, then runs beside the
+	 * checks of the run case */
+	CUevent ev = NULL;
+	CUresult r = rung_cu.cuStreamCreate(&b->st, CU_STREAM_NON_BLOCKING);
+	if (r == CUDA_SUCCESS)
+		r = rung_cu.cuEventCreate(&ev, CU_EVENT_DISABLE_TIMING);
+	if (r == CUDA_SUCCESS)
+		r = rung_cu.cuEventRecord(ev, j->c->stream);
+	if (r == CUDA_SUCCESS)
+		r = rung_cu.cuStreamWaitEvent(b->st, ev, 0);
+	if (r == CUDA_SUCCESS && !prep_set1(j, sh))
+		b->nsets = 2;
+	else if (r != CUDA_SUCCESS)
+		rung__sfmt(b->note, sizeof(b->note), "one input set: no stream for a second");
+	if (ev)
+		rung_cu.cuEventDestroy(ev); /* destroyed once its work is done */
+}
+
+void rung__bench_prep_keep(rung_wjob *j, rung_dbuf *ref, const double *peak)
+{
+	rung_bset *b = &j->bset;
+	if (b->nsets < 1)
+		return;
+	for (int i = 0; i < j->p->nargs; i++) {
+		if (!is_out(&j->p->args[i]) || !ref[i].base)
+			continue;
+		b->out[0][i] = ref[i];
+		b->peak[0][i] = peak[i];
+		ref[i].base = 0;
+	}
+}
+
+/* Waits for set 1 and reads its peaks. 0, or 1 with reason (a fault). */
+static int bset_wait(rung_wjob *j, char *reason, size_t rlen)
+{
+	rung_bset *b = &j->bset;
+	if (!b->pending)
+		return 0;
+	b->pending = false;
+	uint64_t bits[RUNG_MAX_ARGS];
+	CUresult r = rung_cu.cuStreamSynchronize(b->st);
+	if (r == CUDA_SUCCESS)
+		r = rung_cu.cuMemcpyDtoH(bits, b->peak_dev, sizeof(bits));
+	if (r != CUDA_SUCCESS) {
+		char d[200];
+		rung__describe_fault(d, sizeof(d), r, j->p->has_ref ? j->p->ref.name : "the second input set");
+		rung__sfmt(reason, rlen, "reference failed on the second input set: %s", d);
+		j->fatal = j->fatal || rung_cu_is_sticky(r);
+		return 1;
+	}
+	for (int i = 0; i < j->p->nargs; i++) {
+		double v = 0;
+		memcpy(&v, &bits[i], sizeof(v));
+		b->peak[1][i] = v;
+	}
+	return 0;
+}
+
+/* --- one verified launch -------------------------------------------------------- */
+
+/* Device memory for the checks of one launch: a stat per argument, then a
+ * guard-band count per argument. */
+typedef struct {
+	rung_vstat vs[RUNG_MAX_ARGS];
+	uint64_t bands[RUNG_MAX_ARGS];
+} vslot;
+
+/* Before a launch on set x: the set's inputs into the candidate's buffers where
+ * they hold another set's (inouts always: the kernel changed them), outputs
+ * poisoned with `variant`. *cur is the set the input buffers hold. */
+static CUresult before_launch(rung_wjob *j, rung_dbuf *cand, const rung_plan_shape *sh, int x, int *cur,
+			      int variant)
+{
+	const rung_plan *p = j->p;
+	const rung_bset *b = &j->bset;
+	CUstream st = j->c->stream;
+	CUresult r = CUDA_SUCCESS;
+	for (int i = 0; i < p->nargs && r == CUDA_SUCCESS; i++) {
+		const rung_plan_arg *a = &p->args[i];
+		size_t bytes = (size_t)sh->numel[i] * rung_dtype_size(a->dtype);
+		if (has_input(a) && (a->kind == RUNG_ARG_INOUT || x != *cur) && b->in[x][i])
+			r = rung_cu.cuMemcpyDtoDAsync(cand[i].ptr, b->in[x][i], bytes, st);
+		else if (a->kind == RUNG_ARG_OUTPUT)
+			r = rung__poison_async(st, cand[i].ptr, a->dtype, sh->numel[i], variant);
+	}
+	*cur = x;
+	return r;
+}
+
+/* After a launch on set x: outputs against the reference's for x, inputs bit
+ * for bit against x's, guard bands; into slot (device). */
+static CUresult after_launch(rung_wjob *j, const rung_dbuf *cand, const rung_plan_shape *sh, int x, int variant,
+			     CUdeviceptr slot)
+{
+	const rung_plan *p = j->p;
+	const rung_bset *b = &j->bset;
+	CUstream st = j->c->stream;
+	CUresult r = CUDA_SUCCESS;
+	for (int i = 0; i < p->nargs && r == CUDA_SUCCESS; i++) {
+		const rung_plan_arg *a = &p->args[i];
+		if (a->kind == RUNG_ARG_SCALAR)
+			continue;
+		CUdeviceptr vs = slot + offsetof(vslot, vs) + (size_t)i * sizeof(rung_vstat);
+		if (is_out(a) && b->out[x][i].ptr) {
+			rung_check_opts o;
+			rung__plan_check_opts(&o, p, a->dtype);
+			double atol = o.atol_scaled ? o.atol * b->peak[x][i] : o.atol;
+			r = rung__verify(j->c, st, cand[i].ptr, b->out[x][i].ptr, sh->numel[i], a->dtype, atol, o.rtol,
+					 a->kind == RUNG_ARG_OUTPUT, variant, false, vs);
+		} else if (a->kind == RUNG_ARG_INPUT && b->in[x][i]) {
+			r = rung__verify(j->c, st, cand[i].ptr, b->in[x][i], sh->numel[i], a->dtype, 0, 0, false, 0, true,
+					 vs);
+		}
+		if (r == CUDA_SUCCESS)
+			r = rung__bands(j->c, st, &cand[i], slot + offsetof(vslot, bands) + (size_t)i * sizeof(uint64_t));
+	}
+	return r;
+}
+
+/* Judges one launch's slot. 0 when it matches; 1 with reason. `what` names the
+ * launch ("timed launch 7"). */
+static int judge(rung_wjob *j, const vslot *v, const rung_plan_shape *sh, int x, const char *what, char *reason,
+		 size_t rlen)
+{
+	const rung_plan *p = j->p;
+	for (int i = 0; i < p->nargs; i++) {
+		const rung_plan_arg *a = &p->args[i];
+		if (a->kind == RUNG_ARG_SCALAR)
+			continue;
+		const rung_vstat *s = &v->vs[i];
+		char at[160] = "";
+		int64_t first = rung__vstat_first(s);
+		if (first >= 0) {
+			int64_t coord[RUNG_MAX_RANK];
+			int rank = rung_unflatten(coord, first, sh->rank[i], sh->extent[i], sh->numel[i]);
+			char cs[128];
+			rung_fmt_coord(cs, sizeof(cs), coord, rank);
+			rung__sfmt(at, sizeof(at), ", first at %s", cs);
+		}
+		if (v->bands[i]) {
+			rung__sfmt(reason, rlen, "%s wrote outside %s (%" PRIu64 " bytes of its guard bands changed): the kernel behaves differently when timed",
+				   what, a->name, v->bands[i]);
+			return 1;
+		}
+		if (a->kind == RUNG_ARG_INPUT && s->mismatches) {
+			rung__sfmt(reason, rlen, "%s changed input %s (%" PRIu64 " elements%s): the kernel behaves differently when timed",
+				   what, a->name, s->mismatches, at);
+			return 1;
+		}
+		if (!is_out(a))
+			continue;
+		if (s->mismatches) {
+			rung__sfmt(reason, rlen, "the output of %s differs from the checked output (%" PRIu64 " elements of %s%s%s, input set %d): the kernel behaves differently when timed",
+				   what, s->mismatches, a->name, s->unwritten ? " unwritten or wrong" : "", at, x + 1);
+			return 1;
+		}
+		rung_check_opts o;
+		rung__plan_check_opts(&o, p, a->dtype);
+		double peak = j->bset.peak[x][i];
+		if (o.has_min_psnr && s->nfinite > 0) {
+			double mse = s->sq / (double)s->nfinite;
+			double psnr = mse == 0 ? INFINITY : 10.0 * log10(peak * peak / mse);
+			if (!(psnr >= o.min_psnr)) {
+				rung__sfmt(reason, rlen, "the output of %s differs from the checked output (psnr %.1fdB < %gdB in %s, input set %d): the kernel behaves differently when timed",
+					   what, psnr, o.min_psnr, a->name, x + 1);
+				return 1;
+			}
+		}
+		if (o.has_min_cossim && s->nfinite > 0) {
+			double cs = s->gg == 0 && s->rr == 0 ? 1.0 : s->gg == 0 || s->rr == 0 ? 0.0 : s->dot / (sqrt(s->gg) * sqrt(s->rr));
+			if (!(cs >= o.min_cossim)) {
+				rung__sfmt(reason, rlen, "the output of %s differs from the checked output (cossim %.6f < %g in %s, input set %d): the kernel behaves differently when timed",
+					   what, cs, o.min_cossim, a->name, x + 1);
+				return 1;
+			}
+		}
+	}
+	return 0;
+}
+
+/* A 64-bit xorshift for the order of the input sets, seeded from /dev/urandom. */
+static uint64_t pick_state;
+static int pick_set(int nsets)
+{
+	if (nsets < 2)
+		return 0;
+	if (!pick_state)
+		pick_state = fresh_nonce() | 1;
+	pick_state ^= pick_state << 13;
+	pick_state ^= pick_state >> 7;
+	pick_state ^= pick_state << 17;
+	return (int)((pick_state >> 32) & 1);
+}
+
+/* --- the check rung's second run -------------------------------------------- */
+
+int rung__determinism(rung_wjob *j, char *reason, size_t rlen)
+{
+	const rung_plan *p = j->p;
+	const rung_plan_shape *sh = &p->shapes[p->nshapes - 1];
+	rung_wctx *c = j->c;
+	char why[512];
+	if (!j->have_keep || !rung__verify_ready(c, why, sizeof(why))) {
+		rung__sfmt(reason, rlen, "cannot run the determinism check: %s", j->have_keep ? why : "no kept buffers");
+		return -1;
+	}
+	CUdeviceptr first[RUNG_MAX_ARGS] = { 0 }, slot = 0;
+	CUresult r = dalloc(&slot, sizeof(vslot));
+	int ret = 0;
+	rung_kparam kp[RUNG_MAX_ARGS];
+	void *params[RUNG_MAX_ARGS];
+	for (int i = 0; i < p->nargs && r == CUDA_SUCCESS; i++) {
+		const rung_plan_arg *a = &p->args[i];
+		memset(&kp[i], 0, sizeof(kp[i]));
+		params[i] = &kp[i];
+		if (a->kind == RUNG_ARG_SCALAR) {
+			rung__scalar_param(&kp[i], p, sh, i);
+			continue;
+		}
+		kp[i].p = j->keep[i].ptr;
+		size_t bytes = (size_t)sh->numel[i] * rung_dtype_size(a->dtype);
+		if (is_out(a)) { /* the first run's outputs */
+			r = dalloc(&first[i], bytes);
+			if (r == CUDA_SUCCESS)
+				r = rung_cu.cuMemcpyDtoDAsync(first[i], j->keep[i].ptr, bytes, c->stream);
+		}
+		if (r == CUDA_SUCCESS && a->kind == RUNG_ARG_INOUT) { /* its inputs again */
+			if (j->bset.in[0][i])
+				r = rung_cu.cuMemcpyDtoDAsync(j->keep[i].ptr, j->bset.in[0][i], bytes, c->stream);
+			else if (rung__upload_input(j, sh, i, p->seeds[0], &j->keep[i].ptr, 1, why, sizeof(why)))
+				r = CUDA_ERROR_UNKNOWN;
+		}
+		if (r == CUDA_SUCCESS && a->kind == RUNG_ARG_OUTPUT)
+			r = rung__poison_async(c->stream, j->keep[i].ptr, a->dtype, sh->numel[i], 1);
+	}
+	if (r == CUDA_SUCCESS)
+		r = rung_cu.cuMemsetD8Async(slot, 0, sizeof(vslot), c->stream);
+	if (r == CUDA_SUCCESS)
+		r = rung__smem_fill(c, c->stream, 0);
+	if (r == CUDA_SUCCESS)
+		r = rung__launch(c, j->kfn, &sh->geom, params);
+	if (r != CUDA_SUCCESS || (r = rung_cu.cuStreamSynchronize(c->stream)) != CUDA_SUCCESS) {
+		char d[256];
+		rung__describe_fault(d, sizeof(d), r, p->kernel.name);
+		rung__sfmt(reason, rlen, "%s (second run of the run case)", d);
+		j->fatal = j->fatal || rung_cu_is_sticky(r);
+		ret = -1;
+		goto out;
+	}
+	vslot v;
+	int64_t differ = 0;
+	double maxabs = 0;
+	for (int i = 0; i < p->nargs && ret == 0; i++) {
+		const rung_plan_arg *a = &p->args[i];
+		if (!is_out(a))
+			continue;
+		CUdeviceptr vs = slot + offsetof(vslot, vs) + (size_t)i * sizeof(rung_vstat);
+		/* bit-exact against the first run; the tolerance path gives the largest difference */
+		r = rung__verify(c, c->stream, j->keep[i].ptr, first[i], sh->numel[i], a->dtype, 0, 0,
+				 a->kind == RUNG_ARG_OUTPUT, 1, true, vs);
+		if (r == CUDA_SUCCESS)
+			r = rung_cu.cuMemcpyDtoH(&v.vs[i], vs, sizeof(rung_vstat));
+		if (r == CUDA_SUCCESS && v.vs[i].mismatches) {
+			rung_cu.cuMemsetD8Async(vs, 0, sizeof(rung_vstat), c->stream);
+			r = rung__verify(c, c->stream, j->keep[i].ptr, first[i], sh->numel[i], a->dtype, 0, 0, false, 1,
+					 false, vs);
+			rung_vstat t;
+			if (r == CUDA_SUCCESS)
+				r = rung_cu.cuMemcpyDtoH(&t, vs, sizeof(t));
+			double m = 0;
+			memcpy(&m, &t.maxabs, sizeof(m));
+			if (m > maxabs)
+				maxabs = m;
+			differ += (int64_t)v.vs[i].mismatches;
+			if (!p->nondeterministic) {
+				int64_t f = rung__vstat_first(&v.vs[i]);
+				int64_t coord[RUNG_MAX_RANK];
+				int rank = rung_unflatten(coord, f, sh->rank[i], sh->extent[i], sh->numel[i]);
+				char cs[128];
+				rung_fmt_coord(cs, sizeof(cs), coord, rank);
+				rung__sfmt(reason, rlen, "%s: two runs on the same inputs differ (%" PRIu64 " elements%s, first at %s, max |diff| %.3g): uninitialized reads or a race? (a kernel whose results may vary, e.g. with atomics, declares [check] deterministic = false)",
+					   a->name, v.vs[i].mismatches, v.vs[i].unwritten ? ", some unwritten in the second" : "", cs, m);
+				ret = 1;
+			}
+		}
+		if (r != CUDA_SUCCESS) {
+			char d[256];
+			rung_cu_describe(d, sizeof(d), r);
+			rung__sfmt(reason, rlen, "determinism check failed: %s", d);
+			j->fatal = j->fatal || rung_cu_is_sticky(r);
+			ret = -1;
+		}
+	}
+	if (ret >= 0) {
+		j->res->nondet_elements = differ;
+		j->res->nondet_max_abs = differ ? maxabs : 0;
+	}
+out:
+	if (!j->fatal) {
+		for (int i = 0; i < p->nargs; i++)
+			if (first[i])
+				rung_cu.cuMemFree(first[i]);
+		if (slot)
+			rung_cu.cuMemFree(slot);
+	}
+	return ret;
+}
+
+/* --- the bench rung ------------------------------------------------------------- */
+
+/* The candidate's module again, so no __device__ data written during the
+ * check carries over into the bench. 0, or 1 with reason. */
+static int reload(rung_wjob *j, char *reason, size_t rlen)
+{
+	if (j->kmod)
+		rung_cu.cuModuleUnload(j->kmod);
+	j->kmod = NULL;
+	if (rung__load_fn(j, j->kcubin, j->kcubin_len, &j->p->kernel, &j->kmod, &j->kfn, &j->kstatic_smem, reason, rlen))
+		return 1;
+	return rung__check_geometry(j, j->kfn, j->kstatic_smem, false, j->p->kernel.name, reason, rlen);
+}
+
+/* A verified launch's events: before the inputs and poison, before the flush,
+ * around the kernel, after the checks. */
+enum { E_PREP, E_FLUSH, E_START, E_END, E_DONE, NE };
+
 void rung__wbench(rung_wjob *j)
 {
 	rung_wctx *c = j->c;
@@ -120,30 +622,66 @@ void rung__wbench(rung_wjob *j)
 	rung_result *res = j->res;
 	const rung_plan_shape *sh = &p->shapes[p->nshapes - 1];
 	rung_bench *b = &res->bench;
+	rung_bset *bs = &j->bset;
+	char why[512];
 	rung__wstep(res, RUNG_STEP_BENCH, RUNG_S_RUNNING, NULL);
 	rung__wprogress(c, RUNG_STEP_BENCH, 0, "warm-up");
 
-	rung_dbuf buf[RUNG_MAX_ARGS];
+	rung_dbuf *cand = j->keep;
 	rung_kparam kp[RUNG_MAX_ARGS];
 	void *params[RUNG_MAX_ARGS];
-	memset(buf, 0, sizeof(buf));
-	CUevent ev[2 * MAX_BATCH];
+	CUevent ev[NE * MAX_BATCH];
 	memset(ev, 0, sizeof(ev));
+	CUdeviceptr slots = 0;
+	vslot *hslots = NULL;
 	double *cupti_ns = NULL, *samples = NULL, *evs = NULL, *clocks = NULL;
-	int n = 0, nev = 0, nclk = 0, dropped = 0;
+	int n = 0, nev = 0, nclk = 0, dropped = 0, launches = 0, per_set[RUNG_BENCH_SETS] = { 0 };
+	int cur = 0, sets_used = 0;
+	double verify_ms = 0;
 	bool use_cupti = false;
 
-	bool ran_here = j->have_keep; /* the run case launched it on these buffers */
 	double tt = rung_timing_now();
-	if (rung__bench_buffers(j, buf, kp, params))
+	if (!j->have_keep || bs->nsets < 1) {
+		rung__wstep(res, RUNG_STEP_BENCH, RUNG_S_FAILED, "no verified buffers from the run case%s%s",
+			    bs->note[0] ? ": " : "", bs->note);
 		goto out;
-	tt = rung_timing_lap("bench: buffers (reused from the run case, or generated)", tt);
+	}
+	if (!rung__verify_ready(c, why, sizeof(why))) { /* never time what cannot be verified */
+		rung__wstep(res, RUNG_STEP_BENCH, RUNG_S_FAILED, "cannot verify the timed launches: %s", why);
+		goto out;
+	}
+	for (int i = 0; i < p->nargs; i++) {
+		if (p->args[i].kind == RUNG_ARG_INOUT && !bs->in[0][i]) {
+			rung__wstep(res, RUNG_STEP_BENCH, RUNG_S_FAILED, "no copy of inout %s to restore before each launch%s%s",
+				    p->args[i].name, bs->note[0] ? ": " : "", bs->note);
+			goto out;
+		}
+	}
+	if (bset_wait(j, why, sizeof(why)) || reload(j, why, sizeof(why))) {
+		rung__wstep(res, RUNG_STEP_BENCH, RUNG_S_FAILED, "%s", why);
+		goto out;
+	}
+	for (int i = 0; i < p->nargs; i++) {
+		memset(&kp[i], 0, sizeof(kp[i]));
+		if (p->args[i].kind == RUNG_ARG_SCALAR)
+			rung__scalar_param(&kp[i], p, sh, i);
+		else
+			kp[i].p = cand[i].ptr;
+		params[i] = &kp[i];
+	}
+	tt = rung_timing_lap("bench: second input set + module reload", tt);
 	if (!rung__flush_ready(c)) {
 		rung__wstep(res, RUNG_STEP_BENCH, RUNG_S_FAILED, "out of device memory for the L2 flush buffer");
 		goto out;
 	}
-	for (int i = 0; i < 2 * MAX_BATCH; i++) {
-		CUresult r = rung_cu.cuEventCreate(&ev[i], CU_EVENT_DEFAULT);
+	CUresult r = dalloc(&slots, MAX_BATCH * sizeof(vslot));
+	hslots = malloc(MAX_BATCH * sizeof(vslot));
+	if (r != CUDA_SUCCESS || !hslots) {
+		rung__wstep(res, RUNG_STEP_BENCH, RUNG_S_FAILED, "out of memory for the launch checks");
+		goto out;
+	}
+	for (int i = 0; i < NE * MAX_BATCH; i++) {
+		r = rung_cu.cuEventCreate(&ev[i], CU_EVENT_DEFAULT);
 		if (r != CUDA_SUCCESS) {
 			ev[i] = NULL;
 			fail(j, r, "cuEventCreate");
@@ -152,23 +690,42 @@ void rung__wbench(rung_wjob *j)
 	}
 
 	/* Warm-up: at least 3 launches and 50 ms, or 1 launch and 20 ms after the
-	 * run case (at most a tenth of the budget). */
-	int min_warm = ran_here ? 1 : 3;
-	double warm_s = ran_here ? 0.02 : 0.05;
+	 * run case (at most a tenth of the budget); each one verified. */
+	int min_warm = 1;
+	double warm_s = 0.02;
 	double t0 = now_s(), est_ms = 0;
 	for (int w = 0; w < 1000; w++) {
-		rung_cu.cuEventRecord(ev[0], c->stream);
-		CUresult r = rung__launch(c, j->kfn, &sh->geom, params);
+		int x = pick_set(bs->nsets);
+		CUevent *e = ev;
+		r = rung_cu.cuMemsetD8Async(slots, 0, sizeof(vslot), c->stream);
 		if (r == CUDA_SUCCESS)
-			r = rung_cu.cuEventRecord(ev[1], c->stream);
+			r = before_launch(j, cand, sh, x, &cur, launches & 1);
+		if (r == CUDA_SUCCESS)
+			r = rung_cu.cuEventRecord(e[E_START], c->stream);
+		if (r == CUDA_SUCCESS)
+			r = rung__launch(c, j->kfn, &sh->geom, params);
+		if (r == CUDA_SUCCESS)
+			r = rung_cu.cuEventRecord(e[E_END], c->stream);
+		if (r == CUDA_SUCCESS)
+			r = after_launch(j, cand, sh, x, launches & 1, slots);
+		if (r == CUDA_SUCCESS)
+			r = rung_cu.cuMemcpyDtoHAsync(hslots, slots, sizeof(vslot), c->stream);
 		if (r == CUDA_SUCCESS)
 			r = rung_cu.cuStreamSynchronize(c->stream);
 		if (r != CUDA_SUCCESS) {
 			fail(j, r, p->kernel.name);
 			goto out;
 		}
+		launches++;
+		char what[64];
+		rung__sfmt(what, sizeof(what), "warm-up launch %d", w + 1);
+		if (judge(j, hslots, sh, x, what, why, sizeof(why))) {
+			rung__wstep(res, RUNG_STEP_BENCH, RUNG_S_FAILED, "%s", why);
+			rung_result_add_suspect(res, RUNG_SUSPECT_TIMED_MISMATCH, "%s", why);
+			goto out;
+		}
 		float ms = 0;
-		rung_cu.cuEventElapsedTime(&ms, ev[0], ev[1]);
+		rung_cu.cuEventElapsedTime(&ms, e[E_START], e[E_END]);
 		est_ms = ms;
 		double el = now_s() - t0;
 		if (w + 1 >= min_warm && (el >= warm_s || el >= p->budget_s / 10))
@@ -194,25 +751,43 @@ void rung__wbench(rung_wjob *j)
 		batch = MAX_BATCH;
 	double start = now_s(), last_progress = 0, hard = p->budget_s * 5 + 10;
 	double rse = NAN;
-	int next_check = MIN_SAMPLES;
-	if (use_cupti)
+	int next_check = MIN_SAMPLES, timed = 0;
+	if (use_cupti) {
 		rung_cupti_collect(cupti_ns, MAX_BATCH * 4); /* drop warm-up records */
+		rung_cupti_others(NULL, 0);
+	}
 	while (n < MAX_SAMPLES) {
 		int m = batch;
 		if (n < MIN_SAMPLES && n + m > MIN_SAMPLES)
 			m = MIN_SAMPLES - n; /* land on the first check, not past it */
 		if (n + m > MAX_SAMPLES)
 			m = MAX_SAMPLES - n;
-		CUresult r = CUDA_SUCCESS;
+		int xs[MAX_BATCH];
+		r = rung_cu.cuMemsetD8Async(slots, 0, (size_t)m * sizeof(vslot), c->stream);
 		for (int i = 0; i < m && r == CUDA_SUCCESS; i++) {
-			r = rung__flush_l2(c);
+			CUevent *e = ev + NE * i;
+			int var = (launches + i) & 1;
+			xs[i] = pick_set(bs->nsets);
+			r = rung_cu.cuEventRecord(e[E_PREP], c->stream);
 			if (r == CUDA_SUCCESS)
-				r = rung_cu.cuEventRecord(ev[2 * i], c->stream);
+				r = before_launch(j, cand, sh, xs[i], &cur, var);
+			if (r == CUDA_SUCCESS)
+				r = rung_cu.cuEventRecord(e[E_FLUSH], c->stream);
+			if (r == CUDA_SUCCESS)
+				r = rung__flush_l2(c);
+			if (r == CUDA_SUCCESS)
+				r = rung_cu.cuEventRecord(e[E_START], c->stream);
 			if (r == CUDA_SUCCESS)
 				r = rung__launch(c, j->kfn, &sh->geom, params);
 			if (r == CUDA_SUCCESS)
-				r = rung_cu.cuEventRecord(ev[2 * i + 1], c->stream);
+				r = rung_cu.cuEventRecord(e[E_END], c->stream);
+			if (r == CUDA_SUCCESS)
+				r = after_launch(j, cand, sh, xs[i], var, slots + (size_t)i * sizeof(vslot));
+			if (r == CUDA_SUCCESS)
+				r = rung_cu.cuEventRecord(e[E_DONE], c->stream);
 		}
+		if (r == CUDA_SUCCESS)
+			r = rung_cu.cuMemcpyDtoHAsync(hslots, slots, (size_t)m * sizeof(vslot), c->stream);
 		int clk = c->nvml ? rung_nvml_sm_clock_mhz() : -1; /* read while the batch runs */
 		if (r == CUDA_SUCCESS)
 			r = rung_cu.cuStreamSynchronize(c->stream);
@@ -222,16 +797,40 @@ void rung__wbench(rung_wjob *j)
 		}
 		double bev[MAX_BATCH];
 		for (int i = 0; i < m; i++) {
-			float ms = NAN;
-			if (rung_cu.cuEventElapsedTime(&ms, ev[2 * i], ev[2 * i + 1]) != CUDA_SUCCESS)
+			CUevent *e = ev + NE * i;
+			char what[64];
+			rung__sfmt(what, sizeof(what), "timed launch %d", timed + i + 1);
+			if (judge(j, &hslots[i], sh, xs[i], what, why, sizeof(why))) {
+				rung__wstep(res, RUNG_STEP_BENCH, RUNG_S_FAILED, "%s", why);
+				rung_result_add_suspect(res, RUNG_SUSPECT_TIMED_MISMATCH, "%s", why);
+				goto out;
+			}
+			float ms = NAN, pre = 0, post = 0;
+			if (rung_cu.cuEventElapsedTime(&ms, e[E_START], e[E_END]) != CUDA_SUCCESS)
 				ms = NAN;
+			if (rung_cu.cuEventElapsedTime(&pre, e[E_PREP], e[E_FLUSH]) == CUDA_SUCCESS &&
+			    rung_cu.cuEventElapsedTime(&post, e[E_END], e[E_DONE]) == CUDA_SUCCESS)
+				verify_ms += pre + post;
 			bev[i] = ms;
+			if (!per_set[xs[i]]++)
+				sets_used++;
 		}
+		timed += m;
+		launches += m;
 		int got = m;
 		if (use_cupti) {
 			got = rung_cupti_collect(cupti_ns, MAX_BATCH * 4);
+			char other[128] = "";
+			int others = rung_cupti_others(other, sizeof(other));
+			if (others > 0)
+				rung_result_add_suspect(res, RUNG_SUSPECT_KERNEL_RECORDS,
+							"%d records of other kernels (first '%s') during %d timed launches: device-side launches?",
+							others, other, m);
 			if (got != m) {
-				/* Records missing or extra: fall back to events for the whole run. */
+				/* Records missing or extra: evidence, and events for the whole run. */
+				rung_result_add_suspect(res, RUNG_SUSPECT_KERNEL_RECORDS,
+							"%d kernel records of %s for %d timed launches (one each expected); timed with CUDA events",
+							got, p->kernel.name, m);
 				fprintf(stderr, "rung worker: CUPTI returned %d records for %d launches; using CUDA events\n", got, m);
 				use_cupti = false;
 				rung_cupti_stop();
@@ -259,7 +858,7 @@ void rung__wbench(rung_wjob *j)
 			/* The bootstrap costs O(n log n): re-check as n grows by 10%. */
 			rse = rung_rse_median(samples, n, 200, 0x5eed);
 			next_check = n + n / 10 + 1;
-			if (rse <= RSE_TARGET || el >= p->budget_s)
+			if ((rse <= RSE_TARGET && sets_used >= bs->nsets) || el >= p->budget_s)
 				break;
 		}
 		if (el >= hard)
@@ -285,22 +884,25 @@ void rung__wbench(rung_wjob *j)
 	b->dropped = dropped;
 	b->event_median = median_of(evs, nev);
 	b->clock_mhz = nclk ? median_of(clocks, nclk) : NAN;
+	b->verified = launches;
+	b->sets = sets_used;
+	b->verify_ms = verify_ms;
 	rung__sfmt(b->method, sizeof(b->method), "%s", use_cupti ? "cupti-activity" : "events");
 	b->tflops = isfinite(p->flops) && b->median > 0 ? p->flops / (b->median * 1e-3) / 1e12 : NAN;
 	b->tbps = isfinite(p->bytes) && b->median > 0 ? p->bytes / (b->median * 1e-3) / 1e12 : NAN;
 	rung__wstep(res, RUNG_STEP_BENCH, RUNG_S_OK, NULL);
 out:
-	rung_timing_lap("bench: samples (flush + launch)", tt);
+	rung_timing_lap("bench: samples (flush + launch + verification)", tt);
 	if (!j->fatal) {
-		for (int i = 0; i < 2 * MAX_BATCH; i++)
+		for (int i = 0; i < NE * MAX_BATCH; i++)
 			if (ev[i])
 				rung_cu.cuEventDestroy(ev[i]);
-		for (int i = 0; i < p->nargs; i++)
-			if (buf[i].base)
-				rung_cu.cuMemFree(buf[i].base);
+		if (slots)
+			rung_cu.cuMemFree(slots);
 	}
 	if (use_cupti)
 		rung_cupti_stop();
+	free(hslots);
 	free(samples);
 	free(evs);
 	free(clocks);

@@ -35,6 +35,7 @@
 #include "core/rng.h"
 #include "core/timing.h"
 #include "gpu/worker_case.h"
+#include "gpu/worker_verify.h"
 
 #define STAGE_BYTES ((size_t)4 << 20)
 #define NSTAGE 4
@@ -734,17 +735,7 @@ static int metrics_pass(rung_wjob *j, rung_case *k, const rung_plan_shape *sh, i
 	size_t es = rung_dtype_size(a->dtype);
 	int64_t n = sh->numel[i], nc = nchunks_of(n);
 	rung_check_opts o;
-	rung_check_opts_default(&o, a->dtype);
-	if (p->has_atol) {
-		o.atol = p->atol;
-		o.atol_scaled = false;
-	}
-	if (p->has_rtol)
-		o.rtol = p->rtol;
-	o.has_min_psnr = p->has_min_psnr;
-	o.min_psnr = p->min_psnr;
-	o.has_min_cossim = p->has_min_cossim;
-	o.min_cossim = p->min_cossim;
+	rung__plan_check_opts(&o, p, a->dtype);
 	o.check_poison = a->kind == RUNG_ARG_OUTPUT;
 	o.poison_variant = 0;
 	rung_metrics_ctx ctx;
@@ -979,6 +970,11 @@ rung_case_outcome rung__run_case(rung_wjob *j, int s, int kseed, bool first, cha
 	rung_kparam kp[RUNG_MAX_ARGS];
 	void *params[RUNG_MAX_ARGS];
 	build_params(kp, params, p, sh, k.cand);
+	/* The run case starts on shared memory filled with NaN bits (-1 as an
+	 * integer): a kernel that reads shared memory it never wrote shows it, and
+	 * the check rung's second run (rung__determinism) starts on zeros. */
+	if (first && rung__verify_ready(c, NULL, 0))
+		rung__smem_fill(c, c->stream, UINT32_C(0xFFFFFFFF));
 	double ms = NAN, t0 = rung_timing_now();
 	CUresult r = launch_sync(c, j->kfn, &sh->geom, params, first ? &ms : NULL);
 	t0 = rung_timing_lap("candidate kernel", t0);
@@ -989,8 +985,11 @@ rung_case_outcome rung__run_case(rung_wjob *j, int s, int kseed, bool first, cha
 		out = RUNG_CASE_FAULT;
 		goto done;
 	}
-	if (first)
+	if (first) {
 		j->res->run_ms = ms;
+		if (!(p->flags & (RUNG_JOB_NO_BENCH | RUNG_JOB_PROFILE | RUNG_JOB_TRACE)))
+			rung__bench_prep(j, sh, k.ref); /* overlaps the checks below */
+	}
 
 	/* Guards of every buffer, inputs unchanged, then metrics per output. */
 	for (int i = 0; i < p->nargs && out == RUNG_CASE_OK; i++) {
@@ -1074,6 +1073,7 @@ done:
 			k.cand[i].base = 0;
 		}
 		j->have_keep = true;
+		rung__bench_prep_keep(j, k.ref, k.peak);
 	}
 	t0 = rung_timing_now();
 	free_case(&k, p->nargs, j->fatal);

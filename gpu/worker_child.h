@@ -31,6 +31,24 @@ typedef struct {
 	size_t bytes, total;
 } rung_dbuf;
 
+/* The bench rung's input sets at the benchmark shape (worker_bench.c): set 0
+ * holds the run case's inputs, set 1 the same with about one element in 64
+ * moved (positions from a nonce the kernel cannot know). Each has the
+ * reference's outputs for it. Prepared while the run case is checked, on a
+ * stream of its own, so the reference's second launch overlaps the host's
+ * checks. */
+#define RUNG_BENCH_SETS 2
+typedef struct {
+	int nsets;              /* 2, 1 when a second did not fit, 0 before the run case */
+	bool pending;           /* work queued on st */
+	CUstream st;
+	CUdeviceptr in[RUNG_BENCH_SETS][RUNG_MAX_ARGS];  /* pristine inputs and inouts */
+	rung_dbuf out[RUNG_BENCH_SETS][RUNG_MAX_ARGS];   /* the reference's outputs (and inouts) */
+	double peak[RUNG_BENCH_SETS][RUNG_MAX_ARGS];      /* max |finite| of those */
+	CUdeviceptr peak_dev;   /* set 1's peaks, RUNG_MAX_ARGS u64 */
+	char note[256];         /* why only one set */
+} rung_bset;
+
 typedef struct {
 	rung_wctx *c;
 	const rung_plan *p;
@@ -43,6 +61,11 @@ typedef struct {
 	 * bench so that its inputs need not be generated and uploaded again. */
 	rung_dbuf keep[RUNG_MAX_ARGS];
 	bool have_keep;
+	/* The candidate's CUBIN, loaded again before the bench (no state carries
+	 * over from checking to timing). */
+	const void *kcubin;
+	size_t kcubin_len;
+	rung_bset bset;
 } rung_wjob;
 
 /* Sends {"type":"progress","step":...,"frac":...,"msg":...}. */
@@ -95,6 +118,21 @@ int rung__check_geometry(rung_wjob *j, CUfunction fn, int static_smem, bool ref,
 
 /* Frees the kept run-case buffers (if the bench did not take them). */
 void rung__keep_free(rung_wjob *j);
+
+/* Input sets for the bench (worker_bench.c): queued while the run case is
+ * checked, from the reference's buffers `ref` of that case (its inputs pristine,
+ * its outputs the expected ones), right after the candidate's launch. */
+void rung__bench_prep(rung_wjob *j, const rung_plan_shape *sh, rung_dbuf *ref);
+/* The run case passed: set 0's expected outputs are moved out of ref (which
+ * then no longer owns them), with their peaks. */
+void rung__bench_prep_keep(rung_wjob *j, rung_dbuf *ref, const double *peak);
+void rung__bset_free(rung_wjob *j);
+/* The check rung's second run of the run case (worker_bench.c): the kept
+ * buffers run again with the other poison and the shared memory filled, and
+ * the outputs must be bit-identical (or, with [check] deterministic = false,
+ * their difference is reported). Returns 0, 1 with reason (check FAILED), or -1
+ * with reason (a fault). */
+int rung__determinism(rung_wjob *j, char *reason, size_t rlen);
 
 /* The bench rung at the benchmark shape (worker_bench.c). */
 void rung__wbench(rung_wjob *j);

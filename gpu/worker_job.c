@@ -178,6 +178,8 @@ void rung__wjob_run(rung_wctx *c, const rung_plan *p, const void *kcubin, size_t
 	j.c = c;
 	j.p = p;
 	j.res = res;
+	j.kcubin = kcubin;
+	j.kcubin_len = kcubin_len;
 	char reason[1024];
 	res->run_dims = p->shapes[p->nshapes - 1].dims;
 	res->nshapes = p->nshapes;
@@ -247,6 +249,19 @@ void rung__wjob_run(rung_wctx *c, const rung_plan *p, const void *kcubin, size_t
 		rung__wstep(res, RUNG_STEP_BENCH, RUNG_S_SKIPPED, "check failed");
 		goto out;
 	}
+	/* The run case once more on the same inputs, other poison and shared
+	 * memory: two runs must agree bit for bit (uninitialized reads, races). */
+	reason[0] = 0;
+	int det = rung__determinism(&j, reason, sizeof(reason));
+	if (det != 0) {
+		rung__wstep(res, RUNG_STEP_CHECK, RUNG_S_FAILED, "%s", reason);
+		rung__wstep(res, RUNG_STEP_BENCH, RUNG_S_SKIPPED, "check failed");
+		goto out;
+	}
+	if (res->nondet_elements > 0)
+		rung_result_add_suspect(res, RUNG_SUSPECT_NONDETERMINISTIC,
+					"two runs on the same inputs differ in %" PRId64 " elements (max |diff| %.3g); declared deterministic = false",
+					res->nondet_elements, res->nondet_max_abs);
 	rung__wstep(res, RUNG_STEP_CHECK, RUNG_S_OK, NULL);
 	rung_timing_rss("check cases done");
 
@@ -269,6 +284,7 @@ void rung__wjob_run(rung_wctx *c, const rung_plan *p, const void *kcubin, size_t
 	}
 	rung__wbench(&j);
 out:
+	rung__bset_free(&j);
 	rung__keep_free(&j);
 	if (!j.fatal) {
 		if (j.kmod)

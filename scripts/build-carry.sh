@@ -16,9 +16,19 @@ cmake --build "$src/build" -j"$(nproc 2>/dev/null || echo 2)" >/dev/null
 rm -rf .carry/bin .carry/lib
 mkdir -p .carry/bin
 cp "$src/build/rung" .carry/bin/
-for t in gpu_faults gpu_profile gpu_rev_store gpu_trace; do
+for t in gpu_exploits gpu_faults gpu_profile gpu_rev_store gpu_trace; do
   [ -x "$src/build/$t" ] && cp "$src/build/$t" .carry/bin/
 done
+# RUNG_BEFORE=<rev>: also the rung of that revision, as .carry/bin/rung-before
+# (for measurements before and after a change in one run)
+if [ -n "${RUNG_BEFORE:-}" ]; then
+  old=${src}-before
+  rm -rf "$old" && mkdir -p "$old"
+  git archive "$RUNG_BEFORE" | tar -C "$old" -xf -
+  cmake -S "$old" -B "$old/build" -DCMAKE_BUILD_TYPE=Release >/dev/null
+  cmake --build "$old/build" -j"$(nproc 2>/dev/null || echo 2)" --target rung >/dev/null
+  cp "$old/build/rung" .carry/bin/rung-before
+fi
 scripts/carry-libs.sh .carry/bin/rung .carry/lib >/dev/null
 # the plain-CUDA copy timing of bench/h200_final.sh (static cudart: nothing to carry)
 if command -v nvcc >/dev/null; then

@@ -329,7 +329,7 @@ static void test_err_unknown_key(void)
 	          P ":2: [task]: unknown key 'nmae' (expected name, kernel, entry, reference, reference_entry, arch, options, headers)");
 	CHECK_STR(small_err("grid = 4\n"), P ":17: [arg X]: unknown key 'grid' (expected kind, dtype, shape, init, value, golden)");
 	CHECK_STR(small_err("[check]\ntolerance = 1\n"),
-	          P ":18: [check]: unknown key 'tolerance' (expected sizes, seeds, atol, rtol, min_psnr, min_cossim)");
+	          P ":18: [check]: unknown key 'tolerance' (expected sizes, seeds, atol, rtol, min_psnr, min_cossim, deterministic)");
 }
 
 static void test_err_duplicate_key(void)
@@ -771,6 +771,23 @@ static void test_doc_example_parses(void)
 	rung_spec_free(s);
 }
 
+/* [check] deterministic: true by default, false declares results that may
+ * vary between runs; any other value is an error at its line. */
+static void test_deterministic(void)
+{
+	char buf[4096];
+	snprintf(buf, sizeof(buf), "%s", small_head);
+	rung_spec *s = parse_ok(buf);
+	CHECK(s && !s->nondeterministic);
+	rung_spec_free(s);
+	snprintf(buf, sizeof(buf), "%s[check]\ndeterministic = false\n", small_head);
+	s = parse_ok(buf);
+	CHECK(s && s->nondeterministic);
+	rung_spec_free(s);
+	CHECK_STR(small_err("[check]\ndeterministic = maybe\n"),
+		  P ":18: [check] deterministic: expected true or false, found 'maybe'");
+}
+
 int main(void)
 {
 	T_RUN(test_full_sgemm_spec);
@@ -779,6 +796,7 @@ int main(void)
 	T_RUN(test_err_missing_section);
 	T_RUN(test_err_unknown_section);
 	T_RUN(test_err_unknown_key);
+	T_RUN(test_deterministic);
 	T_RUN(test_err_duplicate_key);
 	T_RUN(test_err_duplicate_section_and_arg);
 	T_RUN(test_err_bad_kind_dtype);
