@@ -34,5 +34,5 @@ for task in bench/tasks/sgemm4096 examples/softmax; do
   echo "-- RUNG_TIMING=1 rung check $task"
   RUNG_TIMING=1 rung check "$task" > "$O/timing.log" 2>&1
   grep -E "^\[|bench:|second input|determin|reference kernel|candidate kernel|worker\] job|sum of" "$O/timing.log"
-  rung check --json "$task" 2>/dev/null | python3 -c 'import json,sys; r=json.load(sys.stdin); b=r["bench"]; print("bench median", b["median"], "n", b["n"], "verified", b.get("verified"), "sets", b.get("sets"), "verify_ms", b.get("verify_ms"), "nondet", r.get("nondet_elements"), "suspects", r.get("suspects"))'
+  rung check --json "$task" 2>/dev/null | python3 -c 'import json,sys; r=json.load(sys.stdin)["result"]; b=r["bench"]; print("bench median", b["median"], "n", b["n"], "verified", b.get("verified"), "sets", b.get("sets"), "verify_ms", b.get("verify_ms"), "nondet", r.get("nondet_elements"), "suspects", r.get("suspects"))'
 done

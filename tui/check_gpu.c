@@ -159,8 +159,12 @@ static void print_check_ok(FILE *f, const rung_result *r)
 		snprintf(p, sizeof(p), "%s", isnan(psnr) ? "nan" : "inf");
 	/* check sets x seeds, plus the benchmark shape with the first seed (docs/CHECKS.md) */
 	int runs = r->nshapes > 0 ? (r->nshapes - 1) * r->nseeds + 1 : 0;
-	fprintf(f, "[check] ok %d shapes, %d runs max_abs=%s max_rel=%s rmse=%s psnr=%s cos=%.7f\n", r->nshapes, runs,
+	fprintf(f, "[check] ok %d shapes, %d runs max_abs=%s max_rel=%s rmse=%s psnr=%s cos=%.7f", r->nshapes, runs,
 		g2(a, sizeof(a), max_abs), g2(b, sizeof(b), max_rel), g2(c, sizeof(c), rmse), p, cos);
+	if (r->nondet_elements > 0) /* declared deterministic = false: reported, not failed */
+		fprintf(f, " nondeterministic=%lld elements (max |diff| %.2g)", (long long)r->nondet_elements,
+			r->nondet_max_abs);
+	fprintf(f, "\n");
 }
 
 static void print_bench_ok(FILE *f, const rung_result *r)
@@ -174,6 +178,8 @@ static void print_bench_ok(FILE *f, const rung_result *r)
 	}
 	fprintf(f, "[bench] ok median=%.3fms \xc2\xb1%.2f%% n=%d dropped=%d", b->median, 100 * b->rse_median, b->n,
 		b->dropped);
+	if (b->verified > 0)
+		fprintf(f, " verified=%d/%d sets=%d", b->verified, b->verified, b->sets);
 	if (isfinite(b->clock_mhz))
 		fprintf(f, " clock=%.0fMHz", b->clock_mhz);
 	if (isfinite(b->tflops))
