@@ -194,7 +194,10 @@ void rung_view_clamp(rung_view *v);
 int rung_view_rows(const rung_view *v);
 /* Writes the current screen (every window, top to bottom) to path. */
 int rung_tui_dump(rung_tui *t, const char *path);
-/* Handles a script line (":dump x", ":resize 20x6", ":event ...", ":wait", ":click Y X", ":type TEXT"). */
+/* The same with each cell's style: "{role attr...}" at the start of a line and wherever the
+ * style changes, role from the cell's colour pair ("-": no pair, as with NO_COLOR). */
+int rung_tui_dump_attrs(rung_tui *t, const char *path);
+/* Handles a script line (":dump x", ":dump-attrs x", ":resize 20x6", ":event ...", ":wait", ":click Y X", ":type TEXT"). */
 int rung_tui_script_command(rung_tui *t, const char *line);
 /* Feeds one key through the keymap / prompt as if typed. */
 void rung_tui_key(rung_tui *t, int key);
