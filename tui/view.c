@@ -197,8 +197,13 @@ static void layout(rung_tui *t)
 		}
 		rung_view_clamp(v);
 	}
-	if (t->status)
+	if (t->status) {
+		/* keys are read from the status window: a new one needs the same modes, or the
+		 * next wget_wch blocks (and decodes no function keys) after a resize */
+		keypad(t->status, TRUE);
+		nodelay(t->status, TRUE);
 		wbkgdset(t->status, ' ' | rung_tui_attr(RUNG_ROLE_STATUS));
+	}
 	t->view_dirty = t->status_dirty = true;
 }
 
@@ -1033,10 +1038,6 @@ int rung_tui_run(rung_model *m, const rung_tui_opts *opts)
 	t->lines = LINES;
 	t->cols = COLS;
 	layout(t);
-	if (t->status) {
-		keypad(t->status, TRUE);
-		nodelay(t->status, TRUE);
-	}
 	if (m->nrows)
 		rung_tui_select_row(t, 0);
 	err = rung_tui_open_view(t, RUNG_SCREEN_VERSIONS);
