@@ -1020,10 +1020,14 @@ int rung_tui_run(rung_model *m, const rung_tui_opts *opts)
 		}
 		set_term(scr);
 	} else {
-		if (!initscr()) {
+		/* newterm, not initscr: initscr exits the process when it cannot start */
+		scr = newterm(NULL, stdout, stdin);
+		if (!scr) {
 			free(t);
-			return rung_error_set(RUNG_EIO, "cannot start curses");
+			return rung_error_set(RUNG_EIO, "cannot start curses on this terminal (TERM=%s)",
+					      getenv("TERM") ? getenv("TERM") : "");
 		}
+		set_term(scr);
 	}
 	raw();
 	noecho();
@@ -1057,11 +1061,12 @@ int rung_tui_run(rung_model *m, const rung_tui_opts *opts)
 	if (t->status)
 		delwin(t->status);
 	endwin();
-	if (scr) {
+	if (scr)
 		delscreen(scr);
+	if (out)
 		fclose(out);
+	if (in)
 		fclose(in);
-	}
 	free(t);
 	if (err < 0)
 		rung_error_set(err, "%s", errbuf);

@@ -173,6 +173,9 @@ struct rung_tui {
 	void *screen; /* SCREEN* of the no-display mode */
 };
 
+/* Whether the workbench can be drawn here: stdin and stdout are terminals and TERM names a
+ * terminal type with cursor addressing (not `dumb`). 0, or RUNG_EINVAL with the reason. */
+int rung_tui_terminal_check(void);
 /* Runs the workbench on a model until quit. Returns 0, or a negative rung_err
  * (message in rung_error_last()); the terminal is restored in every case. */
 int rung_tui_run(rung_model *m, const rung_tui_opts *opts);
