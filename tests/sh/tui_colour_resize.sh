@@ -7,9 +7,9 @@ set -u
 : "${RUNG:?}" "${RUNG_SRC:?}"
 command -v tmux >/dev/null || { echo "tmux not installed: skipping"; exit 77; }
 export TZ=UTC
-SOCK=rung-colour-test-$$
 T=$(mktemp -d)
-trap 'tmux -L "$SOCK" kill-server 2>/dev/null; rm -rf "$T"' EXIT
+SOCK=$T/tmux.sock # inside $T: no socket file is left behind
+trap 'tmux -S "$SOCK" kill-server 2>/dev/null; rm -rf "$T"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 "$RUNG" demo --no-tui "$T/d" >"$T/demo.out" 2>&1 || fail "rung demo: $(cat "$T/demo.out")"
 mkdir "$T/cfg"
@@ -19,12 +19,12 @@ mkdir "$T/cfg"
 start() {
 	local s=$1 x=$2 y=$3
 	shift 3
-	tmux -L "$SOCK" -f /dev/null new-session -d -s "$s" -x "$x" -y "$y" \
+	tmux -S "$SOCK" -f /dev/null new-session -d -s "$s" -x "$x" -y "$y" \
 		"env -u NO_COLOR XDG_CONFIG_HOME='$T/cfg' LC_ALL=C.UTF-8 TERM=screen-256color $* '$RUNG' tui -C '$T/d' sgemm; echo rung-exit=\$?; sleep 30" ||
 		fail "tmux new-session"
 }
-screen() { tmux -L "$SOCK" capture-pane -p -t "$1"; }
-styled() { tmux -L "$SOCK" capture-pane -p -e -t "$1"; }
+screen() { tmux -S "$SOCK" capture-pane -p -t "$1"; }
+styled() { tmux -S "$SOCK" capture-pane -p -e -t "$1"; }
 # wait_for SESSION PATTERN: until the screen shows it (10 s at most)
 wait_for() {
 	for _ in $(seq 100); do
@@ -55,20 +55,20 @@ grep -qF "${E}[44m" <<<"$status" || fail "status bar not on blue: $(cat -v <<<"$
 third=$(screen c | sed -n 5p | grep -oE '\b[0-9a-f]{7}\b' | head -1)
 [[ $third =~ ^[0-9a-f]{7}$ ]] || fail "third row has no hash: $(screen c | sed -n 5p)"
 
-tmux -L "$SOCK" resize-window -t c -x 90 -y 16 || fail "resize-window"
+tmux -S "$SOCK" resize-window -t c -x 90 -y 16 || fail "resize-window"
 for _ in $(seq 100); do
 	[ "$(screen c | wc -l)" = 16 ] && screen c | head -1 | grep -q "^.\{80\}\[versions\]$" && break
 	sleep 0.1
 done
 screen c | head -1 | grep -q "^.\{80\}\[versions\]$" || fail "not redrawn at 90x16: $(screen c)"
 styled c | grep -qE "$COLOUR_RE" || fail "no colour after the resize"
-tmux -L "$SOCK" send-keys -t c j j Enter
+tmux -S "$SOCK" send-keys -t c j j Enter
 wait_for c "\[detail\]" || fail "j j Enter did not open the detail after a resize"
 screen c | head -1 | grep -q "^$third .*\[detail\]$" || fail "detail is not of $third: $(screen c | head -1)"
 [ "$(screen c | head -1 | wc -c)" = 91 ] || fail "detail not 90 columns wide"
-tmux -L "$SOCK" send-keys -t c q
+tmux -S "$SOCK" send-keys -t c q
 wait_for c "\[versions\]" || fail "q did not go back to the versions"
-tmux -L "$SOCK" send-keys -t c q
+tmux -S "$SOCK" send-keys -t c q
 wait_for c "^rung-exit=" || fail "q did not quit"
 screen c | grep -q "^rung-exit=0$" || fail "exit status: $(screen c | grep rung-exit)"
 
@@ -78,6 +78,6 @@ wait_for m "\[versions\]" || fail "versions table not shown with NO_COLOR"
 s=$(styled m)
 grep -qE "$COLOUR_RE" <<<"$s" && fail "NO_COLOR still has colours: $(grep -E "$COLOUR_RE" <<<"$s" | head -2 | cat -v)"
 grep -m1 "rung sgemm" <<<"$s" | grep -qE "$E\\[([0-9;]*;)?7[;m]" || fail "NO_COLOR title not reverse"
-tmux -L "$SOCK" send-keys -t m Q
+tmux -S "$SOCK" send-keys -t m Q
 wait_for m "^rung-exit=0" || fail "Q did not quit with NO_COLOR"
 echo "ok"

@@ -9,8 +9,8 @@ set -u
 export TZ=UTC LC_ALL=C.UTF-8
 unset RUNG_TUI_SCRIPT
 . "$RUNG_SRC/tests/sh/lib/tui_repo.sh"
-SOCK=rung-term-test-$$
-trap 'tmux -L "$SOCK" kill-server 2>/dev/null; rm -rf "$T"' EXIT
+SOCK=$T/tmux.sock # inside $T: no socket file is left behind
+trap 'tmux -S "$SOCK" kill-server 2>/dev/null; rm -rf "$T"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 
 # /dev/null as stdin: ncurses reads end of input forever
@@ -41,13 +41,13 @@ TERM=dumb timeout 60 '$RUNG' demo '$T/demo' 2>'$T/demo.err'; echo \$? >'$T/demo.
 touch '$T/done'
 sleep 30
 EOF
-tmux -L "$SOCK" -f /dev/null new-session -d -s t -x 120 -y 60 "env TERM=screen-256color bash '$T/cases.sh'" ||
+tmux -S "$SOCK" -f /dev/null new-session -d -s t -x 120 -y 60 "env TERM=screen-256color bash '$T/cases.sh'" ||
 	fail "tmux new-session"
 for _ in $(seq 300); do
 	[ -e "$T/done" ] && break
 	sleep 0.1
 done
-[ -e "$T/done" ] || fail "the cases did not finish: $(tmux -L "$SOCK" capture-pane -p -t t)"
+[ -e "$T/done" ] || fail "the cases did not finish: $(tmux -S "$SOCK" capture-pane -p -t t)"
 # expect NAME MESSAGE: exit 2 and that one line on stderr
 expect() {
 	local rc
@@ -66,6 +66,6 @@ expect bare "rung tui: TERM=dumb: the terminal cannot move the cursor$SUFFIX"
 [ "$(cat "$T/demo.rc")" = 0 ] || fail "demo on TERM=dumb: exit $(cat "$T/demo.rc"): $(cat "$T/demo.err")"
 grep -qx "rung demo: TERM=dumb: the terminal cannot move the cursor: printing the versions instead of opening the workbench" \
 	"$T/demo.err" || fail "demo message: $(cat "$T/demo.err")"
-tmux -L "$SOCK" capture-pane -p -S - -t t | grep -q "^softmax: 4 versions of softmax/softmax.cu" ||
-	fail "no demo table: $(tmux -L "$SOCK" capture-pane -p -S - -t t)"
+tmux -S "$SOCK" capture-pane -p -S - -t t | grep -q "^softmax: 4 versions of softmax/softmax.cu" ||
+	fail "no demo table: $(tmux -S "$SOCK" capture-pane -p -S - -t t)"
 echo "ok"
