@@ -507,6 +507,90 @@ static void test_tiny_and_resize(void)
 	rung_model_free(m);
 }
 
+/* dir/name with the {style} markers of :dump-attrs taken out. */
+static char *strip_styles(const char *dir, const char *name)
+{
+	char *s = dump_of(dir, name), *o = s;
+	for (const char *p = s; p && *p; p++) {
+		if (*p == '{') {
+			const char *e = strchr(p, '}');
+			if (e) {
+				p = e;
+				continue;
+			}
+		}
+		*o++ = *p;
+	}
+	if (o)
+		*o = 0;
+	return s;
+}
+
+/* The versions screen at 100x12 through :dump and :dump-attrs, with theme (NULL: chosen
+ * as rung does, NO_COLOR included) on the terminal type term. */
+static const char *styled_versions(rung_model *m, const char *theme, const char *term)
+{
+	const char *dir = t_tmpdir();
+	char path[1024];
+	snprintf(path, sizeof(path), "%s/script", dir);
+	CHECK_INT(t_write(path, ":dump plain.txt\n:dump-attrs attrs.txt\nQ\n"), 0);
+	setenv("TERM", term, 1);
+	rung_tui_opts o = {.script = path, .lines = 12, .cols = 100, .dump_dir = dir, .theme = theme};
+	int e = rung_tui_run(m, &o);
+	setenv("TERM", "xterm-256color", 1);
+	if (e < 0)
+		fprintf(stderr, "rung_tui_run: %s\n", rung_error_last());
+	CHECK_INT(e, 0);
+	/* the styles are on top of the same text */
+	char *plain = dump_of(dir, "plain.txt"), *stripped = strip_styles(dir, "attrs.txt");
+	CHECK_STR(stripped, plain);
+	free(plain);
+	free(stripped);
+	return dir;
+}
+
+/* Colours are on (one colour pair per role) on a colour terminal; NO_COLOR and a
+ * terminal without colours get the monochrome theme's attributes and no pair. */
+static void test_colour_roles(void)
+{
+	rung_model *m = demo_model(6);
+	char *a = dump_of(styled_versions(m, "default", "xterm-256color"), "attrs.txt");
+	CHECK(a && !strncmp(a, "{title bold}rung sgemm: 6 versions", 34));
+	CHECK_CONTAINS(a, "\n{header bold}  hash    subject");
+	CHECK_CONTAINS(a, "{best bold}\u2605{default} {dim}");
+	CHECK_CONTAINS(a, "{ok}\u2713\u2713\u2713\u2713{default}");
+	CHECK_CONTAINS(a, "{cached}\u21ba\u21ba\u21ba\u21ba{default}");
+	CHECK_CONTAINS(a, "{faster bold}-58.8%");
+	CHECK_CONTAINS(a, "{baseline bold}baseline{default} {note}\u270e");
+	CHECK_CONTAINS(a, "\n{status}? help");
+	free(a);
+	/* 8 colours: pairs still, the 256-colour roles reduced */
+	a = dump_of(styled_versions(m, "default", "xterm"), "attrs.txt");
+	CHECK(a && !strncmp(a, "{title bold}rung", 16));
+	CHECK_CONTAINS(a, "{ok}\u2713");
+	free(a);
+	const char *mono[][2] = {{NULL, "xterm-256color"}, {"default", "xterm-256color"}, {"default", "vt100"}};
+	for (int i = 0; i < 3; i++) {
+		if (i < 2)
+			setenv("NO_COLOR", "1", 1); /* NO_COLOR wins over an explicit theme */
+		a = dump_of(styled_versions(m, mono[i][0], mono[i][1]), "attrs.txt");
+		unsetenv("NO_COLOR");
+		CHECK(a && !strncmp(a, "{- bold reverse}rung sgemm: 6 versions", 38));
+		CHECK_CONTAINS(a, "\n{- bold underline}  hash    subject");
+		CHECK_CONTAINS(a, "{- underline}baseline{-} \u270e");
+		CHECK_CONTAINS(a, "{- bold}-58.8%");
+		CHECK_CONTAINS(a, "\n{- reverse}? help");
+		for (const char *p = a; p && (p = strchr(p, '{')); p++)
+			if (p[1] != '-') {
+				fprintf(stderr, "%s: case %d: a colour pair without colours: %.40s\n", t_current, i, p);
+				t_case_failed = 1;
+				break;
+			}
+		free(a);
+	}
+	rung_model_free(m);
+}
+
 /* Terminal escapes in a commit subject and a note are drawn inert. */
 static void test_escapes(void)
 {
@@ -973,6 +1057,7 @@ int main(void)
 	T_RUN(test_screen_steer);
 	T_RUN(test_screen_help);
 	T_RUN(test_tiny_and_resize);
+	T_RUN(test_colour_roles);
 	T_RUN(test_escapes);
 	T_RUN(test_live_update);
 	T_RUN(test_sort_mouse);

@@ -1,8 +1,9 @@
 /* rung demo [--no-tui] [DIR]: builds a git repository from the example
  * ladders embedded in the binary (tui/demo.h) in DIR (default: a fresh
  * directory under $TMPDIR or /tmp), then opens the workbench on it, or, with
- * --no-tui or without a terminal, prints one table per task (results recorded
- * on a GPU where the examples carry them, else a compile-only pass) and exits. */
+ * --no-tui, without a terminal or on one that curses cannot draw on (TERM
+ * unset, unknown or dumb), prints one table per task (results recorded on a
+ * GPU where the examples carry them, else a compile-only pass) and exits. */
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +13,7 @@
 #include "core/err.h"
 #include "tui/cli.h"
 #include "tui/demo.h"
+#include "tui/view.h"
 
 int rung_cmd_demo(int argc, char **argv)
 {
@@ -74,9 +76,18 @@ int rung_cmd_demo(int argc, char **argv)
 	fflush(stdout);
 
 	int rc;
-	if (no_tui || !isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
-		if (!no_tui)
-			fprintf(stderr, "rung demo: not on a terminal: printing the versions instead of opening the workbench\n");
+	const char *script = getenv("RUNG_TUI_SCRIPT");
+	bool shown = false;
+	if (!no_tui && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))) {
+		fprintf(stderr, "rung demo: not on a terminal: printing the versions instead of opening the workbench\n");
+		shown = true;
+	} else if (!no_tui && !(script && *script) && rung_tui_terminal_check() < 0) {
+		/* TERM unset, unknown or dumb */
+		fprintf(stderr, "rung demo: %s: printing the versions instead of opening the workbench\n",
+			rung_error_last());
+		shown = true;
+	}
+	if (no_tui || shown) {
 		rc = rung_demo_show(stdout, dir, &plan, true);
 		printf("\nrung demo: open the workbench with: rung tui -C %s %s\n", dir, plan.tasks[0]);
 	} else {

@@ -3,7 +3,8 @@
  * background and evaluates every version without a live result when there is
  * one (as `E`), else says "no GPU: showing recorded results".
  * RUNG_TUI_SCRIPT=FILE reads keys from FILE with no display (tests);
- * RUNG_TUI_DUMP_DIR says where its :dump files go. */
+ * RUNG_TUI_DUMP_DIR says where its :dump and :dump-attrs files go. Without a
+ * script, a non-terminal or a TERM curses cannot draw on exits 2 at once. */
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +13,7 @@
 #include "core/err.h"
 #include "tui/cli.h"
 #include "tui/model.h"
+#include "tui/theme.h"
 #include "tui/view.h"
 
 int rung_cmd_tui(int argc, char **argv)
@@ -46,6 +48,23 @@ int rung_cmd_tui(int argc, char **argv)
 			return rung_cli_usage("tui", 1);
 		}
 	}
+	const char *script = getenv("RUNG_TUI_SCRIPT");
+	if (script && !*script)
+		script = NULL;
+	/* a bad --theme (or config file) is reported as such, on a terminal or not */
+	char theme_name[128];
+	bool colour;
+	rung_theme th;
+	if (rung_theme_choose(theme_name, sizeof(theme_name), &colour, theme) < 0 ||
+	    rung_theme_load(&th, theme_name) < 0) {
+		fprintf(stderr, "rung tui: %s\n", rung_error_last());
+		return RUNG_EXIT_USAGE;
+	}
+	/* keys from a script need no terminal; the keyboard needs one that curses can draw on */
+	if (!script && rung_tui_terminal_check() < 0) {
+		fprintf(stderr, "rung tui: %s; 'rung log' prints the versions as a table\n", rung_error_last());
+		return RUNG_EXIT_USAGE;
+	}
 	rung_model *m = NULL;
 	int e = memory > 0 ? rung_model_mem_new(&m) : rung_model_git_new(&m, dir, task);
 	if (e == 0 && memory > 0)
@@ -59,11 +78,9 @@ int rung_cmd_tui(int argc, char **argv)
 		snprintf(m->message, sizeof(m->message), "auto-evaluation: %.200s", rung_error_last());
 	rung_tui_opts o = {
 		.theme = theme,
-		.script = getenv("RUNG_TUI_SCRIPT"),
+		.script = script,
 		.dump_dir = getenv("RUNG_TUI_DUMP_DIR"),
 	};
-	if (o.script && !*o.script)
-		o.script = NULL;
 	e = rung_tui_run(m, &o);
 	rung_model_free(m);
 	if (e < 0) {

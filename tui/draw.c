@@ -135,6 +135,14 @@ int rung_tui_width(const char *s)
 	return w;
 }
 
+int rung_tui_pair_role(short pair)
+{
+	for (int i = 0; i < RUNG_NROLES; i++)
+		if (pair > 0 && PAIR_NUMBER(role_attr[i]) == pair)
+			return i;
+	return -1;
+}
+
 attr_t rung_tui_attr(rung_role r)
 {
 	return (unsigned)r < RUNG_NROLES ? role_attr[r] : 0;
@@ -213,7 +221,8 @@ static attr_t attrs_of(unsigned a)
 
 void rung_tui_theme_apply(const rung_theme *t, bool colour)
 {
-	bool on = colour && has_colors() && COLORS >= 8;
+	/* COLORS and COLOR_PAIRS are 0 until start_color() sets them: ask after it */
+	bool on = colour && has_colors() && start_color() == OK && COLORS >= 8;
 	if (!on) {
 		rung_theme mono;
 		rung_theme_monochrome(&mono);
@@ -221,7 +230,6 @@ void rung_tui_theme_apply(const rung_theme *t, bool colour)
 			role_attr[i] = attrs_of(mono.role[i].attrs);
 		return;
 	}
-	start_color();
 	bool defaults = use_default_colors() == OK;
 	for (int i = 0; i < RUNG_NROLES; i++) {
 		short fg = rung_color_reduce(t->role[i].fg, COLORS);

@@ -36,6 +36,8 @@ int rung_tui_draw_right(WINDOW *w, int y, int x, int cols, rung_role role, const
 void rung_tui_fill(WINDOW *w, int y, int x, int n, rung_role role);
 /* Curses attributes of a role (colour pair included when colours are on). */
 attr_t rung_tui_attr(rung_role r);
+/* The role a colour pair was made for by rung_tui_theme_apply; -1 for none (pair 0). */
+int rung_tui_pair_role(short pair);
 
 /* Applies a theme: colour pairs when colour is true and the terminal has
  * colours (256 -> 16 -> 8 reduced), else attributes from the monochrome theme. */

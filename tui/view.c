@@ -197,8 +197,13 @@ static void layout(rung_tui *t)
 		}
 		rung_view_clamp(v);
 	}
-	if (t->status)
+	if (t->status) {
+		/* keys are read from the status window: a new one needs the same modes, or the
+		 * next wget_wch blocks (and decodes no function keys) after a resize */
+		keypad(t->status, TRUE);
+		nodelay(t->status, TRUE);
 		wbkgdset(t->status, ' ' | rung_tui_attr(RUNG_ROLE_STATUS));
+	}
 	t->view_dirty = t->status_dirty = true;
 }
 
@@ -664,7 +669,65 @@ static void draw_frame(rung_tui *t)
 	doupdate();
 }
 
-int rung_tui_dump(rung_tui *t, const char *path)
+/* "{style}": the role whose colour pair the cell has (none: "-"), then its attributes. */
+static void style_name(char *buf, size_t len, attr_t a, short pair)
+{
+	int r = rung_tui_pair_role(pair);
+	snprintf(buf, len, "{%s", r >= 0 ? rung_role_name((rung_role)r) : "-");
+	static const struct {
+		attr_t bit;
+		const char *name;
+	} bits[] = {{A_BOLD, "bold"}, {A_REVERSE, "reverse"}, {A_UNDERLINE, "underline"}, {A_DIM, "dim"}};
+	for (size_t i = 0; i < sizeof(bits) / sizeof(bits[0]); i++)
+		if (a & bits[i].bit)
+			snprintf(buf + strlen(buf), len - strlen(buf), " %s", bits[i].name);
+	snprintf(buf + strlen(buf), len - strlen(buf), "}");
+}
+
+/* One line with a {style} marker at its start and wherever the style changes
+ * (trailing blanks dropped, as in the text dump). */
+static void dump_attr_line(FILE *f, WINDOW *w, int y, int wd)
+{
+	cchar_t cells[1024];
+	int n = wd < 1023 ? wd : 1023;
+	if (mvwin_wchnstr(w, y, 0, cells, n) == ERR)
+		n = 0;
+	char line[16384], last[96] = "";
+	size_t o = 0, keep = 0;
+	for (int i = 0; i < n; i++) {
+		wchar_t wch[CCHARW_MAX + 1] = {0};
+		attr_t a = 0;
+		short pair = 0;
+		if (getcchar(&cells[i], wch, &a, &pair, NULL) == ERR)
+			break;
+		if (!wch[0]) /* the second column of a wide character */
+			continue;
+		char style[96];
+		style_name(style, sizeof(style), a, pair);
+		if (strcmp(style, last)) {
+			snprintf(last, sizeof(last), "%s", style);
+			if (o + strlen(style) + 1 >= sizeof(line))
+				break;
+			memcpy(line + o, style, strlen(style));
+			o += strlen(style);
+		}
+		char mb[64];
+		size_t len = wcstombs(mb, wch, sizeof(mb) - 1);
+		if (len == (size_t)-1)
+			len = 0;
+		if (o + len + 1 >= sizeof(line))
+			break;
+		memcpy(line + o, mb, len);
+		o += len;
+		if (len != 1 || mb[0] != ' ')
+			keep = o;
+	}
+	/* a style that only starts in the trailing blanks goes with them */
+	fprintf(f, "%.*s\n", (int)(keep ? keep : (o && line[0] == '{' ? (size_t)(strchr(line, '}') - line + 1) : 0)),
+		line);
+}
+
+static int dump(rung_tui *t, const char *path, bool attrs)
 {
 	FILE *f = fopen(path, "w");
 	if (!f)
@@ -678,6 +741,10 @@ int rung_tui_dump(rung_tui *t, const char *path)
 			continue;
 		int h = getmaxy(w), wd = getmaxx(w);
 		for (int y = 0; y < h; y++) {
+			if (attrs) {
+				dump_attr_line(f, w, y, wd);
+				continue;
+			}
 			wchar_t wbuf[1024];
 			int n = mvwinnwstr(w, y, 0, wbuf, wd < 1023 ? wd : 1023);
 			if (n < 0)
@@ -695,6 +762,16 @@ int rung_tui_dump(rung_tui *t, const char *path)
 	}
 	fclose(f);
 	return 0;
+}
+
+int rung_tui_dump(rung_tui *t, const char *path)
+{
+	return dump(t, path, false);
+}
+
+int rung_tui_dump_attrs(rung_tui *t, const char *path)
+{
+	return dump(t, path, true);
 }
 
 /* ---- scripts -------------------------------------------------------- */
@@ -768,13 +845,13 @@ int rung_tui_script_command(rung_tui *t, const char *line)
 	size_t al = strlen(args);
 	while (al && (args[al - 1] == '\n' || args[al - 1] == '\r' || args[al - 1] == ' '))
 		args[--al] = 0;
-	if (!strcmp(cmd, "dump") || !strcmp(cmd, "save-display")) {
+	if (!strcmp(cmd, "dump") || !strcmp(cmd, "save-display") || !strcmp(cmd, "dump-attrs")) {
 		char path[2048];
 		const char *dir = t->opts && t->opts->dump_dir ? t->opts->dump_dir : ".";
 		if (!args[0])
-			return rung_error_set(RUNG_EINVAL, ":dump needs a file name");
+			return rung_error_set(RUNG_EINVAL, ":%s needs a file name", cmd);
 		snprintf(path, sizeof(path), "%s/%s", dir, args);
-		return rung_tui_dump(t, path);
+		return !strcmp(cmd, "dump-attrs") ? rung_tui_dump_attrs(t, path) : rung_tui_dump(t, path);
 	}
 	if (!strcmp(cmd, "resize")) {
 		int c, l;
@@ -943,10 +1020,14 @@ int rung_tui_run(rung_model *m, const rung_tui_opts *opts)
 		}
 		set_term(scr);
 	} else {
-		if (!initscr()) {
+		/* newterm, not initscr: initscr exits the process when it cannot start */
+		scr = newterm(NULL, stdout, stdin);
+		if (!scr) {
 			free(t);
-			return rung_error_set(RUNG_EIO, "cannot start curses");
+			return rung_error_set(RUNG_EIO, "cannot start curses on this terminal (TERM=%s)",
+					      getenv("TERM") ? getenv("TERM") : "");
 		}
+		set_term(scr);
 	}
 	raw();
 	noecho();
@@ -961,10 +1042,6 @@ int rung_tui_run(rung_model *m, const rung_tui_opts *opts)
 	t->lines = LINES;
 	t->cols = COLS;
 	layout(t);
-	if (t->status) {
-		keypad(t->status, TRUE);
-		nodelay(t->status, TRUE);
-	}
 	if (m->nrows)
 		rung_tui_select_row(t, 0);
 	err = rung_tui_open_view(t, RUNG_SCREEN_VERSIONS);
@@ -984,11 +1061,12 @@ int rung_tui_run(rung_model *m, const rung_tui_opts *opts)
 	if (t->status)
 		delwin(t->status);
 	endwin();
-	if (scr) {
+	if (scr)
 		delscreen(scr);
+	if (out)
 		fclose(out);
+	if (in)
 		fclose(in);
-	}
 	free(t);
 	if (err < 0)
 		rung_error_set(err, "%s", errbuf);

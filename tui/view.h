@@ -173,6 +173,9 @@ struct rung_tui {
 	void *screen; /* SCREEN* of the no-display mode */
 };
 
+/* Whether the workbench can be drawn here: stdin and stdout are terminals and TERM names a
+ * terminal type with cursor addressing (not `dumb`). 0, or RUNG_EINVAL with the reason. */
+int rung_tui_terminal_check(void);
 /* Runs the workbench on a model until quit. Returns 0, or a negative rung_err
  * (message in rung_error_last()); the terminal is restored in every case. */
 int rung_tui_run(rung_model *m, const rung_tui_opts *opts);
@@ -194,7 +197,10 @@ void rung_view_clamp(rung_view *v);
 int rung_view_rows(const rung_view *v);
 /* Writes the current screen (every window, top to bottom) to path. */
 int rung_tui_dump(rung_tui *t, const char *path);
-/* Handles a script line (":dump x", ":resize 20x6", ":event ...", ":wait", ":click Y X", ":type TEXT"). */
+/* The same with each cell's style: "{role attr...}" at the start of a line and wherever the
+ * style changes, role from the cell's colour pair ("-": no pair, as with NO_COLOR). */
+int rung_tui_dump_attrs(rung_tui *t, const char *path);
+/* Handles a script line (":dump x", ":dump-attrs x", ":resize 20x6", ":event ...", ":wait", ":click Y X", ":type TEXT"). */
 int rung_tui_script_command(rung_tui *t, const char *line);
 /* Feeds one key through the keymap / prompt as if typed. */
 void rung_tui_key(rung_tui *t, int key);
