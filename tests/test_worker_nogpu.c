@@ -189,6 +189,8 @@ static void test_plan_from_sgemm_spec(void)
 	CHECK_NEAR(q->flops, p->flops, 0);
 	CHECK_NEAR(q->budget_s, 0.75, 0);
 	CHECK_INT(q->flags, 2);
+	CHECK(!q->nondeterministic); /* the default travels as absent */
+	CHECK(!strstr(text, "nondeterministic"));
 	bool same = true;
 	for (int s = 0; s < 2; s++) {
 		same = same && q->shapes[s].bench == p->shapes[s].bench &&
@@ -198,6 +200,12 @@ static void test_plan_from_sgemm_spec(void)
 		       q->shapes[s].dims.n == p->shapes[s].dims.n;
 	}
 	CHECK(same);
+	/* [check] deterministic = false travels to the worker */
+	p->nondeterministic = true;
+	json_t *jn = rung_plan_to_json(p);
+	CHECK_INT(rung_plan_from_json(q, jn), 0);
+	CHECK(q->nondeterministic);
+	json_decref(jn);
 	/* a damaged plan is refused with a message */
 	json_object_set_new(j2, "shapes", json_integer(3));
 	CHECK_INT(rung_plan_from_json(q, j2), RUNG_EIO);
