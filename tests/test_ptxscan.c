@@ -3,11 +3,14 @@
  * options rung does not use (dynamic parallelism needs -rdc). */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "core/err.h"
 #include "core/ptxscan.h"
 #include "core/result.h"
+#include "core/spec.h"
 #include "gpu/compile.h"
+#include "gpu/worker.h"
 #include "harness.h"
 
 /* Compiles src (entry k) with rung's own compile path (rung.h built in) and
@@ -405,6 +408,80 @@ static void t_forms(void)
 	CHECK_INT(s.nmutable, 0);
 }
 
+/* The parent scans the candidate's PTX after the compile (rung_evaluate_compile,
+ * rung_evaluate), and keeps the worker's own evidence after it: a fake worker
+ * (a shell script) answers the job with a result that carries a timed-mismatch. */
+static void t_evaluate_carries_suspects(void)
+{
+	rung_spec *spec = NULL;
+	CHECK_INT(rung_spec_load(&spec, RUNG_TEST_DIR "/faults/good"), 0);
+	if (!spec)
+		return;
+	const char *src = "__device__ int calls;\n"
+			  "extern \"C\" __global__ void vadd(const float *a, const float *b, float *c, int n)\n"
+			  "{\n"
+			  "\tint i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+			  "\tif (i == 0) calls++;\n"
+			  "\tif (i < n) c[i] = a[i] + b[i];\n"
+			  "}\n";
+	rung_job job = {.spec = spec, .kernel_src = src, .kernel_file = "kernel.cu", .seed = 3, .seed_set = true};
+	rung_result r;
+	rung_compiled kc, rc;
+	CHECK_INT(rung_evaluate_compile(&r, &kc, &rc, &job, "sm_90"), 0);
+	CHECK_INT(r.steps[RUNG_STEP_COMPILE].status, RUNG_S_OK);
+	CHECK_INT(r.nsuspects, 1);
+	CHECK_INT(r.suspects[0].kind, RUNG_SUSPECT_MUTABLE_GLOBAL);
+	CHECK_STR(r.suspects[0].reason,
+		  "mutable __device__ global 'calls' (written by the kernel): state can carry over between launches");
+	rung_compiled_free(&kc);
+	rung_compiled_free(&rc);
+	rung_result_clear(&r);
+
+	/* the good kernel: nothing */
+	char *good = t_slurp(RUNG_TEST_DIR "/faults/good/kernel.cu", NULL);
+	rung_job gjob = job;
+	gjob.kernel_src = good;
+	CHECK_INT(rung_evaluate_compile(&r, &kc, &rc, &gjob, "sm_90"), 0);
+	CHECK_INT(r.nsuspects, 0);
+	rung_compiled_free(&kc);
+	rung_compiled_free(&rc);
+	rung_result_clear(&r);
+	free(good);
+
+	const char *rec = "{\"steps\":{\"run\":{\"status\":\"ok\"},\"check\":{\"status\":\"ok\"},"
+			  "\"bench\":{\"status\":\"ok\"}},\"bench\":{\"valid\":true,\"median\":0.01,\"n\":10},"
+			  "\"suspects\":[{\"kind\":\"timed-mismatch\",\"reason\":\"timed launch 3 wrote other outputs\"}]}";
+	const char *dir = t_tmpdir();
+	char exe[1024], body[4096];
+	snprintf(exe, sizeof exe, "%s/fake.sh", dir);
+	snprintf(body, sizeof body,
+		 "#!/bin/sh\n"
+		 "printf '%%s\\n' '{\"type\":\"hello\",\"proto\":1,\"ok\":true,\"env\":{\"valid\":true,\"gpu\":\"Fake\","
+		 "\"arch\":\"sm_90\",\"sms\":3}}'\n"
+		 "read line\n"
+		 "printf '%%s\\n' '{\"type\":\"result\",\"fatal\":false,\"blobs\":[%zu]}'\n"
+		 "printf '%%s' '%s'\n"
+		 "sleep 5\n",
+		 strlen(rec), rec);
+	CHECK_INT(t_write(exe, body), 0);
+	chmod(exe, 0755);
+	rung_worker_opts o = {.exe = exe};
+	rung_worker *w = NULL;
+	CHECK_INT(rung_worker_open(&w, &o), 0);
+	CHECK_INT(rung_evaluate(&r, w, &job, NULL, NULL), 0);
+	CHECK_INT(r.steps[RUNG_STEP_BENCH].status, RUNG_S_OK);
+	CHECK_INT(r.nsuspects, 2);
+	CHECK_INT(r.suspects[0].kind, RUNG_SUSPECT_MUTABLE_GLOBAL);
+	CHECK_INT(r.suspects[1].kind, RUNG_SUSPECT_TIMED_MISMATCH);
+	CHECK_STR(r.suspects[1].reason, "timed launch 3 wrote other outputs");
+	rung_result_clear(&r);
+	rung_worker_close(w);
+	rung_spec_free(spec);
+	char *out = NULL;
+	t_sh(&out, "rm -rf '%s'", dir);
+	free(out);
+}
+
 int main(void)
 {
 	T_RUN(t_counter_incremented);
@@ -415,5 +492,6 @@ int main(void)
 	T_RUN(t_plain);
 	T_RUN(t_device_launch);
 	T_RUN(t_forms);
+	T_RUN(t_evaluate_carries_suspects);
 	return t_done();
 }
