@@ -648,6 +648,53 @@ int rung_ptxscan_text(rung_ptxscan *out, const char *ptx, size_t len)
 
 /* ---- suspects --------------------------------------------------------------------- */
 
+/* Reads "<len><id>" at *p; returns the id's length (0 when not one). */
+static size_t source_name(const char **p, const char **id)
+{
+	size_t len = 0;
+	const char *q = *p;
+	while (*q >= '0' && *q <= '9' && len < 1000)
+		len = len * 10 + (size_t)(*q++ - '0');
+	if (!len || strnlen(q, len) < len)
+		return 0;
+	*id = q;
+	*p = q + len;
+	return len;
+}
+
+/* The C++ name of a mangled variable where it is a plain one: _ZN2ns5callsE
+ * -> "ns::calls", _ZZ1kPfE5count -> "k::count" (a static local of k); else
+ * the name as it is. */
+static void display_name(char *out, size_t n, const char *m)
+{
+	snprintf(out, n, "%s", m);
+	const char *p = m, *id;
+	size_t len, o = 0;
+	char buf[128];
+	if (!strncmp(m, "_ZN", 3)) {
+		for (p = m + 3; *p && *p != 'E';) {
+			if (!(len = source_name(&p, &id)) || o + len + 3 >= sizeof buf)
+				return;
+			o += (size_t)snprintf(buf + o, sizeof buf - o, "%s%.*s", o ? "::" : "", (int)len, id);
+		}
+		if (*p == 'E' && !p[1] && o)
+			snprintf(out, n, "%s", buf);
+	} else if (!strncmp(m, "_ZZ", 3)) {
+		p = m + 3;
+		if (!(len = source_name(&p, &id)))
+			return;
+		o = (size_t)snprintf(buf, sizeof buf, "%.*s::", (int)(len > 60 ? 60 : len), id);
+		const char *e = strrchr(p, 'E');
+		if (!e)
+			return;
+		p = e + 1;
+		if ((len = source_name(&p, &id)) && (!*p || *p == '_') && o + len < sizeof buf) {
+			snprintf(buf + o, sizeof buf - o, "%.*s", (int)len, id);
+			snprintf(out, n, "%s", buf);
+		}
+	}
+}
+
 int rung_ptxscan_add_suspects(rung_result *r, const rung_ptxscan *s)
 {
 	int found = 0;
@@ -658,8 +705,9 @@ int rung_ptxscan_add_suspects(rung_result *r, const rung_ptxscan *s)
 		int shown = 0, kept = s->nmutable < RUNG_PTXSCAN_MAX_GLOBALS ? s->nmutable : RUNG_PTXSCAN_MAX_GLOBALS;
 		for (int k = 0; k < kept; k++) {
 			const rung_ptx_global *g = &s->mutables[k];
-			char one[200];
-			snprintf(one, sizeof one, "%s'%.60s' (%s)", k ? ", " : "", g->name,
+			char one[200], name[128];
+			display_name(name, sizeof name, g->name);
+			snprintf(one, sizeof one, "%s'%.60s' (%s)", k ? ", " : "", name,
 				 g->written ? "written by the kernel" : "its address escapes: it may be written through a pointer");
 			if (n + strlen(one) + (k + 1 < s->nmutable ? 14 : 0) >= sizeof list) /* " and 99 more" */
 				break;

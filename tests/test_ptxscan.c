@@ -70,6 +70,31 @@ static void t_counter_incremented(void)
 /* A __device__ table only read, indexed at run time (its address goes
  * through a register) and at a constant index ([tbl+8]): not mutable. So is a
  * __device__ const array and a __constant__ one. */
+/* A namespaced global, a function's static local, a __managed__ one: their
+ * C++ names in the reason. */
+static void t_names(void)
+{
+	const char *srcs[][2] = {
+		{"namespace ns { __device__ int calls; }\n__global__ void k(float *a) { atomicAdd(&ns::calls, 1); a[0] = 1; }\n",
+		 "mutable __device__ global 'ns::calls' (written by the kernel): state can carry over between launches"},
+		{"__global__ void k(float *a) { static int count = 0; count++; a[0] = (float)count; }\n",
+		 "mutable __device__ global 'k::count' (written by the kernel): state can carry over between launches"},
+		{"__managed__ int m;\n__global__ void k(float *a) { m += 1; a[0] = 1; }\n",
+		 "mutable __device__ global 'm' (written by the kernel): state can carry over between launches"},
+	};
+	for (int i = 0; i < 3; i++) {
+		rung_ptxscan s;
+		char *ptx = scan_src(&s, srcs[i][0]);
+		CHECK_INT(s.nmutable, 1);
+		rung_result r;
+		rung_result_init(&r);
+		rung_ptxscan_add_suspects(&r, &s);
+		CHECK_STR(r.suspects[0].reason, srcs[i][1]);
+		rung_result_clear(&r);
+		free(ptx);
+	}
+}
+
 static void t_table_only_read(void)
 {
 	rung_ptxscan s;
@@ -485,6 +510,7 @@ static void t_evaluate_carries_suspects(void)
 int main(void)
 {
 	T_RUN(t_counter_incremented);
+	T_RUN(t_names);
 	T_RUN(t_table_only_read);
 	T_RUN(t_cache_through_pointer);
 	T_RUN(t_malloc);
