@@ -486,6 +486,32 @@ const rung_suspect *rung_result_suspect(const rung_result *r, rung_suspect_kind 
 	return NULL;
 }
 
+void rung_result_drop_suspect(rung_result *r, rung_suspect_kind k)
+{
+	int o = 0;
+	for (int i = 0; i < r->nsuspects; i++)
+		if (r->suspects[i].kind != k)
+			r->suspects[o++] = r->suspects[i];
+	r->nsuspects = o;
+}
+
+void rung_result_sync_impossible(rung_result *r)
+{
+	if (!r->impossible) {
+		rung_result_drop_suspect(r, RUNG_SUSPECT_IMPOSSIBLE);
+		return;
+	}
+	if (rung_result_suspect(r, RUNG_SUSPECT_IMPOSSIBLE))
+		return;
+	if (r->bench.valid && r->bench.median > 0 && r->floor_ms > 0)
+		rung_result_add_suspect(r, RUNG_SUSPECT_IMPOSSIBLE,
+					"median %.4gms is below the speed-of-light floor %.4gms (%.0f%% of it): the timing "
+					"is wrong or the kernel skips work that [roofline] says it must do",
+					r->bench.median, r->floor_ms, 100 * r->bench.median / r->floor_ms);
+	else
+		rung_result_add_suspect(r, RUNG_SUSPECT_IMPOSSIBLE, "faster than the speed-of-light floor");
+}
+
 char *rung_result_to_json(const rung_result *r)
 {
 	json_t *o = json_object();
@@ -661,6 +687,8 @@ int rung_result_from_json(rung_result *out, const char *text)
 		gs(e, "reason", why, sizeof why);
 		rung_result_add_suspect(out, kind, "%s", why);
 	}
+	if (out->impossible) /* a record of an older rung: the flag without its suspect */
+		rung_result_sync_impossible(out);
 
 	json_t *cs = json_object_get(o, "counters");
 	size_t nc = json_array_size(cs);

@@ -207,6 +207,13 @@ void rung_result_add_suspect(rung_result *r, rung_suspect_kind k, const char *fm
 	__attribute__((format(printf, 3, 4)));
 /* The suspect of kind k, or NULL. */
 const rung_suspect *rung_result_suspect(const rung_result *r, rung_suspect_kind k);
+/* Removes the suspect of kind k (the others keep their order). */
+void rung_result_drop_suspect(rung_result *r, rung_suspect_kind k);
+/* Keeps the impossible suspect in step with r->impossible: added with its
+ * reason (median against floor_ms) when set, dropped when not. The
+ * speed-of-light guard calls it; reading a record that has the flag but not
+ * the suspect (an older rung's) adds it, so all evidence is in one list. */
+void rung_result_sync_impossible(rung_result *r);
 
 /* JSON (compact, one line; caller frees with free()). */
 char *rung_result_to_json(const rung_result *r);

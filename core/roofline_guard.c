@@ -66,6 +66,7 @@ void rung_result_judge_roofline(rung_result *r, double flops, double bytes, doub
 	r->impossible = false;
 	if (r->bench.valid && r->steps[RUNG_STEP_BENCH].status == RUNG_S_OK)
 		r->impossible = rung_roofline_impossible(r->bench.median, r->floor_ms, tol);
+	rung_result_sync_impossible(r);
 }
 
 double rung_result_roof_pct(const rung_result *r)

@@ -32,7 +32,8 @@ void rung_ceilings_guard(rung_ceilings *out, const rung_env *e, const rung_ceili
 double rung_ceilings_peak_for_dtypes(const rung_ceilings *c, const rung_dtype *dts, int n);
 
 /* Sets r->floor_ms = rung_time_floor_ms(flops, bytes, peak, bw) and
- * r->impossible when the bench median is below floor * (1 - tol). A result
+ * r->impossible when the bench median is below floor * (1 - tol), with the
+ * impossible suspect and its reason (rung_result_sync_impossible). A result
  * without a valid bench keeps impossible = false (its floor is still set). */
 void rung_result_judge_roofline(rung_result *r, double flops, double bytes, double peak, double bw, double tol);
 

@@ -19,6 +19,7 @@
 
 #include "core/timing.h"
 #include "core/err.h"
+#include "core/ptxscan.h"
 #include "core/rng.h"
 #include "core/roofline_guard.h"
 #include "gpu/plan.h"
@@ -343,6 +344,10 @@ int rung__compile_pair(rung_result *out, rung_compiled *kc, rung_compiled *rc, c
 		return 1;
 	}
 	out->compile.kernel = kc->kinfo;
+	/* evidence in the candidate's PTX (mutable globals, device malloc, device
+	 * launches): deterministic from the PTX, so the content key stays */
+	if (rung_ptxscan_result(out, kc->ptx, kc->ptx_len) < 0)
+		rung_error_clear();
 	out->compile.ptx_bytes = (int64_t)kc->ptx_len;
 	out->compile.cubin_bytes = (int64_t)kc->cubin_len;
 	snprintf(out->compile.lowered_name, sizeof(out->compile.lowered_name), "%.255s", kc->lowered);
@@ -413,6 +418,8 @@ static void merge(rung_result *out, rung_result *wr)
 		out->env = wr->env;
 	out->impossible = wr->impossible;
 	out->floor_ms = wr->floor_ms;
+	for (int k = 0; k < wr->nsuspects; k++) /* the worker's evidence after the compile's */
+		rung_result_add_suspect(out, wr->suspects[k].kind, "%s", wr->suspects[k].reason);
 	free(out->counters);
 	out->counters = wr->counters;
 	out->ncounters = wr->ncounters;

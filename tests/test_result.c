@@ -146,6 +146,9 @@ static void populate(rung_result *r)
 
 	r->impossible = true;
 	r->floor_ms = 2.0541433731251915;
+	/* a record of this rung carries the impossible flag's suspect too */
+	rung_result_add_suspect(r, RUNG_SUSPECT_MUTABLE_GLOBAL, "mutable __device__ global 'calls' (written by the kernel)");
+	rung_result_add_suspect(r, RUNG_SUSPECT_IMPOSSIBLE, "median 1ms is below the speed-of-light floor 2.054ms");
 	r->ncounters = 2;
 	r->counters = calloc(2, sizeof *r->counters);
 	snprintf(r->counters[0].name, sizeof r->counters[0].name, "dram__bytes_read.sum");
@@ -276,6 +279,11 @@ static void same_result(const rung_result *a, const rung_result *b)
 	CHECK_D(e->power_limit_w, f->power_limit_w);
 	CHECK_STR(e->host, f->host);
 	CHECK(a->impossible == b->impossible);
+	CHECK_INT(a->nsuspects, b->nsuspects);
+	for (int k = 0; k < a->nsuspects && k < b->nsuspects; k++) {
+		CHECK_INT(a->suspects[k].kind, b->suspects[k].kind);
+		CHECK_STR(a->suspects[k].reason, b->suspects[k].reason);
+	}
 	CHECK_D(a->floor_ms, b->floor_ms);
 	CHECK_INT(a->ncounters, b->ncounters);
 	for (int k = 0; k < a->ncounters && k < b->ncounters; k++) {
@@ -384,6 +392,16 @@ static void t_suspects(void)
 					      "{\"kind\":\"device-malloc\",\"reason\":\"malloc in k\"}]}"), 0);
 	CHECK_INT(back.nsuspects, 1);
 	CHECK_INT(back.suspects[0].kind, RUNG_SUSPECT_DEVICE_MALLOC);
+	rung_result_drop_suspect(&back, RUNG_SUSPECT_DEVICE_MALLOC);
+	CHECK_INT(back.nsuspects, 0);
+	rung_result_clear(&back);
+	/* a record of an older rung: impossible without its suspect gets one on reading */
+	CHECK_INT(rung_result_from_json(&back, "{\"impossible\":true,\"floor_ms\":2.0,"
+					      "\"bench\":{\"valid\":true,\"median\":0.5}}"), 0);
+	CHECK(back.impossible);
+	CHECK_INT(back.nsuspects, 1);
+	CHECK_STR(back.suspects[0].reason, "median 0.5ms is below the speed-of-light floor 2ms (25% of it): the timing is "
+					   "wrong or the kernel skips work that [roofline] says it must do");
 	rung_result_clear(&back);
 	rung_result_clear(&r);
 }

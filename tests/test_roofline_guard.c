@@ -114,16 +114,27 @@ static void test_judge(void)
 	rung_result_judge_roofline(&r, flops, bytes, peak, c.dram.value, RUNG_ROOFLINE_TOL);
 	CHECK_NEAR(r.floor_ms, 0.0278823506, 1e-9);
 	CHECK(r.impossible);
+	/* the same evidence in the suspects list, with the median against the floor */
+	CHECK_INT(r.nsuspects, 1);
+	CHECK(rung_result_suspect(&r, RUNG_SUSPECT_IMPOSSIBLE) != NULL);
+	CHECK_STR(r.suspects[0].reason, "median 0.004ms is below the speed-of-light floor 0.02788ms (14% of it): the timing "
+					"is wrong or the kernel skips work that [roofline] says it must do");
 
 	/* 1.4 % under the floor: within the 3 % tolerance (noise), not impossible. */
 	bench_ok(&r, 0.0275);
+	rung_result_add_suspect(&r, RUNG_SUSPECT_MUTABLE_GLOBAL, "from the PTX");
 	rung_result_judge_roofline(&r, flops, bytes, peak, c.dram.value, RUNG_ROOFLINE_TOL);
 	CHECK(!r.impossible);
+	CHECK_INT(r.nsuspects, 1); /* judged again: the impossible suspect goes, the others stay */
+	CHECK_INT(r.suspects[0].kind, RUNG_SUSPECT_MUTABLE_GLOBAL);
 	CHECK_NEAR(rung_result_roof_pct(&r), 100 * 0.0278823506 / 0.0275, 1e-6);
 	/* 6.7 % under: impossible. */
 	bench_ok(&r, 0.026);
 	rung_result_judge_roofline(&r, flops, bytes, peak, c.dram.value, RUNG_ROOFLINE_TOL);
 	CHECK(r.impossible);
+	CHECK_INT(r.nsuspects, 2);
+	CHECK_INT(r.suspects[1].kind, RUNG_SUSPECT_IMPOSSIBLE);
+	CHECK_CONTAINS(r.suspects[1].reason, "median 0.026ms is below the speed-of-light floor 0.02788ms (93% of it)");
 	/* A real read of 128 MiB at 3.9 TB/s: 81 % of the roof. */
 	bench_ok(&r, bytes / 3.9e12 * 1e3);
 	rung_result_judge_roofline(&r, flops, bytes, peak, c.dram.value, RUNG_ROOFLINE_TOL);

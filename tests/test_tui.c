@@ -329,6 +329,53 @@ static void test_screen_versions(void)
 	rung_model_free(m);
 }
 
+/* Suspect versions (docs/CHECKS.md, "Evidence: suspects"): a flag in the
+ * mark column's second cell (ASCII '?'), "suspect" as the verdict until the
+ * person gives one, and a suspect section in the detail, its reasons inert. */
+static void test_screen_suspect(void)
+{
+	rung_model *m = demo_model(12);
+	/* row 3 is the best (8d596f5), row 7 has the verdict keep (02a90af), row 4 none (b5b19e1) */
+	CHECK(m->rows[3].best && m->rows[3].verdict == RUNG_VERDICT_NONE);
+	CHECK_INT(m->rows[7].verdict, RUNG_VERDICT_KEEP);
+	rung_result_add_suspect(m->rows[3].result, RUNG_SUSPECT_MUTABLE_GLOBAL,
+				"mutable __device__ global 'calls' (written by the kernel): state can carry over between launches");
+	rung_result_add_suspect(m->rows[3].result, RUNG_SUSPECT_TIMED_MISMATCH, "timed launch 4 wrote \x1b[31mother\x1b[0m outputs");
+	rung_result_add_suspect(m->rows[7].result, RUNG_SUSPECT_DEVICE_MALLOC,
+				"device-side malloc in the PTX: the device heap keeps state between launches");
+	m->rows[4].result->impossible = true;
+	m->rows[4].result->floor_ms = 50;
+	rung_result_sync_impossible(m->rows[4].result);
+	const char *dir = run_script(m, ":dump versions_suspect.txt\nj j j <Enter>\n:dump detail_suspect.txt\n", 100, 20, 0);
+	golden(dir, "versions_suspect.txt");
+	golden(dir, "detail_suspect.txt");
+	char *s = dump_of(dir, "versions_suspect.txt");
+	CHECK_CONTAINS(s, "\xe2\x98\x85\xe2\x9a\x91" "8d596f5"); /* ★⚑: best and suspect */
+	CHECK_CONTAINS(s, "\xe2\x9a\x91" "b5b19e1");		  /* impossible is suspect too */
+	CHECK_CONTAINS(s, "\xe2\x9a\x91" "02a90af");
+	CHECK_CONTAINS(s, " keep     ");				  /* the person's verdict stays */
+	CHECK_CONTAINS(s, "  0e8cb96");				  /* no evidence: no flag */
+	const char *best = strstr(s, "8d596f5");
+	CHECK(best && strstr(best, " suspect\n") && strstr(best, " suspect\n") < strchr(best, '\n') + 1);
+	free(s);
+	s = dump_of(dir, "detail_suspect.txt");
+	CHECK_CONTAINS(s, "\xe2\x9a\x91 suspect  evidence that it may fool the bench: verify before building on it");
+	CHECK_CONTAINS(s, "  mutable-global  mutable __device__ global 'calls' (written by the kernel)");
+	CHECK_CONTAINS(s, "  timed-mismatch  timed launch 4 wrote ^[[31mother^[[0m outputs"); /* inert */
+	free(s);
+	char *out = NULL;
+	t_sh(&out, "rm -rf '%s'", dir);
+	free(out);
+	dir = run_script(m, ":dump versions_suspect_ascii.txt\n", 100, 20, 1);
+	golden(dir, "versions_suspect_ascii.txt");
+	s = dump_of(dir, "versions_suspect_ascii.txt");
+	CHECK_CONTAINS(s, "*?8d596f5");
+	free(s);
+	t_sh(&out, "rm -rf '%s'", dir);
+	free(out);
+	rung_model_free(m);
+}
+
 static void test_screen_ascii(void)
 {
 	rung_model *m = demo_model(12);
@@ -1050,6 +1097,7 @@ int main(void)
 	T_RUN(test_textdiff);
 	T_RUN(test_screen_versions);
 	T_RUN(test_screen_ascii);
+	T_RUN(test_screen_suspect);
 	T_RUN(test_screen_detail);
 	T_RUN(test_screen_compare);
 	T_RUN(test_compare_occupancy);

@@ -2,7 +2,10 @@
  * the task and its roofline floor, the best passing version and its distance
  * to the floor, the baseline, the last N versions with verdict and one-line
  * reason, the person's directives and verdicts since the last brief, and all
- * open directives. It reports what is stored; it never invents advice. */
+ * open directives. A suspect version (docs/CHECKS.md, "Evidence: suspects")
+ * gets a line per suspect; a suspect best is said plainly ("best is suspect:
+ * ...; verify before building on it"). It reports what is stored; it never
+ * invents advice. */
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -16,6 +19,7 @@
 #include "core/roofline.h"
 #include "core/sha256.h"
 #include "tui/cli.h"
+#include "tui/suspects.h"
 #include "tui/vcs_ctx.h"
 
 static void fmt_time(char *buf, size_t len, int64_t t)
@@ -254,6 +258,12 @@ int rung_cmd_brief(int argc, char **argv)
 		if (!isnan(r->floor_ms) && r->floor_ms > 0 && r->bench.valid)
 			printf("distance to the roofline floor: %.2fx the floor (%.0f%% of the attainable speed)\n",
 			       r->bench.median / r->floor_ms, 100 * r->floor_ms / r->bench.median);
+		if (r->nsuspects) { /* evidence that its time may be fooled: said plainly */
+			char kinds[200];
+			printf("\nbest is suspect: %s; verify before building on it\n\n",
+			       rung_suspect_kinds(kinds, sizeof(kinds), r));
+			rung_suspects_print(stdout, r, "- suspect ");
+		}
 	} else {
 		printf("none yet (no version has passed check and bench)\n");
 	}
@@ -267,6 +277,10 @@ int rung_cmd_brief(int argc, char **argv)
 			printf(": %s", m);
 		}
 		printf("\n");
+		if (rows[base].result && rows[base].result->nsuspects) {
+			printf("\n");
+			rung_suspects_print(stdout, rows[base].result, "- suspect ");
+		}
 		if (best >= 0 && rows[base].result && rows[base].result->bench.valid) {
 			printf("best vs baseline: %.2fx faster\n",
 			       rows[base].result->bench.median / rows[best].result->bench.median);
@@ -299,12 +313,30 @@ int rung_cmd_brief(int argc, char **argv)
 			}
 			if (r && r->impossible)
 				strncat(detail, "; IMPOSSIBLE: faster than the roofline floor", sizeof(detail) - strlen(detail) - 1);
+			if (r && r->nsuspects) {
+				char kinds[200];
+				strncat(detail, "; suspect: ", sizeof(detail) - strlen(detail) - 1);
+				strncat(detail, rung_suspect_kinds(kinds, sizeof(kinds), r), sizeof(detail) - strlen(detail) - 1);
+			}
 			if (rows[i].v.spec_differs)
 				strncat(detail, "; its own rung.ini differs", sizeof(detail) - strlen(detail) - 1);
 			cell(cellbuf, sizeof(cellbuf), rows[i].v.subject);
 			printf("| %s | %s | %s | %s |", rows[i].v.short_id, cellbuf, verdict_of(&rows[i]), res);
 			cell(cellbuf, sizeof(cellbuf), detail);
 			printf(" %s |\n", cellbuf);
+		}
+		/* under the table, a line per suspect of the versions it lists */
+		bool any = false;
+		for (int i = 0; i < n && i < nlast; i++) {
+			const rung_result *r = rows[i].result;
+			if (!r || !r->nsuspects)
+				continue;
+			if (!any)
+				printf("\n");
+			any = true;
+			char prefix[64];
+			snprintf(prefix, sizeof(prefix), "- %s suspect ", rows[i].v.short_id);
+			rung_suspects_print(stdout, r, prefix);
 		}
 	}
 	if (notes_sections(&c, (int64_t)time(NULL)) < 0) {

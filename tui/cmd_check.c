@@ -6,7 +6,10 @@
  *   [compile] FAILED sgemm.cu:12: identifier "x" is undefined
  * The compile rung runs here (NVRTC, no GPU). The GPU rungs (run, check, bench) are
  * filled in by run_gpu_steps(); results are collected in a rung_result, then printed
- * by print_step_line() or as one JSON object.
+ * by print_step_line() or as one JSON object. After the rung lines, one line per
+ * suspect (docs/CHECKS.md, "Evidence: suspects"), made inert:
+ *   [suspect] mutable-global: mutable __device__ global 'calls' (written by the kernel): ...
+ * A suspect alone never changes the exit code; --json has them as "suspects".
  *
  * A REV target (HEAD~1, a short hash, WORKTREE) is read from git
  * (rung_task_load_target); its GPU result goes into the store like `rung eval`,
@@ -23,10 +26,12 @@
 #include <jansson.h>
 
 #include "core/err.h"
+#include "core/ptxscan.h"
 #include "core/result.h"
 #include "gpu/compile.h"
 #include "tui/cli.h"
 #include "tui/check_gpu.h"
+#include "tui/suspects.h"
 #include "tui/task_load.h"
 #include "vcs/store.h"
 
@@ -144,6 +149,8 @@ static int run_compile_step(rung_result *r, const rung_task *t, rung_compiled *k
 		r->compile.compile_ms = kc->ms;
 		copy_str(r->compile.lowered_name, sizeof(r->compile.lowered_name), kc->lowered);
 		set_step(r, RUNG_STEP_COMPILE, RUNG_S_OK, kc->ms, NULL);
+		if (rung_ptxscan_result(r, kc->ptx, kc->ptx_len) < 0) /* evidence in the PTX */
+			rung_error_clear();
 	} else {
 		set_step(r, RUNG_STEP_COMPILE, RUNG_S_FAILED, kc->ms, kc->error[0] ? kc->error : rung_error_last());
 	}
@@ -201,6 +208,9 @@ static int run_gpu_steps_stored(rung_result *r, rung_worker *w, const rung_task 
 		rung_result_clear(r);
 		*r = cached; /* moved: r owns it now */
 		r->cached = true;
+		/* the PTX evidence of this compile (a record stored before the scan has none) */
+		if (rung_ptxscan_result(r, kc->ptx, kc->ptx_len) < 0)
+			rung_error_clear();
 		code = rung_gpu_exit_code(r, RUNG_STEP_BENCH);
 	} else {
 		rung_error_clear();
@@ -336,6 +346,11 @@ static void print_json(const rung_result *r, const rung_task *t, const rung_comp
 		json_object_set_new(steps, rung_step_name((rung_step_id)s), j);
 	}
 	json_object_set_new(o, "steps", steps);
+	json_t *sus = json_array(); /* evidence, also with --compile-only (docs/CHECKS.md) */
+	for (int k = 0; k < r->nsuspects; k++)
+		json_array_append_new(sus, json_pack("{s:s,s:s}", "kind", rung_suspect_name(r->suspects[k].kind), "reason",
+						     r->suspects[k].reason));
+	json_object_set_new(o, "suspects", sus);
 	if (r->steps[RUNG_STEP_RUN].status != RUNG_S_NONE) {
 		/* GPU rungs ran (or were skipped): the full record (docs/ARCHITECTURE.md). */
 		char *rj = rung_result_to_json(r);
@@ -418,6 +433,7 @@ int rung_cmd_check(int argc, char **argv)
 	} else {
 		for (int s = 0; s < RUNG_NSTEPS; s++)
 			print_step_line(&r, t.spec, (rung_step_id)s);
+		rung_suspects_print(stdout, &r, "[suspect] "); /* evidence: the exit code is the rungs' */
 	}
 	fflush(stdout);
 	rung_worker_detach(w);

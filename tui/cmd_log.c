@@ -5,7 +5,10 @@
  * ("check: max_rel 3.1e-2 at (127,4)"). In the table, a version with no live
  * result shows its recorded one (rung demo, rung import) when there is one,
  * labelled "recorded on <GPU>, <date> (not measured here)", its delta taken
- * against the baseline's recorded result only (never mixed with live). */
+ * against the baseline's recorded result only (never mixed with live). A
+ * suspect version (docs/CHECKS.md, "Evidence: suspects") has "suspect" as its
+ * verdict in the table until the person gives one, and a line per suspect
+ * under its row; --json has "suspect" and "suspects", --csv a suspects column. */
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -19,13 +22,14 @@
 #include "core/roofline_guard.h"
 #include "tui/cli.h"
 #include "tui/demo.h"
+#include "tui/suspects.h"
 #include "tui/vcs_ctx.h"
 
 enum { FMT_TABLE, FMT_JSON, FMT_CSV };
 
 typedef struct {
 	char steps[64], max_rel[32], psnr[32], cossim[32], median[32], delta[32], perf[32], regs[32];
-	char verdict[16], note[200], reason[600];
+	char verdict[16], note[200], reason[600], suspects[200];
 } row_text;
 
 static void num(char *buf, size_t len, const char *fmt, double v)
@@ -80,9 +84,17 @@ static void texts(row_text *t, const rung_vrow *row, const rung_result *base)
 		snprintf(t->regs, sizeof(t->regs), "-");
 	snprintf(t->verdict, sizeof(t->verdict), "%s",
 		 row->has_note && row->note.verdict ? rung_note_verdict_name(row->note.verdict) : "");
+	rung_suspect_kinds(t->suspects, sizeof(t->suspects), r);
 	note_first_line(row, t->note, sizeof(t->note));
 	if (r)
 		snprintf(t->reason, sizeof(t->reason), "%s", rung_result_reason(r));
+}
+
+/* The table's verdict: the person's, else "suspect" for a suspect version. */
+static void table_verdict(row_text *t)
+{
+	if (!t->verdict[0] && t->suspects[0])
+		snprintf(t->verdict, sizeof(t->verdict), "suspect");
 }
 
 static void csv_field(const char *s, bool last)
@@ -129,6 +141,12 @@ static void print_json(const rung_vrow *row, const rung_result *base, bool is_ba
 	json_object_set_new(o, "evaluated", json_boolean(r != NULL));
 	json_object_set_new(o, "pass", json_boolean(rung_result_passed(r)));
 	json_object_set_new(o, "impossible", json_boolean(r && r->impossible));
+	json_t *sus = json_array(); /* evidence (docs/CHECKS.md, "Evidence: suspects") */
+	for (int k = 0; r && k < r->nsuspects; k++)
+		json_array_append_new(sus, json_pack("{s:s,s:s}", "kind", rung_suspect_name(r->suspects[k].kind), "reason",
+						     r->suspects[k].reason));
+	json_object_set_new(o, "suspect", json_boolean(r && r->nsuspects > 0));
+	json_object_set_new(o, "suspects", sus);
 	json_object_set_new(o, "max_rel", jnum(mr));
 	json_object_set_new(o, "psnr", jnum(ps));
 	json_object_set_new(o, "cossim", jnum(cs));
@@ -225,7 +243,7 @@ int rung_cmd_log(int argc, char **argv)
 	const rung_result *base_rec = rec && brec >= 0 ? rec[brec] : NULL;
 	if (fmt == FMT_CSV)
 		printf("rev,subject,compile,run,check,bench,profile,max_rel,psnr,cossim,median_ms,delta_vs_baseline,perf,"
-		       "regs_spills,verdict,note,reason\n");
+		       "regs_spills,verdict,note,reason,suspects\n");
 	else if (fmt == FMT_TABLE)
 		printf("%-8s %-24s %-22s %-8s %-6s %-9s %-9s %-8s %-14s %-8s %-8s %s\n", "VERSION", "SUBJECT",
 		       "COMPILE RUN CHECK BENCH PROF", "MAX_REL", "PSNR", "COSINE", "MEDIAN_MS", "Δ BASE", "PERF",
@@ -233,6 +251,8 @@ int rung_cmd_log(int argc, char **argv)
 	for (int i = 0; i < n; i++) {
 		row_text t;
 		texts(&t, &rows[i], base);
+		if (fmt == FMT_TABLE)
+			table_verdict(&t);
 		if (fmt == FMT_JSON) {
 			print_json(&rows[i], base, i == b, rec ? rec[i] : NULL);
 			continue;
@@ -245,7 +265,11 @@ int rung_cmd_log(int argc, char **argv)
 			const char *f[] = {t.max_rel, t.psnr, t.cossim, t.median, t.delta, t.perf, t.regs, t.verdict, t.note};
 			for (int k = 0; k < 9; k++)
 				csv_field(f[k], false);
-			csv_field(t.reason, true);
+			csv_field(t.reason, false);
+			for (char *c = t.suspects; *c; c++) /* "mutable-global;impossible" */
+				if (*c == ',' && c[1] == ' ')
+					memmove(c, c + 1, strlen(c)), *c = ';';
+			csv_field(t.suspects, true);
 			continue;
 		}
 		char subj[25];
@@ -254,6 +278,7 @@ int rung_cmd_log(int argc, char **argv)
 			rung_vrow tmp = rows[i];
 			tmp.result = rec[i];
 			texts(&t, &tmp, base_rec);
+			table_verdict(&t);
 			if (t.reason[0])
 				printf("%-8s %-24s %-22s %s%s%s\n", rows[i].v.short_id, subj, t.steps, t.reason,
 				       t.verdict[0] ? "  " : "", t.verdict);
@@ -275,6 +300,7 @@ int rung_cmd_log(int argc, char **argv)
 		}
 		/* never compared silently across environments */
 		const rung_result *shown = rows[i].result ? rows[i].result : rec ? rec[i] : NULL;
+		rung_suspects_print(stdout, shown, "         suspect "); /* one line each, inert */
 		const rung_result *against = rows[i].result ? base : base_rec;
 		char envwhy[256];
 		if (shown && against && shown != against && !isnan(delta_vs(shown, against)) &&

@@ -27,7 +27,7 @@ static double usable_median(const rung_result *r)
 void rung_row_metrics_get(rung_row_metrics *o, const rung_model *m, int row, int base_row)
 {
 	o->median_ms = o->max_rel = o->delta = o->noise = o->intensity = o->flop_s = o->roof_pct = NAN;
-	o->has_delta = o->impossible = o->has_regs = false;
+	o->has_delta = o->impossible = o->suspect = o->has_regs = false;
 	o->cmp = RUNG_CMP_SAME;
 	o->regs = 0;
 	o->spills = o->smem = 0;
@@ -74,6 +74,7 @@ void rung_row_metrics_get(rung_row_metrics *o, const rung_model *m, int row, int
 	}
 	o->impossible = r->impossible || (!isnan(o->roof_pct) && o->roof_pct > 100.5 &&
 					  isnan(m->ceil.tensor_flop_s));
+	o->suspect = r->nsuspects > 0 || o->impossible;
 }
 
 void rung_fmt_ms(char *buf, int len, double ms)

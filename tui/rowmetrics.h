@@ -22,6 +22,7 @@ typedef struct {
 	double flop_s;           /* achieved FLOP/s */
 	double roof_pct;         /* % of the attainable roof (NAN when unknown) */
 	bool impossible;         /* faster than the roofline floor */
+	bool suspect;            /* evidence that it may fool the bench: result suspects, or impossible */
 	bool has_regs;
 	int regs;
 	int64_t spills;          /* spill stores + loads */

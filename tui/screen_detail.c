@@ -1,6 +1,6 @@
-/* Detail: every rung of the selected version, metrics per shape and seed,
- * first bad indices, a histogram of the timing samples, the environment and
- * the compile log with errors at their lines. `t` switches to its SASS with
+/* Detail: what makes the selected version suspect, every rung of it, metrics
+ * per shape and seed, first bad indices, a histogram of the timing samples,
+ * the environment and the compile log with errors at their lines. `t` switches to its SASS with
  * the stored per-instruction counts, then to its stored trace
  * (tui/detail_prof.c), and back. */
 #include <math.h>
@@ -134,6 +134,30 @@ static void compile_log(rung_lines *l, const char *log, const char *src)
 	}
 }
 
+/* What makes the version suspect (docs/CHECKS.md, "Evidence: suspects"), one
+ * line each with its reason, before the rungs; nothing when there is none. */
+static void suspect_section(rung_lines *l, const rung_model *m, int row, const rung_result *r)
+{
+	rung_row_metrics mx;
+	rung_row_metrics_get(&mx, m, row, rung_model_baseline(m));
+	if (!mx.suspect)
+		return;
+	rung_lines_new(l);
+	rung_lines_seg(l, RUNG_ROLE_SUSPECT, "%s suspect", rung_glyph(RUNG_G_SUSPECT));
+	rung_lines_seg(l, RUNG_ROLE_DIM, "  evidence that it may fool the bench: verify before building on it");
+	for (int k = 0; k < r->nsuspects; k++) {
+		rung_lines_new(l);
+		rung_lines_seg(l, RUNG_ROLE_SUSPECT, "  %s", rung_suspect_name(r->suspects[k].kind));
+		rung_lines_seg(l, RUNG_ROLE_DEFAULT, "  %s", r->suspects[k].reason);
+	}
+	if (mx.impossible && !rung_result_suspect(r, RUNG_SUSPECT_IMPOSSIBLE)) {
+		rung_lines_new(l);
+		rung_lines_seg(l, RUNG_ROLE_SUSPECT, "  %s", rung_suspect_name(RUNG_SUSPECT_IMPOSSIBLE));
+		rung_lines_seg(l, RUNG_ROLE_DEFAULT, "  %.0f%% of the roof: faster than the roofline floor", mx.roof_pct);
+	}
+	rung_lines_add(l, RUNG_ROLE_DEFAULT, "%s", "");
+}
+
 static void build_summary(rung_view *v, int row)
 {
 	detail_priv *p = v->priv;
@@ -174,6 +198,7 @@ static void build_summary(rung_view *v, int row)
 		rung_lines_add(l, RUNG_ROLE_DIM, queued ? "evaluation in progress" : "not evaluated: press e to evaluate it");
 		return;
 	}
+	suspect_section(l, m, row, r);
 	if (r->cached)
 		rung_lines_add(l, RUNG_ROLE_CACHED, "%s result of another version with the same files (reused, not run again)",
 			       rung_glyph(RUNG_G_CACHED));

@@ -1,5 +1,8 @@
 /* Versions: one row per version with its rung glyphs, error, time, delta
- * against the baseline, roofline share, registers, verdict and note. */
+ * against the baseline, roofline share, registers, verdict and note. A
+ * suspect version (docs/CHECKS.md, "Evidence: suspects") has a flag in the
+ * second cell of the mark column and "suspect" as its verdict until the
+ * person gives one. */
 #define _GNU_SOURCE /* strcasestr */
 #include <math.h>
 #include <stdio.h>
@@ -184,6 +187,9 @@ static void draw_row(rung_view *v, int y, int mrow, bool cursor, const bool show
 			else if (r->best)
 				mk = rung_glyph(RUNG_G_BEST), rl = RUNG_ROLE_BEST;
 			rung_tui_draw(w, y, x, cw, ROLE(rl), mk);
+			/* the second cell: a suspect version's flag, whatever the first says */
+			if (mx->suspect && cw > 1)
+				rung_tui_draw(w, y, x + 1, 1, ROLE(RUNG_ROLE_SUSPECT), rung_glyph(RUNG_G_SUSPECT));
 			break;
 		}
 		case C_HASH:
@@ -256,7 +262,11 @@ static void draw_row(rung_view *v, int y, int mrow, bool cursor, const bool show
 			rung_tui_draw_right(w, y, x, cw, ROLE(mx->spills > 0 ? RUNG_ROLE_WARNING : RUNG_ROLE_DEFAULT), buf);
 			break;
 		case C_VERDICT:
-			rung_tui_draw(w, y, x, cw, ROLE(verdict_role(r->verdict)), rung_verdict_name(r->verdict));
+			/* no verdict from the person yet: a suspect version says so */
+			if (r->verdict == RUNG_VERDICT_NONE && mx->suspect)
+				rung_tui_draw(w, y, x, cw, ROLE(RUNG_ROLE_SUSPECT), "suspect");
+			else
+				rung_tui_draw(w, y, x, cw, ROLE(verdict_role(r->verdict)), rung_verdict_name(r->verdict));
 			break;
 		case C_NOTE:
 			if (r->note[0])

@@ -49,6 +49,7 @@ static const char default_text[] =
 	"search         = black   yellow\n"
 	"recorded       = 139     default\n"
 	"hot            = 208     default  bold\n"
+	"suspect        = black   208      bold\n"
 	;
 
 /* Same text as themes/monochrome.theme. */
@@ -89,6 +90,7 @@ static const char mono_text[] =
 	"search         = default default reverse\n"
 	"recorded       = default default dim\n"
 	"hot            = default default bold\n"
+	"suspect        = default default reverse underline\n"
 	;
 
 static const char *const role_names[] = {

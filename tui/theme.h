@@ -42,7 +42,8 @@
 	_(INPUT, "input") \
 	_(SEARCH, "search") \
 	_(RECORDED, "recorded") \
-	_(HOT, "hot")
+	_(HOT, "hot") \
+	_(SUSPECT, "suspect")
 
 typedef enum {
 #define RUNG_ROLE_ENUM(id, name) RUNG_ROLE_##id,

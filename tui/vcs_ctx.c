@@ -6,6 +6,7 @@
 
 #include "core/err.h"
 #include "tui/cli.h"
+#include "tui/suspects.h"
 
 int rung_vctx_opt(rung_vctx_opts *o, const char *cmd, int argc, char **argv, int *i)
 {
@@ -266,6 +267,9 @@ void rung_vrow_line(char *buf, size_t len, const rung_version *v, const rung_res
 		snprintf(med, sizeof(med), "%.4g ms", r->bench.median);
 	if (!isnan(mr))
 		snprintf(rel, sizeof(rel), "%.2g", mr);
-	snprintf(buf, len, "%-8s %-22s %-12s max_rel %-8s %s%s%s", v->short_id, steps, med, rel, v->subject,
-		 r->cached ? "  (cached)" : "", r->impossible ? "  IMPOSSIBLE: faster than the roofline floor" : "");
+	char kinds[200];
+	rung_suspect_kinds(kinds, sizeof(kinds), r);
+	snprintf(buf, len, "%-8s %-22s %-12s max_rel %-8s %s%s%s%s%s", v->short_id, steps, med, rel, v->subject,
+		 r->cached ? "  (cached)" : "", r->impossible ? "  IMPOSSIBLE: faster than the roofline floor" : "",
+		 kinds[0] ? "  suspect: " : "", kinds);
 }

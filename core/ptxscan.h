@@ -1,0 +1,52 @@
+/* PTX evidence (docs/CHECKS.md, "Evidence: suspects"): what in a candidate's
+ * PTX lets a kernel keep state between launches or do work outside the timed
+ * launch. Pure text, deterministic from the PTX, so a stored result keeps its
+ * content key.
+ *
+ *   - a mutable __device__ global: a module-scope .global variable (not .const,
+ *     .shared, .local, nor a texture/surface/sampler reference) that the code
+ *     writes (st/atom/red/... on an address derived from it: [sym], [sym+8],
+ *     or a register that holds its address, however computed), or whose address
+ *     escapes (stored to memory, passed to a function other than vprintf or
+ *     __assertfail, or in another variable's initializer), so it may be written
+ *     through a pointer. One only ever read is not mutable. rung's own
+ *     __rung_trace (rung.h) is left out.
+ *   - device-side malloc/free (malloc, free, __nv_aligned_device_malloc and what
+ *     it lowers to), called or declared .extern.
+ *   - device-side launches (dynamic parallelism: cudaLaunchDevice[V2],
+ *     cudaGetParameterBuffer[V2], cudaStreamCreateWithFlags). */
+#ifndef RUNG_CORE_PTXSCAN_H
+#define RUNG_CORE_PTXSCAN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "core/result.h"
+
+#define RUNG_PTXSCAN_MAX_GLOBALS 16
+
+typedef struct {
+	char name[128];
+	bool written; /* a store, atomic or reduction reaches it */
+	bool escapes; /* its address is stored or passed on: may be written through a pointer */
+} rung_ptx_global;
+
+typedef struct {
+	int nmutable; /* mutable globals found, in declaration order (the first MAX are kept) */
+	rung_ptx_global mutables[RUNG_PTXSCAN_MAX_GLOBALS];
+	char heap_fn[64];   /* first device heap function called or declared ("malloc"), "" when none */
+	char launch_fn[64]; /* first device-launch function ("cudaLaunchDeviceV2"), "" when none */
+} rung_ptxscan;
+
+/* Scans len bytes of PTX text. Returns 0, RUNG_EINVAL (NULL), RUNG_ENOMEM. */
+int rung_ptxscan_text(rung_ptxscan *out, const char *ptx, size_t len);
+
+/* Adds to r the suspects that a scan found (mutable-global, device-malloc,
+ * device-launch), each with its reason. Returns how many kinds were found. */
+int rung_ptxscan_add_suspects(rung_result *r, const rung_ptxscan *s);
+
+/* Both: scans the PTX and adds its suspects to r. Returns the count, or a
+ * negative rung_err. */
+int rung_ptxscan_result(rung_result *r, const char *ptx, size_t len);
+
+#endif
