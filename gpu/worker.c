@@ -402,8 +402,6 @@ static void merge(rung_result *out, rung_result *wr)
 	out->run_finite = wr->run_finite;
 	out->nondet_elements = wr->nondet_elements;
 	out->nondet_max_abs = wr->nondet_max_abs;
-	for (int k = 0; k < wr->nsuspects; k++) /* after the parent's own (the PTX scan) */
-		rung_result_add_suspect(out, wr->suspects[k].kind, "%s", wr->suspects[k].reason);
 	free(out->metrics);
 	out->metrics = wr->metrics;
 	out->nmetrics = wr->nmetrics;
