@@ -36,6 +36,7 @@
 #include "core/stats.h"
 #include "core/timing.h"
 #include "gpu/cupti.h"
+#include "gpu/rung_h.h"
 #include "gpu/worker_case.h"
 #include "gpu/worker_verify.h"
 
@@ -356,6 +357,9 @@ typedef struct {
 	uint64_t bands[RUNG_MAX_ARGS];
 } vslot;
 
+static CUdeviceptr trace_ptr; /* rung.h's __rung_trace in the reloaded module, or 0 */
+static size_t trace_bytes;
+
 /* Before a launch on set x: the set's inputs into the candidate's buffers where
  * they hold another set's (inouts always: the kernel changed them), outputs
  * poisoned with `variant`. *cur is the set the input buffers hold. */
@@ -365,7 +369,7 @@ static CUresult before_launch(rung_wjob *j, rung_dbuf *cand, const rung_plan_sha
 	const rung_plan *p = j->p;
 	const rung_bset *b = &j->bset;
 	CUstream st = j->c->stream;
-	CUresult r = CUDA_SUCCESS;
+	CUresult r = trace_ptr ? rung_cu.cuMemsetD8Async(trace_ptr, 0, trace_bytes, st) : CUDA_SUCCESS;
 	for (int i = 0; i < p->nargs && r == CUDA_SUCCESS; i++) {
 		const rung_plan_arg *a = &p->args[i];
 		size_t bytes = (size_t)sh->numel[i] * rung_dtype_size(a->dtype);
@@ -606,8 +610,15 @@ static int reload(rung_wjob *j, char *reason, size_t rlen)
 	if (j->kmod)
 		rung_cu.cuModuleUnload(j->kmod);
 	j->kmod = NULL;
+	trace_ptr = 0;
 	if (rung__load_fn(j, j->kcubin, j->kcubin_len, &j->p->kernel, &j->kmod, &j->kfn, &j->kstatic_smem, reason, rlen))
 		return 1;
+	/* __rung_trace is writable by every kernel (its count grows with each
+	 * record) and the PTX scan leaves it out: zeroed before every launch, it
+	 * cannot carry a call count from one launch to the next. */
+	if (rung_cu.cuModuleGetGlobal &&
+	    rung_cu.cuModuleGetGlobal(&trace_ptr, &trace_bytes, j->kmod, RUNG_TRACE_SYMBOL) != CUDA_SUCCESS)
+		trace_ptr = 0;
 	return rung__check_geometry(j, j->kfn, j->kstatic_smem, false, j->p->kernel.name, reason, rlen);
 }
 
