@@ -793,8 +793,9 @@ static void test_shipped_tasks_parse(void)
 {
 	glob_t g;
 	int n = 0;
-	const char *pats[] = { RUNG_TEST_DIR "/../examples/*/rung.ini", RUNG_TEST_DIR "/tasks/*/rung.ini" };
-	for (int p = 0; p < 2; p++) {
+	const char *pats[] = { RUNG_TEST_DIR "/../examples/*/rung.ini", RUNG_TEST_DIR "/tasks/*/rung.ini",
+			       RUNG_TEST_DIR "/exploits/*/rung.ini" };
+	for (int p = 0; p < 3; p++) {
 		if (glob(pats[p], 0, NULL, &g) != 0)
 			continue;
 		for (size_t i = 0; i < g.gl_pathc; i++, n++) {
@@ -811,6 +812,11 @@ static void test_shipped_tasks_parse(void)
 		globfree(&g);
 	}
 	CHECK(n >= 1); /* tests/tasks/sgemm at least */
+	/* the GPU test's exploit (tests/gpu_inputs.c) checks normal and wide */
+	rung_spec *s = NULL;
+	CHECK_INT(rung_spec_load(&s, RUNG_TEST_DIR "/exploits/normal_only"), 0);
+	CHECK(s && s->ninputs == 2 && s->inputs[1] == RUNG_DIST_WIDE);
+	rung_spec_free(s);
 }
 
 /* The first example in docs/SPEC.md parses, with the geometry the text describes. */
