@@ -57,6 +57,59 @@ const char *rung_arg_kind_name(rung_arg_kind k)
 	return "?";
 }
 
+static const char *const dist_names[RUNG_NDISTS] = {
+#define RUNG_DIST_NAME(id, name, help) name,
+	RUNG_DIST_LIST(RUNG_DIST_NAME)
+#undef RUNG_DIST_NAME
+};
+
+static const char *const dist_help[RUNG_NDISTS] = {
+#define RUNG_DIST_HELP(id, name, help) help,
+	RUNG_DIST_LIST(RUNG_DIST_HELP)
+#undef RUNG_DIST_HELP
+};
+
+const char *rung_dist_name(rung_dist d)
+{
+	return (unsigned)d < RUNG_NDISTS ? dist_names[d] : "?";
+}
+
+const char *rung_dist_help(rung_dist d)
+{
+	return (unsigned)d < RUNG_NDISTS ? dist_help[d] : "?";
+}
+
+const char *rung_dist_names(void)
+{
+#define RUNG_DIST_SEP(id, name, help) ", " name
+	static const char list[] = "" RUNG_DIST_LIST(RUNG_DIST_SEP);
+#undef RUNG_DIST_SEP
+	return list + 2; /* past the first ", " */
+}
+
+int rung_dist_parse(rung_dist *out, const char *s)
+{
+	for (int i = 0; s && i < RUNG_NDISTS; i++) {
+		if (strcmp(s, dist_names[i]) == 0) {
+			*out = (rung_dist)i;
+			return 0;
+		}
+	}
+	return rung_error_set(RUNG_EINVAL, "unknown distribution '%s' (%s)", s ? s : "", rung_dist_names());
+}
+
+rung_init_kind rung_dist_init(rung_dist d, rung_dtype dt, rung_init_kind declared)
+{
+	if (!rung_dtype_is_float(dt) || (declared != RUNG_INIT_RANDN && declared != RUNG_INIT_UNIFORM))
+		return declared;
+	switch (d) {
+	case RUNG_DIST_WIDE: return RUNG_INIT_WIDE;
+	case RUNG_DIST_CONSTANT: return RUNG_INIT_CONSTANT;
+	case RUNG_DIST_INTS: return RUNG_INIT_INTS;
+	default: return declared;
+	}
+}
+
 int rung_dimset_get(int64_t *out, const rung_dimset *ds, const char *name)
 {
 	for (int i = 0; ds && i < ds->n; i++) {

@@ -63,6 +63,14 @@ void rung_check_opts_from_spec(rung_check_opts *o, const rung_spec *s, rung_dtyp
 	o->min_cossim = s->min_cossim;
 }
 
+void rung_check_opts_inputs(rung_check_opts *o, rung_dist d)
+{
+	if (d != RUNG_DIST_INTS)
+		return;
+	o->atol = o->rtol = 0;
+	o->atol_scaled = false;
+}
+
 void rung_to_double(double *out, const void *buf, rung_dtype dt, int64_t n)
 {
 	for (int64_t i = 0; i < n; i++)

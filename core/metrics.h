@@ -31,6 +31,10 @@ void rung_tolerance_default(rung_dtype dt, double *atol, double *rtol);
 void rung_check_opts_default(rung_check_opts *o, rung_dtype dt);
 /* Defaults overridden by the spec's [check] atol/rtol/min_psnr/min_cossim. */
 void rung_check_opts_from_spec(rung_check_opts *o, const rung_spec *spec, rung_dtype dt);
+/* The tolerances of a case with input distribution d ([check] inputs): `ints`
+ * compares exactly (atol = rtol = 0: got must equal ref, -0 equal to +0, NaN to
+ * NaN); the others keep o as it is. */
+void rung_check_opts_inputs(rung_check_opts *o, rung_dist d);
 
 /* Compares n elements of got against ref (both of dtype dt). shape/rank give
  * the row-major shape for bad coordinates (rank 0 or a shape whose product is not

@@ -70,6 +70,28 @@ void rung_result_init(rung_result *r)
 	r->nondet_max_abs = NAN;
 }
 
+int rung_result_runs(const rung_result *r)
+{
+	if (r->nshapes < 1)
+		return 0;
+	int checks = r->nshapes - 1, runs = checks * r->nseeds + 1;
+	for (int d = 1; d < r->ninputs; d++)
+		runs += checks > 0 ? checks : 1;
+	return runs;
+}
+
+void rung_result_inputs_str(char *buf, size_t len, const rung_result *r)
+{
+	size_t used = 0;
+	buf[0] = 0;
+	if (r->ninputs < 1) {
+		snprintf(buf, len, "%s", rung_dist_name(RUNG_DIST_NORMAL));
+		return;
+	}
+	for (int k = 0; k < r->ninputs && used < len; k++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%s", k ? ", " : "", rung_dist_name(r->inputs[k]));
+}
+
 void rung_result_clear(rung_result *r)
 {
 	free(r->compile_log);
@@ -241,12 +263,26 @@ static void kinfo_from(rung_kinfo *k, const json_t *o)
 	gi64(o, "stack_frame", &k->stack_frame);
 }
 
+/* A distribution's name into *out; false (out untouched) when j is not one. */
+static bool dist_from(rung_dist *out, const json_t *j)
+{
+	for (int d = 0; json_is_string(j) && d < RUNG_NDISTS; d++) {
+		if (strcmp(json_string_value(j), rung_dist_name((rung_dist)d)) == 0) {
+			*out = (rung_dist)d;
+			return true;
+		}
+	}
+	return false;
+}
+
 static json_t *metric_to(const rung_check_metric *m)
 {
 	json_t *o = json_object();
 	ps(o, "output", m->output);
 	json_object_set_new(o, "dims", dims_to(&m->dims));
 	pu64(o, "seed", m->seed);
+	if (m->inputs != RUNG_DIST_NORMAL) /* absent: normal (rows of results without [check] inputs are unchanged) */
+		ps(o, "inputs", rung_dist_name(m->inputs));
 	pi(o, "n", m->n);
 	pd(o, "max_abs", m->max_abs);
 	pd(o, "max_rel", m->max_rel);
@@ -296,6 +332,7 @@ static void metric_from(rung_check_metric *m, const json_t *o)
 	gs(o, "output", m->output, sizeof m->output);
 	dims_from(&m->dims, json_object_get(o, "dims"));
 	gu64(o, "seed", &m->seed);
+	dist_from(&m->inputs, json_object_get(o, "inputs")); /* absent or unknown: normal */
 	gi64(o, "n", &m->n);
 	gd(o, "max_abs", &m->max_abs);
 	gd(o, "max_rel", &m->max_rel);
@@ -561,6 +598,12 @@ char *rung_result_to_json(const rung_result *r)
 	json_object_set_new(o, "metrics", ms);
 	pi(o, "nshapes", r->nshapes);
 	pi(o, "nseeds", r->nseeds);
+	if (r->ninputs > 1) {
+		json_t *in = json_array();
+		for (int k = 0; k < r->ninputs && k < RUNG_NDISTS; k++)
+			json_array_append_new(in, json_string(rung_dist_name(r->inputs[k])));
+		json_object_set_new(o, "inputs", in);
+	}
 
 	json_object_set_new(o, "bench", bench_to(&r->bench));
 	json_object_set_new(o, "env", env_to(&r->env));
@@ -669,6 +712,12 @@ int rung_result_from_json(rung_result *out, const char *text)
 	}
 	gint(o, "nshapes", &out->nshapes);
 	gint(o, "nseeds", &out->nseeds);
+	const json_t *ins = json_object_get(o, "inputs");
+	for (size_t k = 0; json_is_array(ins) && k < json_array_size(ins) && out->ninputs < RUNG_NDISTS; k++) {
+		rung_dist d = RUNG_NDISTS;
+		if (dist_from(&d, json_array_get(ins, k)))
+			out->inputs[out->ninputs++] = d;
+	}
 
 	rc = bench_from(&out->bench, json_object_get(o, "bench"));
 	if (rc < 0)

@@ -68,6 +68,7 @@ typedef struct {
 	char output[RUNG_NAME_MAX];
 	rung_dimset dims;
 	uint64_t seed;
+	rung_dist inputs; /* the case's input distribution ([check] inputs); normal unless listed */
 	int64_t n;
 	double max_abs, max_rel, mae, mse, rmse, psnr, cossim, peak; /* psnr peak = max |ref| */
 	int64_t nan_count, inf_count, mismatches, unwritten;
@@ -174,6 +175,8 @@ typedef struct rung_result {
 	int nmetrics;
 	rung_check_metric *metrics; /* owned */
 	int nshapes, nseeds;
+	int ninputs;                   /* distributions checked: 0 or 1 = normal only */
+	rung_dist inputs[RUNG_NDISTS]; /* inputs[0] normal, then the spec's others */
 
 	rung_bench bench;
 	rung_env env;
@@ -200,6 +203,15 @@ void rung_result_clear(rung_result *r); /* frees owned memory, then init */
 rung_status rung_result_status(const rung_result *r);
 /* "check: max_rel 3.1e-2 at (127,4)" of the first failed step, or "" */
 const char *rung_result_reason(const rung_result *r);
+
+/* How many (shape, seed, distribution) cases the run and check rungs ran:
+ * (nshapes - 1) * nseeds + 1 for normal (the benchmark shape with the first seed
+ * only), plus nshapes - 1 per further distribution (first seed; 1 when the
+ * benchmark shape is the only shape). 0 when nshapes is 0. Equals
+ * rung_plan_cases (gpu/plan.h) on the plan that produced the result. */
+int rung_result_runs(const rung_result *r);
+/* "normal, wide" into buf: the distributions checked. */
+void rung_result_inputs_str(char *buf, size_t len, const rung_result *r);
 
 /* Appends a suspect (one of each kind: a second of the same kind is dropped;
  * beyond RUNG_MAX_SUSPECTS the rest are dropped). */

@@ -113,15 +113,33 @@ static void store_randn(void *buf, rung_dtype dt, int64_t j, double v)
 	rung_store_double(buf, dt, j, v);
 }
 
-/* randn over elements [start, start + n): each Box-Muller pair p (elements 2p,
- * 2p + 1) costs one pair of raw draws, one log, one sqrt and one sin/cos pair,
- * and gives both of its elements: the same bits as rung_rng_normal element by
- * element (same operations in the same order), at about half the cost. */
-static void fill_randn(void *buf, rung_dtype dt, int64_t start, int64_t n, uint64_t key)
+double rung_wide_offset(rung_dtype dt)
+{
+	return dt == RUNG_DT_F16 ? 100.0 : 1000.0;
+}
+
+/* Element j (stream index i) of a normal fill: z itself (w == 0, randn) or the
+ * wide value s * (w + w/10 * z). */
+static void store_normal(void *buf, rung_dtype dt, int64_t j, uint64_t i, double z, double w)
+{
+	if (w == 0) {
+		store_randn(buf, dt, j, z);
+		return;
+	}
+	double v = w + (w / 10) * z;
+	store_randn(buf, dt, j, ((i / RUNG_WIDE_BLOCK) & 1) ? -v : v);
+}
+
+/* randn (w == 0) or wide (w = the offset) over elements [start, start + n): each
+ * Box-Muller pair p (elements 2p, 2p + 1) costs one pair of raw draws, one log, one
+ * sqrt and one sin/cos pair, and gives both of its elements: the same bits as
+ * rung_rng_normal element by element (same operations in the same order), at
+ * about half the cost. */
+static void fill_randn(void *buf, rung_dtype dt, int64_t start, int64_t n, uint64_t key, double w)
 {
 	int64_t j = 0;
 	if (n > 0 && (start & 1)) { /* odd start: the sine half of a pair */
-		store_randn(buf, dt, 0, rung_rng_normal(key, (uint64_t)start));
+		store_normal(buf, dt, 0, (uint64_t)start, rung_rng_normal(key, (uint64_t)start), w);
 		j = 1;
 	}
 	for (; j + 1 < n; j += 2) {
@@ -130,11 +148,11 @@ static void fill_randn(void *buf, rung_dtype dt, int64_t start, int64_t n, uint6
 		double u2 = (double)(rung_rng_u64(key, i + 1) >> 11) * 0x1.0p-53;
 		double r = sqrt(-2.0 * log(u1));
 		double t = 2.0 * M_PI * u2;
-		store_randn(buf, dt, j, r * cos(t));
-		store_randn(buf, dt, j + 1, r * sin(t));
+		store_normal(buf, dt, j, i, r * cos(t), w);
+		store_normal(buf, dt, j + 1, i + 1, r * sin(t), w);
 	}
 	if (j < n) /* even last element: the cosine half alone */
-		store_randn(buf, dt, j, rung_rng_normal(key, (uint64_t)(start + j)));
+		store_normal(buf, dt, j, (uint64_t)(start + j), rung_rng_normal(key, (uint64_t)(start + j)), w);
 }
 
 int rung_fill_at(void *buf, rung_dtype dt, int64_t start, int64_t n, rung_init_kind init, double a,
@@ -146,6 +164,10 @@ int rung_fill_at(void *buf, rung_dtype dt, int64_t start, int64_t n, rung_init_k
 		return rung_error_set(RUNG_EINVAL, "fill %s: negative element count", argname ? argname : "?");
 	if (n > 0 && !buf)
 		return rung_error_set(RUNG_EINVAL, "fill %s: no buffer", argname ? argname : "?");
+	if ((init == RUNG_INIT_WIDE || init == RUNG_INIT_CONSTANT || init == RUNG_INIT_INTS) && is_int(dt))
+		return rung_error_set(RUNG_EINVAL, "fill %s: the %s distribution needs a float dtype, not %s",
+				      argname ? argname : "?", init == RUNG_INIT_WIDE ? "wide" : init == RUNG_INIT_INTS ? "ints" : "constant",
+				      rung_dtype_name(dt));
 	uint64_t key = rung_rng_key(seed, argname);
 	int64_t j;
 
@@ -182,7 +204,24 @@ int rung_fill_at(void *buf, rung_dtype dt, int64_t start, int64_t n, rung_init_k
 		}
 		return 0;
 	case RUNG_INIT_RANDN:
-		fill_randn(buf, dt, start, n, key);
+		fill_randn(buf, dt, start, n, key, 0);
+		return 0;
+	case RUNG_INIT_WIDE:
+		fill_randn(buf, dt, start, n, key, rung_wide_offset(dt));
+		return 0;
+	case RUNG_INIT_CONSTANT: {
+		double c = a < b ? a + (b - a) * rung_rng_uniform(key, 0) : rung_rng_normal(key, 0);
+		for (j = 0; j < n; j++)
+			store_randn(buf, dt, j, c);
+		return 0;
+	}
+	case RUNG_INIT_INTS:
+		for (j = 0; j < n; j++) {
+			/* the top 32 bits scaled to [0, 2 * RUNG_INTS_MAX + 1) (multiply-shift, no rounding) */
+			uint64_t hi = rung_rng_u64(key, (uint64_t)(start + j)) >> 32;
+			int64_t k = (int64_t)((hi * (2 * RUNG_INTS_MAX + 1)) >> 32);
+			store_randn(buf, dt, j, (double)(k - RUNG_INTS_MAX));
+		}
 		return 0;
 	default:
 		return rung_error_set(RUNG_EINVAL, "fill %s: init kind %d is not generated (npy is loaded, not filled)",

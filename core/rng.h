@@ -28,6 +28,13 @@ double rung_rng_uniform(uint64_t key, uint64_t i);
 /* Standard normal (Box-Muller, see above). */
 double rung_rng_normal(uint64_t key, uint64_t i);
 
+/* wide: the offset W per dtype: 1000 for f64, f32 and bf16 (every element's exp
+ * overflows f32 and bf16, and nearly every one f64), 100 for f16 (exp overflows
+ * f16 and f32, and a product of two elements, < 3.5e4, still fits f16). */
+double rung_wide_offset(rung_dtype dt);
+#define RUNG_WIDE_BLOCK 4096
+#define RUNG_INTS_MAX 8
+
 /* Fills n elements of dtype dt into buf, element j being element (start + j)
  * of the stream: rung_fill is rung_fill_at with start = 0.
  *   RUNG_INIT_RANDN    standard normal N(0,1) (a, b ignored)
@@ -35,6 +42,15 @@ double rung_rng_normal(uint64_t key, uint64_t i);
  *                      so values are in [a, b)
  *   RUNG_INIT_ONES / RUNG_INIT_ZEROS
  *   RUNG_INIT_ARANGE   element index (start + j); u8 wraps modulo 256
+ * and, for float dtypes only (the [check] inputs distributions, core/spec.h
+ * rung_dist_init; docs/CHECKS.md "Input distributions"):
+ *   RUNG_INIT_WIDE     s * (W + W/10 * z): z the randn value of the element, W
+ *                      rung_wide_offset(dt), s = +1 in even and -1 in odd blocks
+ *                      of RUNG_WIDE_BLOCK elements (a, b ignored)
+ *   RUNG_INIT_CONSTANT every element equal to element 0 of uniform(a,b) when
+ *                      a < b, else of randn
+ *   RUNG_INIT_INTS     integers uniform in [-RUNG_INTS_MAX, RUNG_INTS_MAX], exact
+ *                      in every float dtype (a, b ignored)
  * Values are computed in double and rounded once to dt (RNE for f32/f16/bf16);
  * integer dtypes round randn to nearest and saturate u8 to [0, 255].
  * RUNG_INIT_NPY is not generated here (RUNG_EINVAL). Returns 0 or negative. */

@@ -32,9 +32,9 @@ static const char *const sec_names[SEC_COUNT] = { "", "task", "dims", "check", "
 enum { T_NAME, T_KERNEL, T_ENTRY, T_REFERENCE, T_REFERENCE_ENTRY, T_ARCH, T_OPTIONS, T_HEADERS, T_COUNT };
 static const char *const task_keys[] = { "name", "kernel", "entry", "reference", "reference_entry",
 	                                     "arch", "options", "headers", NULL };
-enum { C_SIZES, C_SEEDS, C_ATOL, C_RTOL, C_MIN_PSNR, C_MIN_COSSIM, C_DETERMINISTIC, C_COUNT };
+enum { C_SIZES, C_SEEDS, C_ATOL, C_RTOL, C_MIN_PSNR, C_MIN_COSSIM, C_DETERMINISTIC, C_INPUTS, C_COUNT };
 static const char *const check_keys[] = { "sizes", "seeds", "atol", "rtol", "min_psnr", "min_cossim",
-	                                      "deterministic", NULL };
+	                                      "deterministic", "inputs", NULL };
 enum { A_KIND, A_DTYPE, A_SHAPE, A_INIT, A_VALUE, A_GOLDEN, A_COUNT };
 static const char *const arg_keys[] = { "kind", "dtype", "shape", "init", "value", "golden", NULL };
 enum { L_GRID, L_BLOCK, L_SMEM, L_COUNT };
@@ -271,9 +271,59 @@ static int set_dim(pstate *ps, const char *key, const char *v, int line)
 	return rung_dimset_set(&s->dims, key, val);
 }
 
+/* [check] inputs = normal, wide, ...: distribution names, each once, normal among them.
+ * Stored normal first, then the others in the order written. */
+static int set_inputs(pstate *ps, const char *v, int line)
+{
+	rung_spec *s = ps->s;
+	rung_dist seen[RUNG_NDISTS];
+	int n = 0;
+	bool normal = false;
+	const char *p = v;
+	for (;;) {
+		const char *comma = strchr(p, ',');
+		const char *e = comma ? comma : p + strlen(p);
+		while (p < e && isspace((unsigned char)*p))
+			p++;
+		while (e > p && isspace((unsigned char)e[-1]))
+			e--;
+		if (e == p)
+			return fail(ps, line, "inputs", "empty item in '%s'", v);
+		char name[64];
+		snprintf(name, sizeof(name), "%.*s", (int)(e - p), p);
+		rung_dist d;
+		if (rung_dist_parse(&d, name)) {
+			char msg[256];
+			snprintf(msg, sizeof(msg), "%s", rung_error_last());
+			return fail(ps, line, "inputs", "%s", msg);
+		}
+		for (int i = 0; i < n; i++)
+			if (seen[i] == d)
+				return fail(ps, line, "inputs", "'%s' given twice", name);
+		seen[n++] = d;
+		normal |= d == RUNG_DIST_NORMAL;
+		if (!comma)
+			break;
+		p = comma + 1;
+	}
+	if (!normal)
+		return fail(ps, line, "inputs",
+		            "'normal' is missing: the run case and the bench always use it (e.g. inputs = normal, %s)",
+		            rung_dist_name(seen[0]));
+	s->ninputs = 1;
+	s->inputs[0] = RUNG_DIST_NORMAL;
+	for (int i = 0; i < n; i++)
+		if (seen[i] != RUNG_DIST_NORMAL)
+			s->inputs[s->ninputs++] = seen[i];
+	s->inputs_line = line;
+	return 0;
+}
+
 static int set_check(pstate *ps, int k, const char *v, int line)
 {
 	rung_spec *s = ps->s;
+	if (k == C_INPUTS)
+		return set_inputs(ps, v, line);
 	if (k == C_SIZES) {
 		if (!ps->sizes)
 			return set_str(ps, &ps->sizes, v);
@@ -728,6 +778,37 @@ static int check_arg(pstate *ps, int idx)
 	return 0;
 }
 
+/* [check] inputs, once the arguments are known: each distribution besides normal
+ * must change some argument, and golden outputs hold the normal inputs' results. */
+static int check_inputs(pstate *ps)
+{
+	rung_spec *s = ps->s;
+	if (s->ninputs == 0) {
+		s->ninputs = 1;
+		s->inputs[0] = RUNG_DIST_NORMAL;
+		return 0;
+	}
+	use_label(ps, "%s", "[check]");
+	for (int d = 1; d < s->ninputs; d++) {
+		bool changes = false;
+		for (int i = 0; i < s->nargs; i++) {
+			const rung_arg *a = &s->args[i];
+			if (a->golden)
+				return fail(ps, s->inputs_line, "inputs",
+				            "'%s' cannot be checked against the golden file of [arg %s] (it holds the result of the normal inputs)",
+				            rung_dist_name(s->inputs[d]), a->name);
+			if ((a->kind == RUNG_ARG_INPUT || a->kind == RUNG_ARG_INOUT) &&
+			    rung_dist_init(s->inputs[d], a->dtype, a->init) != a->init)
+				changes = true;
+		}
+		if (!changes)
+			return fail(ps, s->inputs_line, "inputs",
+			            "'%s' changes no argument (it replaces float inputs whose init is randn or uniform)",
+			            rung_dist_name(s->inputs[d]));
+	}
+	return 0;
+}
+
 static int validate(pstate *ps)
 {
 	rung_spec *s = ps->s;
@@ -753,6 +834,8 @@ static int validate(pstate *ps)
 	if (!has_out)
 		return rung__fail(ps->path, s->args[0].line, NULL, NULL,
 		                  "no argument is an output or inout, so there is nothing to check");
+	if ((rc = check_inputs(ps)))
+		return rc;
 	if (!ps->sec_line[SEC_LAUNCH])
 		return rung__fail(ps->path, 1, "[launch]", NULL, "missing section (grid and block are required)");
 	use_label(ps, "%s", "[launch]");

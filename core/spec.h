@@ -16,13 +16,42 @@
 
 typedef enum { RUNG_DT_F64, RUNG_DT_F32, RUNG_DT_F16, RUNG_DT_BF16, RUNG_DT_I64, RUNG_DT_I32, RUNG_DT_U8, RUNG_DT_COUNT } rung_dtype;
 typedef enum { RUNG_ARG_INPUT, RUNG_ARG_OUTPUT, RUNG_ARG_INOUT, RUNG_ARG_SCALAR } rung_arg_kind;
-typedef enum { RUNG_INIT_RANDN, RUNG_INIT_UNIFORM, RUNG_INIT_ONES, RUNG_INIT_ZEROS, RUNG_INIT_ARANGE, RUNG_INIT_NPY } rung_init_kind;
+/* RUNG_INIT_WIDE, _CONSTANT and _INTS are never written in an [arg]: they are what a
+ * generated float input becomes under the [check] inputs distributions (rung_dist_init). */
+typedef enum { RUNG_INIT_RANDN, RUNG_INIT_UNIFORM, RUNG_INIT_ONES, RUNG_INIT_ZEROS, RUNG_INIT_ARANGE, RUNG_INIT_NPY,
+	       RUNG_INIT_WIDE, RUNG_INIT_CONSTANT, RUNG_INIT_INTS } rung_init_kind;
+
+/* Input distributions of the check sweep ([check] inputs, docs/SPEC.md and
+ * docs/CHECKS.md "Input distributions"): id, name. NORMAL is every argument as its
+ * [arg] declares it; the others replace the data of generated float inputs. */
+#define RUNG_DIST_LIST(_) \
+	_(NORMAL, "normal", "every input as its [arg] declares it") \
+	_(WIDE, "wide", "float inputs of magnitude ~1e3 (1e2 in f16) around an offset, positive and negative in blocks of 4096") \
+	_(CONSTANT, "constant", "every element of each float input equal") \
+	_(INTS, "ints", "float inputs are integers in [-8, 8]; outputs compared exactly")
+
+typedef enum {
+#define RUNG_DIST_ENUM(id, name, help) RUNG_DIST_##id,
+	RUNG_DIST_LIST(RUNG_DIST_ENUM)
+#undef RUNG_DIST_ENUM
+	RUNG_NDISTS
+} rung_dist;
 
 const char *rung_dtype_name(rung_dtype dt);      /* "f32" */
 size_t rung_dtype_size(rung_dtype dt);           /* 4 */
 bool rung_dtype_is_float(rung_dtype dt);
 int rung_dtype_parse(rung_dtype *out, const char *s); /* 0 or RUNG_EINVAL */
 const char *rung_arg_kind_name(rung_arg_kind k);
+const char *rung_dist_name(rung_dist d);          /* "wide" */
+const char *rung_dist_help(rung_dist d);          /* one line: what its data is */
+int rung_dist_parse(rung_dist *out, const char *s); /* 0 or RUNG_EINVAL */
+/* "normal, wide, constant, ints": every name, for messages. */
+const char *rung_dist_names(void);
+/* The init an input or inout of dtype dt declared with `declared` gets under
+ * distribution d: RUNG_INIT_WIDE, _CONSTANT or _INTS for a float dtype declared
+ * randn or uniform(a,b); `declared` itself for normal, integer dtypes (indices,
+ * sizes) and deliberate data (npy, zeros, ones, arange). */
+rung_init_kind rung_dist_init(rung_dist d, rung_dtype dt, rung_init_kind declared);
 
 /* An expression as written, with where it was written. */
 typedef struct {
@@ -88,6 +117,9 @@ typedef struct {
 	/* deterministic = false: two runs on the same inputs may differ (atomics);
 	 * the difference is reported instead of failing the check. */
 	bool nondeterministic;
+	int ninputs;                     /* [check] inputs: 1 (normal only) when absent */
+	rung_dist inputs[RUNG_NDISTS];   /* inputs[0] is RUNG_DIST_NORMAL, then the others as written */
+	int inputs_line;                 /* 0 when absent */
 
 	int nargs;
 	rung_arg args[RUNG_MAX_ARGS];

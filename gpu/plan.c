@@ -141,6 +141,10 @@ int rung_plan_build(rung_plan *out, const rung_spec *spec, const rung_launch *kl
 		out->nseeds = RUNG_PLAN_MAX_SEEDS;
 	for (int i = 0; i < out->nseeds; i++)
 		out->seeds[i] = rung_seed_derive(base_seed, i);
+	out->ndists = 1;
+	out->dists[0] = RUNG_DIST_NORMAL;
+	for (int i = 1; i < spec->ninputs && i < RUNG_NDISTS; i++)
+		out->dists[out->ndists++] = spec->inputs[i];
 	out->has_atol = spec->has_atol, out->atol = spec->atol;
 	out->has_rtol = spec->has_rtol, out->rtol = spec->rtol;
 	out->has_min_psnr = spec->has_min_psnr, out->min_psnr = spec->min_psnr;
@@ -162,6 +166,31 @@ int rung_plan_build(rung_plan *out, const rung_spec *spec, const rung_launch *kl
 	}
 	out->budget_s = 2.0;
 	return 0;
+}
+
+int rung_plan_cases(const rung_plan *p, rung_plan_case *out, int max)
+{
+	int n = 0, bench = p->nshapes - 1;
+#define ADD(s, k, d, r) \
+	do { \
+		if (out && n < max) \
+			out[n] = (rung_plan_case){ .shape = (s), .seed = (k), .dist = (d), .run = (r) }; \
+		n++; \
+	} while (0)
+	if (p->nshapes < 1)
+		return 0;
+	ADD(bench, 0, RUNG_DIST_NORMAL, true);
+	for (int s = 0; s < bench; s++)
+		for (int k = 0; k < p->nseeds; k++)
+			ADD(s, k, RUNG_DIST_NORMAL, false);
+	for (int d = 1; d < p->ndists; d++) {
+		for (int s = 0; s < bench; s++)
+			ADD(s, 0, p->dists[d], false);
+		if (bench == 0)
+			ADD(bench, 0, p->dists[d], false);
+	}
+#undef ADD
+	return n;
 }
 
 int rung_plan_first_output(const rung_plan *p)
@@ -305,6 +334,12 @@ json_t *rung_plan_to_json(const rung_plan *p)
 	for (int i = 0; i < p->nseeds; i++)
 		json_array_append_new(seeds, u64_json(p->seeds[i]));
 	json_object_set_new(j, "seeds", seeds);
+	if (p->ndists > 1) { /* absent: normal only (plans of specs without [check] inputs are unchanged) */
+		json_t *in = json_array();
+		for (int i = 0; i < p->ndists; i++)
+			json_array_append_new(in, json_string(rung_dist_name(p->dists[i])));
+		json_object_set_new(j, "inputs", in);
+	}
 	json_t *tol = json_object();
 	if (p->has_atol)
 		json_object_set_new(tol, "atol", json_real(p->atol));
@@ -428,6 +463,24 @@ int rung_plan_from_json(rung_plan *out, const json_t *j)
 	for (int i = 0; i < out->nseeds; i++)
 		if (u64_from(&out->seeds[i], json_array_get(seeds, i)))
 			return bad("seed");
+	out->ndists = 1;
+	out->dists[0] = RUNG_DIST_NORMAL;
+	const json_t *in = json_object_get(j, "inputs");
+	if (in) {
+		if (!json_is_array(in) || json_array_size(in) < 1 || json_array_size(in) > RUNG_NDISTS)
+			return bad("inputs");
+		out->ndists = (int)json_array_size(in);
+		for (int i = 0; i < out->ndists; i++) {
+			rung_dist d;
+			const json_t *x = json_array_get(in, (size_t)i);
+			if (!json_is_string(x) || rung_dist_parse(&d, json_string_value(x)) || (i == 0) != (d == RUNG_DIST_NORMAL))
+				return bad("inputs");
+			for (int k = 0; k < i; k++)
+				if (out->dists[k] == d)
+					return bad("inputs");
+			out->dists[i] = d;
+		}
+	}
 	const json_t *tol = json_object_get(j, "tol");
 #define TOL(name) \
 	if (json_is_number(json_object_get(tol, #name))) { \

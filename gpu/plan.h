@@ -52,6 +52,8 @@ typedef struct {
 	int nseeds;
 	uint64_t base_seed;
 	uint64_t seeds[RUNG_PLAN_MAX_SEEDS];
+	int ndists;                    /* [check] inputs: 1 (normal only) unless the spec lists more */
+	rung_dist dists[RUNG_NDISTS];  /* dists[0] is RUNG_DIST_NORMAL */
 	bool has_atol, has_rtol, has_min_psnr, has_min_cossim;
 	double atol, rtol, min_psnr, min_cossim;
 	bool nondeterministic; /* [check] deterministic = false */
@@ -71,6 +73,24 @@ int rung_plan_build(rung_plan *out, const rung_spec *spec, const rung_launch *kl
 json_t *rung_plan_to_json(const rung_plan *p);
 /* RUNG_EIO with a message on a malformed plan. */
 int rung_plan_from_json(rung_plan *out, const json_t *j);
+
+/* One case of the run and check rungs: shape index, seed index, distribution. */
+typedef struct {
+	int shape, seed;
+	rung_dist dist;
+	bool run; /* the run case: the benchmark shape, the first seed, normal */
+} rung_plan_case;
+
+#define RUNG_PLAN_MAX_CASES (1 + RUNG_PLAN_MAX_SHAPES * (RUNG_PLAN_MAX_SEEDS + RUNG_NDISTS))
+
+/* The cases the worker runs, in order (docs/CHECKS.md "Which cases run"):
+ *   0. the run case: the benchmark shape (the last), seed 0, normal;
+ *   then every other shape with every seed, normal (shape by shape);
+ *   then for each further distribution in dists order, every other shape with
+ *   seed 0 (the benchmark shape when there is no other).
+ * Writes up to max cases into out (may be NULL to count) and returns how many
+ * there are. */
+int rung_plan_cases(const rung_plan *p, rung_plan_case *out, int max);
 
 /* Index of the plan's first output (or inout) argument, -1 when none. */
 int rung_plan_first_output(const rung_plan *p);

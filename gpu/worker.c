@@ -409,6 +409,8 @@ static void merge(rung_result *out, rung_result *wr)
 	wr->nmetrics = 0;
 	out->nshapes = wr->nshapes;
 	out->nseeds = wr->nseeds;
+	out->ninputs = wr->ninputs;
+	memcpy(out->inputs, wr->inputs, sizeof(out->inputs));
 	free(out->bench.samples);
 	out->bench = wr->bench;
 	wr->bench.samples = NULL;

@@ -180,6 +180,7 @@ static int64_t nchunks_of(int64_t n)
 
 typedef struct {
 	const rung_plan_arg *a;
+	rung_init_kind init; /* a->init, or what the case's distribution makes of it */
 	char *buf;        /* slab */
 	int64_t s0, cnt;  /* slab start and length (elements) */
 	uint64_t seed;
@@ -193,22 +194,23 @@ static void gen_chunk(void *ud, int64_t k)
 	int64_t off = k * CH, cnt = g->cnt - off < CH ? g->cnt - off : CH;
 	char *p = g->buf + (size_t)off * g->es;
 	/* arguments validated before: cannot fail */
-	rung_fill_at(p, g->a->dtype, g->s0 + off, cnt, g->a->init, g->a->a, g->a->b, g->seed, g->a->name);
+	rung_fill_at(p, g->a->dtype, g->s0 + off, cnt, g->init, g->a->a, g->a->b, g->seed, g->a->name);
 	if (g->hash)
 		g->hash[(g->s0 + off) / CH] = hash_bytes(p, (size_t)cnt * g->es);
 }
 
-/* Generates arg i into dst[], hashing chunks into hash (may be NULL): slab k+1
+/* Generates arg i with init kind `init` (its own, or the case distribution's:
+ * rung_dist_init) into dst[], hashing chunks into hash (may be NULL): slab k+1
  * is generated into one staging slab while slab k uploads from the other to
  * dst[0]; the other destinations are then copied on the device. */
-static int gen_upload(rung_wjob *j, const rung_plan_shape *sh, int i, uint64_t seed, const CUdeviceptr *dst,
-		      int ndst, uint64_t *hash, char *reason, size_t rlen)
+static int gen_upload(rung_wjob *j, const rung_plan_shape *sh, int i, uint64_t seed, rung_init_kind init,
+		      const CUdeviceptr *dst, int ndst, uint64_t *hash, char *reason, size_t rlen)
 {
 	const rung_plan_arg *a = &j->p->args[i];
 	CUstream st = j->c->stream;
 	size_t es = rung_dtype_size(a->dtype);
 	int64_t n = sh->numel[i];
-	if (rung_fill_at(stage[0], a->dtype, 0, 0, a->init, a->a, a->b, seed, a->name)) {
+	if (rung_fill_at(stage[0], a->dtype, 0, 0, init, a->a, a->b, seed, a->name)) {
 		rung__sfmt(reason, rlen, "input %s: %s", a->name, rung_error_last());
 		return 1;
 	}
@@ -221,7 +223,7 @@ static int gen_upload(rung_wjob *j, const rung_plan_shape *sh, int i, uint64_t s
 		if ((r = stage_wait(b)) != CUDA_SUCCESS)
 			break;
 		t0 = rung_timing_lap("inputs: upload (wait)", t0);
-		gen_job g = { a, stage[b], s, cnt, seed, hash, es };
+		gen_job g = { a, init, stage[b], s, cnt, seed, hash, es };
 		rung_par_for(nchunks_of(cnt), gen_chunk, &g);
 		rung_timing_lap("inputs: generate", t0);
 		r = rung_cu.cuMemcpyHtoDAsync(dst[0] + (size_t)s * es, stage[b], (size_t)cnt * es, st);
@@ -349,12 +351,14 @@ int rung__upload_input(rung_wjob *j, const rung_plan_shape *sh, int i, uint64_t 
 		free(d);
 		return d ? 0 : 1;
 	}
-	return gen_upload(j, sh, i, seed, dst, ndst, NULL, reason, rlen);
+	return gen_upload(j, sh, i, seed, j->p->args[i].init, dst, ndst, NULL, reason, rlen);
 }
 
 /* --- device buffers ------------------------------------------------------------ */
 
 typedef struct {
+	rung_dist dist;                    /* the case's input distribution */
+	rung_init_kind init[RUNG_MAX_ARGS]; /* each argument's init under it (rung_dist_init) */
 	rung_dbuf cand[RUNG_MAX_ARGS], ref[RUNG_MAX_ARGS];
 	uint64_t *in_hash[RUNG_MAX_ARGS];  /* generated inputs: per chunk */
 	void *in_host[RUNG_MAX_ARGS];      /* npy inputs: whole */
@@ -706,9 +710,10 @@ static int64_t input_pass(rung_wjob *j, rung_case *k, const rung_plan_shape *sh,
 			for (int64_t c = s / CH; c < nchunks_of(s + cnt) && at == -1; c++) {
 				if (!changed[c])
 					continue;
-				/* regenerate the chunk (stage[2]: the walk uses 0 and 1) and find the element */
+				/* regenerate the chunk with the case's distribution (stage[2]: the walk
+				 * uses 0 and 1) and find the element */
 				int64_t c0 = c * CH, cc = n - c0 < CH ? n - c0 : CH;
-				rung_fill_at(stage[2], a->dtype, c0, cc, a->init, a->a, a->b, seed, a->name);
+				rung_fill_at(stage[2], a->dtype, c0, cc, k->init[i], a->a, a->b, seed, a->name);
 				int64_t d = rung_input_first_change(stage[2], buf + (size_t)(c0 - s) * es, a->dtype, cc);
 				at = c0 + (d >= 0 ? d : 0);
 			}
@@ -736,6 +741,7 @@ static int metrics_pass(rung_wjob *j, rung_case *k, const rung_plan_shape *sh, i
 	int64_t n = sh->numel[i], nc = nchunks_of(n);
 	rung_check_opts o;
 	rung__plan_check_opts(&o, p, a->dtype);
+	rung_check_opts_inputs(&o, k->dist); /* ints: exact */
 	o.check_poison = a->kind == RUNG_ARG_OUTPUT;
 	o.poison_variant = 0;
 	rung_metrics_ctx ctx;
@@ -806,12 +812,15 @@ static int add_metric(rung_result *res, const rung_check_metric *m)
 	return 0;
 }
 
-/* Where: "" for the run case, " at M=127,N=255 seed 2/3" otherwise. */
-static void case_where(char *buf, size_t len, const rung_plan *p, int s, int k)
+/* Where: "" for the run case, " at M=127,N=255 seed 2/3" otherwise, and
+ * " (inputs wide) at M=127,N=255 seed 1/3" for a distribution besides normal. */
+static void case_where(char *buf, size_t len, const rung_plan *p, int s, int k, rung_dist d)
 {
-	char dims[256];
+	char dims[256], in[48] = "";
 	rung_dimset_format(dims, sizeof(dims), &p->shapes[s].dims);
-	rung__sfmt(buf, len, " at %s seed %d/%d", dims, k + 1, p->nseeds);
+	if (d != RUNG_DIST_NORMAL)
+		rung__sfmt(in, sizeof(in), " (inputs %s)", rung_dist_name(d));
+	rung__sfmt(buf, len, "%s at %s seed %d/%d", in, dims, k + 1, p->nseeds);
 }
 
 /* Device memory one set of guarded buffers needs (the arguments). */
@@ -863,7 +872,7 @@ static int setup(rung_wjob *j, rung_case *k, const rung_plan_shape *sh, uint64_t
 					rung__sfmt(reason, rlen, "out of host memory for input %s", a->name);
 					return 1;
 				}
-				if (gen_upload(j, sh, i, seed, dst, ndst, h, reason, rlen))
+				if (gen_upload(j, sh, i, seed, k->init[i], dst, ndst, h, reason, rlen))
 					return 1;
 			}
 		}
@@ -927,7 +936,8 @@ static int reference(rung_wjob *j, rung_case *k, const rung_plan_shape *sh, char
 	return 0;
 }
 
-rung_case_outcome rung__run_case(rung_wjob *j, int s, int kseed, bool first, char *reason, size_t rlen)
+rung_case_outcome rung__run_case(rung_wjob *j, int s, int kseed, rung_dist dist, bool first, char *reason,
+				 size_t rlen)
 {
 	const rung_plan *p = j->p;
 	const rung_plan_shape *sh = &p->shapes[s];
@@ -935,9 +945,12 @@ rung_case_outcome rung__run_case(rung_wjob *j, int s, int kseed, bool first, cha
 	uint64_t seed = p->seeds[kseed];
 	rung_case k;
 	memset(&k, 0, sizeof(k));
+	k.dist = dist;
+	for (int i = 0; i < p->nargs; i++)
+		k.init[i] = rung_dist_init(dist, p->args[i].dtype, p->args[i].init);
 	char where[320] = "";
 	if (!first)
-		case_where(where, sizeof(where), p, s, kseed);
+		case_where(where, sizeof(where), p, s, kseed, dist);
 	beat_step = first ? RUNG_STEP_RUN : RUNG_STEP_CHECK;
 	char why[512];
 	rung_case_outcome out = RUNG_CASE_OK;
@@ -1053,6 +1066,7 @@ rung_case_outcome rung__run_case(rung_wjob *j, int s, int kseed, bool first, cha
 		}
 		m.dims = sh->dims;
 		m.seed = seed;
+		m.inputs = dist;
 		if (m.nan_count > 0 || m.inf_count > 0)
 			finite = false;
 		add_metric(j->res, &m);

@@ -184,6 +184,10 @@ void rung__wjob_run(rung_wctx *c, const rung_plan *p, const void *kcubin, size_t
 	res->run_dims = p->shapes[p->nshapes - 1].dims;
 	res->nshapes = p->nshapes;
 	res->nseeds = p->nseeds;
+	if (p->ndists > 1) { /* normal only: left 0, as before [check] inputs */
+		res->ninputs = p->ndists;
+		memcpy(res->inputs, p->dists, sizeof(res->inputs));
+	}
 	rung_cu.cuCtxSetCurrent(c->ctx);
 
 	double tm = rung_timing_now();
@@ -213,7 +217,7 @@ void rung__wjob_run(rung_wctx *c, const rung_plan *p, const void *kcubin, size_t
 	char dims[256];
 	rung_dimset_format(dims, sizeof(dims), &p->shapes[bench].dims);
 	rung__wprogress(c, RUNG_STEP_RUN, 0, "%s seed 1/%d", dims, p->nseeds);
-	rung_case_outcome o = rung__run_case(&j, bench, 0, true, reason, sizeof(reason));
+	rung_case_outcome o = rung__run_case(&j, bench, 0, RUNG_DIST_NORMAL, true, reason, sizeof(reason));
 	if (o == RUNG_CASE_FAULT) {
 		rung__wstep(res, RUNG_STEP_RUN, RUNG_S_FAILED, "%s", reason);
 		goto out;
@@ -222,27 +226,29 @@ void rung__wjob_run(rung_wctx *c, const rung_plan *p, const void *kcubin, size_t
 	rung_timing_rss("run case done");
 
 	/* check: every [check] size set x every seed, plus the run case (the
-	 * benchmark shape with the first seed only: it is the expensive one) */
+	 * benchmark shape with the first seed only: it is the expensive one), then
+	 * each further [check] inputs distribution on every size set with the
+	 * first seed (rung_plan_cases, docs/CHECKS.md) */
 	char first_fail[1024] = "";
 	if (o == RUNG_CASE_WRONG)
 		rung__sfmt(first_fail, sizeof(first_fail), "%s", reason);
 	rung__wstep(res, RUNG_STEP_CHECK, RUNG_S_RUNNING, NULL);
-	int total = (p->nshapes - 1) * p->nseeds + 1, done = 1;
-	for (int s = 0; s < p->nshapes && !j.fatal; s++) {
-		for (int k = 0; k < p->nseeds && !j.fatal; k++) {
-			if (s == bench)
-				continue;
-			rung_dimset_format(dims, sizeof(dims), &p->shapes[s].dims);
-			rung__wprogress(c, RUNG_STEP_CHECK, (double)done / total, "%s seed %d/%d", dims, k + 1, p->nseeds);
-			o = rung__run_case(&j, s, k, false, reason, sizeof(reason));
-			done++;
-			if (o == RUNG_CASE_FAULT) {
-				rung__wstep(res, RUNG_STEP_CHECK, RUNG_S_FAILED, "%s", reason);
-				goto out;
-			}
-			if (o == RUNG_CASE_WRONG && !first_fail[0])
-				rung__sfmt(first_fail, sizeof(first_fail), "%s", reason);
+	static rung_plan_case cases[RUNG_PLAN_MAX_CASES];
+	int total = rung_plan_cases(p, cases, RUNG_PLAN_MAX_CASES);
+	for (int n = 1; n < total && !j.fatal; n++) {
+		const rung_plan_case *cs = &cases[n];
+		rung_dimset_format(dims, sizeof(dims), &p->shapes[cs->shape].dims);
+		if (cs->dist == RUNG_DIST_NORMAL)
+			rung__wprogress(c, RUNG_STEP_CHECK, (double)n / total, "%s seed %d/%d", dims, cs->seed + 1, p->nseeds);
+		else
+			rung__wprogress(c, RUNG_STEP_CHECK, (double)n / total, "%s %s seed 1/1", dims, rung_dist_name(cs->dist));
+		o = rung__run_case(&j, cs->shape, cs->seed, cs->dist, false, reason, sizeof(reason));
+		if (o == RUNG_CASE_FAULT) {
+			rung__wstep(res, RUNG_STEP_CHECK, RUNG_S_FAILED, "%s", reason);
+			goto out;
 		}
+		if (o == RUNG_CASE_WRONG && !first_fail[0])
+			rung__sfmt(first_fail, sizeof(first_fail), "%s", reason);
 	}
 	if (first_fail[0]) {
 		rung__wstep(res, RUNG_STEP_CHECK, RUNG_S_FAILED, "%s", first_fail);

@@ -226,6 +226,76 @@ static void t_default_tolerance_scaled(void)
 	CHECK_INT(m.mismatches, 0);
 }
 
+enum { GM = 33, GN = 17, GK = 257 };
+
+/* C = A B for fp32 A[GM,GK], B[GK,GN] of init kind `init`, summed over k forwards
+ * into fwd and backwards into rev; returns how many elements differ. */
+static int64_t gemm_two_orders(float *fwd, float *rev, rung_init_kind init)
+{
+	float *a = malloc(sizeof(float) * GM * GK), *b = malloc(sizeof(float) * GK * GN);
+	rung_fill(a, RUNG_DT_F32, GM * GK, init, 0, 0, 3, "A");
+	rung_fill(b, RUNG_DT_F32, GK * GN, init, 0, 0, 3, "B");
+	int64_t differ = 0;
+	for (int i = 0; i < GM; i++) {
+		for (int j = 0; j < GN; j++) {
+			float s = 0, r = 0;
+			for (int k = 0; k < GK; k++)
+				s += a[i * GK + k] * b[k * GN + j];
+			for (int k = GK - 1; k >= 0; k--)
+				r += a[i * GK + k] * b[k * GN + j];
+			fwd[i * GN + j] = s;
+			rev[i * GN + j] = r;
+			differ += s != r;
+		}
+	}
+	free(a);
+	free(b);
+	return differ;
+}
+
+/* [check] inputs = ints: small integers make a GEMM exact in fp32 (every partial
+ * sum is an integer below 2^24), so two summation orders give the same bits and
+ * the case compares exactly; one ulp off fails, where the spec's tolerance
+ * would have passed it. With randn inputs the two orders differ. */
+static void t_ints_compare_exactly(void)
+{
+	float *fwd = malloc(sizeof(float) * GM * GN), *rev = malloc(sizeof(float) * GM * GN);
+	CHECK(gemm_two_orders(fwd, rev, RUNG_INIT_RANDN) > GM * GN / 4);
+	CHECK_INT(gemm_two_orders(fwd, rev, RUNG_INIT_INTS), 0);
+
+	rung_spec spec;
+	memset(&spec, 0, sizeof spec);
+	spec.has_rtol = true;
+	spec.rtol = 1e-3;
+	rung_check_opts o, exact, same;
+	rung_check_opts_from_spec(&o, &spec, RUNG_DT_F32);
+	exact = same = o;
+	rung_check_opts_inputs(&exact, RUNG_DIST_INTS);
+	CHECK(exact.atol == 0 && exact.rtol == 0 && !exact.atol_scaled);
+	rung_check_opts_inputs(&same, RUNG_DIST_WIDE); /* the other distributions keep the spec's */
+	CHECK(memcmp(&same, &o, sizeof o) == 0);
+	rung_check_metric m = { 0 };
+	CHECK_INT(rung_metrics_compute(&m, "C", rev, fwd, RUNG_DT_F32, GM * GN, 0, NULL, &exact), 0);
+	CHECK(m.pass);
+	CHECK_INT(m.mismatches, 0);
+	CHECK_NEAR(m.max_abs, 0, 0);
+	CHECK(m.psnr == INFINITY);
+	/* one ulp off: the exact compare fails, the spec's tolerance passes it */
+	rev[5] = nextafterf(rev[5], INFINITY);
+	CHECK_INT(rung_metrics_compute(&m, "C", rev, fwd, RUNG_DT_F32, GM * GN, 0, NULL, &exact), 0);
+	CHECK(!m.pass);
+	CHECK_INT(m.mismatches, 1);
+	CHECK_CONTAINS(m.reason, "1 of 561 elements of C outside atol 0 + rtol 0.0e+00*|ref|");
+	CHECK_INT(rung_metrics_compute(&m, "C", rev, fwd, RUNG_DT_F32, GM * GN, 0, NULL, &o), 0);
+	CHECK(m.pass);
+	/* -0 and +0 are equal, NaN equals NaN */
+	float z[2] = { 0.0f, NAN }, nz[2] = { -0.0f, NAN };
+	CHECK_INT(rung_metrics_compute(&m, "C", nz, z, RUNG_DT_F32, 2, 0, NULL, &exact), 0);
+	CHECK(m.pass);
+	free(fwd);
+	free(rev);
+}
+
 static void t_integers_and_f16(void)
 {
 	int32_t ri[3] = { 1, 2, 3 }, gi[3] = { 1, 2, 4 };
@@ -461,6 +531,7 @@ int main(void)
 	T_RUN(t_psnr_cossim_gates);
 	T_RUN(t_default_tolerance_scaled);
 	T_RUN(t_integers_and_f16);
+	T_RUN(t_ints_compare_exactly);
 	T_RUN(t_ulp_bins_and_coords);
 	T_RUN(t_speed_16m);
 	T_RUN(t_streaming_equals_whole);

@@ -240,9 +240,13 @@ static void same_result(const rung_result *a, const rung_result *b)
 			CHECK_INT(x->ulp_hist[u], y->ulp_hist[u]);
 		CHECK(x->pass == y->pass);
 		CHECK_STR(x->reason, y->reason);
+		CHECK_INT(x->inputs, y->inputs);
 	}
 	CHECK_INT(a->nshapes, b->nshapes);
 	CHECK_INT(a->nseeds, b->nseeds);
+	CHECK_INT(a->ninputs, b->ninputs);
+	for (int k = 0; k < a->ninputs && k < b->ninputs; k++)
+		CHECK_INT(a->inputs[k], b->inputs[k]);
 	const rung_bench *p = &a->bench, *q = &b->bench;
 	CHECK(p->valid == q->valid);
 	CHECK_D(p->median, q->median);
@@ -319,6 +323,44 @@ static void t_roundtrip(void)
 	rung_result_clear(&b);
 	CHECK(a.metrics == NULL && a.compile_log == NULL && a.bench.samples == NULL);
 	CHECK(isnan(a.run_ms) && isnan(a.bench.median));
+}
+
+/* [check] inputs: the distributions of a result and of each metric row; absent
+ * (normal only) leaves the JSON exactly as before, so stored results stay valid. */
+static void t_inputs(void)
+{
+	rung_result a, b;
+	populate(&a);
+	char *js = rung_result_to_json(&a);
+	CHECK(js && !strstr(js, "\"inputs\""));
+	CHECK_INT(rung_result_runs(&a), 2 * 2 + 1); /* 3 shapes x 2 seeds: 2 check shapes x 2 + the run case */
+	char names[64];
+	rung_result_inputs_str(names, sizeof names, &a);
+	CHECK_STR(names, "normal");
+	free(js);
+	a.ninputs = 3;
+	a.inputs[0] = RUNG_DIST_NORMAL;
+	a.inputs[1] = RUNG_DIST_WIDE;
+	a.inputs[2] = RUNG_DIST_INTS;
+	a.metrics[1].inputs = RUNG_DIST_INTS;
+	CHECK_INT(rung_result_runs(&a), 5 + 2 + 2); /* each further distribution: the 2 check shapes, first seed */
+	rung_result_inputs_str(names, sizeof names, &a);
+	CHECK_STR(names, "normal, wide, ints");
+	js = rung_result_to_json(&a);
+	CHECK_CONTAINS(js, "\"inputs\":[\"normal\",\"wide\",\"ints\"]");
+	CHECK_CONTAINS(js, "\"inputs\":\"ints\"");
+	CHECK_INT(rung_result_from_json(&b, js), 0);
+	same_result(&a, &b);
+	CHECK_INT(b.metrics[0].inputs, RUNG_DIST_NORMAL);
+	CHECK_INT(b.metrics[1].inputs, RUNG_DIST_INTS);
+	free(js);
+	rung_result_clear(&b);
+	/* only the benchmark shape: each further distribution runs there once */
+	a.nshapes = 1;
+	CHECK_INT(rung_result_runs(&a), 1 + 2);
+	a.nshapes = 0;
+	CHECK_INT(rung_result_runs(&a), 0);
+	rung_result_clear(&a);
 }
 
 static void t_empty_and_errors(void)
@@ -409,6 +451,7 @@ static void t_suspects(void)
 int main(void)
 {
 	T_RUN(t_roundtrip);
+	T_RUN(t_inputs);
 	T_RUN(t_empty_and_errors);
 	T_RUN(t_status_and_reason);
 	T_RUN(t_suspects);

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/err.h"
 #include "core/half.h"
 #include "core/rng.h"
 
@@ -199,7 +200,8 @@ static void t_parallel_fill(void)
 {
 	const int64_t n = 300001, start = 12345;
 	rung_dtype dts[] = { RUNG_DT_F32, RUNG_DT_F64, RUNG_DT_F16, RUNG_DT_BF16, RUNG_DT_I32, RUNG_DT_U8, RUNG_DT_I64 };
-	rung_init_kind inits[] = { RUNG_INIT_RANDN, RUNG_INIT_UNIFORM, RUNG_INIT_ARANGE, RUNG_INIT_ONES };
+	rung_init_kind inits[] = { RUNG_INIT_RANDN, RUNG_INIT_UNIFORM, RUNG_INIT_ARANGE, RUNG_INIT_ONES,
+				   RUNG_INIT_WIDE, RUNG_INIT_CONSTANT, RUNG_INIT_INTS };
 	char *ser = malloc((size_t)n * 8), *par = malloc((size_t)n * 8);
 	const char *threads[] = { "1", "4" };
 	for (int t = 0; t < 2; t++) {
@@ -207,6 +209,11 @@ static void t_parallel_fill(void)
 		for (size_t d = 0; d < sizeof dts / sizeof dts[0]; d++) {
 			for (size_t k = 0; k < sizeof inits / sizeof inits[0]; k++) {
 				size_t bytes = (size_t)n * rung_dt_size(dts[d]);
+				if (inits[k] >= RUNG_INIT_WIDE && !rung_dtype_is_float(dts[d])) {
+					/* the distributions' kinds are for float dtypes only */
+					CHECK(rung_fill_par(par, dts[d], start, n, inits[k], -3, 5, 42, "P") < 0);
+					continue;
+				}
 				memset(ser, 0x11, bytes);
 				memset(par, 0x22, bytes);
 				CHECK_INT(rung_fill_at(ser, dts[d], start, n, inits[k], -3, 5, 42, "P"), 0);
@@ -226,6 +233,189 @@ static void t_parallel_fill(void)
 	free(par);
 }
 
+/* f64 value of element j of buf (any float dtype). */
+static double at(const void *buf, rung_dtype dt, int64_t j)
+{
+	return rung_load_double(buf, dt, j);
+}
+
+/* The element a fill of dtype dt stores for the double v (rounded once). */
+static double rounded(rung_dtype dt, double v)
+{
+	char one[8];
+	rung_store_double(one, dt, 0, v);
+	return rung_load_double(one, dt, 0);
+}
+
+static const rung_dtype float_dts[] = { RUNG_DT_F64, RUNG_DT_F32, RUNG_DT_F16, RUNG_DT_BF16 };
+
+/* wide: element i is s * (W + W/10 * z_i), z_i the randn value of element i,
+ * s = + in even and - in odd blocks of 4096; W = 1000 (100 in f16). Every
+ * element's exp overflows the dtype (and f32 for f16's positive blocks' large
+ * ones, nearly all); products of two f16 elements stay finite. */
+static void t_wide(void)
+{
+	enum { N = 3 * RUNG_WIDE_BLOCK + 17 };
+	const int64_t start = RUNG_WIDE_BLOCK - 5; /* starts 5 before a sign change */
+	char *buf = malloc((size_t)N * 8);
+	uint64_t key = rung_rng_key(21, "x");
+	CHECK_NEAR(rung_wide_offset(RUNG_DT_F32), 1000, 0);
+	CHECK_NEAR(rung_wide_offset(RUNG_DT_F64), 1000, 0);
+	CHECK_NEAR(rung_wide_offset(RUNG_DT_BF16), 1000, 0);
+	CHECK_NEAR(rung_wide_offset(RUNG_DT_F16), 100, 0);
+	for (size_t d = 0; d < sizeof float_dts / sizeof float_dts[0]; d++) {
+		rung_dtype dt = float_dts[d];
+		double w = rung_wide_offset(dt);
+		CHECK_INT(rung_fill_at(buf, dt, start, N, RUNG_INIT_WIDE, 0, 0, 21, "x"), 0);
+		int64_t bad = 0, wrong_sign = 0, small = 0, no_overflow = 0, pos = 0;
+		double sum_pos = 0, maxabs = 0;
+		for (int64_t j = 0; j < N; j++) {
+			int64_t i = start + j;
+			double v = at(buf, dt, j);
+			double z = rung_rng_normal(key, (uint64_t)i);
+			double want = ((i / RUNG_WIDE_BLOCK) % 2 ? -1 : 1) * (w + w / 10 * z);
+			bad += v != rounded(dt, want);
+			wrong_sign += (v > 0) != ((i / RUNG_WIDE_BLOCK) % 2 == 0);
+			small += fabs(v) < 0.14 * w || fabs(v) > 1.86 * w; /* |z| <= 8.57 */
+			maxabs = fabs(v) > maxabs ? fabs(v) : maxabs;
+			if (v > 0) {
+				pos++;
+				sum_pos += v;
+				/* exp overflows the dtype: f16 above 11.09, f32/bf16 above 88.7, f64 above 709.8 */
+				double lim = dt == RUNG_DT_F16 ? log(65504.0) : dt == RUNG_DT_F64 ? log(1.7976931348623157e308) : log(3.4028234663852886e38);
+				no_overflow += v <= lim;
+			}
+		}
+		CHECK_INT(bad, 0);
+		CHECK_INT(wrong_sign, 0);
+		CHECK_INT(small, 0);
+		CHECK(pos > RUNG_WIDE_BLOCK && pos < N - RUNG_WIDE_BLOCK);
+		CHECK_NEAR(sum_pos / (double)pos, w, w / 100); /* the offset: sd of the mean 0.1w/sqrt(8k) */
+		if (dt == RUNG_DT_F64)
+			CHECK(no_overflow < pos / 100); /* exp(1000 - 2.9 sd) is the first finite one */
+		else
+			CHECK_INT(no_overflow, 0);
+		if (dt == RUNG_DT_F16) {
+			CHECK(maxabs * maxabs < 65504); /* a product of two elements is finite in f16 */
+			CHECK(maxabs > 88.8);           /* and some exp overflows f32 too */
+		}
+	}
+	/* a pure function of (seed, name, index): chunks in any order give the same bytes */
+	float *whole = malloc(sizeof(float) * N), *parts = malloc(sizeof(float) * N);
+	CHECK_INT(rung_fill(whole, RUNG_DT_F32, N, RUNG_INIT_WIDE, 0, 0, 5, "w"), 0);
+	int64_t ends[] = { N, 8193, 8192, 4097, 4095, 1, 0 };
+	for (int k = 0; k < 6; k++)
+		CHECK_INT(rung_fill_at(parts + ends[k + 1], RUNG_DT_F32, ends[k + 1], ends[k] - ends[k + 1], RUNG_INIT_WIDE,
+				       0, 0, 5, "w"), 0);
+	CHECK(memcmp(whole, parts, sizeof(float) * N) == 0);
+	/* the same z as randn: wide is a transform of the normal stream */
+	CHECK_INT(rung_fill(parts, RUNG_DT_F32, N, RUNG_INIT_RANDN, 0, 0, 5, "w"), 0);
+	CHECK(whole[3] == (float)(1000 + 100 * rung_rng_normal(rung_rng_key(5, "w"), 3)));
+	free(whole);
+	free(parts);
+	free(buf);
+}
+
+/* constant: every element equals element 0 of the declared init (randn, or
+ * uniform(a,b)); a new seed gives another value. */
+static void t_constant(void)
+{
+	enum { N = 70001 };
+	char *buf = malloc((size_t)N * 8);
+	for (size_t d = 0; d < sizeof float_dts / sizeof float_dts[0]; d++) {
+		rung_dtype dt = float_dts[d];
+		CHECK_INT(rung_fill_at(buf, dt, 12345, N, RUNG_INIT_CONSTANT, 0, 0, 9, "c"), 0);
+		double c = rounded(dt, rung_rng_normal(rung_rng_key(9, "c"), 0));
+		int64_t bad = 0;
+		for (int64_t j = 0; j < N; j++)
+			bad += at(buf, dt, j) != c;
+		CHECK_INT(bad, 0);
+		CHECK(c != 0);
+		/* declared uniform(2, 3): the constant is in [2, 3) */
+		CHECK_INT(rung_fill_at(buf, dt, 0, 100, RUNG_INIT_CONSTANT, 2, 3, 9, "c"), 0);
+		double u = at(buf, dt, 0);
+		CHECK(u == rounded(dt, 2 + rung_rng_uniform(rung_rng_key(9, "c"), 0)));
+		CHECK(u >= 2 && u <= 3);
+		CHECK(at(buf, dt, 99) == u);
+	}
+	float a, b;
+	CHECK_INT(rung_fill(&a, RUNG_DT_F32, 1, RUNG_INIT_CONSTANT, 0, 0, 1, "c"), 0);
+	CHECK_INT(rung_fill(&b, RUNG_DT_F32, 1, RUNG_INIT_CONSTANT, 0, 0, 2, "c"), 0);
+	CHECK(a != b);
+	free(buf);
+}
+
+/* ints: integers uniform in [-8, 8], the same integers in every float dtype
+ * (exactly representable: 8 needs 4 bits, bf16 has 8), every value drawn. */
+static void t_ints(void)
+{
+	enum { N = 100003 };
+	double *ref = malloc(sizeof(double) * N);
+	char *buf = malloc((size_t)N * 8);
+	CHECK_INT(rung_fill_at(ref, RUNG_DT_F64, 77, N, RUNG_INIT_INTS, 0, 0, 4, "a"), 0);
+	int hist[2 * RUNG_INTS_MAX + 1] = { 0 };
+	int64_t out = 0, frac = 0;
+	double sum = 0;
+	uint64_t key = rung_rng_key(4, "a");
+	for (int64_t j = 0; j < N; j++) {
+		double v = ref[j];
+		frac += v != nearbyint(v);
+		if (v < -RUNG_INTS_MAX || v > RUNG_INTS_MAX) {
+			out++;
+			continue;
+		}
+		hist[(int)v + RUNG_INTS_MAX]++;
+		sum += v;
+		/* element i is a pure function of (seed, name, i): the top 32 bits, scaled */
+		int64_t k = (int64_t)(((rung_rng_u64(key, (uint64_t)(77 + j)) >> 32) * 17) >> 32) - 8;
+		CHECK(v == (double)k);
+	}
+	CHECK_INT(out, 0);
+	CHECK_INT(frac, 0);
+	for (int k = 0; k <= 2 * RUNG_INTS_MAX; k++)
+		CHECK(hist[k] > N / 17 * 0.9 && hist[k] < N / 17 * 1.1);
+	CHECK_NEAR(sum / N, 0, 0.05); /* sd 4.9/sqrt(N) = 0.015 */
+	for (size_t d = 1; d < sizeof float_dts / sizeof float_dts[0]; d++) {
+		rung_dtype dt = float_dts[d];
+		CHECK_INT(rung_fill_at(buf, dt, 77, N, RUNG_INIT_INTS, 0, 0, 4, "a"), 0);
+		int64_t bad = 0;
+		for (int64_t j = 0; j < N; j++)
+			bad += at(buf, dt, j) != ref[j];
+		CHECK_INT(bad, 0);
+	}
+	/* integer dtypes are never given a distribution's data */
+	int32_t iv[4];
+	CHECK(rung_fill(iv, RUNG_DT_I32, 4, RUNG_INIT_INTS, 0, 0, 4, "a") < 0);
+	CHECK_CONTAINS(rung_error_last(), "fill a: the ints distribution needs a float dtype, not i32");
+	CHECK(rung_fill(iv, RUNG_DT_I32, 4, RUNG_INIT_WIDE, 0, 0, 4, "a") < 0);
+	free(ref);
+	free(buf);
+}
+
+/* Which arguments a distribution changes: generated float inputs only. */
+static void t_dist_init(void)
+{
+	CHECK_INT(rung_dist_init(RUNG_DIST_NORMAL, RUNG_DT_F32, RUNG_INIT_RANDN), RUNG_INIT_RANDN);
+	CHECK_INT(rung_dist_init(RUNG_DIST_WIDE, RUNG_DT_F32, RUNG_INIT_RANDN), RUNG_INIT_WIDE);
+	CHECK_INT(rung_dist_init(RUNG_DIST_WIDE, RUNG_DT_BF16, RUNG_INIT_UNIFORM), RUNG_INIT_WIDE);
+	CHECK_INT(rung_dist_init(RUNG_DIST_CONSTANT, RUNG_DT_F16, RUNG_INIT_RANDN), RUNG_INIT_CONSTANT);
+	CHECK_INT(rung_dist_init(RUNG_DIST_INTS, RUNG_DT_F64, RUNG_INIT_UNIFORM), RUNG_INIT_INTS);
+	/* integer dtypes (indices, sizes) and deliberate data keep their init */
+	CHECK_INT(rung_dist_init(RUNG_DIST_WIDE, RUNG_DT_I32, RUNG_INIT_UNIFORM), RUNG_INIT_UNIFORM);
+	CHECK_INT(rung_dist_init(RUNG_DIST_INTS, RUNG_DT_U8, RUNG_INIT_ARANGE), RUNG_INIT_ARANGE);
+	rung_init_kind fixed[] = { RUNG_INIT_ZEROS, RUNG_INIT_ONES, RUNG_INIT_ARANGE, RUNG_INIT_NPY };
+	for (int d = 0; d < RUNG_NDISTS; d++)
+		for (int k = 0; k < 4; k++)
+			CHECK_INT(rung_dist_init((rung_dist)d, RUNG_DT_F32, fixed[k]), fixed[k]);
+	rung_dist dist;
+	CHECK_STR(rung_dist_names(), "normal, wide, constant, ints");
+	CHECK_INT(rung_dist_parse(&dist, "constant"), 0);
+	CHECK_INT(dist, RUNG_DIST_CONSTANT);
+	CHECK_STR(rung_dist_name(RUNG_DIST_INTS), "ints");
+	CHECK(rung_dist_parse(&dist, "Wide") < 0);
+	CHECK_STR(rung_error_last(), "unknown distribution 'Wide' (normal, wide, constant, ints)");
+}
+
 int main(void)
 {
 	T_RUN(t_reproducible);
@@ -235,5 +425,9 @@ int main(void)
 	T_RUN(t_randn_pairs_match_scalar);
 	T_RUN(t_randn_moments);
 	T_RUN(t_uniform_and_kinds);
+	T_RUN(t_wide);
+	T_RUN(t_constant);
+	T_RUN(t_ints);
+	T_RUN(t_dist_init);
 	return t_done();
 }

@@ -329,7 +329,7 @@ static void test_err_unknown_key(void)
 	          P ":2: [task]: unknown key 'nmae' (expected name, kernel, entry, reference, reference_entry, arch, options, headers)");
 	CHECK_STR(small_err("grid = 4\n"), P ":17: [arg X]: unknown key 'grid' (expected kind, dtype, shape, init, value, golden)");
 	CHECK_STR(small_err("[check]\ntolerance = 1\n"),
-	          P ":18: [check]: unknown key 'tolerance' (expected sizes, seeds, atol, rtol, min_psnr, min_cossim, deterministic)");
+	          P ":18: [check]: unknown key 'tolerance' (expected sizes, seeds, atol, rtol, min_psnr, min_cossim, deterministic, inputs)");
 }
 
 static void test_err_duplicate_key(void)
@@ -475,6 +475,70 @@ static void test_err_zero_or_negative(void)
 	CHECK_STR(small_sub("N = 32\n", "N = M - 32\n[check]\nsizes = M=32\n"),
 	          P ":9: [dims] N: 'M - 32' = 0, must be at least 1 (check sizes M=32)");
 	CHECK_STR(small_err("[roofline]\nbytes = -M\n"), P ":18: [roofline] bytes: '-M' = -64, must be at least 0");
+}
+
+/* [check] inputs: the distributions of the check sweep (normal first, then as written). */
+static void test_check_inputs(void)
+{
+	static const char *y = "[arg Y]\nkind = input\ndtype = f32\nshape = M\n"; /* lines 19-22 */
+	char buf[1024];
+	/* absent: normal only */
+	snprintf(buf, sizeof(buf), "%s%s", small_head, y);
+	rung_spec *s = parse_ok(buf);
+	CHECK(s != NULL);
+	if (s) {
+		CHECK_INT(s->ninputs, 1);
+		CHECK_INT(s->inputs[0], RUNG_DIST_NORMAL);
+		CHECK_INT(s->inputs_line, 0);
+		rung_spec_free(s);
+	}
+	snprintf(buf, sizeof(buf), "%s[check]\ninputs = wide ,normal,  ints, constant\n%s", small_head, y);
+	s = parse_ok(buf);
+	CHECK(s != NULL);
+	if (s) {
+		CHECK_INT(s->ninputs, 4);
+		CHECK_INT(s->inputs[0], RUNG_DIST_NORMAL);
+		CHECK_INT(s->inputs[1], RUNG_DIST_WIDE);
+		CHECK_INT(s->inputs[2], RUNG_DIST_INTS);
+		CHECK_INT(s->inputs[3], RUNG_DIST_CONSTANT);
+		CHECK_INT(s->inputs_line, 18);
+		rung_spec_free(s);
+	}
+	snprintf(buf, sizeof(buf), "%s[check]\ninputs = normal\n%s", small_head, y);
+	s = parse_ok(buf);
+	CHECK(s && s->ninputs == 1);
+	rung_spec_free(s);
+
+	snprintf(buf, sizeof(buf), "[check]\ninputs = normal, wid\n%s", y);
+	CHECK_STR(small_err(buf), P ":18: [check] inputs: unknown distribution 'wid' (normal, wide, constant, ints)");
+	snprintf(buf, sizeof(buf), "[check]\ninputs = normal, wide, wide\n%s", y);
+	CHECK_STR(small_err(buf), P ":18: [check] inputs: 'wide' given twice");
+	snprintf(buf, sizeof(buf), "[check]\ninputs = normal,,wide\n%s", y);
+	CHECK_STR(small_err(buf), P ":18: [check] inputs: empty item in 'normal,,wide'");
+	snprintf(buf, sizeof(buf), "[check]\ninputs = normal, wide,\n%s", y);
+	CHECK_STR(small_err(buf), P ":18: [check] inputs: empty item in 'normal, wide,'");
+	snprintf(buf, sizeof(buf), "[check]\ninputs =\n%s", y);
+	CHECK_STR(small_err(buf), P ":18: [check] inputs: missing value");
+	snprintf(buf, sizeof(buf), "[check]\ninputs = wide\n%s", y);
+	CHECK_STR(small_err(buf),
+	          P ":18: [check] inputs: 'normal' is missing: the run case and the bench always use it (e.g. inputs = normal, wide)");
+	snprintf(buf, sizeof(buf), "[check]\ninputs = normal\ninputs = wide\n%s", y);
+	CHECK_STR(small_err(buf), P ":19: [check] inputs: duplicate key (first at line 18)");
+	/* a distribution must change some argument: integer inputs and fixed inits keep theirs */
+	CHECK_STR(small_err("[check]\ninputs = normal, ints\n"
+	                    "[arg I]\nkind = input\ndtype = i32\nshape = M\n"
+	                    "[arg Z]\nkind = inout\ndtype = f32\nshape = M\ninit = zeros\n"),
+	          P ":18: [check] inputs: 'ints' changes no argument (it replaces float inputs whose init is randn or uniform)");
+	/* an inout with generated data counts */
+	snprintf(buf, sizeof(buf), "%s[check]\ninputs = normal, constant\n[arg Z]\nkind = inout\ndtype = bf16\nshape = M\n"
+	         "init = uniform(1, 2)\n", small_head);
+	s = parse_ok(buf);
+	CHECK(s && s->ninputs == 2 && s->inputs[1] == RUNG_DIST_CONSTANT);
+	rung_spec_free(s);
+	/* golden outputs hold the normal inputs' result */
+	snprintf(buf, sizeof(buf), "golden = x.npy\n[check]\ninputs = normal, wide\n%s", y);
+	CHECK_STR(small_err(buf),
+	          P ":19: [check] inputs: 'wide' cannot be checked against the golden file of [arg X] (it holds the result of the normal inputs)");
 }
 
 static void test_err_bad_sizes(void)
@@ -729,8 +793,9 @@ static void test_shipped_tasks_parse(void)
 {
 	glob_t g;
 	int n = 0;
-	const char *pats[] = { RUNG_TEST_DIR "/../examples/*/rung.ini", RUNG_TEST_DIR "/tasks/*/rung.ini" };
-	for (int p = 0; p < 2; p++) {
+	const char *pats[] = { RUNG_TEST_DIR "/../examples/*/rung.ini", RUNG_TEST_DIR "/tasks/*/rung.ini",
+			       RUNG_TEST_DIR "/exploits/*/rung.ini" };
+	for (int p = 0; p < 3; p++) {
 		if (glob(pats[p], 0, NULL, &g) != 0)
 			continue;
 		for (size_t i = 0; i < g.gl_pathc; i++, n++) {
@@ -747,6 +812,11 @@ static void test_shipped_tasks_parse(void)
 		globfree(&g);
 	}
 	CHECK(n >= 1); /* tests/tasks/sgemm at least */
+	/* the GPU test's exploit (tests/gpu_inputs.c) checks normal and wide */
+	rung_spec *s = NULL;
+	CHECK_INT(rung_spec_load(&s, RUNG_TEST_DIR "/exploits/normal_only"), 0);
+	CHECK(s && s->ninputs == 2 && s->inputs[1] == RUNG_DIST_WIDE);
+	rung_spec_free(s);
 }
 
 /* The first example in docs/SPEC.md parses, with the geometry the text describes. */
@@ -810,6 +880,7 @@ int main(void)
 	T_RUN(test_err_overflow);
 	T_RUN(test_err_zero_or_negative);
 	T_RUN(test_err_bad_sizes);
+	T_RUN(test_check_inputs);
 	T_RUN(test_err_ini_syntax);
 	T_RUN(test_long_lines_and_repeated_sizes);
 	T_RUN(test_err_task_values);

@@ -15,6 +15,7 @@
 #include "core/err.h"
 #include "core/profile.h"
 #include "harness.h"
+#include "tui/check_gpu.h"
 #include "tui/demo.h"
 #include "tui/draw.h"
 #include "tui/import.h"
@@ -413,6 +414,51 @@ static void test_screen_detail(void)
 	s = dump_of(dir, "detail_page2.txt");
 	CHECK_CONTAINS(s, "<- median");
 	CHECK_CONTAINS(s, "NVIDIA H200");
+	free(s);
+	rung_model_free(m);
+}
+
+/* [check] inputs: the detail screen names the distributions checked and the
+ * distribution of each metric row; `rung check`'s line counts their runs. */
+static void test_inputs_shown(void)
+{
+	rung_model *m = NULL;
+	CHECK_INT(rung_model_mem_new(&m), 0);
+	rung_model_row *rows = calloc(1, sizeof(*rows));
+	snprintf(rows[0].hash, sizeof(rows[0].hash), "%s", "dddddddddddddddddddddddddddddddddddddddd");
+	snprintf(rows[0].subject, sizeof(rows[0].subject), "softmax: subtract the row max");
+	rows[0].date = 1764417600;
+	rung_result *r = rows[0].result = rung_model_fake_result(rows[0].hash, 1.0, 1e-6, true, 3);
+	r->ninputs = 3;
+	r->inputs[0] = RUNG_DIST_NORMAL;
+	r->inputs[1] = RUNG_DIST_WIDE;
+	r->inputs[2] = RUNG_DIST_INTS;
+	r->metrics[2].inputs = RUNG_DIST_WIDE;
+	r->metrics[3].inputs = RUNG_DIST_INTS;
+	rung_model_row_sync_steps(&rows[0]);
+	rung_model_set_rows(m, rows, 1);
+	const char *dir = run_script(m, "<Enter>\n:dump inputs_detail.txt\n", 110, 14, 0);
+	char *s = dump_of(dir, "inputs_detail.txt");
+	CHECK_CONTAINS(s, "2 shapes x 2 seeds, inputs normal, wide, ints");
+	CHECK_CONTAINS(s, "C M=127,N=128,K=126 seed 1000:");
+	CHECK_CONTAINS(s, "C M=256,N=257,K=255 wide seed 1000:");
+	CHECK_CONTAINS(s, "C M=256,N=257,K=255 ints seed 1001:");
+	free(s);
+
+	char path[1024];
+	snprintf(path, sizeof(path), "%s/check.txt", t_tmpdir());
+	FILE *f = fopen(path, "w");
+	CHECK(f != NULL);
+	if (f) {
+		rung_check_print_gpu_step(f, r, NULL, RUNG_STEP_CHECK);
+		r->ninputs = 0; /* a result from before [check] inputs: the line as it was */
+		rung_check_print_gpu_step(f, r, NULL, RUNG_STEP_CHECK);
+		fclose(f);
+	}
+	s = t_slurp(path, NULL);
+	/* 1 check shape x 2 seeds + the run case, + 1 case each for wide and ints */
+	CHECK_CONTAINS(s, "[check] ok 2 shapes, 5 runs (inputs normal, wide, ints) max_abs=");
+	CHECK_CONTAINS(s, "[check] ok 2 shapes, 3 runs max_abs=");
 	free(s);
 	rung_model_free(m);
 }
@@ -1115,5 +1161,6 @@ int main(void)
 	T_RUN(test_roofline_measured);
 	T_RUN(test_task_key_one_task);
 	T_RUN(test_git_demo);
+	T_RUN(test_inputs_shown);
 	return t_done();
 }

@@ -253,6 +253,154 @@ static void test_plan_odd_shape(void)
 	rung_spec_free(spec);
 }
 
+/* Plan from vadd_ini (with N = n_dim when not NULL) plus extra spec text (NULL on failure; caller frees). */
+static rung_plan *vadd_plan_n(const char *n_dim, const char *extra)
+{
+	char text[2048];
+	snprintf(text, sizeof(text), "%s%s", vadd_ini, extra);
+	char *n = strstr(text, "N = 4096\n");
+	if (n_dim && n) {
+		char rest[2048];
+		snprintf(rest, sizeof(rest), "%s", n + strlen("N = 4096\n"));
+		snprintf(n, sizeof(text) - (size_t)(n - text), "N = %s\n%s", n_dim, rest);
+	}
+	rung_spec *spec = NULL;
+	if (rung_spec_parse(&spec, text, "rung.ini", ".")) {
+		fprintf(stderr, "  %s\n", rung_error_last());
+		return NULL;
+	}
+	rung_plan *p = malloc(sizeof(*p));
+	if (rung_plan_build(p, spec, &spec->launch, &spec->launch, 7)) {
+		fprintf(stderr, "  %s\n", rung_error_last());
+		free(p);
+		p = NULL;
+	}
+	rung_spec_free(spec);
+	return p;
+}
+
+static rung_plan *vadd_plan(const char *extra)
+{
+	return vadd_plan_n(NULL, extra);
+}
+
+static char *plan_text(const rung_plan *p)
+{
+	json_t *j = rung_plan_to_json(p);
+	char *t = json_dumps(j, JSON_COMPACT | JSON_SORT_KEYS);
+	json_decref(j);
+	return t;
+}
+
+/* [check] inputs in the plan: the distributions travel as "inputs" only when
+ * there are more than normal (a spec without them gives the same job as before),
+ * and rung_plan_cases is the case list docs/CHECKS.md describes. */
+static void test_plan_inputs(void)
+{
+	rung_plan *plain = vadd_plan(""), *normal = vadd_plan("[check]\ninputs = normal\n");
+	rung_plan *three = vadd_plan("[check]\ninputs = ints, normal, wide\n");
+	CHECK(plain && normal && three);
+	if (!plain || !normal || !three)
+		return;
+	char *tp = plan_text(plain), *tn = plan_text(normal), *t3 = plan_text(three);
+	CHECK_STR(tp, tn);
+	CHECK(!strstr(tp, "inputs"));
+	json_t *jp = json_loads(tp, 0, NULL);
+	const char *key;
+	json_t *val;
+	char keys[512] = "";
+	json_object_foreach(jp, key, val) {
+		strncat(keys, key, sizeof(keys) - strlen(keys) - 2);
+		strcat(keys, " ");
+	}
+	CHECK_STR(keys, "args base_seed budget_s bytes flags flops kernel reference seeds shapes tol type ");
+	json_decref(jp);
+	CHECK_INT(plain->ndists, 1);
+	CHECK_INT(plain->dists[0], RUNG_DIST_NORMAL);
+	/* normal only: the check sets with every seed, plus the run case, in the old order */
+	rung_plan_case cs[RUNG_PLAN_MAX_CASES];
+	CHECK_INT(plain->nshapes, 2);
+	CHECK_INT(plain->nseeds, 3);
+	CHECK_INT(rung_plan_cases(plain, cs, RUNG_PLAN_MAX_CASES), 1 + 3);
+	CHECK(cs[0].run && cs[0].shape == 1 && cs[0].seed == 0 && cs[0].dist == RUNG_DIST_NORMAL);
+	for (int k = 0; k < 3; k++)
+		CHECK(!cs[1 + k].run && cs[1 + k].shape == 0 && cs[1 + k].seed == k && cs[1 + k].dist == RUNG_DIST_NORMAL);
+
+	/* normal, then the others as written; the round trip keeps them */
+	CHECK_INT(three->ndists, 3);
+	CHECK_INT(three->dists[1], RUNG_DIST_INTS);
+	CHECK_INT(three->dists[2], RUNG_DIST_WIDE);
+	CHECK_CONTAINS(t3, "\"inputs\":[\"normal\",\"ints\",\"wide\"]");
+	rung_plan *q = malloc(sizeof(*q));
+	json_t *j3 = json_loads(t3, 0, NULL);
+	CHECK_INT(rung_plan_from_json(q, j3), 0);
+	CHECK_INT(q->ndists, 3);
+	CHECK(memcmp(q->dists, three->dists, sizeof(q->dists)) == 0);
+	char *tq = plan_text(q);
+	CHECK_STR(tq, t3);
+	free(tq);
+	/* each further distribution: every check shape with the first seed, after normal */
+	int n = rung_plan_cases(three, cs, RUNG_PLAN_MAX_CASES);
+	CHECK_INT(n, 1 + 3 + 2);
+	CHECK(cs[4].shape == 0 && cs[4].seed == 0 && cs[4].dist == RUNG_DIST_INTS && !cs[4].run);
+	CHECK(cs[5].shape == 0 && cs[5].seed == 0 && cs[5].dist == RUNG_DIST_WIDE && !cs[5].run);
+	CHECK_INT(rung_plan_cases(three, NULL, 0), n); /* counting only */
+	CHECK_INT(rung_plan_cases(three, cs, 2), n);   /* writes 2, still counts all */
+	/* the result's count of runs agrees with the case list */
+	rung_result r;
+	rung_result_init(&r);
+	r.nshapes = three->nshapes;
+	r.nseeds = three->nseeds;
+	r.ninputs = three->ndists;
+	memcpy(r.inputs, three->dists, sizeof(r.inputs));
+	CHECK_INT(rung_result_runs(&r), n);
+	r.ninputs = 0;
+	CHECK_INT(rung_result_runs(&r), rung_plan_cases(plain, NULL, 0));
+	/* plans from elsewhere: normal first, known names, each once */
+	const char *bad[] = { "[\"wide\"]", "[\"normal\",\"normal\"]", "[\"normal\",\"wid\"]", "[]", "\"normal\"" };
+	for (int k = 0; k < 5; k++) {
+		json_object_set_new(j3, "inputs", json_loads(bad[k], JSON_DECODE_ANY, NULL));
+		CHECK_INT(rung_plan_from_json(q, j3), RUNG_EIO);
+		CHECK_CONTAINS(rung_error_last(), "malformed job (inputs)");
+	}
+	json_decref(j3);
+	free(q);
+	free(tp);
+	free(tn);
+	free(t3);
+	free(plain);
+	free(normal);
+	free(three);
+
+	/* several check sets and seeds */
+	rung_plan *many = vadd_plan("[check]\nsizes = N=127; N=1; N=4095\nseeds = 2\ninputs = normal, constant\n");
+	CHECK(many != NULL);
+	if (many) {
+		CHECK_INT(many->nshapes, 4);
+		n = rung_plan_cases(many, cs, RUNG_PLAN_MAX_CASES);
+		CHECK_INT(n, 1 + 3 * 2 + 3);
+		const int want[][3] = { { 3, 0, 0 }, { 0, 0, 0 }, { 0, 1, 0 }, { 1, 0, 0 }, { 1, 1, 0 }, { 2, 0, 0 }, { 2, 1, 0 },
+					{ 0, 0, 1 }, { 1, 0, 1 }, { 2, 0, 1 } };
+		for (int k = 0; k < n && k < 10; k++) {
+			CHECK_INT(cs[k].shape, want[k][0]);
+			CHECK_INT(cs[k].seed, want[k][1]);
+			CHECK_INT(cs[k].dist, want[k][2] ? RUNG_DIST_CONSTANT : RUNG_DIST_NORMAL);
+			CHECK(cs[k].run == (k == 0));
+		}
+		free(many);
+	}
+	/* only the benchmark shape (every dim is 1: no odd shape): a further distribution runs there */
+	rung_plan *one = vadd_plan_n("1", "[check]\ninputs = normal, wide\n");
+	CHECK(one != NULL);
+	if (one) {
+		CHECK_INT(one->nshapes, 1);
+		n = rung_plan_cases(one, cs, RUNG_PLAN_MAX_CASES);
+		CHECK_INT(n, 2);
+		CHECK(cs[1].shape == 0 && cs[1].seed == 0 && cs[1].dist == RUNG_DIST_WIDE && !cs[1].run);
+		free(one);
+	}
+}
+
 /* --- the parent with fake workers ------------------------------------------- */
 
 static const char *fake_dir;
@@ -565,6 +713,7 @@ int main(void)
 	T_RUN(test_frame_malformed);
 	T_RUN(test_plan_from_sgemm_spec);
 	T_RUN(test_plan_odd_shape);
+	T_RUN(test_plan_inputs);
 	T_RUN(test_fake_worker_hangs);
 	T_RUN(test_fake_worker_crashes_in_check);
 	T_RUN(test_fake_worker_no_device);

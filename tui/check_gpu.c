@@ -157,10 +157,17 @@ static void print_check_ok(FILE *f, const rung_result *r)
 		snprintf(p, sizeof(p), "%.1fdB", psnr);
 	else
 		snprintf(p, sizeof(p), "%s", isnan(psnr) ? "nan" : "inf");
-	/* check sets x seeds, plus the benchmark shape with the first seed (docs/CHECKS.md) */
-	int runs = r->nshapes > 0 ? (r->nshapes - 1) * r->nseeds + 1 : 0;
-	fprintf(f, "[check] ok %d shapes, %d runs max_abs=%s max_rel=%s rmse=%s psnr=%s cos=%.7f", r->nshapes, runs,
-		g2(a, sizeof(a), max_abs), g2(b, sizeof(b), max_rel), g2(c, sizeof(c), rmse), p, cos);
+	/* check sets x seeds, plus the benchmark shape with the first seed, plus the
+	 * check sets once per further input distribution (docs/CHECKS.md) */
+	char in[96] = "";
+	if (r->ninputs > 1) {
+		char names[80];
+		rung_result_inputs_str(names, sizeof(names), r);
+		snprintf(in, sizeof(in), " (inputs %s)", names);
+	}
+	fprintf(f, "[check] ok %d shapes, %d runs%s max_abs=%s max_rel=%s rmse=%s psnr=%s cos=%.7f", r->nshapes,
+		rung_result_runs(r), in, g2(a, sizeof(a), max_abs), g2(b, sizeof(b), max_rel), g2(c, sizeof(c), rmse), p,
+		cos);
 	if (r->nondet_elements > 0) /* declared deterministic = false: reported, not failed */
 		fprintf(f, " nondeterministic=%lld elements (max |diff| %.2g)", (long long)r->nondet_elements,
 			r->nondet_max_abs);

@@ -79,6 +79,12 @@ static void task_section(rung_vctx *c)
 	char dims[512];
 	rung_dimset_format(dims, sizeof(dims), &s->dims);
 	printf("- benchmark shape: %s; %d check shape set(s), %d seed(s)\n", dims, s->ncheck, s->seeds);
+	if (s->ninputs > 1) {
+		printf("- check inputs: normal, and each check shape set once with");
+		for (int i = 1; i < s->ninputs; i++)
+			printf("%s `%s` (%s)", i > 1 ? ";" : "", rung_dist_name(s->inputs[i]), rung_dist_help(s->inputs[i]));
+		printf("\n");
+	}
 	int64_t flops = -1, bytes = -1;
 	if (s->flops.text && rung_expr_eval(&flops, s->flops.text, &s->dims) < 0)
 		flops = -1;

@@ -226,6 +226,12 @@ static void build_summary(rung_view *v, int row)
 	step_line(l, r, RUNG_STEP_RUN, buf);
 	snprintf(buf, sizeof(buf), "%d shape%s x %d seed%s", r->nshapes, r->nshapes == 1 ? "" : "s", r->nseeds,
 		 r->nseeds == 1 ? "" : "s");
+	if (r->ninputs > 1) {
+		char names[80];
+		rung_result_inputs_str(names, sizeof(names), r);
+		size_t n = strlen(buf);
+		snprintf(buf + n, sizeof(buf) - n, ", inputs %s", names);
+	}
 	step_line(l, r, RUNG_STEP_CHECK, r->nmetrics ? buf : "");
 	for (int i = 0; i < r->nmetrics; i++) {
 		const rung_check_metric *cm = &r->metrics[i];
@@ -233,8 +239,12 @@ static void build_summary(rung_view *v, int row)
 		rung_dimset_format(ds, sizeof(ds), &cm->dims);
 		rung_lines_new(l);
 		rung_lines_seg(l, cm->pass ? RUNG_ROLE_OK : RUNG_ROLE_FAILED, "  %s ", rung_glyph(cm->pass ? RUNG_G_OK : RUNG_G_FAILED));
-		rung_lines_seg(l, RUNG_ROLE_DEFAULT, "%s %s seed %llu: max_abs %.2e max_rel %.2e rmse %.2e psnr %.1f cos %.6f",
-			       cm->output, ds, (unsigned long long)cm->seed, cm->max_abs, cm->max_rel, cm->rmse, cm->psnr, cm->cossim);
+		char in[24] = "";
+		if (cm->inputs != RUNG_DIST_NORMAL)
+			snprintf(in, sizeof(in), " %s", rung_dist_name(cm->inputs));
+		rung_lines_seg(l, RUNG_ROLE_DEFAULT, "%s %s%s seed %llu: max_abs %.2e max_rel %.2e rmse %.2e psnr %.1f cos %.6f",
+			       cm->output, ds, in, (unsigned long long)cm->seed, cm->max_abs, cm->max_rel, cm->rmse, cm->psnr,
+			       cm->cossim);
 		if (cm->nan_count || cm->inf_count || cm->unwritten)
 			rung_lines_add(l, RUNG_ROLE_FAILED, "      nan %lld  inf %lld  unwritten %lld", (long long)cm->nan_count,
 				       (long long)cm->inf_count, (long long)cm->unwritten);
