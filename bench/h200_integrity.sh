@@ -10,7 +10,8 @@ set -u
 nvidia-smi --query-gpu=name,clocks.sm,clocks.mem,driver_version --format=csv,noheader
 
 echo "== gpu tests"
-for t in gpu_exploits gpu_faults gpu_profile gpu_rev_store gpu_trace; do
+for p in "$B"/gpu_exploits "$B"/gpu_*; do
+  t=$(basename "$p"); case " $seen " in *" $t "*) continue ;; esac; seen="${seen:-} $t"
   [ -x "$B/$t" ] || continue
   timeout 300 "$B/$t" > "$O/t.log" 2>&1; rc=$?
   cat "$O/t.log" >> "$O/gputests.log"; echo "$t rc=$rc $(tail -1 "$O/t.log")"

@@ -16,8 +16,8 @@ cmake --build "$src/build" -j"$(nproc 2>/dev/null || echo 2)" >/dev/null
 rm -rf .carry/bin .carry/lib
 mkdir -p .carry/bin
 cp "$src/build/rung" .carry/bin/
-for t in gpu_exploits gpu_faults gpu_profile gpu_rev_store gpu_trace; do
-  [ -x "$src/build/$t" ] && cp "$src/build/$t" .carry/bin/
+for t in "$src"/build/gpu_*; do # every GPU test (tests/gpu_*.c)
+  [ -x "$t" ] && cp "$t" .carry/bin/
 done
 # RUNG_BEFORE=<rev>: also the rung of that revision, as .carry/bin/rung-before
 # (for measurements before and after a change in one run)
