@@ -88,15 +88,18 @@ size_t rung_inert(char *dst, size_t dstlen, const char *src, size_t srclen)
 char *rung_inert_utf8(const char *src, size_t srclen)
 {
 	const unsigned char *s = (const unsigned char *)src;
-	/* at most 4 bytes out for each byte in */
-	char *out = malloc(srclen * 4 + 1);
+	/* at most 4 bytes out for each byte in (\u{XXXX} replaces 2 or 3 bytes, \u{007F} one) */
+	char *out = malloc(srclen * 8 + 1);
 	if (!out)
 		return NULL;
 	size_t o = 0;
 	for (size_t i = 0; i < srclen;) {
 		uint32_t cp;
 		int n = s[i] ? utf8_next(s + i, srclen - i, &cp) : 0;
-		if (n) {
+		if (n && (cp_hostile(cp) || cp == 0x7f)) {
+			o += (size_t)snprintf(out + o, 9, "\\u{%04X}", (unsigned)cp);
+			i += (size_t)n;
+		} else if (n) {
 			memcpy(out + o, s + i, (size_t)n);
 			o += (size_t)n;
 			i += (size_t)n;

@@ -23,9 +23,11 @@
 size_t rung_inert(char *dst, size_t dstlen, const char *src, size_t srclen);
 
 /* The stored form of captured output: src as valid UTF-8 (malloc'd, NUL
- * terminated), with NUL and every byte that is not valid UTF-8 written \xNN;
- * controls are kept (JSON escapes them; screens make them inert). NULL when out
- * of memory. */
+ * terminated), with NUL and every byte that is not valid UTF-8 written \xNN,
+ * and DEL and the code points rung_inert shows by number written \u{XXXX}. The
+ * C0 controls (ESC, BEL, newline, ...) are kept: every JSON writer escapes them
+ * (\u001B), so the record is inert in any JSON output, and screens and
+ * rung_inert make them visible. NULL when out of memory. */
 char *rung_inert_utf8(const char *src, size_t srclen);
 
 /* "812 B", "3.2 KiB", "40.0 MiB", "1.5 GiB". */

@@ -63,10 +63,14 @@ static void test_truncation(void)
 
 static void test_stored_form(void)
 {
-	/* controls and valid UTF-8 are kept, NUL and invalid bytes become \xNN */
+	/* C0 controls and valid UTF-8 are kept, NUL and invalid bytes become \xNN */
 	const char raw[] = "tid 7 \x1b[2J\xc3\xa9\0z\xff\n";
 	char *t = rung_inert_utf8(raw, sizeof(raw) - 1);
 	CHECK_STR(t, "tid 7 \x1b[2J\xc3\xa9\\x00z\\xff\n");
+	free(t);
+	/* what JSON does not escape is made text here: DEL, C1 CSI, a bidi override */
+	t = rung_inert_utf8("a\x7f" "b\xc2\x9b" "1m\xe2\x80\xae" "c", 11);
+	CHECK_STR(t, "a\\u{007F}b\\u{009B}1m\\u{202E}c");
 	free(t);
 	t = rung_inert_utf8("", 0);
 	CHECK_STR(t, "");

@@ -581,6 +581,42 @@ static void test_fake_worker_floods_forever(void)
 	rung_result_clear(&r);
 }
 
+/* `rung check` in text mode names what the kernel printed and shows its first
+ * lines inert; --json carries it JSON-escaped. Neither writes a control byte. */
+static void test_rung_check_shows_output_inert(void)
+{
+	char body[2048];
+	snprintf(body, sizeof(body),
+		 "%s"
+		 "read line\n"
+		 "i=0; while [ $i -lt 7 ]; do printf 'line %%d \\033[2J \\033]52;c;eA==\\007 \\302\\233 \\342\\200\\256 ok\\n' $i; i=$((i+1)); done\n"
+		 "printf '%%s\\n' '{\"type\":\"result\",\"fatal\":false,\"blobs\":[%zu]}' >&0\n"
+		 "printf '%%s' '%s' >&0\n"
+		 "read line\n",
+		 HELLO_OK, strlen(RESULT_OK), RESULT_OK);
+	const char *exe = write_fake("prints7.sh", body);
+	char *out = NULL;
+	int rc = t_sh(&out, "cd %s/tasks/sgemm && RUNG_WORKER_EXE=%s %s check --seed 7", RUNG_TEST_DIR, exe, RUNG_BIN);
+	CHECK_INT(rc, 0);
+	CHECK(out && !strchr(out, '\x1b') && !strchr(out, '\x07'));
+	CHECK_CONTAINS(out, "[run] ok ");
+	CHECK_CONTAINS(out, "\n[output] the kernel printed 245 B (7 lines); its first 5 lines:\n"
+			    "  | line 0 \\x1b[2J \\x1b]52;c;eA==\\x07 \\u{009B} \\u{202E} ok\n"
+			    "  | line 1 ");
+	CHECK_CONTAINS(out, "  | line 4 \\x1b[2J \\x1b]52;c;eA==\\x07 \\u{009B} \\u{202E} ok\n"
+			    "  (rung check --json or the detail screen shows the rest)\n");
+	CHECK(out && !strstr(out, "line 5"));
+	free(out);
+	rc = t_sh(&out, "cd %s/tasks/sgemm && RUNG_WORKER_EXE=%s %s check --json --seed 7", RUNG_TEST_DIR, exe, RUNG_BIN);
+	CHECK_INT(rc, 0);
+	CHECK(out && !strchr(out, '\x1b') && !strchr(out, '\x07'));
+	/* C1 and bidi controls are text in the record: no JSON writer passes them raw */
+	CHECK_CONTAINS(out, "\"output\":{\"text\":\"line 0 \\u001B[2J \\u001B]52;c;eA==\\u0007 \\\\u{009B} \\\\u{202E} ok\\nline 1 ");
+	CHECK(out && !strstr(out, "\xc2\x9b") && !strstr(out, "\xe2\x80\xae"));
+	CHECK_CONTAINS(out, "\"bytes\":245,\"dropped\":0}");
+	free(out);
+}
+
 static void test_exec_failure(void)
 {
 	rung_worker_opts o = {.exe = "/nonexistent/rung"};
@@ -722,6 +758,7 @@ int main(void)
 	T_RUN(test_fault_jobs_reach_the_worker);
 	T_RUN(test_fake_worker_prints);
 	T_RUN(test_fake_worker_floods_forever);
+	T_RUN(test_rung_check_shows_output_inert);
 	T_RUN(test_exec_failure);
 	T_RUN(test_real_worker_without_driver);
 	T_RUN(test_rung_check_without_driver);

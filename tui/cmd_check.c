@@ -418,6 +418,7 @@ int rung_cmd_check(int argc, char **argv)
 	} else {
 		for (int s = 0; s < RUNG_NSTEPS; s++)
 			print_step_line(&r, t.spec, (rung_step_id)s);
+		rung_check_print_output(stdout, &r); /* never raw */
 	}
 	fflush(stdout);
 	rung_worker_detach(w);
