@@ -88,7 +88,7 @@ size_t rung_inert(char *dst, size_t dstlen, const char *src, size_t srclen)
 char *rung_inert_utf8(const char *src, size_t srclen)
 {
 	const unsigned char *s = (const unsigned char *)src;
-	/* at most 4 bytes out for each byte in (\u{XXXX} replaces 2 or 3 bytes, \u{007F} one) */
+	/* at most 8 bytes out for each byte in (DEL, one byte, becomes \u{007F}) */
 	char *out = malloc(srclen * 8 + 1);
 	if (!out)
 		return NULL;
