@@ -102,7 +102,7 @@ static void say_unforwarded(rung_capture *c)
 	if (c->unforwarded > 0) {
 		char b[32], line[128];
 		rung_fmt_bytes(b, sizeof(b), c->unforwarded);
-		int n = snprintf(line, sizeof(line), "rung worker: %s more of its stderr not shown\n", b);
+		int n = snprintf(line, sizeof(line), "rung worker: %s more of its diagnostics not shown\n", b);
 		write_all(c->forward_fd, line, (size_t)n);
 	}
 	c->forwarded = c->unforwarded = 0;
@@ -177,8 +177,10 @@ static void drain_fd(rung_capture *c, int k, int64_t *deadline_ms)
 			close_stream(c, k);
 			return;
 		}
+		int64_t before = c->printed_since;
 		handle(c, k, buf, (size_t)n);
-		if (c->active && deadline_ms && *deadline_ms >= 0 && c->window_ms > 0) {
+		/* the job's output is activity (rung's own lines are not) */
+		if (c->printed_since > before && deadline_ms && *deadline_ms >= 0 && c->window_ms > 0) {
 			int64_t want = rung_proto_now_ms() + c->window_ms;
 			int64_t cap = c->since_ms + RUNG_OUTPUT_DEADLINE_FACTOR * c->window_ms;
 			if (want > cap)

@@ -15,6 +15,7 @@
 #include "core/err.h"
 #include "core/inert.h"
 #include "core/rng.h"
+#include "gpu/capture.h"
 #include "gpu/compile.h"
 #include "gpu/cubin.h"
 #include "gpu/plan.h"
@@ -542,12 +543,15 @@ static void test_fake_worker_prints(void)
 }
 
 /* A fake worker that floods its stdout and never answers is still killed:
- * output extends the 0.5 s deadline, but to 3 x 0.5 s at most. */
+ * output extends the 0.5 s deadline, but to 3 x 0.5 s at most. It floods its
+ * stderr with lines that look like rung's own too: those reach our stderr
+ * inert and bounded (64 KiB, then one line that says how much was held back). */
 static void test_fake_worker_floods_forever(void)
 {
 	const char *exe = write_fake("flood.sh", HELLO_OK
 				     "read line\n"
-				     "while :; do printf 'flood \\033[2J \\033]52;c;eA==\\007\\n'; done\n");
+				     "while :; do printf 'flood \\033[2J \\033]52;c;eA==\\007\\n'; "
+				     "printf 'rung evil \\033[2J\\n' >&2; done\n");
 	rung_worker_opts o = {.exe = exe};
 	rung_worker *w;
 	CHECK_INT(rung_worker_open(&w, &o), 0);
@@ -577,6 +581,9 @@ static void test_fake_worker_floods_forever(void)
 	char *mine = t_slurp(own, &n);
 	CHECK(mine != NULL);
 	CHECK(mine && !memchr(mine, '\x1b', n) && !strstr(mine, "flood"));
+	CHECK_CONTAINS(mine, "rung evil \\x1b[2J\n");
+	CHECK_CONTAINS(mine, " more of its diagnostics not shown\n");
+	CHECK(n < 4 * RUNG_FORWARD_MAX);
 	free(mine);
 	rung_result_clear(&r);
 }
