@@ -13,6 +13,7 @@
 #include <strings.h>
 
 #include "core/err.h"
+#include "core/inert.h"
 
 const char *rung_step_name(rung_step_id s)
 {
@@ -99,6 +100,7 @@ void rung_result_clear(rung_result *r)
 	free(r->bench.samples);
 	free(r->counters);
 	free(r->aux);
+	free(r->output);
 	rung_result_init(r);
 }
 
@@ -632,6 +634,17 @@ char *rung_result_to_json(const rung_result *r)
 			json_object_set_new(o, "aux", aux);
 	}
 
+	if (r->output || r->output_bytes) { /* kernel output: only when it printed */
+		json_t *out = json_object();
+		/* valid UTF-8 whatever the field holds: jansson drops a string that is not */
+		char *text = rung_inert_utf8(r->output ? r->output : "", r->output ? strlen(r->output) : 0);
+		ps(out, "text", text ? text : "");
+		free(text);
+		pi(out, "bytes", r->output_bytes);
+		pi(out, "dropped", r->output_dropped);
+		json_object_set_new(o, "output", out);
+	}
+
 	char *s = json_dumps(o, JSON_COMPACT | JSON_REAL_PRECISION(17));
 	json_decref(o);
 	return s;
@@ -762,6 +775,20 @@ int rung_result_from_json(rung_result *out, const char *text)
 			rc = rung_error_set(RUNG_ENOMEM, "result JSON: out of memory");
 			goto done;
 		}
+	}
+	json_t *kout = json_object_get(o, "output");
+	if (json_is_object(kout)) {
+		json_t *text = json_object_get(kout, "text");
+		if (json_is_string(text)) {
+			/* the writer's text is valid UTF-8 without NUL; keep it so */
+			out->output = rung_inert_utf8(json_string_value(text), strlen(json_string_value(text)));
+			if (!out->output) {
+				rc = rung_error_set(RUNG_ENOMEM, "result JSON: out of memory");
+				goto done;
+			}
+		}
+		gi64(kout, "bytes", &out->output_bytes);
+		gi64(kout, "dropped", &out->output_dropped);
 	}
 done:
 	json_decref(o);

@@ -195,7 +195,19 @@ typedef struct rung_result {
 	 * (core/sass_prof.h, core/trace.h). In the result JSON as "aux" only when
 	 * set; stored in the store's profile_extra table, not with the result. */
 	char *aux;
+
+	/* What the kernel printed (device printf, assert messages: the worker's
+	 * stdout and stderr during the job), captured by the parent
+	 * (docs/ARCHITECTURE.md, "Kernel output"): the first RUNG_OUTPUT_KEEP bytes
+	 * as UTF-8 text (core/inert.h rung_inert_utf8: invalid bytes as \xNN;
+	 * controls kept, so it is shown only through rung_inert or the TUI's
+	 * sanitizer), owned, NULL when nothing was printed. output_bytes counts all
+	 * the bytes printed, output_dropped those beyond the first RUNG_OUTPUT_KEEP. */
+	char *output;
+	int64_t output_bytes, output_dropped;
 } rung_result;
+
+#define RUNG_OUTPUT_KEEP (64 * 1024)
 
 void rung_result_init(rung_result *r);  /* zeroes, sets NANs for absent values */
 void rung_result_clear(rung_result *r); /* frees owned memory, then init */

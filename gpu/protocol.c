@@ -25,6 +25,7 @@ void rung_chan_init(rung_chan *c, int fd)
 {
 	memset(c, 0, sizeof(*c));
 	c->fd = fd;
+	c->side_fd[0] = c->side_fd[1] = -1;
 }
 
 void rung_chan_free(rung_chan *c)
@@ -78,8 +79,43 @@ int rung_msg_write(int fd, json_t *hdr, const rung_blob *blobs, int nblobs)
 	return err;
 }
 
+/* Waits until fd is readable (or hung up), draining the side streams
+ * meanwhile. Returns at once when there is neither a deadline nor a side stream
+ * (the read then blocks). */
+static int wait_readable(rung_chan *c, int64_t *deadline_ms)
+{
+	for (;;) {
+		struct pollfd pfd[3] = {{.fd = c->fd, .events = POLLIN}};
+		int n = 1, at[2] = {-1, -1};
+		for (int k = 0; k < 2; k++)
+			if (c->side_fn && c->side_fd[k] >= 0) {
+				at[k] = n;
+				pfd[n++] = (struct pollfd){.fd = c->side_fd[k], .events = POLLIN};
+			}
+		if (*deadline_ms < 0 && n == 1)
+			return 0;
+		int timeout = -1;
+		if (*deadline_ms >= 0) {
+			int64_t left = *deadline_ms - rung_proto_now_ms();
+			if (left <= 0)
+				return rung_error_set(RUNG_ETIMEOUT, "deadline");
+			timeout = left > 1000000 ? 1000000 : (int)left;
+		}
+		int pr = poll(pfd, (nfds_t)n, timeout);
+		if (pr < 0 && errno == EINTR)
+			continue;
+		if (pr < 0)
+			return rung_error_set(RUNG_EIO, "worker pipe: poll failed: %s", strerror(errno));
+		for (int k = 0; k < 2; k++)
+			if (at[k] >= 0 && pfd[at[k]].revents)
+				c->side_fn(c, k, deadline_ms);
+		if (pfd[0].revents)
+			return 0;
+	}
+}
+
 /* Makes sure at least `need` unread bytes are buffered. */
-static int fill(rung_chan *c, size_t need, int64_t deadline_ms)
+static int fill(rung_chan *c, size_t need, int64_t *deadline_ms)
 {
 	while (c->len - c->off < need) {
 		if (c->off > 0 && c->off == c->len) {
@@ -100,21 +136,9 @@ static int fill(rung_chan *c, size_t need, int64_t deadline_ms)
 			c->buf = nb;
 			c->cap = cap;
 		}
-		if (deadline_ms >= 0) {
-			for (;;) {
-				int64_t left = deadline_ms - rung_proto_now_ms();
-				if (left <= 0)
-					return rung_error_set(RUNG_ETIMEOUT, "deadline");
-				struct pollfd pfd = {.fd = c->fd, .events = POLLIN};
-				int pr = poll(&pfd, 1, left > 1000000 ? 1000000 : (int)left);
-				if (pr < 0 && errno == EINTR)
-					continue;
-				if (pr < 0)
-					return rung_error_set(RUNG_EIO, "worker pipe: poll failed: %s", strerror(errno));
-				if (pr > 0)
-					break;
-			}
-		}
+		int err = wait_readable(c, deadline_ms);
+		if (err)
+			return err;
 		ssize_t n = read(c->fd, c->buf + c->len, c->cap - c->len);
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -137,8 +161,9 @@ void rung_msg_free(rung_msg *m)
 	memset(m, 0, sizeof(*m));
 }
 
-int rung_msg_read(rung_msg *out, rung_chan *c, int64_t deadline_ms)
+int rung_msg_read(rung_msg *out, rung_chan *c, int64_t deadline)
 {
+	int64_t deadline_ms = deadline; /* the side streams' drain may move it */
 	memset(out, 0, sizeof(*out));
 	/* find the newline */
 	size_t scanned = 0;
@@ -153,7 +178,7 @@ int rung_msg_read(rung_msg *out, rung_chan *c, int64_t deadline_ms)
 		}
 		if (scanned > RUNG_PROTO_MAX_LINE)
 			return rung_error_set(RUNG_EIO, "worker protocol: header line longer than %u bytes", RUNG_PROTO_MAX_LINE);
-		int err = fill(c, scanned + 1, deadline_ms);
+		int err = fill(c, scanned + 1, &deadline_ms);
 		if (err)
 			return err;
 	}
@@ -199,7 +224,7 @@ int rung_msg_read(rung_msg *out, rung_chan *c, int64_t deadline_ms)
 		while (got < len) {
 			size_t have = c->len - c->off;
 			if (have == 0) {
-				int err = fill(c, 1, deadline_ms);
+				int err = fill(c, 1, &deadline_ms);
 				if (err) {
 					rung_msg_free(out);
 					return err;

@@ -29,11 +29,19 @@ typedef struct {
 } rung_msg;
 
 /* One end of a byte stream: fd plus a read buffer. */
-typedef struct {
+typedef struct rung_chan rung_chan;
+struct rung_chan {
 	int fd;
 	char *buf;
 	size_t len, cap, off;
-} rung_chan;
+	/* Side streams drained while a read waits (the worker's captured stdout
+	 * and stderr, gpu/capture.h): side_fd[k] >= 0 is polled with fd, and when
+	 * it is readable side_fn(c, k, &deadline_ms) drains it; it may move the
+	 * read's deadline later, and sets side_fd[k] to -1 at end of stream. */
+	int side_fd[2];
+	void (*side_fn)(rung_chan *c, int k, int64_t *deadline_ms);
+	void *side_ud;
+};
 
 void rung_chan_init(rung_chan *c, int fd);
 void rung_chan_free(rung_chan *c); /* frees the buffer; does not close fd */
@@ -43,7 +51,8 @@ void rung_chan_free(rung_chan *c); /* frees the buffer; does not close fd */
 int rung_msg_write(int fd, json_t *hdr, const rung_blob *blobs, int nblobs);
 
 /* Reads the next message. deadline_ms: absolute time on rung_proto_now_ms()'s
- * clock, or a negative value to wait forever. RUNG_ETIMEOUT at the deadline,
+ * clock, or a negative value to wait forever (a side stream's drain may move a
+ * deadline later, never set one). RUNG_ETIMEOUT at the deadline,
  * RUNG_EIO at end of stream ("worker exited") or on a malformed frame
  * (message says what was wrong). */
 int rung_msg_read(rung_msg *out, rung_chan *c, int64_t deadline_ms);

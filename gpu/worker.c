@@ -20,6 +20,7 @@
 #include "core/timing.h"
 #include "core/err.h"
 #include "core/ptxscan.h"
+#include "core/inert.h"
 #include "core/rng.h"
 #include "core/roofline_guard.h"
 #include "gpu/plan.h"
@@ -38,6 +39,7 @@ int rung_worker_open(rung_worker **out, const rung_worker_opts *opts)
 	snprintf(w->exe, sizeof(w->exe), "%s", exe && *exe ? exe : "/proc/self/exe");
 	w->fd = -1;
 	w->pid = -1;
+	rung__capture_init(&w->cap);
 	*out = w;
 	return 0;
 }
@@ -75,6 +77,7 @@ static int worker_reap(rung_worker *w, bool kill_now, int grace_ms)
 	}
 	if (w->fd >= 0)
 		close(w->fd);
+	rung__capture_close(&w->cap); /* what it printed before it went stays with the job */
 	rung_chan_free(&w->chan);
 	w->fd = -1;
 	w->pid = -1;
@@ -96,6 +99,7 @@ void rung_worker_close(rung_worker *w)
 		shutdown(w->fd, SHUT_WR);
 		worker_reap(w, false, 2000);
 	}
+	rung__capture_free(&w->cap);
 	free(w);
 }
 
@@ -112,6 +116,7 @@ void rung_worker_detach(rung_worker *w)
 	}
 	if (w->fd >= 0)
 		close(w->fd); /* the worker also quits on end of input */
+	rung__capture_free(&w->cap);
 	rung_chan_free(&w->chan);
 	free(w);
 }
@@ -130,31 +135,49 @@ void rung__describe_exit(char *buf, size_t len, int st)
 		snprintf(buf, len, "worker ended (wait status %d)", st);
 }
 
+/* The child's descriptors: 0 is the socket, which carries the protocol both
+ * ways (`rung worker --socket`); 1 and 2 are the capture pipes (the kernel's
+ * output, gpu/capture.h), so nothing the kernel prints reaches our terminal
+ * or the protocol stream. */
 static int spawn(rung_worker *w)
 {
+	int cout, cerr;
+	int rc = rung__capture_open(&w->cap, &cout, &cerr);
+	if (rc)
+		return rc;
 	int sv[2];
-	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0)
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0) {
+		close(cout);
+		close(cerr);
+		rung__capture_close(&w->cap);
 		return rung_error_set(RUNG_EIO, "worker: socketpair: %s", strerror(errno));
+	}
 	pid_t pid = fork();
 	if (pid < 0) {
 		close(sv[0]);
 		close(sv[1]);
+		close(cout);
+		close(cerr);
+		rung__capture_close(&w->cap);
 		return rung_error_set(RUNG_EIO, "worker: fork: %s", strerror(errno));
 	}
 	if (pid == 0) {
-		/* Child: the socket becomes stdin and stdout (dup2 clears CLOEXEC). */
+		/* Child (dup2 clears CLOEXEC). */
 		signal(SIGPIPE, SIG_DFL);
-		if (dup2(sv[1], 0) < 0 || dup2(sv[1], 1) < 0)
+		if (dup2(sv[1], 0) < 0 || dup2(cout, 1) < 0 || dup2(cerr, 2) < 0)
 			_exit(127);
-		char *argv[] = {w->exe, "worker", NULL};
+		char *argv[] = {w->exe, "worker", "--socket", NULL};
 		execv(w->exe, argv);
 		_exit(127);
 	}
 	close(sv[1]);
+	close(cout);
+	close(cerr);
 	w->fd = sv[0];
 	w->pid = pid;
 	w->running = true;
 	rung_chan_init(&w->chan, w->fd);
+	rung__capture_attach(&w->cap, &w->chan);
 	return 0;
 }
 
@@ -453,8 +476,8 @@ static rung_step_id step_from_name(const char *name)
 	return RUNG_STEP_RUN;
 }
 
-int rung__worker_exchange(rung_worker *w, json_t *hdr, const rung_blob *blobs, int nblobs, double deadline_s,
-			  rung_progress_fn cb, void *ud, rung_exchange *ex)
+static int exchange(rung_worker *w, json_t *hdr, const rung_blob *blobs, int nblobs, double deadline_s,
+		    rung_progress_fn cb, void *ud, rung_exchange *ex)
 {
 	memset(ex, 0, sizeof(*ex));
 	ex->step = RUNG_STEP_RUN;
@@ -480,11 +503,23 @@ int rung__worker_exchange(rung_worker *w, json_t *hdr, const rung_blob *blobs, i
 	int64_t window = (int64_t)(deadline_s * 1000.0);
 	for (;;) {
 		rung_msg m;
-		rc = rung_msg_read(&m, &w->chan, rung_proto_now_ms() + window);
+		int64_t since = rung_proto_now_ms();
+		rung__capture_arm(&w->cap, since, window);
+		rc = rung_msg_read(&m, &w->chan, since + window);
 		if (rc == RUNG_ETIMEOUT) {
+			int64_t printed = w->cap.printed_since;
+			double waited = (double)(rung_proto_now_ms() - since) / 1000.0;
 			worker_reap(w, true, 0);
-			snprintf(ex->reason, sizeof(ex->reason), "killed at deadline after %.1f s (kernel never finished?)",
-				 deadline_s);
+			if (printed > 0) { /* output kept it alive for a while, never for ever */
+				char b[32];
+				rung_fmt_bytes(b, sizeof(b), printed);
+				snprintf(ex->reason, sizeof(ex->reason),
+					 "killed at deadline after %.1f s (it printed %s but sent no progress; kernel never finished?)",
+					 waited, b);
+			} else {
+				snprintf(ex->reason, sizeof(ex->reason), "killed at deadline after %.1f s (kernel never finished?)",
+					 deadline_s);
+			}
 			ex->failed = true;
 			return 0;
 		}
@@ -520,11 +555,29 @@ int rung__worker_exchange(rung_worker *w, json_t *hdr, const rung_blob *blobs, i
 	}
 }
 
+int rung__worker_exchange(rung_worker *w, json_t *hdr, const rung_blob *blobs, int nblobs, double deadline_s,
+			  rung_progress_fn cb, void *ud, rung_exchange *ex)
+{
+	rung__capture_begin(&w->cap);
+	int rc = exchange(w, hdr, blobs, nblobs, deadline_s, cb, ud, ex);
+	/* The worker writes its output before the message that follows it, so
+	 * what the job printed is in the pipes now. */
+	rung__capture_drain(&w->cap);
+	rung__capture_end(&w->cap, &ex->output, &ex->output_bytes, &ex->output_dropped);
+	if (rc < 0) {
+		free(ex->output);
+		ex->output = NULL;
+	}
+	return rc;
+}
+
 void rung__exchange_free(rung_exchange *ex)
 {
 	if (ex->have_msg)
 		rung_msg_free(&ex->msg);
 	ex->have_msg = false;
+	free(ex->output);
+	ex->output = NULL;
 }
 
 static void skip_gpu_steps(rung_result *out, const char *why)
@@ -602,6 +655,12 @@ static int eval_gpu(rung_result *out, rung_worker *w, const rung_job *job, const
 	json_decref(hdr);
 	if (ret)
 		goto done;
+	/* what the kernel printed, whatever the verdict (a crash's last words too) */
+	free(out->output);
+	out->output = ex.output;
+	out->output_bytes = ex.output_bytes;
+	out->output_dropped = ex.output_dropped;
+	ex.output = NULL;
 	if (ex.failed) {
 		/* Steps before the one in progress passed (the worker stops at a failure). */
 		for (int s = RUNG_STEP_RUN; s < (int)ex.step; s++)

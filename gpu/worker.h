@@ -112,8 +112,11 @@ int rung_compare_versions(rung_ab *out, rung_worker *w, const rung_spec *spec, c
 void rung_ab_free(rung_ab *ab);
 
 /* The worker process itself (`rung worker`): speaks the protocol on in_fd/out_fd
- * until end of input or "quit". Returns the process exit code: 0, or 1 after a
- * sticky CUDA error so that the parent starts a fresh worker. */
+ * until end of input or "quit". out_fd == in_fd: one socket both ways, and
+ * stdout is left to the kernel's output (the parent captures it); out_fd ==
+ * STDOUT_FILENO: stdout is moved to stderr so that it carries only the
+ * protocol. Returns the process exit code: 0, or 1 after a sticky CUDA error
+ * so that the parent starts a fresh worker. */
 int rung_worker_main(int in_fd, int out_fd);
 
 #endif

@@ -194,7 +194,7 @@ reply:;
 			      "method", cr.events ? "events" : "cupti-activity", "fatal", cr.fatal);
 	if (err)
 		json_object_set_new(j, "error", json_string(err));
-	rung_msg_write(c->out_fd, j, NULL, 0);
+	rung__wsend(c, j, NULL, 0);
 	json_decref(j);
 	return cr.fatal;
 }

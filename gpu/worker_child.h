@@ -68,6 +68,14 @@ typedef struct {
 	rung_bset bset;
 } rung_wjob;
 
+/* Device printf FIFO of the worker's context (bytes; the driver's default is 1 MiB). */
+#define RUNG_PRINTF_FIFO (256 * 1024)
+
+/* Writes a message to the parent, after flushing stdout and stderr (the
+ * kernel's output comes before the message that follows it). Every message
+ * the worker sends goes through here. */
+int rung__wsend(rung_wctx *c, json_t *hdr, const rung_blob *blobs, int nblobs);
+
 /* Sends {"type":"progress","step":...,"frac":...,"msg":...}. */
 void rung__wprogress(rung_wctx *c, rung_step_id step, double frac, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));

@@ -41,7 +41,7 @@ static void reply(rung_wctx *c, const double *a, const double *b, int n, const c
 	json_t *j = json_pack("{s:s,s:o,s:o,s:s,s:i,s:b,s:s}", "type", "compare_result", "a", arr(a, n), "b",
 			      arr(b, n), "method", method, "dropped", dropped, "fatal", fatal, "reason",
 			      reason ? reason : "");
-	rung_msg_write(c->out_fd, j, NULL, 0);
+	rung__wsend(c, j, NULL, 0);
 	json_decref(j);
 }
 

@@ -8,6 +8,7 @@
 
 #include <jansson.h>
 
+#include "gpu/capture.h"
 #include "gpu/protocol.h"
 #include "gpu/worker.h"
 
@@ -22,6 +23,7 @@ struct rung_worker {
 	char nodev_reason[512];
 	bool have_env;
 	rung_env env;
+	rung_capture cap; /* the worker's stdout and stderr (gpu/capture.h) */
 };
 
 /* Starts the child and reads its hello if not running. RUNG_ENODEV (cached) when
@@ -36,10 +38,16 @@ typedef struct {
 	char reason[512];
 	bool have_msg;
 	rung_msg msg;
+	/* what the worker printed during the request (gpu/capture.h; owned, NULL
+	 * when nothing): rung_inert_utf8 text of the first RUNG_OUTPUT_KEEP bytes */
+	char *output;
+	int64_t output_bytes, output_dropped;
 } rung_exchange;
 
 /* Sends hdr (+ blobs) and reads progress until a result or error arrives, the
- * worker dies, or deadline_s passes without any message (then SIGKILL). The
+ * worker dies, or deadline_s passes without any message (then SIGKILL; output
+ * the worker prints extends the wait, up to RUNG_OUTPUT_DEADLINE_FACTOR x
+ * deadline_s after the last message). What it printed is in ex->output. The
  * worker is reaped when it died or reported a fatal (sticky) error, and the
  * next request starts a fresh one. Returns negative only for rung's own errors. */
 int rung__worker_exchange(rung_worker *w, json_t *hdr, const rung_blob *blobs, int nblobs, double deadline_s,

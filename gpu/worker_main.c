@@ -24,6 +24,16 @@ void rung__sfmt(char *buf, size_t len, const char *fmt, ...)
 	va_end(ap);
 }
 
+int rung__wsend(rung_wctx *c, json_t *hdr, const rung_blob *blobs, int nblobs)
+{
+	/* What the kernel printed so far goes out before the message that follows
+	 * it, so that the parent has all of a job's output when its result arrives
+	 * (the driver writes device printf through stdio at synchronization). */
+	fflush(stdout);
+	fflush(stderr);
+	return rung_msg_write(c->out_fd, hdr, blobs, nblobs);
+}
+
 void rung__wprogress(rung_wctx *c, rung_step_id step, double frac, const char *fmt, ...)
 {
 	char msg[512];
@@ -33,7 +43,7 @@ void rung__wprogress(rung_wctx *c, rung_step_id step, double frac, const char *f
 	va_end(ap);
 	json_t *j = json_pack("{s:s,s:s,s:f,s:s}", "type", "progress", "step", rung_step_name(step), "frac",
 			      isfinite(frac) ? frac : 0.0, "msg", msg);
-	rung_msg_write(c->out_fd, j, NULL, 0);
+	rung__wsend(c, j, NULL, 0);
 	json_decref(j);
 }
 
@@ -109,6 +119,18 @@ static int device_open(rung_wctx *c)
 	size_t lim = 0;
 	if (rung_cu.cuCtxGetLimit && rung_cu.cuCtxGetLimit(&lim, CU_LIMIT_PERSISTING_L2_CACHE_SIZE) == CUDA_SUCCESS)
 		e->persisting_l2_limit = (int64_t)lim;
+	/* A smaller device printf FIFO (default 1 MiB) bounds what one launch can
+	 * print (what does not fit is lost on the device) and so the time the
+	 * driver spends writing it out at each synchronization; the parent keeps
+	 * only the first 64 KiB anyway. Lowered only, and before any module is
+	 * loaded (the driver refuses it after a printf kernel has run). */
+	size_t fifo = 0;
+	if (rung_cu.cuCtxGetLimit && rung_cu.cuCtxSetLimit &&
+	    rung_cu.cuCtxGetLimit(&fifo, CU_LIMIT_PRINTF_FIFO_SIZE) == CUDA_SUCCESS && fifo > RUNG_PRINTF_FIFO &&
+	    (r = rung_cu.cuCtxSetLimit(CU_LIMIT_PRINTF_FIFO_SIZE, RUNG_PRINTF_FIFO)) != CUDA_SUCCESS) {
+		rung_cu_describe(d, sizeof(d), r);
+		fprintf(stderr, "rung worker: printf FIFO left at %zu bytes: %s\n", fifo, d);
+	}
 	gethostname(e->host, sizeof(e->host) - 1);
 
 	c->max_clock_mhz = e->sm_clock_mhz;
@@ -143,7 +165,7 @@ static int send_hello(rung_wctx *c, int rc)
 		j = json_pack("{s:s,s:i,s:b,s:s,s:i}", "type", "hello", "proto", RUNG_PROTO_VERSION, "ok", 0, "reason",
 			      rung_error_last(), "code", rc);
 	}
-	int err = rung_msg_write(c->out_fd, j, NULL, 0);
+	int err = rung__wsend(c, j, NULL, 0);
 	json_decref(j);
 	return err;
 }
@@ -152,7 +174,7 @@ static int send_error(rung_wctx *c, rung_step_id step, const char *reason, bool 
 {
 	json_t *j = json_pack("{s:s,s:s,s:s,s:b}", "type", "error", "step", rung_step_name(step), "reason", reason,
 			      "fatal", fatal);
-	int err = rung_msg_write(c->out_fd, j, NULL, 0);
+	int err = rung__wsend(c, j, NULL, 0);
 	json_decref(j);
 	return err;
 }
@@ -184,7 +206,7 @@ static bool handle_job(rung_wctx *c, rung_msg *m)
 	} else {
 		json_t *h = json_pack("{s:s,s:b}", "type", "result", "fatal", fatal);
 		rung_blob b = {js, strlen(js)};
-		rung_msg_write(c->out_fd, h, &b, 1);
+		rung__wsend(c, h, &b, 1);
 		json_decref(h);
 		free(js);
 	}
@@ -197,8 +219,10 @@ int rung_worker_main(int in_fd, int out_fd)
 {
 	rung_wctx c;
 	memset(&c, 0, sizeof(c));
-	/* Keep the protocol stream clean: anything printed to stdout (device printf,
-	 * libraries) goes to stderr instead. */
+	/* Keep the protocol stream clean. Spawned by the parent (out_fd == in_fd,
+	 * one socket both ways), stdout and stderr are its capture pipes and stay
+	 * as they are. Run with the protocol on stdout (tests, by hand), anything
+	 * printed to stdout (device printf, libraries) goes to stderr instead. */
 	c.out_fd = out_fd;
 	if (out_fd == STDOUT_FILENO) {
 		fflush(stdout);

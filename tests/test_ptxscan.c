@@ -482,10 +482,10 @@ static void t_evaluate_carries_suspects(void)
 	snprintf(body, sizeof body,
 		 "#!/bin/sh\n"
 		 "printf '%%s\\n' '{\"type\":\"hello\",\"proto\":1,\"ok\":true,\"env\":{\"valid\":true,\"gpu\":\"Fake\","
-		 "\"arch\":\"sm_90\",\"sms\":3}}'\n"
+		 "\"arch\":\"sm_90\",\"sms\":3}}' >&0\n"
 		 "read line\n"
-		 "printf '%%s\\n' '{\"type\":\"result\",\"fatal\":false,\"blobs\":[%zu]}'\n"
-		 "printf '%%s' '%s'\n"
+		 "printf '%%s\\n' '{\"type\":\"result\",\"fatal\":false,\"blobs\":[%zu]}' >&0\n"
+		 "printf '%%s' '%s' >&0\n"
 		 "sleep 5\n",
 		 strlen(rec), rec);
 	CHECK_INT(t_write(exe, body), 0);

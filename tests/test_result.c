@@ -56,6 +56,9 @@ static void populate(rung_result *r)
 	snprintf(r->compile.arch, sizeof r->compile.arch, "sm_90");
 	snprintf(r->compile.lowered_name, sizeof r->compile.lowered_name, "_Z5sgemmPKfS0_Pfiii");
 	r->compile_log = strdup("ptxas info : Used 80 registers\n");
+	r->output = strdup("tid 0 \x1b[2J\x1b]52;c;eA==\x07 \xe2\x9c\x93\n");
+	r->output_bytes = 70000;
+	r->output_dropped = 70000 - RUNG_OUTPUT_KEEP;
 	/* set directly so the test does not depend on spec.c */
 	snprintf(r->run_dims.d[0].name, RUNG_NAME_MAX, "N");
 	r->run_dims.d[0].value = 4096;
@@ -204,6 +207,10 @@ static void same_result(const rung_result *a, const rung_result *b)
 	CHECK_STR(a->compile.lowered_name, b->compile.lowered_name);
 	if (a->compile_log || b->compile_log)
 		CHECK_STR(a->compile_log, b->compile_log);
+	if (a->output || b->output)
+		CHECK_STR(a->output, b->output);
+	CHECK_INT(a->output_bytes, b->output_bytes);
+	CHECK_INT(a->output_dropped, b->output_dropped);
 	same_dims(&a->run_dims, &b->run_dims);
 	CHECK_D(a->run_ms, b->run_ms);
 	CHECK(a->run_finite == b->run_finite);
@@ -312,6 +319,10 @@ static void t_roundtrip(void)
 	CHECK_CONTAINS(js, "\"base_seed\":\"18364758544493064720\"");
 	CHECK_CONTAINS(js, "\"status\":\"FAILED\"");
 	CHECK_CONTAINS(js, "\"run_dims\":{\"N\":4096,\"M\":127,\"K\":63}");
+	/* kernel output: controls JSON-escaped, so the text is inert in --json too */
+	CHECK_CONTAINS(js, "\"output\":{\"text\":\"tid 0 \\u001B[2J\\u001B]52;c;eA==\\u0007 \xe2\x9c\x93\\n\",\"bytes\":70000,"
+			   "\"dropped\":4464}");
+	CHECK(!strchr(js, '\x1b'));
 	CHECK_INT(rung_result_from_json(&b, js), 0);
 	same_result(&a, &b);
 	/* and serializing the parsed record gives the same text */
@@ -373,6 +384,7 @@ static void t_empty_and_errors(void)
 	char *js = rung_result_to_json(&a);
 	CHECK_CONTAINS(js, "\"compile_log\":null");
 	CHECK_CONTAINS(js, "\"metrics\":[]");
+	CHECK(!strstr(js, "\"output\"")); /* nothing printed: no output object */
 	CHECK_INT(rung_result_from_json(&b, js), 0);
 	same_result(&a, &b);
 	free(js);
@@ -448,6 +460,26 @@ static void t_suspects(void)
 	rung_result_clear(&r);
 }
 
+/* Output that is not UTF-8 (a raw C1 byte, NUL is impossible in the field) is
+ * stored with those bytes as \xNN, and reads back as that text. */
+static void t_output_not_utf8(void)
+{
+	rung_result a, b;
+	rung_result_init(&a);
+	a.output = strdup("\x9b" "31m red \xff\n");
+	a.output_bytes = 13;
+	char *js = rung_result_to_json(&a);
+	CHECK_CONTAINS(js, "\"output\":{\"text\":\"\\\\x9b31m red \\\\xff\\n\",\"bytes\":13,\"dropped\":0}");
+	CHECK_INT(rung_result_from_json(&b, js), 0);
+	CHECK_STR(b.output, "\\x9b31m red \\xff\n");
+	CHECK_INT(b.output_bytes, 13);
+	CHECK_INT(b.output_dropped, 0);
+	free(js);
+	rung_result_clear(&a);
+	rung_result_clear(&b);
+	CHECK(a.output == NULL && a.output_bytes == 0);
+}
+
 int main(void)
 {
 	T_RUN(t_roundtrip);
@@ -455,5 +487,6 @@ int main(void)
 	T_RUN(t_empty_and_errors);
 	T_RUN(t_status_and_reason);
 	T_RUN(t_suspects);
+	T_RUN(t_output_not_utf8);
 	return t_done();
 }

@@ -117,9 +117,16 @@ static void test_round_trip_and_cache(void)
 	rung_content_hash(content, &in);
 	rung_result_key(key, content, "GPU-1234");
 	make_result(&r, key, "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", 1.25, 3e-6);
+	r.output = strdup("tid 0 \x1b[2J\n");
+	r.output_bytes = 70000;
+	r.output_dropped = 70000 - RUNG_OUTPUT_KEEP;
 	CHECK_INT(rung_store_put(s, &r, content, r.rev), 0);
 
 	CHECK_INT(rung_store_get(&got, s, key), 0);
+	/* what the kernel printed is kept with the result */
+	CHECK_STR(got.output, "tid 0 \x1b[2J\n");
+	CHECK_INT(got.output_bytes, 70000);
+	CHECK_INT(got.output_dropped, 70000 - RUNG_OUTPUT_KEEP);
 	CHECK(got.cached);
 	CHECK(!got.recorded);
 	CHECK_STR(got.key, key);

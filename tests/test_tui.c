@@ -715,6 +715,40 @@ static void test_escapes(void)
 	rung_model_free(m);
 }
 
+/* What the kernel printed is a section of the detail, drawn inert: whatever
+ * the field holds (raw ESC, BEL, CR, a raw C1 CSI, a bidi override, a byte
+ * that is not UTF-8), no control reaches the screen. */
+static void test_detail_output(void)
+{
+	rung_model *m = NULL;
+	CHECK_INT(rung_model_mem_new(&m), 0);
+	rung_model_row r = {0};
+	snprintf(r.hash, sizeof(r.hash), "0a1b2c3d4e5f60718293a4b5c6d7e8f901234567");
+	snprintf(r.subject, sizeof(r.subject), "prints a line per thread");
+	r.date = 1767225600;
+	r.result = rung_model_fake_result(r.hash, 2.0, 1e-7, true, 3);
+	r.result->output = strdup("tid 0 \x1b[2J\x1b]52;c;cHduZWQ=\x07 ok\n"
+				  "tid 1 \xc2\x9b" "31m red \xe2\x80\xae" "evil\r over \xff\n"
+				  "tid 2 stored \\u{009B} as text\ttab\n");
+	r.result->output_bytes = 1048576;
+	r.result->output_dropped = 1048576 - RUNG_OUTPUT_KEEP;
+	CHECK_INT(rung_model_mem_add(m, &r), 0);
+	const char *dir = run_script(m, "<Enter> G\n:dump detail_output.txt\n", 100, 16, 0);
+	golden(dir, "detail_output.txt");
+	size_t n = 0;
+	char *sc = dump_of(dir, "detail_output.txt");
+	if (sc)
+		n = strlen(sc);
+	CHECK(sc && !memchr(sc, '\x1b', n) && !memchr(sc, '\x07', n) && !memchr(sc, '\r', n));
+	CHECK(sc && !strstr(sc, "\xc2\x9b") && !strstr(sc, "\xe2\x80\xae"));
+	CHECK_CONTAINS(sc, "kernel output (1.0 MiB, 960.0 KiB dropped)");
+	CHECK_CONTAINS(sc, "  tid 0 ^[[2J^[]52;c;cHduZWQ=^G ok");
+	CHECK_CONTAINS(sc, "  tid 1 <U+009B>31m red <U+202E>evil^M over \\xff");
+	CHECK_CONTAINS(sc, "  ... 960.0 KiB more not kept");
+	free(sc);
+	rung_model_free(m);
+}
+
 /* A live update arrives while the user navigates: the table and status bar
  * change without a key press for them. */
 static void test_live_update(void)
@@ -1153,6 +1187,7 @@ int main(void)
 	T_RUN(test_tiny_and_resize);
 	T_RUN(test_colour_roles);
 	T_RUN(test_escapes);
+	T_RUN(test_detail_output);
 	T_RUN(test_live_update);
 	T_RUN(test_sort_mouse);
 	T_RUN(test_script_errors);

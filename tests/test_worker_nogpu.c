@@ -13,7 +13,9 @@
 #include <unistd.h>
 
 #include "core/err.h"
+#include "core/inert.h"
 #include "core/rng.h"
+#include "gpu/capture.h"
 #include "gpu/compile.h"
 #include "gpu/cubin.h"
 #include "gpu/plan.h"
@@ -418,7 +420,10 @@ static const char *write_fake(const char *name, const char *body)
 	return p;
 }
 
-#define HELLO_OK "printf '%s\\n' '{\"type\":\"hello\",\"proto\":1,\"ok\":true,\"env\":{\"valid\":true,\"gpu\":\"Fake GPU\",\"arch\":\"sm_90\",\"sms\":3}}'\n"
+/* Fake workers speak the protocol as the real one does when the parent starts
+ * it (`rung worker --socket`): both ways on stdin (a socket), so they write
+ * their messages with >&0; their stdout and stderr are the parent's capture. */
+#define HELLO_OK "printf '%s\\n' '{\"type\":\"hello\",\"proto\":1,\"ok\":true,\"env\":{\"valid\":true,\"gpu\":\"Fake GPU\",\"arch\":\"sm_90\",\"sms\":3}}' >&0\n"
 
 static int eval_task(rung_result *r, rung_worker *w, double deadline)
 {
@@ -468,8 +473,8 @@ static void test_fake_worker_crashes_in_check(void)
 	/* reads the job header, reports progress in check, then dies of SIGSEGV */
 	const char *exe = write_fake("crash.sh", HELLO_OK
 				     "read line\n"
-				     "printf '%s\\n' '{\"type\":\"progress\",\"step\":\"run\",\"frac\":0,\"msg\":\"M=256\"}'\n"
-				     "printf '%s\\n' '{\"type\":\"progress\",\"step\":\"check\",\"frac\":0.5,\"msg\":\"M=127\"}'\n"
+				     "printf '%s\\n' '{\"type\":\"progress\",\"step\":\"run\",\"frac\":0,\"msg\":\"M=256\"}' >&0\n"
+				     "printf '%s\\n' '{\"type\":\"progress\",\"step\":\"check\",\"frac\":0.5,\"msg\":\"M=127\"}' >&0\n"
 				     "kill -SEGV $$\n");
 	rung_worker_opts o = {.exe = exe};
 	rung_worker *w;
@@ -488,7 +493,7 @@ static void test_fake_worker_crashes_in_check(void)
 static void test_fake_worker_no_device(void)
 {
 	const char *exe = write_fake("nodev.sh", "printf '%s\\n' '{\"type\":\"hello\",\"proto\":1,\"ok\":false,"
-					      "\"reason\":\"no CUDA driver found (libcuda.so.1)\"}'\n");
+					      "\"reason\":\"no CUDA driver found (libcuda.so.1)\"}' >&0\n");
 	rung_worker_opts o = {.exe = exe};
 	rung_worker *w;
 	CHECK_INT(rung_worker_open(&w, &o), 0);
@@ -515,7 +520,7 @@ static void test_fault_jobs_reach_the_worker(void)
 	snprintf(body, sizeof(body), "%s"
 		 "IFS= read -r line\n"
 		 "printf '%%s\\n' \"$line\" > %s/job.json\n"
-		 "printf '%%s\\n' '{\"type\":\"error\",\"step\":\"run\",\"reason\":\"fake worker\",\"fatal\":true}'\n",
+		 "printf '%%s\\n' '{\"type\":\"error\",\"step\":\"run\",\"reason\":\"fake worker\",\"fatal\":true}' >&0\n",
 		 HELLO_OK, fake_dir);
 	const char *exe = write_fake("capture.sh", body);
 	rung_worker_opts o = {.exe = exe};
@@ -576,6 +581,203 @@ static void test_fault_jobs_reach_the_worker(void)
 		rung_spec_free(spec);
 	}
 	rung_worker_close(w);
+}
+
+/* --- the kernel's output: captured, bounded, never on our terminal ------------ */
+
+/* Our own stdout and stderr go to a file while the parent works, so a test can
+ * show that nothing the worker printed reached them raw. */
+static void own_output_begin(int saved[2], const char *path)
+{
+	fflush(stdout);
+	fflush(stderr);
+	saved[0] = dup(1);
+	saved[1] = dup(2);
+	FILE *f = fopen(path, "w");
+	if (f) {
+		dup2(fileno(f), 1);
+		dup2(fileno(f), 2);
+		fclose(f);
+	}
+}
+
+static void own_output_end(int saved[2])
+{
+	fflush(stdout);
+	fflush(stderr);
+	dup2(saved[0], 1);
+	dup2(saved[1], 2);
+	close(saved[0]);
+	close(saved[1]);
+}
+
+/* One line the fake kernel prints, as the shell's printf writes it: a screen
+ * clear, an OSC 52 clipboard write ended by BEL, and two bytes that are not UTF-8. */
+#define PRINTS_FMT "tid %d \033[2J \033]52;c;cHduZWQ=\007 \377\376 done\n"
+#define PRINTS_SH "tid %%d \\033[2J \\033]52;c;cHduZWQ=\\007 \\377\\376 done\\n"
+#define RESULT_OK "{\"steps\":{\"run\":{\"status\":\"ok\"},\"check\":{\"status\":\"ok\"},\"bench\":{\"status\":\"ok\"}}}"
+
+/* A fake worker answers a job after printing about 120 KB in five bursts over
+ * 1.5 s, with no protocol message in between (more than the 1 s deadline:
+ * output is activity; the bound is 3 s), plus an assert-like line on stderr and rung's own diagnostics
+ * there (which must reach our stderr, inert). */
+static void test_fake_worker_prints(void)
+{
+	char body[4096];
+	snprintf(body, sizeof(body),
+		 "%s"
+		 "read line\n"
+		 "printf '%%s\\n' '{\"type\":\"progress\",\"step\":\"run\",\"frac\":0,\"msg\":\"M=256\"}' >&0\n"
+		 "i=0\n"
+		 "for burst in 1 2 3 4 5; do\n"
+		 "  n=0; while [ $n -lt 600 ]; do printf '" PRINTS_SH "' $i; i=$((i+1)); n=$((n+1)); done\n"
+		 "  sleep 0.3\n"
+		 "done\n"
+		 "printf 'kernel.cu:5: void k(): block: [0,0,0], thread: [1,0,0] Assertion `0` failed.\\n' >&2\n"
+		 "printf 'rung timing [worker] fake phase 1.0 ms\\nrung worker: evil \\033[2J\\n' >&2\n"
+		 "printf '%%s\\n' '{\"type\":\"result\",\"fatal\":false,\"blobs\":[%zu]}' >&0\n"
+		 "printf '%%s' '%s' >&0\n"
+		 "read line\n",
+		 HELLO_OK, strlen(RESULT_OK), RESULT_OK);
+	const char *exe = write_fake("prints.sh", body);
+	/* what the kernel printed, byte for byte */
+	size_t total = 0, cap = 1 << 20;
+	char *want = malloc(cap);
+	for (int i = 0; i < 3000; i++)
+		total += (size_t)snprintf(want + total, cap - total, PRINTS_FMT, i);
+	const char *assert_line = "kernel.cu:5: void k(): block: [0,0,0], thread: [1,0,0] Assertion `0` failed.\n";
+	CHECK(total > RUNG_OUTPUT_KEEP);
+
+	rung_worker_opts o = {.exe = exe};
+	rung_worker *w;
+	CHECK_INT(rung_worker_open(&w, &o), 0);
+	char own[600];
+	snprintf(own, sizeof(own), "%s/own_output.txt", fake_dir);
+	int saved[2];
+	rung_result r;
+	own_output_begin(saved, own);
+	int64_t t0 = rung_proto_now_ms();
+	int rc = eval_task(&r, w, 1.0);
+	int64_t dt = rung_proto_now_ms() - t0;
+	rung_worker_close(w);
+	own_output_end(saved);
+
+	CHECK_INT(rc, 0);
+	CHECK(dt >= 1500); /* the bursts took 1.5 s: longer than the deadline */
+	for (int s = RUNG_STEP_RUN; s <= RUNG_STEP_BENCH; s++)
+		CHECK_INT(r.steps[s].status, RUNG_S_OK);
+	CHECK_STR(r.steps[RUNG_STEP_RUN].reason, "");
+	/* exactly the first 64 KiB, in the stored form; the rest counted */
+	char *first = rung_inert_utf8(want, RUNG_OUTPUT_KEEP);
+	CHECK(r.output != NULL);
+	CHECK(r.output && !strcmp(r.output, first));
+	CHECK_CONTAINS(r.output, "tid 0 \x1b[2J \x1b]52;c;cHduZWQ=\x07 \\xff\\xfe done\ntid 1 ");
+	CHECK_INT(r.output_bytes, (int64_t)(total + strlen(assert_line)));
+	CHECK_INT(r.output_dropped, r.output_bytes - RUNG_OUTPUT_KEEP);
+	/* nothing of it on our stdout or stderr; rung's own lines there, inert */
+	size_t n = 0;
+	char *mine = t_slurp(own, &n);
+	CHECK(mine != NULL);
+	CHECK(mine && !memchr(mine, '\x1b', n) && !memchr(mine, '\x07', n));
+	CHECK(mine && !strstr(mine, "tid ") && !strstr(mine, "Assertion"));
+	CHECK_CONTAINS(mine, "rung timing [worker] fake phase 1.0 ms\n");
+	CHECK_CONTAINS(mine, "rung worker: evil \\x1b[2J\n");
+	/* the record keeps it: JSON escapes the controls */
+	char *js = rung_result_to_json(&r);
+	CHECK(js && !strchr(js, '\x1b'));
+	CHECK_CONTAINS(js, "\"output\":{\"text\":\"tid 0 \\u001B[2J \\u001B]52;c;cHduZWQ=\\u0007 \\\\xff\\\\xfe done\\ntid 1 ");
+	rung_result back;
+	CHECK_INT(rung_result_from_json(&back, js), 0);
+	CHECK(back.output && r.output && !strcmp(back.output, r.output));
+	CHECK_INT(back.output_dropped, r.output_dropped);
+	rung_result_clear(&back);
+	free(js);
+	free(mine);
+	free(first);
+	free(want);
+	rung_result_clear(&r);
+}
+
+/* A fake worker that floods its stdout and never answers is still killed:
+ * output extends the 0.5 s deadline, but to 3 x 0.5 s at most. It floods its
+ * stderr with lines that look like rung's own too: those reach our stderr
+ * inert and bounded (64 KiB, then one line that says how much was held back). */
+static void test_fake_worker_floods_forever(void)
+{
+	const char *exe = write_fake("flood.sh", HELLO_OK
+				     "read line\n"
+				     "while :; do printf 'flood \\033[2J \\033]52;c;eA==\\007\\n'; "
+				     "printf 'rung evil \\033[2J\\n' >&2; done\n");
+	rung_worker_opts o = {.exe = exe};
+	rung_worker *w;
+	CHECK_INT(rung_worker_open(&w, &o), 0);
+	char own[600];
+	snprintf(own, sizeof(own), "%s/own_flood.txt", fake_dir);
+	int saved[2];
+	rung_result r;
+	own_output_begin(saved, own);
+	int64_t t0 = rung_proto_now_ms();
+	int rc = eval_task(&r, w, 0.5);
+	int64_t dt = rung_proto_now_ms() - t0;
+	rung_worker_close(w);
+	own_output_end(saved);
+
+	CHECK_INT(rc, 0);
+	CHECK(dt >= 1400 && dt < 20000);
+	CHECK_INT(r.steps[RUNG_STEP_RUN].status, RUNG_S_FAILED);
+	CHECK_CONTAINS(r.steps[RUNG_STEP_RUN].reason, "killed at deadline after 1.");
+	CHECK_CONTAINS(r.steps[RUNG_STEP_RUN].reason, "but sent no progress; kernel never finished?)");
+	CHECK_INT(r.steps[RUNG_STEP_CHECK].status, RUNG_S_NONE);
+	CHECK(r.output && strlen(r.output) == RUNG_OUTPUT_KEEP); /* all ASCII and controls: one byte each */
+	const char *two = "flood \x1b[2J \x1b]52;c;eA==\x07\nflood ";
+	CHECK(r.output && !strncmp(r.output, two, strlen(two)));
+	CHECK(r.output_bytes > RUNG_OUTPUT_KEEP);
+	CHECK_INT(r.output_dropped, r.output_bytes - RUNG_OUTPUT_KEEP);
+	size_t n = 0;
+	char *mine = t_slurp(own, &n);
+	CHECK(mine != NULL);
+	CHECK(mine && !memchr(mine, '\x1b', n) && !strstr(mine, "flood"));
+	CHECK_CONTAINS(mine, "rung evil \\x1b[2J\n");
+	CHECK_CONTAINS(mine, " more of its diagnostics not shown\n");
+	CHECK(n < 4 * RUNG_FORWARD_MAX);
+	free(mine);
+	rung_result_clear(&r);
+}
+
+/* `rung check` in text mode names what the kernel printed and shows its first
+ * lines inert; --json carries it JSON-escaped. Neither writes a control byte. */
+static void test_rung_check_shows_output_inert(void)
+{
+	char body[2048];
+	snprintf(body, sizeof(body),
+		 "%s"
+		 "read line\n"
+		 "i=0; while [ $i -lt 7 ]; do printf 'line %%d \\033[2J \\033]52;c;eA==\\007 \\302\\233 \\342\\200\\256 ok\\n' $i; i=$((i+1)); done\n"
+		 "printf '%%s\\n' '{\"type\":\"result\",\"fatal\":false,\"blobs\":[%zu]}' >&0\n"
+		 "printf '%%s' '%s' >&0\n"
+		 "read line\n",
+		 HELLO_OK, strlen(RESULT_OK), RESULT_OK);
+	const char *exe = write_fake("prints7.sh", body);
+	char *out = NULL;
+	int rc = t_sh(&out, "cd %s/tasks/sgemm && RUNG_WORKER_EXE=%s %s check --seed 7", RUNG_TEST_DIR, exe, RUNG_BIN);
+	CHECK_INT(rc, 0);
+	CHECK(out && !strchr(out, '\x1b') && !strchr(out, '\x07'));
+	CHECK_CONTAINS(out, "[run] ok ");
+	CHECK_CONTAINS(out, "\n[output] the kernel printed 245 B (7 lines); its first 5 lines:\n"
+			    "  | line 0 \\x1b[2J \\x1b]52;c;eA==\\x07 \\u{009B} \\u{202E} ok\n"
+			    "  | line 1 ");
+	CHECK_CONTAINS(out, "  | line 4 \\x1b[2J \\x1b]52;c;eA==\\x07 \\u{009B} \\u{202E} ok\n"
+			    "  (rung check --json or the detail screen shows the rest)\n");
+	CHECK(out && !strstr(out, "line 5"));
+	free(out);
+	rc = t_sh(&out, "cd %s/tasks/sgemm && RUNG_WORKER_EXE=%s %s check --json --seed 7", RUNG_TEST_DIR, exe, RUNG_BIN);
+	CHECK_INT(rc, 0);
+	CHECK(out && !strchr(out, '\x1b') && !strchr(out, '\x07'));
+	/* C1 and bidi controls are text in the record: no JSON writer passes them raw */
+	CHECK_CONTAINS(out, "\"output\":{\"text\":\"line 0 \\u001B[2J \\u001B]52;c;eA==\\u0007 \\\\u{009B} \\\\u{202E} ok\\nline 1 ");
+	CHECK(out && !strstr(out, "\xc2\x9b") && !strstr(out, "\xe2\x80\xae"));
+	CHECK_CONTAINS(out, "\"bytes\":245,\"dropped\":0}");
+	free(out);
 }
 
 static void test_exec_failure(void)
@@ -718,10 +920,16 @@ int main(void)
 	T_RUN(test_fake_worker_crashes_in_check);
 	T_RUN(test_fake_worker_no_device);
 	T_RUN(test_fault_jobs_reach_the_worker);
+	T_RUN(test_fake_worker_prints);
+	T_RUN(test_fake_worker_floods_forever);
+	T_RUN(test_rung_check_shows_output_inert);
 	T_RUN(test_exec_failure);
 	T_RUN(test_real_worker_without_driver);
 	T_RUN(test_rung_check_without_driver);
 	T_RUN(test_cubin_same_code);
 	T_RUN(test_rung_compare_cli);
+	char *out = NULL;
+	t_sh(&out, "rm -rf '%s'", fake_dir);
+	free(out);
 	return t_done();
 }

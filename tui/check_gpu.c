@@ -6,6 +6,7 @@
 
 #include "core/err.h"
 #include "core/expr.h"
+#include "core/inert.h"
 #include "core/rng.h"
 #include "core/roofline_guard.h"
 #include "gpu/worker.h"
@@ -230,3 +231,40 @@ bool rung_check_print_gpu_step(FILE *f, const rung_result *r, const rung_spec *s
 	}
 	return true;
 }
+
+void rung_check_print_output(FILE *f, const rung_result *r)
+{
+	if (r->output_bytes <= 0 && !(r->output && *r->output))
+		return;
+	const char *text = r->output ? r->output : "";
+	int lines = 0;
+	for (const char *p = text; *p; p++)
+		lines += *p == '\n';
+	if (*text && text[strlen(text) - 1] != '\n')
+		lines++;
+	char total[32], kept[32];
+	rung_fmt_bytes(total, sizeof(total), r->output_bytes);
+	int show = lines < RUNG_OUTPUT_SHOW_LINES ? lines : RUNG_OUTPUT_SHOW_LINES;
+	fprintf(f, "[output] the kernel printed %s", total);
+	if (r->output_dropped > 0) {
+		rung_fmt_bytes(kept, sizeof(kept), r->output_bytes - r->output_dropped);
+		fprintf(f, " (the first %s kept)", kept);
+	} else {
+		fprintf(f, " (%d line%s)", lines, lines == 1 ? "" : "s");
+	}
+	fprintf(f, show ? "; %s %d line%s:\n" : "\n", show == lines && !r->output_dropped ? "its" : "its first", show,
+		show == 1 ? "" : "s");
+	const char *p = text;
+	for (int i = 0; i < show && *p; i++) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+		char buf[256];
+		size_t used = rung_inert(buf, sizeof(buf), p, len);
+		fprintf(f, "  | %s%s\n", buf, used < len ? " ..." : "");
+		p = nl ? nl + 1 : p + len;
+	}
+	if (show < lines || r->output_dropped > 0)
+		fprintf(f, "  (rung check --json or the detail screen shows %s)\n",
+			r->output_dropped > 0 ? "the first 64 KiB" : "the rest");
+}
+

@@ -45,4 +45,12 @@ int rung_gpu_exit_code(const rung_result *r, rung_step_id last);
  * rungs or a rung that did not run (nothing printed). */
 bool rung_check_print_gpu_step(FILE *f, const rung_result *r, const rung_spec *spec, rung_step_id s);
 
+/* What the kernel printed, never raw: nothing when it printed nothing, else
+ *   [output] the kernel printed 112.3 KiB (the first 64.0 KiB kept); its first 5 lines:
+ *     | tid 0 \x1b[2J ...
+ * each line made inert (core/inert.h), at most RUNG_OUTPUT_SHOW_LINES of them,
+ * then where the rest is (--json, the detail screen). */
+#define RUNG_OUTPUT_SHOW_LINES 5
+void rung_check_print_output(FILE *f, const rung_result *r);
+
 #endif

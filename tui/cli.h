@@ -34,7 +34,7 @@ enum {
 	_(ceilings, "ceilings [--json]", "measure the device's roofline ceilings") \
 	_(profile, "profile [--json] [--seed S] [--sass|--ncu] [TASKDIR|FILE|REV]", "collect CUPTI counters (--sass: per-instruction counts; --ncu: an Nsight Compute report) for a version") \
 	_(trace, "trace [--json] [--seed S] [TASKDIR|FILE|REV]", "intra-kernel region timings of a version (rung.h RUNG_TRACE_BEGIN/END)") \
-	_(worker, "worker", "internal: the GPU worker process (speaks the protocol on stdin/stdout)")
+	_(worker, "worker", "internal: the GPU worker process (speaks the protocol on stdin/stdout, or both ways on stdin with --socket)")
 
 #define RUNG_CMD_DECL(name, usage, summary) int rung_cmd_##name(int argc, char **argv);
 RUNG_COMMAND_LIST(RUNG_CMD_DECL)

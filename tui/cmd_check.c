@@ -434,6 +434,7 @@ int rung_cmd_check(int argc, char **argv)
 		for (int s = 0; s < RUNG_NSTEPS; s++)
 			print_step_line(&r, t.spec, (rung_step_id)s);
 		rung_suspects_print(stdout, &r, "[suspect] "); /* evidence: the exit code is the rungs' */
+		rung_check_print_output(stdout, &r); /* never raw */
 	}
 	fflush(stdout);
 	rung_worker_detach(w);

@@ -1,6 +1,6 @@
 /* Detail: what makes the selected version suspect, every rung of it, metrics
  * per shape and seed, first bad indices, a histogram of the timing samples,
- * the environment and the compile log with errors at their lines. `t` switches to its SASS with
+ * what the kernel printed (inert), the environment and the compile log with errors at their lines. `t` switches to its SASS with
  * the stored per-instruction counts, then to its stored trace
  * (tui/detail_prof.c), and back. */
 #include <math.h>
@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/inert.h"
 #include "tui/detail_prof.h"
 #include "tui/draw.h"
 #include "tui/occ_row.h"
@@ -158,6 +159,25 @@ static void suspect_section(rung_lines *l, const rung_model *m, int row, const r
 	rung_lines_add(l, RUNG_ROLE_DEFAULT, "%s", "");
 }
 
+/* What the kernel printed (the first 64 KiB, as stored): raw in the lines,
+ * made inert when drawn (rung_tui_sanitize: ESC as ^[, C1 and bidi controls as
+ * <U+XXXX>, invalid bytes as \xNN). */
+static void kernel_output(rung_lines *l, const rung_result *r)
+{
+	if (r->output_bytes <= 0 && !(r->output && *r->output))
+		return;
+	char total[32], dropped[32];
+	rung_fmt_bytes(total, sizeof(total), r->output_bytes);
+	rung_fmt_bytes(dropped, sizeof(dropped), r->output_dropped);
+	rung_lines_add(l, RUNG_ROLE_DEFAULT, "%s", "");
+	rung_lines_new(l);
+	rung_lines_seg(l, RUNG_ROLE_HEADER, "kernel output");
+	rung_lines_seg(l, RUNG_ROLE_DIM, " (%s, %s dropped)", total, dropped);
+	rung_lines_text(l, RUNG_ROLE_DEFAULT, "  ", r->output ? r->output : "");
+	if (r->output_dropped > 0)
+		rung_lines_add(l, RUNG_ROLE_DIM, "  ... %s more not kept", dropped);
+}
+
 static void build_summary(rung_view *v, int row)
 {
 	detail_priv *p = v->priv;
@@ -302,6 +322,7 @@ static void build_summary(rung_view *v, int row)
 	rung_detail_prof_stored(stored, sizeof(stored), m, mr->hash);
 	if (stored[0])
 		rung_lines_add(l, RUNG_ROLE_NOTE, "  stored: %s (t shows them)", stored);
+	kernel_output(l, r);
 	if (r->env.valid) {
 		rung_lines_add(l, RUNG_ROLE_DEFAULT, "%s", "");
 		rung_lines_add(l, RUNG_ROLE_HEADER, "environment");
