@@ -1,5 +1,7 @@
 /* Parent side of A/B timing: identical machine code short-cuts to SAME; else
- * both plans and CUBINs go to the worker in one "compare" message. */
+ * both plans and CUBINs go to the worker in one "compare" message, whose
+ * answer carries the samples, how many launches were verified, and where A and
+ * B disagreed when they did (gpu/worker_compare.c). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -49,11 +51,29 @@ static int samples_from(double **out, const json_t *a, int n)
 	return 0;
 }
 
+/* The "disagree" object of a compare_result: where a verified launch did not match. */
+static void disagree_from(rung_ab *out, const json_t *d)
+{
+	out->disagree = true;
+	out->round = (int)json_integer_value(json_object_get(d, "round"));
+	out->round_timed = json_is_true(json_object_get(d, "timed"));
+	const char *k = json_string_value(json_object_get(d, "kernel"));
+	snprintf(out->kernel, sizeof(out->kernel), "%s", k && (!strcmp(k, "A") || !strcmp(k, "B")) ? k : "");
+	const char *arg = json_string_value(json_object_get(d, "arg"));
+	snprintf(out->arg, sizeof(out->arg), "%s", arg ? arg : "");
+	out->count = (int64_t)json_integer_value(json_object_get(d, "count"));
+	const json_t *f = json_object_get(d, "first");
+	out->rank = 0;
+	for (size_t i = 0; i < json_array_size(f) && i < RUNG_MAX_RANK; i++)
+		out->first[out->rank++] = (int64_t)json_integer_value(json_array_get(f, i));
+}
+
 int rung_compare_versions(rung_ab *out, rung_worker *w, const rung_spec *spec, const char *src_a, const char *file_a,
 			  const rung_compiled *ka, const char *src_b, const char *file_b, const rung_compiled *kb,
 			  double budget_s)
 {
 	memset(out, 0, sizeof(*out));
+	out->verify_ms = NAN;
 	if (!w || !spec || !ka || !kb || !ka->cubin || !kb->cubin)
 		return rung_error_set(RUNG_EINVAL, "rung_compare_versions: two compiled versions are required");
 	if (rung_cubin_same_code(ka->cubin, ka->cubin_len, kb->cubin, kb->cubin_len) == 1) {
@@ -106,7 +126,15 @@ int rung_compare_versions(rung_ab *out, rung_worker *w, const rung_spec *spec, c
 		int n = (int)json_array_size(a);
 		if ((int)json_array_size(b) < n)
 			n = (int)json_array_size(b);
-		if (why && *why) {
+		out->verified = (int)json_integer_value(json_object_get(j, "verified"));
+		out->sets = (int)json_integer_value(json_object_get(j, "sets"));
+		const json_t *vms = json_object_get(j, "verify_ms");
+		out->verify_ms = json_is_number(vms) ? json_number_value(vms) : NAN;
+		const json_t *dis = json_object_get(j, "disagree");
+		if (json_is_object(dis)) {
+			disagree_from(out, dis);
+			snprintf(out->reason, sizeof(out->reason), "%s", why && *why ? why : "A and B disagree");
+		} else if (why && *why) {
 			out->failed = true;
 			snprintf(out->reason, sizeof(out->reason), "%s", why);
 		} else if (samples_from(&out->a, a, n) || samples_from(&out->b, b, n)) {

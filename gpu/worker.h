@@ -99,13 +99,30 @@ typedef struct {
 	int n, dropped;   /* rounds (one A and one B sample each); batches under 75% clock */
 	double *a, *b;    /* n samples each, ms, taken A B A B ... (owned) */
 	char method[64];  /* "cupti-activity" or "events" */
+	/* Every launch, warm-up and timed, is verified (docs/CHECKS.md, "Compare is
+	 * verified too"): B's outputs against A's with twice the check's tolerance,
+	 * the inputs bit for bit, the guard bands. */
+	int verified;     /* launches of A and B verified */
+	int sets;         /* input sets used (2; 1 when the second did not fit) */
+	double verify_ms; /* GPU time of the verification over the timed rounds, outside the timed windows */
+	/* A verified launch did not match (no timing verdict; reason says where):
+	 * "A and B disagree at timed round 7 (12288 elements of y, first at (1,0)): ..." */
+	bool disagree;
+	int round;        /* 1-based, among the warm-up rounds or the timed rounds */
+	bool round_timed;
+	char kernel[2];   /* "A" or "B" when one of them is known to be at fault, else "" */
+	char arg[64];     /* the argument */
+	int64_t count;    /* elements that differ (bytes of guard band) */
+	int rank;         /* of first; 0 when no element is named */
+	int64_t first[RUNG_MAX_RANK];
 } rung_ab;
 
 /* Times kernel A (src_a/file_a, compiled ka) against B at the spec's benchmark
- * shape in one worker, interleaved A B A B with an L2 flush before each launch,
- * until both medians are stable or budget_s (default 2 s) is spent. Identical
- * machine code gives identical=true without timing. Returns negative only for
- * rung's own errors; faults are in out->failed/reason. */
+ * shape in one worker, interleaved (A B, B A, ...) with an L2 flush before each
+ * launch and every launch verified, until both medians are stable or budget_s
+ * (default 2 s) is spent. Identical machine code gives identical=true without
+ * timing. Returns negative only for rung's own errors; faults are in
+ * out->failed/reason, a verified launch that did not match in out->disagree. */
 int rung_compare_versions(rung_ab *out, rung_worker *w, const rung_spec *spec, const char *src_a, const char *file_a,
 			  const rung_compiled *ka, const char *src_b, const char *file_b, const rung_compiled *kb,
 			  double budget_s);

@@ -906,6 +906,175 @@ static void test_rung_compare_cli(void)
 	free(out);
 }
 
+/* --- compare: the verified answer, through fake workers ---------------------- */
+
+/* A compare_result that stops at a disagreement, and one with samples. */
+#define CMP_DISAGREE "{\"type\":\"compare_result\",\"a\":[],\"b\":[],\"method\":\"events\",\"dropped\":0,\"fatal\":false," \
+	"\"reason\":\"A and B disagree at timed round 7 (12288 elements of y, first at (1,0)): one of them behaves differently when timed; rung check each\"," \
+	"\"verified\":16,\"sets\":2,\"verify_ms\":0.25,\"order\":\"alternate\"," \
+	"\"disagree\":{\"round\":7,\"timed\":true,\"kernel\":\"\",\"arg\":\"y\",\"count\":12288,\"first\":[1,0]}}"
+#define CMP_TIMED "{\"type\":\"compare_result\",\"a\":[1,1,1,1,1,1,1,1,1,1,1,1],\"b\":[0.5,0.5,0.5,0.5,0.5,0.5,0.5,0.5,0.5,0.5,0.5,0.5]," \
+	"\"method\":\"cupti-activity\",\"dropped\":0,\"fatal\":false,\"reason\":\"\",\"verified\":28,\"sets\":2,\"verify_ms\":1.5,\"order\":\"alternate\"}"
+
+/* A fake worker that keeps the compare header in DIR/compare.json and answers with reply. */
+static const char *fake_compare(const char *name, const char *dir, const char *reply)
+{
+	char body[3072];
+	snprintf(body, sizeof(body), "%s"
+		 "IFS= read -r line\n"
+		 "printf '%%s\\n' \"$line\" > %s/compare.json\n"
+		 "printf '%%s\\n' '%s' >&0\n",
+		 HELLO_OK, dir, reply);
+	return write_fake(name, body);
+}
+
+/* good against unwritten (other machine code) through rung_compare_versions. */
+static void compare_with(rung_ab *ab, const char *exe)
+{
+	rung_spec *spec = NULL;
+	CHECK_INT(rung_spec_load(&spec, RUNG_TEST_DIR "/faults/good"), 0);
+	char *sa = t_slurp(RUNG_TEST_DIR "/faults/good/kernel.cu", NULL);
+	char *sb = t_slurp(RUNG_TEST_DIR "/faults/unwritten/kernel.cu", NULL);
+	rung_compiled ka, kb;
+	rung_compile_req ra = {.src = sa, .file = "a.cu", .entry = "vadd"}, rb = {.src = sb, .file = "b.cu", .entry = "vadd"};
+	CHECK_INT(rung_compile(&ka, &ra), 0);
+	CHECK_INT(rung_compile(&kb, &rb), 0);
+	rung_worker_opts o = {.exe = exe};
+	rung_worker *w;
+	CHECK_INT(rung_worker_open(&w, &o), 0);
+	CHECK_INT(rung_compare_versions(ab, w, spec, sa, "a.cu", &ka, sb, "b.cu", &kb, 0.5), 0);
+	rung_worker_close(w);
+	rung_compiled_free(&ka);
+	rung_compiled_free(&kb);
+	free(sa);
+	free(sb);
+	rung_spec_free(spec);
+}
+
+static void test_compare_result_disagree(void)
+{
+	const char *dir = t_tmpdir();
+	rung_ab ab;
+	compare_with(&ab, fake_compare("cmp_dis.sh", dir, CMP_DISAGREE));
+	CHECK(!ab.identical);
+	CHECK(!ab.failed);
+	CHECK(ab.disagree);
+	CHECK_STR(ab.reason, "A and B disagree at timed round 7 (12288 elements of y, first at (1,0)): one of them behaves "
+			     "differently when timed; rung check each");
+	CHECK_INT(ab.round, 7);
+	CHECK(ab.round_timed);
+	CHECK_STR(ab.kernel, "");
+	CHECK_STR(ab.arg, "y");
+	CHECK_INT(ab.count, 12288);
+	CHECK_INT(ab.rank, 2);
+	CHECK_INT(ab.first[0], 1);
+	CHECK_INT(ab.first[1], 0);
+	CHECK_INT(ab.verified, 16);
+	CHECK_INT(ab.sets, 2);
+	CHECK_NEAR(ab.verify_ms, 0.25, 0);
+	CHECK_INT(ab.n, 0);
+	/* what the worker was asked: both plans at the same seed, no reference, two CUBINs */
+	char path[512];
+	snprintf(path, sizeof(path), "%s/compare.json", dir);
+	char *text = t_slurp(path, NULL);
+	json_t *j = text ? json_loads(text, 0, NULL) : NULL;
+	CHECK(j != NULL);
+	CHECK_STR(json_string_value(json_object_get(j, "type")), "compare");
+	CHECK_INT(json_array_size(json_object_get(j, "blobs")), 2);
+	rung_plan *pa = malloc(sizeof(*pa)), *pb = malloc(sizeof(*pb));
+	CHECK_INT(rung_plan_from_json(pa, json_object_get(j, "a")), 0);
+	CHECK_INT(rung_plan_from_json(pb, json_object_get(j, "b")), 0);
+	CHECK(pa->base_seed == pb->base_seed);
+	CHECK(!pa->has_ref && !pb->has_ref);
+	free(pa);
+	free(pb);
+	json_decref(j);
+	free(text);
+	rung_ab_free(&ab);
+	unlink(path);
+	rmdir(dir);
+}
+
+static void test_compare_result_samples(void)
+{
+	const char *dir = t_tmpdir();
+	rung_ab ab;
+	compare_with(&ab, fake_compare("cmp_timed.sh", dir, CMP_TIMED));
+	CHECK(!ab.failed && !ab.disagree);
+	CHECK_INT(ab.n, 12);
+	CHECK_NEAR(ab.a[11], 1.0, 0);
+	CHECK_NEAR(ab.b[0], 0.5, 0);
+	CHECK_INT(ab.verified, 28);
+	CHECK_INT(ab.sets, 2);
+	CHECK_NEAR(ab.verify_ms, 1.5, 0);
+	CHECK_STR(ab.method, "cupti-activity");
+	rung_ab_free(&ab);
+	char path[512];
+	snprintf(path, sizeof(path), "%s/compare.json", dir);
+	unlink(path);
+	rmdir(dir);
+}
+
+/* rung compare prints a disagreement as its verdict (exit 1), and the number of
+ * verified launches with a timing verdict; --json carries both. */
+static void test_rung_compare_cli_verified(void)
+{
+	const char *dir = t_tmpdir();
+	char *out = NULL;
+	CHECK_INT(t_sh(&out, "cp %s/faults/good/rung.ini %s/faults/good/reference.cu %s/ && cp %s/faults/good/kernel.cu %s/a.cu && "
+			     "cp %s/faults/unwritten/kernel.cu %s/c.cu",
+		       RUNG_TEST_DIR, RUNG_TEST_DIR, dir, RUNG_TEST_DIR, dir, RUNG_TEST_DIR, dir),
+		  0);
+	free(out);
+	const char *dis = fake_compare("cli_dis.sh", dir, CMP_DISAGREE);
+	int rc = t_sh(&out, "cd %s && RUNG_WORKER_EXE=%s %s compare a.cu c.cu 2>/dev/null", dir, dis, RUNG_BIN);
+	CHECK_INT(rc, 1); /* RUNG_EXIT_FAIL */
+	CHECK_STR(out, "DISAGREE A and B disagree at timed round 7 (12288 elements of y, first at (1,0)): one of them "
+		       "behaves differently when timed; rung check each\n");
+	CHECK(!strstr(out, "FASTER") && !strstr(out, "SLOWER"));
+	free(out);
+	rc = t_sh(&out, "cd %s && RUNG_WORKER_EXE=%s %s compare --json a.cu c.cu 2>/dev/null", dir, dis, RUNG_BIN);
+	CHECK_INT(rc, 1);
+	json_t *j = out ? json_loads(out, 0, NULL) : NULL;
+	CHECK(j != NULL);
+	CHECK_STR(json_string_value(json_object_get(j, "verdict")), "DISAGREE");
+	CHECK_CONTAINS(json_string_value(json_object_get(j, "reason")), "disagree at timed round 7");
+	CHECK_INT(json_integer_value(json_object_get(j, "round")), 7);
+	CHECK(json_is_true(json_object_get(j, "timed")));
+	CHECK_STR(json_string_value(json_object_get(j, "arg")), "y");
+	CHECK_INT(json_integer_value(json_object_get(j, "count")), 12288);
+	CHECK_INT(json_integer_value(json_array_get(json_object_get(j, "first"), 0)), 1);
+	CHECK_INT(json_integer_value(json_array_get(json_object_get(j, "first"), 1)), 0);
+	CHECK_INT(json_integer_value(json_object_get(j, "verified")), 16);
+	json_decref(j);
+	free(out);
+	const char *timed = fake_compare("cli_timed.sh", dir, CMP_TIMED);
+	rc = t_sh(&out, "cd %s && RUNG_WORKER_EXE=%s %s compare a.cu c.cu 2>/dev/null", dir, timed, RUNG_BIN);
+	CHECK_INT(rc, 0);
+	CHECK_STR(out, "FASTER B/A=0.500 [0.500, 0.500] A=1.000ms B=0.500ms n=12 dropped=0 verified=28\n");
+	free(out);
+	rc = t_sh(&out, "cd %s && RUNG_WORKER_EXE=%s %s compare --json a.cu c.cu 2>/dev/null", dir, timed, RUNG_BIN);
+	CHECK_INT(rc, 0);
+	j = out ? json_loads(out, 0, NULL) : NULL;
+	CHECK(j != NULL);
+	CHECK_STR(json_string_value(json_object_get(j, "verdict")), "FASTER");
+	CHECK_NEAR(json_number_value(json_object_get(j, "ratio")), 0.5, 1e-12);
+	CHECK_INT(json_integer_value(json_object_get(j, "n")), 12);
+	CHECK_INT(json_integer_value(json_object_get(j, "verified")), 28);
+	CHECK_INT(json_integer_value(json_object_get(j, "sets")), 2);
+	CHECK_STR(json_string_value(json_object_get(j, "order")), "alternate");
+	CHECK(json_object_get(j, "reason") == NULL);
+	json_decref(j);
+	free(out);
+	/* identical machine code needs no worker at all */
+	rc = t_sh(&out, "cd %s && RUNG_WORKER_EXE=/nonexistent %s compare --json a.cu a.cu", dir, RUNG_BIN);
+	CHECK_INT(rc, 0);
+	CHECK_STR(out, "{\"verdict\":\"SAME\",\"identical\":true}\n");
+	free(out);
+	CHECK_INT(t_sh(&out, "rm -rf %s", dir), 0);
+	free(out);
+}
+
 int main(void)
 {
 	signal(SIGPIPE, SIG_IGN);
@@ -928,6 +1097,9 @@ int main(void)
 	T_RUN(test_rung_check_without_driver);
 	T_RUN(test_cubin_same_code);
 	T_RUN(test_rung_compare_cli);
+	T_RUN(test_compare_result_disagree);
+	T_RUN(test_compare_result_samples);
+	T_RUN(test_rung_compare_cli_verified);
 	char *out = NULL;
 	t_sh(&out, "rm -rf '%s'", fake_dir);
 	free(out);

@@ -21,7 +21,7 @@ enum {
 	_(tui, "tui [-C DIR] [--theme NAME] [TASKDIR]", "open the workbench (default with no command on a terminal)") \
 	_(check, "check [--compile-only] [--json] [--seed S] [--budget SEC] [TASKDIR|FILE|REV]", "compile, run, check and bench one version") \
 	_(dump, "dump [--out DIR] [TASKDIR|FILE|REV]", "write kernel.cu/.ptx/.cubin/.sass and ptxas.log for an agent to read") \
-	_(compare, "compare [--budget SEC] A B", "time two versions interleaved: SAME, FASTER or SLOWER") \
+	_(compare, "compare [--json] [--budget SEC] A B", "time two versions interleaved, every launch verified: SAME, FASTER, SLOWER or DISAGREE") \
 	_(log, "log [--json|--csv]", "one row per version with its results") \
 	_(eval, "eval [REV...|--all|--missing] [--jobs N]", "evaluate versions and store their results") \
 	_(brief, "brief [-n N]", "markdown summary of the task for the agent's context") \

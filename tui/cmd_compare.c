@@ -1,18 +1,24 @@
-/* rung compare [--budget SEC] [-C DIR] [--task DIR] [--spec-rev REV] A B
+/* rung compare [--json] [--budget SEC] [-C DIR] [--task DIR] [--spec-rev REV] A B
  *
  * Times two versions of one task against each other in one worker, interleaved
- * A B A B with an L2 flush before each launch, and prints
- *   FASTER B/A=0.953 [0.948, 0.958] A=15.503ms B=14.772ms n=41 dropped=0
+ * (A B, B A, ...) with an L2 flush before each launch and every launch verified
+ * (gpu/worker_compare.c), and prints
+ *   FASTER B/A=0.953 [0.948, 0.958] A=15.503ms B=14.772ms n=41 dropped=0 verified=86
  * (the verdict is B relative to A; the interval is a bootstrap 95% interval of
  * the ratio of medians, core/stats.h). Identical machine code prints
  *   SAME identical machine code
- * without timing. A and B are kernel files (or task directories) of the same
- * task; A's rung.ini is used for both. A and B may also be git revisions
- * (HEAD~1 HEAD, a short hash, WORKTREE), read from git (rung_task_load_target). */
+ * without timing. A verified launch that did not match gives no timing verdict:
+ *   DISAGREE A and B disagree at timed round 7 (12288 elements of y, first at (1,0), ...): ...
+ * and exit 1. --json prints one object with the same content. A and B are
+ * kernel files (or task directories) of the same task; A's rung.ini is used for
+ * both. A and B may also be git revisions (HEAD~1 HEAD, a short hash,
+ * WORKTREE), read from git (rung_task_load_target). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <jansson.h>
 
 #include "core/err.h"
 #include "core/stats.h"
@@ -20,9 +26,63 @@
 #include "tui/cli.h"
 #include "tui/task_load.h"
 
+/* One line: {"verdict":..., ...}; o is consumed. */
+static void print_json(json_t *o)
+{
+	char *t = json_dumps(o, JSON_COMPACT | JSON_REAL_PRECISION(6));
+	if (t)
+		printf("%s\n", t);
+	free(t);
+	json_decref(o);
+}
+
+static json_t *num_or_null(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+/* A verdict without timing (SAME identical, FAILED, SKIPPED). */
+static void say(bool json, const char *verdict, const char *text)
+{
+	if (!json) {
+		printf("%s %s\n", verdict, text);
+		return;
+	}
+	json_t *o = json_pack("{s:s}", "verdict", verdict);
+	if (!strcmp(verdict, "SAME"))
+		json_object_set_new(o, "identical", json_true());
+	else
+		json_object_set_new(o, "reason", json_string(text));
+	print_json(o);
+}
+
+static void add_verified(json_t *o, const rung_ab *ab)
+{
+	json_object_set_new(o, "verified", json_integer(ab->verified));
+	json_object_set_new(o, "sets", json_integer(ab->sets));
+	json_object_set_new(o, "verify_ms", num_or_null(ab->verify_ms));
+}
+
+static void say_disagree(bool json, const rung_ab *ab)
+{
+	if (!json) {
+		printf("DISAGREE %s\n", ab->reason);
+		return;
+	}
+	json_t *first = json_array();
+	for (int k = 0; k < ab->rank; k++)
+		json_array_append_new(first, json_integer(ab->first[k]));
+	json_t *o = json_pack("{s:s,s:s,s:i,s:b,s:s,s:s,s:I,s:o}", "verdict", "DISAGREE", "reason", ab->reason, "round",
+			      ab->round, "timed", ab->round_timed, "kernel", ab->kernel, "arg", ab->arg, "count",
+			      (json_int_t)ab->count, "first", first);
+	add_verified(o, ab);
+	print_json(o);
+}
+
 int rung_cmd_compare(int argc, char **argv)
 {
 	double budget = 2.0;
+	bool json = false;
 	const char *targets[2] = {NULL, NULL};
 	int nt = 0;
 	rung_task_where where = {0};
@@ -33,7 +93,9 @@ int rung_cmd_compare(int argc, char **argv)
 			return rung_cli_usage("compare", 1);
 		if (w > 0)
 			continue;
-		if (!strcmp(a, "--budget")) {
+		if (!strcmp(a, "--json")) {
+			json = true;
+		} else if (!strcmp(a, "--budget")) {
 			char *end;
 			if (i + 1 >= argc || (budget = strtod(argv[i + 1], &end), end == argv[i + 1] || *end || !(budget > 0))) {
 				fprintf(stderr, "rung compare: --budget needs a positive number of seconds\n");
@@ -73,13 +135,16 @@ int rung_cmd_compare(int argc, char **argv)
 	rung_worker *w = NULL;
 	rung_ab ab;
 	memset(&ab, 0, sizeof(ab));
+	char why[1024];
 	if (rung_task_compile(&ka, &ta, false)) {
-		printf("FAILED A does not compile: %s\n", ka.error[0] ? ka.error : rung_error_last());
+		snprintf(why, sizeof(why), "A does not compile: %s", ka.error[0] ? ka.error : rung_error_last());
+		say(json, "FAILED", why);
 		code = RUNG_EXIT_FAIL;
 		goto done;
 	}
 	if (rung_task_compile(&kb, &tb, false)) {
-		printf("FAILED B does not compile: %s\n", kb.error[0] ? kb.error : rung_error_last());
+		snprintf(why, sizeof(why), "B does not compile: %s", kb.error[0] ? kb.error : rung_error_last());
+		say(json, "FAILED", why);
 		code = RUNG_EXIT_FAIL;
 		goto done;
 	}
@@ -94,23 +159,41 @@ int rung_cmd_compare(int argc, char **argv)
 		goto done;
 	}
 	if (ab.identical) {
-		printf("SAME identical machine code\n");
+		say(json, "SAME", "identical machine code");
 		goto done;
 	}
 	if (ab.failed) {
-		printf("%s %s\n", ab.skipped ? "SKIPPED" : "FAILED", ab.reason);
+		say(json, ab.skipped ? "SKIPPED" : "FAILED", ab.reason);
 		code = ab.skipped ? RUNG_EXIT_NOGPU : RUNG_EXIT_FAIL;
+		goto done;
+	}
+	if (ab.disagree) { /* a verified launch did not match: no timing verdict */
+		say_disagree(json, &ab);
+		code = RUNG_EXIT_FAIL;
 		goto done;
 	}
 	rung_compare cmp;
 	if (ab.n < 2 || rung_compare_samples(&cmp, ab.a, ab.n, ab.b, ab.n, 0, 0x5eed)) {
-		printf("FAILED too few samples (%d, %d dropped under 75%% of the max SM clock)\n", ab.n, ab.dropped);
+		snprintf(why, sizeof(why), "too few samples (%d, %d dropped under 75%% of the max SM clock)", ab.n,
+			 ab.dropped);
+		say(json, "FAILED", why);
 		code = RUNG_EXIT_FAIL;
 		goto done;
 	}
-	printf("%s B/A=%.3f [%.3f, %.3f] A=%.3fms B=%.3fms n=%d dropped=%d%s%s\n", rung_cmp_verdict_name(cmp.verdict),
-	       cmp.ratio, cmp.lo, cmp.hi, cmp.median_a, cmp.median_b, ab.n, ab.dropped,
-	       strcmp(ab.method, "cupti-activity") ? " method=" : "", strcmp(ab.method, "cupti-activity") ? ab.method : "");
+	if (json) {
+		json_t *o = json_pack("{s:s,s:o,s:o,s:o,s:o,s:o,s:i,s:i,s:s,s:s}", "verdict",
+				      rung_cmp_verdict_name(cmp.verdict), "ratio", num_or_null(cmp.ratio), "lo",
+				      num_or_null(cmp.lo), "hi", num_or_null(cmp.hi), "median_a", num_or_null(cmp.median_a),
+				      "median_b", num_or_null(cmp.median_b), "n", ab.n, "dropped", ab.dropped, "method",
+				      ab.method, "order", "alternate");
+		add_verified(o, &ab);
+		print_json(o);
+		goto done;
+	}
+	printf("%s B/A=%.3f [%.3f, %.3f] A=%.3fms B=%.3fms n=%d dropped=%d verified=%d%s%s%s\n",
+	       rung_cmp_verdict_name(cmp.verdict), cmp.ratio, cmp.lo, cmp.hi, cmp.median_a, cmp.median_b, ab.n,
+	       ab.dropped, ab.verified, ab.sets == 1 ? " sets=1" : "", strcmp(ab.method, "cupti-activity") ? " method=" : "",
+	       strcmp(ab.method, "cupti-activity") ? ab.method : "");
 done:
 	rung_ab_free(&ab);
 	rung_worker_detach(w);
