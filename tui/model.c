@@ -299,7 +299,7 @@ static void apply_one(rung_model *m, rung_model_event *e)
 	case RUNG_EV_QUEUED:
 		m->queue_total++;
 		if (r)
-			for (int s = 0; s < RUNG_NSTEPS; s++)
+			for (int s = 0; s < RUNG_STEP_SANITIZE; s++) /* the sanitize rung runs on request */
 				r->step[s] = RUNG_S_PENDING;
 		break;
 	case RUNG_EV_PROGRESS:

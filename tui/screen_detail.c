@@ -167,6 +167,8 @@ static void build_summary(rung_view *v, int row)
 		rung_lines_new(l);
 		bool queued = mr->step[0] == RUNG_S_PENDING || mr->step[0] == RUNG_S_RUNNING;
 		for (int s = 0; s < RUNG_NSTEPS; s++) {
+			if (s == RUNG_STEP_SANITIZE && mr->step[s] == RUNG_S_NONE)
+				continue; /* on request only: listed where it ran */
 			rung_role role;
 			rung_glyph_id g = rung_status_glyph(mr->step[s], false, &role);
 			rung_lines_seg(l, role, "%s %s  ", rung_glyph(g), rung_step_name((rung_step_id)s));
