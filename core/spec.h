@@ -85,6 +85,8 @@ typedef struct {
 	int seeds;                              /* default 3 */
 	bool has_atol, has_rtol, has_min_psnr, has_min_cossim;
 	double atol, rtol, min_psnr, min_cossim;
+	unsigned sanitize;                      /* `sanitize = memcheck, racecheck`: RUNG_SAN_BIT mask (core/sanitize.h), 0 = off */
+	int sanitize_line;
 
 	int nargs;
 	rung_arg args[RUNG_MAX_ARGS];
