@@ -71,6 +71,12 @@ json_t *rung_plan_to_json(const rung_plan *p);
 /* RUNG_EIO with a message on a malformed plan. */
 int rung_plan_from_json(rung_plan *out, const json_t *j);
 
+/* Cuts the plan to what the sanitize rung runs (sanitizers are 10-100x
+ * slower): the shape with the fewest elements over all its arguments (the
+ * first of equals, in plan order: check sets before the benchmark shape) as the
+ * only one, and the first seed. Returns the index the shape had. */
+int rung_plan_sanitize(rung_plan *p);
+
 /* Index of the plan's first output (or inout) argument, -1 when none. */
 int rung_plan_first_output(const rung_plan *p);
 
