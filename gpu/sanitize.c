@@ -196,11 +196,24 @@ int rung_sanitize_version(rung_result *out, const rung_job *job, const rung_comp
 	if (!tools)
 		return 0;
 	double t0 = rung_timing_now();
-	out->sanitize_tools = 0;
-	out->nsanitize = 0;
+	/* an earlier run's findings of the other tools stay (a stored result) */
+	rung_status before = out->steps[RUNG_STEP_SANITIZE].status;
+	if (before == RUNG_S_OK || before == RUNG_S_FAILED) {
+		int k = 0;
+		for (int i = 0; i < out->nsanitize; i++)
+			if (!(tools & RUNG_SAN_BIT(out->sanitize[i].tool)))
+				out->sanitize[k++] = out->sanitize[i];
+		out->nsanitize = k;
+		out->sanitize_tools &= ~tools;
+	} else {
+		out->sanitize_tools = 0;
+		out->nsanitize = 0;
+	}
 	out->steps[RUNG_STEP_SANITIZE].wall_ms = NAN;
 	char sanitizer[4096];
 	if (!rung_sanitizer_find(sanitizer, sizeof(sanitizer))) {
+		out->sanitize_tools = 0;
+		out->nsanitize = 0;
 		const char *env = getenv("RUNG_COMPUTE_SANITIZER");
 		if (env && *env && strcmp(env, "none"))
 			skip(out, "compute-sanitizer not found ($RUNG_COMPUTE_SANITIZER is not an executable file)");
@@ -281,8 +294,6 @@ int rung_sanitize_version(rung_result *out, const rung_job *job, const rung_comp
 			skip(out, nodev ? nodev_reason : tmp.steps[RUNG_STEP_RUN].reason);
 			free(text);
 			rung_result_clear(&tmp);
-			out->sanitize_tools = 0;
-			out->nsanitize = 0;
 			out->steps[RUNG_STEP_SANITIZE].wall_ms = (rung_timing_now() - t0) * 1000;
 			return 0;
 		}

@@ -38,7 +38,9 @@ int rung_sanitize_argv(const char **argv, int max, char *store, size_t storelen,
 		       rung_san_tool tool, const char *log_path, int print_limit);
 
 /* Runs the sanitize rung for a compiled version (kernel; ref when the spec
- * has a reference) of job's spec into out, which holds the other rungs: for
+ * has a reference) of job's spec into out, which holds the other rungs (and
+ * maybe an earlier sanitize rung: its findings of tools not in `tools` are
+ * kept and judged with the new ones): for
  * each tool of `tools` (in list order) a worker under compute-sanitizer runs
  * the job cut to the smallest check shape and one seed (out->base_seed), no
  * bench, with a deadline of $RUNG_DEADLINE or 120 s; its report is parsed and

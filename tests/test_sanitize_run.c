@@ -297,7 +297,15 @@ static void t_rung_with_fakes(void)
 	json_decref(j);
 	free(text);
 
+	/* one tool more on that result: its findings join the earlier ones */
+	fixture_as("clean.txt", "synccheck");
+	CHECK_INT(rung_sanitize_version(&v.r, &v.job, &v.kc, &v.rc, RUNG_SAN_BIT(RUNG_SAN_SYNCCHECK), NULL, NULL), 0);
+	CHECK_INT(v.r.sanitize_tools, RUNG_SAN_DEFAULT | RUNG_SAN_BIT(RUNG_SAN_SYNCCHECK));
+	CHECK_INT(st->status, RUNG_S_FAILED);
+	CHECK_CONTAINS(st->reason, "memcheck: invalid __global__ read of size 4 bytes at kernel.cu:6");
+
 	/* a race in a kernel of neither name is the candidate's (nothing else ran) */
+	v.r.steps[RUNG_STEP_SANITIZE].status = RUNG_S_NONE; /* a fresh result */
 	fixture_as("racecheck_analysis.txt", "racecheck");
 	CHECK_INT(rung_sanitize_version(&v.r, &v.job, &v.kc, &v.rc, RUNG_SAN_BIT(RUNG_SAN_RACECHECK), NULL, NULL), 0);
 	CHECK_INT(st->status, RUNG_S_FAILED);
@@ -305,6 +313,7 @@ static void t_rung_with_fakes(void)
 	CHECK_INT(v.r.sanitize_tools, RUNG_SAN_BIT(RUNG_SAN_RACECHECK));
 
 	/* a clean report from both: ok, with the tools named */
+	v.r.steps[RUNG_STEP_SANITIZE].status = RUNG_S_NONE;
 	fixture_as("racecheck_clean.txt", "racecheck");
 	fixture_as("clean.txt", "memcheck");
 	CHECK_INT(rung_sanitize_version(&v.r, &v.job, &v.kc, &v.rc, RUNG_SAN_DEFAULT, NULL, NULL), 0);
