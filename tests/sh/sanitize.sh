@@ -153,4 +153,22 @@ out=$(RUNG_COMPUTE_SANITIZER=none "$RUNG" eval --sanitize=synccheck HEAD 2>&1); 
 t "eval without the tool: exit 4" [ "$rc" = 4 ]
 err=$("$RUNG" eval --sanitize=bogus 2>&1); rc=$?
 t "eval: bad tool exits 2" [ "$rc" = 2 ]
+
+# 7. the workbench: S sanitizes the selected version in the background (rung eval --sanitize)
+: > "$T/argv.txt"
+cat > "$T/keys" <<'KEYS'
+S
+:sleep 8
+:dump versions.txt
+<Enter>
+:dump detail.txt
+Q
+KEYS
+TERM=xterm-256color LC_ALL=C.UTF-8 RUNG_TUI_SCRIPT="$T/keys" RUNG_TUI_DUMP_DIR="$T" COLUMNS=110 LINES=30 \
+	"$RUNG" tui >"$T/tui.out" 2>&1; rc=$?
+t "tui: exits 0" [ "$rc" = 0 ] || cat "$T/tui.out"
+t "tui: S ran the missing tool" grep -q -- '--tool racecheck' "$T/argv.txt"
+t "tui: CRKBS column" grep -q 'CRKBS' "$T/versions.txt"
+t "tui: detail sanitize line" grep -qE '^sanitize .*FAILED .*memcheck, racecheck, initcheck' "$T/detail.txt" || cat "$T/detail.txt"
+t "tui: detail finding" grep -qF 'candidate memcheck: invalid __global__ read of size 4 bytes at kernel.cu:6 in vadd' "$T/detail.txt"
 exit $fail
