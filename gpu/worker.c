@@ -196,13 +196,28 @@ void rung__describe_exit(char *buf, size_t len, int st)
 
 static int spawn(rung_worker *w)
 {
+	/* the child's argv, built before the fork (the child only execs):
+	 * [argv_prefix...] exe "worker" */
+	int n = 0;
+	while (w->prefix && w->prefix[n])
+		n++;
+	char **argv = calloc((size_t)n + 3, sizeof(char *));
+	if (!argv)
+		return rung_error_set(RUNG_ENOMEM, "out of memory");
+	for (int i = 0; i < n; i++)
+		argv[i] = w->prefix[i];
+	argv[n] = w->exe;
+	argv[n + 1] = "worker";
 	int sv[2];
-	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0)
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0) {
+		free(argv);
 		return rung_error_set(RUNG_EIO, "worker: socketpair: %s", strerror(errno));
+	}
 	pid_t pid = fork();
 	if (pid < 0) {
 		close(sv[0]);
 		close(sv[1]);
+		free(argv);
 		return rung_error_set(RUNG_EIO, "worker: fork: %s", strerror(errno));
 	}
 	if (pid == 0) {
@@ -210,26 +225,12 @@ static int spawn(rung_worker *w)
 		signal(SIGPIPE, SIG_DFL);
 		if (dup2(sv[1], 0) < 0 || dup2(sv[1], 1) < 0)
 			_exit(127);
-		if (w->prefix) {
-			/* wrapper argv (built by rung: gpu/sanitize.c), then this binary */
-			setpgid(0, 0);
-			int n = 0;
-			while (w->prefix[n])
-				n++;
-			char **argv = calloc((size_t)n + 3, sizeof(char *));
-			if (!argv)
-				_exit(127);
-			for (int i = 0; i < n; i++)
-				argv[i] = w->prefix[i];
-			argv[n] = w->exe;
-			argv[n + 1] = "worker";
-			execv(w->prefix[0], argv);
-			_exit(127);
-		}
-		char *argv[] = {w->exe, "worker", NULL};
-		execv(w->exe, argv);
+		if (w->prefix)
+			setpgid(0, 0); /* a wrapper (gpu/sanitize.c) and the worker under it: one group */
+		execv(argv[0], argv);
 		_exit(127);
 	}
+	free(argv);
 	close(sv[1]);
 	if (w->prefix)
 		setpgid(pid, pid); /* also here: a kill may come before the child runs */
