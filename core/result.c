@@ -619,6 +619,28 @@ char *rung_result_to_json(const rung_result *r)
 		json_array_append_new(sus, e);
 	}
 	json_object_set_new(o, "suspects", sus);
+	if (r->sanitize_tools) { /* the sanitize rung ran (docs/RESULT-JSON.md) */
+		json_t *tools = json_array();
+		for (int t = 0; t < RUNG_NSAN_TOOLS; t++)
+			if (r->sanitize_tools & RUNG_SAN_BIT(t))
+				json_array_append_new(tools, json_string(rung_san_tool_name((rung_san_tool)t)));
+		json_object_set_new(o, "sanitize_tools", tools);
+		json_t *fs = json_array();
+		for (int k = 0; k < r->nsanitize && k < RUNG_SAN_MAX_FINDINGS; k++) {
+			const rung_san_finding *f = &r->sanitize[k];
+			json_t *e = json_object();
+			ps(e, "tool", rung_san_tool_name(f->tool));
+			ps(e, "kind", rung_san_kind_name(f->kind));
+			ps(e, "where", rung_san_where_name(f->where));
+			ps(e, "kernel", f->kernel);
+			ps(e, "file", f->file);
+			pi(e, "line", f->line);
+			pi(e, "count", f->count);
+			ps(e, "message", f->message);
+			json_array_append_new(fs, e);
+		}
+		json_object_set_new(o, "sanitize", fs);
+	}
 
 	json_t *cs = json_array();
 	for (int k = 0; r->counters && k < r->ncounters; k++) {
@@ -751,6 +773,34 @@ int rung_result_from_json(rung_result *out, const char *text)
 	}
 	if (out->impossible) /* a record of an older rung: the flag without its suspect */
 		rung_result_sync_impossible(out);
+	json_t *tools = json_object_get(o, "sanitize_tools");
+	for (size_t k = 0; k < json_array_size(tools); k++) {
+		rung_san_tool t;
+		if (rung_san_tool_parse(&t, json_string_value(json_array_get(tools, k))) == 0)
+			out->sanitize_tools |= RUNG_SAN_BIT(t);
+	}
+	json_t *fs = json_object_get(o, "sanitize");
+	for (size_t k = 0; k < json_array_size(fs) && out->nsanitize < RUNG_SAN_MAX_FINDINGS; k++) {
+		json_t *e = json_array_get(fs, k);
+		rung_san_finding *f = &out->sanitize[out->nsanitize];
+		memset(f, 0, sizeof(*f));
+		char name[32] = "";
+		gs(e, "tool", name, sizeof name);
+		if (rung_san_tool_parse(&f->tool, name) < 0)
+			continue; /* a tool from a newer rung: not ours to show */
+		gs(e, "kind", name, sizeof name);
+		if (rung_san_kind_parse(&f->kind, name) < 0)
+			f->kind = RUNG_SANK_OTHER;
+		gs(e, "where", name, sizeof name);
+		if (rung_san_where_parse(&f->where, name) < 0)
+			f->where = RUNG_SANW_CANDIDATE;
+		gs(e, "kernel", f->kernel, sizeof f->kernel);
+		gs(e, "file", f->file, sizeof f->file);
+		gint(e, "line", &f->line);
+		gi64(e, "count", &f->count);
+		gs(e, "message", f->message, sizeof f->message);
+		out->nsanitize++;
+	}
 
 	json_t *cs = json_object_get(o, "counters");
 	size_t nc = json_array_size(cs);

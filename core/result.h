@@ -9,15 +9,20 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/sanitize.h"
 #include "core/spec.h"
 
-/* The rungs of the ladder, as one list macro: id, name. */
+/* The rungs of the ladder, as one list macro: id, name. The sanitize rung is
+ * last: it runs only on request (`rung check --sanitize`, [check] sanitize),
+ * and lists that predate it (the CRKB column, `rung log --csv`) show it only
+ * where it ran (docs/CHECKS.md, "The sanitize rung"). */
 #define RUNG_STEP_LIST(_) \
 	_(COMPILE, "compile") \
 	_(RUN, "run") \
 	_(CHECK, "check") \
 	_(BENCH, "bench") \
-	_(PROFILE, "profile")
+	_(PROFILE, "profile") \
+	_(SANITIZE, "sanitize")
 
 typedef enum {
 #define RUNG_STEP_ENUM(id, name) RUNG_STEP_##id,
@@ -184,6 +189,13 @@ typedef struct rung_result {
 	int nsuspects;
 	rung_suspect suspects[RUNG_MAX_SUSPECTS]; /* evidence, in the order found */
 
+	/* The sanitize rung: the compute-sanitizer tools that ran (RUNG_SAN_BIT
+	 * mask; 0: it did not run) and their findings, the candidate's first,
+	 * then the reference's, then the host's (core/sanitize.h). */
+	unsigned sanitize_tools;
+	int nsanitize;
+	rung_san_finding sanitize[RUNG_SAN_MAX_FINDINGS];
+
 	bool impossible; /* faster than the roofline floor */
 	double floor_ms; /* roofline time floor at the benchmark shape (NAN if unknown) */
 
@@ -238,6 +250,19 @@ void rung_result_drop_suspect(rung_result *r, rung_suspect_kind k);
  * speed-of-light guard calls it; reading a record that has the flag but not
  * the suspect (an older rung's) adds it, so all evidence is in one list. */
 void rung_result_sync_impossible(rung_result *r);
+
+/* Adds the findings of one tool's report (in the order candidate, reference,
+ * host; beyond RUNG_SAN_MAX_FINDINGS a host finding gives way to a device one,
+ * the rest are dropped) and marks the tool as run. */
+void rung_result_sanitize_add(rung_result *r, const rung_san_report *rep);
+/* Sets the sanitize step from the findings: FAILED with the candidate's first
+ * finding ("racecheck: race between read at k.cu:10 and write at k.cu:13
+ * (25776 hazards)"); else FAILED "reference failed: ..." with the reference's
+ * first; else FAILED with `incomplete` (why a tool gave no report) when set;
+ * else OK "no findings (memcheck, racecheck)". Host findings never fail. */
+void rung_result_sanitize_judge(rung_result *r, const char *incomplete);
+/* Copies the sanitize rung (step, tools, findings) from src into dst. */
+void rung_result_sanitize_copy(rung_result *dst, const rung_result *src);
 
 /* JSON (compact, one line; caller frees with free()). */
 char *rung_result_to_json(const rung_result *r);

@@ -24,6 +24,7 @@
 
 #include "core/err.h"
 #include "core/expr.h"
+#include "core/sanitize.h"
 #include "core/spec_internal.h"
 
 enum { SEC_NONE, SEC_TASK, SEC_DIMS, SEC_CHECK, SEC_ARG, SEC_LAUNCH, SEC_ROOFLINE, SEC_COUNT };
@@ -32,9 +33,9 @@ static const char *const sec_names[SEC_COUNT] = { "", "task", "dims", "check", "
 enum { T_NAME, T_KERNEL, T_ENTRY, T_REFERENCE, T_REFERENCE_ENTRY, T_ARCH, T_OPTIONS, T_HEADERS, T_COUNT };
 static const char *const task_keys[] = { "name", "kernel", "entry", "reference", "reference_entry",
 	                                     "arch", "options", "headers", NULL };
-enum { C_SIZES, C_SEEDS, C_ATOL, C_RTOL, C_MIN_PSNR, C_MIN_COSSIM, C_DETERMINISTIC, C_INPUTS, C_COUNT };
+enum { C_SIZES, C_SEEDS, C_ATOL, C_RTOL, C_MIN_PSNR, C_MIN_COSSIM, C_DETERMINISTIC, C_INPUTS, C_SANITIZE, C_COUNT };
 static const char *const check_keys[] = { "sizes", "seeds", "atol", "rtol", "min_psnr", "min_cossim",
-	                                      "deterministic", "inputs", NULL };
+	                                      "deterministic", "inputs", "sanitize", NULL };
 enum { A_KIND, A_DTYPE, A_SHAPE, A_INIT, A_VALUE, A_GOLDEN, A_COUNT };
 static const char *const arg_keys[] = { "kind", "dtype", "shape", "init", "value", "golden", NULL };
 enum { L_GRID, L_BLOCK, L_SMEM, L_COUNT };
@@ -335,6 +336,17 @@ static int set_check(pstate *ps, int k, const char *v, int line)
 		snprintf(joined, n, "%s;%s", ps->sizes, v);
 		free(ps->sizes);
 		ps->sizes = joined;
+		return 0;
+	}
+	if (k == C_SANITIZE) { /* compute-sanitizer tools: names from a fixed list only */
+		unsigned mask;
+		if (rung_san_tools_parse(&mask, v) < 0) {
+			char msg[256];
+			snprintf(msg, sizeof(msg), "%s", rung_error_last());
+			return fail(ps, line, "sanitize", "%s", msg);
+		}
+		s->sanitize = mask;
+		s->sanitize_line = line;
 		return 0;
 	}
 	if (k == C_SEEDS) {

@@ -120,6 +120,8 @@ typedef struct {
 	int ninputs;                     /* [check] inputs: 1 (normal only) when absent */
 	rung_dist inputs[RUNG_NDISTS];   /* inputs[0] is RUNG_DIST_NORMAL, then the others as written */
 	int inputs_line;                 /* 0 when absent */
+	unsigned sanitize;                      /* `sanitize = memcheck, racecheck`: RUNG_SAN_BIT mask (core/sanitize.h), 0 = off */
+	int sanitize_line;
 
 	int nargs;
 	rung_arg args[RUNG_MAX_ARGS];

@@ -499,3 +499,24 @@ int rung_plan_from_json(rung_plan *out, const json_t *j)
 	out->flags = json_is_integer(fl) ? (unsigned)json_integer_value(fl) : 0;
 	return 0;
 }
+
+int rung_plan_sanitize(rung_plan *p)
+{
+	int best = -1;
+	double best_n = 0;
+	for (int s = 0; s < p->nshapes; s++) {
+		double n = 0; /* in double: a sum of int64 counts cannot overflow it */
+		for (int i = 0; i < p->nargs; i++)
+			if (p->args[i].kind != RUNG_ARG_SCALAR)
+				n += (double)p->shapes[s].numel[i];
+		if (best < 0 || n < best_n)
+			best = s, best_n = n;
+	}
+	if (best > 0)
+		p->shapes[0] = p->shapes[best];
+	if (p->nshapes > 0)
+		p->nshapes = 1;
+	if (p->nseeds > 1)
+		p->nseeds = 1;
+	return best;
+}

@@ -91,6 +91,11 @@ typedef struct {
  * Writes up to max cases into out (may be NULL to count) and returns how many
  * there are. */
 int rung_plan_cases(const rung_plan *p, rung_plan_case *out, int max);
+/* Cuts the plan to what the sanitize rung runs (sanitizers are 10-100x
+ * slower): the shape with the fewest elements over all its arguments (the
+ * first of equals, in plan order: check sets before the benchmark shape) as the
+ * only one, and the first seed. Returns the index the shape had. */
+int rung_plan_sanitize(rung_plan *p);
 
 /* Index of the plan's first output (or inout) argument, -1 when none. */
 int rung_plan_first_output(const rung_plan *p);

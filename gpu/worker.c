@@ -40,8 +40,56 @@ int rung_worker_open(rung_worker **out, const rung_worker_opts *opts)
 	w->fd = -1;
 	w->pid = -1;
 	rung__capture_init(&w->cap);
+	if (opts && opts->argv_prefix && opts->argv_prefix[0]) {
+		if (!strcmp(w->exe, "/proc/self/exe")) {
+			/* under the wrapper, /proc/self/exe is the wrapper: name rung itself */
+			char real[sizeof(w->exe)];
+			ssize_t n = readlink("/proc/self/exe", real, sizeof(real) - 1);
+			if (n <= 0 || n >= (ssize_t)sizeof(real) - 1) {
+				free(w);
+				return rung_error_set(RUNG_EIO, "worker: cannot resolve the rung binary (/proc/self/exe): %s",
+						      strerror(errno));
+			}
+			real[n] = 0;
+			memcpy(w->exe, real, (size_t)n + 1);
+		}
+		int n = 0;
+		while (opts->argv_prefix[n])
+			n++;
+		w->prefix = calloc((size_t)n + 1, sizeof(char *));
+		for (int i = 0; w->prefix && i < n; i++)
+			if (!(w->prefix[i] = strdup(opts->argv_prefix[i]))) {
+				for (int k = 0; k < i; k++)
+					free(w->prefix[k]);
+				free(w->prefix);
+				w->prefix = NULL;
+			}
+		if (!w->prefix) {
+			free(w);
+			return rung_error_set(RUNG_ENOMEM, "out of memory");
+		}
+	}
 	*out = w;
 	return 0;
+}
+
+static void free_prefix(rung_worker *w)
+{
+	for (int i = 0; w->prefix && w->prefix[i]; i++)
+		free(w->prefix[i]);
+	free(w->prefix);
+	w->prefix = NULL;
+}
+
+/* SIGKILL to the child, and to its process group when it has one of its own
+ * (a wrapper such as compute-sanitizer and the worker under it). */
+static void kill_child(rung_worker *w)
+{
+	if (w->pid <= 0)
+		return;
+	if (w->prefix)
+		kill(-w->pid, SIGKILL);
+	kill(w->pid, SIGKILL);
 }
 
 /* Waits up to ms for the child to exit; returns its status or -1 if still running. */
@@ -68,11 +116,13 @@ static int worker_reap(rung_worker *w, bool kill_now, int grace_ms)
 	int st = -1;
 	if (w->pid > 0) {
 		if (kill_now)
-			kill(w->pid, SIGKILL);
+			kill_child(w);
 		st = wait_exit(w->pid, kill_now ? 5000 : grace_ms);
 		if (st == -1) {
-			kill(w->pid, SIGKILL);
+			kill_child(w);
 			st = wait_exit(w->pid, 5000);
+		} else if (w->prefix) {
+			kill(-w->pid, SIGKILL); /* anything the wrapper left behind */
 		}
 	}
 	if (w->fd >= 0)
@@ -100,7 +150,21 @@ void rung_worker_close(rung_worker *w)
 		worker_reap(w, false, 2000);
 	}
 	rung__capture_free(&w->cap);
+	free_prefix(w);
 	free(w);
+}
+
+int rung_worker_finish(rung_worker *w, int grace_ms)
+{
+	if (!w || !w->running)
+		return -1;
+	if (!w->hello_pending) {
+		json_t *q = json_pack("{s:s}", "type", "quit");
+		rung_msg_write(w->fd, q, NULL, 0);
+		json_decref(q);
+	}
+	shutdown(w->fd, SHUT_WR);
+	return worker_reap(w, false, grace_ms);
 }
 
 void rung_worker_detach(rung_worker *w)
@@ -108,7 +172,7 @@ void rung_worker_detach(rung_worker *w)
 	if (!w)
 		return;
 	if (w->running && w->hello_pending) {
-		kill(w->pid, SIGKILL); /* prestarted but never used */
+		kill_child(w); /* prestarted but never used */
 	} else if (w->running) {
 		json_t *q = json_pack("{s:s}", "type", "quit");
 		rung_msg_write(w->fd, q, NULL, 0);
@@ -118,6 +182,7 @@ void rung_worker_detach(rung_worker *w)
 		close(w->fd); /* the worker also quits on end of input */
 	rung__capture_free(&w->cap);
 	rung_chan_free(&w->chan);
+	free_prefix(w);
 	free(w);
 }
 
@@ -141,15 +206,31 @@ void rung__describe_exit(char *buf, size_t len, int st)
  * or the protocol stream. */
 static int spawn(rung_worker *w)
 {
+	/* the child's argv, built before the fork (the child only execs):
+	 * [argv_prefix...] exe "worker" "--socket" */
+	int n = 0;
+	while (w->prefix && w->prefix[n])
+		n++;
+	char **argv = calloc((size_t)n + 4, sizeof(char *));
+	if (!argv)
+		return rung_error_set(RUNG_ENOMEM, "out of memory");
+	for (int i = 0; i < n; i++)
+		argv[i] = w->prefix[i];
+	argv[n] = w->exe;
+	argv[n + 1] = "worker";
+	argv[n + 2] = "--socket";
 	int cout, cerr;
 	int rc = rung__capture_open(&w->cap, &cout, &cerr);
-	if (rc)
+	if (rc) {
+		free(argv);
 		return rc;
+	}
 	int sv[2];
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0) {
 		close(cout);
 		close(cerr);
 		rung__capture_close(&w->cap);
+		free(argv);
 		return rung_error_set(RUNG_EIO, "worker: socketpair: %s", strerror(errno));
 	}
 	pid_t pid = fork();
@@ -159,6 +240,7 @@ static int spawn(rung_worker *w)
 		close(cout);
 		close(cerr);
 		rung__capture_close(&w->cap);
+		free(argv);
 		return rung_error_set(RUNG_EIO, "worker: fork: %s", strerror(errno));
 	}
 	if (pid == 0) {
@@ -166,13 +248,17 @@ static int spawn(rung_worker *w)
 		signal(SIGPIPE, SIG_DFL);
 		if (dup2(sv[1], 0) < 0 || dup2(cout, 1) < 0 || dup2(cerr, 2) < 0)
 			_exit(127);
-		char *argv[] = {w->exe, "worker", "--socket", NULL};
-		execv(w->exe, argv);
+		if (w->prefix)
+			setpgid(0, 0); /* a wrapper (gpu/sanitize.c) and the worker under it: one group */
+		execv(argv[0], argv);
 		_exit(127);
 	}
+	free(argv);
 	close(sv[1]);
 	close(cout);
 	close(cerr);
+	if (w->prefix)
+		setpgid(pid, pid); /* also here: a kill may come before the child runs */
 	w->fd = sv[0];
 	w->pid = pid;
 	w->running = true;
@@ -644,6 +730,8 @@ static int eval_gpu(rung_result *out, rung_worker *w, const rung_job *job, const
 	}
 	plan->budget_s = job->budget_s > 0 ? job->budget_s : 2.0;
 	plan->flags = job->flags;
+	if (job->flags & RUNG_JOB_SANITIZE)
+		rung_plan_sanitize(plan);
 
 	json_t *hdr = rung_plan_to_json(plan);
 	rung_blob blobs[2] = {{kc->cubin, kc->cubin_len}, {rc ? rc->cubin : NULL, rc ? rc->cubin_len : 0}};

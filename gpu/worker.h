@@ -28,6 +28,9 @@ enum {
 	/* One untimed launch with the rung.h trace buffer attached (result.aux
 	 * "trace"; gpu/worker_trace.c); the bench rung is SKIPPED. */
 	RUNG_JOB_TRACE = 1 << 4,
+	/* The sanitize rung's job (gpu/sanitize.c): the plan cut to the smallest
+	 * check shape and one seed (rung_plan_sanitize); give RUNG_JOB_NO_BENCH too. */
+	RUNG_JOB_SANITIZE = 1 << 5,
 };
 
 /* One version to evaluate. Strings are borrowed. */
@@ -51,7 +54,12 @@ typedef void (*rung_progress_fn)(void *ud, rung_step_id step, double frac, const
 
 typedef struct {
 	const char *exe; /* path of the rung binary (NULL: /proc/self/exe) */
-	const char *const *argv_prefix; /* NULL-terminated, e.g. {"ssh","gpu1",NULL} (future) */
+	/* NULL-terminated; the child runs argv_prefix[0] with argv_prefix...,
+	 * exe, "worker" (compute-sanitizer: gpu/sanitize.h). With a prefix, exe
+	 * is resolved to the binary's real path (under a wrapper /proc/self/exe
+	 * would be the wrapper) and the child gets a process group of its own,
+	 * so that a kill at the deadline reaches the worker under the wrapper. */
+	const char *const *argv_prefix;
 } rung_worker_opts;
 
 int rung_worker_open(rung_worker **out, const rung_worker_opts *opts);
@@ -60,6 +68,12 @@ void rung_worker_close(rung_worker *w);
  * waiting for its CUDA teardown (the worker exits on its own; the caller's
  * verdict is not held up by it). */
 void rung_worker_detach(rung_worker *w);
+
+/* Asks the worker to quit and waits up to grace_ms for the child (the
+ * wrapper of argv_prefix, which writes its report when the worker exits) to
+ * end, then kills it (its group). Returns the wait status, or -1 when no child
+ * was running. The worker stays usable: the next job starts a fresh one. */
+int rung_worker_finish(rung_worker *w, int grace_ms);
 
 /* Device environment; RUNG_ENODEV with a clear message when no driver or GPU. */
 int rung_worker_env(rung_env *out, rung_worker *w);

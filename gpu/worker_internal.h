@@ -14,6 +14,9 @@
 
 struct rung_worker {
 	char exe[4096];
+	/* rung_worker_opts.argv_prefix, copied (NULL-terminated; NULL: none). The
+	 * child then runs in a process group of its own, killed as a group. */
+	char **prefix;
 	pid_t pid;
 	int fd;
 	rung_chan chan;

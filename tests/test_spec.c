@@ -6,6 +6,7 @@
 
 #include "core/err.h"
 #include "core/expr.h"
+#include "core/sanitize.h"
 #include "core/spec.h"
 #include "harness.h"
 
@@ -329,7 +330,7 @@ static void test_err_unknown_key(void)
 	          P ":2: [task]: unknown key 'nmae' (expected name, kernel, entry, reference, reference_entry, arch, options, headers)");
 	CHECK_STR(small_err("grid = 4\n"), P ":17: [arg X]: unknown key 'grid' (expected kind, dtype, shape, init, value, golden)");
 	CHECK_STR(small_err("[check]\ntolerance = 1\n"),
-	          P ":18: [check]: unknown key 'tolerance' (expected sizes, seeds, atol, rtol, min_psnr, min_cossim, deterministic, inputs)");
+	          P ":18: [check]: unknown key 'tolerance' (expected sizes, seeds, atol, rtol, min_psnr, min_cossim, deterministic, inputs, sanitize)");
 }
 
 static void test_err_duplicate_key(void)
@@ -425,6 +426,33 @@ static void test_err_bad_number(void)
 	CHECK_STR(small_err("[check]\nmin_psnr = nan\n"), P ":18: [check] min_psnr: bad number 'nan'");
 	CHECK_STR(small_err("[check]\nseeds = 0\n"), P ":18: [check] seeds: expected an integer from 1 to 1000, found '0'");
 	CHECK_STR(small_err("[check]\nseeds = 3.5\n"), P ":18: [check] seeds: expected an integer from 1 to 1000, found '3.5'");
+}
+
+/* [check] sanitize: the compute-sanitizer tools, from a fixed list only. */
+static void test_sanitize_key(void)
+{
+	char buf[4096];
+	snprintf(buf, sizeof(buf), "%s[check]\nsanitize = racecheck, memcheck\n", small_head);
+	rung_spec *s = parse_ok(buf);
+	CHECK(s != NULL);
+	if (s) {
+		CHECK_INT(s->sanitize, RUNG_SAN_BIT(RUNG_SAN_MEMCHECK) | RUNG_SAN_BIT(RUNG_SAN_RACECHECK));
+		CHECK_INT(s->sanitize_line, 18);
+		rung_spec_free(s);
+	}
+	s = parse_ok(small_head);
+	if (s) {
+		CHECK_INT(s->sanitize, 0); /* off unless asked for */
+		rung_spec_free(s);
+	}
+	CHECK_STR(small_err("[check]\nsanitize = memcheck, leakcheck\n"),
+		  P ":18: [check] sanitize: unknown tool 'leakcheck' (expected memcheck, racecheck, synccheck, initcheck)");
+	CHECK_STR(small_err("[check]\nseeds = 2\nsanitize = --log-file=/tmp/x\n"),
+		  P ":19: [check] sanitize: unknown tool '--log-file=/tmp/x' (expected memcheck, racecheck, synccheck, initcheck)");
+	CHECK_STR(small_err("[check]\nsanitize = ,\n"),
+		  P ":18: [check] sanitize: no tool given (expected memcheck, racecheck, synccheck or initcheck)");
+	CHECK_STR(small_err("[check]\nsanitize = memcheck\nsanitize = racecheck\n"),
+		  P ":19: [check] sanitize: duplicate key (first at line 18)");
 }
 
 static void test_err_unknown_dim_in_shape(void)
@@ -875,6 +903,7 @@ int main(void)
 	T_RUN(test_err_scalar_rules);
 	T_RUN(test_err_no_output);
 	T_RUN(test_err_bad_number);
+	T_RUN(test_sanitize_key);
 	T_RUN(test_err_unknown_dim_in_shape);
 	T_RUN(test_err_expression_syntax);
 	T_RUN(test_err_overflow);

@@ -9,6 +9,7 @@
 #include "core/inert.h"
 #include "core/rng.h"
 #include "core/roofline_guard.h"
+#include "gpu/sanitize.h"
 #include "gpu/worker.h"
 #include "tui/cli.h"
 
@@ -204,9 +205,35 @@ static void print_bench_ok(FILE *f, const rung_result *r)
 	fprintf(f, "\n");
 }
 
+static void print_sanitize(FILE *f, const rung_result *r)
+{
+	const rung_step *st = &r->steps[RUNG_STEP_SANITIZE];
+	fprintf(f, "[sanitize] %s%s%s\n", rung_status_name(st->status), st->reason[0] ? " " : "", st->reason);
+	if (st->status != RUNG_S_FAILED)
+		return;
+	/* the reason is the first finding in the kernels; the others follow */
+	bool first = true;
+	for (int i = 0; i < r->nsanitize; i++) {
+		const rung_san_finding *fd = &r->sanitize[i];
+		if (fd->where == RUNG_SANW_HOST)
+			continue;
+		if (first) {
+			first = false;
+			continue;
+		}
+		char d[400];
+		rung_san_describe(d, sizeof(d), fd);
+		fprintf(f, "[sanitize]   also %s%s\n", fd->where == RUNG_SANW_REFERENCE ? "in the reference: " : "", d);
+	}
+}
+
 bool rung_check_print_gpu_step(FILE *f, const rung_result *r, const rung_spec *spec, rung_step_id s)
 {
 	const rung_step *st = &r->steps[s];
+	if (s == RUNG_STEP_SANITIZE && st->status != RUNG_S_NONE) {
+		print_sanitize(f, r);
+		return true;
+	}
 	if (s < RUNG_STEP_RUN || s > RUNG_STEP_BENCH || st->status == RUNG_S_NONE)
 		return false;
 	if (st->status != RUNG_S_OK) {
@@ -268,3 +295,70 @@ void rung_check_print_output(FILE *f, const rung_result *r)
 			r->output_dropped > 0 ? "the first 64 KiB" : "the rest");
 }
 
+/* --- the sanitize rung ------------------------------------------------------ */
+
+bool rung_sanitize_covers(const rung_result *r, unsigned tools)
+{
+	rung_status st = r->steps[RUNG_STEP_SANITIZE].status;
+	return tools && (st == RUNG_S_OK || st == RUNG_S_FAILED) && (r->sanitize_tools & tools) == tools;
+}
+
+int rung_check_sanitize(rung_result *r, const rung_task *t, const rung_compiled *kc, const rung_compiled *rc,
+			unsigned tools)
+{
+	if (!tools)
+		return 0;
+	if (rung_sanitize_covers(r, tools))
+		return 1;
+	if (r->steps[RUNG_STEP_RUN].status == RUNG_S_SKIPPED) { /* no GPU: nothing to run it on */
+		r->steps[RUNG_STEP_SANITIZE].status = RUNG_S_SKIPPED;
+		snprintf(r->steps[RUNG_STEP_SANITIZE].reason, sizeof(r->steps[0].reason), "%s",
+			 r->steps[RUNG_STEP_RUN].reason);
+		return 0;
+	}
+	rung_job job;
+	rung_task_job(&job, t, r->base_seed, true, 0);
+	bool tty = isatty(STDERR_FILENO);
+	/* the tools a stored rung lacks (its findings of the others stay) */
+	rung_status was = r->steps[RUNG_STEP_SANITIZE].status;
+	unsigned run = was == RUNG_S_OK || was == RUNG_S_FAILED ? tools & ~r->sanitize_tools : tools;
+	int e = rung_sanitize_version(r, &job, kc, t->reference.src ? rc : NULL, run, tty ? progress_cb : NULL, NULL);
+	if (tty) {
+		fprintf(stderr, "\r\033[K");
+		fflush(stderr);
+	}
+	if (e < 0) {
+		fprintf(stderr, "rung: sanitize: %s\n", rung_error_last());
+		return RUNG_EXIT_INTERNAL;
+	}
+	return 0;
+}
+
+int rung_sanitize_exit_code(const rung_result *r)
+{
+	const rung_step *st = &r->steps[RUNG_STEP_SANITIZE];
+	if (st->status == RUNG_S_FAILED)
+		return strncmp(st->reason, "reference failed", 16) ? RUNG_EXIT_FAIL : RUNG_EXIT_SPEC;
+	if (st->status == RUNG_S_SKIPPED)
+		return RUNG_EXIT_NOGPU;
+	return RUNG_EXIT_OK;
+}
+
+int rung_sanitize_opt(unsigned *tools, const char *cmd, const char *arg)
+{
+	if (!strcmp(arg, "--no-sanitize")) {
+		*tools = 0;
+		return 1;
+	}
+	if (!strcmp(arg, "--sanitize")) {
+		*tools = RUNG_SAN_DEFAULT;
+		return 1;
+	}
+	if (strncmp(arg, "--sanitize=", 11))
+		return 0;
+	if (rung_san_tools_parse(tools, arg + 11) < 0) {
+		fprintf(stderr, "rung %s: --sanitize: %s\n", cmd, rung_error_last());
+		return -1;
+	}
+	return 1;
+}

@@ -41,8 +41,10 @@ int rung_task_evaluate(rung_result *r, rung_worker *w, const rung_job *job, cons
  * RUNG_EXIT_NOGPU when the run was skipped, else RUNG_EXIT_OK. */
 int rung_gpu_exit_code(const rung_result *r, rung_step_id last);
 
-/* Prints the line of a GPU rung (run, check, bench); returns false for other
- * rungs or a rung that did not run (nothing printed). */
+/* Prints the line of a GPU rung (run, check, bench, sanitize); returns false
+ * for other rungs or a rung that did not run (nothing printed). The sanitize
+ * rung prints its step line, then "[sanitize]   also TOOL: ..." for every
+ * other finding in the kernels. */
 bool rung_check_print_gpu_step(FILE *f, const rung_result *r, const rung_spec *spec, rung_step_id s);
 
 /* What the kernel printed, never raw: nothing when it printed nothing, else
@@ -52,5 +54,28 @@ bool rung_check_print_gpu_step(FILE *f, const rung_result *r, const rung_spec *s
  * then where the rest is (--json, the detail screen). */
 #define RUNG_OUTPUT_SHOW_LINES 5
 void rung_check_print_output(FILE *f, const rung_result *r);
+/* The sanitize rung (gpu/sanitize.h) for task t's compiled version into r,
+ * which holds the other rungs (its base_seed is used): run with `tools`, or
+ * SKIPPED with the run rung's reason when that was SKIPPED (no GPU). A stored
+ * sanitize rung that covers `tools` (r->sanitize_tools, status ok or FAILED)
+ * is kept: returns 1 then; one that covers some of them gets the others run
+ * and judged with its findings. 0 when it ran (or was skipped), RUNG_EXIT_INTERNAL
+ * on rung's own failure (message on stderr). Progress goes to stderr when it
+ * is a terminal. */
+int rung_check_sanitize(rung_result *r, const rung_task *t, const rung_compiled *kc, const rung_compiled *rc,
+			unsigned tools);
+
+/* True when r's sanitize rung ran with every tool of `tools` (ok or FAILED). */
+bool rung_sanitize_covers(const rung_result *r, unsigned tools);
+
+/* The exit code of the sanitize rung: RUNG_EXIT_FAIL when FAILED (RUNG_EXIT_SPEC
+ * for "reference failed: ..."), RUNG_EXIT_NOGPU when SKIPPED, else OK. */
+int rung_sanitize_exit_code(const rung_result *r);
+
+/* `--sanitize` (memcheck, racecheck), `--sanitize=memcheck,initcheck` or
+ * `--no-sanitize` (arg) for command cmd: 1 and *tools set (0 for
+ * --no-sanitize), 0 when arg is none of these, -1 after printing
+ * "rung CMD: --sanitize: unknown tool 'x' (...)" (a usage error). */
+int rung_sanitize_opt(unsigned *tools, const char *cmd, const char *arg);
 
 #endif

@@ -1,4 +1,5 @@
 /* rung check [--compile-only] [--json] [--seed S] [--budget SEC] [--force]
+ *            [--sanitize[=TOOLS] | --no-sanitize]
  *            [-C DIR] [--task DIR] [--spec-rev REV] [TASKDIR|FILE|REV]
  *
  * Runs the ladder for one version and prints one line per rung:
@@ -14,7 +15,13 @@
  * A REV target (HEAD~1, a short hash, WORKTREE) is read from git
  * (rung_task_load_target); its GPU result goes into the store like `rung eval`,
  * and a re-check of the same content on the same GPU is a cache hit (lines end in
- * "(cached)") unless --force or --seed. */
+ * "(cached)") unless --force or --seed.
+ *
+ * --sanitize (memcheck, racecheck) or --sanitize=TOOLS, or the spec's [check]
+ * sanitize, adds the sanitize rung after the others (tui/check_gpu.c,
+ * gpu/sanitize.h): `[sanitize] ok no findings (memcheck, racecheck)`; stored
+ * with the result of a version from git (a stored sanitize rung with the same
+ * tools is reused). --no-sanitize turns the spec's default off. */
 #include <math.h>
 #include <stdbool.h>
 #include <pthread.h>
@@ -42,6 +49,8 @@ typedef struct {
 	unsigned long long seed;
 	double budget_s; /* NAN: default */
 	const char *target;
+	bool sanitize_set; /* --sanitize / --no-sanitize given (else the spec's [check] sanitize) */
+	unsigned sanitize; /* RUNG_SAN_BIT mask */
 } check_opts;
 
 static int parse_args(check_opts *o, int argc, char **argv)
@@ -55,6 +64,13 @@ static int parse_args(check_opts *o, int argc, char **argv)
 			return rung_cli_usage("check", 1);
 		if (w > 0)
 			continue;
+		int san = rung_sanitize_opt(&o->sanitize, "check", a);
+		if (san < 0)
+			return RUNG_EXIT_USAGE;
+		if (san > 0) {
+			o->sanitize_set = true;
+			continue;
+		}
 		if (!strcmp(a, "--compile-only")) {
 			o->compile_only = true;
 		} else if (!strcmp(a, "--force")) {
@@ -89,6 +105,10 @@ static int parse_args(check_opts *o, int argc, char **argv)
 		} else {
 			o->target = a;
 		}
+	}
+	if (o->compile_only && o->sanitize_set && o->sanitize) {
+		fprintf(stderr, "rung check: --sanitize runs on the GPU; it cannot go with --compile-only\n");
+		return RUNG_EXIT_USAGE;
 	}
 	return 0;
 }
@@ -184,7 +204,7 @@ static int run_gpu_steps(rung_result *r, rung_worker *w, const rung_task *t, con
  * --force or --seed; a fresh GPU result is stored and linked to the commit. No GPU:
  * the rungs are SKIPPED and nothing is stored. */
 static int run_gpu_steps_stored(rung_result *r, rung_worker *w, const rung_task *t, const check_opts *o,
-				const rung_compiled *kc, const rung_compiled *rc)
+				const rung_compiled *kc, const rung_compiled *rc, unsigned sanitize, bool *sanitize_fresh)
 {
 	rung_env env;
 	memset(&env, 0, sizeof(env));
@@ -212,9 +232,20 @@ static int run_gpu_steps_stored(rung_result *r, rung_worker *w, const rung_task 
 		if (rung_ptxscan_result(r, kc->ptx, kc->ptx_len) < 0)
 			rung_error_clear();
 		code = rung_gpu_exit_code(r, RUNG_STEP_BENCH);
+		/* the sanitize rung of a stored result: reused when it covers the tools, else run and stored with it */
+		int s = rung_check_sanitize(r, t, kc, rc, sanitize);
+		*sanitize_fresh = s == 0 && sanitize;
+		if (s == RUNG_EXIT_INTERNAL) {
+			code = s;
+		} else if (s == 0 && sanitize && r->steps[RUNG_STEP_SANITIZE].status != RUNG_S_SKIPPED &&
+			   rung_store_put(store, r, t->content, commit) < 0) {
+			fprintf(stderr, "rung check: %s (the sanitize rung was not stored)\n", rung_error_last());
+		}
 	} else {
 		rung_error_clear();
 		code = rung_check_gpu_with(r, w, t, kc, rc, o->seed, o->has_seed, o->budget_s);
+		if (code != RUNG_EXIT_INTERNAL && rung_check_sanitize(r, t, kc, rc, sanitize) == RUNG_EXIT_INTERNAL)
+			code = RUNG_EXIT_INTERNAL;
 		if (store && r->steps[RUNG_STEP_RUN].status != RUNG_S_SKIPPED && code != RUNG_EXIT_INTERNAL) {
 			snprintf(r->key, sizeof(r->key), "%s", key);
 			if (!r->env.valid)
@@ -251,10 +282,11 @@ static void print_compile_ok(FILE *f, const rung_result *r)
 	        r->compile.compile_ms);
 }
 
-/* A GPU rung's line, with " (cached)" before the newline for a stored result. */
-static bool print_gpu_line(const rung_result *r, const rung_spec *spec, rung_step_id s)
+/* A GPU rung's line, with " (cached)" before the newline for a stored result
+ * (not for a sanitize rung that ran now on a stored result). */
+static bool print_gpu_line(const rung_result *r, const rung_spec *spec, rung_step_id s, bool sanitize_fresh)
 {
-	if (!r->cached)
+	if (!r->cached || (s == RUNG_STEP_SANITIZE && sanitize_fresh))
 		return rung_check_print_gpu_step(stdout, r, spec, s);
 	char *buf = NULL;
 	size_t len = 0;
@@ -272,12 +304,12 @@ static bool print_gpu_line(const rung_result *r, const rung_spec *spec, rung_ste
 }
 
 /* One line per rung: "[name] STATUS details". */
-static void print_step_line(const rung_result *r, const rung_spec *spec, rung_step_id s)
+static void print_step_line(const rung_result *r, const rung_spec *spec, rung_step_id s, bool sanitize_fresh)
 {
 	const rung_step *st = &r->steps[s];
 	if (st->status == RUNG_S_NONE)
 		return;
-	if (print_gpu_line(r, spec, s))
+	if (print_gpu_line(r, spec, s, sanitize_fresh))
 		return;
 	if (s == RUNG_STEP_COMPILE && st->status == RUNG_S_OK) {
 		print_compile_ok(stdout, r);
@@ -420,19 +452,27 @@ int rung_cmd_check(int argc, char **argv)
 	}
 
 	int exit_code = compiled ? RUNG_EXIT_OK : RUNG_EXIT_FAIL;
+	unsigned sanitize = o.sanitize_set ? o.sanitize : t.spec->sanitize;
+	bool sanitize_fresh = true;
 	if (compiled && !spec_rc && !o.compile_only) {
-		if (!w)
+		if (!w) {
 			exit_code = RUNG_EXIT_INTERNAL;
-		else
-			exit_code = t.repo ? run_gpu_steps_stored(&r, w, &t, &o, &kc, &refc)
-			                   : run_gpu_steps(&r, w, &t, &o, &kc, &refc);
+		} else if (t.repo) {
+			exit_code = run_gpu_steps_stored(&r, w, &t, &o, &kc, &refc, sanitize, &sanitize_fresh);
+		} else {
+			exit_code = run_gpu_steps(&r, w, &t, &o, &kc, &refc);
+			if (exit_code != RUNG_EXIT_INTERNAL && rung_check_sanitize(&r, &t, &kc, &refc, sanitize) == RUNG_EXIT_INTERNAL)
+				exit_code = RUNG_EXIT_INTERNAL;
+		}
+		if (exit_code == RUNG_EXIT_OK && sanitize)
+			exit_code = rung_sanitize_exit_code(&r);
 	}
 	/* the verdict first: the worker's CUDA teardown happens after it, unwaited */
 	if (o.json) {
 		print_json(&r, &t, &kc, &refc, ref_error);
 	} else {
 		for (int s = 0; s < RUNG_NSTEPS; s++)
-			print_step_line(&r, t.spec, (rung_step_id)s);
+			print_step_line(&r, t.spec, (rung_step_id)s, sanitize_fresh);
 		rung_suspects_print(stdout, &r, "[suspect] "); /* evidence: the exit code is the rungs' */
 		rung_check_print_output(stdout, &r); /* never raw */
 	}

@@ -1,8 +1,14 @@
-/* rung eval [REV...|--all|--missing] [--jobs N] [--compile-only] [-C DIR]
- * [--task DIR] [--spec-rev REV]: evaluate versions of the task and store their
- * results. With no REV, --missing. Progress goes to stderr (a bar with count,
- * version and ETA on a terminal, plain lines otherwise); one result line per
- * version on stdout, in commit order.
+/* rung eval [REV...|--all|--missing] [--jobs N] [--compile-only]
+ * [--sanitize[=TOOLS]|--no-sanitize] [-C DIR] [--task DIR] [--spec-rev REV]:
+ * evaluate versions of the task and store their results. With no REV,
+ * --missing. Progress goes to stderr (a bar with count, version and ETA on a
+ * terminal, plain lines otherwise); one result line per version on stdout, in
+ * commit order.
+ *
+ * --sanitize (or the spec's [check] sanitize) adds the sanitize rung, also to
+ * versions already in the store (it is stored with their result); --missing
+ * then also takes the versions whose stored result lacks it. A sanitize rung
+ * SKIPPED (no compute-sanitizer) makes the exit code 4.
  *
  * Versions reach the GPU one at a time (one GPU, and timings must not share it),
  * but their compiles overlap: --jobs N (default 3) runs N-1 NVRTC compile threads
@@ -13,11 +19,12 @@
 #include <string.h>
 
 #include "core/err.h"
+#include "tui/check_gpu.h"
 #include "tui/cli.h"
 #include "tui/vcs_eval.h"
 
 typedef struct {
-	int failed, cached, internal;
+	int failed, cached, internal, sanitize_skipped;
 } eval_tally;
 
 /* One result line per version, in commit order (rung_evaler_run_all's callback). */
@@ -36,6 +43,7 @@ static void print_one(void *ud, int i, const rung_version *v, rung_result *r, in
 	fflush(stdout);
 	t->failed += rung_result_status(r) == RUNG_S_FAILED;
 	t->cached += r->cached;
+	t->sanitize_skipped += r->steps[RUNG_STEP_SANITIZE].status == RUNG_S_SKIPPED;
 }
 
 int rung_cmd_eval(int argc, char **argv)
@@ -44,6 +52,8 @@ int rung_cmd_eval(int argc, char **argv)
 	bool all = false, missing = false;
 	unsigned flags = 0;
 	int jobs = 3, nrevs = 0;
+	bool sanitize_set = false;
+	unsigned sanitize = 0;
 	const char **revs = calloc((size_t)argc, sizeof(char *));
 	if (!revs)
 		return RUNG_EXIT_INTERNAL;
@@ -55,6 +65,15 @@ int rung_cmd_eval(int argc, char **argv)
 		}
 		if (k > 0)
 			continue;
+		int san = rung_sanitize_opt(&sanitize, "eval", argv[i]);
+		if (san < 0) {
+			free(revs);
+			return RUNG_EXIT_USAGE;
+		}
+		if (san > 0) {
+			sanitize_set = true;
+			continue;
+		}
 		if (!strcmp(argv[i], "--all")) {
 			all = true;
 		} else if (!strcmp(argv[i], "--missing")) {
@@ -83,6 +102,11 @@ int rung_cmd_eval(int argc, char **argv)
 	}
 	if (!all && !nrevs)
 		missing = true;
+	if ((flags & RUNG_JOB_COMPILE_ONLY) && sanitize_set && sanitize) {
+		fprintf(stderr, "rung eval: --sanitize runs on the GPU; it cannot go with --compile-only\n");
+		free(revs);
+		return RUNG_EXIT_USAGE;
+	}
 	rung_vctx c;
 	int rc = rung_vctx_open(&c, "eval", &o, RUNG_VCTX_TASK | RUNG_VCTX_STORE);
 	if (rc) {
@@ -110,8 +134,11 @@ int rung_cmd_eval(int argc, char **argv)
 			rc = RUNG_EXIT_INTERNAL;
 		} else {
 			vs = calloc((size_t)n + 1, sizeof(*vs));
+			unsigned tools = flags & RUNG_JOB_COMPILE_ONLY ? 0 : sanitize_set ? sanitize : c.task.spec->sanitize;
 			for (int i = n - 1; vs && i >= 0; i--) /* oldest first */
-				if (all || !rows[i].result)
+				if (all || !rows[i].result ||
+				    (tools && rows[i].result->steps[RUNG_STEP_COMPILE].status == RUNG_S_OK &&
+				     !rung_sanitize_covers(rows[i].result, tools)))
 					vs[nv++] = rows[i].v;
 			rung_vrows_free(rows, n);
 		}
@@ -131,6 +158,10 @@ int rung_cmd_eval(int argc, char **argv)
 		rung_vctx_close(&c);
 		return RUNG_EXIT_INTERNAL;
 	}
+	if (nv) {
+		ev.sanitize_set = sanitize_set;
+		ev.sanitize = sanitize;
+	}
 	eval_tally tally = {0};
 	if (nv && rung_evaler_run_all(&ev, vs, nv, jobs, print_one, &tally) < 0) {
 		fprintf(stderr, "rung eval: %s\n", rung_error_last());
@@ -148,6 +179,8 @@ int rung_cmd_eval(int argc, char **argv)
 	}
 	if (!rc && failed)
 		rc = RUNG_EXIT_FAIL;
+	if (!rc && tally.sanitize_skipped) /* asked for and not run: never a silent pass */
+		rc = RUNG_EXIT_NOGPU;
 	free(vs);
 	rung_vctx_close(&c);
 	return rc;

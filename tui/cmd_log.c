@@ -260,7 +260,9 @@ int rung_cmd_log(int argc, char **argv)
 		if (fmt == FMT_CSV) {
 			csv_field(rows[i].v.id, false);
 			csv_field(rows[i].v.subject, false);
-			for (int s = 0; s < RUNG_NSTEPS; s++)
+			/* the columns predate the sanitize rung and stay as they are; a failed
+			 * sanitize rung shows in the reason column */
+			for (int s = 0; s <= RUNG_STEP_PROFILE; s++)
 				csv_field(rung_status_name(rows[i].result ? rows[i].result->steps[s].status : RUNG_S_NONE), false);
 			const char *f[] = {t.max_rel, t.psnr, t.cossim, t.median, t.delta, t.perf, t.regs, t.verdict, t.note};
 			for (int k = 0; k < 9; k++)

@@ -298,8 +298,10 @@ static void apply_one(rung_model *m, rung_model_event *e)
 	switch (e->kind) {
 	case RUNG_EV_QUEUED:
 		m->queue_total++;
-		if (r)
-			for (int s = 0; s < RUNG_NSTEPS; s++)
+		if (r && e->step == RUNG_STEP_SANITIZE)
+			r->step[RUNG_STEP_SANITIZE] = RUNG_S_PENDING; /* the other rungs stay as they are */
+		else if (r)
+			for (int s = 0; s < RUNG_STEP_SANITIZE; s++) /* the sanitize rung runs on request */
 				r->step[s] = RUNG_S_PENDING;
 		break;
 	case RUNG_EV_PROGRESS:
@@ -409,6 +411,13 @@ int rung_model_evaluate(rung_model *m, const char *hash)
 	if (!m->ops || !m->ops->evaluate)
 		return rung_error_set(RUNG_EUNSUPPORTED, "this model cannot evaluate");
 	return m->ops->evaluate(m, hash);
+}
+
+int rung_model_sanitize(rung_model *m, const char *hash)
+{
+	if (!m->ops || !m->ops->sanitize)
+		return rung_error_set(RUNG_EUNSUPPORTED, "this workbench has no repository to store the result in");
+	return m->ops->sanitize(m, hash);
 }
 
 int rung_model_evaluate_missing(rung_model *m)

@@ -66,7 +66,7 @@ typedef enum { RUNG_TEXT_SOURCE, RUNG_TEXT_PTX, RUNG_TEXT_SASS, RUNG_NTEXT } run
 const char *rung_text_kind_name(rung_text_kind k); /* "source", "PTX", "SASS" */
 
 typedef enum {
-	RUNG_EV_QUEUED,   /* hash was queued for evaluation */
+	RUNG_EV_QUEUED,   /* hash was queued for evaluation (.step RUNG_STEP_SANITIZE: for its sanitize rung only) */
 	RUNG_EV_PROGRESS, /* hash is at step, frac done */
 	RUNG_EV_RESULT,   /* result for hash (ownership of .result passes to the model) */
 	RUNG_EV_ROWS,     /* a reload finished: .rows/.nrows replace the list (ownership passes) */
@@ -114,6 +114,9 @@ typedef struct {
 	int (*text)(char **out, rung_model *m, const char *hash, rung_text_kind kind);
 	/* Queue a version for evaluation; progress and the result arrive as events. */
 	int (*evaluate)(rung_model *m, const char *hash);
+	/* Queue the sanitize rung of a version (the spec's [check] sanitize tools,
+	 * else memcheck and racecheck), as evaluate. NULL: the backend cannot. */
+	int (*sanitize)(rung_model *m, const char *hash);
 	/* Store verdict + note (the git backend writes a git note); the row is updated by the caller. */
 	int (*set_note)(rung_model *m, const char *hash, rung_verdict v, const char *text);
 	void (*free)(rung_model *m); /* frees the backend's own state (impl) */
@@ -179,6 +182,8 @@ int rung_model_text(char **out, rung_model *m, const char *hash, rung_text_kind 
 /* ops->launch, or RUNG_EUNSUPPORTED. */
 int rung_model_launch(rung_geom *out, rung_model *m, const char *hash);
 int rung_model_evaluate(rung_model *m, const char *hash);
+/* ops->sanitize, or RUNG_EUNSUPPORTED. */
+int rung_model_sanitize(rung_model *m, const char *hash);
 /* Evaluates every row without a result and not already queued; returns the count queued (>= 0). */
 int rung_model_evaluate_missing(rung_model *m);
 /* Writes through the backend and updates the row (verdict baseline/best also moves the flags). */

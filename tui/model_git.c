@@ -42,6 +42,7 @@ typedef struct {
 	char hash[41];
 	char *taskdir; /* NULL: as picked */
 	unsigned gen;
+	unsigned sanitize; /* the sanitize rung only, with these tools (RUNG_SAN_BIT mask) */
 } qitem;
 
 typedef struct {
@@ -439,7 +440,8 @@ static void follow_child(rung_model *m, int fd, const char *hash, char *last, si
 static void evaluate_in_thread(rung_model *m, git_impl *g, const qitem *it)
 {
 	const char *hash = it->hash;
-	rung_model_event ev = {.kind = RUNG_EV_PROGRESS, .step = RUNG_STEP_COMPILE, .frac = 0};
+	rung_model_event ev = {.kind = RUNG_EV_PROGRESS, .step = it->sanitize ? RUNG_STEP_SANITIZE : RUNG_STEP_COMPILE,
+			       .frac = 0};
 	snprintf(ev.hash, sizeof(ev.hash), "%s", hash);
 	rung_model_post(m, &ev);
 	char exe[4096];
@@ -456,6 +458,15 @@ static void evaluate_in_thread(rung_model *m, git_impl *g, const qitem *it)
 		int a = 0;
 		argv[a++] = "rung";
 		argv[a++] = "eval";
+		char tools[128];
+		if (it->sanitize) { /* tool names from the fixed list only */
+			size_t k = (size_t)snprintf(tools, sizeof(tools), "--sanitize=");
+			rung_san_tools_format(tools + k, sizeof(tools) - k, it->sanitize);
+			for (char *c = tools + k; *c; c++)
+				if (*c == ' ')
+					memmove(c, c + 1, strlen(c));
+			argv[a++] = tools;
+		}
 		if (g->dir) {
 			argv[a++] = "-C";
 			argv[a++] = g->dir;
@@ -621,7 +632,7 @@ static int git_refresh(rung_model *m)
 	return 0;
 }
 
-static int git_evaluate(rung_model *m, const char *hash)
+static int queue_item(rung_model *m, const char *hash, unsigned sanitize)
 {
 	git_impl *g = m->impl;
 	int e = ensure_thread(m);
@@ -642,11 +653,25 @@ static int git_evaluate(rung_model *m, const char *hash)
 	snprintf(it->hash, sizeof(it->hash), "%s", hash);
 	it->taskdir = g->taskdir ? strdup(g->taskdir) : NULL;
 	it->gen = g->task_gen;
+	it->sanitize = sanitize;
 	pthread_cond_signal(&g->qcond);
 	pthread_mutex_unlock(&g->qlock);
-	rung_model_event ev = {.kind = RUNG_EV_QUEUED};
+	rung_model_event ev = {.kind = RUNG_EV_QUEUED, .step = sanitize ? RUNG_STEP_SANITIZE : RUNG_STEP_COMPILE};
 	snprintf(ev.hash, sizeof(ev.hash), "%s", hash);
 	return rung_model_post(m, &ev);
+}
+
+static int git_evaluate(rung_model *m, const char *hash)
+{
+	return queue_item(m, hash, 0);
+}
+
+/* `rung eval --sanitize=TOOLS HASH` in the background: the task's tools, else memcheck and racecheck. */
+static int git_sanitize(rung_model *m, const char *hash)
+{
+	git_impl *g = m->impl;
+	unsigned tools = g->ui.task.spec && g->ui.task.spec->sanitize ? g->ui.task.spec->sanitize : RUNG_SAN_DEFAULT;
+	return queue_item(m, hash, tools);
 }
 
 static int compile_texts(git_impl *g, text_cache *tc, rung_model *m)
@@ -959,6 +984,7 @@ static const rung_model_ops git_ops = {
 	.refresh = git_refresh,
 	.text = git_text,
 	.evaluate = git_evaluate,
+	.sanitize = git_sanitize,
 	.set_note = git_set_note,
 	.free = git_free,
 	.set_task = git_set_task,

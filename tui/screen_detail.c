@@ -211,6 +211,8 @@ static void build_summary(rung_view *v, int row)
 		rung_lines_new(l);
 		bool queued = mr->step[0] == RUNG_S_PENDING || mr->step[0] == RUNG_S_RUNNING;
 		for (int s = 0; s < RUNG_NSTEPS; s++) {
+			if (s == RUNG_STEP_SANITIZE && mr->step[s] == RUNG_S_NONE)
+				continue; /* on request only: listed where it ran */
 			rung_role role;
 			rung_glyph_id g = rung_status_glyph(mr->step[s], false, &role);
 			rung_lines_seg(l, role, "%s %s  ", rung_glyph(g), rung_step_name((rung_step_id)s));
@@ -323,6 +325,18 @@ static void build_summary(rung_view *v, int row)
 	if (stored[0])
 		rung_lines_add(l, RUNG_ROLE_NOTE, "  stored: %s (t shows them)", stored);
 	kernel_output(l, r);
+	if (r->steps[RUNG_STEP_SANITIZE].status != RUNG_S_NONE) { /* only where it ran (S runs it) */
+		char tools[96];
+		rung_san_tools_format(tools, sizeof(tools), r->sanitize_tools);
+		step_line(l, r, RUNG_STEP_SANITIZE, tools);
+		for (int i = 0; i < r->nsanitize; i++) {
+			const rung_san_finding *f = &r->sanitize[i];
+			char d[400];
+			rung_san_describe(d, sizeof(d), f);
+			rung_lines_add(l, f->where == RUNG_SANW_HOST ? RUNG_ROLE_DIM : RUNG_ROLE_FAILED, "  %-9s %s",
+				       rung_san_where_name(f->where), d);
+		}
+	}
 	if (r->env.valid) {
 		rung_lines_add(l, RUNG_ROLE_DEFAULT, "%s", "");
 		rung_lines_add(l, RUNG_ROLE_HEADER, "environment");

@@ -37,6 +37,20 @@ static const struct {
 	[C_VERDICT] = {"verdict", 8, 7, false}, [C_NOTE] = {"", 1, 10, false},
 };
 
+/* CRKB, and CRKBS while a version has the sanitize rung (it runs on request
+ * only); set by each draw (the UI is single threaded). */
+static bool steps_wide;
+
+static int col_width(int c)
+{
+	return c == C_STEPS && steps_wide ? 5 : cols[c].width;
+}
+
+static const char *col_title(int c)
+{
+	return c == C_STEPS && steps_wide ? "CRKBS" : cols[c].title;
+}
+
 static const char *row_text(const rung_model_row *r, char *buf, int len)
 {
 	snprintf(buf, (size_t)len, "%.12s %s %s %s %s", r->hash, r->subject, r->author, rung_verdict_name(r->verdict), r->note);
@@ -125,7 +139,7 @@ static void compute_layout(int width, bool show[NCOLS], int *subject_w)
 		int used = 0;
 		for (int c = 0; c < NCOLS; c++)
 			if (show[c] && c != C_SUBJECT)
-				used += cols[c].width + (c == C_MARK ? 0 : 1);
+				used += col_width(c) + (c == C_MARK ? 0 : 1);
 		int sw = width - used;
 		if (sw >= 24 || drop == 0) {
 			*subject_w = sw > 0 ? sw : 0;
@@ -170,7 +184,7 @@ static void draw_row(rung_view *v, int y, int mrow, bool cursor, const bool show
 	for (int c = 0; c < NCOLS && x < v->width; c++) {
 		if (!show[c])
 			continue;
-		int cw = c == C_SUBJECT ? subject_w : cols[c].width;
+		int cw = c == C_SUBJECT ? subject_w : col_width(c);
 		int room = v->width - x;
 		if (cw > room)
 			cw = room;
@@ -203,14 +217,15 @@ static void draw_row(rung_view *v, int y, int mrow, bool cursor, const bool show
 			bool inflight = false;
 			for (int s = 0; s < RUNG_NSTEPS; s++)
 				inflight |= r->step[s] == RUNG_S_PENDING || r->step[s] == RUNG_S_RUNNING;
-			for (int s = 0; s < 4 && s < cw; s++) {
+			for (int k = 0; k < (steps_wide ? 5 : 4) && k < cw; k++) {
+				int s = k < 4 ? k : RUNG_STEP_SANITIZE; /* the profile rung has no glyph */
 				rung_role rl;
 				rung_glyph_id g = rung_status_glyph(r->step[s], r->cached && !inflight, &rl);
 				const char *gs = rung_glyph(g);
 				/* recorded on another machine: its own glyph and role, never a live tick */
 				if (recorded && !inflight && r->step[s] == RUNG_S_OK)
 					gs = rung_tui_utf8 ? "\u25cb" : "r", rl = RUNG_ROLE_RECORDED;
-				rung_tui_draw(w, y, x + s, 1, ROLE(rl), gs);
+				rung_tui_draw(w, y, x + k, 1, ROLE(rl), gs);
 			}
 			break;
 		}
@@ -299,6 +314,9 @@ static void versions_draw(rung_view *v)
 				     t->sort ? sort_names[t->sort] : "");
 	if (v->height < 2)
 		return;
+	steps_wide = false;
+	for (int i = 0; i < m->nrows; i++)
+		steps_wide |= m->rows[i].step[RUNG_STEP_SANITIZE] != RUNG_S_NONE;
 	bool show[NCOLS];
 	int sw;
 	compute_layout(v->width, show, &sw);
@@ -307,13 +325,13 @@ static void versions_draw(rung_view *v)
 	for (int c = 0; c < NCOLS && x < v->width; c++) {
 		if (!show[c])
 			continue;
-		int cw = c == C_SUBJECT ? sw : cols[c].width;
+		int cw = c == C_SUBJECT ? sw : col_width(c);
 		if (cw > v->width - x)
 			cw = v->width - x;
 		if (cols[c].right)
-			rung_tui_draw_right(v->win, 1, x, cw, RUNG_ROLE_HEADER, cols[c].title);
+			rung_tui_draw_right(v->win, 1, x, cw, RUNG_ROLE_HEADER, col_title(c));
 		else
-			rung_tui_draw(v->win, 1, x, cw, RUNG_ROLE_HEADER, cols[c].title);
+			rung_tui_draw(v->win, 1, x, cw, RUNG_ROLE_HEADER, col_title(c));
 		x += cw + (c == C_MARK ? 0 : 1);
 	}
 	int rows = rung_view_rows(v);

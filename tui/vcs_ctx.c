@@ -235,6 +235,8 @@ void rung_result_steps_str(char *buf, size_t len, const rung_result *r)
 	size_t o = 0;
 	buf[0] = 0;
 	for (int s = 0; s < RUNG_NSTEPS && o < len; s++) {
+		if (s == RUNG_STEP_SANITIZE && (!r || r->steps[s].status == RUNG_S_NONE))
+			break; /* shown only where it ran */
 		const char *w = "-";
 		switch (r ? r->steps[s].status : RUNG_S_NONE) {
 		case RUNG_S_OK: w = "ok"; break;

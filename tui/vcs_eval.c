@@ -8,6 +8,8 @@
 #include <unistd.h>
 
 #include "core/err.h"
+#include "gpu/sanitize.h"
+#include "tui/check_gpu.h"
 
 double rung_now_s(void)
 {
@@ -65,6 +67,63 @@ static void progress(void *ud, rung_step_id step, double frac, const char *msg)
 	e->last_step = (int)step;
 }
 
+unsigned rung_evaler_sanitize_tools(const rung_evaler *e)
+{
+	if (e->flags & RUNG_JOB_COMPILE_ONLY)
+		return 0;
+	return e->sanitize_set ? e->sanitize : e->c->task.spec->sanitize;
+}
+
+static const char *target_arch(const rung_evaler *e)
+{
+	const rung_spec *spec = e->c->task.spec;
+	return spec->arch && *spec->arch ? spec->arch : e->env.valid && e->env.arch[0] ? e->env.arch : "sm_90";
+}
+
+/* The sanitize rung of one version's result, fresh or from the store: run
+ * unless not asked for, or stored already with these tools; kc/rc NULL (a
+ * stored result): compiled here first. A result of a live GPU is stored again
+ * with the rung. Returns 0 or negative (rung's own failure). */
+static int evaler_sanitize(rung_evaler *e, rung_result *res, const rung_job *job, const rung_compiled *kc,
+			   const rung_compiled *rc, const char *content, const char *commit)
+{
+	unsigned tools = rung_evaler_sanitize_tools(e);
+	if (!tools || res->steps[RUNG_STEP_COMPILE].status != RUNG_S_OK || rung_sanitize_covers(res, tools))
+		return 0;
+	if (!e->env.valid || res->steps[RUNG_STEP_RUN].status == RUNG_S_SKIPPED) {
+		res->steps[RUNG_STEP_SANITIZE].status = RUNG_S_SKIPPED;
+		snprintf(res->steps[RUNG_STEP_SANITIZE].reason, sizeof(res->steps[0].reason), "%s",
+			 res->steps[RUNG_STEP_RUN].status == RUNG_S_SKIPPED ? res->steps[RUNG_STEP_RUN].reason : "no GPU");
+		return 0;
+	}
+	rung_compiled kc2, rc2;
+	memset(&kc2, 0, sizeof(kc2));
+	memset(&rc2, 0, sizeof(rc2));
+	int r = 0;
+	if (!kc) {
+		rung_result tmp;
+		int c = rung_evaluate_compile(&tmp, &kc2, &rc2, job, target_arch(e));
+		rung_result_clear(&tmp);
+		if (c != 0) { /* it compiled when it was stored: rung's own trouble now */
+			r = c < 0 ? c : rung_error_set(RUNG_ECOMPILE, "sanitize: the version no longer compiles");
+			goto done;
+		}
+		kc = &kc2;
+		rc = &rc2;
+	}
+	rung_status was = res->steps[RUNG_STEP_SANITIZE].status;
+	unsigned run = was == RUNG_S_OK || was == RUNG_S_FAILED ? tools & ~res->sanitize_tools : tools;
+	r = rung_sanitize_version(res, job, kc, job->spec->reference ? rc : NULL, run, progress, e);
+	if (e->tty)
+		fprintf(stderr, "\r\033[K");
+	if (r == 0 && e->c->store && res->key[0] && res->steps[RUNG_STEP_SANITIZE].status != RUNG_S_SKIPPED)
+		r = rung_store_put(e->c->store, res, content, commit);
+done:
+	rung_compiled_free(&kc2);
+	rung_compiled_free(&rc2);
+	return r;
+}
+
 int rung_evaler_run(rung_evaler *e, const rung_version *v, rung_result *out)
 {
 	rung_result_init(out);
@@ -77,16 +136,6 @@ int rung_evaler_run(rung_evaler *e, const rung_version *v, rung_result *out)
 	rung_vtask_content(content, &c->task, &src);
 	rung_result_key(key, content, e->env.valid ? e->env.uuid : "");
 	const char *commit = v->worktree ? NULL : v->id;
-	if (e->env.valid && c->store && rung_store_get(out, c->store, key) == 0) {
-		/* same content on the same device: reuse, and remember this commit */
-		if (commit)
-			rung_store_link(c->store, commit, key);
-		rung_source_free(&src);
-		return 0;
-	}
-	rung_error_clear();
-	e->cur = v->short_id;
-	e->last_step = -1;
 	rung_job job;
 	memset(&job, 0, sizeof(job));
 	job.spec = c->task.spec;
@@ -101,6 +150,17 @@ int rung_evaler_run(rung_evaler *e, const rung_version *v, rung_result *out)
 	job.rev = v->id;
 	job.label = v->subject;
 	job.flags = e->flags;
+	e->cur = v->short_id;
+	e->last_step = -1;
+	if (e->env.valid && c->store && rung_store_get(out, c->store, key) == 0) {
+		/* same content on the same device: reuse, and remember this commit */
+		if (commit)
+			rung_store_link(c->store, commit, key);
+		r = evaler_sanitize(e, out, &job, NULL, NULL, content, commit);
+		rung_source_free(&src);
+		return r;
+	}
+	rung_error_clear();
 	r = rung_evaluate(out, e->w, &job, progress, e);
 	if (e->tty)
 		fprintf(stderr, "\r\033[K");
@@ -111,6 +171,8 @@ int rung_evaler_run(rung_evaler *e, const rung_version *v, rung_result *out)
 		/* only live GPU results are stored: a no-GPU run has nothing to keep */
 		if (e->env.valid && c->store && !(e->flags & RUNG_JOB_COMPILE_ONLY))
 			r = rung_store_put(c->store, out, content, commit);
+		if (r == 0)
+			r = evaler_sanitize(e, out, &job, NULL, NULL, content, commit);
 	}
 	rung_source_free(&src);
 	return r;
@@ -208,12 +270,6 @@ static int prepare(pipeline *p, int i)
 	s->have_src = true;
 	rung_vtask_content(s->content, &c->task, &s->src);
 	rung_result_key(s->key, s->content, e->env.valid ? e->env.uuid : "");
-	if (e->env.valid && c->store && rung_store_get(&s->res, c->store, s->key) == 0) {
-		if (!v->worktree)
-			rung_store_link(c->store, v->id, s->key);
-		return SLOT_DONE; /* same content on the same device: reused */
-	}
-	rung_error_clear();
 	rung_job *job = &s->job;
 	job->spec = c->task.spec;
 	job->kernel_src = s->src.text;
@@ -227,6 +283,12 @@ static int prepare(pipeline *p, int i)
 	job->rev = v->id;
 	job->label = v->subject;
 	job->flags = e->flags;
+	if (e->env.valid && c->store && rung_store_get(&s->res, c->store, s->key) == 0) {
+		if (!v->worktree)
+			rung_store_link(c->store, v->id, s->key);
+		return SLOT_DONE; /* same content on the same device: reused */
+	}
+	rung_error_clear();
 	return SLOT_QUEUED;
 }
 
@@ -254,7 +316,7 @@ int rung_evaler_run_all(rung_evaler *e, const rung_version *vs, int n, int jobs,
 		return rung_error_set(RUNG_ENOMEM, "out of memory");
 	/* target arch as rung_evaluate picks it: the spec's, else the device's */
 	const rung_spec *spec = e->c->task.spec;
-	p.arch = spec->arch && *spec->arch ? spec->arch : e->env.valid && e->env.arch[0] ? e->env.arch : "sm_90";
+	p.arch = target_arch(e);
 	pthread_mutex_init(&p.mu, NULL);
 	pthread_cond_init(&p.cv, NULL);
 	int nthreads = jobs > 1 ? jobs - 1 : 0;
@@ -322,6 +384,13 @@ int rung_evaler_run_all(rung_evaler *e, const rung_version *vs, int n, int jobs,
 					snprintf(s->errmsg, sizeof(s->errmsg), "%s", rung_error_last());
 				}
 			}
+		}
+		if (err == 0 && s->have_src && gpu) {
+			bool compiled = s->state == SLOT_COMPILED && s->crc == 0;
+			err = evaler_sanitize(e, &s->res, &s->job, compiled ? &s->kc : NULL, compiled ? &s->rc : NULL,
+					      s->content, vs[i].worktree ? NULL : vs[i].id);
+			if (err < 0)
+				snprintf(s->errmsg, sizeof(s->errmsg), "%s", rung_error_last());
 		}
 		if (err < 0) {
 			rung_error_set(err, "%s", s->errmsg);

@@ -19,7 +19,15 @@ typedef struct {
 	const char *cur;    /* short id being evaluated */
 	int last_step;
 	unsigned flags;     /* RUNG_JOB_* */
+	/* The sanitize rung (set after rung_evaler_open): sanitize_set ? sanitize
+	 * : the spec's [check] sanitize; run after the other rungs, or on a stored
+	 * result whose sanitize rung does not cover the tools, and stored with it. */
+	bool sanitize_set;
+	unsigned sanitize;
 } rung_evaler;
+
+/* The tools e runs the sanitize rung with (RUNG_SAN_BIT mask, 0: none). */
+unsigned rung_evaler_sanitize_tools(const rung_evaler *e);
 
 /* Opens the worker and reads the device; never fails for a missing GPU. */
 int rung_evaler_open(rung_evaler *e, rung_vctx *c, unsigned flags);

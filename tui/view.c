@@ -519,6 +519,17 @@ static int generic_request(rung_tui *t, rung_view *v, rung_request req)
 			rung_tui_message(t, false, "queued %.7s", t->model->rows[row].hash);
 		return RUNG_R_REDRAW;
 	}
+	case RUNG_REQ_SANITIZE: {
+		int row = rung_tui_selected_row(t);
+		if (row < 0)
+			return RUNG_R_NONE;
+		if (rung_model_sanitize(t->model, t->model->rows[row].hash) < 0)
+			rung_tui_message(t, true, "sanitize: %s", rung_error_last());
+		else
+			rung_tui_message(t, false, "sanitize %.7s queued (compute-sanitizer, in the background)",
+					 t->model->rows[row].hash);
+		return RUNG_R_REDRAW;
+	}
 	case RUNG_REQ_EVALUATE_MISSING: {
 		int n = rung_model_evaluate_missing(t->model);
 		if (n < 0)

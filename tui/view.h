@@ -67,6 +67,7 @@ typedef enum {
 	_(REFRESH, "refresh", "Versions", 'R', RUNG_CTRL('l'), 0, "reload history, notes and results") \
 	_(EVALUATE, "evaluate", "Versions", 'e', 0, 0, "evaluate the selected version") \
 	_(EVALUATE_MISSING, "evaluate-missing", "Versions", 'E', 0, 0, "evaluate every version without a live result") \
+	_(SANITIZE, "sanitize", "Versions", 'S', 0, 0, "compute-sanitizer on the selected version") \
 	_(NEXT_TASK, "next-task", "Versions", 'T', 0, 0, "switch to the next task of the repository") \
 	_(TEXT_KIND, "text-kind", "Compare", 't', 0, 0, "diff source/PTX/SASS; detail: SASS, trace") \
 	_(NEXT_HUNK, "next-hunk", "Compare", ']', 0, 0, "next hunk") \
