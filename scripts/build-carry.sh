@@ -33,5 +33,6 @@ scripts/carry-libs.sh .carry/bin/rung .carry/lib >/dev/null
 # the plain-CUDA copy timing of bench/h200_final.sh (static cudart: nothing to carry)
 if command -v nvcc >/dev/null; then
   nvcc -O3 -arch=sm_90 -o .carry/bin/copy_events bench/copy_events.cu
+  nvcc -O2 -arch=sm_90 -o .carry/bin/printf_fifo bench/printf_fifo.cu
 fi
 du -sh .carry
