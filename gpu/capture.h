@@ -20,8 +20,10 @@
 
 /* Output counts as activity for the inactivity deadline, but never further
  * than this many deadlines after the last protocol message: a worker that
- * prints forever and never answers is still killed. */
-#define RUNG_OUTPUT_DEADLINE_FACTOR 3
+ * prints forever and never answers is still killed. 30: on the H200 one launch
+ * of a kernel printing a line from each of 1M threads takes about 50 s in any
+ * CUDA program (the driver's printf), 5 deadlines (docs/BENCHMARKS.md). */
+#define RUNG_OUTPUT_DEADLINE_FACTOR 30
 /* Bytes of stderr lines passed to the parent's stderr per job (or between
  * jobs); beyond it they are counted and said so in one line. */
 #define RUNG_FORWARD_MAX (64 * 1024)

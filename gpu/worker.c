@@ -5,6 +5,7 @@
 #include "gpu/worker.h"
 
 #include <errno.h>
+#include <poll.h>
 #include <fcntl.h>
 #include <math.h>
 #include <signal.h>
@@ -12,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/un.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -219,6 +221,37 @@ static int spawn(rung_worker *w)
 	argv[n] = w->exe;
 	argv[n + 1] = "worker";
 	argv[n + 2] = "--socket";
+	/* Under a wrapper (compute-sanitizer launches its target through its own
+	 * launcher, which need not hand fd 0 on), the worker also gets a private
+	 * socket path to connect back to: `--connect PATH` (cmd_worker.c). */
+	char ldir[256] = "", lpath[300] = "";
+	int lfd = -1;
+	if (w->prefix) {
+		const char *tmp = getenv("TMPDIR");
+		snprintf(ldir, sizeof(ldir), "%s/rung-worker-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+		struct sockaddr_un sa = {.sun_family = AF_UNIX};
+		if (mkdtemp(ldir)) {
+			snprintf(lpath, sizeof(lpath), "%s/w.sock", ldir);
+			if (strlen(lpath) < sizeof(sa.sun_path) && (lfd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0)) >= 0) {
+				memcpy(sa.sun_path, lpath, strlen(lpath) + 1);
+				if (bind(lfd, (struct sockaddr *)&sa, sizeof(sa)) < 0 || listen(lfd, 1) < 0) {
+					close(lfd);
+					lfd = -1;
+				}
+			}
+		} else {
+			ldir[0] = 0;
+		}
+		if (lfd >= 0) {
+			char **more = realloc(argv, (size_t)(n + 6) * sizeof(char *));
+			if (more) {
+				argv = more;
+				argv[n + 3] = "--connect";
+				argv[n + 4] = lpath;
+				argv[n + 5] = NULL;
+			}
+		}
+	}
 	int cout, cerr;
 	int rc = rung__capture_open(&w->cap, &cout, &cerr);
 	if (rc) {
@@ -260,6 +293,38 @@ static int spawn(rung_worker *w)
 	if (w->prefix)
 		setpgid(pid, pid); /* also here: a kill may come before the child runs */
 	w->fd = sv[0];
+	if (lfd >= 0) {
+		/* the worker speaks on whichever it has: a connection to the path, or fd 0 */
+		int64_t until = rung_proto_now_ms() + HELLO_TIMEOUT_MS;
+		bool fd0_open = true; /* until the wrapper is seen to have closed it */
+		while (rung_proto_now_ms() < until) {
+			struct pollfd pf[2] = {{.fd = lfd, .events = POLLIN}, {.fd = fd0_open ? sv[0] : -1, .events = POLLIN}};
+			if (poll(pf, 2, 200) < 0 && errno != EINTR)
+				break;
+			if (pf[0].revents & POLLIN) {
+				int c = accept(lfd, NULL, NULL);
+				if (c >= 0) {
+					fcntl(c, F_SETFD, FD_CLOEXEC);
+					close(sv[0]);
+					w->fd = c;
+				}
+				break;
+			}
+			if (pf[1].revents) {
+				char b;
+				if (recv(sv[0], &b, 1, MSG_PEEK | MSG_DONTWAIT) > 0)
+					break; /* the worker speaks on fd 0 */
+				fd0_open = false; /* closed by the wrapper: wait for the connection */
+			}
+			if (waitpid(pid, NULL, WNOHANG | WNOWAIT) == pid)
+				break; /* gone: the hello read reports it */
+		}
+		close(lfd);
+	}
+	if (lpath[0])
+		unlink(lpath);
+	if (ldir[0])
+		rmdir(ldir);
 	w->pid = pid;
 	w->running = true;
 	rung_chan_init(&w->chan, w->fd);

@@ -69,7 +69,7 @@ typedef struct {
 } rung_wjob;
 
 /* Device printf FIFO of the worker's context (bytes; the driver's default is 1 MiB). */
-#define RUNG_PRINTF_FIFO (256 * 1024)
+#define RUNG_PRINTF_FIFO (16 * 1024 * 1024)
 
 /* Writes a message to the parent, after flushing stdout and stderr (the
  * kernel's output comes before the message that follows it). Every message

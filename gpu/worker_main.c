@@ -119,14 +119,14 @@ static int device_open(rung_wctx *c)
 	size_t lim = 0;
 	if (rung_cu.cuCtxGetLimit && rung_cu.cuCtxGetLimit(&lim, CU_LIMIT_PERSISTING_L2_CACHE_SIZE) == CUDA_SUCCESS)
 		e->persisting_l2_limit = (int64_t)lim;
-	/* A smaller device printf FIFO (default 1 MiB) bounds what one launch can
-	 * print (what does not fit is lost on the device) and so the time the
-	 * driver spends writing it out at each synchronization; the parent keeps
-	 * only the first 64 KiB anyway. Lowered only, and before any module is
-	 * loaded (the driver refuses it after a printf kernel has run). */
+	/* A larger device printf FIFO than the driver's 1 MiB: a kernel whose every
+	 * thread prints stalls while the FIFO is full, and on the H200 a launch
+	 * printing 1M lines took about 50 s with 16 MiB and over 60 s with 1 MiB or
+	 * less (bench/printf_fifo.cu, docs/BENCHMARKS.md). Raised only, and before
+	 * any module is loaded (the driver refuses it after a printf kernel ran). */
 	size_t fifo = 0;
 	if (rung_cu.cuCtxGetLimit && rung_cu.cuCtxSetLimit &&
-	    rung_cu.cuCtxGetLimit(&fifo, CU_LIMIT_PRINTF_FIFO_SIZE) == CUDA_SUCCESS && fifo > RUNG_PRINTF_FIFO &&
+	    rung_cu.cuCtxGetLimit(&fifo, CU_LIMIT_PRINTF_FIFO_SIZE) == CUDA_SUCCESS && fifo < RUNG_PRINTF_FIFO &&
 	    (r = rung_cu.cuCtxSetLimit(CU_LIMIT_PRINTF_FIFO_SIZE, RUNG_PRINTF_FIFO)) != CUDA_SUCCESS) {
 		rung_cu_describe(d, sizeof(d), r);
 		fprintf(stderr, "rung worker: printf FIFO left at %zu bytes: %s\n", fifo, d);

@@ -1,5 +1,5 @@
 /* Kernel output on the GPU (tests/exploits/prints: a correct vadd whose every
- * one of 4096 x 256 threads printf's a line with a screen clear, a window title
+ * one of 256 x 256 threads printf's a line with a screen clear, a window title
  * and a BEL):
  *  - `rung check` passes run, check and bench well before the deadline, prints
  *    an [output] line with the first lines inert, and writes no control byte to

@@ -271,9 +271,13 @@ static void t_rung_with_fakes(void)
 		CHECK(!strncmp(p, want, strlen(want)));
 		const char *q = p + strlen(want);
 		q = strchr(q, '\n');
-		snprintf(want, sizeof(want), "\n--print-limit\n100\n%s\nworker\n--socket\n---\n", wk);
+		snprintf(want, sizeof(want), "\n--print-limit\n100\n%s\nworker\n--socket\n--connect\n", wk);
 		CHECK(q && !strncmp(q, want, strlen(want)));
-		p = q ? q + strlen(want) : NULL;
+		/* then the private socket path the parent listens on */
+		const char *sock = q ? q + strlen(want) : NULL;
+		CHECK(sock && strstr(sock, "/rung-worker-") && strstr(sock, "/w.sock\n---\n"));
+		q = sock ? strstr(sock, "\n---\n") : NULL;
+		p = q ? q + 5 : NULL;
 	}
 	CHECK(p && !*p);
 	free(args);

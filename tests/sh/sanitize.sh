@@ -82,7 +82,7 @@ t "finding: FAILED line" grep -qxF '[sanitize] FAILED memcheck: invalid __global
 t "finding: the write listed too" grep -qF '[sanitize]   also memcheck: invalid __global__ write of size 4 bytes at kernel.cu:7 in vadd' <<<"$out"
 t "finding: exit 1" [ "$rc" = 1 ]
 t "one run per tool" [ "$(grep -c -- '--tool' "$T/argv.txt")" = 2 ]
-t "argv: memcheck run" grep -qE -- "^--tool memcheck --target-processes all --log-file $T/rung-sanitize-[A-Za-z0-9]{6} --print-limit 100 $T/worker.sh worker --socket$" "$T/argv.txt"
+t "argv: memcheck run" grep -qE -- "^--tool memcheck --target-processes all --log-file $T/rung-sanitize-[A-Za-z0-9]{6} --print-limit 100 $T/worker.sh worker --socket --connect /[^ ]*/rung-worker-[A-Za-z0-9]{6}/w.sock$" "$T/argv.txt"
 t "log files removed" bash -c '! ls "$1"/rung-sanitize-* >/dev/null 2>&1' _ "$T"
 json=$("$RUNG" check --sanitize=memcheck --json 2>/dev/null)
 t "json: findings" grep -qF '"sanitize":[{"tool":"memcheck","kind":"invalid-global-read","where":"candidate","kernel":"vadd","file":"kernel.cu","line":6,"count":2,' <<<"$json"
