@@ -65,6 +65,24 @@ typedef struct {
 	const char *p, *end;
 } cur;
 
+/* Up to max bytes of the header from c->p, quoted in an error message. The
+ * header is not NUL-terminated, so the quote stops at its end; bytes that are
+ * not printable ASCII are shown as \xNN (a file's bytes never reach the
+ * terminal raw). Returns buf. */
+static const char *excerpt(char *buf, size_t len, const cur *c, size_t max)
+{
+	size_t k = 0;
+	for (const char *q = c->p; q < c->end && max > 0 && k + 5 < len; q++, max--) {
+		unsigned char ch = (unsigned char)*q;
+		if (ch >= 0x20 && ch < 0x7f)
+			buf[k++] = (char)ch;
+		else
+			k += (size_t)snprintf(buf + k, len - k, "\\x%02x", ch);
+	}
+	buf[k] = 0;
+	return buf;
+}
+
 static void ws(cur *c)
 {
 	while (c->p < c->end && isspace((unsigned char)*c->p))
@@ -107,15 +125,17 @@ static int parse_header(rung_npy *o, const char *h, size_t hlen, const char *nam
 {
 	cur c = { h, h + hlen };
 	bool has_descr = false, has_fo = false, has_shape = false;
-	char key[32], descr[32];
+	char key[32], descr[32], q[4 * 40 + 8];
 
-	if (!lit(&c, '{'))
-		return rung_error_set(RUNG_EINVAL, "%s: header is not a dict: '%.40s'", name, h);
+	if (!lit(&c, '{')) {
+		cur all = { h, h + hlen };
+		return rung_error_set(RUNG_EINVAL, "%s: header is not a dict: '%s'", name, excerpt(q, sizeof q, &all, 40));
+	}
 	for (;;) {
 		if (lit(&c, '}'))
 			break;
 		if (pystr(&c, key, sizeof key) < 0)
-			return rung_error_set(RUNG_EINVAL, "%s: header: expected a quoted key at '%.20s'", name, c.p);
+			return rung_error_set(RUNG_EINVAL, "%s: header: expected a quoted key at '%s'", name, excerpt(q, sizeof q, &c, 20));
 		if (!lit(&c, ':'))
 			return rung_error_set(RUNG_EINVAL, "%s: header: expected ':' after '%s'", name, key);
 		if (strcmp(key, "descr") == 0) {
@@ -145,7 +165,7 @@ static int parse_header(rung_npy *o, const char *h, size_t hlen, const char *nam
 					break;
 				ws(&c);
 				if (c.p >= c.end || !isdigit((unsigned char)*c.p))
-					return rung_error_set(RUNG_EINVAL, "%s: header: bad shape entry at '%.20s'", name, c.p);
+					return rung_error_set(RUNG_EINVAL, "%s: header: bad shape entry at '%s'", name, excerpt(q, sizeof q, &c, 20));
 				int64_t v = 0;
 				while (c.p < c.end && isdigit((unsigned char)*c.p)) {
 					if (v > (INT64_MAX - 9) / 10)
@@ -161,7 +181,7 @@ static int parse_header(rung_npy *o, const char *h, size_t hlen, const char *nam
 					continue;
 				if (lit(&c, ')'))
 					break;
-				return rung_error_set(RUNG_EINVAL, "%s: header: bad shape tuple at '%.20s'", name, c.p);
+				return rung_error_set(RUNG_EINVAL, "%s: header: bad shape tuple at '%s'", name, excerpt(q, sizeof q, &c, 20));
 			}
 			has_shape = true;
 		} else {
@@ -171,7 +191,7 @@ static int parse_header(rung_npy *o, const char *h, size_t hlen, const char *nam
 			continue;
 		if (lit(&c, '}'))
 			break;
-		return rung_error_set(RUNG_EINVAL, "%s: header: expected ',' or '}' at '%.20s'", name, c.p);
+		return rung_error_set(RUNG_EINVAL, "%s: header: expected ',' or '}' at '%s'", name, excerpt(q, sizeof q, &c, 20));
 	}
 	if (!has_descr || !has_fo || !has_shape)
 		return rung_error_set(RUNG_EINVAL, "%s: header lacks %s", name,
@@ -256,6 +276,7 @@ int rung_npy_load(rung_npy *out, const char *path)
 		fclose(f);
 		return rung_error_set(RUNG_ENOMEM, "%s: out of memory", path);
 	}
+	buf[sz] = 0;
 	size_t got = fread(buf, 1, (size_t)sz, f);
 	fclose(f);
 	if (got != (size_t)sz) {

@@ -12,7 +12,8 @@
  * "N bytes cmem[0]" and "N bytes lmem" items on the "Used" line. */
 #include "core/ptxas.h"
 
-#include <stdlib.h>
+#include <limits.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "core/err.h"
@@ -72,13 +73,35 @@ static bool name_eq(const char *s, size_t n, const char *want)
 	return want && strlen(want) == n && strncmp(s, want, n) == 0;
 }
 
+/* Reads the decimal number at [p, end) into *v, saturating at INT64_MAX; sets
+ * *q after its digits. Unlike strtoll it never skips a newline (or anything
+ * else), so it stays within the line. Returns false when p holds no digit. */
+static bool number(long long *v, const char **q, const char *p, const char *end)
+{
+	if (p >= end || *p < '0' || *p > '9')
+		return false;
+	long long n = 0;
+	for (; p < end && *p >= '0' && *p <= '9'; p++) {
+		int d = *p - '0';
+		n = n > (LLONG_MAX - d) / 10 ? LLONG_MAX : n * 10 + d;
+	}
+	*v = n;
+	*q = p;
+	return true;
+}
+
+static int clamp_int(long long v)
+{
+	return v > INT_MAX ? INT_MAX : (int)v;
+}
+
 /* Parses "N bytes stack frame, N bytes spill stores, N bytes spill loads". */
 static void parse_frame(rung_kinfo *k, const char *p, const char *end)
 {
 	while (p < end) {
-		char *q;
-		long long v = strtoll(p, &q, 10);
-		if (q == p) {
+		const char *q;
+		long long v;
+		if (!number(&v, &q, p, end)) {
 			p++;
 			continue;
 		}
@@ -104,30 +127,31 @@ static void parse_used(rung_kinfo *k, const char *p, const char *end)
 		const char *e = c ? c : end;
 		while (p < e && *p == ' ')
 			p++;
+		long long v;
+		const char *q;
 		if (starts(p, e, "Used ") || starts(p, e, "used ")) {
-			char *q;
-			long long v = strtoll(p + 5, &q, 10);
-			while (q < e && *q == ' ')
-				q++;
-			if (starts(q, e, "registers"))
-				k->regs = (int)v;
-			else if (starts(q, e, "barriers"))
-				k->barriers = (int)v;
-		} else {
-			char *q;
-			long long v = strtoll(p, &q, 10);
-			if (q != p) {
+			const char *d = p + 5;
+			while (d < e && (*d == ' ' || *d == '\t'))
+				d++;
+			if (number(&v, &q, d, e)) {
 				while (q < e && *q == ' ')
 					q++;
-				if (starts(q, e, "bytes cumulative stack size"))
-					k->stack = v;
-				else if (starts(q, e, "bytes smem"))
-					k->smem = v;
-				else if (starts(q, e, "bytes cmem[0]"))
-					k->cmem = v;
-				else if (starts(q, e, "bytes lmem") && k->stack == 0)
-					k->stack = v;
+				if (starts(q, e, "registers"))
+					k->regs = clamp_int(v);
+				else if (starts(q, e, "barriers"))
+					k->barriers = clamp_int(v);
 			}
+		} else if (number(&v, &q, p, e)) {
+			while (q < e && *q == ' ')
+				q++;
+			if (starts(q, e, "bytes cumulative stack size"))
+				k->stack = v;
+			else if (starts(q, e, "bytes smem"))
+				k->smem = v;
+			else if (starts(q, e, "bytes cmem[0]"))
+				k->cmem = v;
+			else if (starts(q, e, "bytes lmem") && k->stack == 0)
+				k->stack = v;
 		}
 		p = c ? c + 1 : end;
 	}

@@ -6,6 +6,7 @@
 
 #include <ctype.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -117,7 +118,9 @@ static int split_lines(rung_sass *s, raw_vec *raw, char *scratch, const char *li
 			bool hex = false;
 			while (q < e && isxdigit((unsigned char)*q)) {
 				int c = (unsigned char)*q++;
-				pc = pc * 16 + (isdigit(c) ? c - '0' : (tolower(c) - 'a' + 10));
+				/* an address above INT64_MAX is no address: the instruction keeps pc -1 */
+				if (pc >= 0)
+					pc = pc > (INT64_MAX >> 4) ? -1 : pc * 16 + (isdigit(c) ? c - '0' : (tolower(c) - 'a' + 10));
 				hex = true;
 			}
 			if (hex && q + 1 < e && q[0] == '*' && q[1] == '/' && func >= 0) {
@@ -218,9 +221,13 @@ typedef struct {
 	int cap, next, cur_gen;
 } renum;
 
+/* Numbers above this are not renumbered: the tables hold an int per number up
+ * to it, and nvdisasm numbers labels and registers from 0. */
+#define LABEL_MAX (1L << 20)
+
 static int renum_get(renum *r, long old)
 {
-	if (old < 0 || old > 1 << 24)
+	if (old < 0 || old > LABEL_MAX)
 		return (int)old;
 	if (old >= r->cap) {
 		int cap = r->cap ? r->cap : 256;
@@ -300,12 +307,21 @@ static int rewrite(outbuf *o, const char *t, size_t len, unsigned flags, renum *
 		    isdigit((unsigned char)t[i + 5])) {
 			size_t j = i + 5;
 			long v = 0;
-			while (j < len && isdigit((unsigned char)t[j]))
-				v = v * 10 + (t[j++] - '0');
-			int nv = renum_get(lab, v);
-			if (nv < 0)
-				return RUNG_ENOMEM;
-			out_num(o, ".L_x_", nv);
+			while (j < len && isdigit((unsigned char)t[j])) {
+				if (v <= LABEL_MAX)
+					v = v * 10 + (t[j] - '0');
+				j++;
+			}
+			if (v > LABEL_MAX) {
+				/* beyond the renumbering table: kept as written */
+				memcpy(o->v + o->n, t + i, j - i);
+				o->n += j - i;
+			} else {
+				int nv = renum_get(lab, v);
+				if (nv < 0)
+					return RUNG_ENOMEM;
+				out_num(o, ".L_x_", nv);
+			}
 			i = j;
 			continue;
 		}

@@ -161,6 +161,9 @@ void rung_msg_free(rung_msg *m)
 	memset(m, 0, sizeof(*m));
 }
 
+/* The first allocation for a blob; it grows as the bytes arrive. */
+#define BLOB_FIRST ((size_t)1 << 20)
+
 int rung_msg_read(rung_msg *out, rung_chan *c, int64_t deadline)
 {
 	int64_t deadline_ms = deadline; /* the side streams' drain may move it */
@@ -211,8 +214,13 @@ int rung_msg_read(rung_msg *out, rung_chan *c, int64_t deadline)
 			rung_msg_free(out);
 			return rung_error_set(RUNG_EIO, "worker protocol: bad blob size");
 		}
+		/* The announced size is only a claim: the buffer grows as the bytes
+		 * arrive (doubling from 1 MiB), so a peer that announces 4 GiB and
+		 * sends nothing costs 1 MiB, and one that sends them costs at most
+		 * twice what it sent. */
 		size_t len = (size_t)json_integer_value(v);
-		char *data = malloc(len + 1);
+		size_t cap = len < BLOB_FIRST ? len : BLOB_FIRST;
+		char *data = malloc(cap + 1);
 		if (!data) {
 			rung_msg_free(out);
 			return rung_error_set(RUNG_ENOMEM, "worker protocol: out of memory for a %zu-byte blob", len);
@@ -232,6 +240,18 @@ int rung_msg_read(rung_msg *out, rung_chan *c, int64_t deadline)
 				have = c->len - c->off;
 			}
 			size_t take = have < len - got ? have : len - got;
+			if (got + take > cap) {
+				size_t ncap = cap;
+				while (ncap < got + take)
+					ncap = ncap > len / 2 ? len : ncap * 2;
+				char *nd = realloc(data, ncap + 1);
+				if (!nd) {
+					rung_msg_free(out);
+					return rung_error_set(RUNG_ENOMEM, "worker protocol: out of memory for a %zu-byte blob", len);
+				}
+				out->blobs[i].data = data = nd;
+				cap = ncap;
+			}
 			memcpy(data + got, c->buf + c->off, take);
 			c->off += take;
 			got += take;

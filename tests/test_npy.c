@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/err.h"
 #include "core/npy.h"
@@ -194,10 +195,56 @@ static void t_errors(void)
 	CHECK_CONTAINS(rung_error_last(), "/nonexistent/dir/z.npy: No such file");
 }
 
+/* Error messages quote the header, which is not NUL-terminated: the quote must
+ * stop at the header's end (the data after it is not header text), and an empty
+ * header at the end of the file must not be read past (issue: heap over-read). */
+static void t_header_quote_bounded(void)
+{
+	/* the whole file is the magic, version 1.0 and a zero header length */
+	static const uint8_t empty[10] = { 0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0, 0, 0 };
+	const char *dir = t_tmpdir();
+	char path[512];
+	snprintf(path, sizeof path, "%s/empty.npy", dir);
+	FILE *f = fopen(path, "wb");
+	CHECK(f != NULL);
+	if (!f)
+		return;
+	CHECK_INT(fwrite(empty, 1, sizeof empty, f), sizeof empty);
+	fclose(f);
+	rung_npy a;
+	CHECK(rung_npy_load(&a, path) < 0);
+	CHECK_CONTAINS(rung_error_last(), "empty.npy: header is not a dict: ''");
+	remove(path);
+	rmdir(dir);
+
+	/* the same bytes in a heap block of exactly their size */
+	uint8_t *heap = malloc(sizeof empty);
+	memcpy(heap, empty, sizeof empty);
+	CHECK(rung_npy_parse(&a, heap, sizeof empty, "heap.npy") < 0);
+	CHECK_CONTAINS(rung_error_last(), "heap.npy: header is not a dict: ''");
+	free(heap);
+
+	/* a 4-byte header followed by data: the quote holds the header only */
+	uint8_t img[64];
+	memcpy(img, empty, 10);
+	img[8] = 4;
+	memcpy(img + 10, "abcdEFGHIJKLMNOPQRSTUVWXYZ0123456789", 36);
+	CHECK(rung_npy_parse(&a, img, 46, "d.npy") < 0);
+	CHECK_STR(rung_error_last(), "d.npy: header is not a dict: 'abcd'");
+	memcpy(img + 10, "{ x:EFGHIJKLMNOPQRSTUVWXYZ0123456789", 36);
+	CHECK(rung_npy_parse(&a, img, 46, "k.npy") < 0);
+	CHECK_STR(rung_error_last(), "k.npy: header: expected a quoted key at 'x:'");
+	/* a header byte that is not printable is shown escaped */
+	memcpy(img + 10, "\x1b[2JEFGH", 8);
+	CHECK(rung_npy_parse(&a, img, 46, "e.npy") < 0);
+	CHECK_STR(rung_error_last(), "e.npy: header is not a dict: '\\x1b[2J'");
+}
+
 int main(void)
 {
 	T_RUN(t_numpy_fixture);
 	T_RUN(t_versions_and_variants);
 	T_RUN(t_errors);
+	T_RUN(t_header_quote_bounded);
 	return t_done();
 }

@@ -1,6 +1,11 @@
 /* ptxas -v log parsing, on logs captured from NVRTC 13.0 (--ptxas-options=-v, sm_90). */
 #include "harness.h"
 
+#include <limits.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "core/err.h"
 #include "core/ptxas.h"
 
@@ -143,6 +148,54 @@ static void test_cmem_item(void)
 	CHECK_INT(k.cmem, 380);
 }
 
+/* A number is read within its line: a line that ends in ", " is followed by one
+ * that starts with a number, and strtoll would skip the newline and carry the
+ * parser past the end of the line (memchr with a wrapped length; issue item 3). */
+static void test_numbers_stay_on_their_line(void)
+{
+	/* heap copies of exactly their size, so that a read past the end is caught */
+	char *frame = strdup("ptxas info    : Compiling entry function '_Z1kPf' for 'sm_90'\n"
+	                     "ptxas info    : Function properties for _Z1kPf\n"
+	                     "ptxas         .     8 bytes stack frame, \n"
+	                     "16 bytes spill stores\n"
+	                     "ptxas info    : Used 12 registers\n");
+	rung_kinfo k;
+	CHECK_INT(rung_ptxas_parse(&k, frame, "_Z1kPf"), 0);
+	CHECK_INT(k.stack_frame, 8);
+	CHECK_INT(k.spill_stores, 16); /* nvcc's unprefixed frame line */
+	CHECK_INT(k.regs, 12);
+	free(frame);
+
+	/* the "Used" line's last item is empty: the number on the next line is not smem */
+	char *used = strdup("ptxas info    : Compiling entry function '_Z1kPf' for 'sm_90'\n"
+	                    "ptxas info    : Used 40 registers, \n"
+	                    "5 bytes smem\n");
+	CHECK_INT(rung_ptxas_parse(&k, used, "_Z1kPf"), 0);
+	CHECK_INT(k.regs, 40);
+	CHECK_INT(k.smem, 0);
+	free(used);
+
+	/* "Used" and then the end of the line: no register count from the next line */
+	char *bare = strdup("ptxas info    : Compiling entry function '_Z1kPf' for 'sm_90'\n"
+	                    "ptxas info    : Used \n"
+	                    "7 registers\n");
+	CHECK_INT(rung_ptxas_parse(&k, bare, "_Z1kPf"), 0);
+	CHECK_INT(k.regs, 0);
+	free(bare);
+
+	/* numbers too large for the field saturate instead of overflowing */
+	char *huge = strdup("ptxas info    : Compiling entry function '_Z1kPf' for 'sm_90'\n"
+	                    "ptxas info    : Function properties for _Z1kPf\n"
+	                    "ptxas         .     99999999999999999999999 bytes stack frame, 4 bytes spill stores\n"
+	                    "ptxas info    : Used 99999999999 registers, 8 bytes smem\n");
+	CHECK_INT(rung_ptxas_parse(&k, huge, "_Z1kPf"), 0);
+	CHECK_INT(k.stack_frame, INT64_MAX);
+	CHECK_INT(k.spill_stores, 4);
+	CHECK_INT(k.regs, INT_MAX);
+	CHECK_INT(k.smem, 8);
+	free(huge);
+}
+
 int main(void)
 {
 	T_RUN(test_sgemm_smem_barriers);
@@ -152,5 +205,6 @@ int main(void)
 	T_RUN(test_spills);
 	T_RUN(test_missing);
 	T_RUN(test_cmem_item);
+	T_RUN(test_numbers_stay_on_their_line);
 	return t_done();
 }

@@ -1,5 +1,6 @@
 /* SASS normalization and instruction mix. The fixture tests/fixtures/sgemm_copy4.sass is
  * `nvdisasm -c` (CUDA 13.0) of tests/fixtures/sgemm_copy4.cu compiled by NVRTC for sm_90. */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -294,6 +295,48 @@ static void test_empty(void)
 	rung_sass_free(&s);
 }
 
+/* Numbers too large for their field (issue item 4: signed overflow): an address
+ * comment above INT64_MAX is not an address (the instruction keeps pc -1), and a
+ * label number above the renumbering table's range is kept as written. */
+static void test_huge_numbers(void)
+{
+	const char *l = "f:\n"
+	                "        /*7fffffffffffffff*/  MOV R1, R2 ;\n"
+	                "        /*8000000000000000*/  MOV R3, R4 ;\n"
+	                "        /*fffffffffffffffff0*/  MOV R5, R6 ;\n"
+	                "        /*00000000000000000000000040*/  MOV R7, R8 ;\n"
+	                ".L_x_12345678901234567890:\n"
+	                "        /*0050*/  @P0 BRA `(.L_x_12345678901234567890) ;\n"
+	                ".L_x_99999999999999999999999999:\n"
+	                "        /*0060*/  @P1 BRA `(.L_x_7) ;\n"
+	                ".L_x_7:\n"
+	                "        /*0070*/  EXIT ;\n";
+	rung_sass s;
+	CHECK_INT(rung_sass_normalize(&s, l, 0), 0);
+	char *t = rung_sass_text(&s, -1);
+	CHECK_STR(t, "f:\n"
+	             "  MOV R1, R2\n"
+	             "  MOV R3, R4\n"
+	             "  MOV R5, R6\n"
+	             "  MOV R7, R8\n"
+	             ".L_x_12345678901234567890:\n"
+	             "  @P0 BRA `(.L_x_12345678901234567890)\n"
+	             ".L_x_99999999999999999999999999:\n"
+	             "  @P1 BRA `(.L_x_0)\n"
+	             ".L_x_0:\n"
+	             "  EXIT\n");
+	free(t);
+	CHECK_INT(s.nlines, 11);
+	if (s.nlines == 11) {
+		CHECK(s.lines[1].pc == INT64_MAX);
+		CHECK_INT(s.lines[2].pc, -1);
+		CHECK_INT(s.lines[3].pc, -1);
+		CHECK_INT(s.lines[4].pc, 0x40); /* leading zeros are not digits of value */
+		CHECK_INT(s.lines[6].pc, 0x50);
+	}
+	rung_sass_free(&s);
+}
+
 int main(void)
 {
 	T_RUN(test_fixture_plain);
@@ -303,5 +346,6 @@ int main(void)
 	T_RUN(test_names_and_classify);
 	T_RUN(test_rename_boundaries);
 	T_RUN(test_empty);
+	T_RUN(test_huge_numbers);
 	return t_done();
 }

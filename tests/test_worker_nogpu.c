@@ -7,6 +7,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -124,6 +125,48 @@ static void test_frame_malformed(void)
 	CHECK_CONTAINS(rung_error_last(), "end of stream");
 	rung_chan_free(&ch);
 	close(sv[0]);
+}
+
+/* A header that announces blobs of 4 GiB and then ends: the reader must not
+ * allocate what was announced before the bytes arrive (issue item 5). Run in a
+ * child whose address space is capped 256 MiB above what it already maps, so an
+ * up-front malloc of 4 GiB fails (ENOMEM, or an ASan abort), while reading as
+ * the data come needs only a little. */
+static void test_frame_announced_size_not_allocated(void)
+{
+	pid_t pid = fork();
+	if (pid == 0) {
+		int sv[2];
+		if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv) != 0)
+			_exit(2);
+		const char *s = "{\"type\":\"job\",\"blobs\":[4294967296,4294967296]}\n0123456789";
+		if (write(sv[1], s, strlen(s)) != (ssize_t)strlen(s))
+			_exit(2);
+		close(sv[1]);
+		unsigned long pages = 0;
+		FILE *f = fopen("/proc/self/statm", "r");
+		if (!f || fscanf(f, "%lu", &pages) != 1)
+			_exit(2);
+		fclose(f);
+		struct rlimit rl;
+		rl.rlim_cur = rl.rlim_max = (rlim_t)pages * (rlim_t)sysconf(_SC_PAGESIZE) + (256u << 20);
+		if (setrlimit(RLIMIT_AS, &rl) != 0)
+			_exit(2);
+		rung_chan ch;
+		rung_chan_init(&ch, sv[0]);
+		rung_msg m;
+		int rc = rung_msg_read(&m, &ch, rung_proto_now_ms() + 5000);
+		const char *why = rung_error_last();
+		if (rc != RUNG_EIO || !strstr(why, "end of stream")) {
+			fprintf(stderr, "rung_msg_read: %d %s\n", rc, why);
+			_exit(1);
+		}
+		rung_chan_free(&ch);
+		_exit(0);
+	}
+	int st;
+	CHECK(waitpid(pid, &st, 0) == pid);
+	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0);
 }
 
 /* --- plan ------------------------------------------------------------------ */
@@ -1105,6 +1148,7 @@ int main(void)
 	T_RUN(test_frame_roundtrip_with_blobs);
 	T_RUN(test_frame_deadline);
 	T_RUN(test_frame_malformed);
+	T_RUN(test_frame_announced_size_not_allocated);
 	T_RUN(test_plan_from_sgemm_spec);
 	T_RUN(test_plan_odd_shape);
 	T_RUN(test_plan_inputs);

@@ -26,6 +26,7 @@ rung_result *rung_recorded_lookup(rung_vctx *c, const rung_version *v, const cha
 	rung_result *r = malloc(sizeof(*r));
 	if (!r)
 		return NULL;
+	rung_result_init(r); /* the WORKTREE row skips the commit lookup, which would init it */
 	if (!v->worktree && rung_store_get_commit(r, c->store, v->id, true) == 0 && r->recorded)
 		return r;
 	rung_result_clear(r);

@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# Regenerates the seed corpora tests/fuzz/corpus/<parser>/ from the project's
+# own files (kept small: a few KB each). Needs a normal build (BUILD, default
+# build/) for `rung dump` (NVRTC; no GPU) and fuzz_seed_protocol.
+#   tests/fuzz/make_corpus.sh [BUILD]
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+B=${1:-build}
+C=tests/fuzz/corpus
+rm -rf "$C"
+mkdir -p "$C"/{spec,expr,launch,sass,npy,result,protocol,ptxas,theme,config}
+
+# spec: task files of the tests and the examples
+cp tests/tasks/sgemm/rung.ini "$C/spec/tasks_sgemm.ini"
+cp examples/sgemm/rung.ini "$C/spec/examples_sgemm.ini"
+cp examples/softmax/rung.ini "$C/spec/examples_softmax.ini"
+cp tests/faults/nan_output/rung.ini "$C/spec/faults_nan_output.ini"
+
+# expr: every expression of every rung.ini in the tree, one per line, a file per key
+for key in grid block smem shape value flops bytes; do
+	grep -h "^$key *=" tests/tasks/*/rung.ini examples/*/rung.ini tests/faults/*/rung.ini \
+		tests/exploits/*/rung.ini | sed "s/^$key *= *//" | sort -u >"$C/expr/$key"
+done
+
+# launch: the kernel sources' launch lines, each with a line of code around it
+for f in tests/tasks/sgemm/sgemm.cu tests/faults/block_2048/kernel.cu tests/faults/too_much_smem/kernel.cu \
+	examples/softmax/ladder/*.cu; do
+	n=$(echo "$f" | tr / _)
+	grep -B1 -A1 "// rung:" "$f" >"$C/launch/$n" || true
+	[ -s "$C/launch/$n" ] || rm -f "$C/launch/$n"
+done
+
+# sass and ptxas: `rung dump` of tasks in the tree (NVRTC, sm_90)
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+for task in tests/tasks/sgemm tests/faults/launch_bounds tests/exploits/uninit_smem; do
+	n=$(echo "$task" | tr / _)
+	"$B/rung" dump -o "$T/$n" "$task" >/dev/null
+	cp "$T/$n/ptxas.log" "$C/ptxas/$n.log"
+	# the kernel's listing, cut to 4 KB at a line end
+	head -c 4096 "$T/$n/kernel.sass" | sed '$d' >"$C/sass/$n.sass"
+done
+cp "$T/tests_tasks_sgemm/reference.ptxas.log" "$C/ptxas/reference.log"
+# the fixture (nvdisasm -c of tests/fixtures/sgemm_copy4.cu), cut the same way
+head -c 4096 tests/fixtures/sgemm_copy4.sass | sed "\$d" >"$C/sass/fixture_copy4.sass"
+
+# npy: what numpy writes (tests/test_npy.c documents the layout), built with python3
+python3 - "$C/npy" <<'PY'
+import struct, sys
+out = sys.argv[1]
+def npy(name, descr, shape, data, major=1):
+    d = "{'descr': '%s', 'fortran_order': False, 'shape': (%s), }" % (
+        descr, ", ".join(str(s) for s in shape) + ("," if len(shape) == 1 else ""))
+    pre = 10 if major == 1 else 12
+    pad = (64 - (pre + len(d) + 1) % 64) % 64
+    h = (d + " " * pad + "\n").encode()
+    head = b"\x93NUMPY" + bytes([major, 0]) + (struct.pack("<H", len(h)) if major == 1 else struct.pack("<I", len(h)))
+    open("%s/%s" % (out, name), "wb").write(head + h + data)
+npy("f4_2x3.npy", "<f4", (2, 3), struct.pack("<6f", 0, 1, 2, 3, 4, 5))
+npy("f2_4.npy", "<f2", (4,), struct.pack("<4e", 0.5, -1, 2, 65504))
+npy("bf16_2x2.npy", "<u2", (2, 2), struct.pack("<4H", 0x3f80, 0x4000, 0xbf80, 0x7f80))
+npy("i8_3.npy", "<i8", (3,), struct.pack("<3q", -1, 0, 1 << 40))
+npy("u1_scalar.npy", "|u1", (), b"\x07")
+npy("v2_f8_2.npy", "<f8", (2,), struct.pack("<2d", 1.5, -2.25), major=2)
+PY
+
+# result: records as the store and `rung import` hold them (examples' recorded results)
+python3 - "$C/result" <<'PY'
+import json, sys
+out = sys.argv[1]
+for src, i, name in (("examples/sgemm/recorded.jsonl", 0, "sgemm_ok.json"),
+                     ("examples/sgemm/recorded.jsonl", 4, "sgemm_failed.json"),
+                     ("examples/softmax/recorded.jsonl", 0, "softmax_ok.json")):
+    line = open(src).read().splitlines()[i]
+    json.dump(json.loads(line)["result"], open("%s/%s" % (out, name), "w"), separators=(",", ":"))
+PY
+
+# protocol: frames written by rung_msg_write
+"$B/fuzz_seed_protocol" . "$C/protocol"
+
+# theme: the shipped themes
+cp themes/*.theme "$C/theme/"
+
+# config: `theme = NAME` (docs/CLI.md), a comment, a blank line and another key
+printf '# rung config\ntheme = light\n' >"$C/config/theme_light"
+printf 'theme = high-contrast   # a comment\n\nother = value\n' >"$C/config/two_keys"
+
+du -sh "$C"/*

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer harnesses (clang, -DRUNG_FUZZ=ON, in build-fuzz/) and
+# runs each for SECONDS, one at a time, from its seed corpus and regression
+# inputs (read only; what the fuzzer adds goes to build-fuzz/corpus/<parser>).
+# Prints one line per harness (executions, crashes) and, for a crash, the
+# crashing input's path and the sanitizer report. Exit 1 on any crash.
+#   tests/fuzz/run.sh SECONDS [PARSER...]     (default: every harness)
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+secs=${1:?usage: tests/fuzz/run.sh SECONDS [PARSER...]}
+shift
+parsers=("$@")
+[ ${#parsers[@]} -gt 0 ] || parsers=(spec expr launch sass npy result protocol ptxas theme config)
+B=${RUNG_FUZZ_BUILD:-build-fuzz}
+jobs=$(nproc 2>/dev/null || echo 2)
+
+cmake -S . -B "$B" -DCMAKE_C_COMPILER=clang -DRUNG_FUZZ=ON >/dev/null || exit 1
+cmake --build "$B" --target rung_fuzz -j"$jobs" >"$B/build.log" 2>&1 || { cat "$B/build.log"; exit 1; }
+
+echo "fuzz: ${secs} s per harness, $(clang --version | head -1), $(nproc) cores, $(date -u +%Y-%m-%d)"
+printf '%-10s %8s %12s %10s %8s %s\n' harness seconds execs exec/s crashes corpus
+failed=0
+for h in "${parsers[@]}"; do
+	work="$B/corpus/$h" art="$B/crashes/$h" log="$B/logs/$h.log"
+	mkdir -p "$work" "$art" "$B/logs"
+	seeds=(tests/fuzz/corpus/"$h")
+	[ -d tests/fuzz/regress/"$h" ] && seeds+=(tests/fuzz/regress/"$h")
+	start=$(date +%s)
+	# -timeout: an input that runs 10 s is a hang, reported like a crash
+	"$B/fuzz_$h" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+		-artifact_prefix="$art/" "$work" "${seeds[@]}" >"$log" 2>&1
+	rc=$?
+	took=$(($(date +%s) - start))
+	execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
+	rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -1)
+	crashes=$(find "$art" -type f | wc -l)
+	printf '%-10s %8s %12s %10s %8s %s\n' "$h" "$took" "${execs:--}" "${rate:--}" "$crashes" \
+		"$(find "$work" -type f | wc -l) files"
+	if [ "$rc" != 0 ] || [ "$crashes" != 0 ]; then
+		failed=1
+		echo "--- fuzz_$h failed (exit $rc); crashing input:"
+		find "$art" -type f -print
+		echo "--- sanitizer report ($log):"
+		grep -n -m1 -E '^==[0-9]+==ERROR|runtime error|invariant failed|ERROR: libFuzzer' "$log" |
+			cut -d: -f1 | { read -r n && tail -n +"$n" "$log" | head -60; } || tail -60 "$log"
+	fi
+done
+exit "$failed"
