@@ -16,6 +16,7 @@ if want tests; then
   echo "== gpu tests"
   for p in "$B"/gpu_*; do
     t=$(basename "$p")
+    [ -n "${TESTS:-}" ] && case " $TESTS " in *" $t "*) ;; *) continue ;; esac
     timeout 300 "$p" > "$W/t.log" 2>&1; rc=$?
     cat "$W/t.log" >> "$O/gputests.log"; echo "$t rc=$rc $(tail -1 "$W/t.log")"
     grep -E "FAIL|: CHECK|expected|^     " "$W/t.log" | cut -c1-300 | head -30
@@ -34,9 +35,8 @@ fi
 
 if want sanitize; then
   echo "== sanitize"
-  for c in "--sanitize=racecheck tests/faults/shared_race" "--sanitize=racecheck tests/exploits/smem_race" "--sanitize tests/faults/good" \
-           "--sanitize=memcheck tests/faults/illegal_address" "--sanitize=memcheck tests/faults/reference_fails" \
-           "--sanitize=synccheck tests/faults/good" "--sanitize=initcheck tests/faults/good"; do
+  for c in "--sanitize=racecheck tests/faults/shared_race" "--sanitize tests/faults/good" \
+           "--sanitize=memcheck tests/faults/illegal_address"; do
     s=$(date +%s.%N); timeout 300 rung check $c > "$W/s.log" 2>&1; rc=$?
     echo "-- rung check $c: rc=$rc in $(echo "$(date +%s.%N) - $s" | bc) s"; grep -E "^\[(check|bench|sanitize)\]" "$W/s.log" | cut -c1-300
   done
@@ -47,9 +47,6 @@ if want sanitize; then
   mkdir -p "$W/fx"
   compute-sanitizer --tool racecheck --target-processes all --log-file "$W/fx/racecheck.txt" rung check --budget 0.1 tests/faults/shared_race > /dev/null 2>&1
   compute-sanitizer --tool memcheck --target-processes all --log-file "$W/fx/memcheck.txt" rung check --budget 0.1 tests/faults/illegal_address > /dev/null 2>&1
-  compute-sanitizer --tool memcheck --target-processes all --log-file "$W/fx/memcheck_oob.txt" rung check --budget 0.1 tests/faults/oob_write > /dev/null 2>&1
-  compute-sanitizer --tool synccheck --target-processes all --log-file "$W/fx/synccheck.txt" rung check --budget 0.1 tests/faults/good > /dev/null 2>&1
-  compute-sanitizer --tool initcheck --target-processes all --log-file "$W/fx/initcheck.txt" rung check --budget 0.1 tests/faults/good > /dev/null 2>&1
   tar -C "$W/fx" -cf "$O/fixtures.tar" . ; ls -la "$W/fx"
 fi
 
@@ -66,7 +63,7 @@ fi
 if want verdict; then
   echo "== time to verdict, before and after, interleaved"
   for task in bench/tasks/sgemm4096 examples/softmax; do
-    for i in 1 2 3 4 5; do
+    for i in $(seq ${RUNS:-5}); do
       [ -x "$B/rung-before" ] && echo "before $task $(python3 bench/rusage.py "$B/rung-before" check "$task" | tail -1)"
       echo "after  $task $(python3 bench/rusage.py rung check "$task" | tail -1)"
     done
@@ -77,7 +74,7 @@ fi
 if want fidelity; then
   echo "== fidelity: rung against ncu and a plain CUDA program"
   med() { python3 -c 'import json,sys; b=json.load(sys.stdin)["result"]["bench"]; print("median %.2f us, events %.2f us, n=%d, verified %s, %s" % (b["median"]*1e3, b.get("event_median",0)*1e3, b.get("n",0), b.get("verified"), b.get("method","")))'; }
-  for n in 16777216 268435456; do
+  for n in ${SIZES:-16777216 268435456}; do
     d=$W/copy_$n; mkdir -p "$d"; cp bench/tasks/copy/*.cu "$d/"
     sed "s/^N = .*/N = $n/" bench/tasks/copy/rung.ini > "$d/rung.ini"
     for i in 1 2 3; do echo "rung N=$n: $(rung check --json --budget 1 "$d" 2>/dev/null | med)"; done
