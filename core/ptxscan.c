@@ -573,6 +573,22 @@ static void emit(scan *S, sbuf *b, int depth)
 	b->n = 0;
 }
 
+/* Directives that end at the end of their line, without a ';' (-lineinfo puts
+ * a .loc before most instructions: read on, it would swallow the next one). */
+static bool line_directive(const sbuf *b)
+{
+	static const char *const names[] = {".loc", ".file", ".version", ".target", ".address_size"};
+	size_t i = 0;
+	while (i < b->n && (b->p[i] == ' ' || b->p[i] == '\t' || b->p[i] == '\n' || b->p[i] == '\r'))
+		i++;
+	for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {
+		size_t l = strlen(names[k]);
+		if (b->n - i > l && !strncmp(b->p + i, names[k], l) && (b->p[i + l] == ' ' || b->p[i + l] == '\t'))
+			return true;
+	}
+	return false;
+}
+
 int rung_ptxscan_text(rung_ptxscan *out, const char *ptx, size_t len)
 {
 	if (!out || !ptx)
@@ -602,6 +618,8 @@ int rung_ptxscan_text(rung_ptxscan *out, const char *ptx, size_t len)
 				S.err = S.err ? S.err : sb_put(&b, ptx[i]);
 			}
 			S.err = S.err ? S.err : sb_put(&b, '"');
+		} else if (c == '\n' && !init && line_directive(&b)) {
+			emit(&S, &b, depth); /* .loc 1 40 3 ends at its line: no ';' */
 		} else if (c == ';' && !init) {
 			emit(&S, &b, depth);
 		} else if (c == '{' && (init || (b.n && (depth > 0 || memchr(b.p, '=', b.n))))) {

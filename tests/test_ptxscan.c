@@ -67,6 +67,30 @@ static void t_counter_incremented(void)
 	free(ptx);
 }
 
+/* -lineinfo puts a `.loc` line (no ';') before an instruction: the counter of
+ * tests/exploits/global_counter, whose atomicAdd goes through a register that
+ * a mov right after a .loc loads, was missed on the H200 when the .loc
+ * swallowed that mov. */
+static void t_loc_before_address(void)
+{
+	static const char ptx[] =
+		".version 9.0\n.target sm_90\n.address_size 64\n"
+		".global .align 8 .u64 rows_done;\n"
+		".visible .entry k()\n{\n"
+		"\t.reg .b64 \t%rd<30>;\n"
+		"\t.loc\t1 40 3\n"
+		"\tmov.u64 \t%rd28, rows_done;\n"
+		"\t.loc\t1 41 3\n"
+		"\tatom.global.add.u64 \t%rd29, [%rd28], 1;\n"
+		"\tret;\n}\n"
+		"\t.file\t1 \"/t/kernel.cu\"\n";
+	rung_ptxscan s;
+	CHECK_INT(rung_ptxscan_text(&s, ptx, sizeof ptx - 1), 0);
+	CHECK_INT(s.nmutable, 1);
+	CHECK_STR(s.mutables[0].name, "rows_done");
+	CHECK(s.mutables[0].written);
+}
+
 /* A __device__ table only read, indexed at run time (its address goes
  * through a register) and at a constant index ([tbl+8]): not mutable. So is a
  * __device__ const array and a __constant__ one. */
@@ -510,6 +534,7 @@ static void t_evaluate_carries_suspects(void)
 int main(void)
 {
 	T_RUN(t_counter_incremented);
+	T_RUN(t_loc_before_address);
 	T_RUN(t_names);
 	T_RUN(t_table_only_read);
 	T_RUN(t_cache_through_pointer);
