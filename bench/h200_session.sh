@@ -57,6 +57,12 @@ if want demo; then
     s=$(date +%s.%N); rung eval -C "$D" --task $task --all 2>&1 | tail -16; echo "eval $task: $(echo "$(date +%s.%N) - $s" | bc) s"
   done
   rung log -C "$D" --task sgemm 2>&1 | head -16; rung log -C "$D" --task softmax 2>&1 | head -8
+  echo "== profile counters of every version (shipped with the recorded results)"
+  for task in sgemm softmax; do
+    for rev in $(git -C "$D" log --format=%h -- "$task/$task.cu" | tac); do
+      echo "-- $task $rev: $(cd "$D" && rung profile --task $task "$rev" 2>&1 | grep -E '^\[profile\]' | cut -c1-160)"
+    done
+  done
   rung export -C "$D" --out "$O/recorded.jsonl"; wc -l "$O/recorded.jsonl"
 fi
 
