@@ -89,5 +89,12 @@ if command -v script >/dev/null; then
 	fi
 	grep -q "repository stays in $T/tui" "$T/tui.out" || fail "no closing line: $(cat "$T/tui.out")"
 fi
+# the commit ids the docs show are the ones the demo builds (they are deterministic)
+ids=$("$RUNG" log -C "$T/d" --task sgemm 2>/dev/null | grep -oE '^[0-9a-f]{7} ' | tr -d ' ')
+[ "$(wc -l <<<"$ids")" = 11 ] || fail "sgemm ids: $ids"
+for id in $(head -1 <<<"$ids") $(tail -1 <<<"$ids"); do
+	grep -q "$id" "$RUNG_SRC/docs/DEMO.md" || fail "docs/DEMO.md does not show $id"
+	grep -q "$id" "$RUNG_SRC/README.md" || fail "README.md does not show $id"
+done
 "$RUNG" demo --bogus >/dev/null 2>&1; [ $? = 2 ] || fail "bad option not a usage error"
 echo "demo: ok"
