@@ -130,30 +130,6 @@ int rung__bench_buffers(rung_wjob *j, rung_dbuf *buf, rung_kparam *kp, void **pa
 
 /* --- input sets ------------------------------------------------------------- */
 
-static bool is_out(const rung_plan_arg *a)
-{
-	return a->kind == RUNG_ARG_OUTPUT || a->kind == RUNG_ARG_INOUT;
-}
-
-static bool has_input(const rung_plan_arg *a)
-{
-	return a->kind == RUNG_ARG_INPUT || a->kind == RUNG_ARG_INOUT;
-}
-
-static uint64_t fresh_nonce(void)
-{
-	uint64_t v = 0;
-	int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
-	if (fd >= 0) {
-		if (read(fd, &v, sizeof v) != (ssize_t)sizeof v)
-			v = 0;
-		close(fd);
-	}
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return v ^ ((uint64_t)ts.tv_nsec << 20) ^ (uint64_t)ts.tv_sec ^ ((uint64_t)getpid() << 40);
-}
-
 static void set_free(rung_bset *b, int s, int nargs)
 {
 	for (int i = 0; i < nargs; i++) {
@@ -182,14 +158,6 @@ void rung__bset_free(rung_wjob *j)
 	memset(b, 0, sizeof(*b));
 }
 
-static CUresult dalloc(CUdeviceptr *p, size_t bytes)
-{
-	CUresult r = rung_cu.cuMemAlloc(p, bytes ? bytes : 1);
-	if (r != CUDA_SUCCESS)
-		*p = 0;
-	return r;
-}
-
 /* Set 1: set 0 perturbed, and the reference's outputs for it, on b->st. Returns
  * 0, or 1 with b->note (then only set 0 is used). */
 static int prep_set1(rung_wjob *j, const rung_plan_shape *sh)
@@ -197,10 +165,10 @@ static int prep_set1(rung_wjob *j, const rung_plan_shape *sh)
 	const rung_plan *p = j->p;
 	rung_bset *b = &j->bset;
 	char d[160];
-	CUresult r = dalloc(&b->peak_dev, RUNG_MAX_ARGS * sizeof(uint64_t));
+	CUresult r = rung__dalloc(&b->peak_dev, RUNG_MAX_ARGS * sizeof(uint64_t));
 	if (r == CUDA_SUCCESS)
 		r = rung_cu.cuMemsetD8Async(b->peak_dev, 0, RUNG_MAX_ARGS * sizeof(uint64_t), b->st);
-	uint64_t nonce = fresh_nonce();
+	uint64_t nonce = rung__nonce();
 	rung_kparam kp[RUNG_MAX_ARGS];
 	void *params[RUNG_MAX_ARGS];
 	for (int i = 0; i < p->nargs && r == CUDA_SUCCESS; i++) {
@@ -213,17 +181,17 @@ static int prep_set1(rung_wjob *j, const rung_plan_shape *sh)
 		size_t es = rung_dtype_size(a->dtype), bytes = (size_t)sh->numel[i] * es;
 		memset(&kp[i], 0, sizeof(kp[i]));
 		params[i] = &kp[i];
-		if (has_input(a)) {
-			if ((r = dalloc(&b->in[1][i], bytes)) != CUDA_SUCCESS)
+		if (rung__has_input(a)) {
+			if ((r = rung__dalloc(&b->in[1][i], bytes)) != CUDA_SUCCESS)
 				break;
 			r = rung__perturb(j->c, b->st, b->in[1][i], b->in[0][i], sh->numel[i], es, nonce + (uint64_t)i);
 			kp[i].p = b->in[1][i];
 		}
-		if (r == CUDA_SUCCESS && is_out(a)) {
+		if (r == CUDA_SUCCESS && rung__is_out(a)) {
 			rung_dbuf *o = &b->out[1][i];
 			o->bytes = bytes;
 			o->total = bytes;
-			if ((r = dalloc(&o->base, bytes)) != CUDA_SUCCESS)
+			if ((r = rung__dalloc(&o->base, bytes)) != CUDA_SUCCESS)
 				break;
 			o->ptr = o->base;
 			if (a->kind == RUNG_ARG_INOUT)
@@ -239,7 +207,7 @@ static int prep_set1(rung_wjob *j, const rung_plan_shape *sh)
 		r = rung__launch(&on_st, j->rfn, &sh->ref_geom, params);
 	}
 	for (int i = 0; i < p->nargs && r == CUDA_SUCCESS; i++)
-		if (is_out(&p->args[i]))
+		if (rung__is_out(&p->args[i]))
 			r = rung__peak(j->c, b->st, b->out[1][i].ptr, sh->numel[i], p->args[i].dtype,
 				       b->peak_dev + (size_t)i * sizeof(uint64_t));
 	if (r != CUDA_SUCCESS) {
@@ -274,10 +242,10 @@ void rung__bench_prep(rung_wjob *j, const rung_plan_shape *sh, rung_dbuf *ref)
 	 * input); an inout is generated again. */
 	for (int i = 0; i < p->nargs; i++) {
 		const rung_plan_arg *a = &p->args[i];
-		if (!has_input(a))
+		if (!rung__has_input(a))
 			continue;
 		size_t bytes = (size_t)sh->numel[i] * rung_dtype_size(a->dtype);
-		CUresult r = dalloc(&b->in[0][i], bytes);
+		CUresult r = rung__dalloc(&b->in[0][i], bytes);
 		if (r == CUDA_SUCCESS && a->kind == RUNG_ARG_INPUT)
 			r = rung_cu.cuMemcpyDtoDAsync(b->in[0][i], ref[i].ptr, bytes, j->c->stream);
 		else if (r == CUDA_SUCCESS &&
@@ -314,7 +282,7 @@ void rung__bench_prep_keep(rung_wjob *j, rung_dbuf *ref, const double *peak)
 	if (b->nsets < 1)
 		return;
 	for (int i = 0; i < j->p->nargs; i++) {
-		if (!is_out(&j->p->args[i]) || !ref[i].base)
+		if (!rung__is_out(&j->p->args[i]) || !ref[i].base)
 			continue;
 		b->out[0][i] = ref[i];
 		b->peak[0][i] = peak[i];
@@ -373,7 +341,7 @@ static CUresult before_launch(rung_wjob *j, rung_dbuf *cand, const rung_plan_sha
 	for (int i = 0; i < p->nargs && r == CUDA_SUCCESS; i++) {
 		const rung_plan_arg *a = &p->args[i];
 		size_t bytes = (size_t)sh->numel[i] * rung_dtype_size(a->dtype);
-		if (has_input(a) && (a->kind == RUNG_ARG_INOUT || x != *cur) && b->in[x][i])
+		if (rung__has_input(a) && (a->kind == RUNG_ARG_INOUT || x != *cur) && b->in[x][i])
 			r = rung_cu.cuMemcpyDtoDAsync(cand[i].ptr, b->in[x][i], bytes, st);
 		else if (a->kind == RUNG_ARG_OUTPUT)
 			r = rung__poison_async(st, cand[i].ptr, a->dtype, sh->numel[i], variant);
@@ -396,7 +364,7 @@ static CUresult after_launch(rung_wjob *j, const rung_dbuf *cand, const rung_pla
 		if (a->kind == RUNG_ARG_SCALAR)
 			continue;
 		CUdeviceptr vs = slot + offsetof(vslot, vs) + (size_t)i * sizeof(rung_vstat);
-		if (is_out(a) && b->out[x][i].ptr) {
+		if (rung__is_out(a) && b->out[x][i].ptr) {
 			rung_check_opts o;
 			rung__plan_check_opts(&o, p, a->dtype);
 			double atol = o.atol_scaled ? o.atol * b->peak[x][i] : o.atol;
@@ -442,7 +410,7 @@ static int judge(rung_wjob *j, const vslot *v, const rung_plan_shape *sh, int x,
 				   what, a->name, s->mismatches, at);
 			return 1;
 		}
-		if (!is_out(a))
+		if (!rung__is_out(a))
 			continue;
 		if (s->mismatches) {
 			rung__sfmt(reason, rlen, "the output of %s differs from the checked output (%" PRIu64 " elements of %s%s%s, input set %d): the kernel behaves differently when timed",
@@ -473,20 +441,6 @@ static int judge(rung_wjob *j, const vslot *v, const rung_plan_shape *sh, int x,
 	return 0;
 }
 
-/* A 64-bit xorshift for the order of the input sets, seeded from /dev/urandom. */
-static uint64_t pick_state;
-static int pick_set(int nsets)
-{
-	if (nsets < 2)
-		return 0;
-	if (!pick_state)
-		pick_state = fresh_nonce() | 1;
-	pick_state ^= pick_state << 13;
-	pick_state ^= pick_state >> 7;
-	pick_state ^= pick_state << 17;
-	return (int)((pick_state >> 32) & 1);
-}
-
 /* --- the check rung's second run -------------------------------------------- */
 
 int rung__determinism(rung_wjob *j, char *reason, size_t rlen)
@@ -500,7 +454,7 @@ int rung__determinism(rung_wjob *j, char *reason, size_t rlen)
 		return -1;
 	}
 	CUdeviceptr first[RUNG_MAX_ARGS] = { 0 }, slot = 0;
-	CUresult r = dalloc(&slot, sizeof(vslot));
+	CUresult r = rung__dalloc(&slot, sizeof(vslot));
 	int ret = 0;
 	rung_kparam kp[RUNG_MAX_ARGS];
 	void *params[RUNG_MAX_ARGS];
@@ -514,8 +468,8 @@ int rung__determinism(rung_wjob *j, char *reason, size_t rlen)
 		}
 		kp[i].p = j->keep[i].ptr;
 		size_t bytes = (size_t)sh->numel[i] * rung_dtype_size(a->dtype);
-		if (is_out(a)) { /* the first run's outputs */
-			r = dalloc(&first[i], bytes);
+		if (rung__is_out(a)) { /* the first run's outputs */
+			r = rung__dalloc(&first[i], bytes);
 			if (r == CUDA_SUCCESS)
 				r = rung_cu.cuMemcpyDtoDAsync(first[i], j->keep[i].ptr, bytes, c->stream);
 		}
@@ -547,7 +501,7 @@ int rung__determinism(rung_wjob *j, char *reason, size_t rlen)
 	double maxabs = 0;
 	for (int i = 0; i < p->nargs && ret == 0; i++) {
 		const rung_plan_arg *a = &p->args[i];
-		if (!is_out(a))
+		if (!rung__is_out(a))
 			continue;
 		CUdeviceptr vs = slot + offsetof(vslot, vs) + (size_t)i * sizeof(rung_vstat);
 		/* bit-exact against the first run; the tolerance path gives the largest difference */
@@ -685,7 +639,7 @@ void rung__wbench(rung_wjob *j)
 		rung__wstep(res, RUNG_STEP_BENCH, RUNG_S_FAILED, "out of device memory for the L2 flush buffer");
 		goto out;
 	}
-	CUresult r = dalloc(&slots, MAX_BATCH * sizeof(vslot));
+	CUresult r = rung__dalloc(&slots, MAX_BATCH * sizeof(vslot));
 	hslots = malloc(MAX_BATCH * sizeof(vslot));
 	if (r != CUDA_SUCCESS || !hslots) {
 		rung__wstep(res, RUNG_STEP_BENCH, RUNG_S_FAILED, "out of memory for the launch checks");
@@ -706,7 +660,7 @@ void rung__wbench(rung_wjob *j)
 	double warm_s = 0.02;
 	double t0 = now_s(), est_ms = 0;
 	for (int w = 0; w < 1000; w++) {
-		int x = pick_set(bs->nsets);
+		int x = rung__pick_set(bs->nsets);
 		CUevent *e = ev;
 		r = rung_cu.cuMemsetD8Async(slots, 0, sizeof(vslot), c->stream);
 		if (r == CUDA_SUCCESS)
@@ -778,7 +732,7 @@ void rung__wbench(rung_wjob *j)
 		for (int i = 0; i < m && r == CUDA_SUCCESS; i++) {
 			CUevent *e = ev + NE * i;
 			int var = (launches + i) & 1;
-			xs[i] = pick_set(bs->nsets);
+			xs[i] = rung__pick_set(bs->nsets);
 			r = rung_cu.cuEventRecord(e[E_PREP], c->stream);
 			if (r == CUDA_SUCCESS)
 				r = before_launch(j, cand, sh, xs[i], &cur, var);

@@ -127,16 +127,6 @@ static bool is_tensor(const rung_plan_arg *a)
 	return a->kind != RUNG_ARG_SCALAR;
 }
 
-static bool is_out(const rung_plan_arg *a)
-{
-	return a->kind == RUNG_ARG_OUTPUT || a->kind == RUNG_ARG_INOUT;
-}
-
-static bool has_input(const rung_plan_arg *a)
-{
-	return a->kind == RUNG_ARG_INPUT || a->kind == RUNG_ARG_INOUT;
-}
-
 static void fmt_bytes(char *buf, size_t len, double b)
 {
 	if (b >= 1024.0 * 1024 * 1024)
@@ -828,7 +818,7 @@ static size_t case_bytes(const rung_plan *p, const rung_plan_shape *sh, bool out
 {
 	size_t total = 0;
 	for (int i = 0; i < p->nargs; i++)
-		if (is_tensor(&p->args[i]) && (!outputs_only || is_out(&p->args[i])))
+		if (is_tensor(&p->args[i]) && (!outputs_only || rung__is_out(&p->args[i])))
 			total += rung_guard_total((size_t)sh->numel[i] * rung_dtype_size(p->args[i].dtype));
 	return total;
 }
@@ -845,7 +835,7 @@ static int setup(rung_wjob *j, rung_case *k, const rung_plan_shape *sh, uint64_t
 		const rung_plan_arg *a = &p->args[i];
 		if (!is_tensor(a))
 			continue;
-		if ((p->has_ref || is_out(a)) && alloc_buf(j, &k->ref[i], a, sh->numel[i], why, sizeof(why))) {
+		if ((p->has_ref || rung__is_out(a)) && alloc_buf(j, &k->ref[i], a, sh->numel[i], why, sizeof(why))) {
 			rung__sfmt(reason, rlen, "reference failed: %s", why);
 			return 1;
 		}
@@ -862,7 +852,7 @@ static int setup(rung_wjob *j, rung_case *k, const rung_plan_shape *sh, uint64_t
 			continue;
 		CUdeviceptr dst[2] = { k->cand[i].ptr, k->ref[i].ptr };
 		int ndst = p->has_ref ? 2 : 1;
-		if (has_input(a)) {
+		if (rung__has_input(a)) {
 			if (a->init == RUNG_INIT_NPY) {
 				if (!(k->in_host[i] = npy_upload(j, sh, i, seed, dst, ndst, reason, rlen)))
 					return 1;
@@ -901,7 +891,7 @@ static int reference(rung_wjob *j, rung_case *k, const rung_plan_shape *sh, char
 	char why[512];
 	if (!p->has_ref) {
 		for (int i = 0; i < p->nargs; i++) {
-			if (is_out(&p->args[i]) && golden_pass(j, k, sh, i, why, sizeof(why))) {
+			if (rung__is_out(&p->args[i]) && golden_pass(j, k, sh, i, why, sizeof(why))) {
 				rung__sfmt(reason, rlen, "reference failed: %s", why);
 				return 1;
 			}
@@ -922,7 +912,7 @@ static int reference(rung_wjob *j, rung_case *k, const rung_plan_shape *sh, char
 	}
 	for (int i = 0; i < p->nargs; i++) {
 		const rung_plan_arg *a = &p->args[i];
-		if (!is_out(a))
+		if (!rung__is_out(a))
 			continue;
 		rung_guard_report rep;
 		int64_t bad = check_bands(j, &k->ref[i], a->name, &rep, why, sizeof(why));
@@ -1046,7 +1036,7 @@ rung_case_outcome rung__run_case(rung_wjob *j, int s, int kseed, rung_dist dist,
 	bool finite = true;
 	for (int i = 0; i < p->nargs; i++) {
 		const rung_plan_arg *a = &p->args[i];
-		if (!is_out(a))
+		if (!rung__is_out(a))
 			continue;
 		rung_check_metric m;
 		memset(&m, 0, sizeof(m));

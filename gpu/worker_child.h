@@ -76,6 +76,16 @@ typedef struct {
  * the worker sends goes through here. */
 int rung__wsend(rung_wctx *c, json_t *hdr, const rung_blob *blobs, int nblobs);
 
+/* An argument the kernel writes (output or inout), or reads (input or inout). */
+static inline bool rung__is_out(const rung_plan_arg *a)
+{
+	return a->kind == RUNG_ARG_OUTPUT || a->kind == RUNG_ARG_INOUT;
+}
+static inline bool rung__has_input(const rung_plan_arg *a)
+{
+	return a->kind == RUNG_ARG_INPUT || a->kind == RUNG_ARG_INOUT;
+}
+
 /* Sends {"type":"progress","step":...,"frac":...,"msg":...}. */
 void rung__wprogress(rung_wctx *c, rung_step_id step, double frac, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));

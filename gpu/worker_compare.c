@@ -100,55 +100,9 @@ static double now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-static bool is_out(const rung_plan_arg *a)
-{
-	return a->kind == RUNG_ARG_OUTPUT || a->kind == RUNG_ARG_INOUT;
-}
-
-static bool has_input(const rung_plan_arg *a)
-{
-	return a->kind == RUNG_ARG_INPUT || a->kind == RUNG_ARG_INOUT;
-}
-
 static size_t arg_bytes(const cmp *s, int i)
 {
 	return (size_t)s->sh->numel[i] * rung_dtype_size(s->p->args[i].dtype);
-}
-
-static CUresult dalloc(CUdeviceptr *p, size_t bytes)
-{
-	CUresult r = rung_cu.cuMemAlloc(p, bytes ? bytes : 1);
-	if (r != CUDA_SUCCESS)
-		*p = 0;
-	return r;
-}
-
-static uint64_t fresh_nonce(void)
-{
-	uint64_t v = 0;
-	int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
-	if (fd >= 0) {
-		if (read(fd, &v, sizeof v) != (ssize_t)sizeof v)
-			v = 0;
-		close(fd);
-	}
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return v ^ ((uint64_t)ts.tv_nsec << 20) ^ (uint64_t)ts.tv_sec ^ ((uint64_t)getpid() << 40);
-}
-
-/* The input set of a timed round: xorshift64 seeded from /dev/urandom. */
-static int pick_set(int nsets)
-{
-	static uint64_t st;
-	if (nsets < 2)
-		return 0;
-	if (!st)
-		st = fresh_nonce() | 1;
-	st ^= st << 13;
-	st ^= st >> 7;
-	st ^= st << 17;
-	return (int)((st >> 32) & 1);
 }
 
 /* Round k's first kernel (A B, B A, ...) and each kernel's poison variant
@@ -176,7 +130,7 @@ static int setup(cmp *s, bool *fatal, char *reason, size_t rlen)
 	static unsigned char band[4096];
 	size_t g = rung_guard_size();
 	rung_guard_fill_band(band, sizeof(band));
-	CUresult r = dalloc(&s->peak_dev, RUNG_MAX_ARGS * sizeof(uint64_t));
+	CUresult r = rung__dalloc(&s->peak_dev, RUNG_MAX_ARGS * sizeof(uint64_t));
 	for (int i = 0; i < p->nargs && r == CUDA_SUCCESS; i++) {
 		const rung_plan_arg *a = &p->args[i];
 		if (a->kind == RUNG_ARG_SCALAR)
@@ -184,10 +138,10 @@ static int setup(cmp *s, bool *fatal, char *reason, size_t rlen)
 		r = rung_cu.cuMemcpyHtoD(s->buf[i].base, band, g);
 		if (r == CUDA_SUCCESS)
 			r = rung_cu.cuMemcpyHtoD(s->buf[i].ptr + s->buf[i].bytes, band, g);
-		if (r == CUDA_SUCCESS && has_input(a) && (r = dalloc(&s->in[0][i], arg_bytes(s, i))) == CUDA_SUCCESS)
+		if (r == CUDA_SUCCESS && rung__has_input(a) && (r = rung__dalloc(&s->in[0][i], arg_bytes(s, i))) == CUDA_SUCCESS)
 			r = rung_cu.cuMemcpyDtoDAsync(s->in[0][i], s->buf[i].ptr, arg_bytes(s, i), s->c->stream);
-		if (r == CUDA_SUCCESS && is_out(a))
-			r = dalloc(&s->save[i], arg_bytes(s, i));
+		if (r == CUDA_SUCCESS && rung__is_out(a))
+			r = rung__dalloc(&s->save[i], arg_bytes(s, i));
 	}
 	if (r != CUDA_SUCCESS) {
 		char d[160];
@@ -197,13 +151,13 @@ static int setup(cmp *s, bool *fatal, char *reason, size_t rlen)
 		return 1;
 	}
 	s->nsets = 2;
-	uint64_t nonce = fresh_nonce();
+	uint64_t nonce = rung__nonce();
 	for (int i = 0; i < p->nargs && r == CUDA_SUCCESS; i++) {
 		const rung_plan_arg *a = &p->args[i];
-		if (!has_input(a))
+		if (!rung__has_input(a))
 			continue;
 		size_t es = rung_dtype_size(a->dtype);
-		r = dalloc(&s->in[1][i], arg_bytes(s, i));
+		r = rung__dalloc(&s->in[1][i], arg_bytes(s, i));
 		if (r == CUDA_SUCCESS)
 			r = rung__perturb(s->c, s->c->stream, s->in[1][i], s->in[0][i], s->sh->numel[i], es, nonce + (uint64_t)i);
 	}
@@ -250,7 +204,7 @@ static CUresult before(cmp *s, int x, int variant)
 	CUresult r = CUDA_SUCCESS;
 	for (int i = 0; i < p->nargs && r == CUDA_SUCCESS; i++) {
 		const rung_plan_arg *a = &p->args[i];
-		if (has_input(a) && (a->kind == RUNG_ARG_INOUT || x != s->cur))
+		if (rung__has_input(a) && (a->kind == RUNG_ARG_INOUT || x != s->cur))
 			r = rung_cu.cuMemcpyDtoDAsync(s->buf[i].ptr, s->in[x][i], arg_bytes(s, i), st);
 		else if (a->kind == RUNG_ARG_OUTPUT)
 			r = rung__poison_async(st, s->buf[i].ptr, a->dtype, s->sh->numel[i], variant);
@@ -286,7 +240,7 @@ static CUresult take_peaks(cmp *s, int x, const CUdeviceptr *from)
 	CUstream st = s->c->stream;
 	CUresult r = rung_cu.cuMemsetD8Async(s->peak_dev, 0, RUNG_MAX_ARGS * sizeof(uint64_t), st);
 	for (int i = 0; i < p->nargs && r == CUDA_SUCCESS; i++)
-		if (is_out(&p->args[i]))
+		if (rung__is_out(&p->args[i]))
 			r = rung__peak(s->c, st, from[i], s->sh->numel[i], p->args[i].dtype,
 				       s->peak_dev + (size_t)i * sizeof(uint64_t));
 	uint64_t bits[RUNG_MAX_ARGS];
@@ -327,7 +281,7 @@ static CUresult round_enqueue(cmp *s, int k, int x, CUevent *e, CUdeviceptr slot
 		r = rung_cu.cuEventRecord(e[E_END1], st);
 	/* the first's outputs saved, its inputs and bands checked before the second runs */
 	for (int i = 0; i < p->nargs && r == CUDA_SUCCESS; i++)
-		if (is_out(&p->args[i]))
+		if (rung__is_out(&p->args[i]))
 			r = rung_cu.cuMemcpyDtoDAsync(s->save[i], s->buf[i].ptr, arg_bytes(s, i), st);
 	if (r == CUDA_SUCCESS)
 		r = inputs_and_bands(s, x, f, slot);
@@ -349,7 +303,7 @@ static CUresult round_enqueue(cmp *s, int k, int x, CUevent *e, CUdeviceptr slot
 		r = take_peaks(s, x, cur_out);
 	for (int i = 0; i < p->nargs && r == CUDA_SUCCESS; i++) {
 		const rung_plan_arg *a = &p->args[i];
-		if (!is_out(a))
+		if (!rung__is_out(a))
 			continue;
 		rung_check_opts o;
 		rung__plan_check_opts(&o, p, a->dtype);
@@ -438,7 +392,7 @@ static int judge(const cmp *s, const cslot *v, int k, int x, int rno, bool timed
 	}
 	for (int i = 0; i < p->nargs; i++) {
 		const rung_plan_arg *a = &p->args[i];
-		if (!is_out(a))
+		if (!rung__is_out(a))
 			continue;
 		const rung_vstat *st = &v->out[i], *bk = &v->back[i];
 		if (st->mismatches || bk->mismatches) {
@@ -604,7 +558,7 @@ bool rung__wcompare(rung_wctx *c, const json_t *msg, const rung_blob *blobs, int
 	s.buf = buf;
 	if (setup(&s, &fatal, reason, sizeof(reason)))
 		goto out;
-	CUresult r = dalloc(&slots, BATCH * sizeof(cslot));
+	CUresult r = rung__dalloc(&slots, BATCH * sizeof(cslot));
 	hslots = malloc(BATCH * sizeof(cslot));
 	if (r != CUDA_SUCCESS || !hslots) {
 		snprintf(reason, sizeof(reason), "out of memory for the launch checks");
@@ -643,7 +597,7 @@ bool rung__wcompare(rung_wctx *c, const json_t *msg, const rung_blob *blobs, int
 		int m = n + BATCH > MAX_ROUNDS ? MAX_ROUNDS - n : BATCH, xs[BATCH];
 		r = rung_cu.cuMemsetD8Async(slots, 0, (size_t)m * sizeof(cslot), c->stream);
 		for (int i = 0; i < m && r == CUDA_SUCCESS; i++) {
-			xs[i] = pick_set(s.nsets);
+			xs[i] = rung__pick_set(s.nsets);
 			r = round_enqueue(&s, k + i, xs[i], ev + NE * i, slots + (size_t)i * sizeof(cslot));
 		}
 		if (r == CUDA_SUCCESS)

@@ -6,7 +6,10 @@
  * hundred megabytes on an H200. */
 #include "gpu/worker_verify.h"
 
+#include <fcntl.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "core/guard.h"
 
@@ -160,4 +163,39 @@ void rung__plan_check_opts(rung_check_opts *o, const rung_plan *p, rung_dtype dt
 	o->min_psnr = p->min_psnr;
 	o->has_min_cossim = p->has_min_cossim;
 	o->min_cossim = p->min_cossim;
+}
+
+uint64_t rung__nonce(void)
+{
+	uint64_t v = 0;
+	int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		if (read(fd, &v, sizeof v) != (ssize_t)sizeof v)
+			v = 0;
+		close(fd);
+	}
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return v ^ ((uint64_t)ts.tv_nsec << 20) ^ (uint64_t)ts.tv_sec ^ ((uint64_t)getpid() << 40);
+}
+
+int rung__pick_set(int nsets)
+{
+	static uint64_t st;
+	if (nsets < 2)
+		return 0;
+	if (!st)
+		st = rung__nonce() | 1;
+	st ^= st << 13;
+	st ^= st >> 7;
+	st ^= st << 17;
+	return (int)((st >> 32) & 1);
+}
+
+CUresult rung__dalloc(CUdeviceptr *p, size_t bytes)
+{
+	CUresult r = rung_cu.cuMemAlloc(p, bytes ? bytes : 1);
+	if (r != CUDA_SUCCESS)
+		*p = 0;
+	return r;
 }

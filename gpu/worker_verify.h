@@ -39,6 +39,14 @@ CUresult rung__smem_fill(rung_wctx *c, CUstream st, uint32_t pattern);
 /* Writes the poison (variant 0 or 1) over n elements at ptr, asynchronously. */
 CUresult rung__poison_async(CUstream st, CUdeviceptr ptr, rung_dtype dt, int64_t n, int variant);
 
+/* 64 bits the kernel cannot know: /dev/urandom mixed with the clock and pid. */
+uint64_t rung__nonce(void);
+/* Which of nsets input sets the next launch runs on: a xorshift64 seeded from
+ * rung__nonce (0 when there is one set). */
+int rung__pick_set(int nsets);
+/* cuMemAlloc of at least one byte; *p is 0 on failure. */
+CUresult rung__dalloc(CUdeviceptr *p, size_t bytes);
+
 /* First bad index of a stat, or -1. */
 int64_t rung__vstat_first(const rung_vstat *s);
 
