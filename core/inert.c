@@ -45,7 +45,7 @@ static bool cp_hostile(uint32_t cp)
 	       (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069) || cp == 0x2028 || cp == 0x2029;
 }
 
-size_t rung_inert(char *dst, size_t dstlen, const char *src, size_t srclen)
+static size_t inert(char *dst, size_t dstlen, const char *src, size_t srclen, bool lines)
 {
 	if (!dstlen)
 		return 0;
@@ -57,7 +57,10 @@ size_t rung_inert(char *dst, size_t dstlen, const char *src, size_t srclen)
 		unsigned c = s[i];
 		uint32_t cp = 0;
 		int n;
-		if (c == '\t' || c == '\n' || c == '\r') {
+		if (lines && (c == '\t' || c == '\n')) {
+			tmp[0] = (char)c;
+			tl = 1;
+		} else if (c == '\t' || c == '\n' || c == '\r') {
 			tmp[0] = '\\';
 			tmp[1] = c == '\t' ? 't' : c == '\n' ? 'n' : 'r';
 			tl = 2;
@@ -83,6 +86,30 @@ size_t rung_inert(char *dst, size_t dstlen, const char *src, size_t srclen)
 	}
 	dst[o] = 0;
 	return i;
+}
+
+size_t rung_inert(char *dst, size_t dstlen, const char *src, size_t srclen)
+{
+	return inert(dst, dstlen, src, srclen, false);
+}
+
+size_t rung_inert_lines(char *dst, size_t dstlen, const char *src, size_t srclen)
+{
+	return inert(dst, dstlen, src, srclen, true);
+}
+
+size_t rung_utf8_whole(const char *src, size_t n)
+{
+	const unsigned char *s = (const unsigned char *)src;
+	/* a lead byte within the last 3 whose sequence runs past the end */
+	for (size_t back = 1; back <= 3 && back <= n; back++) {
+		unsigned c = s[n - back];
+		if ((c & 0xc0) == 0x80)
+			continue; /* a continuation byte: look further back */
+		size_t need = c >= 0xf0 && c <= 0xf4 ? 4 : c >= 0xe0 && c <= 0xef ? 3 : c >= 0xc2 && c <= 0xdf ? 2 : 1;
+		return need > back ? n - back : n;
+	}
+	return n;
 }
 
 char *rung_inert_utf8(const char *src, size_t srclen)

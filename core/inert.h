@@ -22,6 +22,16 @@
  * (srclen when it all fitted). */
 size_t rung_inert(char *dst, size_t dstlen, const char *src, size_t srclen);
 
+/* The same for text meant to be read as lines (the command line's own output:
+ * commit subjects, notes, compiler messages): newline and tab are kept as they
+ * are, everything else as rung_inert writes it (a carriage return, which would
+ * let text overwrite a line, becomes \r). */
+size_t rung_inert_lines(char *dst, size_t dstlen, const char *src, size_t srclen);
+
+/* The length of src's longest prefix that does not end inside a UTF-8
+ * sequence (a stream filter holds the rest back for the next write). */
+size_t rung_utf8_whole(const char *src, size_t n);
+
 /* The stored form of captured output: src as valid UTF-8 (malloc'd, NUL
  * terminated), with NUL and every byte that is not valid UTF-8 written \xNN,
  * and DEL and the code points rung_inert shows by number written \u{XXXX}. The

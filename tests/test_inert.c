@@ -90,6 +90,22 @@ static void test_fmt_bytes(void)
 	CHECK_STR(b, "40.0 MiB");
 }
 
+/* The command line's form: newline and tab kept, CR and the rest made visible;
+ * a UTF-8 sequence cut at the end of a buffer is held back whole. */
+static void t_lines_and_whole(void)
+{
+	char out[256];
+	const char in[] = "a\tb\nc\rd\x1b[2Je \xe2\x80\xae f\n";
+	CHECK_INT(rung_inert_lines(out, sizeof out, in, sizeof in - 1), sizeof in - 1);
+	CHECK_STR(out, "a\tb\nc\\rd\\x1b[2Je \\u{202E} f\n");
+	CHECK_INT(rung_utf8_whole("ab", 2), 2);
+	CHECK_INT(rung_utf8_whole("a\xe2\x80", 3), 1);     /* a 3-byte sequence cut after 2 */
+	CHECK_INT(rung_utf8_whole("a\xe2\x80\xae", 4), 4); /* whole */
+	CHECK_INT(rung_utf8_whole("a\xf0\x9f\x98", 4), 1); /* a 4-byte one cut after 3 */
+	CHECK_INT(rung_utf8_whole("a\xc3", 2), 1);
+	CHECK_INT(rung_utf8_whole("a\xff", 2), 2);          /* invalid: nothing to wait for */
+}
+
 int main(void)
 {
 	T_RUN(test_controls_made_visible);
@@ -97,5 +113,6 @@ int main(void)
 	T_RUN(test_truncation);
 	T_RUN(test_stored_form);
 	T_RUN(test_fmt_bytes);
+	T_RUN(t_lines_and_whole);
 	return t_done();
 }

@@ -18,7 +18,7 @@ static void progress_cb(void *ud, rung_step_id step, double frac, const char *ms
 	(void)ud;
 	if (step == RUNG_STEP_COMPILE)
 		return;
-	fprintf(stderr, "\r\033[K[%s] %3.0f%% %s", rung_step_name(step), 100 * (isfinite(frac) ? frac : 0), msg ? msg : "");
+	fprintf(rung_cli_tty_stderr(), "\r\033[K[%s] %3.0f%% %s", rung_step_name(step), 100 * (isfinite(frac) ? frac : 0), msg ? msg : "");
 	fflush(stderr);
 }
 
@@ -28,7 +28,7 @@ int rung_task_evaluate(rung_result *r, rung_worker *w, const rung_job *job, cons
 	bool tty = isatty(STDERR_FILENO);
 	int e = rung_evaluate_gpu(r, w, job, kc, t->reference.src ? rc : NULL, tty ? progress_cb : NULL, NULL);
 	if (tty) {
-		fprintf(stderr, "\r\033[K");
+		fprintf(rung_cli_tty_stderr(), "\r\033[K");
 		fflush(stderr);
 	}
 	return e;
@@ -324,7 +324,7 @@ int rung_check_sanitize(rung_result *r, const rung_task *t, const rung_compiled 
 	unsigned run = was == RUNG_S_OK || was == RUNG_S_FAILED ? tools & ~r->sanitize_tools : tools;
 	int e = rung_sanitize_version(r, &job, kc, t->reference.src ? rc : NULL, run, tty ? progress_cb : NULL, NULL);
 	if (tty) {
-		fprintf(stderr, "\r\033[K");
+		fprintf(rung_cli_tty_stderr(), "\r\033[K");
 		fflush(stderr);
 	}
 	if (e < 0) {

@@ -79,5 +79,9 @@ int rung_cli_main(int argc, char **argv)
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
 			return rung_cli_usage(cmd, 0);
 	}
+	/* the workbench draws through curses (its own sanitizer), the worker speaks
+	 * the protocol, the demo opens the workbench: everything else is text */
+	if (strcmp(c->name, "tui") && strcmp(c->name, "worker") && strcmp(c->name, "demo"))
+		rung_cli_inert_stdio();
 	return c->fn(argc - 1, argv + 1);
 }

@@ -36,6 +36,12 @@ enum {
 	_(trace, "trace [--json] [--seed S] [TASKDIR|FILE|REV]", "intra-kernel region timings of a version (rung.h RUNG_TRACE_BEGIN/END)") \
 	_(worker, "worker", "internal: the GPU worker process (speaks the protocol on stdin/stdout, or both ways on stdin with --socket)")
 
+/* Every command's stdout and stderr made inert (tui/cli_inert.c), and the
+ * unfiltered stderr for rung's own progress line (stderr before the call). */
+#include <stdio.h>
+void rung_cli_inert_stdio(void);
+FILE *rung_cli_tty_stderr(void);
+
 #define RUNG_CMD_DECL(name, usage, summary) int rung_cmd_##name(int argc, char **argv);
 RUNG_COMMAND_LIST(RUNG_CMD_DECL)
 #undef RUNG_CMD_DECL

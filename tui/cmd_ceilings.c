@@ -31,7 +31,7 @@ static void progress(void *ud, rung_step_id step, double frac, const char *msg)
 {
 	(void)ud;
 	(void)step;
-	fprintf(stderr, "\r\033[K[ceilings] %3.0f%% %s", 100 * (isfinite(frac) ? frac : 0), msg ? msg : "");
+	fprintf(rung_cli_tty_stderr(), "\r\033[K[ceilings] %3.0f%% %s", 100 * (isfinite(frac) ? frac : 0), msg ? msg : "");
 	fflush(stderr);
 }
 
@@ -88,7 +88,7 @@ int rung_cmd_ceilings(int argc, char **argv)
 	bool tty = isatty(STDERR_FILENO);
 	int rc = rung_worker_ceilings(&m, &env, w, tty ? progress : NULL, NULL);
 	if (tty)
-		fprintf(stderr, "\r\033[K");
+		fprintf(rung_cli_tty_stderr(), "\r\033[K");
 	rung_worker_detach(w);
 	if (rc == RUNG_ENODEV) {
 		fprintf(stderr, "rung ceilings: SKIPPED %s\n", rung_error_last());
@@ -123,7 +123,7 @@ int rung_cmd_ceilings(int argc, char **argv)
 				      env.arch, "sm_clock_mhz", env.sm_clock_mhz, "mem_clock_mhz", env.mem_clock_mhz,
 				      "measured", json_loads(ms ? ms : "{}", 0, NULL), "datasheet",
 				      json_loads(ds ? ds : "{}", 0, NULL), "stored", stored);
-		char *s = json_dumps(o, JSON_COMPACT | JSON_REAL_PRECISION(6));
+		char *s = json_dumps(o, JSON_COMPACT | JSON_ENSURE_ASCII | JSON_REAL_PRECISION(6));
 		if (s)
 			puts(s);
 		free(s);

@@ -402,7 +402,7 @@ static void print_json(const rung_result *r, const rung_task *t, const rung_comp
 	json_object_set_new(launch, "from_source", json_boolean(t->launch_from_source));
 	json_object_set_new(launch, "file", json_string(t->launch.file));
 	json_object_set_new(o, "launch", launch);
-	char *s = json_dumps(o, JSON_COMPACT | JSON_REAL_PRECISION(17));
+	char *s = json_dumps(o, JSON_COMPACT | JSON_ENSURE_ASCII | JSON_REAL_PRECISION(17));
 	if (s)
 		puts(s);
 	free(s);

@@ -29,7 +29,7 @@
 /* One line: {"verdict":..., ...}; o is consumed. */
 static void print_json(json_t *o)
 {
-	char *t = json_dumps(o, JSON_COMPACT | JSON_REAL_PRECISION(6));
+	char *t = json_dumps(o, JSON_COMPACT | JSON_ENSURE_ASCII | JSON_REAL_PRECISION(6));
 	if (t)
 		printf("%s\n", t);
 	free(t);

@@ -34,7 +34,7 @@ static int one(void *ud, const rung_result *r, const char *json, const char *con
 	json_object_set_new(o, "commits", cs);
 	json_t *res = json_loads(json, 0, NULL);
 	json_object_set_new(o, "result", res ? res : json_null());
-	char *line = json_dumps(o, JSON_COMPACT);
+	char *line = json_dumps(o, JSON_COMPACT | JSON_ENSURE_ASCII);
 	json_decref(o);
 	if (!line)
 		return rung_error_set(RUNG_ENOMEM, "out of memory");

@@ -97,11 +97,17 @@ static void table_verdict(row_text *t)
 		snprintf(t->verdict, sizeof(t->verdict), "suspect");
 }
 
-static void csv_field(const char *s, bool last)
+/* One CSV field, quoted per RFC 4180 where it must be. A text field (subject,
+ * reason) that a spreadsheet would read as a formula (=, +, -, @, tab or CR
+ * first) is quoted with a leading ' so it stays text. */
+static void csv_put(const char *s, bool last, bool text)
 {
-	bool quote = strpbrk(s, ",\"\n\r") != NULL;
+	bool formula = text && strchr("=+-@\t\r", s[0]) && s[0];
+	bool quote = formula || strpbrk(s, ",\"\n\r") != NULL;
 	if (quote) {
 		putchar('"');
+		if (formula)
+			putchar('\'');
 		for (; *s; s++) {
 			if (*s == '"')
 				putchar('"');
@@ -112,6 +118,16 @@ static void csv_field(const char *s, bool last)
 		fputs(s, stdout);
 	}
 	putchar(last ? '\n' : ',');
+}
+
+static void csv_field(const char *s, bool last)
+{
+	csv_put(s, last, false);
+}
+
+static void csv_text(const char *s, bool last)
+{
+	csv_put(s, last, true);
 }
 
 static json_t *jnum(double v) { return isnan(v) ? json_null() : json_real(v); }
@@ -183,7 +199,7 @@ static void print_json(const rung_vrow *row, const rung_result *base, bool is_ba
 		json_object_set_new(o, "recorded", full ? full : json_null());
 		free(rj);
 	}
-	char *s = json_dumps(o, JSON_COMPACT);
+	char *s = json_dumps(o, JSON_COMPACT | JSON_ENSURE_ASCII);
 	puts(s ? s : "{}");
 	free(s);
 	json_decref(o);
@@ -259,19 +275,19 @@ int rung_cmd_log(int argc, char **argv)
 		}
 		if (fmt == FMT_CSV) {
 			csv_field(rows[i].v.id, false);
-			csv_field(rows[i].v.subject, false);
+			csv_text(rows[i].v.subject, false);
 			/* the columns predate the sanitize rung and stay as they are; a failed
 			 * sanitize rung shows in the reason column */
 			for (int s = 0; s <= RUNG_STEP_PROFILE; s++)
 				csv_field(rung_status_name(rows[i].result ? rows[i].result->steps[s].status : RUNG_S_NONE), false);
 			const char *f[] = {t.max_rel, t.psnr, t.cossim, t.median, t.delta, t.perf, t.regs, t.verdict, t.note};
-			for (int k = 0; k < 9; k++)
-				csv_field(f[k], false);
-			csv_field(t.reason, false);
+			for (int k = 0; k < 9; k++) /* the note (last) is the person's or agent's text */
+				(k == 8 ? csv_text : csv_field)(f[k], false);
+			csv_text(t.reason, false);
 			for (char *c = t.suspects; *c; c++) /* "mutable-global;impossible" */
 				if (*c == ',' && c[1] == ' ')
 					memmove(c, c + 1, strlen(c)), *c = ';';
-			csv_field(t.suspects, true);
+			csv_text(t.suspects, true);
 			continue;
 		}
 		char subj[25];

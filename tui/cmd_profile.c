@@ -102,7 +102,7 @@ static int sass_report(const rung_task *t, const rung_compiled *kc, const rung_r
 				      "stored", stored > 0);
 		if (sj)
 			json_object_set(o, "sass", sj);
-		char *s = json_dumps(o, JSON_COMPACT);
+		char *s = json_dumps(o, JSON_COMPACT | JSON_ENSURE_ASCII);
 		if (s)
 			puts(s);
 		free(s);
@@ -219,7 +219,7 @@ static int run_ncu(const rung_task *t, const rung_compiled *kc, const char *ncu,
 	if (json) {
 		json_t *o = json_pack("{s:s,s:s,s:b}", "status", ok ? "ok" : "FAILED", "report", ok ? report : "",
 				      "stored", stored > 0);
-		char *s = json_dumps(o, JSON_COMPACT);
+		char *s = json_dumps(o, JSON_COMPACT | JSON_ENSURE_ASCII);
 		if (s)
 			puts(s);
 		free(s);
@@ -338,7 +338,7 @@ int rung_cmd_profile(int argc, char **argv)
 		json_t *rec = rj ? json_loads(rj, 0, NULL) : NULL;
 		if (rec)
 			json_object_set_new(o, "result", rec);
-		char *s = json_dumps(o, JSON_COMPACT | JSON_REAL_PRECISION(17));
+		char *s = json_dumps(o, JSON_COMPACT | JSON_ENSURE_ASCII | JSON_REAL_PRECISION(17));
 		if (s)
 			puts(s);
 		free(s);

@@ -112,7 +112,7 @@ int rung_cmd_trace(int argc, char **argv)
 				      "stored", stored > 0);
 		if (have)
 			json_object_set_new(o, "trace", rung_trace_to_json(&tr));
-		char *s = json_dumps(o, JSON_COMPACT | JSON_REAL_PRECISION(17));
+		char *s = json_dumps(o, JSON_COMPACT | JSON_ENSURE_ASCII | JSON_REAL_PRECISION(17));
 		if (s)
 			puts(s);
 		free(s);

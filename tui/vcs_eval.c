@@ -1,4 +1,5 @@
 #include "tui/vcs_eval.h"
+#include "tui/cli.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -59,7 +60,7 @@ static void progress(void *ud, rung_step_id step, double frac, const char *msg)
 			int s = (int)(el / done * (e->total - done));
 			snprintf(eta, sizeof(eta), "%d:%02d", s / 60, s % 60);
 		}
-		fprintf(stderr, "\r\033[K[%s] %d/%d %s %s%s%s ETA %s", bar, e->index + 1, e->total, e->cur,
+		fprintf(rung_cli_tty_stderr(), "\r\033[K[%s] %d/%d %s %s%s%s ETA %s", bar, e->index + 1, e->total, e->cur,
 			rung_step_name(step), msg && *msg ? ": " : "", msg ? msg : "", eta);
 	} else if ((int)step != e->last_step) {
 		fprintf(stderr, "%s %d/%d %s %s\n", e->c->cmd, e->index + 1, e->total, e->cur, rung_step_name(step));
@@ -115,7 +116,7 @@ static int evaler_sanitize(rung_evaler *e, rung_result *res, const rung_job *job
 	unsigned run = was == RUNG_S_OK || was == RUNG_S_FAILED ? tools & ~res->sanitize_tools : tools;
 	r = rung_sanitize_version(res, job, kc, job->spec->reference ? rc : NULL, run, progress, e);
 	if (e->tty)
-		fprintf(stderr, "\r\033[K");
+		fprintf(rung_cli_tty_stderr(), "\r\033[K");
 	if (r == 0 && e->c->store && res->key[0] && res->steps[RUNG_STEP_SANITIZE].status != RUNG_S_SKIPPED)
 		r = rung_store_put(e->c->store, res, content, commit);
 done:
@@ -163,7 +164,7 @@ int rung_evaler_run(rung_evaler *e, const rung_version *v, rung_result *out)
 	rung_error_clear();
 	r = rung_evaluate(out, e->w, &job, progress, e);
 	if (e->tty)
-		fprintf(stderr, "\r\033[K");
+		fprintf(rung_cli_tty_stderr(), "\r\033[K");
 	if (r == 0) {
 		snprintf(out->key, sizeof(out->key), "%s", key);
 		if (!out->env.valid && e->env.valid)
@@ -372,7 +373,7 @@ int rung_evaler_run_all(rung_evaler *e, const rung_version *vs, int n, int jobs,
 					snprintf(s->errmsg, sizeof(s->errmsg), "%s", rung_error_last());
 			}
 			if (e->tty)
-				fprintf(stderr, "\r\033[K");
+				fprintf(rung_cli_tty_stderr(), "\r\033[K");
 			if (err == 0) {
 				snprintf(s->res.key, sizeof(s->res.key), "%s", s->key);
 				if (!s->res.env.valid && e->env.valid)
