@@ -147,6 +147,16 @@ int rung_cmd_dump(int argc, char **argv)
 		rung_task_free(&t);
 		return RUNG_EXIT_INTERNAL;
 	}
+	if (!out) {
+		/* the default folder sits in the work tree: keep it out of an agent's
+		 * `git add -A` (cubins, SASS) with a .gitignore of its own */
+		char *ign = rung_path_join(t.dir, ".rung/.gitignore");
+		struct stat st;
+		if (ign && stat(ign, &st) != 0 &&
+		    rung_write_file(ign, "# written by rung dump: nothing here belongs in git\n*\n", 54) < 0)
+			fprintf(stderr, "rung dump: %s (git may pick the dumps up)\n", rung_error_last());
+		free(ign);
+	}
 	bool sass_missing = false;
 	rc = dump_one(&t, false, out_dir, &sass_missing);
 	if (t.reference.src) {

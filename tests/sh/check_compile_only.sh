@@ -74,6 +74,11 @@ for f in kernel.cu kernel.ptx kernel.cubin ptxas.log reference.cu reference.ptx 
 	t "dump wrote $f" [ -s ".rung/dumps/$f" ]
 	t "dump printed $f" grep -qx ".rung/dumps/$f" <<<"$out"
 done
+t "dump keeps its folder out of git" grep -qx '\*' .rung/.gitignore
+if command -v git >/dev/null; then
+	git init -q "$tmp/g" && cp -r . "$tmp/g/t" && rm -rf "$tmp/g/t/.rung" && (cd "$tmp/g/t" && "$RUNG" dump >/dev/null 2>&1)
+	t "git add -A picks no dump" [ -z "$(cd "$tmp/g" && git add -A && git status --porcelain | grep '\.rung/')" ]
+fi
 t "dump ptx has the entry" grep -q '.entry _Z5sgemmILi32EEviiiPKfS1_Pf' .rung/dumps/kernel.ptx
 t "dump ptxas.log has the entry" grep -q "Compiling entry function '_Z5sgemmILi32EEviiiPKfS1_Pf'" .rung/dumps/ptxas.log
 if grep -q "nvdisasm not found" "$tmp/dump.err"; then
