@@ -1,6 +1,9 @@
+#define _XOPEN_SOURCE 700 /* nftw */
 #include "harness.h"
 
+#include <ftw.h>
 #include <stdarg.h>
+#include <string.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -23,9 +26,29 @@ void t_run(const char *name, void (*fn)(void))
 	}
 }
 
+/* Every directory t_tmpdir made, removed by t_done when every case passed
+ * (kept for a look when one failed). */
+static char *made[512];
+static int nmade;
+
+static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st, (void)flag, (void)ftw;
+	remove(path); /* best effort: carry on */
+	return 0;
+}
+
 int t_done(void)
 {
 	printf("%d passed, %d failed\n", t_cases - t_failures, t_failures);
+	if (t_failures && nmade)
+		fprintf(stderr, "temporary files kept for a look: %s%s\n", made[0], nmade > 1 ? " and others like it" : "");
+	for (int i = 0; i < nmade; i++) {
+		if (!t_failures)
+			nftw(made[i], rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+		free(made[i]);
+	}
+	nmade = 0;
 	return t_failures ? 1 : 0;
 }
 
@@ -69,6 +92,8 @@ const char *t_tmpdir(void)
 	snprintf(b, 256, "%s/rung-test-XXXXXX", base ? base : "/tmp");
 	if (!mkdtemp(b))
 		return NULL;
+	if (nmade < (int)(sizeof(made) / sizeof(made[0])))
+		made[nmade++] = strdup(b);
 	return b;
 }
 
