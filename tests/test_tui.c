@@ -193,6 +193,10 @@ static void test_theme_choose(void)
 	t_write(path, "theme light\n");
 	CHECK(rung_theme_choose(name, sizeof(name), &colour, NULL) < 0);
 	CHECK_CONTAINS(rung_error_last(), "rung/config:1: expected 'key = value'");
+	/* a typo is an error at its line, not ignored */
+	t_write(path, "# mine\nthme = light\n");
+	CHECK(rung_theme_choose(name, sizeof(name), &colour, NULL) < 0);
+	CHECK_CONTAINS(rung_error_last(), "rung/config:2: unknown key 'thme' (known: theme)");
 	unsetenv("XDG_CONFIG_HOME");
 }
 

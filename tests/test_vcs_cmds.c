@@ -177,6 +177,10 @@ static void test_log_export_import(void)
 	snprintf(path, sizeof(path), "%s/export.jsonl", dir);
 	CHECK_INT(t_sh(&out, "%s export -C %s --out %s", RUNG_BIN, dir, path), 0);
 	free(out);
+	/* a path that cannot be written is the user's mistake: exit 2, naming it */
+	CHECK_INT(t_sh(&out, "%s export -C %s --out /nonexistent/x.jsonl", RUNG_BIN, dir), 2);
+	CHECK_CONTAINS(out, "rung export: --out /nonexistent/x.jsonl: No such file or directory");
+	free(out);
 	char *ex = t_slurp(path, NULL);
 	CHECK_CONTAINS(ex, h1);
 	CHECK_CONTAINS(ex, "\"rung_export\":1");

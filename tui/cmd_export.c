@@ -1,6 +1,7 @@
 /* rung export [--out FILE] [--recorded]: stored live results as JSON lines,
  * one per result: {"rung_export":1,"content":...,"commits":[...],"result":{...}}.
  * `rung import` reads them back as recorded results. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,10 +70,10 @@ int rung_cmd_export(int argc, char **argv)
 	if (rc)
 		return rc;
 	ex_ctx x = {stdout, c.store, 0};
-	if (out && !(x.f = fopen(out, "w"))) {
-		perror(out);
+	if (out && !(x.f = fopen(out, "w"))) { /* a path the user gave: a usage error */
+		fprintf(stderr, "rung export: --out %s: %s\n", out, strerror(errno));
 		rung_vctx_close(&c);
-		return RUNG_EXIT_INTERNAL;
+		return RUNG_EXIT_USAGE;
 	}
 	if (rung_store_foreach(c.store, kind, one, &x) < 0) {
 		fprintf(stderr, "rung export: %s\n", rung_error_last());

@@ -344,7 +344,8 @@ int rung_theme_choose(char *name, int len, bool *colour, const char *explicit_na
 			snprintf(name, (size_t)len, "%s", val);
 		else if (n >= 1 && n != 2)
 			err = rung_error_set(RUNG_EINVAL, "%s:%d: expected 'key = value'", path, lineno);
-		/* other keys belong to other parts of rung */
+		else if (n == 2) /* a typo would otherwise be ignored without a word */
+			err = rung_error_set(RUNG_EINVAL, "%s:%d: unknown key '%s' (known: theme)", path, lineno, key);
 		p = eol ? eol + 1 : NULL;
 	}
 	free(text);
