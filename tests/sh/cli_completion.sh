@@ -32,6 +32,7 @@ sect() { sed -n "/^== $1\$/,/^==/p" <<<"$out" | grep -v '^=='; }
 [ "$(sect opts)" = --spec-rev ] || fail "option completion: $(sect opts)"
 [ "$(sect dir)" = adir ] || fail "-C completes directories only: $(sect dir)"
 [ -z "$(sect seed)" ] || fail "a number is not completed: $(sect seed)"
+[ "$(sect verdict)" = "$(printf 'baseline\nbest')" ] || fail "--verdict completes its choices: $(sect verdict)"
 [ "$(sect shells)" = "$(printf 'bash\nzsh')" ] || fail "completion's argument: $(sect shells)"
 
 "$RUNG" completion zsh >"$T/_rung" || fail "completion zsh exited $?"
