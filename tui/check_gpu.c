@@ -362,3 +362,30 @@ int rung_sanitize_opt(unsigned *tools, const char *cmd, const char *arg)
 	}
 	return 1;
 }
+
+static int sanitize_fn(void *field, const rung_opt_spec *s, const char *cmd, const char *value)
+{
+	rung_sanitize_sel *sel = field;
+	sel->set = true;
+	if (!strcmp(s->name, "no-sanitize")) {
+		sel->tools = 0;
+		return 0;
+	}
+	if (!value) {
+		sel->tools = RUNG_SAN_DEFAULT;
+		return 0;
+	}
+	if (rung_san_tools_parse(&sel->tools, value) < 0) {
+		fprintf(stderr, "rung %s: --sanitize: %s\n", cmd, rung_error_last());
+		return -1;
+	}
+	return 0;
+}
+
+const rung_opt_spec rung_sanitize_opt_specs[] = {
+	{.kind = RUNG_OPT_FN, .offset = 0, .fn = sanitize_fn, .name = "sanitize", .value = "TOOLS",
+	 .flags = RUNG_OPTF_OPTIONAL, .choices = "memcheck racecheck synccheck initcheck",
+	 .help = "add the sanitize rung: compute-sanitizer with these tools, a comma list (default memcheck,racecheck)"},
+	{.kind = RUNG_OPT_FN, .offset = 0, .fn = sanitize_fn, .name = "no-sanitize",
+	 .help = "no sanitize rung, whatever the spec's [check] sanitize says"},
+	{0}};

@@ -14,6 +14,7 @@
 #include "gpu/compile.h"
 #include "gpu/worker.h"
 #include "tui/task_load.h"
+#include "tui/opts.h"
 
 /* Runs the GPU rungs for a compiled task (kc; rc when it has a reference) into r
  * in a fresh worker. Returns the exit code for them: RUNG_EXIT_OK, RUNG_EXIT_FAIL,
@@ -77,5 +78,12 @@ int rung_sanitize_exit_code(const rung_result *r);
  * --no-sanitize), 0 when arg is none of these, -1 after printing
  * "rung CMD: --sanitize: unknown tool 'x' (...)" (a usage error). */
 int rung_sanitize_opt(unsigned *tools, const char *cmd, const char *arg);
+/* The same two options as a sub-table (tui/opts.h) for a rung_sanitize_sel field:
+ * {RUNG_OPT_SUBTABLE(my_opts, sanitize, rung_sanitize_opt_specs)}. */
+typedef struct {
+	bool set;       /* --sanitize or --no-sanitize given (else the spec's [check] sanitize) */
+	unsigned tools; /* RUNG_SAN_BIT mask; 0 after --no-sanitize */
+} rung_sanitize_sel;
+extern const rung_opt_spec rung_sanitize_opt_specs[];
 
 #endif

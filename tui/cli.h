@@ -6,6 +6,8 @@
 #ifndef RUNG_TUI_CLI_H
 #define RUNG_TUI_CLI_H
 
+#include "tui/opts.h"
+
 /* Exit codes (docs/CLI.md). */
 enum {
 	RUNG_EXIT_OK = 0,      /* every rung that ran passed */
@@ -34,6 +36,7 @@ enum {
 	_(ceilings, "ceilings [--json]", "measure the device's roofline ceilings") \
 	_(profile, "profile [--json] [--seed S] [--sass|--ncu] [TASKDIR|FILE|REV]", "collect CUPTI counters (--sass: per-instruction counts; --ncu: an Nsight Compute report) for a version") \
 	_(trace, "trace [--json] [--seed S] [TASKDIR|FILE|REV]", "intra-kernel region timings of a version (rung.h RUNG_TRACE_BEGIN/END)") \
+	_(completion, "completion bash|zsh", "print a shell completion script (source it, or put it in the shell's completion directory)") \
 	_(worker, "worker", "internal: the GPU worker process (speaks the protocol on stdin/stdout, or both ways on stdin with --socket)")
 
 /* Every command's stdout and stderr made inert (tui/cli_inert.c), and the
@@ -46,7 +49,23 @@ FILE *rung_cli_tty_stderr(void);
 RUNG_COMMAND_LIST(RUNG_CMD_DECL)
 #undef RUNG_CMD_DECL
 
+/* The commands whose options come from a table (tui/opts.h): each defines
+ * `const rung_opt_table rung_opts_<name>`, and its parser, --help, the docs and
+ * the shell completion are generated from it. */
+#define RUNG_OPTS_LIST(_) _(check) _(dump) _(compare) _(log) _(eval) _(brief) _(note) _(completion)
+
+#define RUNG_OPTS_DECL(name) extern const rung_opt_table rung_opts_##name;
+RUNG_OPTS_LIST(RUNG_OPTS_DECL)
+#undef RUNG_OPTS_DECL
+
 int rung_cli_main(int argc, char **argv);
+
+/* A command's summary line and option table (NULL: unknown, or no table). */
+const char *rung_cli_summary(const char *name);
+const rung_opt_table *rung_cli_table(const char *name);
+/* Calls fn for every command but worker, in RUNG_COMMAND_LIST order (t NULL: no table). */
+typedef void (*rung_cli_visit)(const char *name, const char *summary, const rung_opt_table *t, void *ctx);
+void rung_cli_each_command(rung_cli_visit fn, void *ctx);
 
 /* Prints "usage: rung <usage>" and the summary; returns RUNG_EXIT_OK (stdout) or RUNG_EXIT_USAGE (stderr). */
 int rung_cli_usage(const char *name, int to_stderr);

@@ -201,30 +201,28 @@ static int notes_sections(rung_vctx *c, int64_t now)
 	return 0;
 }
 
+typedef struct {
+	int nlast;
+	rung_vctx_opts where;
+} brief_opts;
+
+static const rung_opt_spec brief_specs[] = {
+	{RUNG_OPT_NUM(brief_opts, nlast, 0, 100000), .shortname = 'n', .value = "N",
+	 .help = "list the last N versions (default 10)"},
+	{RUNG_OPT_SUBTABLE(brief_opts, where, rung_vctx_opt_specs)},
+	{0}};
+const rung_opt_table rung_opts_brief = {.cmd = "brief", .args = "", .opts = brief_specs};
+
 int rung_cmd_brief(int argc, char **argv)
 {
-	rung_vctx_opts o = {0};
-	int nlast = 10;
-	for (int i = 1; i < argc; i++) {
-		int k = rung_vctx_opt(&o, "brief", argc, argv, &i);
-		if (k < 0)
-			return RUNG_EXIT_USAGE;
-		if (k > 0)
-			continue;
-		if (!strcmp(argv[i], "-n") && i + 1 < argc) {
-			char *end;
-			nlast = (int)strtol(argv[++i], &end, 10);
-			if (*end || nlast < 0) {
-				fprintf(stderr, "rung brief: -n: '%s' is not a count\n", argv[i]);
-				return RUNG_EXIT_USAGE;
-			}
-		} else {
-			fprintf(stderr, "rung brief: unknown argument '%s'\n", argv[i]);
-			return RUNG_EXIT_USAGE;
-		}
-	}
+	brief_opts bo = {.nlast = 10};
+	int rc, nargs;
+	if (rung_opts_parse(&rc, &rung_opts_brief, &bo, argc, argv, &nargs))
+		return rc;
+	int nlast = bo.nlast;
+	rung_vctx_opts o = bo.where;
 	rung_vctx c;
-	int rc = rung_vctx_open(&c, "brief", &o, RUNG_VCTX_TASK | RUNG_VCTX_STORE);
+	rc = rung_vctx_open(&c, "brief", &o, RUNG_VCTX_TASK | RUNG_VCTX_STORE);
 	if (rc)
 		return rc;
 	rung_vrow *rows;

@@ -49,64 +49,33 @@ typedef struct {
 	unsigned long long seed;
 	double budget_s; /* NAN: default */
 	const char *target;
-	bool sanitize_set; /* --sanitize / --no-sanitize given (else the spec's [check] sanitize) */
-	unsigned sanitize; /* RUNG_SAN_BIT mask */
+	rung_sanitize_sel sanitize; /* .set: --sanitize / --no-sanitize given (else the spec's [check] sanitize) */
 } check_opts;
+
+static const rung_opt_spec check_specs[] = {
+	{RUNG_OPT_BOOL(check_opts, compile_only), .name = "compile-only",
+	 .help = "stop after the compile rung (exit 0 or 1; no GPU needed)"},
+	{RUNG_OPT_BOOL(check_opts, json), .name = "json", .help = "print one JSON object instead of the lines"},
+	{RUNG_OPT_SEED(check_opts, seed), RUNG_OPT_SEEN(check_opts, has_seed), .name = "seed", .value = "S",
+	 .help = "base seed for the input data (a REV target: runs again, not from the store)"},
+	{RUNG_OPT_DBL(check_opts, budget_s, 0, 3600), .flags = RUNG_OPTF_GT, .name = "budget", .value = "SEC",
+	 .help = "time budget for the bench rung"},
+	{RUNG_OPT_BOOL(check_opts, force), .name = "force",
+	 .help = "a REV target: run the GPU rungs even when the store has this content's result"},
+	{RUNG_OPT_SUBTABLE(check_opts, sanitize, rung_sanitize_opt_specs)},
+	{RUNG_OPT_SUBTABLE(check_opts, where, rung_vctx_opt_specs)},
+	{0}};
+const rung_opt_table rung_opts_check = {.cmd = "check", .args = "[TASKDIR|FILE|REV]", .max_args = 1, .opts = check_specs};
 
 static int parse_args(check_opts *o, int argc, char **argv)
 {
 	memset(o, 0, sizeof(*o));
 	o->budget_s = NAN;
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		int w = rung_vctx_opt(&o->where, "check", argc, argv, &i);
-		if (w < 0)
-			return rung_cli_usage("check", 1);
-		if (w > 0)
-			continue;
-		int san = rung_sanitize_opt(&o->sanitize, "check", a);
-		if (san < 0)
-			return RUNG_EXIT_USAGE;
-		if (san > 0) {
-			o->sanitize_set = true;
-			continue;
-		}
-		if (!strcmp(a, "--compile-only")) {
-			o->compile_only = true;
-		} else if (!strcmp(a, "--force")) {
-			o->force = true;
-		} else if (!strcmp(a, "--json")) {
-			o->json = true;
-		} else if (!strcmp(a, "--seed") || !strcmp(a, "--budget")) {
-			if (i + 1 >= argc) {
-				fprintf(stderr, "rung check: %s needs a value\n", a);
-				return rung_cli_usage("check", 1);
-			}
-			char *end;
-			const char *v = argv[++i];
-			if (!strcmp(a, "--seed")) {
-				o->seed = strtoull(v, &end, 0);
-				o->has_seed = true;
-			} else {
-				o->budget_s = strtod(v, &end);
-				if (!(o->budget_s > 0))
-					end = (char *)v;
-			}
-			if (end == v || *end) {
-				fprintf(stderr, "rung check: %s: bad value '%s'\n", a, v);
-				return RUNG_EXIT_USAGE;
-			}
-		} else if (a[0] == '-' && a[1]) {
-			fprintf(stderr, "rung check: unknown option '%s'\n", a);
-			return rung_cli_usage("check", 1);
-		} else if (o->target) {
-			fprintf(stderr, "rung check: more than one target ('%s' and '%s')\n", o->target, a);
-			return rung_cli_usage("check", 1);
-		} else {
-			o->target = a;
-		}
-	}
-	if (o->compile_only && o->sanitize_set && o->sanitize) {
+	int rc, n;
+	if (rung_opts_parse(&rc, &rung_opts_check, o, argc, argv, &n))
+		return rc == RUNG_EXIT_OK ? -1 : rc;
+	o->target = n ? argv[1] : NULL;
+	if (o->compile_only && o->sanitize.set && o->sanitize.tools) {
 		fprintf(stderr, "rung check: --sanitize runs on the GPU; it cannot go with --compile-only\n");
 		return RUNG_EXIT_USAGE;
 	}
@@ -414,7 +383,7 @@ int rung_cmd_check(int argc, char **argv)
 	check_opts o;
 	int rc = parse_args(&o, argc, argv);
 	if (rc)
-		return rc;
+		return rc < 0 ? RUNG_EXIT_OK : rc; /* -1: --help */
 	rung_task t;
 	if ((rc = rung_task_load_target(&t, "check", o.target, &o.where))) {
 		rung_task_free(&t);
@@ -452,7 +421,7 @@ int rung_cmd_check(int argc, char **argv)
 	}
 
 	int exit_code = compiled ? RUNG_EXIT_OK : RUNG_EXIT_FAIL;
-	unsigned sanitize = o.sanitize_set ? o.sanitize : t.spec->sanitize;
+	unsigned sanitize = o.sanitize.set ? o.sanitize.tools : t.spec->sanitize;
 	bool sanitize_fresh = true;
 	if (compiled && !spec_rc && !o.compile_only) {
 		if (!w) {

@@ -79,43 +79,35 @@ static void say_disagree(bool json, const rung_ab *ab)
 	print_json(o);
 }
 
+typedef struct {
+	bool json;
+	double budget;
+	rung_task_where where;
+} compare_opts;
+
+static const rung_opt_spec compare_specs[] = {
+	{RUNG_OPT_BOOL(compare_opts, json), .name = "json", .help = "print one JSON object instead of the line"},
+	{RUNG_OPT_DBL(compare_opts, budget, 0, 3600), .flags = RUNG_OPTF_GT, .name = "budget", .value = "SEC",
+	 .help = "time budget of the interleaved rounds (default 2)"},
+	{RUNG_OPT_SUBTABLE(compare_opts, where, rung_vctx_opt_specs)},
+	{0}};
+const rung_opt_table rung_opts_compare = {.cmd = "compare", .args = "A B", .max_args = 2,
+					  .opts = compare_specs};
+
 int rung_cmd_compare(int argc, char **argv)
 {
-	double budget = 2.0;
-	bool json = false;
-	const char *targets[2] = {NULL, NULL};
-	int nt = 0;
-	rung_task_where where = {0};
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		int w = rung_vctx_opt(&where, "compare", argc, argv, &i);
-		if (w < 0)
-			return rung_cli_usage("compare", 1);
-		if (w > 0)
-			continue;
-		if (!strcmp(a, "--json")) {
-			json = true;
-		} else if (!strcmp(a, "--budget")) {
-			char *end;
-			if (i + 1 >= argc || (budget = strtod(argv[i + 1], &end), end == argv[i + 1] || *end || !(budget > 0))) {
-				fprintf(stderr, "rung compare: --budget needs a positive number of seconds\n");
-				return RUNG_EXIT_USAGE;
-			}
-			i++;
-		} else if (a[0] == '-' && a[1]) {
-			fprintf(stderr, "rung compare: unknown option '%s'\n", a);
-			return rung_cli_usage("compare", 1);
-		} else if (nt < 2) {
-			targets[nt++] = a;
-		} else {
-			fprintf(stderr, "rung compare: more than two versions\n");
-			return rung_cli_usage("compare", 1);
-		}
-	}
-	if (nt != 2) {
+	compare_opts co = {.budget = 2.0};
+	int prc, nargs;
+	if (rung_opts_parse(&prc, &rung_opts_compare, &co, argc, argv, &nargs))
+		return prc;
+	if (nargs != 2) {
 		fprintf(stderr, "rung compare: needs two versions, A and B\n");
 		return rung_cli_usage("compare", 1);
 	}
+	double budget = co.budget;
+	bool json = co.json;
+	const char *targets[2] = {argv[1], argv[2]};
+	rung_task_where where = co.where;
 	rung_task ta, tb;
 	memset(&tb, 0, sizeof(tb));
 	int rc = rung_task_load_target(&ta, "compare", targets[0], &where);

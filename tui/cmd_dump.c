@@ -101,33 +101,26 @@ done:
 	return rc;
 }
 
+typedef struct {
+	const char *out;
+	rung_task_where where;
+} dump_opts;
+
+static const rung_opt_spec dump_specs[] = {
+	{RUNG_OPT_STR(dump_opts, out), .name = "out", .shortname = 'o', .value = "DIR",
+	 .help = "write here (created if needed; default <taskdir>/.rung/dumps/)"},
+	{RUNG_OPT_SUBTABLE(dump_opts, where, rung_vctx_opt_specs)},
+	{0}};
+const rung_opt_table rung_opts_dump = {.cmd = "dump", .args = "[TASKDIR|FILE|REV]", .max_args = 1, .opts = dump_specs};
+
 int rung_cmd_dump(int argc, char **argv)
 {
-	const char *out = NULL, *target = NULL;
-	rung_task_where where = {0};
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		int w = rung_vctx_opt(&where, "dump", argc, argv, &i);
-		if (w < 0)
-			return rung_cli_usage("dump", 1);
-		if (w > 0)
-			continue;
-		if (!strcmp(a, "--out") || !strcmp(a, "-o")) {
-			if (i + 1 >= argc) {
-				fprintf(stderr, "rung dump: %s needs a directory\n", a);
-				return rung_cli_usage("dump", 1);
-			}
-			out = argv[++i];
-		} else if (a[0] == '-' && a[1]) {
-			fprintf(stderr, "rung dump: unknown option '%s'\n", a);
-			return rung_cli_usage("dump", 1);
-		} else if (target) {
-			fprintf(stderr, "rung dump: more than one target ('%s' and '%s')\n", target, a);
-			return rung_cli_usage("dump", 1);
-		} else {
-			target = a;
-		}
-	}
+	dump_opts d = {0};
+	int prc, nargs;
+	if (rung_opts_parse(&prc, &rung_opts_dump, &d, argc, argv, &nargs))
+		return prc;
+	const char *out = d.out, *target = nargs ? argv[1] : NULL;
+	rung_task_where where = d.where;
 	rung_task t;
 	int rc = rung_task_load_target(&t, "dump", target, &where);
 	if (rc) {

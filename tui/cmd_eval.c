@@ -46,55 +46,40 @@ static void print_one(void *ud, int i, const rung_version *v, rung_result *r, in
 	t->sanitize_skipped += r->steps[RUNG_STEP_SANITIZE].status == RUNG_S_SKIPPED;
 }
 
+typedef struct {
+	bool all, missing, compile_only;
+	int jobs;
+	rung_sanitize_sel sanitize;
+	rung_vctx_opts where;
+} eval_opts;
+
+static const rung_opt_spec eval_specs[] = {
+	{RUNG_OPT_BOOL(eval_opts, all), .name = "all", .help = "every version of the task"},
+	{RUNG_OPT_BOOL(eval_opts, missing), .name = "missing",
+	 .help = "every version without a stored result (the default with no REV)"},
+	{RUNG_OPT_NUM(eval_opts, jobs, 1, 64), .name = "jobs", .value = "N",
+	 .help = "versions in flight: N-1 compile threads ahead of the GPU (default 3)"},
+	{RUNG_OPT_BOOL(eval_opts, compile_only), .name = "compile-only", .help = "the compile rung only (no GPU)"},
+	{RUNG_OPT_SUBTABLE(eval_opts, sanitize, rung_sanitize_opt_specs)},
+	{RUNG_OPT_SUBTABLE(eval_opts, where, rung_vctx_opt_specs)},
+	{0}};
+const rung_opt_table rung_opts_eval = {.cmd = "eval", .args = "[REV...]", .max_args = -1, .opts = eval_specs};
+
 int rung_cmd_eval(int argc, char **argv)
 {
-	rung_vctx_opts o = {0};
-	bool all = false, missing = false;
-	unsigned flags = 0;
-	int jobs = 3, nrevs = 0;
-	bool sanitize_set = false;
-	unsigned sanitize = 0;
+	eval_opts eo = {.jobs = 3};
+	int prc, nrevs;
+	if (rung_opts_parse(&prc, &rung_opts_eval, &eo, argc, argv, &nrevs))
+		return prc;
+	rung_vctx_opts o = eo.where;
+	bool all = eo.all, missing = eo.missing, sanitize_set = eo.sanitize.set;
+	unsigned flags = eo.compile_only ? RUNG_JOB_COMPILE_ONLY : 0, sanitize = eo.sanitize.tools;
+	int jobs = eo.jobs;
 	const char **revs = calloc((size_t)argc, sizeof(char *));
 	if (!revs)
 		return RUNG_EXIT_INTERNAL;
-	for (int i = 1; i < argc; i++) {
-		int k = rung_vctx_opt(&o, "eval", argc, argv, &i);
-		if (k < 0) {
-			free(revs);
-			return RUNG_EXIT_USAGE;
-		}
-		if (k > 0)
-			continue;
-		int san = rung_sanitize_opt(&sanitize, "eval", argv[i]);
-		if (san < 0) {
-			free(revs);
-			return RUNG_EXIT_USAGE;
-		}
-		if (san > 0) {
-			sanitize_set = true;
-			continue;
-		}
-		if (!strcmp(argv[i], "--all")) {
-			all = true;
-		} else if (!strcmp(argv[i], "--missing")) {
-			missing = true;
-		} else if (!strcmp(argv[i], "--compile-only")) {
-			flags |= RUNG_JOB_COMPILE_ONLY;
-		} else if (!strcmp(argv[i], "--jobs") && i + 1 < argc) {
-			jobs = atoi(argv[++i]);
-			if (jobs < 1) {
-				fprintf(stderr, "rung eval: --jobs: '%s' is not a positive count\n", argv[i]);
-				free(revs);
-				return RUNG_EXIT_USAGE;
-			}
-		} else if (argv[i][0] == '-' && argv[i][1]) {
-			fprintf(stderr, "rung eval: unknown option '%s'\n", argv[i]);
-			free(revs);
-			return RUNG_EXIT_USAGE;
-		} else {
-			revs[nrevs++] = argv[i];
-		}
-	}
+	for (int i = 0; i < nrevs; i++)
+		revs[i] = argv[1 + i];
 	if ((all || missing) && nrevs) {
 		fprintf(stderr, "rung eval: give REVs or --all/--missing, not both\n");
 		free(revs);

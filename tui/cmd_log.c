@@ -22,6 +22,8 @@
 #include "core/roofline_guard.h"
 #include "tui/cli.h"
 #include "tui/demo.h"
+#include <limits.h>
+
 #include "tui/suspects.h"
 #include "tui/vcs_ctx.h"
 
@@ -205,32 +207,37 @@ static void print_json(const rung_vrow *row, const rung_result *base, bool is_ba
 	json_decref(o);
 }
 
+typedef struct {
+	bool json, csv;
+	const char *range;
+	int max;
+	rung_vctx_opts where;
+} log_opts;
+
+static const rung_opt_spec log_specs[] = {
+	{RUNG_OPT_BOOL(log_opts, json), .name = "json", .help = "one JSON object (rows, baseline, recorded results)"},
+	{RUNG_OPT_BOOL(log_opts, csv), .name = "csv", .help = "CSV, one line per version"},
+	{RUNG_OPT_STR(log_opts, range), .name = "rev", .value = "RANGE", .help = "only these versions (a git range, A..B)"},
+	{RUNG_OPT_NUM(log_opts, max, 0, INT_MAX), .shortname = 'n', .value = "N", .help = "the newest N versions only (0: all)"},
+	{RUNG_OPT_SUBTABLE(log_opts, where, rung_vctx_opt_specs)},
+	{0}};
+const rung_opt_table rung_opts_log = {.cmd = "log", .args = "", .opts = log_specs};
+
 int rung_cmd_log(int argc, char **argv)
 {
-	rung_vctx_opts o = {0};
-	int fmt = FMT_TABLE, max = 0;
-	const char *range = NULL;
-	for (int i = 1; i < argc; i++) {
-		int k = rung_vctx_opt(&o, "log", argc, argv, &i);
-		if (k < 0)
-			return RUNG_EXIT_USAGE;
-		if (k > 0)
-			continue;
-		if (!strcmp(argv[i], "--json"))
-			fmt = FMT_JSON;
-		else if (!strcmp(argv[i], "--csv"))
-			fmt = FMT_CSV;
-		else if (!strcmp(argv[i], "--rev") && i + 1 < argc)
-			range = argv[++i];
-		else if (!strcmp(argv[i], "-n") && i + 1 < argc)
-			max = atoi(argv[++i]);
-		else {
-			fprintf(stderr, "rung log: unknown argument '%s'\n", argv[i]);
-			return RUNG_EXIT_USAGE;
-		}
+	log_opts lo = {0};
+	int rc, nargs;
+	if (rung_opts_parse(&rc, &rung_opts_log, &lo, argc, argv, &nargs))
+		return rc;
+	if (lo.json && lo.csv) {
+		fprintf(stderr, "rung log: --json and --csv: give one\n");
+		return RUNG_EXIT_USAGE;
 	}
+	int fmt = lo.json ? FMT_JSON : lo.csv ? FMT_CSV : FMT_TABLE, max = lo.max;
+	const char *range = lo.range;
+	rung_vctx_opts o = lo.where;
 	rung_vctx c;
-	int rc = rung_vctx_open(&c, "log", &o, RUNG_VCTX_TASK | RUNG_VCTX_STORE);
+	rc = rung_vctx_open(&c, "log", &o, RUNG_VCTX_TASK | RUNG_VCTX_STORE);
 	if (rc)
 		return rc;
 	rung_vrow *rows;

@@ -8,52 +8,50 @@
 #include "tui/cli.h"
 #include "tui/vcs_ctx.h"
 
+typedef struct {
+	const char *verdict;
+	bool done;
+	rung_vctx_opts where;
+} note_opts;
+
+static const rung_opt_spec note_specs[] = {
+	{RUNG_OPT_STR(note_opts, verdict), .name = "verdict", .value = "VERDICT",
+	 .choices = "keep reject baseline best none", .help = "the version's verdict (none clears it)"},
+	{RUNG_OPT_BOOL(note_opts, done), .name = "done", .help = "close the version's open directives"},
+	{RUNG_OPT_SUBTABLE(note_opts, where, rung_vctx_opt_specs)},
+	{0}};
+const rung_opt_table rung_opts_note = {.cmd = "note", .args = "REV [TEXT...]", .min_args = 1, .max_args = -1,
+				       .opts = note_specs};
+
 int rung_cmd_note(int argc, char **argv)
 {
-	rung_vctx_opts o = {0};
-	const char *rev = NULL;
+	note_opts no = {0};
+	int rc, nargs;
+	if (rung_opts_parse(&rc, &rung_opts_note, &no, argc, argv, &nargs))
+		return rc;
+	rung_vctx_opts o = no.where;
+	const char *rev = argv[1];
 	rung_note_verdict verdict = RUNG_NOTE_NONE;
-	bool done = false, clear_verdict = false;
+	bool done = no.done, clear_verdict = no.verdict && !strcmp(no.verdict, "none");
+	if (no.verdict && !clear_verdict && rung_note_verdict_parse(&verdict, no.verdict) < 0) {
+		fprintf(stderr, "rung note: --verdict: %s\n", rung_error_last());
+		return RUNG_EXIT_USAGE;
+	}
 	size_t tlen = 1;
-	for (int i = 1; i < argc; i++)
+	for (int i = 2; i <= nargs; i++)
 		tlen += strlen(argv[i]) + 1;
 	char *text = calloc(1, tlen);
 	if (!text)
 		return RUNG_EXIT_INTERNAL;
-	int rc = RUNG_EXIT_OK;
-	bool only_text = false;
-	for (int i = 1; i < argc && rc == RUNG_EXIT_OK; i++) {
-		int k = only_text ? 0 : rung_vctx_opt(&o, "note", argc, argv, &i);
-		if (k < 0) {
-			rc = RUNG_EXIT_USAGE;
-		} else if (k > 0) {
-			continue;
-		} else if (!only_text && !strcmp(argv[i], "--")) {
-			only_text = true;
-		} else if (!only_text && !strcmp(argv[i], "--verdict")) {
-			if (i + 1 < argc && !strcmp(argv[i + 1], "none")) {
-				clear_verdict = true; /* --verdict none clears it */
-			} else if (i + 1 >= argc || rung_note_verdict_parse(&verdict, argv[i + 1]) < 0) {
-				fprintf(stderr, "rung note: --verdict: %s\n",
-					i + 1 >= argc ? "needs keep, reject, baseline, best or none" : rung_error_last());
-				rc = RUNG_EXIT_USAGE;
-			}
-			i++;
-		} else if (!only_text && !strcmp(argv[i], "--done")) {
-			done = true;
-		} else if (!only_text && argv[i][0] == '-' && argv[i][1]) {
-			fprintf(stderr, "rung note: unknown option '%s'\n", argv[i]);
-			rc = RUNG_EXIT_USAGE;
-		} else if (!rev) {
-			rev = argv[i];
-		} else {
-			if (text[0])
-				strcat(text, " ");
-			strcat(text, argv[i]);
-		}
+	for (int i = 2; i <= nargs; i++) { /* the words of TEXT, joined by spaces */
+		if (text[0])
+			strcat(text, " ");
+		strcat(text, argv[i]);
 	}
-	if (rc == RUNG_EXIT_OK && (!rev || (!text[0] && verdict == RUNG_NOTE_NONE && !done && !clear_verdict))) {
-		rc = rung_cli_usage("note", 1);
+	if (!text[0] && verdict == RUNG_NOTE_NONE && !done && !clear_verdict) {
+		fprintf(stderr, "rung note: nothing to note: give TEXT, --verdict or --done\n");
+		free(text);
+		return rung_cli_usage("note", 1);
 	}
 	rung_vctx c;
 	if (rc == RUNG_EXIT_OK && (rc = rung_vctx_open(&c, "note", &o, 0)) == RUNG_EXIT_OK) {

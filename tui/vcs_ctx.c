@@ -6,7 +6,17 @@
 
 #include "core/err.h"
 #include "tui/cli.h"
+#include "tui/opts.h"
 #include "tui/suspects.h"
+
+const rung_opt_spec rung_vctx_opt_specs[] = {
+	{RUNG_OPT_STR(rung_vctx_opts, dir), .shortname = 'C', .value = "DIR",
+	 .help = "the repository (or a directory in it) to work in, as git -C"},
+	{RUNG_OPT_STR(rung_vctx_opts, task), .name = "task", .value = "DIR",
+	 .help = "the task directory, where the repository has several"},
+	{RUNG_OPT_STR(rung_vctx_opts, spec_rev), .name = "spec-rev", .value = "REV",
+	 .help = "read rung.ini and the reference at this revision (default HEAD)"},
+	{0}};
 
 int rung_vctx_opt(rung_vctx_opts *o, const char *cmd, int argc, char **argv, int *i)
 {

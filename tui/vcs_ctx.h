@@ -13,6 +13,7 @@
 #include "vcs/repo.h"
 #include "vcs/store.h"
 #include "vcs/task_rev.h"
+#include "tui/opts.h"
 
 enum { RUNG_VCTX_TASK = 1, RUNG_VCTX_STORE = 2 };
 
@@ -30,6 +31,9 @@ typedef struct {
 	const char *dir, *task, *spec_rev;
 } rung_vctx_opts;
 int rung_vctx_opt(rung_vctx_opts *o, const char *cmd, int argc, char **argv, int *i);
+/* The same options as a sub-table for a command's option table (tui/opts.h):
+ * {RUNG_OPT_SUBTABLE(my_opts, where, rung_vctx_opt_specs)}. */
+extern const rung_opt_spec rung_vctx_opt_specs[];
 
 /* Returns RUNG_EXIT_OK or a RUNG_EXIT_* code after printing "rung <cmd>: <message>". */
 int rung_vctx_open(rung_vctx *c, const char *cmd, const rung_vctx_opts *o, unsigned need);
