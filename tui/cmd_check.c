@@ -386,6 +386,14 @@ int rung_cmd_check(int argc, char **argv)
 		return rc < 0 ? RUNG_EXIT_OK : rc; /* -1: --help */
 	rung_task t;
 	if ((rc = rung_task_load_target(&t, "check", o.target, &o.where))) {
+		if (o.json) { /* an agent reading stdout gets the error too, not nothing */
+			json_t *e = json_pack("{s:s,s:i,s:s}", "status", "error", "exit", rc, "error", rung_error_last());
+			char *js = e ? json_dumps(e, JSON_COMPACT | JSON_ENSURE_ASCII) : NULL;
+			if (js)
+				puts(js);
+			free(js);
+			json_decref(e);
+		}
 		rung_task_free(&t);
 		return rc;
 	}

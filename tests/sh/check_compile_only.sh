@@ -66,6 +66,12 @@ t "missing path exits 2" [ "$rc" = 2 ]
 "$RUNG" check --frobnicate >/dev/null 2>&1; rc=$?
 t "unknown option exits 2" [ "$rc" = 2 ]
 
+# 6b. --json on a spec error: a JSON object with the error on stdout, exit 3.
+cp -r . "$tmp/badspec" && echo "[bogus]" >> "$tmp/badspec/rung.ini"
+js=$("$RUNG" check --json --compile-only "$tmp/badspec" 2>/dev/null); rc=$?
+t "--json spec error exits 3" [ "$rc" = 3 ]
+t "--json spec error is a JSON object" python3 -c 'import json,sys; o=json.loads(sys.argv[1]); assert o["status"]=="error" and o["exit"]==3 and "rung.ini:" in o["error"]' "$js"
+
 # 7. dump: default directory, all files; SASS with FFMA and LDG.E when nvdisasm is here.
 out=$("$RUNG" dump 2>"$tmp/dump.err"); rc=$?
 echo "$out"
