@@ -121,6 +121,16 @@ rung_status rung_result_status(const rung_result *r)
 	return any ? RUNG_S_OK : RUNG_S_NONE;
 }
 
+const rung_step *rung_result_step_or_cause(const rung_result *r, rung_step_id s)
+{
+	if (r->steps[s].status != RUNG_S_NONE)
+		return &r->steps[s];
+	for (int k = 0; k < (int)s; k++)
+		if (r->steps[k].status == RUNG_S_SKIPPED || r->steps[k].status == RUNG_S_FAILED)
+			return &r->steps[k];
+	return &r->steps[s];
+}
+
 const char *rung_result_reason(const rung_result *r)
 {
 	static _Thread_local char buf[600];

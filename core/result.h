@@ -225,6 +225,10 @@ void rung_result_init(rung_result *r);  /* zeroes, sets NANs for absent values *
 void rung_result_clear(rung_result *r); /* frees owned memory, then init */
 /* Overall status: FAILED if any step FAILED, OK if all run steps OK, else the first non-ok. */
 rung_status rung_result_status(const rung_result *r);
+/* Step s, or, when it did not run (NONE), the earlier step that stopped it
+ * (SKIPPED or FAILED): what a report of s should say ("SKIPPED no CUDA
+ * driver"). */
+const rung_step *rung_result_step_or_cause(const rung_result *r, rung_step_id s);
 /* "check: max_rel 3.1e-2 at (127,4)" of the first failed step, or "" */
 const char *rung_result_reason(const rung_result *r);
 

@@ -92,6 +92,14 @@ int rung_cmd_ceilings(int argc, char **argv)
 	rung_worker_detach(w);
 	if (rc == RUNG_ENODEV) {
 		fprintf(stderr, "rung ceilings: SKIPPED %s\n", rung_error_last());
+		if (json) { /* stdout carries the answer for a script too */
+			json_t *o = json_pack("{s:s,s:s}", "status", "SKIPPED", "reason", rung_error_last());
+			char *s = o ? json_dumps(o, JSON_COMPACT | JSON_ENSURE_ASCII) : NULL;
+			if (s)
+				puts(s);
+			free(s);
+			json_decref(o);
+		}
 		return RUNG_EXIT_NOGPU;
 	}
 	if (rc) {

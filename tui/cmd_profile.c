@@ -333,8 +333,10 @@ int rung_cmd_profile(int argc, char **argv)
 	needs(&nf, &nb, t.spec);
 	if (json) {
 		char *rj = rung_result_to_json(&r);
-		json_t *o = json_pack("{s:s,s:s,s:b}", "status", rung_status_name(ps->status), "reason", ps->reason, "stored",
-				      stored > 0);
+		/* the profile rung did not run because an earlier one could not (no GPU): say that */
+		const rung_step *why = rung_result_step_or_cause(&r, RUNG_STEP_PROFILE);
+		json_t *o = json_pack("{s:s,s:s,s:b}", "status", rung_status_name(why->status), "reason", why->reason,
+				      "stored", stored > 0);
 		json_t *rec = rj ? json_loads(rj, 0, NULL) : NULL;
 		if (rec)
 			json_object_set_new(o, "result", rec);

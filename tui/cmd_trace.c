@@ -108,7 +108,8 @@ int rung_cmd_trace(int argc, char **argv)
 			fprintf(stderr, "rung trace: %s (the trace was not stored)\n", rung_error_last());
 	}
 	if (json) {
-		json_t *o = json_pack("{s:s,s:s,s:b}", "status", rung_status_name(ps->status), "reason", ps->reason,
+		const rung_step *why = rung_result_step_or_cause(&r, RUNG_STEP_PROFILE); /* no GPU: SKIPPED, not none */
+		json_t *o = json_pack("{s:s,s:s,s:b}", "status", rung_status_name(why->status), "reason", why->reason,
 				      "stored", stored > 0);
 		if (have)
 			json_object_set_new(o, "trace", rung_trace_to_json(&tr));
