@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "core/err.h"
+#include "core/timing.h"
 
 extern char **environ;
 
@@ -164,13 +165,6 @@ static int grow_read(growbuf *b, int fd)
 	return (int)r;
 }
 
-static double now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
 static int write_all(int fd, const void *data, size_t len)
 {
 	const char *p = data;
@@ -249,9 +243,9 @@ int rung_sass_from_cubin(char **out_text, const void *cubin, size_t len)
 	struct pollfd fds[2] = {{.fd = out_pipe[0], .events = POLLIN}, {.fd = err_pipe[0], .events = POLLIN}};
 	int open_fds = 2;
 	bool timed_out = false, nomem = false;
-	double deadline = now_ms() + NVDISASM_TIMEOUT_MS;
+	int64_t deadline = rung_now_ms() + NVDISASM_TIMEOUT_MS;
 	while (open_fds > 0) {
-		int left = (int)(deadline - now_ms());
+		int left = (int)(deadline - rung_now_ms());
 		if (left <= 0) {
 			timed_out = true;
 			break;

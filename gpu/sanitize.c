@@ -195,7 +195,7 @@ int rung_sanitize_version(rung_result *out, const rung_job *job, const rung_comp
 	tools &= RUNG_SAN_ALL;
 	if (!tools)
 		return 0;
-	double t0 = rung_timing_now();
+	double t0 = rung_now_s();
 	/* an earlier run's findings of the other tools stay (a stored result) */
 	rung_status before = out->steps[RUNG_STEP_SANITIZE].status;
 	if (before == RUNG_S_OK || before == RUNG_S_FAILED) {
@@ -294,7 +294,7 @@ int rung_sanitize_version(rung_result *out, const rung_job *job, const rung_comp
 			skip(out, nodev ? nodev_reason : tmp.steps[RUNG_STEP_RUN].reason);
 			free(text);
 			rung_result_clear(&tmp);
-			out->steps[RUNG_STEP_SANITIZE].wall_ms = (rung_timing_now() - t0) * 1000;
+			out->steps[RUNG_STEP_SANITIZE].wall_ms = (rung_now_s() - t0) * 1000;
 			return 0;
 		}
 		rung_san_report *rep = malloc(sizeof(*rep));
@@ -335,6 +335,6 @@ int rung_sanitize_version(rung_result *out, const rung_job *job, const rung_comp
 		return ret;
 	}
 	rung_result_sanitize_judge(out, incomplete);
-	out->steps[RUNG_STEP_SANITIZE].wall_ms = (rung_timing_now() - t0) * 1000;
+	out->steps[RUNG_STEP_SANITIZE].wall_ms = (rung_now_s() - t0) * 1000;
 	return 0;
 }

@@ -295,9 +295,9 @@ static int spawn(rung_worker *w)
 	w->fd = sv[0];
 	if (lfd >= 0) {
 		/* the worker speaks on whichever it has: a connection to the path, or fd 0 */
-		int64_t until = rung_proto_now_ms() + HELLO_TIMEOUT_MS;
+		int64_t until = rung_now_ms() + HELLO_TIMEOUT_MS;
 		bool fd0_open = true; /* until the wrapper is seen to have closed it */
-		while (rung_proto_now_ms() < until) {
+		while (rung_now_ms() < until) {
 			struct pollfd pf[2] = {{.fd = lfd, .events = POLLIN}, {.fd = fd0_open ? sv[0] : -1, .events = POLLIN}};
 			if (poll(pf, 2, 200) < 0 && errno != EINTR)
 				break;
@@ -353,7 +353,7 @@ int rung__worker_start(rung_worker *w)
 		return rc;
 	w->hello_pending = false;
 	rung_msg m;
-	rc = rung_msg_read(&m, &w->chan, rung_proto_now_ms() + HELLO_TIMEOUT_MS);
+	rc = rung_msg_read(&m, &w->chan, rung_now_ms() + HELLO_TIMEOUT_MS);
 	if (rc) {
 		char why[256];
 		if (rc == RUNG_ETIMEOUT) {
@@ -635,7 +635,7 @@ static int exchange(rung_worker *w, json_t *hdr, const rung_blob *blobs, int nbl
 	int rc = rung_msg_write(w->fd, hdr, blobs, nblobs);
 	if (rc) {
 		/* The worker stopped reading: it may have said why before it went. */
-		int64_t until = rung_proto_now_ms() + 1000;
+		int64_t until = rung_now_ms() + 1000;
 		rung_msg m;
 		while (rung_msg_read(&m, &w->chan, until) == 0) {
 			if (!strcmp(m.type, "result") || !strcmp(m.type, "error")) {
@@ -654,12 +654,12 @@ static int exchange(rung_worker *w, json_t *hdr, const rung_blob *blobs, int nbl
 	int64_t window = (int64_t)(deadline_s * 1000.0);
 	for (;;) {
 		rung_msg m;
-		int64_t since = rung_proto_now_ms();
+		int64_t since = rung_now_ms();
 		rung__capture_arm(&w->cap, since, window);
 		rc = rung_msg_read(&m, &w->chan, since + window);
 		if (rc == RUNG_ETIMEOUT) {
 			int64_t printed = w->cap.printed_since;
-			double waited = (double)(rung_proto_now_ms() - since) / 1000.0;
+			double waited = (double)(rung_now_ms() - since) / 1000.0;
 			worker_reap(w, true, 0);
 			if (printed > 0) { /* output kept it alive for a while, never for ever */
 				char b[32];
@@ -745,7 +745,7 @@ static int eval_gpu(rung_result *out, rung_worker *w, const rung_job *job, const
 		skip_gpu_steps(out, "no worker");
 		return 0;
 	}
-	double tw = rung_timing_now();
+	double tw = rung_now_s();
 	int start_rc = rung__worker_start(w);
 	tw = rung_timing_lap("worker start (spawn, context, hello)", tw);
 	if (start_rc) {
@@ -898,7 +898,7 @@ int rung_evaluate(rung_result *out, rung_worker *w, const rung_job *job, rung_pr
 	memset(&rc, 0, sizeof(rc));
 	char *ref_owned = NULL;
 	int ret = 0;
-	double t0 = rung_timing_now();
+	double t0 = rung_now_s();
 	int c = rung__compile_pair(out, &kc, &rc, job, arch, cb, ud, &ref_owned);
 	t0 = rung_timing_lap("compile (NVRTC, kernel + reference)", t0);
 	if (c < 0)

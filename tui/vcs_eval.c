@@ -11,13 +11,6 @@
 #include "gpu/sanitize.h"
 #include "tui/check_gpu.h"
 
-double rung_now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
 int rung_evaler_open(rung_evaler *e, rung_vctx *c, unsigned flags)
 {
 	memset(e, 0, sizeof(*e));

@@ -17,6 +17,7 @@
 #include <wchar.h>
 
 #include "core/err.h"
+#include "core/timing.h"
 #include "tui/draw.h"
 
 /* ---- requests and keys ------------------------------------------------- */
@@ -888,11 +889,9 @@ int rung_tui_script_command(rung_tui *t, const char *line)
 		/* apply live updates for N seconds (a background evaluation in flight) */
 		double secs = atof(args);
 		struct pollfd p = {rung_model_event_fd(t->model), POLLIN, 0};
-		struct timespec t0, now;
-		clock_gettime(CLOCK_MONOTONIC, &t0);
+		double t0 = rung_now_s();
 		for (;;) {
-			clock_gettime(CLOCK_MONOTONIC, &now);
-			double left = secs - (double)(now.tv_sec - t0.tv_sec) - (double)(now.tv_nsec - t0.tv_nsec) / 1e9;
+			double left = secs - (rung_now_s() - t0);
 			if (left <= 0)
 				break;
 			if (poll(&p, 1, (int)(left * 1000) + 1) > 0)
