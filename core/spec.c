@@ -258,11 +258,8 @@ static int set_dim(pstate *ps, const char *key, const char *v, int line)
 	if (s->dims.n >= RUNG_MAX_DIMS)
 		return fail(ps, line, key, "more than %d dims", RUNG_MAX_DIMS);
 	int64_t val;
-	if (rung_expr_eval(&val, v, &s->dims)) {
-		char msg[512];
-		snprintf(msg, sizeof(msg), "%s", rung_error_last());
-		return fail(ps, line, key, "%s", msg);
-	}
+	if (rung_expr_eval(&val, v, &s->dims))
+		return fail(ps, line, key, "%s", rung_error_last());
 	if (val < 1)
 		return rung__too_small(ps->path, line, ps->label, key, NULL, v, val, 1);
 	int i = s->dims.n;
@@ -293,11 +290,8 @@ static int set_inputs(pstate *ps, const char *v, int line)
 		char name[64];
 		snprintf(name, sizeof(name), "%.*s", (int)(e - p), p);
 		rung_dist d;
-		if (rung_dist_parse(&d, name)) {
-			char msg[256];
-			snprintf(msg, sizeof(msg), "%s", rung_error_last());
-			return fail(ps, line, "inputs", "%s", msg);
-		}
+		if (rung_dist_parse(&d, name))
+			return fail(ps, line, "inputs", "%s", rung_error_last());
 		for (int i = 0; i < n; i++)
 			if (seen[i] == d)
 				return fail(ps, line, "inputs", "'%s' given twice", name);
@@ -340,11 +334,8 @@ static int set_check(pstate *ps, int k, const char *v, int line)
 	}
 	if (k == C_SANITIZE) { /* compute-sanitizer tools: names from a fixed list only */
 		unsigned mask;
-		if (rung_san_tools_parse(&mask, v) < 0) {
-			char msg[256];
-			snprintf(msg, sizeof(msg), "%s", rung_error_last());
-			return fail(ps, line, "sanitize", "%s", msg);
-		}
+		if (rung_san_tools_parse(&mask, v) < 0)
+			return fail(ps, line, "sanitize", "%s", rung_error_last());
 		s->sanitize = mask;
 		s->sanitize_line = line;
 		return 0;
@@ -404,11 +395,8 @@ static int set_arg(pstate *ps, int k, const char *v, int line)
 		}
 		return fail(ps, line, "kind", "unknown kind '%s' (expected input, output, inout or scalar)", v);
 	case A_DTYPE:
-		if (rung_dtype_parse(&a->dtype, v)) {
-			char msg[256];
-			snprintf(msg, sizeof(msg), "%s", rung_error_last());
-			return fail(ps, line, "dtype", "%s", msg);
-		}
+		if (rung_dtype_parse(&a->dtype, v))
+			return fail(ps, line, "dtype", "%s", rung_error_last());
 		return 0;
 	case A_SHAPE:
 		return set_exprs(ps, a->shape, &a->rank, RUNG_MAX_RANK, "shape", v, line);
@@ -680,9 +668,7 @@ static int build_check_sets(pstate *ps)
 			else if (rung_dimset_get(&dummy, &over, items[i]) == 0)
 				rc = fail(ps, line, "sizes", "size set %d: '%s' given twice", set, items[i]);
 			else if (rung_expr_eval(&v, eq + 1, NULL)) {
-				char msg[256];
-				snprintf(msg, sizeof(msg), "%s", rung_error_last());
-				rc = fail(ps, line, "sizes", "size set %d: %s: %s", set, items[i], msg);
+				rc = fail(ps, line, "sizes", "size set %d: %s: %s", set, items[i], rung_error_last());
 			} else if (v < 1)
 				rc = fail(ps, line, "sizes", "size set %d: %s = %lld, must be at least 1", set, items[i], (long long)v);
 			else
@@ -698,10 +684,8 @@ static int build_check_sets(pstate *ps)
 			const char *name = s->dims.d[i].name;
 			int64_t v;
 			if (rung_dimset_get(&v, &over, name) != 0 && rung_expr_eval(&v, ps->dim_text[i], ds) != 0) {
-				char msg[256];
-				snprintf(msg, sizeof(msg), "%s", rung_error_last());
 				use_label(ps, "%s", "[dims]");
-				return rung__in_set(fail(ps, ps->dim_line[i], name, "%s", msg), &over, NULL);
+				return rung__in_set(fail(ps, ps->dim_line[i], name, "%s", rung_error_last()), &over, NULL);
 			}
 			if (v < 1) {
 				use_label(ps, "%s", "[dims]");

@@ -360,11 +360,11 @@ int rung__worker_start(rung_worker *w)
 			worker_reap(w, true, 0);
 			return rung_error_set(RUNG_ETIMEOUT, "worker did not say hello within %d s", HELLO_TIMEOUT_MS / 1000);
 		}
-		char msg[512];
-		snprintf(msg, sizeof(msg), "%s", rung_error_last());
+		rung_error_state err;
+		rung_error_save(&err);
 		int st = worker_reap(w, false, 5000);
 		rung__describe_exit(why, sizeof(why), st);
-		return rung_error_set(RUNG_EIO, "%s before hello (%s)", why, msg);
+		return rung_error_set(RUNG_EIO, "%s before hello (%s)", why, err.msg);
 	}
 	if (strcmp(m.type, "hello") != 0) {
 		rung_msg_free(&m);
@@ -675,13 +675,13 @@ static int exchange(rung_worker *w, json_t *hdr, const rung_blob *blobs, int nbl
 			return 0;
 		}
 		if (rc) {
-			char msg[256];
-			snprintf(msg, sizeof(msg), "%s", rung_error_last());
+			rung_error_state err;
+			rung_error_save(&err);
 			int st = worker_reap(w, false, 5000);
 			rung__describe_exit(ex->reason, sizeof(ex->reason), st);
-			if (!strstr(msg, "end of stream")) {
+			if (!strstr(err.msg, "end of stream")) {
 				size_t n = strlen(ex->reason);
-				snprintf(ex->reason + n, sizeof(ex->reason) - n, ": %s", msg);
+				snprintf(ex->reason + n, sizeof(ex->reason) - n, ": %s", err.msg);
 			}
 			ex->failed = true;
 			return 0;

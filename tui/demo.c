@@ -149,11 +149,8 @@ static int parse_line(rung_demo_plan *p, const char *task, char *line, const cha
 	*gt = 0;
 	snprintf(s.name, sizeof(s.name), "%s", trim(f[1]));
 	snprintf(s.email, sizeof(s.email), "%s", lt + 1);
-	if (rung_demo_parse_date(&s.time, f[2]) < 0) {
-		char msg[512];
-		snprintf(msg, sizeof(msg), "%s", rung_error_last()); /* the message buffer is reused */
-		return rung_error_set(RUNG_EINVAL, "%s:%d: %s", name, lineno, msg);
-	}
+	if (rung_demo_parse_date(&s.time, f[2]) < 0)
+		return rung_error_set(RUNG_EINVAL, "%s:%d: %s", name, lineno, rung_error_last());
 	if (s.time < *last_time)
 		return rung_error_set(RUNG_EINVAL, "%s:%d: date %s is earlier than the step before", name, lineno, f[2]);
 	*last_time = s.time;

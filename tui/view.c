@@ -1058,8 +1058,8 @@ int rung_tui_run(rung_model *m, const rung_tui_opts *opts)
 	if (!err)
 		err = opts->script ? run_script(t, opts->script) : run_keyboard(t);
 
-	char errbuf[512];
-	snprintf(errbuf, sizeof(errbuf), "%s", rung_error_last());
+	rung_error_state saved; /* the views' cleanup may set errors of its own */
+	rung_error_save(&saved);
 	while (t->depth) {
 		rung_view *v = t->stack[--t->depth];
 		if (v->ops->done)
@@ -1078,7 +1078,9 @@ int rung_tui_run(rung_model *m, const rung_tui_opts *opts)
 	if (in)
 		fclose(in);
 	free(t);
-	if (err < 0)
-		rung_error_set(err, "%s", errbuf);
+	if (err < 0) {
+		saved.code = err;
+		rung_error_restore(&saved);
+	}
 	return err;
 }
