@@ -7,8 +7,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* Largest file rung_fs_read_file reads when a caller has no limit of its own. */
-#define RUNG_FS_MAX_DEFAULT ((size_t)1 << 30)
+/* The limit for text files read whole: sources, specs, themes, configs. */
+#define RUNG_FS_MAX_TEXT ((size_t)64 << 20)
 
 /* Reads a whole regular file into a NUL-terminated heap buffer (*out, free()
  * it); *len (len may be NULL) gets its size. Anything that is not a regular

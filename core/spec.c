@@ -23,6 +23,7 @@
 #include <ini.h>
 
 #include "core/err.h"
+#include "core/fs.h"
 #include "core/expr.h"
 #include "core/sanitize.h"
 #include "core/spec_internal.h"
@@ -851,16 +852,6 @@ static int validate(pstate *ps)
 
 /* --- public ------------------------------------------------------------------ */
 
-static char *dir_of(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-	if (!slash)
-		return strdup(".");
-	if (slash == path)
-		return strdup("/");
-	return strndup(path, (size_t)(slash - path));
-}
-
 int rung_spec_parse(rung_spec **out, const char *text, const char *path, const char *dir)
 {
 	*out = NULL;
@@ -870,7 +861,7 @@ int rung_spec_parse(rung_spec **out, const char *text, const char *path, const c
 	if (!s)
 		return nomem();
 	s->path = strdup(path);
-	s->dir = dir ? strdup(dir) : dir_of(path);
+	s->dir = dir ? strdup(dir) : rung_fs_dir_of(path);
 	if (!s->path || !s->dir) {
 		rung_spec_free(s);
 		return nomem();
@@ -906,49 +897,23 @@ int rung_spec_load(rung_spec **out, const char *path)
 		dir = strdup(path);
 	} else {
 		ini = strdup(path);
-		dir = dir_of(path);
+		dir = rung_fs_dir_of(path);
 	}
 	if (!ini || !dir) {
 		free(ini);
 		free(dir);
 		return nomem();
 	}
-	int rc;
-	FILE *f = fopen(ini, "rb");
-	if (!f) {
-		rc = rung_error_set(RUNG_EIO, "%s: %s", ini, strerror(errno));
-		goto done;
-	}
-	size_t cap = 8192, len = 0;
-	char *text = malloc(cap);
-	size_t n;
-	while (text && (n = fread(text + len, 1, cap - len - 1, f)) > 0) {
-		len += n;
-		if (cap - len < 2) {
-			char *t = realloc(text, cap * 2);
-			if (!t) {
-				free(text);
-				text = NULL;
-			}
-			text = t;
-			cap *= 2;
-		}
-	}
-	bool err = ferror(f);
-	fclose(f);
-	if (!text) {
-		rc = nomem();
-		goto done;
-	}
-	text[len] = 0;
-	if (err)
-		rc = rung_error_set(RUNG_EIO, "%s: read error", ini);
-	else if (strlen(text) != len)
+	char *text = NULL;
+	size_t len = 0;
+	int rc = rung_fs_read_file(&text, &len, ini, RUNG_FS_MAX_TEXT);
+	if (rc == RUNG_ENOTFOUND) /* any unreadable rung.ini is RUNG_EIO */
+		rc = rung_error_set(RUNG_EIO, "%s", rung_error_last());
+	else if (rc == 0 && strlen(text) != len)
 		rc = rung_error_set(RUNG_EINVAL, "%s: contains a NUL byte; not a text file", ini);
-	else
+	else if (rc == 0)
 		rc = rung_spec_parse(out, text, ini, dir);
 	free(text);
-done:
 	free(ini);
 	free(dir);
 	return rc;

@@ -21,6 +21,7 @@
 
 #include "core/timing.h"
 #include "core/err.h"
+#include "core/fs.h"
 #include "core/ptxscan.h"
 #include "core/inert.h"
 #include "core/rng.h"
@@ -461,28 +462,9 @@ static void include_dirs(char store[][1024], const char **dirs, int max, const r
 
 static char *read_file(const char *path)
 {
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return NULL;
-	size_t cap = 65536, len = 0, n;
-	char *buf = malloc(cap);
-	while (buf && (n = fread(buf + len, 1, cap - len - 1, f)) > 0) {
-		len += n;
-		if (cap - len < 2) {
-			char *nb = realloc(buf, cap * 2);
-			if (!nb) {
-				free(buf);
-				buf = NULL;
-				break;
-			}
-			buf = nb;
-			cap *= 2;
-		}
-	}
-	fclose(f);
-	if (buf)
-		buf[len] = 0;
-	return buf;
+	char *text = NULL;
+	rung_fs_read_file(&text, NULL, path, RUNG_FS_MAX_TEXT);
+	return text;
 }
 
 int rung__compile_pair(rung_result *out, rung_compiled *kc, rung_compiled *rc, const rung_job *job, const char *arch,
@@ -538,8 +520,8 @@ int rung__compile_pair(rung_result *out, rung_compiled *kc, rung_compiled *rc, c
 			rsrc = *ref_src_owned;
 			if (!rsrc) {
 				set_step(out, RUNG_STEP_COMPILE, RUNG_S_OK, NULL);
-				set_step(out, RUNG_STEP_RUN, RUNG_S_FAILED, "reference failed: cannot read %s: %s", path,
-					 strerror(errno));
+				set_step(out, RUNG_STEP_RUN, RUNG_S_FAILED, "reference failed: cannot read %s",
+					 rung_error_last());
 				return 1;
 			}
 		}

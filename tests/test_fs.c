@@ -2,6 +2,8 @@
  * the PATH search for an executable. */
 #include "core/err.h"
 #include "core/fs.h"
+#include "core/npy.h"
+#include "core/spec.h"
 #include "harness.h"
 
 #include <signal.h>
@@ -92,6 +94,28 @@ static void test_not_regular_refused(void)
 	snprintf(want, sizeof(want), "%s: not a regular file (a directory)", dir);
 	CHECK_STR(rung_error_last(), want);
 	CHECK(s == NULL);
+}
+
+/* The readers that now use it: a rung.ini or a .npy that is a FIFO is refused, not waited on. */
+static void test_callers_refuse_fifo(void)
+{
+	char task[512], p[600], want[700];
+	path_in(task, sizeof(task), "task");
+	CHECK_INT(mkdir(task, 0755), 0);
+	snprintf(p, sizeof(p), "%s/rung.ini", task);
+	CHECK_INT(mkfifo(p, 0600), 0);
+	signal(SIGALRM, on_alarm);
+	alarm(20);
+	rung_spec *spec = NULL;
+	CHECK_INT(rung_spec_load(&spec, task), RUNG_EIO);
+	CHECK(spec == NULL);
+	snprintf(want, sizeof(want), "%s: not a regular file (a FIFO)", p);
+	CHECK_STR(rung_error_last(), want);
+	rung_npy arr;
+	CHECK_INT(rung_npy_load(&arr, p), RUNG_EIO);
+	CHECK_STR(rung_error_last(), want);
+	alarm(0);
+	signal(SIGALRM, SIG_DFL);
 }
 
 static void test_size_limit(void)
@@ -207,6 +231,7 @@ int main(void)
 	T_RUN(test_regular_file);
 	T_RUN(test_missing_file);
 	T_RUN(test_not_regular_refused);
+	T_RUN(test_callers_refuse_fifo);
 	T_RUN(test_size_limit);
 	T_RUN(test_dir_of);
 	T_RUN(test_which);

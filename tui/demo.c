@@ -11,6 +11,7 @@
 #include <git2.h>
 
 #include "core/err.h"
+#include "core/fs.h"
 #include "core/spec.h"
 #include "tui/import.h"
 #include "vcs/repo.h"
@@ -441,21 +442,21 @@ static void drop_empty_user_section(const char *dir)
 {
 	char path[4096];
 	snprintf(path, sizeof(path), "%s/.git/config", dir);
-	FILE *f = fopen(path, "r");
-	if (!f)
+	char *buf = NULL;
+	if (rung_fs_read_file(&buf, NULL, path, RUNG_FS_MAX_TEXT) < 0)
 		return;
-	char buf[8192];
-	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[n] = 0;
 	char *u = strstr(buf, "[user]\n");
-	if (!u || (u[7] && u[7] != '['))
+	if (!u || (u[7] && u[7] != '[')) {
+		free(buf);
 		return;
+	}
 	memmove(u, u + 7, strlen(u + 7) + 1);
-	if ((f = fopen(path, "w"))) {
+	FILE *f = fopen(path, "w");
+	if (f) {
 		fputs(buf, f);
 		fclose(f);
 	}
+	free(buf);
 }
 
 /* Notes are written as the human: the repository's own user.name/email are
