@@ -9,15 +9,9 @@
 #include <git2.h>
 
 #include "core/err.h"
+#include "core/timing.h"
 #include "vcs/history.h"
 #include "vcs/repo.h"
-
-static double now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 static int build(const char *dir, int ncommits)
 {
@@ -90,10 +84,10 @@ int main(int argc, char **argv)
 			return 1;
 	}
 	git_libgit2_init();
-	double t0 = now_s();
+	double t0 = rung_now_s();
 	if (build(dir, n) < 0)
 		return 1;
-	double t1 = now_s();
+	double t1 = rung_now_s();
 	printf("built %d commits in %s: %.2f s\n", n, dir, t1 - t0);
 
 	rung_repo *r;
@@ -103,7 +97,7 @@ int main(int argc, char **argv)
 	}
 	rung_history *h;
 	rung_history_opts o = {.kernel_path = "task/k.cu", .spec_path = "task/rung.ini"};
-	double s0 = now_s();
+	double s0 = rung_now_s();
 	if (rung_history_open(&h, r, &o) < 0) {
 		fprintf(stderr, "%s\n", rung_error_last());
 		return 1;
@@ -112,11 +106,11 @@ int main(int argc, char **argv)
 	int got = 0;
 	while (got < 50 && rung_history_next(&v, h) == 0)
 		got++;
-	double s1 = now_s();
+	double s1 = rung_now_s();
 	int64_t walked50 = rung_history_walked(h);
 	while (rung_history_next(&v, h) == 0)
 		got++;
-	double s2 = now_s();
+	double s2 = rung_now_s();
 	printf("first 50 versions: %.2f ms (%lld commits walked)\n", (s1 - s0) * 1e3, (long long)walked50);
 	printf("all %d versions: %.2f ms (%lld commits walked)\n", got, (s2 - s0) * 1e3,
 	       (long long)rung_history_walked(h));

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "core/err.h"
+#include "core/timing.h"
 #include "tui/model.h"
 #include "tui/synth.h"
 #include "tui/textdiff.h"
@@ -18,9 +19,7 @@
 
 static double now_ms(void)
 {
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+	return rung_now_s() * 1e3;
 }
 
 static double run(rung_model *m, const char *script_text, const char *dir)

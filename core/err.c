@@ -29,3 +29,19 @@ int rung_error_set(int code, const char *fmt, ...)
 const char *rung_error_last(void) { return err_msg; }
 int rung_error_last_code(void) { return err_code; }
 void rung_error_clear(void) { err_msg[0] = 0; err_code = 0; }
+
+_Static_assert(sizeof(((rung_error_state *)0)->msg) == sizeof(err_msg), "rung_error_state holds a whole message");
+
+void rung_error_save(rung_error_state *st)
+{
+	memcpy(st->msg, err_msg, sizeof(err_msg));
+	st->code = err_code;
+}
+
+int rung_error_restore(const rung_error_state *st)
+{
+	memcpy(err_msg, st->msg, sizeof(err_msg));
+	err_msg[sizeof(err_msg) - 1] = 0;
+	err_code = st->code;
+	return err_code;
+}

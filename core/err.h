@@ -29,4 +29,16 @@ const char *rung_error_last(void);
 int rung_error_last_code(void);
 void rung_error_clear(void);
 
+/* The last error, set aside while cleanup that may set errors of its own runs
+ * (libgit2's git_error_save/restore). Caller-owned; nothing to free. */
+typedef struct {
+	int code;
+	char msg[1024];
+} rung_error_state;
+/* Copies the thread's last message and code into st. */
+void rung_error_save(rung_error_state *st);
+/* Makes st the thread's last error again and returns its code (for
+ * `return rung_error_restore(&st);`). */
+int rung_error_restore(const rung_error_state *st);
+
 #endif

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "core/err.h"
+#include "core/fs.h"
 #include "core/rng.h"
 
 static const char *dt_name(rung_dtype dt)
@@ -258,32 +259,12 @@ int rung_npy_parse(rung_npy *out, const void *buf, size_t len, const char *name)
 int rung_npy_load(rung_npy *out, const char *path)
 {
 	memset(out, 0, sizeof *out);
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return rung_error_set(RUNG_EIO, "%s: %s", path, strerror(errno));
-	if (fseek(f, 0, SEEK_END) != 0) {
-		fclose(f);
-		return rung_error_set(RUNG_EIO, "%s: cannot seek", path);
-	}
-	long sz = ftell(f);
-	rewind(f);
-	if (sz < 0) {
-		fclose(f);
-		return rung_error_set(RUNG_EIO, "%s: cannot size the file", path);
-	}
-	uint8_t *buf = malloc((size_t)sz + 1);
-	if (!buf) {
-		fclose(f);
-		return rung_error_set(RUNG_ENOMEM, "%s: out of memory", path);
-	}
-	buf[sz] = 0;
-	size_t got = fread(buf, 1, (size_t)sz, f);
-	fclose(f);
-	if (got != (size_t)sz) {
-		free(buf);
-		return rung_error_set(RUNG_EIO, "%s: short read", path);
-	}
-	int rc = rung_npy_parse(out, buf, (size_t)sz, path);
+	char *buf = NULL;
+	size_t sz = 0;
+	int rc = rung_fs_read_file(&buf, &sz, path, 0); /* as large as the array it holds */
+	if (rc < 0)
+		return rc;
+	rc = rung_npy_parse(out, buf, sz, path);
 	free(buf);
 	return rc;
 }

@@ -23,6 +23,7 @@
 #include <ini.h>
 
 #include "core/err.h"
+#include "core/fs.h"
 #include "core/expr.h"
 #include "core/sanitize.h"
 #include "core/spec_internal.h"
@@ -258,11 +259,8 @@ static int set_dim(pstate *ps, const char *key, const char *v, int line)
 	if (s->dims.n >= RUNG_MAX_DIMS)
 		return fail(ps, line, key, "more than %d dims", RUNG_MAX_DIMS);
 	int64_t val;
-	if (rung_expr_eval(&val, v, &s->dims)) {
-		char msg[512];
-		snprintf(msg, sizeof(msg), "%s", rung_error_last());
-		return fail(ps, line, key, "%s", msg);
-	}
+	if (rung_expr_eval(&val, v, &s->dims))
+		return fail(ps, line, key, "%s", rung_error_last());
 	if (val < 1)
 		return rung__too_small(ps->path, line, ps->label, key, NULL, v, val, 1);
 	int i = s->dims.n;
@@ -293,11 +291,8 @@ static int set_inputs(pstate *ps, const char *v, int line)
 		char name[64];
 		snprintf(name, sizeof(name), "%.*s", (int)(e - p), p);
 		rung_dist d;
-		if (rung_dist_parse(&d, name)) {
-			char msg[256];
-			snprintf(msg, sizeof(msg), "%s", rung_error_last());
-			return fail(ps, line, "inputs", "%s", msg);
-		}
+		if (rung_dist_parse(&d, name))
+			return fail(ps, line, "inputs", "%s", rung_error_last());
 		for (int i = 0; i < n; i++)
 			if (seen[i] == d)
 				return fail(ps, line, "inputs", "'%s' given twice", name);
@@ -340,11 +335,8 @@ static int set_check(pstate *ps, int k, const char *v, int line)
 	}
 	if (k == C_SANITIZE) { /* compute-sanitizer tools: names from a fixed list only */
 		unsigned mask;
-		if (rung_san_tools_parse(&mask, v) < 0) {
-			char msg[256];
-			snprintf(msg, sizeof(msg), "%s", rung_error_last());
-			return fail(ps, line, "sanitize", "%s", msg);
-		}
+		if (rung_san_tools_parse(&mask, v) < 0)
+			return fail(ps, line, "sanitize", "%s", rung_error_last());
 		s->sanitize = mask;
 		s->sanitize_line = line;
 		return 0;
@@ -404,11 +396,8 @@ static int set_arg(pstate *ps, int k, const char *v, int line)
 		}
 		return fail(ps, line, "kind", "unknown kind '%s' (expected input, output, inout or scalar)", v);
 	case A_DTYPE:
-		if (rung_dtype_parse(&a->dtype, v)) {
-			char msg[256];
-			snprintf(msg, sizeof(msg), "%s", rung_error_last());
-			return fail(ps, line, "dtype", "%s", msg);
-		}
+		if (rung_dtype_parse(&a->dtype, v))
+			return fail(ps, line, "dtype", "%s", rung_error_last());
 		return 0;
 	case A_SHAPE:
 		return set_exprs(ps, a->shape, &a->rank, RUNG_MAX_RANK, "shape", v, line);
@@ -680,9 +669,7 @@ static int build_check_sets(pstate *ps)
 			else if (rung_dimset_get(&dummy, &over, items[i]) == 0)
 				rc = fail(ps, line, "sizes", "size set %d: '%s' given twice", set, items[i]);
 			else if (rung_expr_eval(&v, eq + 1, NULL)) {
-				char msg[256];
-				snprintf(msg, sizeof(msg), "%s", rung_error_last());
-				rc = fail(ps, line, "sizes", "size set %d: %s: %s", set, items[i], msg);
+				rc = fail(ps, line, "sizes", "size set %d: %s: %s", set, items[i], rung_error_last());
 			} else if (v < 1)
 				rc = fail(ps, line, "sizes", "size set %d: %s = %lld, must be at least 1", set, items[i], (long long)v);
 			else
@@ -698,10 +685,8 @@ static int build_check_sets(pstate *ps)
 			const char *name = s->dims.d[i].name;
 			int64_t v;
 			if (rung_dimset_get(&v, &over, name) != 0 && rung_expr_eval(&v, ps->dim_text[i], ds) != 0) {
-				char msg[256];
-				snprintf(msg, sizeof(msg), "%s", rung_error_last());
 				use_label(ps, "%s", "[dims]");
-				return rung__in_set(fail(ps, ps->dim_line[i], name, "%s", msg), &over, NULL);
+				return rung__in_set(fail(ps, ps->dim_line[i], name, "%s", rung_error_last()), &over, NULL);
 			}
 			if (v < 1) {
 				use_label(ps, "%s", "[dims]");
@@ -867,16 +852,6 @@ static int validate(pstate *ps)
 
 /* --- public ------------------------------------------------------------------ */
 
-static char *dir_of(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-	if (!slash)
-		return strdup(".");
-	if (slash == path)
-		return strdup("/");
-	return strndup(path, (size_t)(slash - path));
-}
-
 int rung_spec_parse(rung_spec **out, const char *text, const char *path, const char *dir)
 {
 	*out = NULL;
@@ -886,7 +861,7 @@ int rung_spec_parse(rung_spec **out, const char *text, const char *path, const c
 	if (!s)
 		return nomem();
 	s->path = strdup(path);
-	s->dir = dir ? strdup(dir) : dir_of(path);
+	s->dir = dir ? strdup(dir) : rung_fs_dir_of(path);
 	if (!s->path || !s->dir) {
 		rung_spec_free(s);
 		return nomem();
@@ -922,49 +897,23 @@ int rung_spec_load(rung_spec **out, const char *path)
 		dir = strdup(path);
 	} else {
 		ini = strdup(path);
-		dir = dir_of(path);
+		dir = rung_fs_dir_of(path);
 	}
 	if (!ini || !dir) {
 		free(ini);
 		free(dir);
 		return nomem();
 	}
-	int rc;
-	FILE *f = fopen(ini, "rb");
-	if (!f) {
-		rc = rung_error_set(RUNG_EIO, "%s: %s", ini, strerror(errno));
-		goto done;
-	}
-	size_t cap = 8192, len = 0;
-	char *text = malloc(cap);
-	size_t n;
-	while (text && (n = fread(text + len, 1, cap - len - 1, f)) > 0) {
-		len += n;
-		if (cap - len < 2) {
-			char *t = realloc(text, cap * 2);
-			if (!t) {
-				free(text);
-				text = NULL;
-			}
-			text = t;
-			cap *= 2;
-		}
-	}
-	bool err = ferror(f);
-	fclose(f);
-	if (!text) {
-		rc = nomem();
-		goto done;
-	}
-	text[len] = 0;
-	if (err)
-		rc = rung_error_set(RUNG_EIO, "%s: read error", ini);
-	else if (strlen(text) != len)
+	char *text = NULL;
+	size_t len = 0;
+	int rc = rung_fs_read_file(&text, &len, ini, RUNG_FS_MAX_TEXT);
+	if (rc == RUNG_ENOTFOUND) /* any unreadable rung.ini is RUNG_EIO */
+		rc = rung_error_set(RUNG_EIO, "%s", rung_error_last());
+	else if (rc == 0 && strlen(text) != len)
 		rc = rung_error_set(RUNG_EINVAL, "%s: contains a NUL byte; not a text file", ini);
-	else
+	else if (rc == 0)
 		rc = rung_spec_parse(out, text, ini, dir);
 	free(text);
-done:
 	free(ini);
 	free(dir);
 	return rc;

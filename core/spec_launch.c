@@ -51,20 +51,19 @@ int rung__expr_at(int64_t *out, const rung_expr_src *e, const rung_dimset *ds,
 		return rung__fail(file, e->line, label, key, "missing");
 	if (rung_expr_eval(out, e->text, ds) == 0)
 		return 0;
-	char msg[512];
-	snprintf(msg, sizeof(msg), "%s", rung_error_last());
-	return rung__fail(file, e->line, label, key, "%s", msg);
+	return rung__fail(file, e->line, label, key, "%s", rung_error_last());
 }
 
 int rung__in_set(int code, const rung_dimset *ds, const rung_dimset *bench)
 {
 	if (ds == bench)
 		return code;
-	char msg[768], set[512];
-	snprintf(msg, sizeof(msg), "%s", rung_error_last());
+	rung_error_state st;
+	rung_error_save(&st);
+	char set[512];
 	if (rung_dimset_format(set, sizeof(set), ds) != 0)
 		snprintf(set, sizeof(set), "...");
-	return rung_error_set(code, "%s (check sizes %s)", msg, set);
+	return rung_error_set(code, "%s (check sizes %s)", st.msg, set);
 }
 
 int rung__split_top(char **parts, int max, const char *text, size_t len)

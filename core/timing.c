@@ -27,11 +27,23 @@ bool rung_timing_enabled(void)
 	return enabled;
 }
 
-double rung_timing_now(void)
+static struct timespec monotonic(void)
 {
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts;
+}
+
+double rung_now_s(void)
+{
+	struct timespec ts = monotonic();
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+int64_t rung_now_ms(void)
+{
+	struct timespec ts = monotonic();
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
 void rung_timing_add(const char *phase, double seconds)
@@ -55,7 +67,7 @@ void rung_timing_add(const char *phase, double seconds)
 
 double rung_timing_lap(const char *phase, double t0)
 {
-	double t = rung_timing_now();
+	double t = rung_now_s();
 	rung_timing_add(phase, t - t0);
 	return t;
 }

@@ -6,11 +6,15 @@
 #define RUNG_CORE_TIMING_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 /* True when $RUNG_TIMING is set and not "0". */
 bool rung_timing_enabled(void);
-/* Monotonic seconds. */
-double rung_timing_now(void);
+/* The one monotonic clock (CLOCK_MONOTONIC) of rung's elapsed times and
+ * deadlines, in seconds. */
+double rung_now_s(void);
+/* The same clock in whole milliseconds (the worker protocol's deadlines). */
+int64_t rung_now_ms(void);
 /* Adds seconds to a phase (name must be a string literal: it is kept). */
 void rung_timing_add(const char *phase, double seconds);
 /* Adds now - t0 to the phase and returns now (for chaining phases). */

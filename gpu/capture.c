@@ -181,7 +181,7 @@ static void drain_fd(rung_capture *c, int k, int64_t *deadline_ms)
 		handle(c, k, buf, (size_t)n);
 		/* the job's output is activity (rung's own lines are not) */
 		if (c->printed_since > before && deadline_ms && *deadline_ms >= 0 && c->window_ms > 0) {
-			int64_t want = rung_proto_now_ms() + c->window_ms;
+			int64_t want = rung_now_ms() + c->window_ms;
 			int64_t cap = c->since_ms + RUNG_OUTPUT_DEADLINE_FACTOR * c->window_ms;
 			if (want > cap)
 				want = cap;

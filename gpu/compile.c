@@ -15,6 +15,7 @@
 #include <nvrtc.h>
 
 #include "core/err.h"
+#include "core/timing.h"
 #include "gpu/rung_h.h"
 
 #ifndef RUNG_CUDA_INCLUDE
@@ -254,13 +255,6 @@ static void fill_failure(rung_compiled *out, const rung_compile_req *req, nvrtcR
 	}
 }
 
-static double now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
 /* NVRTC shares the driver's compute cache (~/.nv/ComputeCache) where a driver is
  * installed: on a cache hit ptxas does not run and prints no -v resource lines, so
  * the registers and spills of a kernel compiled before would be missing. rung wants
@@ -292,7 +286,7 @@ int rung_compile(rung_compiled *out, const rung_compile_req *req)
 	memset(out, 0, sizeof(*out));
 	if (!req || !req->src || !req->file || !req->entry || !*req->entry)
 		return rung_error_set(RUNG_EINVAL, "compile: source, file name and entry are required");
-	double t0 = now_ms();
+	double t0 = rung_now_s();
 
 	opt_list opts = {0};
 	int rc = build_options(&opts, req);
@@ -405,7 +399,7 @@ int rung_compile(rung_compiled *out, const rung_compile_req *req)
 done:
 	nvrtcDestroyProgram(&prog);
 	opt_free(&opts);
-	out->ms = now_ms() - t0;
+	out->ms = (rung_now_s() - t0) * 1e3;
 	if (rc < 0 && !out->error[0])
 		errorf(out, "%s", rung_error_last());
 	return rc;

@@ -19,6 +19,8 @@
 #include <unistd.h>
 
 #include "core/err.h"
+#include "core/fs.h"
+#include "core/timing.h"
 
 extern char **environ;
 
@@ -29,26 +31,6 @@ static pthread_once_t path_once = PTHREAD_ONCE_INIT;
 static char path_buf[4096];
 static bool path_found;
 
-static bool is_exec(const char *p)
-{
-	struct stat st;
-	return stat(p, &st) == 0 && S_ISREG(st.st_mode) && access(p, X_OK) == 0;
-}
-
-static bool try_dir(const char *dir)
-{
-	if (!dir || !*dir)
-		return false;
-	char p[4096];
-	if (strlen(dir) + sizeof("/nvdisasm") > sizeof(p))
-		return false;
-	snprintf(p, sizeof(p), "%.4000s/nvdisasm", dir);
-	if (!is_exec(p))
-		return false;
-	snprintf(path_buf, sizeof(path_buf), "%s", p);
-	return true;
-}
-
 static bool try_glob(const char *pattern)
 {
 	glob_t g;
@@ -56,7 +38,7 @@ static bool try_glob(const char *pattern)
 	if (glob(pattern, 0, NULL, &g) == 0) {
 		/* glob sorts; the last match is the newest package (cu13 after cu12). */
 		for (size_t i = g.gl_pathc; i-- > 0 && !ok;) {
-			if (is_exec(g.gl_pathv[i])) {
+			if (rung_fs_is_exec(g.gl_pathv[i])) {
 				snprintf(path_buf, sizeof(path_buf), "%s", g.gl_pathv[i]);
 				ok = true;
 			}
@@ -70,38 +52,24 @@ static void find_path(void)
 {
 	const char *env = getenv("RUNG_NVDISASM");
 	if (env) {
-		if (*env && is_exec(env)) {
+		if (*env && rung_fs_is_exec(env)) {
 			snprintf(path_buf, sizeof(path_buf), "%s", env);
 			path_found = true;
 		}
 		return;
 	}
-	const char *path = getenv("PATH");
-	if (path) {
-		char *copy = strdup(path);
-		for (char *save = NULL, *d = copy ? strtok_r(copy, ":", &save) : NULL; d && !path_found;
-		     d = strtok_r(NULL, ":", &save))
-			path_found = try_dir(d);
-		free(copy);
-		if (path_found)
-			return;
-	}
-	char buf[4096];
-	const char *home = getenv("CUDA_HOME");
-	if (home && *home) {
-		snprintf(buf, sizeof(buf), "%s/bin", home);
-		if ((path_found = try_dir(buf)))
-			return;
-	}
+	/* $PATH, then the toolkit's bin directories, then a conda environment's */
+	const char *home = getenv("CUDA_HOME"), *conda = getenv("CONDA_PREFIX");
+	char home_bin[4096] = "", conda_bin[4096] = "", built[4096] = "";
+	if (home && *home)
+		snprintf(home_bin, sizeof(home_bin), "%s/bin", home);
 #ifdef RUNG_CUDA_INCLUDE
-	snprintf(buf, sizeof(buf), "%s/../bin", RUNG_CUDA_INCLUDE);
-	if ((path_found = try_dir(buf)))
-		return;
+	snprintf(built, sizeof(built), "%s/../bin", RUNG_CUDA_INCLUDE);
 #endif
-	if ((path_found = try_dir("/usr/local/cuda/bin")))
-		return;
-	const char *conda = getenv("CONDA_PREFIX");
-	if (conda && (path_found = try_dir(conda)))
+	if (conda && *conda)
+		snprintf(conda_bin, sizeof(conda_bin), "%s/bin", conda);
+	const char *extra[] = {home_bin, built, "/usr/local/cuda/bin", conda_bin, NULL};
+	if ((path_found = rung_fs_which(path_buf, sizeof(path_buf), "nvdisasm", extra)))
 		return;
 	const char *venv = getenv("VIRTUAL_ENV");
 	const char *user = getenv("HOME");
@@ -162,13 +130,6 @@ static int grow_read(growbuf *b, int fd)
 	if (r > 0)
 		b->n += (size_t)r;
 	return (int)r;
-}
-
-static double now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
 static int write_all(int fd, const void *data, size_t len)
@@ -249,9 +210,9 @@ int rung_sass_from_cubin(char **out_text, const void *cubin, size_t len)
 	struct pollfd fds[2] = {{.fd = out_pipe[0], .events = POLLIN}, {.fd = err_pipe[0], .events = POLLIN}};
 	int open_fds = 2;
 	bool timed_out = false, nomem = false;
-	double deadline = now_ms() + NVDISASM_TIMEOUT_MS;
+	int64_t deadline = rung_now_ms() + NVDISASM_TIMEOUT_MS;
 	while (open_fds > 0) {
-		int left = (int)(deadline - now_ms());
+		int left = (int)(deadline - rung_now_ms());
 		if (left <= 0) {
 			timed_out = true;
 			break;

@@ -66,11 +66,12 @@ static bool dimset_equal(const rung_dimset *a, const rung_dimset *b)
 
 static int in_set(int rc, const rung_dimset *ds)
 {
-	char msg[768], set[512];
-	snprintf(msg, sizeof(msg), "%s", rung_error_last());
+	rung_error_state st;
+	rung_error_save(&st);
+	char set[512];
 	if (rung_dimset_format(set, sizeof(set), ds) != 0)
 		snprintf(set, sizeof(set), "...");
-	return rung_error_set(rc, "%s (check sizes %s)", msg, set);
+	return rung_error_set(rc, "%s (check sizes %s)", st.msg, set);
 }
 
 int rung_plan_build(rung_plan *out, const rung_spec *spec, const rung_launch *kl, const rung_launch *rl,

@@ -14,13 +14,6 @@
 
 #include "core/err.h"
 
-int64_t rung_proto_now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 void rung_chan_init(rung_chan *c, int fd)
 {
 	memset(c, 0, sizeof(*c));
@@ -96,7 +89,7 @@ static int wait_readable(rung_chan *c, int64_t *deadline_ms)
 			return 0;
 		int timeout = -1;
 		if (*deadline_ms >= 0) {
-			int64_t left = *deadline_ms - rung_proto_now_ms();
+			int64_t left = *deadline_ms - rung_now_ms();
 			if (left <= 0)
 				return rung_error_set(RUNG_ETIMEOUT, "deadline");
 			timeout = left > 1000000 ? 1000000 : (int)left;

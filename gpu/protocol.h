@@ -11,6 +11,8 @@
 
 #include <jansson.h>
 
+#include "core/timing.h"
+
 #define RUNG_PROTO_VERSION 1
 #define RUNG_PROTO_MAX_BLOBS 8
 #define RUNG_PROTO_MAX_LINE (64u << 20)  /* a header line larger than this is a protocol error */
@@ -50,15 +52,12 @@ void rung_chan_free(rung_chan *c); /* frees the buffer; does not close fd */
  * never raises SIGPIPE on sockets (MSG_NOSIGNAL). RUNG_EIO when the peer is gone. */
 int rung_msg_write(int fd, json_t *hdr, const rung_blob *blobs, int nblobs);
 
-/* Reads the next message. deadline_ms: absolute time on rung_proto_now_ms()'s
- * clock, or a negative value to wait forever (a side stream's drain may move a
+/* Reads the next message. deadline_ms: absolute time on rung_now_ms()'s
+ * clock (core/timing.h), or a negative value to wait forever (a side stream's drain may move a
  * deadline later, never set one). RUNG_ETIMEOUT at the deadline,
  * RUNG_EIO at end of stream ("worker exited") or on a malformed frame
  * (message says what was wrong). */
 int rung_msg_read(rung_msg *out, rung_chan *c, int64_t deadline_ms);
 void rung_msg_free(rung_msg *m);
-
-/* Monotonic milliseconds. */
-int64_t rung_proto_now_ms(void);
 
 #endif

@@ -14,6 +14,8 @@
 #include <unistd.h>
 
 #include "core/err.h"
+#include "core/fs.h"
+#include "core/fs.h"
 #include "core/timing.h"
 #include "gpu/worker_internal.h"
 
@@ -29,53 +31,23 @@ static void sfmt(char *buf, size_t len, const char *fmt, ...)
 	va_end(ap);
 }
 
-static bool is_exec(const char *p)
-{
-	struct stat st;
-	return stat(p, &st) == 0 && S_ISREG(st.st_mode) && access(p, X_OK) == 0;
-}
-
-static bool try_dir(char *buf, size_t len, const char *dir, size_t dlen)
-{
-	static const char name[] = "compute-sanitizer";
-	if (!dlen || dlen + sizeof(name) + 1 > len)
-		return false;
-	sfmt(buf, len, "%.*s/%s", (int)dlen, dir, name);
-	return is_exec(buf);
-}
-
 bool rung_sanitizer_find(char *buf, size_t len)
 {
 	if (!len)
 		return false;
 	const char *env = getenv("RUNG_COMPUTE_SANITIZER");
 	if (env && *env) {
-		if (!strcmp(env, "none") || strlen(env) >= len || !is_exec(env))
+		if (!strcmp(env, "none") || strlen(env) >= len || !rung_fs_is_exec(env))
 			return false;
 		sfmt(buf, len, "%s", env);
 		return true;
 	}
-	const char *path = getenv("PATH");
-	for (const char *p = path; p && *p;) {
-		const char *e = strchr(p, ':');
-		size_t n = e ? (size_t)(e - p) : strlen(p);
-		if (try_dir(buf, len, p, n))
-			return true;
-		if (!e)
-			break;
-		p = e + 1;
-	}
 	const char *home = getenv("CUDA_HOME");
-	char dir[4096];
-	if (home && *home) {
+	char dir[4096] = "";
+	if (home && *home)
 		sfmt(dir, sizeof(dir), "%s/bin", home);
-		if (try_dir(buf, len, dir, strlen(dir)))
-			return true;
-	}
-	if (try_dir(buf, len, "/usr/local/cuda/bin", strlen("/usr/local/cuda/bin")))
-		return true;
-	buf[0] = 0;
-	return false;
+	const char *extra[] = {dir, "/usr/local/cuda/bin", NULL};
+	return rung_fs_which(buf, len, "compute-sanitizer", extra);
 }
 
 int rung_sanitize_argv(const char **argv, int max, char *store, size_t storelen, const char *sanitizer,
@@ -116,36 +88,6 @@ static int make_log(char *path, size_t len)
 		}
 	}
 	return rung_error_set(RUNG_EIO, "sanitize: cannot create a log file in $TMPDIR or /tmp: %s", strerror(errno));
-}
-
-static char *read_log(const char *path, size_t *len)
-{
-	*len = 0;
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return NULL;
-	size_t cap = 1 << 16, n = 0;
-	char *buf = malloc(cap + 1);
-	while (buf) {
-		size_t k = fread(buf + n, 1, cap - n, f);
-		n += k;
-		if (n < cap || cap >= LOG_MAX)
-			break;
-		char *nb = realloc(buf, cap * 2 + 1);
-		if (!nb) {
-			free(buf);
-			buf = NULL;
-			break;
-		}
-		buf = nb;
-		cap *= 2;
-	}
-	fclose(f);
-	if (buf) {
-		buf[n] = 0;
-		*len = n;
-	}
-	return buf;
 }
 
 /* Progress of the sanitized job, as the sanitize rung's. */
@@ -195,7 +137,7 @@ int rung_sanitize_version(rung_result *out, const rung_job *job, const rung_comp
 	tools &= RUNG_SAN_ALL;
 	if (!tools)
 		return 0;
-	double t0 = rung_timing_now();
+	double t0 = rung_now_s();
 	/* an earlier run's findings of the other tools stay (a stored result) */
 	rung_status before = out->steps[RUNG_STEP_SANITIZE].status;
 	if (before == RUNG_S_OK || before == RUNG_S_FAILED) {
@@ -282,7 +224,8 @@ int rung_sanitize_version(rung_result *out, const rung_job *job, const rung_comp
 		sfmt(nodev_reason, sizeof(nodev_reason), "%s", w->nodev_reason);
 		rung_worker_close(w);
 		size_t len = 0;
-		char *text = read_log(log, &len);
+		char *text = NULL;
+		rung_fs_read_head(&text, &len, log, LOG_MAX); /* NULL when the sanitizer wrote none */
 		unlink(log);
 		if (e < 0) {
 			free(text);
@@ -294,7 +237,7 @@ int rung_sanitize_version(rung_result *out, const rung_job *job, const rung_comp
 			skip(out, nodev ? nodev_reason : tmp.steps[RUNG_STEP_RUN].reason);
 			free(text);
 			rung_result_clear(&tmp);
-			out->steps[RUNG_STEP_SANITIZE].wall_ms = (rung_timing_now() - t0) * 1000;
+			out->steps[RUNG_STEP_SANITIZE].wall_ms = (rung_now_s() - t0) * 1000;
 			return 0;
 		}
 		rung_san_report *rep = malloc(sizeof(*rep));
@@ -335,6 +278,6 @@ int rung_sanitize_version(rung_result *out, const rung_job *job, const rung_comp
 		return ret;
 	}
 	rung_result_sanitize_judge(out, incomplete);
-	out->steps[RUNG_STEP_SANITIZE].wall_ms = (rung_timing_now() - t0) * 1000;
+	out->steps[RUNG_STEP_SANITIZE].wall_ms = (rung_now_s() - t0) * 1000;
 	return 0;
 }

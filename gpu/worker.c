@@ -21,6 +21,7 @@
 
 #include "core/timing.h"
 #include "core/err.h"
+#include "core/fs.h"
 #include "core/ptxscan.h"
 #include "core/inert.h"
 #include "core/rng.h"
@@ -295,9 +296,9 @@ static int spawn(rung_worker *w)
 	w->fd = sv[0];
 	if (lfd >= 0) {
 		/* the worker speaks on whichever it has: a connection to the path, or fd 0 */
-		int64_t until = rung_proto_now_ms() + HELLO_TIMEOUT_MS;
+		int64_t until = rung_now_ms() + HELLO_TIMEOUT_MS;
 		bool fd0_open = true; /* until the wrapper is seen to have closed it */
-		while (rung_proto_now_ms() < until) {
+		while (rung_now_ms() < until) {
 			struct pollfd pf[2] = {{.fd = lfd, .events = POLLIN}, {.fd = fd0_open ? sv[0] : -1, .events = POLLIN}};
 			if (poll(pf, 2, 200) < 0 && errno != EINTR)
 				break;
@@ -353,18 +354,18 @@ int rung__worker_start(rung_worker *w)
 		return rc;
 	w->hello_pending = false;
 	rung_msg m;
-	rc = rung_msg_read(&m, &w->chan, rung_proto_now_ms() + HELLO_TIMEOUT_MS);
+	rc = rung_msg_read(&m, &w->chan, rung_now_ms() + HELLO_TIMEOUT_MS);
 	if (rc) {
 		char why[256];
 		if (rc == RUNG_ETIMEOUT) {
 			worker_reap(w, true, 0);
 			return rung_error_set(RUNG_ETIMEOUT, "worker did not say hello within %d s", HELLO_TIMEOUT_MS / 1000);
 		}
-		char msg[512];
-		snprintf(msg, sizeof(msg), "%s", rung_error_last());
+		rung_error_state err;
+		rung_error_save(&err);
 		int st = worker_reap(w, false, 5000);
 		rung__describe_exit(why, sizeof(why), st);
-		return rung_error_set(RUNG_EIO, "%s before hello (%s)", why, msg);
+		return rung_error_set(RUNG_EIO, "%s before hello (%s)", why, err.msg);
 	}
 	if (strcmp(m.type, "hello") != 0) {
 		rung_msg_free(&m);
@@ -461,28 +462,9 @@ static void include_dirs(char store[][1024], const char **dirs, int max, const r
 
 static char *read_file(const char *path)
 {
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return NULL;
-	size_t cap = 65536, len = 0, n;
-	char *buf = malloc(cap);
-	while (buf && (n = fread(buf + len, 1, cap - len - 1, f)) > 0) {
-		len += n;
-		if (cap - len < 2) {
-			char *nb = realloc(buf, cap * 2);
-			if (!nb) {
-				free(buf);
-				buf = NULL;
-				break;
-			}
-			buf = nb;
-			cap *= 2;
-		}
-	}
-	fclose(f);
-	if (buf)
-		buf[len] = 0;
-	return buf;
+	char *text = NULL;
+	rung_fs_read_file(&text, NULL, path, RUNG_FS_MAX_TEXT);
+	return text;
 }
 
 int rung__compile_pair(rung_result *out, rung_compiled *kc, rung_compiled *rc, const rung_job *job, const char *arch,
@@ -538,8 +520,8 @@ int rung__compile_pair(rung_result *out, rung_compiled *kc, rung_compiled *rc, c
 			rsrc = *ref_src_owned;
 			if (!rsrc) {
 				set_step(out, RUNG_STEP_COMPILE, RUNG_S_OK, NULL);
-				set_step(out, RUNG_STEP_RUN, RUNG_S_FAILED, "reference failed: cannot read %s: %s", path,
-					 strerror(errno));
+				set_step(out, RUNG_STEP_RUN, RUNG_S_FAILED, "reference failed: cannot read %s",
+					 rung_error_last());
 				return 1;
 			}
 		}
@@ -635,7 +617,7 @@ static int exchange(rung_worker *w, json_t *hdr, const rung_blob *blobs, int nbl
 	int rc = rung_msg_write(w->fd, hdr, blobs, nblobs);
 	if (rc) {
 		/* The worker stopped reading: it may have said why before it went. */
-		int64_t until = rung_proto_now_ms() + 1000;
+		int64_t until = rung_now_ms() + 1000;
 		rung_msg m;
 		while (rung_msg_read(&m, &w->chan, until) == 0) {
 			if (!strcmp(m.type, "result") || !strcmp(m.type, "error")) {
@@ -654,12 +636,12 @@ static int exchange(rung_worker *w, json_t *hdr, const rung_blob *blobs, int nbl
 	int64_t window = (int64_t)(deadline_s * 1000.0);
 	for (;;) {
 		rung_msg m;
-		int64_t since = rung_proto_now_ms();
+		int64_t since = rung_now_ms();
 		rung__capture_arm(&w->cap, since, window);
 		rc = rung_msg_read(&m, &w->chan, since + window);
 		if (rc == RUNG_ETIMEOUT) {
 			int64_t printed = w->cap.printed_since;
-			double waited = (double)(rung_proto_now_ms() - since) / 1000.0;
+			double waited = (double)(rung_now_ms() - since) / 1000.0;
 			worker_reap(w, true, 0);
 			if (printed > 0) { /* output kept it alive for a while, never for ever */
 				char b[32];
@@ -675,13 +657,13 @@ static int exchange(rung_worker *w, json_t *hdr, const rung_blob *blobs, int nbl
 			return 0;
 		}
 		if (rc) {
-			char msg[256];
-			snprintf(msg, sizeof(msg), "%s", rung_error_last());
+			rung_error_state err;
+			rung_error_save(&err);
 			int st = worker_reap(w, false, 5000);
 			rung__describe_exit(ex->reason, sizeof(ex->reason), st);
-			if (!strstr(msg, "end of stream")) {
+			if (!strstr(err.msg, "end of stream")) {
 				size_t n = strlen(ex->reason);
-				snprintf(ex->reason + n, sizeof(ex->reason) - n, ": %s", msg);
+				snprintf(ex->reason + n, sizeof(ex->reason) - n, ": %s", err.msg);
 			}
 			ex->failed = true;
 			return 0;
@@ -745,7 +727,7 @@ static int eval_gpu(rung_result *out, rung_worker *w, const rung_job *job, const
 		skip_gpu_steps(out, "no worker");
 		return 0;
 	}
-	double tw = rung_timing_now();
+	double tw = rung_now_s();
 	int start_rc = rung__worker_start(w);
 	tw = rung_timing_lap("worker start (spawn, context, hello)", tw);
 	if (start_rc) {
@@ -898,7 +880,7 @@ int rung_evaluate(rung_result *out, rung_worker *w, const rung_job *job, rung_pr
 	memset(&rc, 0, sizeof(rc));
 	char *ref_owned = NULL;
 	int ret = 0;
-	double t0 = rung_timing_now();
+	double t0 = rung_now_s();
 	int c = rung__compile_pair(out, &kc, &rc, job, arch, cb, ud, &ref_owned);
 	t0 = rung_timing_lap("compile (NVRTC, kernel + reference)", t0);
 	if (c < 0)

@@ -45,13 +45,6 @@
 #define MAX_BATCH 16
 #define RSE_TARGET 0.005
 
-static double now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 static int cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -605,7 +598,7 @@ void rung__wbench(rung_wjob *j)
 	double verify_ms = 0;
 	bool use_cupti = false;
 
-	double tt = rung_timing_now();
+	double tt = rung_now_s();
 	if (!j->have_keep || bs->nsets < 1) {
 		rung__wstep(res, RUNG_STEP_BENCH, RUNG_S_FAILED, "no verified buffers from the run case%s%s",
 			    bs->note[0] ? ": " : "", bs->note);
@@ -658,7 +651,7 @@ void rung__wbench(rung_wjob *j)
 	 * run case (at most a tenth of the budget); each one verified. */
 	int min_warm = 1;
 	double warm_s = 0.02;
-	double t0 = now_s(), est_ms = 0;
+	double t0 = rung_now_s(), est_ms = 0;
 	for (int w = 0; w < 1000; w++) {
 		int x = rung__pick_set(bs->nsets);
 		CUevent *e = ev;
@@ -692,7 +685,7 @@ void rung__wbench(rung_wjob *j)
 		float ms = 0;
 		rung_cu.cuEventElapsedTime(&ms, e[E_START], e[E_END]);
 		est_ms = ms;
-		double el = now_s() - t0;
+		double el = rung_now_s() - t0;
 		if (w + 1 >= min_warm && (el >= warm_s || el >= p->budget_s / 10))
 			break;
 		rung__wprogress(c, RUNG_STEP_BENCH, 0, "warm-up %d", w + 1);
@@ -714,7 +707,7 @@ void rung__wbench(rung_wjob *j)
 		batch = 1;
 	if (batch > MAX_BATCH)
 		batch = MAX_BATCH;
-	double start = now_s(), last_progress = 0, hard = p->budget_s * 5 + 10;
+	double start = rung_now_s(), last_progress = 0, hard = p->budget_s * 5 + 10;
 	double rse = NAN;
 	int next_check = MIN_SAMPLES, timed = 0;
 	if (use_cupti) {
@@ -804,7 +797,7 @@ void rung__wbench(rung_wjob *j)
 				got = m;
 			}
 		}
-		double el = now_s() - start;
+		double el = rung_now_s() - start;
 		/* Under 75% of the max SM clock: drop the batch, unless the budget is gone
 		 * with too few samples (then keep them; `dropped` still tells). */
 		bool slow = clk > 0 && c->max_clock_mhz > 0 && clk < 0.75 * c->max_clock_mhz &&

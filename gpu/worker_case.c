@@ -115,7 +115,7 @@ static int64_t slab_elems(size_t es)
  * inactivity deadline never fires on a large but healthy case. */
 static void beat(rung_wjob *j, const char *what)
 {
-	double t = rung_timing_now();
+	double t = rung_now_s();
 	if (beat_on && t - last_beat >= 0.5) {
 		last_beat = t;
 		rung__wprogress(j->c, beat_step, 0, "%s", what);
@@ -209,7 +209,7 @@ static int gen_upload(rung_wjob *j, const rung_plan_shape *sh, int i, uint64_t s
 	int b = 0;
 	for (int64_t s = 0; s < n && r == CUDA_SUCCESS; s += slab, b ^= 1) {
 		int64_t cnt = n - s < slab ? n - s : slab;
-		double t0 = rung_timing_now();
+		double t0 = rung_now_s();
 		if ((r = stage_wait(b)) != CUDA_SUCCESS)
 			break;
 		t0 = rung_timing_lap("inputs: upload (wait)", t0);
@@ -585,7 +585,7 @@ static int ref_pass(rung_wjob *j, rung_case *k, const rung_plan_shape *sh, int i
 	CUresult cr = walk_start(&sw, j, &k->ref[i].ptr, 1, es, n);
 	char *bufs[2];
 	for (int got = cr == CUDA_SUCCESS ? 1 : -1; got > 0;) {
-		double t0 = rung_timing_now();
+		double t0 = rung_now_s();
 		if ((got = walk_next(&sw, &w.s0, &w.cnt, bufs, &cr)) <= 0)
 			break;
 		t0 = rung_timing_lap("reference: readback (wait)", t0);
@@ -684,7 +684,7 @@ static int64_t input_pass(rung_wjob *j, rung_case *k, const rung_plan_shape *sh,
 	CUresult cr = walk_start(&sw, j, &src, 1, es, n);
 	char *bufs[2];
 	for (int got = cr == CUDA_SUCCESS ? 1 : -1; got > 0 && at == -1;) {
-		double t0 = rung_timing_now();
+		double t0 = rung_now_s();
 		if ((got = walk_next(&sw, &s, &cnt, bufs, &cr)) <= 0)
 			break;
 		t0 = rung_timing_lap("inputs unchanged: readback (wait)", t0);
@@ -753,7 +753,7 @@ static int metrics_pass(rung_wjob *j, rung_case *k, const rung_plan_shape *sh, i
 	CUresult cr = walk_start(&sw, j, src, 2, es, n);
 	char *bufs[2];
 	for (int got = cr == CUDA_SUCCESS ? 1 : -1; got > 0;) {
-		double t0 = rung_timing_now();
+		double t0 = rung_now_s();
 		if ((got = walk_next(&sw, &w.s0, &w.cnt, bufs, &cr)) <= 0)
 			break;
 		t0 = rung_timing_lap("metrics: readback (wait)", t0);
@@ -830,7 +830,7 @@ static int setup(rung_wjob *j, rung_case *k, const rung_plan_shape *sh, uint64_t
 {
 	const rung_plan *p = j->p;
 	char why[512];
-	double t0 = rung_timing_now();
+	double t0 = rung_now_s();
 	for (int i = 0; i < p->nargs; i++) {
 		const rung_plan_arg *a = &p->args[i];
 		if (!is_tensor(a))
@@ -866,7 +866,7 @@ static int setup(rung_wjob *j, rung_case *k, const rung_plan_shape *sh, uint64_t
 					return 1;
 			}
 		}
-		t0 = rung_timing_now();
+		t0 = rung_now_s();
 		if (a->kind == RUNG_ARG_OUTPUT) {
 			if (poison_dev(j, k->cand[i].ptr, a->dtype, sh->numel[i], a->name, reason, rlen))
 				return 1;
@@ -901,7 +901,7 @@ static int reference(rung_wjob *j, rung_case *k, const rung_plan_shape *sh, char
 	rung_kparam kp[RUNG_MAX_ARGS];
 	void *params[RUNG_MAX_ARGS];
 	build_params(kp, params, p, sh, k->ref);
-	double t0 = rung_timing_now();
+	double t0 = rung_now_s();
 	CUresult r = launch_sync(j->c, j->rfn, &sh->ref_geom, params, NULL);
 	rung_timing_lap("reference kernel", t0);
 	if (r != CUDA_SUCCESS) {
@@ -964,7 +964,7 @@ rung_case_outcome rung__run_case(rung_wjob *j, int s, int kseed, rung_dist dist,
 		return RUNG_CASE_FAULT;
 	}
 	beat_on = true;
-	last_beat = rung_timing_now();
+	last_beat = rung_now_s();
 	if (setup(j, &k, sh, seed, why, sizeof(why)) || reference(j, &k, sh, why, sizeof(why))) {
 		rung__sfmt(reason, rlen, "%s%s", why, where);
 		out = RUNG_CASE_FAULT;
@@ -978,7 +978,7 @@ rung_case_outcome rung__run_case(rung_wjob *j, int s, int kseed, rung_dist dist,
 	 * the check rung's second run (rung__determinism) starts on zeros. */
 	if (first && rung__verify_ready(c, NULL, 0))
 		rung__smem_fill(c, c->stream, UINT32_C(0xFFFFFFFF));
-	double ms = NAN, t0 = rung_timing_now();
+	double ms = NAN, t0 = rung_now_s();
 	CUresult r = launch_sync(c, j->kfn, &sh->geom, params, first ? &ms : NULL);
 	t0 = rung_timing_lap("candidate kernel", t0);
 	if (r != CUDA_SUCCESS) {
@@ -1079,7 +1079,7 @@ done:
 		j->have_keep = true;
 		rung__bench_prep_keep(j, k.ref, k.peak);
 	}
-	t0 = rung_timing_now();
+	t0 = rung_now_s();
 	free_case(&k, p->nargs, j->fatal);
 	rung_timing_lap("device free", t0);
 	return out;

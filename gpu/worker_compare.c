@@ -40,6 +40,7 @@
 #include "core/guard.h"
 #include "core/metrics.h"
 #include "core/stats.h"
+#include "core/timing.h"
 #include "gpu/cupti.h"
 #include "gpu/worker_child.h"
 #include "gpu/worker_verify.h"
@@ -92,13 +93,6 @@ typedef struct {
 	CUdeviceptr peak_dev;                    /* RUNG_MAX_ARGS u64 */
 	int nsets, cur;                          /* sets; the one the input buffers hold */
 } cmp;
-
-static double now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 static size_t arg_bytes(const cmp *s, int i)
 {
@@ -591,7 +585,7 @@ bool rung__wcompare(rung_wctx *c, const json_t *msg, const rung_blob *blobs, int
 		goto out;
 	}
 	use_cupti = rung_cupti_available() && rung_cupti_start2(pa->kernel.lowered, pb->kernel.lowered) == 0;
-	double budget = pa->budget_s > 0 ? pa->budget_s : 2.0, start = now_s(), last = 0;
+	double budget = pa->budget_s > 0 ? pa->budget_s : 2.0, start = rung_now_s(), last = 0;
 	int next_check = MIN_ROUNDS;
 	while (n < MAX_ROUNDS) {
 		int m = n + BATCH > MAX_ROUNDS ? MAX_ROUNDS - n : BATCH, xs[BATCH];
@@ -654,7 +648,7 @@ bool rung__wcompare(rung_wctx *c, const json_t *msg, const rung_blob *blobs, int
 		}
 		k += m;
 		timed += m;
-		double el = now_s() - start;
+		double el = rung_now_s() - start;
 		bool slow = clk > 0 && c->max_clock_mhz > 0 && clk < 0.75 * c->max_clock_mhz &&
 			    !(el >= budget && n < MIN_ROUNDS);
 		if (slow) {

@@ -190,7 +190,7 @@ void rung__wjob_run(rung_wctx *c, const rung_plan *p, const void *kcubin, size_t
 	}
 	rung_cu.cuCtxSetCurrent(c->ctx);
 
-	double tm = rung_timing_now();
+	double tm = rung_now_s();
 	rung__wstep(res, RUNG_STEP_RUN, RUNG_S_RUNNING, NULL);
 	rung__wprogress(c, RUNG_STEP_RUN, 0, "loading modules");
 	if (rung__load_fn(&j, kcubin, kcubin_len, &p->kernel, &j.kmod, &j.kfn, &j.kstatic_smem, reason, sizeof(reason))) {

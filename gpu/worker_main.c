@@ -229,7 +229,7 @@ int rung_worker_main(int in_fd, int out_fd)
 		c.out_fd = dup(STDOUT_FILENO);
 		dup2(STDERR_FILENO, STDOUT_FILENO);
 	}
-	double t0 = rung_timing_now();
+	double t0 = rung_now_s();
 	int rc = device_open(&c);
 	rung_timing_lap("context init (driver, device, CUPTI, NVML)", t0);
 	if (send_hello(&c, rc) || rc)

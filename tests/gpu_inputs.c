@@ -74,10 +74,10 @@ static int eval_spec(rung_result *r, const char *dir, const char *spec_text, con
 	rung_job job = {.spec = spec, .kernel_src = src, .kernel_file = kernel, .ref_file = spec->reference,
 			.seed = 20261203, .seed_set = true, .flags = RUNG_JOB_NO_BENCH, .label = dir};
 	progress[0] = 0;
-	int64_t t0 = rung_proto_now_ms();
+	int64_t t0 = rung_now_ms();
 	rc = rung_evaluate(r, W, &job, on_progress, NULL);
 	printf("     %-12s %-26s %5lld ms  %s: %s\n", kernel, spec->ninputs > 1 ? "(inputs listed)" : "(normal only)",
-	       (long long)(rung_proto_now_ms() - t0), rung_status_name(rung_result_status(r)), rung_result_reason(r));
+	       (long long)(rung_now_ms() - t0), rung_status_name(rung_result_status(r)), rung_result_reason(r));
 	free(src);
 	rung_spec_free(spec);
 	return rc;

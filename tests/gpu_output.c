@@ -49,10 +49,10 @@ static void no_controls(const char *name)
 static void test_prints_check_and_bench(void)
 {
 	char *sh = NULL;
-	int64_t t0 = rung_proto_now_ms();
+	int64_t t0 = rung_now_ms();
 	int rc = t_sh(&sh, "cd %s/exploits/prints && %s check --seed 11 >%s/out 2>%s/err", RUNG_TEST_DIR, RUNG_BIN, tmp,
 		      tmp);
-	int64_t dt = rung_proto_now_ms() - t0;
+	int64_t dt = rung_now_ms() - t0;
 	free(sh);
 	char *out = slurp_in("out", NULL), *err = slurp_in("err", NULL);
 	printf("     rung check tests/exploits/prints: exit %d in %lld ms\n%s%s", rc, (long long)dt, out ? out : "",

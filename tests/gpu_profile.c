@@ -35,9 +35,9 @@ static int eval_at(rung_result *r, const char *dir, const char *kernel, unsigned
 	char *src = t_slurp(path, NULL);
 	rung_job job = {.spec = spec, .kernel_src = src, .kernel_file = kernel, .ref_file = spec->reference,
 			.seed = 20261129, .seed_set = true, .budget_s = 0.3, .flags = flags, .label = dir};
-	int64_t t0 = rung_proto_now_ms();
+	int64_t t0 = rung_now_ms();
 	rc = rung_evaluate(r, W, &job, NULL, NULL);
-	printf("     %-40s %5lld ms  %s: %s\n", dir, (long long)(rung_proto_now_ms() - t0),
+	printf("     %-40s %5lld ms  %s: %s\n", dir, (long long)(rung_now_ms() - t0),
 	       rung_status_name(rung_result_status(r)), rung_result_reason(r));
 	free(src);
 	rung_spec_free(spec);
@@ -48,13 +48,13 @@ static void test_ceilings(void)
 {
 	rung_ceilings c;
 	rung_env e;
-	int64_t t0 = rung_proto_now_ms();
+	int64_t t0 = rung_now_ms();
 	int rc = rung_worker_ceilings(&c, &e, W, NULL, NULL);
 	CHECK_INT(rc, 0);
 	if (rc)
 		fprintf(stderr, "ceilings: %s\n", rung_error_last());
 	printf("     ceilings in %lld ms: dram %.3g TB/s, l2 %.3g TB/s, fp32 %.3g, fp64 %.3g, bf16-mma %.3g, tf32-mma %.3g TFLOP/s\n",
-	       (long long)(rung_proto_now_ms() - t0), c.dram.value / 1e12, c.l2.value / 1e12, c.fp32.value / 1e12,
+	       (long long)(rung_now_ms() - t0), c.dram.value / 1e12, c.l2.value / 1e12, c.fp32.value / 1e12,
 	       c.fp64.value / 1e12, c.tensor[RUNG_TC_BF16].value / 1e12, c.tensor[RUNG_TC_TF32].value / 1e12);
 	CHECK_INT(c.dram.src, RUNG_CEIL_MEASURED);
 	CHECK_INT(c.fp32.src, RUNG_CEIL_MEASURED);

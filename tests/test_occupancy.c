@@ -10,6 +10,7 @@
 #include <jansson.h>
 
 #include "core/err.h"
+#include "core/fs.h"
 #include "core/occupancy.h"
 #include "core/result.h"
 #include "core/spec.h"
@@ -221,9 +222,9 @@ static void t_recorded_ladder(void)
 	char *plan = NULL, *jsonl = NULL;
 	size_t len;
 	snprintf(path, sizeof(path), "%s/../examples/sgemm/ladder.txt", RUNG_TEST_DIR);
-	CHECK_INT(rung_read_file(&plan, &len, path), 0);
+	CHECK_INT(rung_fs_read_file(&plan, &len, path, 0), 0);
 	snprintf(path, sizeof(path), "%s/../examples/sgemm/recorded.jsonl", RUNG_TEST_DIR);
-	CHECK_INT(rung_read_file(&jsonl, &len, path), 0);
+	CHECK_INT(rung_fs_read_file(&jsonl, &len, path, 0), 0);
 	if (!spec || !plan || !jsonl)
 		goto out;
 	/* hand-computed theoretical occupancy per step (regs, static smem, block, dynamic smem):
@@ -278,7 +279,7 @@ static void t_recorded_ladder(void)
 		}
 		char *src = NULL;
 		snprintf(path, sizeof(path), "%s/../examples/sgemm/ladder/%s.cu", RUNG_TEST_DIR, step);
-		CHECK_INT(rung_read_file(&src, &len, path), 0);
+		CHECK_INT(rung_fs_read_file(&src, &len, path, 0), 0);
 		rung_launch l = {0};
 		rung_geom g;
 		CHECK_INT(rung_launch_from_source(&l, spec, src, path), 1);

@@ -48,7 +48,7 @@ static void test_frame_roundtrip_with_blobs(void)
 	rung_chan ch;
 	rung_chan_init(&ch, sv[0]);
 	rung_msg m;
-	CHECK_INT(rung_msg_read(&m, &ch, rung_proto_now_ms() + 10000), 0);
+	CHECK_INT(rung_msg_read(&m, &ch, rung_now_ms() + 10000), 0);
 	CHECK_STR(m.type, "job");
 	CHECK_INT(json_integer_value(json_object_get(m.json, "x")), 42);
 	CHECK_INT(m.nblobs, 3);
@@ -67,7 +67,7 @@ static void test_frame_roundtrip_with_blobs(void)
 	CHECK_INT(m.nblobs, 0);
 	rung_msg_free(&m);
 	/* then end of stream */
-	CHECK_INT(rung_msg_read(&m, &ch, rung_proto_now_ms() + 5000), RUNG_EIO);
+	CHECK_INT(rung_msg_read(&m, &ch, rung_now_ms() + 5000), RUNG_EIO);
 	CHECK_CONTAINS(rung_error_last(), "end of stream");
 	int st;
 	waitpid(pid, &st, 0);
@@ -85,9 +85,9 @@ static void test_frame_deadline(void)
 	rung_chan ch;
 	rung_chan_init(&ch, sv[0]);
 	rung_msg m;
-	int64_t t0 = rung_proto_now_ms();
+	int64_t t0 = rung_now_ms();
 	CHECK_INT(rung_msg_read(&m, &ch, t0 + 150), RUNG_ETIMEOUT);
-	int64_t dt = rung_proto_now_ms() - t0;
+	int64_t dt = rung_now_ms() - t0;
 	CHECK(dt >= 140 && dt < 2000);
 	rung_chan_free(&ch);
 	close(sv[0]);
@@ -106,7 +106,7 @@ static void test_frame_malformed(void)
 		rung_chan ch;
 		rung_chan_init(&ch, sv[0]);
 		rung_msg m;
-		CHECK_INT(rung_msg_read(&m, &ch, rung_proto_now_ms() + 2000), RUNG_EIO);
+		CHECK_INT(rung_msg_read(&m, &ch, rung_now_ms() + 2000), RUNG_EIO);
 		CHECK_CONTAINS(rung_error_last(), want[i]);
 		rung_chan_free(&ch);
 		close(sv[0]);
@@ -121,7 +121,7 @@ static void test_frame_malformed(void)
 	rung_chan ch;
 	rung_chan_init(&ch, sv[0]);
 	rung_msg m;
-	CHECK_INT(rung_msg_read(&m, &ch, rung_proto_now_ms() + 2000), RUNG_EIO);
+	CHECK_INT(rung_msg_read(&m, &ch, rung_now_ms() + 2000), RUNG_EIO);
 	CHECK_CONTAINS(rung_error_last(), "end of stream");
 	rung_chan_free(&ch);
 	close(sv[0]);
@@ -155,7 +155,7 @@ static void test_frame_announced_size_not_allocated(void)
 		rung_chan ch;
 		rung_chan_init(&ch, sv[0]);
 		rung_msg m;
-		int rc = rung_msg_read(&m, &ch, rung_proto_now_ms() + 5000);
+		int rc = rung_msg_read(&m, &ch, rung_now_ms() + 5000);
 		const char *why = rung_error_last();
 		if (rc != RUNG_EIO || !strstr(why, "end of stream")) {
 			fprintf(stderr, "rung_msg_read: %d %s\n", rc, why);
@@ -494,9 +494,9 @@ static void test_fake_worker_hangs(void)
 	CHECK_STR(env.gpu, "Fake GPU");
 	CHECK_INT(env.sms, 3);
 	rung_result r;
-	int64_t t0 = rung_proto_now_ms();
+	int64_t t0 = rung_now_ms();
 	CHECK_INT(eval_task(&r, w, 0.5), 0);
-	int64_t dt = rung_proto_now_ms() - t0;
+	int64_t dt = rung_now_ms() - t0;
 	CHECK(dt < 20000);
 	CHECK_INT(r.steps[RUNG_STEP_COMPILE].status, RUNG_S_OK);
 	CHECK_INT(r.steps[RUNG_STEP_RUN].status, RUNG_S_FAILED);
@@ -699,9 +699,9 @@ static void test_fake_worker_prints(void)
 	int saved[2];
 	rung_result r;
 	own_output_begin(saved, own);
-	int64_t t0 = rung_proto_now_ms();
+	int64_t t0 = rung_now_ms();
 	int rc = eval_task(&r, w, 1.0);
-	int64_t dt = rung_proto_now_ms() - t0;
+	int64_t dt = rung_now_ms() - t0;
 	rung_worker_close(w);
 	own_output_end(saved);
 
@@ -759,9 +759,9 @@ static void test_fake_worker_floods_forever(void)
 	int saved[2];
 	rung_result r;
 	own_output_begin(saved, own);
-	int64_t t0 = rung_proto_now_ms();
+	int64_t t0 = rung_now_ms();
 	int rc = eval_task(&r, w, 0.5);
-	int64_t dt = rung_proto_now_ms() - t0;
+	int64_t dt = rung_now_ms() - t0;
 	rung_worker_close(w);
 	own_output_end(saved);
 
@@ -1130,10 +1130,10 @@ static void test_wrapped_worker_connects_back(void)
 	rung_worker *w = NULL;
 	CHECK_INT(rung_worker_open(&w, &o), 0);
 	rung_env env;
-	int64_t t0 = rung_proto_now_ms();
+	int64_t t0 = rung_now_ms();
 	CHECK_INT(rung_worker_env(&env, w), RUNG_ENODEV);
 	CHECK_CONTAINS(rung_error_last(), "no CUDA driver");
-	CHECK(rung_proto_now_ms() - t0 < 30000);
+	CHECK(rung_now_ms() - t0 < 30000);
 	rung_worker_close(w);
 	char *out = NULL;
 	t_sh(&out, "ls %s | grep -c rung-worker- || true", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");

@@ -28,6 +28,7 @@
 
 #include "core/err.h"
 #include "core/expr.h"
+#include "core/fs.h"
 #include "core/profile.h"
 #include "core/result.h"
 #include "gpu/compile.h"
@@ -273,7 +274,7 @@ int rung_cmd_profile(int argc, char **argv)
 		}
 	}
 	char ncu_path[4096];
-	if (ncu && !rung_find_on_path(ncu_path, sizeof(ncu_path), "ncu")) {
+	if (ncu && !rung_fs_which(ncu_path, sizeof(ncu_path), "ncu", NULL)) {
 		fprintf(stderr, "rung profile: ncu not found on PATH (install Nsight Compute, or add its directory to PATH)\n");
 		return RUNG_EXIT_NOGPU;
 	}

@@ -11,6 +11,7 @@
 #include <git2.h>
 
 #include "core/err.h"
+#include "core/fs.h"
 #include "core/spec.h"
 #include "tui/import.h"
 #include "vcs/repo.h"
@@ -149,11 +150,8 @@ static int parse_line(rung_demo_plan *p, const char *task, char *line, const cha
 	*gt = 0;
 	snprintf(s.name, sizeof(s.name), "%s", trim(f[1]));
 	snprintf(s.email, sizeof(s.email), "%s", lt + 1);
-	if (rung_demo_parse_date(&s.time, f[2]) < 0) {
-		char msg[512];
-		snprintf(msg, sizeof(msg), "%s", rung_error_last()); /* the message buffer is reused */
-		return rung_error_set(RUNG_EINVAL, "%s:%d: %s", name, lineno, msg);
-	}
+	if (rung_demo_parse_date(&s.time, f[2]) < 0)
+		return rung_error_set(RUNG_EINVAL, "%s:%d: %s", name, lineno, rung_error_last());
 	if (s.time < *last_time)
 		return rung_error_set(RUNG_EINVAL, "%s:%d: date %s is earlier than the step before", name, lineno, f[2]);
 	*last_time = s.time;
@@ -444,21 +442,21 @@ static void drop_empty_user_section(const char *dir)
 {
 	char path[4096];
 	snprintf(path, sizeof(path), "%s/.git/config", dir);
-	FILE *f = fopen(path, "r");
-	if (!f)
+	char *buf = NULL;
+	if (rung_fs_read_file(&buf, NULL, path, RUNG_FS_MAX_TEXT) < 0)
 		return;
-	char buf[8192];
-	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[n] = 0;
 	char *u = strstr(buf, "[user]\n");
-	if (!u || (u[7] && u[7] != '['))
+	if (!u || (u[7] && u[7] != '[')) {
+		free(buf);
 		return;
+	}
 	memmove(u, u + 7, strlen(u + 7) + 1);
-	if ((f = fopen(path, "w"))) {
+	FILE *f = fopen(path, "w");
+	if (f) {
 		fputs(buf, f);
 		fclose(f);
 	}
+	free(buf);
 }
 
 /* Notes are written as the human: the repository's own user.name/email are

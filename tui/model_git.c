@@ -97,10 +97,11 @@ static int open_ctx(rung_vctx *c, const char *dir, const char *taskdir)
 	if (e == 0)
 		e = rung_store_open_repo(&c->store, c->repo);
 	if (e < 0) {
-		char msg[1024];
-		snprintf(msg, sizeof(msg), "%s", rung_error_last());
+		rung_error_state st;
+		rung_error_save(&st);
 		rung_vctx_close(c);
-		return rung_error_set(e, "%s", msg);
+		st.code = e;
+		return rung_error_restore(&st);
 	}
 	return 0;
 }
@@ -1010,8 +1011,8 @@ int rung_model_git_new(rung_model **out, const char *dir, const char *taskdir)
 	if (e == 0)
 		e = open_ctx(&g->ui, dir, taskdir);
 	if (e < 0) {
-		char msg[1024];
-		snprintf(msg, sizeof(msg), "%s", rung_error_last());
+		rung_error_state st;
+		rung_error_save(&st);
 		m->ops = NULL;
 		if (m->pipe_fd[0] || m->pipe_fd[1])
 			rung_model_free(m);
@@ -1022,7 +1023,8 @@ int rung_model_git_new(rung_model **out, const char *dir, const char *taskdir)
 		free(g->dir);
 		free(g->taskdir);
 		free(g);
-		return rung_error_set(e, "%s", msg);
+		st.code = e;
+		return rung_error_restore(&st);
 	}
 	set_title(m, g);
 	set_tasks(m, g);

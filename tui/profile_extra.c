@@ -72,24 +72,3 @@ int rung_profile_print_hot(FILE *f, const rung_compiled *kc, const rung_sass_cou
 	rung_sass_free(&s);
 	return 0;
 }
-
-bool rung_find_on_path(char *buf, size_t len, const char *prog)
-{
-	const char *path = getenv("PATH");
-	if (!path || !*path)
-		return false;
-	const char *p = path;
-	while (*p) {
-		const char *e = strchr(p, ':');
-		size_t n = e ? (size_t)(e - p) : strlen(p);
-		if (n > 0) {
-			snprintf(buf, len, "%.*s/%s", (int)n, p, prog);
-			if (access(buf, X_OK) == 0)
-				return true;
-		}
-		if (!e)
-			break;
-		p = e + 1;
-	}
-	return false;
-}

@@ -27,7 +27,4 @@ int rung_profile_sass_load(rung_sass_counts *out, rung_repo *repo, const char *c
  * ("[sass] ..." header). Returns 0, or negative (no nvdisasm: message). */
 int rung_profile_print_hot(FILE *f, const rung_compiled *kc, const rung_sass_counts *c, int max);
 
-/* The full path of prog found on $PATH into buf; false when absent. */
-bool rung_find_on_path(char *buf, size_t len, const char *prog);
-
 #endif

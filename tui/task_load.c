@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include "core/err.h"
+#include "core/fs.h"
 #include "tui/cli.h"
 
 char *rung_path_join(const char *dir, const char *name)
@@ -24,47 +25,6 @@ char *rung_path_join(const char *dir, const char *name)
 	return p;
 }
 
-int rung_read_file(char **out, size_t *len, const char *path)
-{
-	*out = NULL;
-	if (len)
-		*len = 0;
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return rung_error_set(errno == ENOENT ? RUNG_ENOTFOUND : RUNG_EIO, "%s: %s", path, strerror(errno));
-	size_t cap = 16384, n = 0;
-	char *buf = malloc(cap);
-	while (buf) {
-		size_t r = fread(buf + n, 1, cap - n - 1, f);
-		n += r;
-		if (r == 0)
-			break;
-		if (cap - n < 2) {
-			char *b = realloc(buf, cap * 2);
-			if (!b) {
-				free(buf);
-				buf = NULL;
-				break;
-			}
-			buf = b;
-			cap *= 2;
-		}
-	}
-	bool err = ferror(f);
-	fclose(f);
-	if (!buf)
-		return rung_error_set(RUNG_ENOMEM, "%s: out of memory", path);
-	if (err) {
-		free(buf);
-		return rung_error_set(RUNG_EIO, "%s: read error", path);
-	}
-	buf[n] = 0;
-	*out = buf;
-	if (len)
-		*len = n;
-	return 0;
-}
-
 int rung_write_file(const char *path, const void *data, size_t len)
 {
 	FILE *f = fopen(path, "wb");
@@ -75,16 +35,6 @@ int rung_write_file(const char *path, const void *data, size_t len)
 	if (fclose(f) != 0 || w != len)
 		return rung_error_set(RUNG_EIO, "%s: write failed: %s", path, strerror(e));
 	return 0;
-}
-
-static char *dir_of(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-	if (!slash)
-		return strdup(".");
-	if (slash == path)
-		return strdup("/");
-	return strndup(path, (size_t)(slash - path));
 }
 
 static bool ends_with(const char *s, const char *suffix)
@@ -134,7 +84,7 @@ static int load_source(rung_task_source *s, const char *cmd, const char *dir, co
 		return 0;
 	if (!(s->path = rung_path_join(dir, name)))
 		return RUNG_EXIT_INTERNAL;
-	if (rung_read_file(&s->src, NULL, s->path) < 0) {
+	if (rung_fs_read_file(&s->src, NULL, s->path, RUNG_FS_MAX_TEXT) < 0) {
 		fprintf(stderr, "rung %s: %s\n", cmd, rung_error_last());
 		return rung_error_last_code() == RUNG_ENOTFOUND ? RUNG_EXIT_SPEC : RUNG_EXIT_INTERNAL;
 	}
@@ -157,7 +107,7 @@ int rung_task_load(rung_task *out, const char *cmd, const char *arg)
 		out->dir = strdup(arg);
 		spec_path = strdup(arg);
 	} else {
-		out->dir = dir_of(arg);
+		out->dir = rung_fs_dir_of(arg);
 		if (ends_with(arg, ".ini")) {
 			spec_path = strdup(arg);
 		} else {

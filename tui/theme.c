@@ -9,6 +9,7 @@
 #include <strings.h>
 
 #include "core/err.h"
+#include "core/fs.h"
 
 /* Same text as themes/default.theme (tests/test_tui.c checks they agree). */
 static const char default_text[] =
@@ -242,29 +243,12 @@ const char *rung_theme_monochrome_text(void)
 	return mono_text;
 }
 
+/* The file's text, or NULL where there is none to read (absent is normal). */
 static char *slurp(const char *path)
 {
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return NULL;
-	size_t cap = 4096, len = 0;
-	char *buf = malloc(cap);
-	size_t n;
-	while (buf && (n = fread(buf + len, 1, cap - len - 1, f)) > 0) {
-		len += n;
-		if (cap - len < 2) {
-			char *nb = realloc(buf, cap *= 2);
-			if (!nb) {
-				free(buf);
-				buf = NULL;
-			}
-			buf = nb;
-		}
-	}
-	fclose(f);
-	if (buf)
-		buf[len] = 0;
-	return buf;
+	char *text = NULL;
+	rung_fs_read_file(&text, NULL, path, RUNG_FS_MAX_TEXT);
+	return text;
 }
 
 static void config_dir(char *out, size_t len)

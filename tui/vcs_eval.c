@@ -12,13 +12,6 @@
 #include "gpu/sanitize.h"
 #include "tui/check_gpu.h"
 
-double rung_now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
 int rung_evaler_open(rung_evaler *e, rung_vctx *c, unsigned flags)
 {
 	memset(e, 0, sizeof(*e));
@@ -193,7 +186,7 @@ typedef struct {
 	rung_compiled kc, rc;
 	int crc; /* rung_evaluate_compile's return */
 	int err; /* rung's own failure before compiling */
-	char errmsg[512];
+	rung_error_state error; /* the message of err or crc (set on the thread that failed) */
 } pslot;
 
 typedef struct {
@@ -219,7 +212,7 @@ static void compile_slot(pipeline *p, pslot *s)
 {
 	s->crc = rung_evaluate_compile(&s->res, &s->kc, &s->rc, &s->job, p->arch);
 	if (s->crc < 0)
-		snprintf(s->errmsg, sizeof(s->errmsg), "%s", rung_error_last());
+		rung_error_save(&s->error);
 }
 
 static void *compile_thread(void *arg)
@@ -265,7 +258,7 @@ static int prepare(pipeline *p, int i)
 	int r = rung_vtask_source(&s->src, &c->task, v->worktree ? "WORKTREE" : v->id, v->kernel_path);
 	if (r < 0) {
 		s->err = r;
-		snprintf(s->errmsg, sizeof(s->errmsg), "%s", rung_error_last());
+		rung_error_save(&s->error);
 		return SLOT_DONE;
 	}
 	s->have_src = true;
@@ -370,7 +363,7 @@ int rung_evaler_run_all(rung_evaler *e, const rung_version *vs, int n, int jobs,
 				err = rung_evaluate_gpu(&s->res, e->w, &s->job, &s->kc, spec->reference ? &s->rc : NULL, progress,
 						      e);
 				if (err < 0)
-					snprintf(s->errmsg, sizeof(s->errmsg), "%s", rung_error_last());
+					rung_error_save(&s->error);
 			}
 			if (e->tty)
 				fprintf(rung_cli_tty_stderr(), "\r\033[K");
@@ -382,7 +375,7 @@ int rung_evaler_run_all(rung_evaler *e, const rung_version *vs, int n, int jobs,
 				if (e->env.valid && e->c->store && gpu && s->res.steps[RUNG_STEP_RUN].status != RUNG_S_SKIPPED &&
 				    rung_store_put(e->c->store, &s->res, s->content, vs[i].worktree ? NULL : vs[i].id) < 0) {
 					err = rung_error_last_code();
-					snprintf(s->errmsg, sizeof(s->errmsg), "%s", rung_error_last());
+					rung_error_save(&s->error);
 				}
 			}
 		}
@@ -391,10 +384,11 @@ int rung_evaler_run_all(rung_evaler *e, const rung_version *vs, int n, int jobs,
 			err = evaler_sanitize(e, &s->res, &s->job, compiled ? &s->kc : NULL, compiled ? &s->rc : NULL,
 					      s->content, vs[i].worktree ? NULL : vs[i].id);
 			if (err < 0)
-				snprintf(s->errmsg, sizeof(s->errmsg), "%s", rung_error_last());
+				rung_error_save(&s->error);
 		}
 		if (err < 0) {
-			rung_error_set(err, "%s", s->errmsg);
+			s->error.code = err;
+			rung_error_restore(&s->error);
 			rung_result_clear(&s->res);
 			rung_result_init(&s->res);
 		}

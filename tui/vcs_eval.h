@@ -6,6 +6,7 @@
 
 #include <stdbool.h>
 
+#include "core/timing.h"
 #include "gpu/worker.h"
 #include "tui/vcs_ctx.h"
 
@@ -53,7 +54,5 @@ typedef struct {
 	int compiled, max_in_flight;
 } rung_evaler_stats;
 rung_evaler_stats rung_evaler_last_stats(void);
-
-double rung_now_s(void);
 
 #endif

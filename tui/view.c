@@ -17,6 +17,7 @@
 #include <wchar.h>
 
 #include "core/err.h"
+#include "core/timing.h"
 #include "tui/draw.h"
 
 /* ---- requests and keys ------------------------------------------------- */
@@ -888,11 +889,9 @@ int rung_tui_script_command(rung_tui *t, const char *line)
 		/* apply live updates for N seconds (a background evaluation in flight) */
 		double secs = atof(args);
 		struct pollfd p = {rung_model_event_fd(t->model), POLLIN, 0};
-		struct timespec t0, now;
-		clock_gettime(CLOCK_MONOTONIC, &t0);
+		double t0 = rung_now_s();
 		for (;;) {
-			clock_gettime(CLOCK_MONOTONIC, &now);
-			double left = secs - (double)(now.tv_sec - t0.tv_sec) - (double)(now.tv_nsec - t0.tv_nsec) / 1e9;
+			double left = secs - (rung_now_s() - t0);
 			if (left <= 0)
 				break;
 			if (poll(&p, 1, (int)(left * 1000) + 1) > 0)
@@ -1059,8 +1058,8 @@ int rung_tui_run(rung_model *m, const rung_tui_opts *opts)
 	if (!err)
 		err = opts->script ? run_script(t, opts->script) : run_keyboard(t);
 
-	char errbuf[512];
-	snprintf(errbuf, sizeof(errbuf), "%s", rung_error_last());
+	rung_error_state saved; /* the views' cleanup may set errors of its own */
+	rung_error_save(&saved);
 	while (t->depth) {
 		rung_view *v = t->stack[--t->depth];
 		if (v->ops->done)
@@ -1079,7 +1078,9 @@ int rung_tui_run(rung_model *m, const rung_tui_opts *opts)
 	if (in)
 		fclose(in);
 	free(t);
-	if (err < 0)
-		rung_error_set(err, "%s", errbuf);
+	if (err < 0) {
+		saved.code = err;
+		rung_error_restore(&saved);
+	}
 	return err;
 }

@@ -8,6 +8,7 @@
 #include <git2.h>
 
 #include "core/err.h"
+#include "core/fs.h"
 
 struct rung_history {
 	rung_repo *repo;
@@ -459,12 +460,6 @@ static char *resolve_rel(const char *dir, const char *name)
 	return j;
 }
 
-static char *dirname_of(const char *path)
-{
-	const char *s = strrchr(path, '/');
-	return s ? strndup(path, (size_t)(s - path)) : strdup("");
-}
-
 typedef struct {
 	rung_source *s;
 	char **paths; /* resolved path of each header */
@@ -480,7 +475,7 @@ static int add_includes(inc_ctx *x, rung_repo *repo, const char *rev, const char
 	int e = rung_scan_includes(&names, &n, text);
 	if (e < 0)
 		return e;
-	char *dir = dirname_of(file);
+	char *dir = rung_fs_dir_of(file); /* "." at the top: resolve_rel drops it */
 	for (int i = 0; i < n && e >= 0; i++) {
 		char *path = resolve_rel(dir, names[i]);
 		if (!path)

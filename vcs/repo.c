@@ -12,6 +12,7 @@
 #include <git2.h>
 
 #include "core/err.h"
+#include "core/fs.h"
 
 struct rung_repo {
 	git_repository *git;
@@ -352,32 +353,13 @@ int rung_repo_resolve(char out[41], rung_repo *r, const char *rev)
 
 static int read_disk(char **out, size_t *len, const char *abs, const char *path)
 {
-	FILE *f = fopen(abs, "rb");
-	if (!f)
-		return rung_error_set(errno == ENOENT ? RUNG_ENOTFOUND : RUNG_EIO, "%s: %s", path, strerror(errno));
-	size_t cap = 4096, n = 0, k;
-	char *b = malloc(cap);
-	while (b && (k = fread(b + n, 1, cap - n - 1, f)) > 0) {
-		n += k;
-		if (cap - n < 2) {
-			char *nb = realloc(b, cap * 2);
-			if (!nb) {
-				free(b);
-				b = NULL;
-				break;
-			}
-			b = nb;
-			cap *= 2;
-		}
-	}
-	fclose(f);
-	if (!b)
-		return rung_error_set(RUNG_ENOMEM, "out of memory");
-	b[n] = 0;
-	*out = b;
-	if (len)
-		*len = n;
-	return 0;
+	int e = rung_fs_read_file(out, len, abs, RUNG_FS_MAX_TEXT);
+	/* the message names the repository-relative path, as for a revision */
+	size_t al = strlen(abs);
+	const char *msg = rung_error_last();
+	if (e < 0 && !strncmp(msg, abs, al))
+		rung_error_set(e, "%s%s", path, msg + al);
+	return e;
 }
 
 static int entry_at(git_tree_entry **te, git_commit **commit, rung_repo *r, const char *rev, const char *path)

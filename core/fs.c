@@ -1,0 +1,173 @@
+#include "core/fs.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/err.h"
+
+static const char *kind_of(mode_t m)
+{
+	if (S_ISDIR(m))
+		return "a directory";
+	if (S_ISFIFO(m))
+		return "a FIFO";
+	if (S_ISCHR(m))
+		return "a character device";
+	if (S_ISBLK(m))
+		return "a block device";
+	if (S_ISSOCK(m))
+		return "a socket";
+	return "not a file";
+}
+
+static int read_whole(char **out, size_t *len, const char *path, size_t max, bool cut)
+{
+	*out = NULL;
+	if (len)
+		*len = 0;
+	/* O_NONBLOCK: opening a FIFO for reading would wait for a writer. */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	if (fd < 0)
+		return rung_error_set(errno == ENOENT ? RUNG_ENOTFOUND : RUNG_EIO, "%s: %s", path, strerror(errno));
+	struct stat st;
+	if (fstat(fd, &st) != 0) {
+		int e = errno;
+		close(fd);
+		return rung_error_set(RUNG_EIO, "%s: %s", path, strerror(e));
+	}
+	if (!S_ISREG(st.st_mode)) {
+		close(fd);
+		return rung_error_set(RUNG_EIO, "%s: not a regular file (%s)", path, kind_of(st.st_mode));
+	}
+	if (max && !cut && st.st_size > 0 && (uintmax_t)st.st_size > max) {
+		close(fd);
+		return rung_error_set(RUNG_EIO, "%s: larger than %zu bytes", path, max);
+	}
+	int fl = fcntl(fd, F_GETFL);
+	if (fl >= 0)
+		fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+	/* The size is a hint: the file may change while it is read. */
+	size_t cap = st.st_size > 0 ? (size_t)st.st_size + 2 : 4096, n = 0;
+	if (max && cap > max + 1)
+		cap = max + 1;
+	char *buf = malloc(cap);
+	int rc = 0;
+	while (buf) {
+		if (n + 1 >= cap) {
+			if (max && n >= max) {
+				if (!cut) {
+					/* one byte more tells a file that grew past max */
+					char c;
+					ssize_t r;
+					while ((r = read(fd, &c, 1)) < 0 && errno == EINTR)
+						;
+					if (r > 0)
+						rc = rung_error_set(RUNG_EIO, "%s: larger than %zu bytes", path, max);
+				}
+				break;
+			}
+			size_t ncap = cap * 2;
+			if (max && ncap > max + 1)
+				ncap = max + 1;
+			char *nb = realloc(buf, ncap);
+			if (!nb) {
+				free(buf);
+				buf = NULL;
+				break;
+			}
+			buf = nb;
+			cap = ncap;
+		}
+		ssize_t r = read(fd, buf + n, cap - n - 1);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			rc = rung_error_set(RUNG_EIO, "%s: read error: %s", path, strerror(errno));
+			break;
+		}
+		if (r == 0)
+			break;
+		n += (size_t)r;
+	}
+	close(fd);
+	if (!buf)
+		return rung_error_set(RUNG_ENOMEM, "%s: out of memory", path);
+	if (rc) {
+		free(buf);
+		return rc;
+	}
+	buf[n] = 0;
+	*out = buf;
+	if (len)
+		*len = n;
+	return 0;
+}
+
+int rung_fs_read_file(char **out, size_t *len, const char *path, size_t max)
+{
+	return read_whole(out, len, path, max, false);
+}
+
+int rung_fs_read_head(char **out, size_t *len, const char *path, size_t max)
+{
+	if (!max) {
+		*out = NULL;
+		if (len)
+			*len = 0;
+		return rung_error_set(RUNG_EINVAL, "%s: read of no bytes", path);
+	}
+	return read_whole(out, len, path, max, true);
+}
+
+char *rung_fs_dir_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	if (!slash)
+		return strdup(".");
+	if (slash == path)
+		return strdup("/");
+	return strndup(path, (size_t)(slash - path));
+}
+
+bool rung_fs_is_exec(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode) && access(path, X_OK) == 0;
+}
+
+static bool try_dir(char *buf, size_t len, const char *dir, size_t dlen, const char *prog)
+{
+	if (!dlen || dlen + 1 + strlen(prog) + 1 > len)
+		return false;
+	snprintf(buf, len, "%.*s/%s", (int)dlen, dir, prog);
+	return rung_fs_is_exec(buf);
+}
+
+bool rung_fs_which(char *buf, size_t len, const char *prog, const char *const *extra)
+{
+	if (!len)
+		return false;
+	if (prog && *prog && !strchr(prog, '/')) {
+		const char *path = getenv("PATH");
+		for (const char *p = path; p && *p;) {
+			const char *e = strchr(p, ':');
+			size_t n = e ? (size_t)(e - p) : strlen(p);
+			if (try_dir(buf, len, p, n, prog))
+				return true;
+			if (!e)
+				break;
+			p = e + 1;
+		}
+		for (int i = 0; extra && extra[i]; i++)
+			if (try_dir(buf, len, extra[i], strlen(extra[i]), prog))
+				return true;
+	}
+	buf[0] = 0;
+	return false;
+}

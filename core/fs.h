@@ -1,0 +1,39 @@
+/* File-system helpers that several modules need: whole-file reads with a size
+ * limit, the directory of a path, and the search for an executable on $PATH.
+ * Errors follow core/err.h and name the path. */
+#ifndef RUNG_CORE_FS_H
+#define RUNG_CORE_FS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* The limit for text files read whole: sources, specs, themes, configs. */
+#define RUNG_FS_MAX_TEXT ((size_t)64 << 20)
+
+/* Reads a whole regular file into a NUL-terminated heap buffer (*out, free()
+ * it); *len (len may be NULL) gets its size. Anything that is not a regular
+ * file (a directory, a FIFO, a device such as /dev/zero) is refused without
+ * reading from it, and so is a file of more than max bytes (0: no limit), so a
+ * read never blocks on a FIFO nor grows without bound. Errors name the path:
+ * RUNG_ENOTFOUND "p: No such file or directory", RUNG_EIO "p: <strerror>",
+ * "p: not a regular file (a FIFO)", "p: larger than N bytes", "p: read error: ...",
+ * RUNG_ENOMEM "p: out of memory". *out is NULL on error. */
+int rung_fs_read_file(char **out, size_t *len, const char *path, size_t max);
+/* The same, but a file longer than max bytes is cut at max (a log whose head
+ * is what matters) instead of refused. max must be > 0. */
+int rung_fs_read_head(char **out, size_t *len, const char *path, size_t max);
+
+/* The directory part of path, on the heap (free() it): "a/b/c.cu" -> "a/b",
+ * "c.cu" -> ".", "/c.cu" -> "/". NULL when out of memory. */
+char *rung_fs_dir_of(const char *path);
+
+/* True when path is a regular file this process may execute. */
+bool rung_fs_is_exec(const char *path);
+/* Finds the executable prog: in each directory of $PATH in order, then in
+ * each directory of extra (a NULL-terminated list, may be NULL); empty
+ * directory names are skipped. On success writes "dir/prog" to
+ * buf and returns true; otherwise buf is "" and it returns false (also when a
+ * candidate would not fit in len). prog must be a bare name (no '/'). */
+bool rung_fs_which(char *buf, size_t len, const char *prog, const char *const *extra);
+
+#endif
