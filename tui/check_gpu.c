@@ -114,7 +114,7 @@ int rung_gpu_exit_code(const rung_result *r, rung_step_id last)
 	for (int s = RUNG_STEP_RUN; s <= (int)last; s++) {
 		const rung_step *st = &r->steps[s];
 		if (st->status == RUNG_S_FAILED) {
-			if (!strncmp(st->reason, "reference failed", 16))
+			if (st->cause == RUNG_CAUSE_REFERENCE)
 				return RUNG_EXIT_SPEC;
 			code = RUNG_EXIT_FAIL;
 		} else if (st->status == RUNG_S_SKIPPED && s == RUNG_STEP_RUN) {
@@ -378,7 +378,7 @@ int rung_sanitize_exit_code(const rung_result *r)
 {
 	const rung_step *st = &r->steps[RUNG_STEP_SANITIZE];
 	if (st->status == RUNG_S_FAILED)
-		return strncmp(st->reason, "reference failed", 16) ? RUNG_EXIT_FAIL : RUNG_EXIT_SPEC;
+		return st->cause == RUNG_CAUSE_REFERENCE ? RUNG_EXIT_SPEC : RUNG_EXIT_FAIL;
 	if (st->status == RUNG_S_SKIPPED)
 		return RUNG_EXIT_NOGPU;
 	return RUNG_EXIT_OK;
