@@ -25,6 +25,26 @@ const char *rung_step_name(rung_step_id s)
 	return (unsigned)s < RUNG_NSTEPS ? names[s] : "?";
 }
 
+static const char *const cause_names[] = {
+#define RUNG_CAUSE_NAME(id, name) name,
+	RUNG_CAUSE_LIST(RUNG_CAUSE_NAME)
+#undef RUNG_CAUSE_NAME
+};
+
+const char *rung_cause_name(rung_cause c)
+{
+	return (unsigned)c < RUNG_NCAUSES ? cause_names[c] : "none";
+}
+
+/* Absent or unknown (a newer writer): none. */
+static rung_cause cause_parse(const char *s)
+{
+	for (int k = 0; s && k < RUNG_NCAUSES; k++)
+		if (!strcmp(s, cause_names[k]))
+			return (rung_cause)k;
+	return RUNG_CAUSE_NONE;
+}
+
 const char *rung_status_name(rung_status s)
 {
 	switch (s) {
@@ -583,6 +603,8 @@ char *rung_result_to_json(const rung_result *r)
 		ps(st, "status", rung_status_name(r->steps[s].status));
 		ps(st, "reason", r->steps[s].reason);
 		pd(st, "wall_ms", r->steps[s].wall_ms);
+		if (r->steps[s].cause != RUNG_CAUSE_NONE) /* absent: none (records stay as they were) */
+			ps(st, "cause", rung_cause_name(r->steps[s].cause));
 		json_object_set_new(steps, rung_step_name((rung_step_id)s), st);
 	}
 	json_object_set_new(o, "steps", steps);
@@ -716,6 +738,7 @@ int rung_result_from_json(rung_result *out, const char *text)
 		}
 		gs(st, "reason", out->steps[s].reason, sizeof out->steps[s].reason);
 		gd(st, "wall_ms", &out->steps[s].wall_ms);
+		out->steps[s].cause = cause_parse(json_string_value(json_object_get(st, "cause")));
 	}
 
 	json_t *c = json_object_get(o, "compile");

@@ -43,10 +43,27 @@ typedef enum {
 const char *rung_step_name(rung_step_id s);  /* "compile" */
 const char *rung_status_name(rung_status s); /* "ok", "FAILED", "SKIPPED", ... */
 
+/* Why a rung FAILED, typed (the reason keeps the text): REFERENCE when the
+ * reference (or the golden files) failed, not the candidate: a spec problem,
+ * exit 3. JSON "cause" (absent reads as none). */
+#define RUNG_CAUSE_LIST(_) \
+	_(NONE, "none") \
+	_(REFERENCE, "reference")
+
+typedef enum {
+#define RUNG_CAUSE_ENUM(id, name) RUNG_CAUSE_##id,
+	RUNG_CAUSE_LIST(RUNG_CAUSE_ENUM)
+#undef RUNG_CAUSE_ENUM
+	RUNG_NCAUSES
+} rung_cause;
+
+const char *rung_cause_name(rung_cause c); /* "none", "reference" */
+
 typedef struct {
 	rung_status status;
 	char reason[512]; /* for FAILED/SKIPPED: "sgemm.cu:12: identifier \"x\" is undefined" */
 	double wall_ms;   /* how long this rung took (NAN if unknown) */
+	rung_cause cause; /* for FAILED: whose failure (RUNG_CAUSE_NONE: the candidate's or unknown) */
 } rung_step;
 
 /* Per-kernel resource usage parsed from the ptxas -v log. */

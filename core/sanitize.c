@@ -817,6 +817,7 @@ void rung_result_sanitize_judge(rung_result *r, const char *incomplete)
 	rung_step *st = &r->steps[RUNG_STEP_SANITIZE];
 	char d[400];
 	const rung_san_finding *f;
+	st->cause = RUNG_CAUSE_NONE;
 	if ((f = first_at(r, RUNG_SANW_CANDIDATE))) {
 		rung_san_describe(d, sizeof(d), f);
 		st->status = RUNG_S_FAILED;
@@ -825,6 +826,7 @@ void rung_result_sanitize_judge(rung_result *r, const char *incomplete)
 		rung_san_describe(d, sizeof(d), f);
 		st->status = RUNG_S_FAILED;
 		sfmt(st->reason, sizeof(st->reason), "reference failed: %s", d);
+		st->cause = RUNG_CAUSE_REFERENCE;
 	} else if (incomplete && *incomplete) {
 		st->status = RUNG_S_FAILED;
 		sfmt(st->reason, sizeof(st->reason), "%s", incomplete);

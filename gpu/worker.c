@@ -403,6 +403,7 @@ static void set_step(rung_result *r, rung_step_id s, rung_status st, const char 
 static void set_step(rung_result *r, rung_step_id s, rung_status st, const char *fmt, ...)
 {
 	r->steps[s].status = st;
+	r->steps[s].cause = RUNG_CAUSE_NONE;
 	if (fmt) {
 		va_list ap;
 		va_start(ap, fmt);
@@ -522,6 +523,7 @@ int rung__compile_pair(rung_result *out, rung_compiled *kc, rung_compiled *rc, c
 				set_step(out, RUNG_STEP_COMPILE, RUNG_S_OK, NULL);
 				set_step(out, RUNG_STEP_RUN, RUNG_S_FAILED, "reference failed: cannot read %s",
 					 rung_error_last());
+				out->steps[RUNG_STEP_RUN].cause = RUNG_CAUSE_REFERENCE;
 				return 1;
 			}
 		}
@@ -538,6 +540,7 @@ int rung__compile_pair(rung_result *out, rung_compiled *kc, rung_compiled *rc, c
 			set_step(out, RUNG_STEP_COMPILE, RUNG_S_OK, NULL);
 			set_step(out, RUNG_STEP_RUN, RUNG_S_FAILED, "reference failed to compile: %s",
 				 rc->error[0] ? rc->error : rung_error_last());
+			out->steps[RUNG_STEP_RUN].cause = RUNG_CAUSE_REFERENCE;
 			return 1;
 		}
 		out->compile.reference = rc->kinfo;
@@ -752,6 +755,7 @@ static int eval_gpu(rung_result *out, rung_worker *w, const rung_job *job, const
 	if (spec->reference &&
 	    rung_launch_from_source(&rl, spec, ref_src, job->ref_file ? job->ref_file : spec->reference) < 0) {
 		set_step(out, RUNG_STEP_RUN, RUNG_S_FAILED, "reference failed: %s", rung_error_last());
+		out->steps[RUNG_STEP_RUN].cause = RUNG_CAUSE_REFERENCE;
 		goto done;
 	}
 	plan = malloc(sizeof(*plan));
@@ -769,6 +773,7 @@ static int eval_gpu(rung_result *out, rung_worker *w, const rung_job *job, const
 	if (plan->has_ref) {
 		if (!rc || !rc->cubin) {
 			set_step(out, RUNG_STEP_RUN, RUNG_S_FAILED, "reference failed: not compiled");
+			out->steps[RUNG_STEP_RUN].cause = RUNG_CAUSE_REFERENCE;
 			goto done;
 		}
 		snprintf(plan->ref.lowered, sizeof(plan->ref.lowered), "%s", rc->lowered);

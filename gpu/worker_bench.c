@@ -298,6 +298,7 @@ static int bset_wait(rung_wjob *j, char *reason, size_t rlen)
 		char d[200];
 		rung__describe_fault(d, sizeof(d), r, j->p->has_ref ? j->p->ref.name : "the second input set");
 		rung__sfmt(reason, rlen, "reference failed on the second input set: %s", d);
+		j->ref_failed = true;
 		j->fatal = j->fatal || rung_cu_is_sticky(r);
 		return 1;
 	}

@@ -837,6 +837,7 @@ static int setup(rung_wjob *j, rung_case *k, const rung_plan_shape *sh, uint64_t
 			continue;
 		if ((p->has_ref || rung__is_out(a)) && alloc_buf(j, &k->ref[i], a, sh->numel[i], why, sizeof(why))) {
 			rung__sfmt(reason, rlen, "reference failed: %s", why);
+			j->ref_failed = true;
 			return 1;
 		}
 	}
@@ -893,6 +894,7 @@ static int reference(rung_wjob *j, rung_case *k, const rung_plan_shape *sh, char
 		for (int i = 0; i < p->nargs; i++) {
 			if (rung__is_out(&p->args[i]) && golden_pass(j, k, sh, i, why, sizeof(why))) {
 				rung__sfmt(reason, rlen, "reference failed: %s", why);
+				j->ref_failed = true;
 				return 1;
 			}
 		}
@@ -907,6 +909,7 @@ static int reference(rung_wjob *j, rung_case *k, const rung_plan_shape *sh, char
 	if (r != CUDA_SUCCESS) {
 		rung__describe_fault(why, sizeof(why), r, p->ref.name);
 		rung__sfmt(reason, rlen, "reference failed: %s", why);
+		j->ref_failed = true;
 		j->fatal = j->fatal || rung_cu_is_sticky(r) || r == CUDA_ERROR_LAUNCH_TIMEOUT;
 		return 1;
 	}
@@ -920,6 +923,7 @@ static int reference(rung_wjob *j, rung_case *k, const rung_plan_shape *sh, char
 			rung_guard_describe(why, sizeof(why), a->name, &rep, rung_dtype_size(a->dtype));
 		if (bad != 0 || ref_pass(j, k, sh, i, why, sizeof(why))) {
 			rung__sfmt(reason, rlen, "reference failed: %s", why);
+			j->ref_failed = true;
 			return 1;
 		}
 	}

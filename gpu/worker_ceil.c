@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/err.h"
+#include "core/roofline_guard.h"
 #include "gpu/cupti.h"
 #include "gpu/worker_child.h"
 
@@ -164,9 +166,10 @@ bool rung__wceilings(rung_wctx *c, const json_t *msg, const rung_blob *blobs, in
 		put(&cr, "fp64", 2.0 * 8 * 16 * iters * (double)sms * 8 * 256, ms);
 	}
 	/* Tensor: per warp and iteration 4 mma.sync of 2*16*8*16 (bf16) or 2*16*8*8 (tf32) FLOP. */
-	int major = 0;
-	sscanf(c->env.arch, "sm_%d", &major);
-	if (major < 80) {
+	rung_device_attrs da;
+	int major = rung_env_device_attrs(&da, &c->env) == 0 ? da.major : 0; /* the guard's arch parse */
+	rung_error_clear();
+	if (major < 8) {
 		json_object_set_new(cr.notes, "bf16", json_string("mma.sync bf16/tf32 needs sm_80 or newer"));
 	} else {
 		unsigned seed = 0x1234567u;

@@ -66,6 +66,9 @@ typedef struct {
 	const void *kcubin;
 	size_t kcubin_len;
 	rung_bset bset;
+	/* A "reference failed: ..." reason was written (the reference or the
+	 * golden files, not the candidate): the FAILED rung gets RUNG_CAUSE_REFERENCE. */
+	bool ref_failed;
 } rung_wjob;
 
 /* Device printf FIFO of the worker's context (bytes; the driver's default is 1 MiB). */

@@ -198,6 +198,7 @@ void rung__wjob_run(rung_wctx *c, const rung_plan *p, const void *kcubin, size_t
 		goto out;
 	}
 	if (p->has_ref && rung__load_fn(&j, rcubin, rcubin_len, &p->ref, &j.rmod, &j.rfn, &j.rstatic_smem, reason, sizeof(reason))) {
+		j.ref_failed = true;
 		rung__wstep(res, RUNG_STEP_RUN, RUNG_S_FAILED, "reference failed: %s", reason);
 		goto out;
 	}
@@ -206,6 +207,7 @@ void rung__wjob_run(rung_wctx *c, const rung_plan *p, const void *kcubin, size_t
 		goto out;
 	}
 	if (p->has_ref && rung__check_geometry(&j, j.rfn, j.rstatic_smem, true, p->ref.name, reason, sizeof(reason))) {
+		j.ref_failed = true;
 		rung__wstep(res, RUNG_STEP_RUN, RUNG_S_FAILED, "reference failed: %s", reason);
 		goto out;
 	}
@@ -290,6 +292,10 @@ void rung__wjob_run(rung_wctx *c, const rung_plan *p, const void *kcubin, size_t
 	}
 	rung__wbench(&j);
 out:
+	if (j.ref_failed) /* the rung that failed on it: typed, beside its reason */
+		for (int s = RUNG_STEP_RUN; s < RUNG_NSTEPS; s++)
+			if (res->steps[s].status == RUNG_S_FAILED)
+				res->steps[s].cause = RUNG_CAUSE_REFERENCE;
 	rung__bset_free(&j);
 	rung__keep_free(&j);
 	if (!j.fatal) {

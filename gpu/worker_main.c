@@ -51,6 +51,7 @@ void rung__wstep(rung_result *r, rung_step_id s, rung_status st, const char *fmt
 {
 	r->steps[s].status = st;
 	r->steps[s].reason[0] = 0;
+	r->steps[s].cause = RUNG_CAUSE_NONE;
 	if (fmt) {
 		va_list ap;
 		va_start(ap, fmt);

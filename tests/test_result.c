@@ -8,6 +8,8 @@
 
 #include "core/err.h"
 #include "core/result.h"
+#include "tui/check_gpu.h"
+#include "tui/cli.h"
 
 /* NAN equals NAN here; everything else exact */
 static int same_d(double a, double b)
@@ -43,11 +45,11 @@ static void populate(rung_result *r)
 	r->cached = true;
 	r->recorded = true;
 	snprintf(r->recorded_note, sizeof r->recorded_note, "%s", "recorded on NVIDIA H200, 2026-11-29");
-	r->steps[RUNG_STEP_COMPILE] = (rung_step){ RUNG_S_OK, "", 41.5 };
-	r->steps[RUNG_STEP_RUN] = (rung_step){ RUNG_S_OK, "", 3.25 };
-	r->steps[RUNG_STEP_CHECK] = (rung_step){ RUNG_S_FAILED, "max_rel 3.1e-02 at (127,4)", 120.0 };
-	r->steps[RUNG_STEP_BENCH] = (rung_step){ RUNG_S_SKIPPED, "check failed", NAN };
-	r->steps[RUNG_STEP_PROFILE] = (rung_step){ RUNG_S_NONE, "", NAN };
+	r->steps[RUNG_STEP_COMPILE] = (rung_step){ RUNG_S_OK, "", 41.5, RUNG_CAUSE_NONE };
+	r->steps[RUNG_STEP_RUN] = (rung_step){ RUNG_S_OK, "", 3.25, RUNG_CAUSE_NONE };
+	r->steps[RUNG_STEP_CHECK] = (rung_step){ RUNG_S_FAILED, "max_rel 3.1e-02 at (127,4)", 120.0, RUNG_CAUSE_NONE };
+	r->steps[RUNG_STEP_BENCH] = (rung_step){ RUNG_S_SKIPPED, "check failed", NAN, RUNG_CAUSE_NONE };
+	r->steps[RUNG_STEP_PROFILE] = (rung_step){ RUNG_S_NONE, "", NAN, RUNG_CAUSE_NONE };
 	fill_kinfo(&r->compile.kernel, 3);
 	fill_kinfo(&r->compile.reference, 7);
 	r->compile.ptx_bytes = 12345;
@@ -480,12 +482,64 @@ static void t_output_not_utf8(void)
 	CHECK(a.output == NULL && a.output_bytes == 0);
 }
 
+/* The typed cause of a FAILED rung: written only when not none, read back,
+ * absent (a record stored before it) or unknown reads as none; the exit code
+ * follows the cause, not the reason's text. */
+static void t_cause(void)
+{
+	rung_result r, back;
+	rung_result_init(&r);
+	r.steps[RUNG_STEP_COMPILE].status = RUNG_S_OK;
+	r.steps[RUNG_STEP_RUN].status = RUNG_S_FAILED;
+	snprintf(r.steps[RUNG_STEP_RUN].reason, sizeof r.steps[0].reason, "reference failed: illegal address in vadd_ref");
+	r.steps[RUNG_STEP_RUN].cause = RUNG_CAUSE_REFERENCE;
+	CHECK_STR(rung_cause_name(RUNG_CAUSE_REFERENCE), "reference");
+	CHECK_STR(rung_cause_name(RUNG_CAUSE_NONE), "none");
+	CHECK_INT(rung_gpu_exit_code(&r, RUNG_STEP_BENCH), RUNG_EXIT_SPEC);
+	char *j = rung_result_to_json(&r);
+	CHECK(j != NULL);
+	CHECK_CONTAINS(j, "\"cause\":\"reference\"");
+	CHECK_INT(rung_result_from_json(&back, j), 0);
+	CHECK_INT(back.steps[RUNG_STEP_RUN].cause, RUNG_CAUSE_REFERENCE);
+	CHECK_INT(back.steps[RUNG_STEP_COMPILE].cause, RUNG_CAUSE_NONE);
+	CHECK_STR(back.steps[RUNG_STEP_RUN].reason, r.steps[RUNG_STEP_RUN].reason); /* the text stays */
+	CHECK_INT(rung_gpu_exit_code(&back, RUNG_STEP_BENCH), RUNG_EXIT_SPEC);
+	rung_result_clear(&back);
+	free(j);
+	/* the candidate's failure with a reason that merely reads like one: exit 1 */
+	r.steps[RUNG_STEP_RUN].cause = RUNG_CAUSE_NONE;
+	CHECK_INT(rung_gpu_exit_code(&r, RUNG_STEP_BENCH), RUNG_EXIT_FAIL);
+	j = rung_result_to_json(&r);
+	CHECK(j && !strstr(j, "\"cause\"")); /* none is absent */
+	free(j);
+	/* a stored record without "cause", and one with a cause this build does not know */
+	const char *old = "{\"steps\":{\"run\":{\"status\":\"FAILED\",\"reason\":\"reference failed: x\"}}}";
+	CHECK_INT(rung_result_from_json(&back, old), 0);
+	CHECK_INT(back.steps[RUNG_STEP_RUN].status, RUNG_S_FAILED);
+	CHECK_INT(back.steps[RUNG_STEP_RUN].cause, RUNG_CAUSE_NONE);
+	rung_result_clear(&back);
+	const char *newer = "{\"steps\":{\"run\":{\"status\":\"FAILED\",\"reason\":\"x\",\"cause\":\"harness\"}}}";
+	CHECK_INT(rung_result_from_json(&back, newer), 0);
+	CHECK_INT(back.steps[RUNG_STEP_RUN].cause, RUNG_CAUSE_NONE);
+	rung_result_clear(&back);
+	/* the sanitize rung's exit code too */
+	r.steps[RUNG_STEP_RUN].status = RUNG_S_OK;
+	r.steps[RUNG_STEP_SANITIZE].status = RUNG_S_FAILED;
+	snprintf(r.steps[RUNG_STEP_SANITIZE].reason, sizeof r.steps[0].reason, "reference failed: memcheck: 1 error");
+	r.steps[RUNG_STEP_SANITIZE].cause = RUNG_CAUSE_REFERENCE;
+	CHECK_INT(rung_sanitize_exit_code(&r), RUNG_EXIT_SPEC);
+	r.steps[RUNG_STEP_SANITIZE].cause = RUNG_CAUSE_NONE;
+	CHECK_INT(rung_sanitize_exit_code(&r), RUNG_EXIT_FAIL);
+	rung_result_clear(&r);
+}
+
 int main(void)
 {
 	T_RUN(t_roundtrip);
 	T_RUN(t_inputs);
 	T_RUN(t_empty_and_errors);
 	T_RUN(t_status_and_reason);
+	T_RUN(t_cause);
 	T_RUN(t_suspects);
 	T_RUN(t_output_not_utf8);
 	return t_done();

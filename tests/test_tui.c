@@ -14,6 +14,8 @@
 
 #include "core/err.h"
 #include "core/profile.h"
+#include "core/roofline_guard.h"
+#include "gitfix.h"
 #include "harness.h"
 #include "tui/check_gpu.h"
 #include "tui/demo.h"
@@ -25,6 +27,9 @@
 #include "tui/textdiff.h"
 #include "tui/theme.h"
 #include "tui/view.h"
+#include "vcs/ceil_store.h"
+#include "vcs/repo.h"
+#include "vcs/store.h"
 
 static rung_model *demo_model(int n)
 {
@@ -1160,6 +1165,95 @@ static void test_git_demo(void)
 	rung_demo_plan_free(&p);
 }
 
+/* The roofline screen's ceilings are the guard's (one arch parse, one rule):
+ * an sm_100 result gets the B200 datasheet ones (sm_100 is 10.0, not 1.0),
+ * and a stored measured ceiling replaces the datasheet's only where higher.
+ * B200-like: 148 SMs at 1965 MHz, 4000 MHz memory on 8192 bits:
+ *   FP32 = 148 * 1.965e9 * 2 * 128 = 74.45 TFLOP/s, DRAM = 2 * 4000e6 * 8192 / 8
+ *   = 8.192 TB/s, f16 tensor = 148 * 1.965e9 * 8192 = 2.382 PFLOP/s. */
+static void test_roofline_ceilings_sm100(void)
+{
+	char dir[600];
+	snprintf(dir, sizeof(dir), "%s/sm100", t_tmpdir());
+	char *ini = t_slurp(RUNG_TEST_DIR "/tasks/sgemm/rung.ini", NULL);
+	char *ker = t_slurp(RUNG_TEST_DIR "/tasks/sgemm/sgemm.cu", NULL);
+	char *ref = t_slurp(RUNG_TEST_DIR "/tasks/sgemm/reference.cu", NULL);
+	CHECK(ini && ker && ref);
+	git_repository *g = gf_init(dir);
+	git_oid c1;
+	const char *files[] = {"sgemm/rung.ini", ini, "sgemm/sgemm.cu", ker, "sgemm/reference.cu", ref, NULL};
+	CHECK_INT(gf_commit(&c1, g, "HEAD", NULL, -1, GF_T0, "naive", files), 0);
+	char hex[41];
+	gf_hex(hex, &c1);
+	rung_result r;
+	rung_result_init(&r);
+	snprintf(r.key, sizeof(r.key), "%064d", 1);
+	r.created = GF_T0;
+	for (int s = RUNG_STEP_COMPILE; s <= RUNG_STEP_BENCH; s++)
+		r.steps[s].status = RUNG_S_OK;
+	r.bench.valid = true;
+	r.bench.median = 0.01;
+	r.env.valid = true;
+	snprintf(r.env.gpu, sizeof(r.env.gpu), "NVIDIA B200");
+	snprintf(r.env.uuid, sizeof(r.env.uuid), "GPU-b200");
+	snprintf(r.env.arch, sizeof(r.env.arch), "sm_100");
+	r.env.sms = 148;
+	r.env.sm_clock_mhz = 1965;
+	r.env.mem_clock_mhz = 4000;
+	r.env.bus_width = 8192;
+	rung_repo *repo = NULL;
+	rung_store *st = NULL;
+	CHECK_INT(rung_repo_open(&repo, dir), 0);
+	CHECK_INT(rung_store_open_repo(&st, repo), 0);
+	CHECK_INT(rung_store_put(st, &r, r.key, hex), 0);
+	rung_store_close(st);
+
+	double fp32 = 148 * 1.965e9 * 2 * 128, dram = 2 * 4000e6 * 8192 / 8, f16 = 148 * 1.965e9 * 8192;
+	rung_model *m = NULL;
+	CHECK_INT(rung_model_git_new(&m, dir, "sgemm"), 0);
+	if (m) {
+		CHECK_STR(m->ceil.source, "datasheet");
+		CHECK_NEAR(m->ceil.fp32_flop_s, fp32, 1);
+		CHECK_NEAR(m->ceil.bw_bytes_s, dram, 1);
+		CHECK_NEAR(m->ceil.tensor_flop_s, f16, 1);
+		const char *d = run_script(m, "r\n:dump sm100_roofline.txt\n", 100, 20, 1);
+		char *t = dump_of(d, "sm100_roofline.txt");
+		CHECK_CONTAINS(t, "(datasheet ceilings)");
+		CHECK(t && !strstr(t, "no roofline ceilings known"));
+		free(t);
+		rung_model_free(m);
+	}
+
+	/* measured: FP32 above the datasheet's (taken), DRAM below it (not taken), as the guard does */
+	rung_ceilings mc;
+	rung_ceilings_init(&mc);
+	mc.fp32.value = 80e12;
+	mc.fp32.src = RUNG_CEIL_MEASURED;
+	mc.dram.value = 7.7e12;
+	mc.dram.src = RUNG_CEIL_MEASURED;
+	CHECK_INT(rung_store_open_repo(&st, repo), 0);
+	CHECK_INT(rung_store_put_ceilings(st, &r.env, &mc, GF_T0), 0);
+	rung_store_close(st);
+	rung_ceilings guard;
+	rung_ceilings_guard(&guard, &r.env, &mc);
+	m = NULL;
+	CHECK_INT(rung_model_git_new(&m, dir, "sgemm"), 0);
+	if (m) {
+		CHECK_STR(m->ceil.source, "measured");
+		CHECK_NEAR(m->ceil.fp32_flop_s, 80e12, 1);
+		CHECK_NEAR(m->ceil.bw_bytes_s, dram, 1);
+		CHECK_NEAR(m->ceil.bw_bytes_s, guard.dram.value, 0);
+		CHECK_NEAR(m->ceil.fp32_flop_s, guard.fp32.value, 0);
+		rung_model_free(m);
+	}
+	rung_result_clear(&r);
+	rung_repo_free(repo);
+	git_repository_free(g);
+	free(ini);
+	free(ker);
+	free(ref);
+}
+
 int main(void)
 {
 	setenv("TZ", "UTC", 1);
@@ -1198,6 +1292,7 @@ int main(void)
 	T_RUN(test_recorded_model);
 	T_RUN(test_recorded_screens);
 	T_RUN(test_roofline_measured);
+	T_RUN(test_roofline_ceilings_sm100);
 	T_RUN(test_task_key_one_task);
 	T_RUN(test_git_demo);
 	T_RUN(test_inputs_shown);

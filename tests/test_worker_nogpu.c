@@ -16,13 +16,18 @@
 #include "core/err.h"
 #include "core/inert.h"
 #include "core/rng.h"
+#include "core/roofline_guard.h"
 #include "gpu/capture.h"
 #include "gpu/compile.h"
 #include "gpu/cubin.h"
 #include "gpu/plan.h"
 #include "gpu/protocol.h"
 #include "gpu/worker.h"
+#include "gitfix.h"
 #include "harness.h"
+#include "vcs/ceil_store.h"
+#include "vcs/repo.h"
+#include "vcs/store.h"
 
 /* --- framing ------------------------------------------------------------------ */
 
@@ -1141,6 +1146,156 @@ static void test_wrapped_worker_connects_back(void)
 	free(out);
 }
 
+/* --- measured ceilings reach the speed-of-light guard ------------------------ */
+
+/* An H200-like device with a UUID and clocks: the key of its stored ceilings. */
+#define CEIL_ENV "{\"valid\":true,\"gpu\":\"Fake H200\",\"uuid\":\"GPU-fake-ceil\",\"arch\":\"sm_90\",\"sms\":132," \
+		 "\"sm_clock_mhz\":1980,\"mem_clock_mhz\":3201,\"bus_width\":6016}"
+/* A passing version whose bench median is 80 ns at M=N=256, K=128. */
+#define CEIL_MEDIAN 8.0e-5
+#define CEIL_RESULT "{\"steps\":{\"run\":{\"status\":\"ok\"},\"check\":{\"status\":\"ok\"},\"bench\":{\"status\":\"ok\"}}," \
+		    "\"bench\":{\"valid\":true,\"median\":0.00008,\"n\":20,\"noise_ok\":true}}"
+
+static rung_env ceil_env(void)
+{
+	rung_env e;
+	rung_result tmp;
+	rung_result_init(&tmp);
+	char rec[512];
+	snprintf(rec, sizeof(rec), "{\"env\":%s}", CEIL_ENV);
+	CHECK_INT(rung_result_from_json(&tmp, rec), 0);
+	e = tmp.env;
+	rung_result_clear(&tmp);
+	return e;
+}
+
+/* floor_ms of check --json's record ("result"), NAN when absent; *impossible its flag. */
+static double check_floor(const char *out, bool *impossible)
+{
+	json_t *o = out ? json_loads(out, 0, NULL) : NULL;
+	json_t *r = json_object_get(o, "result");
+	double f = json_is_number(json_object_get(r, "floor_ms")) ? json_number_value(json_object_get(r, "floor_ms")) : NAN;
+	*impossible = json_is_true(json_object_get(r, "impossible"));
+	json_decref(o);
+	return f;
+}
+
+/* `rung ceilings` stores measured ceilings per device and clocks; rung check
+ * and rung eval look them up for the device the worker says hello with and the
+ * guard takes them where they are higher than the datasheet's: a median that
+ * beats the datasheet floor (impossible, exit 1) is possible under the
+ * measured one (exit 0), and the recorded floor is the measured one's. */
+static void test_measured_ceilings_reach_the_guard(void)
+{
+	char dir[1024], body[2048];
+	snprintf(dir, sizeof(dir), "%s/ceilrepo", fake_dir);
+	snprintf(body, sizeof(body),
+		 "printf '%%s\\n' '{\"type\":\"hello\",\"proto\":1,\"ok\":true,\"env\":%s}' >&0\n"
+		 "while IFS= read -r line; do\n"
+		 "  case \"$line\" in\n"
+		 "  *'\"type\":\"quit\"'*) exit 0 ;;\n"
+		 "  *'\"type\":\"'*) printf '%%s\\n' '{\"type\":\"result\",\"fatal\":false,\"blobs\":[%zu]}' >&0\n"
+		 "     printf '%%s' '%s' >&0 ;;\n"
+		 "  esac\n"
+		 "done\n",
+		 CEIL_ENV, strlen(CEIL_RESULT), CEIL_RESULT);
+	const char *exe = write_fake("ceil.sh", body);
+	char *ini = t_slurp(RUNG_TEST_DIR "/tasks/sgemm/rung.ini", NULL);
+	char *ker = t_slurp(RUNG_TEST_DIR "/tasks/sgemm/sgemm.cu", NULL);
+	char *ref = t_slurp(RUNG_TEST_DIR "/tasks/sgemm/reference.cu", NULL);
+	CHECK(ini && ker && ref);
+	git_repository *g = gf_init(dir);
+	CHECK(g != NULL);
+	git_oid c1, c2;
+	const char *f1[] = {"rung.ini", ini, "sgemm.cu", ker, "reference.cu", ref, NULL};
+	CHECK_INT(gf_commit(&c1, g, "HEAD", NULL, -1, GF_T0, "naive", f1), 0);
+
+	/* The floors by hand (tests/test_roofline_guard.c): flops = 2*256*256*128,
+	 * bytes = 4*(256*128*2 + 256*256) = 524288; DRAM = 2 * 3201 MHz * 6016 / 8
+	 * = 4.814304 TB/s; the f32 peak is the TF32 tensor one, 132 * 1.98 GHz *
+	 * 2048 = 535.26 TFLOP/s: memory-bound, floor = 524288 / 4.814304e12 s. */
+	rung_env env = ceil_env();
+	CHECK_STR(env.uuid, "GPU-fake-ceil");
+	double flops = 2.0 * 256 * 256 * 128, bytes = 4.0 * (256 * 128 * 2 + 256 * 256);
+	double ds_dram = 2 * 3201e6 * 6016 / 8, ds_tf32 = 132 * 1.98e9 * 2048;
+	double ds_floor = bytes / ds_dram * 1e3;
+	CHECK(flops / ds_tf32 * 1e3 < ds_floor);
+	CHECK(CEIL_MEDIAN < ds_floor * (1 - RUNG_ROOFLINE_TOL)); /* impossible under the datasheet */
+
+	/* no ceilings stored: the datasheet's floor, impossible */
+	char *out = NULL;
+	int rc = t_sh(&out, "cd %s && RUNG_WORKER_EXE=%s %s check HEAD --json --seed 7 2>/dev/null", dir, exe, RUNG_BIN);
+	bool imp = false;
+	double f = check_floor(out, &imp);
+	CHECK_INT(rc, 1);
+	CHECK(imp);
+	CHECK_NEAR(f, ds_floor, ds_floor * 1e-9);
+	free(out);
+
+	/* measured: DRAM at twice the datasheet's, and a TF32 ceiling at half
+	 * of it, which the guard must not take (it would raise the floor) */
+	rung_ceilings m;
+	rung_ceilings_init(&m);
+	m.dram.value = 2 * ds_dram;
+	m.dram.src = RUNG_CEIL_MEASURED;
+	m.tensor[RUNG_TC_TF32].value = ds_tf32 / 2;
+	m.tensor[RUNG_TC_TF32].src = RUNG_CEIL_MEASURED;
+	double m_floor = bytes / (2 * ds_dram) * 1e3;
+	CHECK(flops / ds_tf32 * 1e3 < m_floor && flops / (ds_tf32 / 2) * 1e3 > m_floor);
+	CHECK(CEIL_MEDIAN > m_floor);
+	rung_repo *repo = NULL;
+	rung_store *st = NULL;
+	CHECK_INT(rung_repo_open(&repo, dir), 0);
+	CHECK_INT(rung_store_open_repo(&st, repo), 0);
+	CHECK_INT(rung_store_put_ceilings(st, &env, &m, GF_T0), 0);
+	rung_store_close(st);
+	st = NULL;
+
+	rc = t_sh(&out, "cd %s && RUNG_WORKER_EXE=%s %s check HEAD --json --seed 7 2>/dev/null", dir, exe, RUNG_BIN);
+	f = check_floor(out, &imp);
+	CHECK_INT(rc, 0);
+	CHECK(!imp);
+	CHECK_NEAR(f, m_floor, m_floor * 1e-9);
+	free(out);
+	/* a path target in the repository reads its store too */
+	rc = t_sh(&out, "cd %s && RUNG_WORKER_EXE=%s %s check sgemm.cu --json --seed 7 2>/dev/null", dir, exe, RUNG_BIN);
+	f = check_floor(out, &imp);
+	CHECK_INT(rc, 0);
+	CHECK(!imp);
+	CHECK_NEAR(f, m_floor, m_floor * 1e-9);
+	free(out);
+
+	/* rung eval of a new version (the pipeline, and one at a time) */
+	size_t kl = strlen(ker);
+	for (int jobs = 1; jobs <= 3; jobs += 2) {
+		char *ker2 = malloc(kl + 32);
+		snprintf(ker2, kl + 32, "%s// v%d\n", ker, jobs);
+		const char *f2[] = {"rung.ini", ini, "sgemm.cu", ker2, "reference.cu", ref, NULL};
+		CHECK_INT(gf_commit(&c2, g, "HEAD", NULL, -1, GF_T0 + 60 * jobs, "comment", f2), 0);
+		free(ker2);
+		rc = t_sh(&out, "cd %s && RUNG_WORKER_EXE=%s %s eval --jobs %d 2>&1", dir, exe, RUNG_BIN, jobs);
+		CHECK_INT(rc, 0);
+		if (rc)
+			fprintf(stderr, "%s\n", out ? out : "");
+		free(out);
+		char hex[41];
+		gf_hex(hex, &c2);
+		rung_result r;
+		CHECK_INT(rung_store_open_repo(&st, repo), 0);
+		CHECK_INT(rung_store_get_commit(&r, st, hex, false), 0);
+		CHECK(!r.impossible);
+		CHECK_NEAR(r.floor_ms, m_floor, m_floor * 1e-9);
+		rung_result_clear(&r);
+		rung_store_close(st);
+		st = NULL;
+	}
+	rung_repo_free(repo);
+	git_repository_free(g);
+	free(ini);
+	free(ker);
+	free(ref);
+}
+
 int main(void)
 {
 	signal(SIGPIPE, SIG_IGN);
@@ -1168,6 +1323,7 @@ int main(void)
 	T_RUN(test_compare_result_disagree);
 	T_RUN(test_compare_result_samples);
 	T_RUN(test_rung_compare_cli_verified);
+	T_RUN(test_measured_ceilings_reach_the_guard);
 	char *out = NULL;
 	t_sh(&out, "rm -rf '%s'", fake_dir);
 	free(out);

@@ -12,6 +12,9 @@
 #include "gpu/sanitize.h"
 #include "gpu/worker.h"
 #include "tui/cli.h"
+#include "vcs/ceil_store.h"
+#include "vcs/repo.h"
+#include "vcs/store.h"
 
 static void progress_cb(void *ud, rung_step_id step, double frac, const char *msg)
 {
@@ -22,11 +25,48 @@ static void progress_cb(void *ud, rung_step_id step, double frac, const char *ms
 	fflush(stderr);
 }
 
+const rung_ceilings *rung_task_ceilings(rung_ceilings *buf, const rung_task *t, rung_worker *w)
+{
+	rung_ceilings_init(buf);
+	rung_env env;
+	if (rung_worker_env(&env, w) < 0) { /* no device: the rungs are SKIPPED */
+		rung_error_clear();
+		return NULL;
+	}
+	/* A path target inside a repository reads that repository's store, when it
+	 * has one (nothing is created for a lookup). */
+	rung_repo *own = NULL;
+	rung_repo *repo = t->repo;
+	if (!repo) {
+		char path[4200];
+		if (rung_repo_open(&own, t->dir) < 0 ||
+		    snprintf(path, sizeof(path), "%srung/results.db", rung_repo_gitdir(own)) >= (int)sizeof(path) ||
+		    access(path, F_OK) != 0) {
+			rung_repo_free(own);
+			rung_error_clear();
+			return NULL;
+		}
+		repo = own;
+	}
+	rung_store *st = NULL;
+	const rung_ceilings *m = NULL;
+	if (rung_store_open_repo(&st, repo) == 0)
+		m = rung_store_guard_ceilings(buf, st, &env);
+	rung_error_clear();
+	rung_store_close(st);
+	rung_repo_free(own);
+	return m;
+}
+
 int rung_task_evaluate(rung_result *r, rung_worker *w, const rung_job *job, const rung_task *t,
 		       const rung_compiled *kc, const rung_compiled *rc)
 {
 	bool tty = isatty(STDERR_FILENO);
-	int e = rung_evaluate_gpu(r, w, job, kc, t->reference.src ? rc : NULL, tty ? progress_cb : NULL, NULL);
+	rung_job j = *job;
+	rung_ceilings measured;
+	if (!j.ceilings)
+		j.ceilings = rung_task_ceilings(&measured, t, w);
+	int e = rung_evaluate_gpu(r, w, &j, kc, t->reference.src ? rc : NULL, tty ? progress_cb : NULL, NULL);
 	if (tty) {
 		fprintf(rung_cli_tty_stderr(), "\r\033[K");
 		fflush(stderr);
@@ -74,7 +114,7 @@ int rung_gpu_exit_code(const rung_result *r, rung_step_id last)
 	for (int s = RUNG_STEP_RUN; s <= (int)last; s++) {
 		const rung_step *st = &r->steps[s];
 		if (st->status == RUNG_S_FAILED) {
-			if (!strncmp(st->reason, "reference failed", 16))
+			if (st->cause == RUNG_CAUSE_REFERENCE)
 				return RUNG_EXIT_SPEC;
 			code = RUNG_EXIT_FAIL;
 		} else if (st->status == RUNG_S_SKIPPED && s == RUNG_STEP_RUN) {
@@ -338,7 +378,7 @@ int rung_sanitize_exit_code(const rung_result *r)
 {
 	const rung_step *st = &r->steps[RUNG_STEP_SANITIZE];
 	if (st->status == RUNG_S_FAILED)
-		return strncmp(st->reason, "reference failed", 16) ? RUNG_EXIT_FAIL : RUNG_EXIT_SPEC;
+		return st->cause == RUNG_CAUSE_REFERENCE ? RUNG_EXIT_SPEC : RUNG_EXIT_FAIL;
 	if (st->status == RUNG_S_SKIPPED)
 		return RUNG_EXIT_NOGPU;
 	return RUNG_EXIT_OK;

@@ -32,8 +32,18 @@ int rung_check_gpu_with(rung_result *r, rung_worker *w, const rung_task *t, cons
  * the same revision, the reference and its headers, the seed and flags. */
 void rung_task_job(rung_job *job, const rung_task *t, uint64_t seed, bool seed_set, unsigned flags);
 
+/* The measured ceilings of the device the worker w reports (its hello), from
+ * the results store of t's repository (`rung ceilings` stores them, per device
+ * UUID and clocks: vcs/ceil_store.h), for the speed-of-light guard: buf
+ * filled and returned, or NULL (no error left set) for a task outside a
+ * repository (a path target reads the store of the repository it is in, when
+ * that has one), no device, or none measured: the guard then uses the
+ * datasheet ceilings. */
+const rung_ceilings *rung_task_ceilings(rung_ceilings *buf, const rung_task *t, rung_worker *w);
+
 /* Runs a job of task t through the worker w (progress on stderr when it is a
- * terminal, the line cleared afterwards); as rung_evaluate_gpu. */
+ * terminal, the line cleared afterwards); as rung_evaluate_gpu. A job without
+ * ceilings gets rung_task_ceilings(): the guard uses the measured ones. */
 int rung_task_evaluate(rung_result *r, rung_worker *w, const rung_job *job, const rung_task *t,
 		       const rung_compiled *kc, const rung_compiled *rc);
 

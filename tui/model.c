@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "core/err.h"
+#include "core/roofline_guard.h"
 
 static const char *const verdict_names[] = {
 #define RUNG_VERDICT_NAME(id, name) name,
@@ -40,6 +41,23 @@ const char *rung_text_kind_name(rung_text_kind k)
 {
 	static const char *const n[] = {"source", "PTX", "SASS"};
 	return (unsigned)k < RUNG_NTEXT ? n[k] : "?";
+}
+
+int rung_model_ceilings_from(rung_model_ceilings *out, const rung_env *env, const rung_ceilings *measured)
+{
+	out->bw_bytes_s = out->fp32_flop_s = out->tensor_flop_s = NAN;
+	out->source[0] = 0;
+	rung_ceilings c;
+	rung_ceilings_guard(&c, env, measured);
+	if (c.dram.src == RUNG_CEIL_NONE || c.fp32.src == RUNG_CEIL_NONE)
+		return rung_error_set(RUNG_EINVAL, "roofline: no DRAM or FP32 ceiling for %s",
+				      env && env->arch[0] ? env->arch : "this device");
+	out->bw_bytes_s = c.dram.value;
+	out->fp32_flop_s = c.fp32.value;
+	out->tensor_flop_s = c.tensor[RUNG_TC_F16].src != RUNG_CEIL_NONE ? c.tensor[RUNG_TC_F16].value : NAN;
+	bool meas = c.dram.src == RUNG_CEIL_MEASURED || c.fp32.src == RUNG_CEIL_MEASURED;
+	snprintf(out->source, sizeof(out->source), "%s", rung_ceil_src_name(meas ? RUNG_CEIL_MEASURED : RUNG_CEIL_DATASHEET));
+	return 0;
 }
 
 int rung_model_init(rung_model *m, const rung_model_ops *ops, void *impl)

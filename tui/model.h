@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "core/result.h"
+#include "core/roofline.h"
 
 /* Steering verdicts: id, name (as stored in notes). */
 #define RUNG_VERDICT_LIST(_) \
@@ -101,6 +102,14 @@ typedef struct {
 	double tensor_flop_s;/* tensor peak, FLOP/s (NAN when unknown) */
 	char source[64];     /* "measured", "datasheet", ... */
 } rung_model_ceilings;
+
+/* The roofline screen's ceilings for a result's device: the speed-of-light
+ * guard's (rung_ceilings_guard, core/roofline_guard.h: the datasheet ones for
+ * env's chip and clocks, one arch parse, each raised by a measured one, which
+ * may be NULL, where that is higher), so that the screen and the guard agree.
+ * source: "measured" when DRAM or FP32 is a measured one, else "datasheet".
+ * RUNG_EINVAL (out left unknown) when there is no DRAM or FP32 ceiling. */
+int rung_model_ceilings_from(rung_model_ceilings *out, const rung_env *env, const rung_ceilings *measured);
 
 typedef struct rung_model rung_model;
 

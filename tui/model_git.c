@@ -796,8 +796,9 @@ static void git_free(rung_model *m)
 }
 
 /* Ceilings for the device of the newest result (live first, else recorded):
- * the ones measured on it and stored (`rung ceilings`), else the datasheet's
- * for its chip and clocks; m->ceil.source says which. */
+ * the speed-of-light guard's (rung_model_ceilings_from): the datasheet's for
+ * its chip and clocks, raised by the ones measured on it and stored (`rung
+ * ceilings`); m->ceil.source says which. */
 static void set_ceilings(rung_model *m, rung_store *store)
 {
 	m->ceil.bw_bytes_s = m->ceil.fp32_flop_s = m->ceil.tensor_flop_s = NAN;
@@ -807,37 +808,11 @@ static void set_ceilings(rung_model *m, rung_store *store)
 			const rung_result *r = rung_model_row_result(&m->rows[i], pass == 1);
 			if (!r || !r->env.valid)
 				continue;
-			rung_ceilings c;
-			rung_ceilings_init(&c);
-			int64_t when = 0;
-			if (store && rung_store_get_ceilings(&c, &when, store, &r->env) == 0 && !isnan(c.dram.value) &&
-			    !isnan(c.fp32.value)) {
-				m->ceil.bw_bytes_s = c.dram.value;
-				m->ceil.fp32_flop_s = c.fp32.value;
-				m->ceil.tensor_flop_s = c.tensor[RUNG_TC_F16].value;
-				snprintf(m->ceil.source, sizeof(m->ceil.source), "measured");
+			rung_ceilings meas;
+			const rung_ceilings *mp = rung_store_guard_ceilings(&meas, store, &r->env);
+			if (rung_model_ceilings_from(&m->ceil, &r->env, mp) == 0)
 				return;
-			}
 			rung_error_clear();
-			int major = 0, minor = 0;
-			if (sscanf(r->env.arch, "sm_%1d%1d", &major, &minor) != 2)
-				continue;
-			rung_device_attrs a = {
-				.sms = r->env.sms,
-				.sm_clock_khz = r->env.sm_clock_mhz * 1000,
-				.mem_clock_khz = r->env.mem_clock_mhz * 1000,
-				.bus_width_bits = r->env.bus_width,
-				.major = major,
-				.minor = minor,
-			};
-			rung_ceilings_init(&c);
-			if (rung_ceilings_datasheet(&c, &a) < 0)
-				continue;
-			m->ceil.bw_bytes_s = c.dram.value;
-			m->ceil.fp32_flop_s = c.fp32.value;
-			m->ceil.tensor_flop_s = c.tensor[RUNG_TC_F16].value;
-			snprintf(m->ceil.source, sizeof(m->ceil.source), "%s", rung_ceil_src_name(c.dram.src));
-			return;
 		}
 }
 

@@ -5,6 +5,7 @@
 
 #include "core/envcmp.h"
 #include "core/roofline.h"
+#include "core/roofline_guard.h"
 
 static double worst_rel(const rung_result *r)
 {
@@ -59,21 +60,28 @@ void rung_row_metrics_get(rung_row_metrics *o, const rung_model *m, int row, int
 		o->cmp = o->delta < -band ? RUNG_CMP_FASTER : o->delta > band ? RUNG_CMP_SLOWER : RUNG_CMP_SAME;
 		o->env_differs = rung_env_diff(o->env_why, sizeof(o->env_why), &r->env, &b->env) > 0;
 	}
+	bool fallback_impossible = false;
 	if (!isnan(o->median_ms) && !isnan(r->bench.tflops) && r->bench.tflops > 0) {
 		double s = o->median_ms * 1e-3;
 		double flops = r->bench.tflops * 1e12 * s;
 		double bytes = !isnan(r->bench.tbps) && r->bench.tbps > 0 ? r->bench.tbps * 1e12 * s : NAN;
 		o->flop_s = r->bench.tflops * 1e12;
 		o->intensity = rung_arith_intensity(flops, isnan(bytes) ? 0 : bytes);
-		double peak = m->ceil.fp32_flop_s;
-		if (!isnan(r->floor_ms) && r->floor_ms > 0)
+		double peak = m->ceil.fp32_flop_s, bw = m->ceil.bw_bytes_s;
+		if (!isnan(r->floor_ms) && r->floor_ms > 0) {
 			/* the floor the speed-of-light guard used (the bench line's roof=, rung brief) */
-			o->roof_pct = r->floor_ms / o->median_ms * 100.0;
-		else if (!isnan(peak) && !isnan(m->ceil.bw_bytes_s) && !isnan(bytes))
-			o->roof_pct = rung_percent_of_roof(flops, bytes, o->median_ms, peak, m->ceil.bw_bytes_s);
+			o->roof_pct = rung_result_roof_pct(r);
+		} else if (!isnan(peak) && !isnan(bw) && !isnan(bytes)) {
+			/* a result judged before the guard: the FP32 floor at the screen's
+			 * ceilings, impossible by the guard's rule only when no tensor
+			 * ceiling could explain it */
+			double fl = rung_time_floor_ms(flops, bytes, peak, bw);
+			o->roof_pct = 100.0 * fl / o->median_ms;
+			fallback_impossible = isnan(m->ceil.tensor_flop_s) &&
+					      rung_roofline_impossible(o->median_ms, fl, RUNG_ROOFLINE_TOL);
+		}
 	}
-	o->impossible = r->impossible || (!isnan(o->roof_pct) && o->roof_pct > 100.5 &&
-					  isnan(m->ceil.tensor_flop_s));
+	o->impossible = r->impossible || fallback_impossible;
 	o->suspect = r->nsuspects > 0 || o->impossible;
 }
 

@@ -11,6 +11,7 @@
 #include "core/err.h"
 #include "gpu/sanitize.h"
 #include "tui/check_gpu.h"
+#include "vcs/ceil_store.h"
 
 int rung_evaler_open(rung_evaler *e, rung_vctx *c, unsigned flags)
 {
@@ -27,7 +28,13 @@ int rung_evaler_open(rung_evaler *e, rung_vctx *c, unsigned flags)
 			rung_error_last());
 		memset(&e->env, 0, sizeof(e->env));
 	}
+	e->have_ceilings = rung_store_guard_ceilings(&e->ceilings, c->store, &e->env) != NULL;
 	return 0;
+}
+
+static const rung_ceilings *evaler_ceilings(const rung_evaler *e)
+{
+	return e->have_ceilings ? &e->ceilings : NULL;
 }
 
 void rung_evaler_close(rung_evaler *e)
@@ -144,6 +151,7 @@ int rung_evaler_run(rung_evaler *e, const rung_version *v, rung_result *out)
 	job.rev = v->id;
 	job.label = v->subject;
 	job.flags = e->flags;
+	job.ceilings = evaler_ceilings(e);
 	e->cur = v->short_id;
 	e->last_step = -1;
 	if (e->env.valid && c->store && rung_store_get(out, c->store, key) == 0) {
@@ -277,6 +285,7 @@ static int prepare(pipeline *p, int i)
 	job->rev = v->id;
 	job->label = v->subject;
 	job->flags = e->flags;
+	job->ceilings = evaler_ceilings(e);
 	if (e->env.valid && c->store && rung_store_get(&s->res, c->store, s->key) == 0) {
 		if (!v->worktree)
 			rung_store_link(c->store, v->id, s->key);

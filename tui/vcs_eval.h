@@ -14,6 +14,10 @@ typedef struct {
 	rung_vctx *c;
 	rung_worker *w;
 	rung_env env;       /* env.valid false: no GPU (results are shown, not stored) */
+	/* The measured ceilings of env's device from the store (vcs/ceil_store.h),
+	 * given to every job for the speed-of-light guard when have_ceilings. */
+	rung_ceilings ceilings;
+	bool have_ceilings;
 	bool tty;           /* progress bar on stderr */
 	int index, total;   /* for the progress line */
 	double started;     /* monotonic seconds at the first version */

@@ -90,3 +90,16 @@ int rung_store_get_ceilings(rung_ceilings *out, int64_t *when, rung_store *s, co
 	sqlite3_finalize(st);
 	return ret;
 }
+
+const rung_ceilings *rung_store_guard_ceilings(rung_ceilings *buf, rung_store *s, const rung_env *env)
+{
+	rung_ceilings_init(buf);
+	if (!s || !env || !env->valid || !env->uuid[0])
+		return NULL;
+	if (rung_store_get_ceilings(buf, NULL, s, env) < 0) {
+		rung_error_clear();
+		rung_ceilings_init(buf);
+		return NULL;
+	}
+	return buf;
+}

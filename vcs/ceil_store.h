@@ -16,4 +16,10 @@ int rung_store_put_ceilings(rung_store *s, const rung_env *env, const rung_ceili
  * gets the time they were measured. RUNG_ENOTFOUND when there are none. */
 int rung_store_get_ceilings(rung_ceilings *out, int64_t *when, rung_store *s, const rung_env *env);
 
+/* The measured ceilings the speed-of-light guard takes for env's device at
+ * env's clocks (rung_job.ceilings; core/roofline_guard.h raises the datasheet
+ * ones with them): *buf filled and buf returned, or NULL (no error left set)
+ * with no store (s NULL), no valid device environment or none stored. */
+const rung_ceilings *rung_store_guard_ceilings(rung_ceilings *buf, rung_store *s, const rung_env *env);
+
 #endif
