@@ -83,24 +83,22 @@ static ssize_t sink_write(void *cookie, const char *buf, size_t n)
 static int sink_close(void *cookie)
 {
 	sink *k = cookie;
-	int rc = k->ncarry ? put(k, k->carry, k->ncarry) : 0; /* a cut sequence at the end: as bytes */
-	free(k);
-	return rc;
+	return k->ncarry ? put(k, k->carry, k->ncarry) : 0; /* a cut sequence at the end: as bytes */
 }
+
+/* One sink per stream, for the life of the process (static: nothing to free
+ * whether or not the streams are closed at exit). */
+static sink sinks[2];
 
 static FILE *filtered(int fd)
 {
-	sink *k = calloc(1, sizeof(*k));
-	if (!k)
-		return NULL;
+	sink *k = &sinks[fd == STDERR_FILENO];
+	memset(k, 0, sizeof(*k));
 	k->fd = fd;
 	cookie_io_functions_t io = {.write = sink_write, .close = sink_close};
 	FILE *f = fopencookie(k, "w", io);
-	if (!f) {
-		free(k);
-		return NULL;
-	}
-	setvbuf(f, NULL, _IOLBF, BUFSIZ);
+	if (f)
+		setvbuf(f, NULL, _IOLBF, BUFSIZ);
 	return f;
 }
 
