@@ -174,22 +174,10 @@ static void test_sgemm_task(void)
 
 int main(void)
 {
-	signal(SIGPIPE, SIG_IGN);
-	rung_worker_opts o = {.exe = RUNG_BIN};
-	if (rung_worker_open(&W, &o))
-		return 1;
 	rung_env env;
-	int rc = rung_worker_env(&env, W);
-	if (rc == RUNG_ENODEV) {
-		printf("skipped: %s\n", rung_error_last());
-		rung_worker_close(W);
-		return T_SKIP;
-	}
-	if (rc) {
-		fprintf(stderr, "worker: %s\n", rung_error_last());
-		return 1;
-	}
-	printf("device: %s (%s), driver %s, CUDA %s\n", env.gpu, env.arch, env.driver, env.cuda);
+	int rc = t_gpu_open(&W, &env);
+	if (rc)
+		return rc;
 	T_RUN(test_good_first);
 	T_RUN(test_compile_error);
 	T_RUN(test_missing_entry);

@@ -1,7 +1,10 @@
 #define _XOPEN_SOURCE 700 /* nftw */
 #include "harness.h"
 
+#include "core/err.h"
+
 #include <ftw.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <string.h>
 #include <stdlib.h>
@@ -135,4 +138,26 @@ char *t_slurp(const char *path, size_t *len)
 	if (len)
 		*len = (size_t)n;
 	return b;
+}
+
+int t_gpu_open(rung_worker **w, rung_env *env)
+{
+	signal(SIGPIPE, SIG_IGN);
+	rung_worker_opts o = {.exe = RUNG_BIN};
+	*w = NULL;
+	if (rung_worker_open(w, &o))
+		return 1;
+	int rc = rung_worker_env(env, *w);
+	if (rc == RUNG_ENODEV) {
+		printf("skipped: %s\n", rung_error_last());
+		rung_worker_close(*w);
+		*w = NULL;
+		return T_SKIP;
+	}
+	if (rc) {
+		fprintf(stderr, "worker: %s\n", rung_error_last());
+		return 1;
+	}
+	printf("device: %s (%s), driver %s, CUDA %s\n", env->gpu, env->arch, env->driver, env->cuda);
+	return 0;
 }

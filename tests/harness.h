@@ -7,6 +7,8 @@
 #include <string.h>
 #include <math.h>
 
+#include "gpu/worker.h"
+
 extern int t_failures, t_cases, t_case_failed;
 extern const char *t_current;
 
@@ -41,5 +43,12 @@ const char *t_tmpdir(void);
 char *t_slurp(const char *path, size_t *len);
 /* Writes a file (creating parent dirs). Returns 0 on success. */
 int t_write(const char *path, const char *text);
+
+/* For the GPU tests (tests/gpu_*.c): SIGPIPE ignored, a worker opened on the
+ * rung binary and the device read into *env. Returns 0 after printing
+ * "device: NAME (ARCH), driver D, CUDA C"; T_SKIP after printing "skipped:
+ * WHY" when there is no driver or device (the worker is closed, *w is NULL);
+ * 1 on any other error. */
+int t_gpu_open(rung_worker **w, rung_env *env);
 
 #endif
