@@ -7,6 +7,7 @@
 #include "core/err.h"
 #include "tui/cli.h"
 #include "tui/vcs_ctx.h"
+#include "vcs/history.h"
 
 typedef struct {
 	const char *verdict;
@@ -22,6 +23,52 @@ static const rung_opt_spec note_specs[] = {
 	{0}};
 const rung_opt_table rung_opts_note = {.cmd = "note", .args = "REV [TEXT...]", .min_args = 1, .max_args = -1,
 				       .opts = note_specs};
+
+/* Inside a task (its directory, --task, or a repository of one task), REV
+ * names one of that task's versions: a symbolic REV (HEAD, HEAD~2, a branch)
+ * is taken to the task's newest version at it, and said so on stderr; a commit
+ * id that is not a version of the task is refused (a note there would steer
+ * another task). out gets the commit to note. */
+static int task_version(char out[41], rung_vctx *c, const char *rev)
+{
+	snprintf(out, 41, "%s", rev);
+	if (!c->task.kernel_path)
+		return RUNG_EXIT_OK;
+	char id[41];
+	if (rung_repo_resolve(id, c->repo, rev) < 0) {
+		fprintf(stderr, "rung note: %s\n", rung_error_last());
+		return RUNG_EXIT_USAGE;
+	}
+	if (!strcmp(id, "WORKTREE"))
+		return RUNG_EXIT_OK; /* not a commit: rung_note_add says so */
+	rung_history_opts ho = {.kernel_path = c->task.kernel_path, .range = rev};
+	rung_history *h = NULL;
+	rung_version v;
+	int e = rung_history_open(&h, c->repo, &ho);
+	int got = e < 0 ? e : rung_history_next(&v, h);
+	rung_history_free(h);
+	const char *task = c->task.dir && c->task.dir[0] ? c->task.dir : c->task.kernel_path;
+	if (got < 0) {
+		fprintf(stderr, "rung note: %s\n", rung_error_last());
+		return RUNG_EXIT_INTERNAL;
+	}
+	if (got == 0 && !strcmp(v.id, id))
+		return RUNG_EXIT_OK;
+	bool hex = strspn(rev, "0123456789abcdefABCDEF") == strlen(rev) && strlen(rev) >= 4;
+	if (got == 1 || hex) {
+		if (got == 1)
+			fprintf(stderr, "rung note: %s is not a version of %s (no commit up to it changes %s)\n", rev, task,
+				c->task.kernel_path);
+		else
+			fprintf(stderr, "rung note: %s is not a version of %s (it does not change %s); its newest version before it is %s \"%s\"\n",
+				rev, task, c->task.kernel_path, v.short_id, v.subject);
+		return RUNG_EXIT_USAGE;
+	}
+	fprintf(stderr, "rung note: %s is not a version of %s; noting its newest version, %s \"%s\"\n", rev, task,
+		v.short_id, v.subject);
+	snprintf(out, 41, "%s", v.id);
+	return RUNG_EXIT_OK;
+}
 
 int rung_cmd_note(int argc, char **argv)
 {
@@ -54,7 +101,13 @@ int rung_cmd_note(int argc, char **argv)
 		return rung_cli_usage("note", 1);
 	}
 	rung_vctx c;
-	if (rc == RUNG_EXIT_OK && (rc = rung_vctx_open(&c, "note", &o, 0)) == RUNG_EXIT_OK) {
+	char id[41];
+	if (rc == RUNG_EXIT_OK && (rc = rung_vctx_open(&c, "note", &o, RUNG_VCTX_TASK_IF_ONE)) == RUNG_EXIT_OK &&
+	    (rc = task_version(id, &c, argv[1])) != RUNG_EXIT_OK)
+		rung_vctx_close(&c);
+	else if (rc == RUNG_EXIT_OK)
+		rev = id;
+	if (rc == RUNG_EXIT_OK) {
 		int e = 0;
 		if (done)
 			e = rung_note_close_all(c.repo, rev);

@@ -58,7 +58,7 @@ int rung_vctx_open(rung_vctx *c, const char *cmd, const rung_vctx_opts *o, unsig
 	int e = rung_repo_open(&c->repo, o->dir);
 	if (e < 0)
 		return fail(cmd, e);
-	if (need & RUNG_VCTX_TASK) {
+	if (need & (RUNG_VCTX_TASK | RUNG_VCTX_TASK_IF_ONE)) {
 		char *dir = NULL;
 		char hint[4096];
 		const char *h = o->task;
@@ -72,8 +72,14 @@ int rung_vctx_open(rung_vctx *c, const char *cmd, const rung_vctx_opts *o, unsig
 			rung_error_clear();
 			e = rung_repo_pick_task(&dir, c->repo, NULL); /* -C at the root of a one-task repo */
 		}
-		if (e == 0)
+		if (e < 0 && !(need & RUNG_VCTX_TASK)) { /* several tasks and none named: none */
+			rung_error_clear();
+			free(dir);
+			dir = NULL;
+			e = 0;
+		} else if (e == 0) {
 			e = rung_vtask_open(&c->task, c->repo, dir, o->spec_rev);
+		}
 		free(dir);
 		if (e < 0) {
 			int rc = fail(cmd, e);

@@ -15,7 +15,10 @@
 #include "vcs/task_rev.h"
 #include "tui/opts.h"
 
-enum { RUNG_VCTX_TASK = 1, RUNG_VCTX_STORE = 2 };
+/* RUNG_VCTX_TASK_IF_ONE: the task when one can be picked (inside its
+ * directory, --task, or the only one), else none, without an error (c->task
+ * stays empty: task.kernel_path NULL). */
+enum { RUNG_VCTX_TASK = 1, RUNG_VCTX_STORE = 2, RUNG_VCTX_TASK_IF_ONE = 4 };
 
 typedef struct {
 	const char *cmd;
