@@ -1,8 +1,9 @@
 /* rung brief [-n N]: a markdown summary of the task for the agent's context:
  * the task and its roofline floor, the best passing version and its distance
  * to the floor, the baseline, the last N versions with verdict and one-line
- * reason, the person's directives and verdicts since the last brief, and all
- * open directives. A suspect version (docs/CHECKS.md, "Evidence: suspects")
+ * reason, the person's directives and verdicts on this task's versions since
+ * the last marked brief (`--mark`, the agent's call: without it brief has no
+ * side effect), and its open directives. A suspect version (docs/CHECKS.md, "Evidence: suspects")
  * gets a line per suspect; a suspect best is said plainly ("best is suspect:
  * ...; verify before building on it"). It reports what is stored; it never
  * invents advice. */
@@ -135,12 +136,38 @@ static const char *subject_of(rung_vctx *c, const char *commit, char *buf, size_
 	return buf;
 }
 
-static int notes_sections(rung_vctx *c, int64_t now)
+/* Whether commit is one of the task's versions (notes on other tasks'
+ * commits belong to their briefs). */
+static bool of_task(const rung_vrow *rows, int nrows, const char *commit)
 {
-	rung_note *notes;
-	int n;
-	if (rung_notes_list(&notes, &n, c->repo) < 0)
+	for (int i = 0; i < nrows; i++)
+		if (!strcmp(rows[i].v.id, commit))
+			return true;
+	return false;
+}
+
+/* The person's notes on the task's versions. With mark (the agent's --mark),
+ * what is shown as new is remembered as seen and the time of this brief is
+ * kept; without it, brief has no side effect (a person previewing it leaves
+ * the agent's "since" section as it was). */
+static int notes_sections(rung_vctx *c, int64_t now, const rung_vrow *rows, int nrows, bool mark)
+{
+	rung_note *all;
+	int nall;
+	if (rung_notes_list(&all, &nall, c->repo) < 0)
 		return -1;
+	rung_note *notes = all;
+	int n = 0;
+	for (int i = 0; i < nall; i++) { /* keep this task's, in place */
+		if (of_task(rows, nrows, all[i].commit)) {
+			if (n != i) {
+				rung_note tmp = notes[n];
+				notes[n] = all[i];
+				all[i] = tmp;
+			}
+			n++;
+		}
+	}
 	char *last = NULL;
 	int have_last = rung_store_meta_get(&last, c->store, "last_brief") == 0;
 	char when[32] = "";
@@ -162,7 +189,8 @@ static int notes_sections(rung_vctx *c, int64_t now)
 				       subject_of(c, nt->commit, subj, sizeof(subj)));
 				fresh++;
 			}
-			rung_store_mark_seen(c->store, id, now);
+			if (mark)
+				rung_store_mark_seen(c->store, id, now);
 		}
 		for (int k = 0; k < nt->ndirectives; k++) {
 			const rung_directive *d = &nt->directives[k];
@@ -175,7 +203,8 @@ static int notes_sections(rung_vctx *c, int64_t now)
 				       d->text, d->done ? " (done)" : "");
 				fresh++;
 			}
-			rung_store_mark_seen(c->store, id, now);
+			if (mark)
+				rung_store_mark_seen(c->store, id, now);
 		}
 	}
 	if (!fresh)
@@ -194,21 +223,29 @@ static int notes_sections(rung_vctx *c, int64_t now)
 	}
 	if (!open)
 		printf("none\n");
-	rung_notes_free(notes, n);
-	char nowbuf[32];
-	snprintf(nowbuf, sizeof(nowbuf), "%" PRId64, now);
-	rung_store_meta_set(c->store, "last_brief", nowbuf);
+	rung_notes_free(all, nall);
+	if (mark) {
+		char nowbuf[32];
+		snprintf(nowbuf, sizeof(nowbuf), "%" PRId64, now);
+		if (rung_store_meta_set(c->store, "last_brief", nowbuf) < 0)
+			return -1; /* the mark could not be kept: the same items would come back as new */
+	} else {
+		printf("\n(a preview: nothing was marked as seen; the agent runs `rung brief --mark`)\n");
+	}
 	return 0;
 }
 
 typedef struct {
 	int nlast;
+	bool mark;
 	rung_vctx_opts where;
 } brief_opts;
 
 static const rung_opt_spec brief_specs[] = {
 	{RUNG_OPT_NUM(brief_opts, nlast, 0, 100000), .shortname = 'n', .value = "N",
 	 .help = "list the last N versions (default 10)"},
+	{RUNG_OPT_BOOL(brief_opts, mark), .name = "mark",
+	 .help = "remember what this brief showed as new (the agent's call; without it a brief changes nothing)"},
 	{RUNG_OPT_SUBTABLE(brief_opts, where, rung_vctx_opt_specs)},
 	{0}};
 const rung_opt_table rung_opts_brief = {.cmd = "brief", .args = "", .opts = brief_specs};
@@ -343,7 +380,7 @@ int rung_cmd_brief(int argc, char **argv)
 			rung_suspects_print(stdout, r, prefix);
 		}
 	}
-	if (notes_sections(&c, (int64_t)time(NULL)) < 0) {
+	if (notes_sections(&c, (int64_t)time(NULL), rows, n, bo.mark) < 0) {
 		fprintf(stderr, "rung brief: %s\n", rung_error_last());
 		rc = RUNG_EXIT_INTERNAL;
 	}

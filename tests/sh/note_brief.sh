@@ -34,7 +34,10 @@ git notes --ref=rung show HEAD | grep -q "try 2-D tiling" || fail "directive los
 "$RUNG" note HEAD --verdict baseline >/dev/null 2>&1 || fail "verdict set again"
 "$RUNG" note deadbeefdead "x" >/dev/null 2>&1 && fail "unknown revision accepted"
 
-brief=$("$RUNG" brief 2>&1) || fail "rung brief failed: $brief"
+# a preview (no --mark) changes nothing: the agent's brief still shows the items as new
+preview=$("$RUNG" brief 2>&1) || fail "rung brief (preview) failed: $preview"
+grep -q "a preview: nothing was marked as seen" <<<"$preview" || fail "preview not said"
+brief=$("$RUNG" brief --mark 2>&1) || fail "rung brief failed: $brief"
 echo "$brief"
 grep -q "^# rung brief: sgemm" <<<"$brief" || fail "title"
 grep -q "versions: 2 (0 evaluated)" <<<"$brief" || fail "version count"
@@ -46,7 +49,7 @@ open=$(sed -n '/^## Open directives/,$p' <<<"$brief")
 grep -q "try 2-D tiling" <<<"$open" || fail "directive not open"
 
 # a second brief: nothing new, still open
-brief2=$("$RUNG" brief 2>&1) || fail "second brief: $brief2"
+brief2=$("$RUNG" brief --mark 2>&1) || fail "second brief: $brief2"
 new2=$(sed -n '/^## From the person/,/^## Open/p' <<<"$brief2")
 grep -q "nothing new" <<<"$new2" || fail "second brief repeats old items: $new2"
 grep -q "try 2-D tiling" <<<"$(sed -n '/^## Open directives/,$p' <<<"$brief2")" || fail "open directive lost"

@@ -31,4 +31,10 @@ grep -q "is not a version of sgemm (it does not change sgemm/sgemm.cu)" <<<"$err
 cd ..
 "$RUNG" note HEAD "at the root" >/dev/null 2>&1 || fail "note at the root"
 git notes --ref=rung show "$head_id" | grep -q "at the root" || fail "the root note went elsewhere"
+# brief covers the task's own notes only, and without --mark changes nothing
+b=$("$RUNG" brief --task sgemm 2>&1) || fail "brief --task sgemm: $b"
+grep -q "try float4 loads" <<<"$b" || fail "sgemm's own directive missing from its brief"
+grep -q "read from DRAM once" <<<"$b" && fail "softmax's note in sgemm's brief: $b"
+b2=$("$RUNG" brief --task sgemm 2>&1)
+[ "$(grep -c 'try float4 loads' <<<"$b2")" = "$(grep -c 'try float4 loads' <<<"$b")" ] || fail "a preview changed the next brief"
 echo "note in a task: ok"
