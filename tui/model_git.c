@@ -91,6 +91,17 @@ static int open_ctx(rung_vctx *c, const char *dir, const char *taskdir)
 		rung_error_clear();
 		e = rung_repo_pick_task(&tdir, c->repo, NULL);
 	}
+	if (e == RUNG_EINVAL && !taskdir) {
+		/* several tasks and none named: the workbench opens the first, and T
+		 * switches between them (the command line asks for one instead) */
+		char **v = NULL;
+		int n = 0;
+		if (rung_repo_find_tasks(&v, &n, c->repo) == 0 && n > 1 && (tdir = strdup(v[0]))) {
+			rung_error_clear();
+			e = 0;
+		}
+		rung_strv_free(v, n);
+	}
 	if (e == 0)
 		e = rung_vtask_open(&c->task, c->repo, tdir, NULL);
 	free(tdir);
