@@ -258,6 +258,9 @@ int rung_cmd_brief(int argc, char **argv)
 		return rc;
 	int nlast = bo.nlast;
 	rung_vctx_opts o = bo.where;
+	int each = rung_vctx_each_task(&o, argc, argv, rung_cmd_brief, false); /* one brief per task: its own title */
+	if (each >= 0)
+		return each;
 	rung_vctx c;
 	rc = rung_vctx_open(&c, "brief", &o, RUNG_VCTX_TASK | RUNG_VCTX_STORE);
 	if (rc)

@@ -72,6 +72,9 @@ int rung_cmd_eval(int argc, char **argv)
 	if (rung_opts_parse(&prc, &rung_opts_eval, &eo, argc, argv, &nrevs))
 		return prc;
 	rung_vctx_opts o = eo.where;
+	int each = nrevs ? -1 : rung_vctx_each_task(&o, argc, argv, rung_cmd_eval, true); /* every task at the root */
+	if (each >= 0)
+		return each;
 	bool all = eo.all, missing = eo.missing, sanitize_set = eo.sanitize.set;
 	unsigned flags = eo.compile_only ? RUNG_JOB_COMPILE_ONLY : 0, sanitize = eo.sanitize.tools;
 	int jobs = eo.jobs;

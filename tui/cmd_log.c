@@ -236,6 +236,9 @@ int rung_cmd_log(int argc, char **argv)
 	int fmt = lo.json ? FMT_JSON : lo.csv ? FMT_CSV : FMT_TABLE, max = lo.max;
 	const char *range = lo.range;
 	rung_vctx_opts o = lo.where;
+	int each = rung_vctx_each_task(&o, argc, argv, rung_cmd_log, fmt == FMT_TABLE); /* every task at the root */
+	if (each >= 0)
+		return each;
 	rung_vctx c;
 	rc = rung_vctx_open(&c, "log", &o, RUNG_VCTX_TASK | RUNG_VCTX_STORE);
 	if (rc)

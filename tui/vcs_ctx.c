@@ -291,3 +291,54 @@ void rung_vrow_line(char *buf, size_t len, const rung_version *v, const rung_res
 		 r->cached ? "  (cached)" : "", r->impossible ? "  IMPOSSIBLE: faster than the roofline floor" : "",
 		 kinds[0] ? "  suspect: " : "", kinds);
 }
+
+int rung_vctx_each_task(const rung_vctx_opts *o, int argc, char **argv, int (*fn)(int, char **), bool header)
+{
+	if (o->task)
+		return -1;
+	rung_repo *r = NULL;
+	if (rung_repo_open(&r, o->dir) < 0) {
+		rung_error_clear();
+		return -1; /* the command says what is wrong */
+	}
+	char *d = NULL;
+	int e = rung_repo_pick_task(&d, r, o->dir);
+	if (e < 0 && o->dir) {
+		rung_error_clear();
+		e = rung_repo_pick_task(&d, r, NULL);
+	}
+	free(d);
+	char **tasks = NULL;
+	int n = 0;
+	if (e != RUNG_EINVAL || rung_repo_find_tasks(&tasks, &n, r) < 0 || n < 2) {
+		rung_error_clear();
+		rung_strv_free(tasks, n);
+		rung_repo_free(r);
+		return -1;
+	}
+	rung_error_clear();
+	int worst = RUNG_EXIT_OK;
+	char **av = calloc((size_t)argc + 3, sizeof(char *));
+	for (int i = 0; av && i < n; i++) {
+		char abs[4096];
+		if (!realpath(tasks[i][0] ? tasks[i] : ".", abs))
+			snprintf(abs, sizeof(abs), "%s", tasks[i]);
+		memcpy(av, argv, (size_t)argc * sizeof(char *));
+		av[argc] = "--task";
+		av[argc + 1] = abs;
+		av[argc + 2] = NULL;
+		if (header) {
+			printf("%s== task %s\n", i ? "\n" : "", tasks[i][0] ? tasks[i] : ".");
+			fflush(stdout);
+		}
+		int rc = fn(argc + 2, av);
+		if (rc > worst)
+			worst = rc;
+	}
+	if (!av)
+		worst = RUNG_EXIT_INTERNAL;
+	free(av);
+	rung_strv_free(tasks, n);
+	rung_repo_free(r);
+	return worst;
+}

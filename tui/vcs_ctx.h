@@ -38,6 +38,12 @@ int rung_vctx_opt(rung_vctx_opts *o, const char *cmd, int argc, char **argv, int
  * {RUNG_OPT_SUBTABLE(my_opts, where, rung_vctx_opt_specs)}. */
 extern const rung_opt_spec rung_vctx_opt_specs[];
 
+/* A repository with several tasks and none named (no --task, not run from
+ * inside one): runs the command fn once per task, with "--task DIR" added to
+ * argv, each under a line "== task NAME" when header, and returns the worst
+ * exit code. -1 when there is one task to work on (the caller goes on). */
+int rung_vctx_each_task(const rung_vctx_opts *o, int argc, char **argv, int (*fn)(int, char **), bool header);
+
 /* Returns RUNG_EXIT_OK or a RUNG_EXIT_* code after printing "rung <cmd>: <message>". */
 int rung_vctx_open(rung_vctx *c, const char *cmd, const rung_vctx_opts *o, unsigned need);
 void rung_vctx_close(rung_vctx *c);

@@ -1,7 +1,8 @@
 #!/bin/bash
-# The workbench at the root of a repository with several tasks (the demo's)
+# At the root of a repository with several tasks (the demo's): the workbench
 # opens the first task with the switcher, instead of exiting 3 with "name
-# one": keys from a script, screens dumped (no terminal needed).
+# one" (keys from a script, screens dumped, no terminal needed); log, brief
+# and eval cover every task, labelled.
 set -u
 : "${RUNG:?}"
 T=$(mktemp -d)
@@ -13,4 +14,14 @@ printf ':dump first.txt\nT\n:dump second.txt\nQ\n' > "$T/keys"
 	> "$T/out" 2>&1 || fail "rung tui at the root: $(cat "$T/out")"
 head -1 "$T/first.txt" | grep -q "^rung sgemm (task 1/2, T switches): 11 versions" || fail "first task: $(head -1 "$T/first.txt")"
 head -1 "$T/second.txt" | grep -q "^rung softmax (task 2/2, T switches): 4 versions" || fail "after T: $(head -1 "$T/second.txt")"
-echo "workbench at the root: ok"
+# the command line at the root covers every task, labelled
+cd "$T/d"
+out=$("$RUNG" log 2>&1) || fail "log at the root: $out"
+grep -q "^== task sgemm$" <<<"$out" && grep -q "^== task softmax$" <<<"$out" || fail "log headers: $out"
+out=$("$RUNG" brief 2>&1) || fail "brief at the root: $out"
+grep -q "^# rung brief: sgemm" <<<"$out" && grep -q "^# rung brief: softmax" <<<"$out" || fail "brief titles"
+out=$("$RUNG" eval --compile-only --all 2>&1); rc=$?
+[ "$rc" = 1 ] || fail "eval --all at the root: exit $rc (the demo's typo fails to compile: 1): $out"
+grep -q "11 version(s)" <<<"$out" && grep -q "4 version(s)" <<<"$out" || fail "eval did not cover both tasks: $out"
+"$RUNG" eval HEAD >/dev/null 2>&1; [ $? = 3 ] || fail "a revision at the root without --task should still ask for a task"
+echo "workbench and commands at the root: ok"
