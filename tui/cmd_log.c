@@ -271,8 +271,8 @@ int rung_cmd_log(int argc, char **argv)
 		printf("rev,subject,compile,run,check,bench,profile,max_rel,psnr,cossim,median_ms,delta_vs_baseline,perf,"
 		       "regs_spills,verdict,note,reason,suspects\n");
 	else if (fmt == FMT_TABLE)
-		printf("%-8s %-24s %-22s %-8s %-6s %-9s %-9s %-8s %-14s %-8s %-8s %s\n", "VERSION", "SUBJECT",
-		       "COMPILE RUN CHECK BENCH PROF", "MAX_REL", "PSNR", "COSINE", "MEDIAN_MS", "Δ BASE", "PERF",
+		printf("%-8s %-24s %-28s %-8s %-6s %-9s %-9s %-8s %-14s %-8s %-8s %s\n", "VERSION", "SUBJECT",
+		       "COMPILE RUN CHECK BENCH PROF", "MAX_REL", "PSNR", "COSINE", "MEDIAN_MS", "VS_BASE", "PERF",
 		       "REGS/SP", "VERDICT", "NOTE");
 	for (int i = 0; i < n; i++) {
 		row_text t;
@@ -308,21 +308,21 @@ int rung_cmd_log(int argc, char **argv)
 			texts(&t, &tmp, base_rec);
 			table_verdict(&t);
 			if (t.reason[0])
-				printf("%-8s %-24s %-22s %s%s%s\n", rows[i].v.short_id, subj, t.steps, t.reason,
+				printf("%-8s %-24s %-28s %s%s%s\n", rows[i].v.short_id, subj, t.steps, t.reason,
 				       t.verdict[0] ? "  " : "", t.verdict);
 			else
-				printf("%-8s %-24s %-22s %-8s %-6s %-9s %-9s %-8s %-14s %-8s %-8s %s\n", rows[i].v.short_id, subj,
+				printf("%-8s %-24s %-28s %-8s %-6s %-9s %-9s %-8s %-14s %-8s %-8s %s\n", rows[i].v.short_id, subj,
 				       t.steps, t.max_rel, t.psnr, t.cossim, t.median, i == brec ? "base" : t.delta, t.perf,
 				       t.regs, t.verdict, t.note);
 			printf("         %s (not measured here)\n",
 			       rec[i]->recorded_note[0] ? rec[i]->recorded_note : "recorded on another machine");
 		} else if (!rows[i].result) {
-			printf("%-8s %-24s %-22s %s\n", rows[i].v.short_id, subj, t.steps, "not evaluated");
+			printf("%-8s %-24s %-28s %s\n", rows[i].v.short_id, subj, t.steps, "not evaluated");
 		} else if (t.reason[0]) {
-			printf("%-8s %-24s %-22s %s%s%s\n", rows[i].v.short_id, subj, t.steps, t.reason,
+			printf("%-8s %-24s %-28s %s%s%s\n", rows[i].v.short_id, subj, t.steps, t.reason,
 			       t.verdict[0] ? "  " : "", t.verdict);
 		} else {
-			printf("%-8s %-24s %-22s %-8s %-6s %-9s %-9s %-8s %-14s %-8s %-8s %s%s\n", rows[i].v.short_id, subj,
+			printf("%-8s %-24s %-28s %-8s %-6s %-9s %-9s %-8s %-14s %-8s %-8s %s%s\n", rows[i].v.short_id, subj,
 			       t.steps, t.max_rel, t.psnr, t.cossim, t.median, i == b ? "base" : t.delta, t.perf, t.regs,
 			       t.verdict, t.note, rows[i].via_content ? " (same content as another version)" : "");
 		}

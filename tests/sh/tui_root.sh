@@ -24,4 +24,16 @@ out=$("$RUNG" eval --compile-only --all 2>&1); rc=$?
 [ "$rc" = 1 ] || fail "eval --all at the root: exit $rc (the demo's typo fails to compile: 1): $out"
 grep -q "11 version(s)" <<<"$out" && grep -q "4 version(s)" <<<"$out" || fail "eval did not cover both tasks: $out"
 "$RUNG" eval HEAD >/dev/null 2>&1; [ $? = 3 ] || fail "a revision at the root without --task should still ask for a task"
+# the table's values start under their headers (the steps header is wider than its values)
+"$RUNG" log --task sgemm > "$T/log" 2>&1
+python3 - "$T/log" <<'PY' || fail "log columns misaligned: $(head -3 "$T/log")"
+import sys
+lines = open(sys.argv[1], encoding="utf-8").read().splitlines()
+head = lines[0]
+row = next(l for l in lines[1:] if " ok ok ok ok " in l)
+for col in ("MAX_REL", "PSNR", "COSINE", "MEDIAN_MS", "VS_BASE", "PERF", "REGS/SP"):
+    at = head.index(col)
+    if row[at] == " " or row[at - 1] != " ":
+        sys.exit("%s at %d: %r" % (col, at, row[at - 3:at + 8]))
+PY
 echo "workbench and commands at the root: ok"
