@@ -439,10 +439,10 @@ static void test_recorded(void)
 	CHECK_CONTAINS(text, "2 versions with results recorded on another machine (not measured here).");
 	char want[256];
 	/* 01 is the baseline (its verdict); 02 is 20% faster */
-	snprintf(want, sizeof(want), "%.7s  06-03 14:02 ok ok ok ok -          40/0     2.5       base    1.25 TFLOP/s   baseline",
+	snprintf(want, sizeof(want), "%.7s  06-03 14:02 ok ok ok ok -                40/0     2.5       base    1.25 TFLOP/s   baseline",
 		 commit_of(&p, "softmax", "01-naive-three-pass"));
 	CHECK_CONTAINS(text, want);
-	snprintf(want, sizeof(want), "%.7s  06-03 14:25 ok ok ok ok -          40/0     2         -20.0%%  1.25 TFLOP/s",
+	snprintf(want, sizeof(want), "%.7s  06-03 14:25 ok ok ok ok -                40/0     2         -20.0%%  1.25 TFLOP/s",
 		 commit_of(&p, "softmax", "02-warp-per-row"));
 	CHECK_CONTAINS(text, want);
 	snprintf(want, sizeof(want), "%.7s  06-03 15:20 not evaluated", commit_of(&p, "softmax", "04-vectorized"));

@@ -115,7 +115,7 @@ static void print_row(FILE *out, const rung_vrow *row, const rung_result *r, row
 	const char *verdict = row->has_note && row->note.verdict ? rung_note_verdict_name(row->note.verdict) : "";
 	char subj[41];
 	snprintf(subj, sizeof(subj), "%.40s", row->v.subject);
-	fprintf(out, "%-8s %-11s %-22s %-8s %-9s %-7s %-14s %-8s %s\n", row->v.short_id, date,
+	fprintf(out, "%-8s %-11s %-28s %-8s %-9s %-7s %-14s %-8s %s\n", row->v.short_id, date,
 		r ? steps : "not evaluated", regs, med, delta, perf, verdict, subj);
 	const char *reason = r ? rung_result_reason(r) : "";
 	if (reason[0])
@@ -166,7 +166,7 @@ static int show_task(FILE *out, const char *dir, const char *task, bool compile)
 	/* the baseline: its verdict, among results of the same kind (live or recorded) */
 	int b = rung_vrows_baseline(rows, n);
 	fprintf(out, "\n%s: %d version%s of %s, newest first\n", task, n, n == 1 ? "" : "s", c.task.kernel_path);
-	fprintf(out, "%-8s %-11s %-22s %-8s %-9s %-7s %-14s %-8s %s\n", "VERSION", "DATE", "COMPILE RUN CHECK BENCH PROF",
+	fprintf(out, "%-8s %-11s %-28s %-8s %-9s %-7s %-14s %-8s %s\n", "VERSION", "DATE", "COMPILE RUN CHECK BENCH PROF",
 		"REGS/SP", "MEDIAN_MS", "VS_BASE", "PERF", "VERDICT", "SUBJECT");
 	for (int i = 0; i < n; i++) {
 		const rung_result *base = b >= 0 && src[b] == src[i] ? res[b] : NULL;
