@@ -221,11 +221,12 @@ static void build_summary(rung_view *v, int row)
 		return;
 	}
 	suspect_section(l, m, row, r);
-	if (r->cached)
+	if (r->cached && !r->recorded) /* an imported result was run elsewhere, not reused from here */
 		rung_lines_add(l, RUNG_ROLE_CACHED, "%s result of another version with the same files (reused, not run again)",
 			       rung_glyph(RUNG_G_CACHED));
 	if (r->recorded)
-		rung_lines_add(l, RUNG_ROLE_WARNING, "recorded: %s", r->recorded_note);
+		rung_lines_add(l, RUNG_ROLE_WARNING, "recorded: %s (imported, not measured here)",
+			       r->recorded_note[0] ? r->recorded_note : "on another machine");
 	char buf[512];
 	const rung_kinfo *k = &r->compile.kernel;
 	if (k->valid)

@@ -14,6 +14,13 @@ printf ':dump first.txt\nT\n:dump second.txt\nQ\n' > "$T/keys"
 	> "$T/out" 2>&1 || fail "rung tui at the root: $(cat "$T/out")"
 head -1 "$T/first.txt" | grep -q "^rung sgemm (task 1/2, T switches): 11 versions" || fail "first task: $(head -1 "$T/first.txt")"
 head -1 "$T/second.txt" | grep -q "^rung softmax (task 2/2, T switches): 4 versions" || fail "after T: $(head -1 "$T/second.txt")"
+# a recorded (imported) result's detail says so, and does not claim it was reused from here
+printf '<Enter>\n:dump detail.txt\nQ\n' > "$T/keys2"
+(cd "$T/d" && COLUMNS=120 LINES=30 RUNG_TUI_DUMP_DIR="$T" RUNG_TUI_SCRIPT="$T/keys2" timeout 60 "$RUNG" tui sgemm </dev/null) \
+	> "$T/out" 2>&1 || fail "detail: $(cat "$T/out")"
+grep -q "(imported, not measured here)" "$T/detail.txt" || fail "recorded detail: $(head -12 "$T/detail.txt")"
+grep -q "result of another version with the same files" "$T/detail.txt" && fail "recorded result labelled as reused"
+
 # the command line at the root covers every task, labelled
 cd "$T/d"
 out=$("$RUNG" log 2>&1) || fail "log at the root: $out"
