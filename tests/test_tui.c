@@ -1254,6 +1254,21 @@ static void test_roofline_ceilings_sm100(void)
 	free(ref);
 }
 
+/* A verdict key on the steer screen keeps the version's note (it showed
+ * "note: (none)" until R, though the note was still in git). */
+static void test_verdict_keeps_note(void)
+{
+	rung_model *m = demo_model(6);
+	char hash[41];
+	snprintf(hash, sizeof(hash), "%s", m->rows[2].hash);
+	CHECK_INT(rung_model_set_note(m, hash, RUNG_VERDICT_NONE, "try float4 loads"), 0);
+	CHECK_STR(m->rows[2].note, "try float4 loads");
+	CHECK_INT(rung_model_set_note(m, hash, RUNG_VERDICT_KEEP, ""), 0);
+	CHECK_INT(m->rows[2].verdict, RUNG_VERDICT_KEEP);
+	CHECK_STR(m->rows[2].note, "try float4 loads");
+	rung_model_free(m);
+}
+
 int main(void)
 {
 	setenv("TZ", "UTC", 1);
@@ -1296,5 +1311,6 @@ int main(void)
 	T_RUN(test_task_key_one_task);
 	T_RUN(test_git_demo);
 	T_RUN(test_inputs_shown);
+	T_RUN(test_verdict_keeps_note);
 	return t_done();
 }

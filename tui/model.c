@@ -480,9 +480,11 @@ int rung_model_set_note(rung_model *m, const char *hash, rung_verdict v, const c
 		for (int j = 0; j < m->nrows; j++)
 			m->rows[j].best = j == i;
 	r->verdict = v;
-	const char *nl = strchr(text, '\n');
-	int len = nl ? (int)(nl - text) : (int)strlen(text);
-	snprintf(r->note, sizeof(r->note), "%.*s", len, text);
+	if (text && text[0]) { /* a verdict alone leaves the note as it is (it is still in git) */
+		const char *nl = strchr(text, '\n');
+		int len = nl ? (int)(nl - text) : (int)strlen(text);
+		snprintf(r->note, sizeof(r->note), "%.*s", len, text);
+	}
 	if (v != RUNG_VERDICT_BEST)
 		recompute_best(m);
 	m->generation++;
