@@ -374,9 +374,11 @@ int rung_arg_value(int64_t *ival, double *fval, const rung_arg *a, const rung_di
 	if (rung_expr_eval(&i, e->text, ds) == 0) {
 		f = (double)i;
 	} else if (rung_dtype_is_float(a->dtype) && parse_float_literal(&f, e->text)) {
-		i = (int64_t)f;
+		/* range first: converting a double beyond int64 (or NaN) is undefined */
 		if (f >= 9.2e18 || f <= -9.2e18)
 			i = f > 0 ? INT64_MAX : INT64_MIN;
+		else
+			i = f == f ? (int64_t)f : 0;
 	} else {
 		return rung__expr_at(&i, e, ds, file, label, "value");
 	}

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # CI, after scripts/test.sh: runs every libFuzzer harness (tests/fuzz/) for
-# RUNG_FUZZ_SECONDS (default 30) each. Installs clang through apt when it is
+# RUNG_FUZZ_RUNS (default 100000) runs from a fixed seed, so CI is
+# reproducible: new findings come from bench/fuzz.sh (10 minutes each, random)
+# and go into tests/fuzz/regress/. Installs clang through apt when it is
 # missing; when clang with libFuzzer cannot be had, says so and exits 0. Any
 # crash fails the run, with the crashing input's path and the sanitizer report.
 set -euo pipefail
@@ -25,4 +27,4 @@ if ! have_libfuzzer; then
 	echo "fuzz-ci: SKIPPED: no clang with libFuzzer (-fsanitize=fuzzer) on this machine"
 	exit 0
 fi
-exec tests/fuzz/run.sh "${RUNG_FUZZ_SECONDS:-30}"
+RUNG_FUZZ_RUNS=${RUNG_FUZZ_RUNS:-100000} exec tests/fuzz/run.sh "${RUNG_FUZZ_SECONDS:-30}"
