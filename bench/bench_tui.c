@@ -12,9 +12,9 @@
 
 #include "core/err.h"
 #include "core/timing.h"
-#include "tui/model.h"
-#include "tui/synth.h"
-#include "tui/textdiff.h"
+#include "tui/model/model.h"
+#include "tui/model/synth.h"
+#include "app/textdiff.h"
 #include "tui/view.h"
 
 static double now_ms(void)

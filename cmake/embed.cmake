@@ -1,4 +1,4 @@
-# The example tasks embedded in the binary for `rung demo` (tui/demo_data.h):
+# The example tasks embedded in the binary for `rung demo` (app/demo_data.h):
 # examples/sgemm/** and examples/softmax/** (rung.ini, reference.cu, ladder/,
 # ladder.txt, recorded.jsonl when present) become a generated C table in the
 # build dir, compiled into the static library rung_demo_data.

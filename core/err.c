@@ -29,6 +29,11 @@ int rung_error_set(int code, const char *fmt, ...)
 const char *rung_error_last(void) { return err_msg; }
 int rung_error_last_code(void) { return err_code; }
 void rung_error_clear(void) { err_msg[0] = 0; err_code = 0; }
+int rung_error_recode(int code)
+{
+	err_code = code;
+	return code;
+}
 
 _Static_assert(sizeof(((rung_error_state *)0)->msg) == sizeof(err_msg), "rung_error_state holds a whole message");
 

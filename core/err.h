@@ -19,6 +19,8 @@ typedef enum {
 	RUNG_EVCS = -9,     /* git */
 	RUNG_ESTORE = -10,  /* results store */
 	RUNG_EUNSUPPORTED = -11,
+	RUNG_EUSAGE = -12,  /* the request names nothing usable: an unknown target, several tasks and none named */
+	RUNG_ESPEC = -13,   /* the task's own files are wrong: rung.ini, the reference, a launch line */
 } rung_err;
 
 /* Sets the thread's last error message and returns code (for `return rung_error_set(...)`). */
@@ -28,6 +30,9 @@ int rung_error_setv(int code, const char *fmt, va_list ap);
 const char *rung_error_last(void);
 int rung_error_last_code(void);
 void rung_error_clear(void);
+/* Keeps the last message under another code and returns that code
+ * (`return rung_error_recode(RUNG_ESPEC);`). */
+int rung_error_recode(int code);
 
 /* The last error, set aside while cleanup that may set errors of its own runs
  * (libgit2's git_error_save/restore). Caller-owned; nothing to free. */

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 
 #include "core/err.h"
-#include "tui/cli.h"
+#include "cli/cli.h"
 #include "vcs/store.h"
 
 static char *cat2(const char *a, const char *b)

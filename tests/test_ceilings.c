@@ -13,7 +13,7 @@
 #include "core/roofline_guard.h"
 #include "gpu/ceilings.h"
 #include "gpu/compile.h"
-#include "tui/ceilings_print.h"
+#include "cli/ceilings_print.h"
 #include "vcs/ceil_store.h"
 #include "vcs/store.h"
 

@@ -13,9 +13,9 @@
 
 #include "core/err.h"
 #include "harness.h"
-#include "tui/demo.h"
-#include "tui/import.h"
-#include "tui/vcs_ctx.h"
+#include "app/demo.h"
+#include "app/import.h"
+#include "app/session.h"
 
 /* The embedded copy of examples/<rel> equals the file on disk. */
 static void check_same(const char *rel)
@@ -412,7 +412,7 @@ static void test_recorded(void)
 	free(l2);
 	FILE *in = fmemopen(buf, strlen(buf), "r");
 	int n = 0;
-	CHECK_INT(rung_import_stream(&n, c.store, in, "rec.jsonl", "demo"), 0);
+	CHECK_INT(rung_import_stream(&n, c.store, in, "rec.jsonl"), 0);
 	fclose(in);
 	CHECK_INT(n, 2);
 	/* live lookups never see them */

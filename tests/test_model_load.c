@@ -11,9 +11,9 @@
 
 #include "core/err.h"
 #include "harness.h"
-#include "tui/demo.h"
-#include "tui/model.h"
-#include "tui/vcs_ctx.h"
+#include "app/demo.h"
+#include "tui/model/model.h"
+#include "app/session.h"
 
 #define NCOMMITS 260
 

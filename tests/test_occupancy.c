@@ -14,7 +14,7 @@
 #include "core/occupancy.h"
 #include "core/result.h"
 #include "core/spec.h"
-#include "tui/task_load.h"
+#include "app/task.h"
 
 static rung_occupancy occ(const char *arch, int threads, int regs, int64_t st, int64_t dyn, int bars)
 {

@@ -1,4 +1,4 @@
-/* The option tables (tui/opts.h): the parser's syntax, its error messages and
+/* The option tables (cli/opts.h): the parser's syntax, its error messages and
  * exit codes, strict numbers with ranges, and the help and docs generated from
  * a table; check's real table (its --help lists the shared options). */
 #include <fcntl.h>
@@ -7,9 +7,9 @@
 #include <unistd.h>
 
 #include "harness.h"
-#include "tui/cli.h"
-#include "tui/opts.h"
-#include "tui/vcs_ctx.h"
+#include "cli/cli.h"
+#include "cli/opts.h"
+#include "app/session.h"
 
 typedef struct {
 	bool json, has_seed;

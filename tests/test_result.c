@@ -8,8 +8,9 @@
 
 #include "core/err.h"
 #include "core/result.h"
-#include "tui/check_gpu.h"
-#include "tui/cli.h"
+#include "app/evaluate.h"
+#include "cli/report.h"
+#include "cli/cli.h"
 
 /* NAN equals NAN here; everything else exact */
 static int same_d(double a, double b)

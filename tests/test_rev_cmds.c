@@ -11,8 +11,8 @@
 
 #include "core/err.h"
 #include "core/result.h"
-#include "tui/cli.h"
-#include "tui/vcs_eval.h"
+#include "cli/cli.h"
+#include "app/pipeline.h"
 #include "vcs/store.h"
 
 static char *cat2(const char *a, const char *b)
@@ -182,7 +182,7 @@ static void test_compare_rev(void)
 	free(out);
 }
 
-/* The command line the TUI's `e` key runs (tui/model_git.c). */
+/* The command line the TUI's `e` key runs (tui/model/git.c). */
 static void test_eval_tui_flags(void)
 {
 	char *out = NULL;

@@ -1,5 +1,5 @@
 /* The speed-of-light guard on one result (core/roofline_guard.c) and its bench
- * line (tui/check_gpu.c), with hand-derived H200 numbers:
+ * line (app/evaluate.c), with hand-derived H200 numbers:
  *   DRAM = 2 * 3201 MHz * 6016 bits / 8 = 4.814304 TB/s
  *   tests/faults/skips_work: bytes = 4*4096*8192 + 4*4096 = 134234112
  *   floor = 134234112 / 4.814304e12 s = 0.0278823506 ms */
@@ -11,7 +11,8 @@
 #include "core/err.h"
 #include "core/roofline_guard.h"
 #include "harness.h"
-#include "tui/check_gpu.h"
+#include "app/evaluate.h"
+#include "cli/report.h"
 
 static rung_env h200(void)
 {

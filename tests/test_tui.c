@@ -17,14 +17,15 @@
 #include "core/roofline_guard.h"
 #include "gitfix.h"
 #include "harness.h"
-#include "tui/check_gpu.h"
-#include "tui/demo.h"
+#include "app/evaluate.h"
+#include "cli/report.h"
+#include "app/demo.h"
 #include "tui/draw.h"
-#include "tui/import.h"
-#include "tui/model.h"
-#include "tui/occ_row.h"
-#include "tui/rowmetrics.h"
-#include "tui/textdiff.h"
+#include "app/import.h"
+#include "tui/model/model.h"
+#include "tui/model/occ_row.h"
+#include "tui/model/rowmetrics.h"
+#include "app/textdiff.h"
 #include "tui/theme.h"
 #include "tui/view.h"
 #include "vcs/ceil_store.h"
@@ -1073,7 +1074,7 @@ static void test_git_demo(void)
 	free(l2);
 	FILE *in = fmemopen(buf, strlen(buf), "r");
 	int n = 0;
-	CHECK_INT(rung_import_stream(&n, c.store, in, "rec.jsonl", "demo"), 0);
+	CHECK_INT(rung_import_stream(&n, c.store, in, "rec.jsonl"), 0);
 	fclose(in);
 	CHECK_INT(n, 2);
 	rung_vctx_close(&c);

@@ -12,10 +12,10 @@
 
 #include "core/err.h"
 #include "harness.h"
-#include "tui/detail_prof.h"
+#include "tui/screens/detail_prof.h"
 #include "tui/draw.h"
-#include "tui/model.h"
-#include "tui/model_prof.h"
+#include "tui/model/model.h"
+#include "tui/model/prof.h"
 #include "tui/view.h"
 #include "vcs/prof_store.h"
 #include "vcs/store.h"

@@ -1,7 +1,7 @@
 /* Screens, requests and the main loop (tig style).
  *
  * Every screen is registered once in RUNG_SCREEN_LIST and implemented in
- * tui/screen_<name>.c by an ops table rung_screen_<name>_ops. Every request is
+ * tui/screens/<name>.c by an ops table rung_screen_<name>_ops. Every request is
  * registered once in RUNG_REQ_LIST with its default keys and help text: the
  * request enum, the keymap and the help screen are generated from it. */
 #ifndef RUNG_TUI_VIEW_H
@@ -12,7 +12,7 @@
 #include <curses.h>
 
 #include "tui/lines.h"
-#include "tui/model.h"
+#include "tui/model/model.h"
 #include "tui/theme.h"
 
 /* _(ID, name, title) */

@@ -3,7 +3,7 @@
 # message and a spec value carry terminal escapes (clear screen, window title,
 # OSC 52 clipboard writes, DSR/DA2 queries that make a terminal type replies),
 # C1 controls, a bidi override and invalid UTF-8. No command's stdout or
-# stderr may carry any of them raw: they show as visible escapes (tui/cli_inert.c).
+# stderr may carry any of them raw: they show as visible escapes (cli/inert.c).
 set -u
 : "${RUNG:?}" "${RUNG_SRC:?}"
 export TZ=UTC

@@ -15,7 +15,9 @@ set -u
 bad=0
 check() { # DIR PATTERN WHAT: under the current directory
 	local hits
-	hits=$(grep -nE "^[[:space:]]*#[[:space:]]*include[[:space:]]*[<\"](\.\./)*($2)" "$1"/*.c "$1"/*.h 2>/dev/null)
+	# every .c and .h under DIR, its subfolders too (tui/screens, gpu/worker, ...)
+	hits=$(find "$1" \( -name '*.c' -o -name '*.h' \) -print0 2>/dev/null | sort -z |
+		xargs -0 -r grep -nE "^[[:space:]]*#[[:space:]]*include[[:space:]]*[<\"](\.\./)*($2)" /dev/null 2>/dev/null)
 	if [ -n "$hits" ]; then
 		echo "FAIL: $1/ includes $3:"; echo "$hits"; bad=1
 	fi
@@ -31,7 +33,7 @@ rules() {
 # The rules themselves: each bad include below must be reported, the good ones not.
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-mkdir -p "$tmp/core" "$tmp/gpu" "$tmp/vcs" "$tmp/app" "$tmp/tui"
+mkdir -p "$tmp/core" "$tmp/gpu" "$tmp/vcs" "$tmp/app" "$tmp/tui/screens"
 printf '#include "core/err.h"\n#include "app/session.h"\n' >"$tmp/core/spec.c"
 printf '#include "core/err.h"\n#include "cli/args.h"\n' >"$tmp/gpu/worker.c"
 printf '#include "core/err.h"\n#include <sqlite3.h>\n# include "../gpu/worker.h"\n' >"$tmp/vcs/store.c"
@@ -39,7 +41,7 @@ printf '#include "core/err.h"\n#include "gpu/worker.h"\n#include "vcs/store.h"\n
 printf '#include <ncurses.h>\n' >"$tmp/app/b.h"
 printf '#include "cli/args.h"\n' >"$tmp/app/c.c"
 printf '#include "tui/canvas.h"\n' >"$tmp/app/d.c"
-printf '#include <curses.h>\n#include "app/session.h"\n#include "tui/cli.h"\n#include "cli/args.h"\n' >"$tmp/tui/screen.c"
+printf '#include <curses.h>\n#include "app/session.h"\n#include "tui/view.h"\n#include "cli/args.h"\n' >"$tmp/tui/screens/detail.c"
 out=$(cd "$tmp" && rules; echo "bad=$bad")
 bad=${out##*bad=}; out=${out%bad=*}
 want="core/spec.c:2:#include \"app/session.h\"
@@ -49,7 +51,7 @@ app/a.c:4:#include <curses.h>
 app/b.h:1:#include <ncurses.h>
 app/c.c:1:#include \"cli/args.h\"
 app/d.c:1:#include \"tui/canvas.h\"
-tui/screen.c:4:#include \"cli/args.h\""
+tui/screens/detail.c:4:#include \"cli/args.h\""
 got=$(grep -v '^FAIL: ' <<<"$out")
 if [ "$bad" != 1 ] || [ "$(sort <<<"$got")" != "$(sort <<<"$want")" ]; then
 	echo "FAIL: the rules on the bad tree reported:"; echo "$out"; echo "instead of:"; echo "$want"

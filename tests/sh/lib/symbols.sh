@@ -22,7 +22,7 @@ command -v nm >/dev/null 2>&1 || { echo "SKIP: no nm"; exit 77; }
 # The rung modules each module may use. app/ and cli/ are the future
 # folders: app/ under the front ends (no curses, no tui/ or cli/), tui/ never cli/.
 # A module with objects and no rule here fails: add its rule.
-rules='core=;gpu=core;vcs=core;demo_data=;app=core gpu vcs;tui=core gpu vcs app demo_data;cli=core gpu vcs app tui demo_data'
+rules='core=;gpu=core;vcs=core;demo_data=;app=core gpu vcs demo_data;tui=core gpu vcs app demo_data;cli=core gpu vcs app tui demo_data'
 # The modules each owned third-party library is allowed to (every other
 # library, libc, libm, pthread, dl, inih, jansson, is open to all).
 ext_rules='curses=tui cli;git2=vcs app tui cli;sqlite3=vcs app tui cli;nvrtc=gpu app tui cli'

@@ -1,0 +1,415 @@
+/* The one evaluation of a version (app/evaluate.h). */
+#include "app/evaluate.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "core/err.h"
+#include "core/ptxscan.h"
+#include "core/rng.h"
+#include "gpu/sanitize.h"
+#include "vcs/ceil_store.h"
+#include "vcs/repo.h"
+
+/* Bounded copy that always terminates (long mangled names are cut). */
+static void copy_str(char *dst, size_t n, const char *src)
+{
+	size_t k = strlen(src ? src : "");
+	if (k >= n)
+		k = n - 1;
+	memcpy(dst, src ? src : "", k);
+	dst[k] = 0;
+}
+
+/* ---- the evaluator ---- */
+
+int rung_evaluator_open(rung_evaluator *ev, rung_store *store, unsigned flags)
+{
+	memset(ev, 0, sizeof(*ev));
+	ev->store = store;
+	if (flags & RUNG_EVAL_COMPILE_ONLY) {
+		ev->env_read = true;
+		snprintf(ev->no_gpu, sizeof(ev->no_gpu), "compile only");
+		return 0;
+	}
+	int e = rung_worker_open(&ev->w, NULL);
+	if (e < 0)
+		return e;
+	rung_worker_prestart(ev->w);
+	return 0;
+}
+
+/* The measured ceilings of a path target's repository (nothing is created for
+ * a lookup): NULL when it has no store or none measured. */
+static const rung_ceilings *path_ceilings(rung_ceilings *buf, const rung_task *t, const rung_env *env)
+{
+	rung_repo *own = NULL;
+	rung_repo *repo = t->repo;
+	char path[4200];
+	if (!repo) {
+		if (rung_repo_open(&own, t->dir) < 0 ||
+		    snprintf(path, sizeof(path), "%srung/results.db", rung_repo_gitdir(own)) >= (int)sizeof(path) ||
+		    access(path, F_OK) != 0) {
+			rung_repo_free(own);
+			rung_error_clear();
+			return NULL;
+		}
+		repo = own;
+	}
+	rung_store *st = NULL;
+	const rung_ceilings *m = NULL;
+	if (rung_store_open_repo(&st, repo) == 0)
+		m = rung_store_guard_ceilings(buf, st, env);
+	rung_error_clear();
+	rung_store_close(st);
+	rung_repo_free(own);
+	return m;
+}
+
+const rung_env *rung_evaluator_env(rung_evaluator *ev)
+{
+	if (!ev->env_read) {
+		ev->env_read = true;
+		if (!ev->w || rung_worker_env(&ev->env, ev->w) < 0) {
+			snprintf(ev->no_gpu, sizeof(ev->no_gpu), "%s", ev->w ? rung_error_last() : "no worker");
+			memset(&ev->env, 0, sizeof(ev->env));
+		} else if (ev->store) {
+			ev->have_ceilings = rung_store_guard_ceilings(&ev->ceilings, ev->store, &ev->env) != NULL;
+		} else if (ev->ceil_task) {
+			ev->have_ceilings = path_ceilings(&ev->ceilings, ev->ceil_task, &ev->env) != NULL;
+		}
+		rung_error_clear();
+	}
+	return ev->env.valid ? &ev->env : NULL;
+}
+
+void rung_evaluator_close(rung_evaluator *ev)
+{
+	if (ev->w)
+		rung_worker_close(ev->w);
+	ev->w = NULL;
+}
+
+void rung_evaluator_detach(rung_evaluator *ev)
+{
+	rung_worker_detach(ev->w);
+	ev->w = NULL;
+}
+
+/* ---- the job builder ---- */
+
+void rung_task_job(rung_job *job, const rung_task *t, uint64_t seed, bool seed_set, unsigned flags)
+{
+	*job = (rung_job){
+		.spec = t->spec,
+		.kernel_src = t->kernel.src,
+		.kernel_file = t->kernel.path,
+		.ref_src = t->reference.src,
+		.ref_file = t->reference.path,
+		.seed = seed,
+		.seed_set = seed_set,
+		.flags = flags,
+		.rev = t->rev[0] ? t->rev : NULL,
+		.label = t->label,
+	};
+	if (t->ksrc) { /* a version from git: its headers at the same revision */
+		job->headers = t->ksrc->headers;
+		job->nheaders = t->ksrc->nheaders;
+	}
+	if (t->vtask) {
+		job->ref_headers = t->vtask->ref.headers;
+		job->ref_nheaders = t->vtask->ref.nheaders;
+	}
+}
+
+unsigned rung_eval_sanitize_tools(const rung_eval_opts *o, const rung_task *t)
+{
+	if (o->flags & RUNG_EVAL_COMPILE_ONLY)
+		return 0;
+	return o->sanitize_set ? o->sanitize : t->spec->sanitize;
+}
+
+const char *rung_eval_arch(const rung_evaluator *ev, const rung_task *t)
+{
+	const rung_spec *spec = t->spec;
+	if (spec->arch && *spec->arch)
+		return spec->arch;
+	return ev && ev->env.valid && ev->env.arch[0] ? ev->env.arch : "sm_90";
+}
+
+/* ---- compile ---- */
+
+static void set_step(rung_result *r, rung_step_id s, rung_status st, double ms, const char *reason)
+{
+	r->steps[s].status = st;
+	r->steps[s].wall_ms = ms;
+	copy_str(r->steps[s].reason, sizeof(r->steps[s].reason), reason);
+}
+
+/* The reference compiles on its own thread while the kernel compiles (NVRTC is
+ * thread-safe per program); its error text is captured on that thread. */
+typedef struct {
+	const rung_task *t;
+	rung_compiled *out;
+	const char *arch;
+	int rc;
+	char error[512];
+	pthread_t thread;
+	bool started;
+} ref_compile;
+
+static int compile_one(rung_compiled *out, const rung_task *t, bool reference, const char *arch)
+{
+	rung_task tt = *t; /* the same task at another arch */
+	tt.arch = arch;
+	return rung_task_compile(out, &tt, reference);
+}
+
+static void *compile_ref(void *arg)
+{
+	ref_compile *j = arg;
+	j->rc = compile_one(j->out, j->t, true, j->arch);
+	if (j->rc)
+		copy_str(j->error, sizeof(j->error), j->out->error[0] ? j->out->error : rung_error_last());
+	return NULL;
+}
+
+int rung_eval_compile(rung_result *r, rung_compiled *kc, rung_compiled *rc, const rung_task *t, const char *arch)
+{
+	memset(kc, 0, sizeof(*kc));
+	memset(rc, 0, sizeof(*rc));
+	copy_str(r->compile.arch, sizeof(r->compile.arch), arch);
+	ref_compile ref = {.t = t, .out = rc, .arch = arch};
+	if (t->reference.src)
+		ref.started = pthread_create(&ref.thread, NULL, compile_ref, &ref) == 0;
+	int k = compile_one(kc, t, false, arch);
+	if (k == 0) {
+		r->compile.kernel = kc->kinfo;
+		r->compile.ptx_bytes = (int64_t)kc->ptx_len;
+		r->compile.cubin_bytes = (int64_t)kc->cubin_len;
+		r->compile.compile_ms = kc->ms;
+		copy_str(r->compile.lowered_name, sizeof(r->compile.lowered_name), kc->lowered);
+		set_step(r, RUNG_STEP_COMPILE, RUNG_S_OK, kc->ms, NULL);
+		/* evidence in the PTX: deterministic from it, so the content key stays */
+		if (rung_ptxscan_result(r, kc->ptx, kc->ptx_len) < 0)
+			rung_error_clear();
+	} else {
+		set_step(r, RUNG_STEP_COMPILE, RUNG_S_FAILED, kc->ms, kc->error[0] ? kc->error : rung_error_last());
+	}
+	free(r->compile_log);
+	r->compile_log = kc->log ? strdup(kc->log) : NULL;
+	if (t->reference.src) {
+		if (ref.started)
+			pthread_join(ref.thread, NULL);
+		else
+			compile_ref(&ref);
+	}
+	if (k == RUNG_ENOMEM || ref.rc == RUNG_ENOMEM)
+		return rung_error_set(RUNG_ENOMEM, "out of memory");
+	if (t->reference.src && ref.rc) { /* the task itself is broken */
+		set_step(r, RUNG_STEP_RUN, RUNG_S_FAILED, 0, "");
+		char *reason = r->steps[RUNG_STEP_RUN].reason;
+		size_t n = sizeof(r->steps[0].reason);
+		int k0 = snprintf(reason, n, "reference failed to compile: ");
+		copy_str(reason + k0, n - (size_t)k0, ref.error);
+		r->steps[RUNG_STEP_RUN].cause = RUNG_CAUSE_REFERENCE;
+		return 1;
+	}
+	if (t->reference.src)
+		r->compile.reference = rc->kinfo;
+	return k == 0 ? 0 : 1;
+}
+
+/* ---- the store ---- */
+
+static bool uses_store(const rung_evaluator *ev, const rung_task *t, const rung_eval_opts *o)
+{
+	return ev->store && t->content[0] && !(o->flags & (RUNG_EVAL_NO_STORE | RUNG_EVAL_COMPILE_ONLY)) &&
+	       !(o->job_flags & (RUNG_JOB_PROFILE | RUNG_JOB_TRACE | RUNG_JOB_NO_BENCH | RUNG_JOB_SANITIZE));
+}
+
+static const char *commit_of(const rung_task *t)
+{
+	return t->rev[0] && strcmp(t->rev, "WORKTREE") ? t->rev : NULL;
+}
+
+int rung_eval_lookup(rung_result *r, rung_evaluator *ev, const rung_task *t, const rung_eval_opts *o)
+{
+	if (!uses_store(ev, t, o) || (o->flags & RUNG_EVAL_FORCE) || o->seed_set)
+		return 0;
+	const rung_env *env = rung_evaluator_env(ev);
+	if (!env)
+		return 0;
+	char key[65];
+	rung_result_key(key, t->content, env->uuid);
+	rung_result cached;
+	if (rung_store_get(&cached, ev->store, key) != 0) {
+		rung_error_clear();
+		return 0;
+	}
+	/* same content on the same device: reuse, and remember this commit */
+	if (commit_of(t))
+		rung_store_link(ev->store, commit_of(t), key);
+	rung_error_clear();
+	rung_result_clear(r);
+	*r = cached; /* moved: r owns it now */
+	r->cached = true;
+	return 1;
+}
+
+int rung_eval_store(rung_result *r, rung_eval_info *info, rung_evaluator *ev, const rung_task *t,
+		    const rung_eval_opts *o)
+{
+	const rung_env *env = ev->env_read ? (ev->env.valid ? &ev->env : NULL) : rung_evaluator_env(ev);
+	/* only live GPU results are stored: a no-GPU run has nothing to keep */
+	if (!uses_store(ev, t, o) || !env || r->steps[RUNG_STEP_RUN].status == RUNG_S_SKIPPED ||
+	    r->steps[RUNG_STEP_COMPILE].status == RUNG_S_NONE)
+		return 0;
+	rung_result_key(r->key, t->content, env->uuid);
+	if (!r->env.valid)
+		r->env = *env;
+	if (!r->created)
+		r->created = (int64_t)time(NULL);
+	if (rung_store_put(ev->store, r, t->content, commit_of(t)) < 0) {
+		if (info)
+			copy_str(info->store_error, sizeof(info->store_error), rung_error_last());
+		return rung_error_last_code() < 0 ? rung_error_last_code() : RUNG_ESTORE;
+	}
+	if (info)
+		info->stored = true;
+	return 1;
+}
+
+/* ---- sanitize ---- */
+
+bool rung_sanitize_covers(const rung_result *r, unsigned tools)
+{
+	rung_status st = r->steps[RUNG_STEP_SANITIZE].status;
+	return tools && (st == RUNG_S_OK || st == RUNG_S_FAILED) && (r->sanitize_tools & tools) == tools;
+}
+
+int rung_eval_sanitize(rung_result *r, rung_eval_info *info, rung_evaluator *ev, const rung_task *t,
+		       const rung_eval_opts *o, const rung_compiled *kc, const rung_compiled *rc)
+{
+	unsigned tools = rung_eval_sanitize_tools(o, t);
+	if (!tools || r->steps[RUNG_STEP_COMPILE].status != RUNG_S_OK || rung_sanitize_covers(r, tools))
+		return 0;
+	const rung_env *env = rung_evaluator_env(ev);
+	if (!env || r->steps[RUNG_STEP_RUN].status == RUNG_S_SKIPPED) { /* nothing to run it on */
+		r->steps[RUNG_STEP_SANITIZE].status = RUNG_S_SKIPPED;
+		snprintf(r->steps[RUNG_STEP_SANITIZE].reason, sizeof(r->steps[0].reason), "%s",
+			 r->steps[RUNG_STEP_RUN].status == RUNG_S_SKIPPED ? r->steps[RUNG_STEP_RUN].reason : "no GPU");
+		return 0;
+	}
+	rung_compiled kc2, rc2;
+	memset(&kc2, 0, sizeof(kc2));
+	memset(&rc2, 0, sizeof(rc2));
+	int e = 0;
+	if (!kc) { /* a stored result: compile it here */
+		rung_result tmp;
+		rung_result_init(&tmp);
+		int c = rung_eval_compile(&tmp, &kc2, &rc2, t, rung_eval_arch(ev, t));
+		rung_result_clear(&tmp);
+		if (c != 0) { /* it compiled when it was stored: rung's own trouble now */
+			e = c < 0 ? c : rung_error_set(RUNG_ECOMPILE, "sanitize: the version no longer compiles");
+			goto done;
+		}
+		kc = &kc2;
+		rc = &rc2;
+	}
+	rung_job job;
+	rung_task_job(&job, t, r->base_seed, true, 0);
+	/* the tools a stored rung lacks (its findings of the others stay) */
+	rung_status was = r->steps[RUNG_STEP_SANITIZE].status;
+	unsigned run = was == RUNG_S_OK || was == RUNG_S_FAILED ? tools & ~r->sanitize_tools : tools;
+	e = rung_sanitize_version(r, &job, kc, t->reference.src ? rc : NULL, run, o->progress, o->ud);
+	if (e == 0 && info)
+		info->sanitize_fresh = true;
+	if (e == 0 && r->key[0] && r->steps[RUNG_STEP_SANITIZE].status != RUNG_S_SKIPPED &&
+	    rung_eval_store(r, info, ev, t, o) < 0)
+		rung_error_clear(); /* not stored: said in info->store_error */
+done:
+	rung_compiled_free(&kc2);
+	rung_compiled_free(&rc2);
+	return e;
+}
+
+/* ---- the GPU rungs ---- */
+
+int rung_eval_gpu(rung_result *r, rung_eval_info *info, rung_evaluator *ev, const rung_task *t,
+		  const rung_eval_opts *o, const rung_compiled *kc, const rung_compiled *rc)
+{
+	rung_evaluator_env(ev);
+	if (!r->base_seed || o->seed_set)
+		r->base_seed = o->seed_set ? o->seed : rung_seed_fresh();
+	rung_job job;
+	rung_task_job(&job, t, r->base_seed, true, o->job_flags);
+	job.budget_s = o->budget_s > 0 ? o->budget_s : 0;
+	job.ceilings = ev->have_ceilings ? &ev->ceilings : NULL;
+	if (!ev->w)
+		return rung_error_set(RUNG_EINVAL, "no worker (opened for the compile rung only)");
+	int e = rung_evaluate_gpu(r, ev->w, &job, kc, t->reference.src ? rc : NULL, o->progress, o->ud);
+	if (e < 0)
+		return e;
+	if (rung_eval_store(r, info, ev, t, o) < 0)
+		rung_error_clear(); /* said in info->store_error */
+	return rung_eval_sanitize(r, info, ev, t, o, kc, rc);
+}
+
+/* ---- the whole evaluation ---- */
+
+int rung_app_evaluate(rung_result *r, rung_eval_info *info, rung_evaluator *ev, const rung_task *t,
+		      const rung_eval_opts *o, rung_compiled *kc, rung_compiled *rc)
+{
+	rung_eval_info scratch;
+	if (!info)
+		info = &scratch;
+	memset(info, 0, sizeof(*info));
+	rung_result_init(r);
+	copy_str(r->label, sizeof(r->label), t->label ? t->label : t->kernel.path);
+	copy_str(r->rev, sizeof(r->rev), t->rev[0] ? t->rev : t->kernel.path);
+	r->created = (int64_t)time(NULL);
+	r->run_dims = t->spec->dims;
+	if (o->progress)
+		o->progress(o->ud, RUNG_STEP_COMPILE, 0, t->kernel.path);
+	/* compiled for the spec's arch, else the device's when known, else sm_90
+	 * while the worker starts; a device of another arch gets it again */
+	const char *arch = rung_eval_arch(ev, t);
+	int c = rung_eval_compile(r, kc, rc, t, arch);
+	bool gpu = !(o->flags & RUNG_EVAL_COMPILE_ONLY);
+	if (c == 0 && gpu && !(t->spec->arch && *t->spec->arch)) {
+		const rung_env *env = rung_evaluator_env(ev);
+		if (env && env->arch[0] && strcmp(env->arch, arch) != 0) {
+			rung_compiled_free(kc);
+			rung_compiled_free(rc);
+			c = rung_eval_compile(r, kc, rc, t, env->arch);
+		}
+	}
+	if (c < 0)
+		return c;
+	if (c == 1) {
+		const rung_step *run = &r->steps[RUNG_STEP_RUN];
+		if (run->status == RUNG_S_FAILED && run->cause == RUNG_CAUSE_REFERENCE) {
+			info->reference_failed = true;
+			copy_str(info->reference_error, sizeof(info->reference_error), rc->error[0] ? rc->error : run->reason);
+		}
+		return 0;
+	}
+	if (o->progress)
+		o->progress(o->ud, RUNG_STEP_COMPILE, 1, "ok");
+	if (!gpu)
+		return 0;
+	if (rung_eval_lookup(r, ev, t, o) == 1) {
+		info->cached = true;
+		/* the PTX evidence of this compile (a record stored before the scan has none) */
+		if (rung_ptxscan_result(r, kc->ptx, kc->ptx_len) < 0)
+			rung_error_clear();
+		return rung_eval_sanitize(r, info, ev, t, o, kc, rc);
+	}
+	return rung_eval_gpu(r, info, ev, t, o, kc, rc);
+}

@@ -1,0 +1,75 @@
+#include "app/import.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <jansson.h>
+
+#include "core/err.h"
+
+int rung_import_stream(int *n_out, rung_store *s, FILE *f, const char *file)
+{
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t len;
+	int lineno = 0, n = 0, rc = 0;
+	while (rc == 0 && (len = getline(&line, &cap, f)) >= 0) {
+		lineno++;
+		if (len <= 1)
+			continue;
+		json_error_t jerr;
+		json_t *o2 = json_loads(line, 0, &jerr);
+		json_t *res = o2 ? json_object_get(o2, "result") : NULL;
+		if (!o2 || !json_is_object(res)) {
+			rc = rung_error_set(RUNG_EUSAGE, "%s:%d: %s", file, lineno,
+					    o2 ? "no \"result\" object (not a rung export line)" : jerr.text);
+			json_decref(o2);
+			break;
+		}
+		char *rj = json_dumps(res, JSON_COMPACT);
+		rung_result r;
+		if (!rj || rung_result_from_json(&r, rj) < 0) {
+			rung_error_state st;
+			rung_error_save(&st);
+			rc = rung_error_set(RUNG_EUSAGE, "%s:%d: %s", file, lineno, rj ? st.msg : "out of memory");
+			free(rj);
+			json_decref(o2);
+			break;
+		}
+		free(rj);
+		r.recorded = true;
+		r.cached = false;
+		char date[16] = "unknown date";
+		time_t t = (time_t)r.created;
+		struct tm tm;
+		if (t > 0 && gmtime_r(&t, &tm))
+			strftime(date, sizeof(date), "%Y-%m-%d", &tm);
+		snprintf(r.recorded_note, sizeof(r.recorded_note), "recorded on %.90s, %s",
+			 r.env.valid && r.env.gpu[0] ? r.env.gpu : "an unknown GPU", date);
+		const char *content = json_string_value(json_object_get(o2, "content"));
+		if (!r.key[0]) {
+			rc = rung_error_set(RUNG_EUSAGE, "%s:%d: result has no key", file, lineno);
+		} else if (rung_store_put(s, &r, content ? content : "", NULL) < 0) {
+			rung_error_state st;
+			rung_error_save(&st);
+			rc = rung_error_set(st.code < 0 ? st.code : RUNG_ESTORE, "%s:%d: %s", file, lineno, st.msg);
+		} else {
+			json_t *cs = json_object_get(o2, "commits");
+			size_t k;
+			json_t *v;
+			json_array_foreach(cs, k, v)
+			{
+				if (json_is_string(v))
+					rung_store_link(s, json_string_value(v), r.key);
+			}
+			n++;
+		}
+		rung_result_clear(&r);
+		json_decref(o2);
+	}
+	free(line);
+	*n_out = n;
+	return rc;
+}

@@ -1,0 +1,27 @@
+/* The parts of `rung profile --sass/--ncu` and `rung trace` that are shared
+ * between commands and screens: storing and loading the profile side data
+ * (vcs/prof_store.h) of a version, the hot-instruction listing, finding ncu. */
+#ifndef RUNG_APP_PROFILE_EXTRA_H
+#define RUNG_APP_PROFILE_EXTRA_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "core/result.h"
+#include "core/sass_prof.h"
+#include "gpu/compile.h"
+#include "app/task.h"
+#include "vcs/repo.h"
+
+/* Stores json under (result key of t's content on env's device, kind).
+ * Returns 1 stored, 0 nothing to store under (no repo / content / device),
+ * negative on a store error. */
+int rung_profile_extra_put(const rung_task *t, const rung_env *env, const char *kind, const char *json);
+
+/* The stored per-PC SASS counts of content on device uuid (from `rung profile
+ * --sass`), for the screens: 0 and *out filled, RUNG_ENOTFOUND when none. */
+int rung_profile_sass_load(rung_sass_counts *out, rung_repo *repo, const char *content, const char *uuid);
+
+
+#endif

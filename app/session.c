@@ -1,0 +1,278 @@
+#include "app/session.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/err.h"
+#include "app/suspects.h"
+
+/* Task errors are the task's: a task directory that is not there is RUNG_ESPEC
+ * here (the picking itself, several tasks and none named, is RUNG_EINVAL). */
+static int task_fail(int e)
+{
+	if (e == RUNG_ENOMEM || e == RUNG_EIO || e == RUNG_EVCS || e == RUNG_ESTORE)
+		return e;
+	return e == RUNG_EINVAL ? e : rung_error_recode(RUNG_ESPEC);
+}
+
+int rung_vctx_open(rung_vctx *c, const char *cmd, const rung_vctx_opts *o, unsigned need)
+{
+	memset(c, 0, sizeof(*c));
+	c->cmd = cmd;
+	int e = rung_repo_open(&c->repo, o->dir);
+	if (e < 0)
+		return e;
+	if (need & (RUNG_VCTX_TASK | RUNG_VCTX_TASK_IF_ONE)) {
+		char *dir = NULL;
+		char hint[4096];
+		const char *h = o->task;
+		if (o->dir && o->task && o->task[0] != '/') {
+			snprintf(hint, sizeof(hint), "%s/%s", o->dir, o->task);
+			h = hint;
+		} else if (o->dir && !o->task) {
+			h = o->dir;
+		}
+		if ((e = rung_repo_pick_task(&dir, c->repo, h)) < 0 && o->dir && !o->task) {
+			rung_error_clear();
+			e = rung_repo_pick_task(&dir, c->repo, NULL); /* -C at the root of a one-task repo */
+		}
+		if (e < 0 && !(need & RUNG_VCTX_TASK)) { /* several tasks and none named: none */
+			rung_error_clear();
+			free(dir);
+			dir = NULL;
+			e = 0;
+		} else if (e == 0) {
+			e = rung_vtask_open(&c->task, c->repo, dir, o->spec_rev);
+		}
+		free(dir);
+		if (e < 0) {
+			e = task_fail(e);
+			rung_vctx_close(c);
+			return e;
+		}
+	}
+	if (need & RUNG_VCTX_STORE) {
+		if ((e = rung_store_open_repo(&c->store, c->repo)) < 0) {
+			rung_vctx_close(c);
+			return e;
+		}
+	}
+	return 0;
+}
+
+void rung_vctx_close(rung_vctx *c)
+{
+	rung_store_close(c->store);
+	rung_vtask_free(&c->task);
+	rung_repo_free(c->repo);
+	memset(c, 0, sizeof(*c));
+}
+
+rung_result *rung_recorded_lookup(rung_vctx *c, const rung_version *v, const char *content)
+{
+	if (!c->store)
+		return NULL;
+	rung_result *r = malloc(sizeof(*r));
+	if (!r)
+		return NULL;
+	rung_result_init(r); /* the WORKTREE row skips the commit lookup, which would init it */
+	if (!v->worktree && rung_store_get_commit(r, c->store, v->id, true) == 0 && r->recorded)
+		return r;
+	rung_result_clear(r);
+	/* the newest recorded result with this content (one indexed query) */
+	if (content && content[0] && rung_store_get_recorded_content(r, c->store, content) == 0)
+		return r;
+	rung_error_clear();
+	rung_result_clear(r);
+	free(r);
+	return NULL;
+}
+
+rung_result *rung_vctx_lookup(rung_vctx *c, const rung_version *v, const char *content, bool *via_content)
+{
+	if (via_content)
+		*via_content = false;
+	if (!c->store)
+		return NULL;
+	rung_result *r = malloc(sizeof(*r));
+	if (!r)
+		return NULL;
+	/* by content first: a result for exactly these files, whichever commit it came from */
+	if (content && content[0] && rung_store_get_content(r, c->store, content, NULL) == 0) {
+		if (via_content)
+			*via_content = strcmp(r->rev, v->id) != 0;
+		return r;
+	}
+	if (!v->worktree && rung_store_get_commit(r, c->store, v->id, false) == 0)
+		return r;
+	rung_result_clear(r);
+	free(r);
+	rung_error_clear();
+	return NULL;
+}
+
+int rung_vctx_rows(rung_vrow **out, int *n, rung_vctx *c, const char *range, int max)
+{
+	*out = NULL;
+	*n = 0;
+	rung_history_opts o = rung_vtask_history_opts(&c->task);
+	o.range = range;
+	rung_history *h;
+	int e = rung_history_open(&h, c->repo, &o);
+	if (e < 0)
+		return e;
+	rung_note *notes = NULL;
+	int nnotes = 0;
+	if ((e = rung_notes_list(&notes, &nnotes, c->repo)) < 0) {
+		rung_history_free(h);
+		return e;
+	}
+	int cap = 0, cnt = 0;
+	rung_vrow *rows = NULL;
+	while (max <= 0 || cnt < max) {
+		if (cnt == cap) {
+			int nc = cap ? cap * 2 : 32;
+			rung_vrow *nr = realloc(rows, (size_t)nc * sizeof(*nr));
+			if (!nr) {
+				e = rung_error_set(RUNG_ENOMEM, "out of memory");
+				break;
+			}
+			rows = nr;
+			cap = nc;
+		}
+		rung_vrow *row = &rows[cnt];
+		memset(row, 0, sizeof(*row));
+		e = rung_history_next(&row->v, h);
+		if (e != 0)
+			break;
+		cnt++;
+		rung_source src;
+		if (rung_vtask_source(&src, &c->task, row->v.worktree ? "WORKTREE" : row->v.id, row->v.kernel_path) == 0) {
+			rung_vtask_content(row->content, &c->task, &src);
+			rung_source_free(&src);
+		}
+		row->result = rung_vctx_lookup(c, &row->v, row->content, &row->via_content);
+		for (int i = 0; i < nnotes; i++) {
+			if (!strcmp(notes[i].commit, row->v.id)) {
+				row->note = notes[i];
+				memset(&notes[i], 0, sizeof(notes[i]));
+				row->has_note = true;
+				break;
+			}
+		}
+	}
+	rung_notes_free(notes, nnotes);
+	rung_history_free(h);
+	if (e < 0) {
+		rung_vrows_free(rows, cnt);
+		return e;
+	}
+	*out = rows;
+	*n = cnt;
+	return 0;
+}
+
+void rung_vrows_free(rung_vrow *rows, int n)
+{
+	for (int i = 0; i < n; i++) {
+		if (rows[i].result) {
+			rung_result_clear(rows[i].result);
+			free(rows[i].result);
+		}
+		rung_note_clear(&rows[i].note);
+	}
+	free(rows);
+}
+
+bool rung_result_passed(const rung_result *r)
+{
+	return r && rung_result_status(r) == RUNG_S_OK && r->steps[RUNG_STEP_CHECK].status == RUNG_S_OK;
+}
+
+int rung_vrows_baseline(const rung_vrow *rows, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (rows[i].has_note && rows[i].note.verdict == RUNG_NOTE_BASELINE)
+			return i;
+	for (int i = n - 1; i >= 0; i--)
+		if (rung_result_passed(rows[i].result) && rows[i].result->bench.valid && !rows[i].result->impossible)
+			return i;
+	return -1;
+}
+
+int rung_vrows_best(const rung_vrow *rows, int n)
+{
+	int best = -1;
+	for (int i = 0; i < n; i++) {
+		const rung_result *r = rows[i].result;
+		if (!rung_result_passed(r) || !r->bench.valid || isnan(r->bench.median) || r->impossible)
+			continue;
+		if (rows[i].has_note && rows[i].note.verdict == RUNG_NOTE_REJECT)
+			continue;
+		if (best < 0 || r->bench.median < rows[best].result->bench.median)
+			best = i;
+	}
+	return best;
+}
+
+void rung_result_worst(const rung_result *r, double *max_rel, double *psnr, double *cossim)
+{
+	*max_rel = *psnr = *cossim = NAN;
+	for (int i = 0; r && i < r->nmetrics; i++) {
+		const rung_check_metric *m = &r->metrics[i];
+		if (!isnan(m->max_rel) && (isnan(*max_rel) || m->max_rel > *max_rel))
+			*max_rel = m->max_rel;
+		if (!isnan(m->psnr) && (isnan(*psnr) || m->psnr < *psnr))
+			*psnr = m->psnr;
+		if (!isnan(m->cossim) && (isnan(*cossim) || m->cossim < *cossim))
+			*cossim = m->cossim;
+	}
+}
+
+void rung_result_steps_str(char *buf, size_t len, const rung_result *r)
+{
+	size_t o = 0;
+	buf[0] = 0;
+	for (int s = 0; s < RUNG_NSTEPS && o < len; s++) {
+		if (s == RUNG_STEP_SANITIZE && (!r || r->steps[s].status == RUNG_S_NONE))
+			break; /* shown only where it ran */
+		const char *w = "-";
+		switch (r ? r->steps[s].status : RUNG_S_NONE) {
+		case RUNG_S_OK: w = "ok"; break;
+		case RUNG_S_FAILED: w = "FAIL"; break;
+		case RUNG_S_SKIPPED: w = "skip"; break;
+		case RUNG_S_PENDING: case RUNG_S_RUNNING: w = "..."; break;
+		default: break;
+		}
+		o += (size_t)snprintf(buf + o, len - o, "%s%s", s ? " " : "", w);
+	}
+}
+
+void rung_vrow_line(char *buf, size_t len, const rung_version *v, const rung_result *r)
+{
+	char steps[64];
+	rung_result_steps_str(steps, sizeof(steps), r);
+	if (!r) {
+		snprintf(buf, len, "%-8s not evaluated  %s", v->short_id, v->subject);
+		return;
+	}
+	const char *reason = rung_result_reason(r);
+	if (reason[0]) {
+		snprintf(buf, len, "%-8s %-22s %s  %s%s", v->short_id, steps, reason, v->subject, r->cached ? "  (cached)" : "");
+		return;
+	}
+	double mr, ps, cs;
+	rung_result_worst(r, &mr, &ps, &cs);
+	char med[32] = "-", rel[32] = "-";
+	if (r->bench.valid && !isnan(r->bench.median))
+		snprintf(med, sizeof(med), "%.4g ms", r->bench.median);
+	if (!isnan(mr))
+		snprintf(rel, sizeof(rel), "%.2g", mr);
+	char kinds[200];
+	rung_suspect_kinds(kinds, sizeof(kinds), r);
+	snprintf(buf, len, "%-8s %-22s %-12s max_rel %-8s %s%s%s%s%s", v->short_id, steps, med, rel, v->subject,
+		 r->cached ? "  (cached)" : "", r->impossible ? "  IMPOSSIBLE: faster than the roofline floor" : "",
+		 kinds[0] ? "  suspect: " : "", kinds);
+}
+

@@ -1,0 +1,76 @@
+/* Shared by the git-facing commands (log, eval, brief, watch, note, notes,
+ * export, import): open the repository, pick the task, open the store, and
+ * collect versions with their stored results and notes. */
+#ifndef RUNG_APP_SESSION_H
+#define RUNG_APP_SESSION_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "core/result.h"
+#include "vcs/history.h"
+#include "vcs/notes.h"
+#include "vcs/repo.h"
+#include "vcs/store.h"
+#include "vcs/task_rev.h"
+
+/* RUNG_VCTX_TASK_IF_ONE: the task when one can be picked (inside its
+ * directory, --task, or the only one), else none, without an error (c->task
+ * stays empty: task.kernel_path NULL). */
+enum { RUNG_VCTX_TASK = 1, RUNG_VCTX_STORE = 2, RUNG_VCTX_TASK_IF_ONE = 4 };
+
+typedef struct {
+	const char *cmd;
+	rung_repo *repo;
+	rung_vtask task; /* valid with RUNG_VCTX_TASK */
+	rung_store *store;
+} rung_vctx;
+
+/* Where to work: -C DIR, --task DIR, --spec-rev REV (each may be NULL). */
+typedef struct {
+	const char *dir, *task, *spec_rev;
+} rung_vctx_opts;
+
+/* Opens the repository (at o->dir), the task (need RUNG_VCTX_TASK) and the
+ * store (RUNG_VCTX_STORE). Returns 0 or a negative rung_err, message set:
+ * RUNG_ENOTFOUND (no repository there), RUNG_EINVAL (several tasks and none
+ * named), RUNG_ESPEC (the task's spec or files), RUNG_EVCS, RUNG_ESTORE. cmd
+ * is kept for the caller (c->cmd). */
+int rung_vctx_open(rung_vctx *c, const char *cmd, const rung_vctx_opts *o, unsigned need);
+void rung_vctx_close(rung_vctx *c);
+
+typedef struct {
+	rung_version v;
+	char content[65];   /* "" when the source could not be read */
+	rung_result *result; /* owned; NULL when not evaluated */
+	bool via_content;   /* found by content from another commit (cache hit) */
+	rung_note note;     /* zeroed when none */
+	bool has_note;
+} rung_vrow;
+
+/* Up to max versions (max <= 0: all), newest first, with results (live) and notes. */
+int rung_vctx_rows(rung_vrow **out, int *n, rung_vctx *c, const char *range, int max);
+void rung_vrows_free(rung_vrow *rows, int n);
+/* The recorded (imported) result of a version: the one linked to its commit,
+ * else the newest with the same content; r->recorded is set and
+ * r->recorded_note says "recorded on <GPU>, <date>". NULL when none. Live
+ * lookups (rung_vctx_rows) never return these; a view that shows them must
+ * label them. Caller frees with rung_result_clear + free. */
+rung_result *rung_recorded_lookup(rung_vctx *c, const rung_version *v, const char *content);
+/* Looks up the stored result of one version (live). NULL if none. */
+rung_result *rung_vctx_lookup(rung_vctx *c, const rung_version *v, const char *content, bool *via_content);
+
+/* The baseline: the version with a `baseline` verdict, else the oldest passing one. -1 if none. */
+int rung_vrows_baseline(const rung_vrow *rows, int n);
+/* The fastest passing version (a `best` verdict does not override a measurement). -1 if none. */
+int rung_vrows_best(const rung_vrow *rows, int n);
+bool rung_result_passed(const rung_result *r);
+
+/* Worst metrics over all outputs/shapes/seeds (NAN when absent). */
+void rung_result_worst(const rung_result *r, double *max_rel, double *psnr, double *cossim);
+/* "ok ok ok ok -": one word per rung. */
+void rung_result_steps_str(char *buf, size_t len, const rung_result *r);
+/* One status line: "abc1234 ok  1.234 ms  max_rel 2.1e-07  tile it" or the failure reason. */
+void rung_vrow_line(char *buf, size_t len, const rung_version *v, const rung_result *r);
+
+#endif

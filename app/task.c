@@ -1,0 +1,214 @@
+/* Loading a task for a command (see task_load.h). */
+#include "app/task.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "core/err.h"
+#include "core/fs.h"
+
+char *rung_path_join(const char *dir, const char *name)
+{
+	if (!dir || !*dir || strcmp(dir, ".") == 0 || name[0] == '/')
+		return strdup(name);
+	size_t dl = strlen(dir);
+	while (dl > 1 && dir[dl - 1] == '/')
+		dl--;
+	size_t n = dl + 1 + strlen(name) + 1;
+	char *p = malloc(n);
+	if (p)
+		snprintf(p, n, "%.*s/%s", (int)dl, dir, name);
+	return p;
+}
+
+int rung_write_file(const char *path, const void *data, size_t len)
+{
+	FILE *f = fopen(path, "wb");
+	if (!f)
+		return rung_error_set(RUNG_EIO, "%s: %s", path, strerror(errno));
+	size_t w = len ? fwrite(data, 1, len, f) : 0;
+	int e = errno;
+	if (fclose(f) != 0 || w != len)
+		return rung_error_set(RUNG_EIO, "%s: write failed: %s", path, strerror(e));
+	return 0;
+}
+
+static bool ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+	return n >= m && strcmp(s + n - m, suffix) == 0;
+}
+
+/* Splits the spec's `headers` (whitespace or comma separated, relative to the task dir)
+ * into the NULL-terminated include list, after the task directory itself. */
+int rung_task_build_includes(rung_task *t)
+{
+	const char *h = t->spec->headers ? t->spec->headers : "";
+	int n = 2;
+	for (const char *p = h; *p; p++)
+		n++;
+	t->include_dirs = calloc((size_t)n, sizeof(char *));
+	if (!t->include_dirs)
+		return RUNG_ENOMEM;
+	int k = 0;
+	if (!(t->include_dirs[k++] = strdup(t->dir)))
+		return RUNG_ENOMEM;
+	const char *p = h;
+	while (*p) {
+		while (*p == ' ' || *p == '\t' || *p == ',')
+			p++;
+		const char *s = p;
+		while (*p && *p != ' ' && *p != '\t' && *p != ',')
+			p++;
+		if (p > s) {
+			char *name = strndup(s, (size_t)(p - s));
+			if (!name)
+				return RUNG_ENOMEM;
+			t->include_dirs[k] = rung_path_join(t->dir, name);
+			free(name);
+			if (!t->include_dirs[k++])
+				return RUNG_ENOMEM;
+		}
+	}
+	return 0;
+}
+
+static int load_source(rung_task_source *s, const char *dir, const char *name, const char *entry)
+{
+	s->entry = entry;
+	if (!name)
+		return 0;
+	if (!(s->path = rung_path_join(dir, name)))
+		return rung_error_set(RUNG_ENOMEM, "out of memory");
+	int e = rung_fs_read_file(&s->src, NULL, s->path, RUNG_FS_MAX_TEXT);
+	if (e < 0) /* a file the spec names is missing: the spec is wrong */
+		return e == RUNG_ENOTFOUND ? rung_error_recode(RUNG_ESPEC) : e;
+	return 0;
+}
+
+int rung_task_load(rung_task *out, const char *arg)
+{
+	memset(out, 0, sizeof(*out));
+	if (!arg || !*arg)
+		arg = ".";
+	struct stat st;
+	if (stat(arg, &st) != 0) {
+		return rung_error_set(RUNG_EUSAGE, "%s: no such task directory or file", arg);
+	}
+	const char *kernel_name = NULL; /* a FILE argument replaces the spec's kernel */
+	char *spec_path;
+	if (S_ISDIR(st.st_mode)) {
+		out->dir = strdup(arg);
+		spec_path = strdup(arg);
+	} else {
+		out->dir = rung_fs_dir_of(arg);
+		if (ends_with(arg, ".ini")) {
+			spec_path = strdup(arg);
+		} else {
+			spec_path = strdup(out->dir);
+			const char *slash = strrchr(arg, '/');
+			kernel_name = slash ? slash + 1 : arg;
+		}
+	}
+	if (!out->dir || !spec_path) {
+		free(spec_path);
+		return rung_error_set(RUNG_ENOMEM, "out of memory");
+	}
+	int rc = rung_spec_load(&out->spec, spec_path);
+	free(spec_path);
+	if (rc < 0)
+		return rc == RUNG_ENOMEM ? rc : rung_error_recode(RUNG_ESPEC);
+	rung_spec *s = out->spec;
+	out->arch = s->arch && *s->arch ? s->arch : "sm_90";
+	if (!s->kernel || !s->entry)
+		return rung_error_set(RUNG_ESPEC, "%s: [task] needs kernel and entry", s->path);
+	if ((rc = load_source(&out->kernel, out->dir, kernel_name ? kernel_name : s->kernel, s->entry)))
+		return rc;
+	if ((rc = load_source(&out->reference, out->dir, s->reference,
+	                      s->reference_entry ? s->reference_entry : s->entry)))
+		return rc;
+	if (rung_task_build_includes(out) < 0)
+		return rung_error_set(RUNG_ENOMEM, "out of memory");
+	rc = rung_launch_from_source(&out->launch, s, out->kernel.src, out->kernel.path);
+	if (rc < 0)
+		return rc == RUNG_ENOMEM ? rc : rung_error_recode(RUNG_ESPEC);
+	out->launch_from_source = rc == 1;
+	return 0;
+}
+
+void rung_task_free(rung_task *t)
+{
+	if (!t)
+		return;
+	if (t->borrowed) {
+		if (t->include_dirs)
+			for (char **d = t->include_dirs; *d; d++)
+				free(*d);
+		free(t->include_dirs);
+		free(t->dir);
+		memset(t, 0, sizeof(*t));
+		return;
+	}
+	rung_launch_free(&t->launch);
+	rung_spec_free(t->spec);
+	free(t->dir);
+	free(t->kernel.path);
+	free(t->kernel.src);
+	free(t->reference.path);
+	free(t->reference.src);
+	if (t->include_dirs)
+		for (char **d = t->include_dirs; *d; d++)
+			free(*d);
+	free(t->include_dirs);
+	if (t->ksrc) {
+		rung_source_free(t->ksrc);
+		free(t->ksrc);
+	}
+	if (t->vtask) {
+		rung_vtask_free(t->vtask);
+		free(t->vtask);
+	}
+	rung_repo_free(t->repo);
+	memset(t, 0, sizeof(*t));
+}
+
+int rung_task_compile(rung_compiled *out, const rung_task *t, bool reference)
+{
+	const rung_task_source *s = reference ? &t->reference : &t->kernel;
+	if (!s->src) {
+		memset(out, 0, sizeof(*out));
+		return rung_error_set(RUNG_ENOTFOUND, "%s: the task has no %s", t->spec->path,
+		                      reference ? "reference" : "kernel");
+	}
+	rung_compile_req req = {
+	    .src = s->src,
+	    .file = s->path,
+	    .entry = s->entry,
+	    .arch = t->arch,
+	    .options = t->spec->options,
+	    .include_dirs = (const char *const *)t->include_dirs,
+	};
+	if (reference && t->vtask) {
+		req.headers = t->vtask->ref.headers;
+		req.nheaders = t->vtask->ref.nheaders;
+	} else if (!reference && t->ksrc) {
+		req.headers = t->ksrc->headers;
+		req.nheaders = t->ksrc->nheaders;
+	}
+	return rung_compile(out, &req);
+}
+
+int rung_task_compile_both(rung_compiled *kc, rung_compiled *rc, const rung_task *t)
+{
+	memset(kc, 0, sizeof(*kc));
+	memset(rc, 0, sizeof(*rc));
+	if (rung_task_compile(kc, t, false))
+		return rung_error_set(RUNG_ECOMPILE, "%s", kc->error[0] ? kc->error : rung_error_last());
+	if (t->reference.src && rung_task_compile(rc, t, true))
+		return rung_error_set(RUNG_ESPEC, "the reference %s does not compile: %s", t->reference.path,
+				      rc->error[0] ? rc->error : rung_error_last());
+	return 0;
+}

@@ -1,0 +1,89 @@
+/* The one task type, for a path and a git revision alike: find the task
+ * directory from TASKDIR, a path to rung.ini, a kernel FILE inside a task
+ * directory or a REV; load the spec; read the kernel and reference sources;
+ * apply the kernel's `// rung:` launch line; compile. Nothing here prints:
+ * every function returns 0 or a negative rung_err with the message set
+ * (RUNG_EUSAGE: the target names nothing usable; RUNG_ESPEC: the task's own
+ * files are wrong; RUNG_ENOMEM, RUNG_EIO: rung's own trouble). */
+#ifndef RUNG_APP_TASK_H
+#define RUNG_APP_TASK_H
+
+#include <stdbool.h>
+
+#include "core/spec.h"
+#include "app/session.h"
+#include "gpu/compile.h"
+#include "vcs/task_rev.h"
+
+typedef struct {
+	char *path; /* as shown to the user: "sgemm.cu" or "tasks/sgemm/sgemm.cu" */
+	char *src;  /* NULL when the task has no such file (no reference) */
+	const char *entry;
+} rung_task_source;
+
+typedef struct {
+	rung_spec *spec;
+	char *dir; /* task directory as given ("." by default) */
+	rung_task_source kernel, reference;
+	rung_launch launch; /* [launch] overridden by the kernel's `// rung:` line */
+	bool launch_from_source;
+	const char *arch;    /* spec arch, else "sm_90" */
+	char **include_dirs; /* task dir + the spec's headers dirs, NULL-terminated */
+	/* A task read from git (rung_task_load_target with a REV): the kernel at rev,
+	 * spec and reference at spec_rev; sources and #included headers come from the
+	 * object database, paths read "t/sgemm.cu@a1b2c3d". All NULL/"" otherwise. */
+	char rev[41];        /* full commit id or "WORKTREE"; "" for a path target */
+	char short_rev[12];  /* 7 hex digits or "WORKTREE" */
+	rung_repo *repo;     /* owned */
+	rung_vtask *vtask;   /* owned: spec text, options, reference (content hash) */
+	rung_source *ksrc;   /* owned: kernel text + headers at rev */
+	char content[65];    /* content hash (vcs/store.h) of this version under the task */
+	const char *label;   /* recorded in the result (the commit subject); NULL: the kernel path */
+	/* A view of a version of a session's task (rung_task_of_version): spec,
+	 * sources, repo and vtask are borrowed, and rung_task_free frees only
+	 * what the view made itself. */
+	bool borrowed;
+} rung_task;
+
+/* Where a target is looked up: -C DIR, --task DIR, --spec-rev REV (all may be
+ * NULL), the same options as the history commands take; parsed with rung_vctx_opt. */
+typedef rung_vctx_opts rung_task_where;
+
+/* Like rung_task_load, but a target that is not an existing path (relative to -C
+ * DIR when given) and resolves as a git revision (HEAD, HEAD~2, a short hash,
+ * WORKTREE) is read from git: the picked task's kernel at that revision plus its
+ * headers, the spec and reference from HEAD (or spec_rev). Several tasks in the
+ * repository need --task (the error lists them). An unknown target gives
+ * RUNG_EXIT_USAGE with "not a task directory, file or git revision". */
+int rung_task_load_target(rung_task *out, const char *target, const rung_task_where *w);
+
+/* Task t as a view of version v of session task vt in repository repo, with
+ * the kernel source src read at v (rung_vtask_source): nothing is copied;
+ * vt, repo, src and v must outlive t. Free with rung_task_free. 0 or RUNG_ENOMEM. */
+int rung_task_of_version(rung_task *t, rung_repo *repo, rung_vtask *vt, rung_source *src, const rung_version *v);
+
+/* arg: NULL (= "."), a task directory, a path to rung.ini, or a kernel file in a task
+ * directory (then that file is the kernel). Returns 0, or RUNG_EUSAGE for a path
+ * that does not exist, RUNG_ESPEC for a bad spec, a missing source or a bad launch
+ * line, RUNG_ENOMEM/RUNG_EIO otherwise. */
+int rung_task_load(rung_task *out, const char *arg);
+void rung_task_free(rung_task *t);
+
+/* Fills t->include_dirs from t->dir and the spec's headers (used by the loaders). */
+int rung_task_build_includes(rung_task *t);
+
+/* Compiles the kernel (or the reference) of a task. Returns rung_compile's code. */
+int rung_task_compile(rung_compiled *out, const rung_task *t, bool reference);
+
+/* Compiles the kernel and the reference of t. Returns 0, RUNG_ECOMPILE (the
+ * kernel's "file:line: ..." as the message) or RUNG_ESPEC ("the reference X
+ * does not compile: ..."). kc and rc are filled either way (free them). */
+int rung_task_compile_both(rung_compiled *kc, rung_compiled *rc, const rung_task *t);
+
+/* Joins dir and name ("." is dropped): "sgemm.cu", "tasks/sgemm/sgemm.cu". Caller frees. */
+char *rung_path_join(const char *dir, const char *name);
+
+/* Writes a whole file. Returns 0 or RUNG_EIO with a message naming the path. */
+int rung_write_file(const char *path, const void *data, size_t len);
+
+#endif

@@ -1,0 +1,33 @@
+/* Side-by-side diffs through libgit2's diff engine (git_diff_buffers with the
+ * patience algorithm), and SASS preparation (core/sass.h normalization and
+ * instruction mix) for the compare screen and the benchmark. */
+#ifndef RUNG_APP_TEXTDIFF_H
+#define RUNG_APP_TEXTDIFF_H
+
+#include <stdbool.h>
+
+#include "core/sass.h"
+
+typedef enum { RUNG_DIFF_SAME, RUNG_DIFF_DEL, RUNG_DIFF_ADD, RUNG_DIFF_CHANGE, RUNG_DIFF_HUNK } rung_diff_kind;
+
+typedef struct {
+	rung_diff_kind kind;
+	char *left, *right; /* NULL for an empty side; HUNK: left holds the header */
+	int lno, rno;       /* 1-based line numbers, 0 when the side is empty */
+} rung_diff_row;
+
+typedef struct {
+	rung_diff_row *rows;
+	int n, cap;
+	int nhunks, adds, dels;
+} rung_sbs;
+
+/* Diffs a against b (context lines of context) into aligned rows: deletions
+ * and additions of one block are paired side by side. 0 or a negative rung_err. */
+int rung_textdiff(rung_sbs *out, const char *a, const char *b, int context);
+void rung_sbs_free(rung_sbs *d);
+
+/* Normalizes a SASS listing (registers renamed) into text and counts its mix. */
+int rung_sass_prepare(char **text, rung_sass_mix *mix, const char *listing);
+
+#endif

@@ -1,0 +1,393 @@
+/* rung brief [-n N]: a markdown summary of the task for the agent's context:
+ * the task and its roofline floor, the best passing version and its distance
+ * to the floor, the baseline, the last N versions with verdict and one-line
+ * reason, the person's directives and verdicts on this task's versions since
+ * the last marked brief (`--mark`, the agent's call: without it brief has no
+ * side effect), and its open directives. A suspect version (docs/CHECKS.md, "Evidence: suspects")
+ * gets a line per suspect; a suspect best is said plainly ("best is suspect:
+ * ...; verify before building on it"). It reports what is stored; it never
+ * invents advice. */
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "core/envcmp.h"
+#include "core/err.h"
+#include "core/expr.h"
+#include "core/roofline.h"
+#include "core/sha256.h"
+#include "cli/cli.h"
+#include "app/suspects.h"
+#include "app/session.h"
+
+static void fmt_time(char *buf, size_t len, int64_t t)
+{
+	time_t tt = (time_t)t;
+	struct tm tm;
+	localtime_r(&tt, &tm);
+	strftime(buf, len, "%Y-%m-%d %H:%M", &tm);
+}
+
+/* Markdown table cells: no pipes or newlines. */
+static void cell(char *dst, size_t n, const char *src)
+{
+	size_t o = 0;
+	for (; *src && o + 1 < n; src++)
+		dst[o++] = *src == '|' ? '/' : (*src == '\n' || *src == '\r') ? ' ' : *src;
+	dst[o] = 0;
+}
+
+static void metrics_str(char *buf, size_t len, const rung_result *r)
+{
+	double mr, ps, cs;
+	rung_result_worst(r, &mr, &ps, &cs);
+	size_t o = 0;
+	buf[0] = 0;
+	if (r->bench.valid && !isnan(r->bench.median))
+		o += (size_t)snprintf(buf + o, len - o, "median %.4g ms", r->bench.median);
+	if (r->bench.valid && !isnan(r->bench.rse_median) && o < len)
+		o += (size_t)snprintf(buf + o, len - o, " (±%.1f%%)", 100 * r->bench.rse_median);
+	if (r->bench.valid && !isnan(r->bench.tflops) && o < len)
+		o += (size_t)snprintf(buf + o, len - o, ", %.3g TFLOP/s", r->bench.tflops);
+	else if (r->bench.valid && !isnan(r->bench.tbps) && o < len)
+		o += (size_t)snprintf(buf + o, len - o, ", %.3g TB/s", r->bench.tbps);
+	if (!isnan(mr) && o < len)
+		o += (size_t)snprintf(buf + o, len - o, ", max_rel %.2g", mr);
+	if (!isnan(ps) && o < len)
+		o += (size_t)snprintf(buf + o, len - o, ", PSNR %.1f dB", ps);
+	if (!isnan(cs) && o < len)
+		o += (size_t)snprintf(buf + o, len - o, ", cosine %.6f", cs);
+	if (r->compile.kernel.valid && o < len)
+		o += (size_t)snprintf(buf + o, len - o, ", %d regs, %" PRId64 " spill bytes", r->compile.kernel.regs,
+				      r->compile.kernel.spill_stores + r->compile.kernel.spill_loads);
+	if (r->cached && o < len)
+		snprintf(buf + o, len - o, " (stored)");
+}
+
+static void task_section(rung_vctx *c)
+{
+	const rung_spec *s = c->task.spec;
+	printf("# rung brief: %s\n\n", s->name ? s->name : (c->task.dir[0] ? c->task.dir : "task"));
+	printf("- task: `%s` (spec at %s %.7s)\n", c->task.spec_path,
+	       strcmp(c->task.spec_rev, "WORKTREE") ? "commit" : "the", c->task.spec_rev);
+	printf("- kernel: `%s`, entry `%s`\n", c->task.kernel_path, s->entry ? s->entry : "?");
+	if (s->reference)
+		printf("- reference: `%s`%s%s%s\n", s->reference, s->reference_entry ? ", entry `" : "",
+		       s->reference_entry ? s->reference_entry : "", s->reference_entry ? "`" : "");
+	char dims[512];
+	rung_dimset_format(dims, sizeof(dims), &s->dims);
+	printf("- benchmark shape: %s; %d check shape set(s), %d seed(s)\n", dims, s->ncheck, s->seeds);
+	if (s->ninputs > 1) {
+		printf("- check inputs: normal, and each check shape set once with");
+		for (int i = 1; i < s->ninputs; i++)
+			printf("%s `%s` (%s)", i > 1 ? ";" : "", rung_dist_name(s->inputs[i]), rung_dist_help(s->inputs[i]));
+		printf("\n");
+	}
+	int64_t flops = -1, bytes = -1;
+	if (s->flops.text && rung_expr_eval(&flops, s->flops.text, &s->dims) < 0)
+		flops = -1;
+	if (s->bytes.text && rung_expr_eval(&bytes, s->bytes.text, &s->dims) < 0)
+		bytes = -1;
+	rung_error_clear();
+	if (flops >= 0 || bytes >= 0) {
+		printf("- work at that shape:");
+		if (flops >= 0)
+			printf(" %" PRId64 " FLOP (`%s`)", flops, s->flops.text);
+		if (bytes >= 0)
+			printf("%s %" PRId64 " bytes (`%s`)", flops >= 0 ? "," : "", bytes, s->bytes.text);
+		if (flops > 0 && bytes > 0)
+			printf(", arithmetic intensity %.3g FLOP/byte", rung_arith_intensity((double)flops, (double)bytes));
+		printf("\n");
+	} else {
+		printf("- work: no [roofline] flops/bytes in the spec, so no roofline floor\n");
+	}
+}
+
+static const char *verdict_of(const rung_vrow *r)
+{
+	return r->has_note && r->note.verdict != RUNG_NOTE_NONE ? rung_note_verdict_name(r->note.verdict) : "";
+}
+
+static void line_id(char out[65], const char *commit, const char *line)
+{
+	rung_sha256_ctx c;
+	rung_sha256_init(&c);
+	rung_sha256_update(&c, commit, strlen(commit));
+	rung_sha256_update(&c, "\n", 1);
+	rung_sha256_update(&c, line, strlen(line));
+	rung_sha256_final_hex(&c, out);
+}
+
+typedef struct {
+	rung_note *notes;
+	int n;
+} notes_t;
+
+static const char *subject_of(rung_vctx *c, const char *commit, char *buf, size_t len)
+{
+	rung_version v;
+	if (rung_version_at(&v, c->repo, commit, "") < 0 && !v.id[0])
+		snprintf(v.subject, sizeof(v.subject), "(unknown commit)");
+	rung_error_clear();
+	snprintf(buf, len, "%.7s \"%s\"", commit, v.subject);
+	return buf;
+}
+
+/* Whether commit is one of the task's versions (notes on other tasks'
+ * commits belong to their briefs). */
+static bool of_task(const rung_vrow *rows, int nrows, const char *commit)
+{
+	for (int i = 0; i < nrows; i++)
+		if (!strcmp(rows[i].v.id, commit))
+			return true;
+	return false;
+}
+
+/* The person's notes on the task's versions. With mark (the agent's --mark),
+ * what is shown as new is remembered as seen and the time of this brief is
+ * kept; without it, brief has no side effect (a person previewing it leaves
+ * the agent's "since" section as it was). */
+static int notes_sections(rung_vctx *c, int64_t now, const rung_vrow *rows, int nrows, bool mark)
+{
+	rung_note *all;
+	int nall;
+	if (rung_notes_list(&all, &nall, c->repo) < 0)
+		return -1;
+	rung_note *notes = all;
+	int n = 0;
+	for (int i = 0; i < nall; i++) { /* keep this task's, in place */
+		if (of_task(rows, nrows, all[i].commit)) {
+			if (n != i) {
+				rung_note tmp = notes[n];
+				notes[n] = all[i];
+				all[i] = tmp;
+			}
+			n++;
+		}
+	}
+	char *last = NULL;
+	int have_last = rung_store_meta_get(&last, c->store, "last_brief") == 0;
+	char when[32] = "";
+	if (have_last)
+		fmt_time(when, sizeof(when), strtoll(last, NULL, 10));
+	free(last);
+	rung_error_clear();
+	printf("\n## From the person since %s\n\n", have_last ? when : "the start (first brief)");
+	int fresh = 0;
+	char id[65], subj[320], t[32];
+	for (int i = 0; i < n; i++) {
+		const rung_note *nt = &notes[i];
+		if (nt->verdict != RUNG_NOTE_NONE) {
+			char line[64];
+			snprintf(line, sizeof(line), "verdict: %s", rung_note_verdict_name(nt->verdict));
+			line_id(id, nt->commit, line);
+			if (!rung_store_seen(c->store, id)) {
+				printf("- verdict **%s** on %s\n", rung_note_verdict_name(nt->verdict),
+				       subject_of(c, nt->commit, subj, sizeof(subj)));
+				fresh++;
+			}
+			if (mark)
+				rung_store_mark_seen(c->store, id, now);
+		}
+		for (int k = 0; k < nt->ndirectives; k++) {
+			const rung_directive *d = &nt->directives[k];
+			char line[1024];
+			snprintf(line, sizeof(line), "%" PRId64 " %s: %s", d->time, d->author, d->text);
+			line_id(id, nt->commit, line);
+			if (!rung_store_seen(c->store, id)) {
+				fmt_time(t, sizeof(t), d->time);
+				printf("- %s %s on %s: %s%s\n", t, d->author, subject_of(c, nt->commit, subj, sizeof(subj)),
+				       d->text, d->done ? " (done)" : "");
+				fresh++;
+			}
+			if (mark)
+				rung_store_mark_seen(c->store, id, now);
+		}
+	}
+	if (!fresh)
+		printf("nothing new\n");
+	printf("\n## Open directives\n\n");
+	int open = 0;
+	for (int i = 0; i < n; i++) {
+		for (int k = 0; k < notes[i].ndirectives; k++) {
+			const rung_directive *d = &notes[i].directives[k];
+			if (d->done)
+				continue;
+			fmt_time(t, sizeof(t), d->time);
+			printf("- %s (%s, %s): %s\n", subject_of(c, notes[i].commit, subj, sizeof(subj)), d->author, t, d->text);
+			open++;
+		}
+	}
+	if (!open)
+		printf("none\n");
+	rung_notes_free(all, nall);
+	if (mark) {
+		char nowbuf[32];
+		snprintf(nowbuf, sizeof(nowbuf), "%" PRId64, now);
+		if (rung_store_meta_set(c->store, "last_brief", nowbuf) < 0)
+			return -1; /* the mark could not be kept: the same items would come back as new */
+	} else {
+		printf("\n(a preview: nothing was marked as seen; the agent runs `rung brief --mark`)\n");
+	}
+	return 0;
+}
+
+typedef struct {
+	int nlast;
+	bool mark;
+	rung_vctx_opts where;
+} brief_opts;
+
+static const rung_opt_spec brief_specs[] = {
+	{RUNG_OPT_NUM(brief_opts, nlast, 0, 100000), .shortname = 'n', .value = "N",
+	 .help = "list the last N versions (default 10)"},
+	{RUNG_OPT_BOOL(brief_opts, mark), .name = "mark",
+	 .help = "remember what this brief showed as new (the agent's call; without it a brief changes nothing)"},
+	{RUNG_OPT_SUBTABLE(brief_opts, where, rung_vctx_opt_specs)},
+	{0}};
+const rung_opt_table rung_opts_brief = {.cmd = "brief", .args = "", .opts = brief_specs};
+
+int rung_cmd_brief(int argc, char **argv)
+{
+	brief_opts bo = {.nlast = 10};
+	int rc, nargs;
+	if (rung_opts_parse(&rc, &rung_opts_brief, &bo, argc, argv, &nargs))
+		return rc;
+	int nlast = bo.nlast;
+	rung_vctx_opts o = bo.where;
+	int each = rung_vctx_each_task(&o, argc, argv, rung_cmd_brief, false); /* one brief per task: its own title */
+	if (each >= 0)
+		return each;
+	rung_vctx c;
+	rc = rung_cli_vctx_open(&c, "brief", &o, RUNG_VCTX_TASK | RUNG_VCTX_STORE);
+	if (rc)
+		return rc;
+	rung_vrow *rows;
+	int n;
+	if (rung_vctx_rows(&rows, &n, &c, NULL, 0) < 0) {
+		fprintf(stderr, "rung brief: %s\n", rung_error_last());
+		rung_vctx_close(&c);
+		return RUNG_EXIT_INTERNAL;
+	}
+	task_section(&c);
+	int evaluated = 0;
+	for (int i = 0; i < n; i++)
+		evaluated += rows[i].result != NULL;
+	printf("- versions: %d (%d evaluated)\n", n, evaluated);
+
+	int best = rung_vrows_best(rows, n), base = rung_vrows_baseline(rows, n);
+	char m[512], cellbuf[512];
+	printf("\n## Roofline floor\n\n");
+	double floor_ms = NAN;
+	const char *floor_from = NULL;
+	for (int i = 0; i < n && isnan(floor_ms); i++) {
+		if (rows[i].result && !isnan(rows[i].result->floor_ms)) {
+			floor_ms = rows[i].result->floor_ms;
+			floor_from = rows[i].result->env.valid ? rows[i].result->env.gpu : "?";
+		}
+	}
+	if (!isnan(floor_ms))
+		printf("%.4g ms at the benchmark shape on %s (the faster of compute and memory limits)\n", floor_ms, floor_from);
+	else
+		printf("unknown: no stored result carries a floor (needs [roofline] in the spec and an evaluation on a GPU)\n");
+
+	printf("\n## Best passing version\n\n");
+	if (best >= 0) {
+		const rung_result *r = rows[best].result;
+		metrics_str(m, sizeof(m), r);
+		printf("%s \"%s\": %s\n", rows[best].v.short_id, rows[best].v.subject, m);
+		if (!isnan(r->floor_ms) && r->floor_ms > 0 && r->bench.valid)
+			printf("distance to the roofline floor: %.2fx the floor (%.0f%% of the attainable speed)\n",
+			       r->bench.median / r->floor_ms, 100 * r->floor_ms / r->bench.median);
+		if (r->nsuspects) { /* evidence that its time may be fooled: said plainly */
+			char kinds[200];
+			printf("\nbest is suspect: %s; verify before building on it\n\n",
+			       rung_suspect_kinds(kinds, sizeof(kinds), r));
+			rung_suspects_print(stdout, r, "- suspect ");
+		}
+	} else {
+		printf("none yet (no version has passed check and bench)\n");
+	}
+	printf("\n## Baseline\n\n");
+	if (base >= 0) {
+		const char *why = rows[base].has_note && rows[base].note.verdict == RUNG_NOTE_BASELINE ? "verdict baseline"
+													  : "oldest passing version";
+		printf("%s \"%s\" (%s)", rows[base].v.short_id, rows[base].v.subject, why);
+		if (rows[base].result) {
+			metrics_str(m, sizeof(m), rows[base].result);
+			printf(": %s", m);
+		}
+		printf("\n");
+		if (rows[base].result && rows[base].result->nsuspects) {
+			printf("\n");
+			rung_suspects_print(stdout, rows[base].result, "- suspect ");
+		}
+		if (best >= 0 && rows[base].result && rows[base].result->bench.valid) {
+			printf("best vs baseline: %.2fx faster\n",
+			       rows[base].result->bench.median / rows[best].result->bench.median);
+			char envwhy[256];
+			if (rung_env_diff(envwhy, sizeof(envwhy), &rows[best].result->env, &rows[base].result->env) > 0)
+				printf("(not comparable as is: measured in different environments: %s)\n", envwhy);
+		}
+	} else {
+		printf("none (no `baseline` verdict and no passing version)\n");
+	}
+
+	printf("\n## Last %d versions\n\n", nlast < n ? nlast : n);
+	if (n) {
+		printf("| version | subject | verdict | result | reason or metrics |\n|---|---|---|---|---|\n");
+		double bmed = base >= 0 && rows[base].result && rows[base].result->bench.valid ? rows[base].result->bench.median
+											       : NAN;
+		for (int i = 0; i < n && i < nlast; i++) {
+			const rung_result *r = rows[i].result;
+			const char *res = !r ? "not evaluated" : rung_result_passed(r) ? "pass" : rung_status_name(rung_result_status(r));
+			char detail[640] = "";
+			if (r && rung_result_reason(r)[0]) {
+				snprintf(detail, sizeof(detail), "%s", rung_result_reason(r));
+			} else if (r) {
+				metrics_str(m, sizeof(m), r);
+				if (!isnan(bmed) && r->bench.valid && i != base)
+					snprintf(detail, sizeof(detail), "%s, %+.1f%% vs baseline", m,
+						 100 * (r->bench.median - bmed) / bmed);
+				else
+					snprintf(detail, sizeof(detail), "%s", m);
+			}
+			if (r && r->impossible)
+				strncat(detail, "; IMPOSSIBLE: faster than the roofline floor", sizeof(detail) - strlen(detail) - 1);
+			if (r && r->nsuspects) {
+				char kinds[200];
+				strncat(detail, "; suspect: ", sizeof(detail) - strlen(detail) - 1);
+				strncat(detail, rung_suspect_kinds(kinds, sizeof(kinds), r), sizeof(detail) - strlen(detail) - 1);
+			}
+			if (rows[i].v.spec_differs)
+				strncat(detail, "; its own rung.ini differs", sizeof(detail) - strlen(detail) - 1);
+			cell(cellbuf, sizeof(cellbuf), rows[i].v.subject);
+			printf("| %s | %s | %s | %s |", rows[i].v.short_id, cellbuf, verdict_of(&rows[i]), res);
+			cell(cellbuf, sizeof(cellbuf), detail);
+			printf(" %s |\n", cellbuf);
+		}
+		/* under the table, a line per suspect of the versions it lists */
+		bool any = false;
+		for (int i = 0; i < n && i < nlast; i++) {
+			const rung_result *r = rows[i].result;
+			if (!r || !r->nsuspects)
+				continue;
+			if (!any)
+				printf("\n");
+			any = true;
+			char prefix[64];
+			snprintf(prefix, sizeof(prefix), "- %s suspect ", rows[i].v.short_id);
+			rung_suspects_print(stdout, r, prefix);
+		}
+	}
+	if (notes_sections(&c, (int64_t)time(NULL), rows, n, bo.mark) < 0) {
+		fprintf(stderr, "rung brief: %s\n", rung_error_last());
+		rc = RUNG_EXIT_INTERNAL;
+	}
+	rung_vrows_free(rows, n);
+	rung_vctx_close(&c);
+	return rc;
+}

@@ -1,0 +1,165 @@
+/* rung dump [--out DIR] [-C DIR] [--task DIR] [--spec-rev REV] [TASKDIR|FILE|REV]
+ *
+ * Compiles the kernel and the reference and writes, for an agent to read:
+ *   kernel.cu kernel.ptx kernel.cubin kernel.sass ptxas.log
+ *   reference.cu reference.ptx reference.cubin reference.sass reference.ptxas.log
+ * into DIR (default <taskdir>/.rung/dumps/, or <taskdir>/.rung/dumps/<rev>/ for a
+ * REV target read from git), printing each path written. Without
+ * nvdisasm the .sass files are left out (said on stderr) and the exit code stays 0. */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "core/err.h"
+#include "gpu/compile.h"
+#include "gpu/nvdisasm.h"
+#include "cli/cli.h"
+#include "app/task.h"
+
+static int mkdir_p(const char *path)
+{
+	char buf[4096];
+	snprintf(buf, sizeof(buf), "%s", path);
+	size_t n = strlen(buf);
+	for (size_t i = 1; i <= n; i++) {
+		if (buf[i] != '/' && buf[i] != 0)
+			continue;
+		char c = buf[i];
+		buf[i] = 0;
+		if (mkdir(buf, 0755) != 0 && errno != EEXIST)
+			return rung_error_set(RUNG_EIO, "%s: %s", buf, strerror(errno));
+		buf[i] = c;
+	}
+	struct stat st;
+	if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode))
+		return rung_error_set(RUNG_EIO, "%s: not a directory", path);
+	return 0;
+}
+
+/* Writes out_dir/name and prints its path; returns 0 or RUNG_EXIT_INTERNAL. */
+static int dump_file(const char *out_dir, const char *name, const void *data, size_t len)
+{
+	char *path = rung_path_join(out_dir, name);
+	if (!path)
+		return RUNG_EXIT_INTERNAL;
+	int rc = rung_write_file(path, data, len);
+	if (rc < 0)
+		fprintf(stderr, "rung dump: %s\n", rung_error_last());
+	else
+		printf("%s\n", path);
+	free(path);
+	return rc < 0 ? RUNG_EXIT_INTERNAL : 0;
+}
+
+/* Dumps one source (prefix "kernel" or "reference"). *sass_missing is set when
+ * nvdisasm is not there. Returns 0, RUNG_EXIT_FAIL (did not compile) or RUNG_EXIT_INTERNAL. */
+static int dump_one(const rung_task *t, bool reference, const char *out_dir, bool *sass_missing)
+{
+	const rung_task_source *s = reference ? &t->reference : &t->kernel;
+	const char *prefix = reference ? "reference" : "kernel";
+	char name[64];
+	int rc;
+	snprintf(name, sizeof(name), "%s.cu", prefix);
+	if ((rc = dump_file(out_dir, name, s->src, strlen(s->src))))
+		return rc;
+
+	rung_compiled c;
+	int crc = rung_task_compile(&c, t, reference);
+	snprintf(name, sizeof(name), "%s", reference ? "reference.ptxas.log" : "ptxas.log");
+	const char *log = c.log ? c.log : "";
+	if ((rc = dump_file(out_dir, name, log, strlen(log))))
+		goto done;
+	if (crc < 0) {
+		fprintf(stderr, "rung dump: %s%s\n", reference ? "reference: " : "",
+		        c.error[0] ? c.error : rung_error_last());
+		rc = RUNG_EXIT_FAIL;
+		goto done;
+	}
+	snprintf(name, sizeof(name), "%s.ptx", prefix);
+	if ((rc = dump_file(out_dir, name, c.ptx, c.ptx_len)))
+		goto done;
+	snprintf(name, sizeof(name), "%s.cubin", prefix);
+	if ((rc = dump_file(out_dir, name, c.cubin, c.cubin_len)))
+		goto done;
+
+	char *sass = NULL;
+	int src = rung_sass_from_cubin(&sass, c.cubin, c.cubin_len);
+	if (src == RUNG_ENOTFOUND) {
+		*sass_missing = true;
+	} else if (src < 0) {
+		fprintf(stderr, "rung dump: %s: no SASS: %s\n", s->path, rung_error_last());
+	} else {
+		snprintf(name, sizeof(name), "%s.sass", prefix);
+		rc = dump_file(out_dir, name, sass, strlen(sass));
+	}
+	free(sass);
+done:
+	rung_compiled_free(&c);
+	return rc;
+}
+
+typedef struct {
+	const char *out;
+	rung_task_where where;
+} dump_opts;
+
+static const rung_opt_spec dump_specs[] = {
+	{RUNG_OPT_STR(dump_opts, out), .name = "out", .shortname = 'o', .value = "DIR",
+	 .help = "write here (created if needed; default <taskdir>/.rung/dumps/)"},
+	{RUNG_OPT_SUBTABLE(dump_opts, where, rung_vctx_opt_specs)},
+	{0}};
+const rung_opt_table rung_opts_dump = {.cmd = "dump", .args = "[TASKDIR|FILE|REV]", .max_args = 1, .opts = dump_specs};
+
+int rung_cmd_dump(int argc, char **argv)
+{
+	dump_opts d = {0};
+	int prc, nargs;
+	if (rung_opts_parse(&prc, &rung_opts_dump, &d, argc, argv, &nargs))
+		return prc;
+	const char *out = d.out, *target = nargs ? argv[1] : NULL;
+	rung_task_where where = d.where;
+	rung_task t;
+	int rc = rung_cli_task_load(&t, "dump", target, &where);
+	if (rc) {
+		rung_task_free(&t);
+		return rc;
+	}
+	char sub[64];
+	snprintf(sub, sizeof(sub), ".rung/dumps%s%s", t.short_rev[0] ? "/" : "", t.short_rev);
+	char *out_dir = out ? strdup(out) : rung_path_join(t.dir, sub);
+	if (!out_dir) {
+		rung_task_free(&t);
+		return RUNG_EXIT_INTERNAL;
+	}
+	if (mkdir_p(out_dir) < 0) {
+		fprintf(stderr, "rung dump: %s\n", rung_error_last());
+		free(out_dir);
+		rung_task_free(&t);
+		return RUNG_EXIT_INTERNAL;
+	}
+	if (!out) {
+		/* the default folder sits in the work tree: keep it out of an agent's
+		 * `git add -A` (cubins, SASS) with a .gitignore of its own */
+		char *ign = rung_path_join(t.dir, ".rung/.gitignore");
+		struct stat st;
+		if (ign && stat(ign, &st) != 0 &&
+		    rung_write_file(ign, "# written by rung dump: nothing here belongs in git\n*\n", 54) < 0)
+			fprintf(stderr, "rung dump: %s (git may pick the dumps up)\n", rung_error_last());
+		free(ign);
+	}
+	bool sass_missing = false;
+	rc = dump_one(&t, false, out_dir, &sass_missing);
+	if (t.reference.src) {
+		int rrc = dump_one(&t, true, out_dir, &sass_missing);
+		if (rrc == RUNG_EXIT_INTERNAL || (rrc && !rc))
+			rc = rrc == RUNG_EXIT_FAIL ? RUNG_EXIT_SPEC : rrc;
+	}
+	if (sass_missing)
+		fprintf(stderr, "rung dump: no .sass written: nvdisasm not found (pip install nvidia-cuda-nvdisasm)\n");
+	free(out_dir);
+	rung_task_free(&t);
+	return rc;
+}

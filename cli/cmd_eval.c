@@ -1,0 +1,181 @@
+/* rung eval [REV...|--all|--missing] [--jobs N] [--compile-only]
+ * [--sanitize[=TOOLS]|--no-sanitize] [-C DIR] [--task DIR] [--spec-rev REV]:
+ * evaluate versions of the task and store their results. With no REV,
+ * --missing. Progress goes to stderr (a bar with count, version and ETA on a
+ * terminal, plain lines otherwise); one result line per version on stdout, in
+ * commit order.
+ *
+ * --sanitize (or the spec's [check] sanitize) adds the sanitize rung, also to
+ * versions already in the store (it is stored with their result); --missing
+ * then also takes the versions whose stored result lacks it. A sanitize rung
+ * SKIPPED (no compute-sanitizer) makes the exit code 4.
+ *
+ * Versions reach the GPU one at a time (one GPU, and timings must not share it),
+ * but their compiles overlap: --jobs N (default 3) runs N-1 NVRTC compile threads
+ * ahead of the version on the GPU (rung_evaler_run_all, app/pipeline.c);
+ * --jobs 1 is strictly serial. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/err.h"
+#include "app/evaluate.h"
+#include "cli/cli.h"
+#include "app/pipeline.h"
+
+typedef struct {
+	int failed, cached, internal, sanitize_skipped;
+} eval_tally;
+
+/* One result line per version, in commit order (rung_evaler_run_all's callback). */
+static void print_one(void *ud, int i, const rung_version *v, rung_result *r, int err)
+{
+	eval_tally *t = ud;
+	(void)i;
+	rung_cli_progress_clear();
+	if (err < 0) {
+		fprintf(stderr, "rung eval: %s: %s\n", v->short_id, rung_error_last());
+		t->internal++;
+		return;
+	}
+	char line[1024];
+	rung_vrow_line(line, sizeof(line), v, r);
+	printf("%s\n", line);
+	fflush(stdout);
+	t->failed += rung_result_status(r) == RUNG_S_FAILED;
+	t->cached += r->cached;
+	t->sanitize_skipped += r->steps[RUNG_STEP_SANITIZE].status == RUNG_S_SKIPPED;
+}
+
+typedef struct {
+	bool all, missing, compile_only;
+	int jobs;
+	rung_sanitize_sel sanitize;
+	rung_vctx_opts where;
+} eval_opts;
+
+static const rung_opt_spec eval_specs[] = {
+	{RUNG_OPT_BOOL(eval_opts, all), .name = "all", .help = "every version of the task"},
+	{RUNG_OPT_BOOL(eval_opts, missing), .name = "missing",
+	 .help = "every version without a stored result (the default with no REV)"},
+	{RUNG_OPT_NUM(eval_opts, jobs, 1, 64), .name = "jobs", .value = "N",
+	 .help = "versions in flight: N-1 compile threads ahead of the GPU (default 3)"},
+	{RUNG_OPT_BOOL(eval_opts, compile_only), .name = "compile-only", .help = "the compile rung only (no GPU)"},
+	{RUNG_OPT_SUBTABLE(eval_opts, sanitize, rung_sanitize_opt_specs)},
+	{RUNG_OPT_SUBTABLE(eval_opts, where, rung_vctx_opt_specs)},
+	{0}};
+const rung_opt_table rung_opts_eval = {.cmd = "eval", .args = "[REV...]", .max_args = -1, .opts = eval_specs};
+
+int rung_cmd_eval(int argc, char **argv)
+{
+	eval_opts eo = {.jobs = 3};
+	int prc, nrevs;
+	if (rung_opts_parse(&prc, &rung_opts_eval, &eo, argc, argv, &nrevs))
+		return prc;
+	rung_vctx_opts o = eo.where;
+	int each = nrevs ? -1 : rung_vctx_each_task(&o, argc, argv, rung_cmd_eval, true); /* every task at the root */
+	if (each >= 0)
+		return each;
+	bool all = eo.all, missing = eo.missing, sanitize_set = eo.sanitize.set;
+	unsigned flags = eo.compile_only ? RUNG_EVAL_COMPILE_ONLY : 0, sanitize = eo.sanitize.tools;
+	int jobs = eo.jobs;
+	const char **revs = calloc((size_t)argc, sizeof(char *));
+	if (!revs)
+		return RUNG_EXIT_INTERNAL;
+	for (int i = 0; i < nrevs; i++)
+		revs[i] = argv[1 + i];
+	if ((all || missing) && nrevs) {
+		fprintf(stderr, "rung eval: give REVs or --all/--missing, not both\n");
+		free(revs);
+		return RUNG_EXIT_USAGE;
+	}
+	if (!all && !nrevs)
+		missing = true;
+	if ((flags & RUNG_EVAL_COMPILE_ONLY) && sanitize_set && sanitize) {
+		fprintf(stderr, "rung eval: --sanitize runs on the GPU; it cannot go with --compile-only\n");
+		free(revs);
+		return RUNG_EXIT_USAGE;
+	}
+	rung_vctx c;
+	int rc = rung_cli_vctx_open(&c, "eval", &o, RUNG_VCTX_TASK | RUNG_VCTX_STORE);
+	if (rc) {
+		free(revs);
+		return rc;
+	}
+	/* the versions to run */
+	rung_version *vs = NULL;
+	int nv = 0;
+	if (nrevs) {
+		vs = calloc((size_t)nrevs, sizeof(*vs));
+		for (int i = 0; vs && i < nrevs; i++) {
+			if (rung_version_at(&vs[nv], c.repo, revs[i], c.task.kernel_path) < 0) {
+				fprintf(stderr, "rung eval: %s\n", rung_error_last());
+				rc = RUNG_EXIT_USAGE;
+				break;
+			}
+			nv++;
+		}
+	} else {
+		rung_vrow *rows;
+		int n;
+		if (rung_vctx_rows(&rows, &n, &c, NULL, 0) < 0) {
+			fprintf(stderr, "rung eval: %s\n", rung_error_last());
+			rc = RUNG_EXIT_INTERNAL;
+		} else {
+			vs = calloc((size_t)n + 1, sizeof(*vs));
+			unsigned tools = flags & RUNG_EVAL_COMPILE_ONLY ? 0 : sanitize_set ? sanitize : c.task.spec->sanitize;
+			for (int i = n - 1; vs && i >= 0; i--) /* oldest first */
+				if (all || !rows[i].result ||
+				    (tools && rows[i].result->steps[RUNG_STEP_COMPILE].status == RUNG_S_OK &&
+				     !rung_sanitize_covers(rows[i].result, tools)))
+					vs[nv++] = rows[i].v;
+			rung_vrows_free(rows, n);
+		}
+	}
+	free(revs);
+	if (rc || !vs) {
+		free(vs);
+		rung_vctx_close(&c);
+		return rc ? rc : RUNG_EXIT_INTERNAL;
+	}
+	if (nv == 0)
+		printf("nothing to evaluate: every version has a stored result (use --all to run them again)\n");
+	rung_evaler ev;
+	if (nv && rung_evaler_open(&ev, &c, flags) < 0) {
+		fprintf(stderr, "rung eval: %s\n", rung_error_last());
+		free(vs);
+		rung_vctx_close(&c);
+		return RUNG_EXIT_INTERNAL;
+	}
+	rung_cli_bar bar = {.cmd = "eval", .index = -1, .last_step = -1};
+	if (nv && !ev.env.valid && !(flags & RUNG_EVAL_COMPILE_ONLY))
+		fprintf(stderr, "rung eval: %s: GPU rungs will be SKIPPED and results not stored\n", ev.no_gpu);
+	if (nv) {
+		ev.opts.sanitize_set = sanitize_set;
+		ev.opts.sanitize = sanitize;
+		ev.progress = rung_cli_eval_progress;
+		ev.progress_ud = &bar;
+	}
+	eval_tally tally = {0};
+	if (nv && rung_evaler_run_all(&ev, vs, nv, jobs, print_one, &tally) < 0) {
+		fprintf(stderr, "rung eval: %s\n", rung_error_last());
+		rc = RUNG_EXIT_INTERNAL;
+	}
+	if (tally.internal)
+		rc = RUNG_EXIT_INTERNAL;
+	int failed = tally.failed, cached = tally.cached;
+	if (nv) {
+		fprintf(stderr, "rung eval: %d version(s), %d from the store, %d failed%s\n", nv, cached, failed,
+			ev.env.valid || (flags & RUNG_EVAL_COMPILE_ONLY) ? "" : "; no GPU: nothing stored");
+		if (!rc && !ev.env.valid && !(flags & RUNG_EVAL_COMPILE_ONLY))
+			rc = RUNG_EXIT_NOGPU;
+		rung_evaler_close(&ev);
+	}
+	if (!rc && failed)
+		rc = RUNG_EXIT_FAIL;
+	if (!rc && tally.sanitize_skipped) /* asked for and not run: never a silent pass */
+		rc = RUNG_EXIT_NOGPU;
+	free(vs);
+	rung_vctx_close(&c);
+	return rc;
+}

@@ -1,0 +1,353 @@
+/* rung log [--json|--csv] [--rev RANGE] [-n N]: one row per version (newest
+ * first) with its stored results: status per rung, max rel error, PSNR,
+ * cosine, median time, delta vs the baseline, TFLOP/s or TB/s, regs/spills,
+ * verdict and the first line of the note. Failed versions show the reason
+ * ("check: max_rel 3.1e-2 at (127,4)"). In the table, a version with no live
+ * result shows its recorded one (rung demo, rung import) when there is one,
+ * labelled "recorded on <GPU>, <date> (not measured here)", its delta taken
+ * against the baseline's recorded result only (never mixed with live). A
+ * suspect version (docs/CHECKS.md, "Evidence: suspects") has "suspect" as its
+ * verdict in the table until the person gives one, and a line per suspect
+ * under its row; --json has "suspect" and "suspects", --csv a suspects column. */
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "core/err.h"
+#include "core/envcmp.h"
+#include "core/roofline_guard.h"
+#include "cli/cli.h"
+#include "app/demo.h"
+#include <limits.h>
+
+#include "app/suspects.h"
+#include "app/session.h"
+
+enum { FMT_TABLE, FMT_JSON, FMT_CSV };
+
+typedef struct {
+	char steps[64], max_rel[32], psnr[32], cossim[32], median[32], delta[32], perf[32], regs[32];
+	char verdict[16], note[200], reason[600], suspects[200];
+} row_text;
+
+static void num(char *buf, size_t len, const char *fmt, double v)
+{
+	if (isnan(v))
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, fmt, v);
+}
+
+static const char *note_first_line(const rung_vrow *r, char *buf, size_t len)
+{
+	buf[0] = 0;
+	if (!r->has_note)
+		return buf;
+	/* newest directive first: the most recent steering */
+	for (int k = r->note.ndirectives - 1; k >= 0; k--) {
+		snprintf(buf, len, "%s", r->note.directives[k].text);
+		return buf;
+	}
+	if (r->note.other) {
+		const char *nl = strchr(r->note.other, '\n');
+		snprintf(buf, len, "%.*s", nl ? (int)(nl - r->note.other) : (int)strlen(r->note.other), r->note.other);
+	}
+	return buf;
+}
+
+static double delta_vs(const rung_result *r, const rung_result *base)
+{
+	if (!r || !base || !r->bench.valid || !base->bench.valid || !(base->bench.median > 0) || isnan(r->bench.median))
+		return NAN;
+	return (r->bench.median - base->bench.median) / base->bench.median;
+}
+
+static void texts(row_text *t, const rung_vrow *row, const rung_result *base)
+{
+	memset(t, 0, sizeof(*t));
+	const rung_result *r = row->result;
+	rung_result_steps_str(t->steps, sizeof(t->steps), r);
+	double mr, ps, cs;
+	rung_result_worst(r, &mr, &ps, &cs);
+	num(t->max_rel, sizeof(t->max_rel), "%.2g", mr);
+	num(t->psnr, sizeof(t->psnr), "%.1f", ps);
+	num(t->cossim, sizeof(t->cossim), "%.6f", cs);
+	num(t->median, sizeof(t->median), "%.4g", r && r->bench.valid ? r->bench.median : NAN);
+	num(t->delta, sizeof(t->delta), "%+.1f%%", 100 * delta_vs(r, base));
+	rung_result_perf(t->perf, sizeof(t->perf), r);
+	if (r && r->compile.kernel.valid)
+		snprintf(t->regs, sizeof(t->regs), "%d/%" PRId64, r->compile.kernel.regs,
+			 r->compile.kernel.spill_stores + r->compile.kernel.spill_loads);
+	else
+		snprintf(t->regs, sizeof(t->regs), "-");
+	snprintf(t->verdict, sizeof(t->verdict), "%s",
+		 row->has_note && row->note.verdict ? rung_note_verdict_name(row->note.verdict) : "");
+	rung_suspect_kinds(t->suspects, sizeof(t->suspects), r);
+	note_first_line(row, t->note, sizeof(t->note));
+	if (r)
+		snprintf(t->reason, sizeof(t->reason), "%s", rung_result_reason(r));
+}
+
+/* The table's verdict: the person's, else "suspect" for a suspect version. */
+static void table_verdict(row_text *t)
+{
+	if (!t->verdict[0] && t->suspects[0])
+		snprintf(t->verdict, sizeof(t->verdict), "suspect");
+}
+
+/* One CSV field, quoted per RFC 4180 where it must be. A text field (subject,
+ * reason) that a spreadsheet would read as a formula (=, +, -, @, tab or CR
+ * first) is quoted with a leading ' so it stays text. */
+static void csv_put(const char *s, bool last, bool text)
+{
+	bool formula = text && strchr("=+-@\t\r", s[0]) && s[0];
+	bool quote = formula || strpbrk(s, ",\"\n\r") != NULL;
+	if (quote) {
+		putchar('"');
+		if (formula)
+			putchar('\'');
+		for (; *s; s++) {
+			if (*s == '"')
+				putchar('"');
+			putchar(*s);
+		}
+		putchar('"');
+	} else {
+		fputs(s, stdout);
+	}
+	putchar(last ? '\n' : ',');
+}
+
+static void csv_field(const char *s, bool last)
+{
+	csv_put(s, last, false);
+}
+
+static void csv_text(const char *s, bool last)
+{
+	csv_put(s, last, true);
+}
+
+static json_t *jnum(double v) { return isnan(v) ? json_null() : json_real(v); }
+
+static void print_json(const rung_vrow *row, const rung_result *base, bool is_base, const rung_result *recorded)
+{
+	const rung_result *r = row->result;
+	json_t *o = json_object();
+	json_object_set_new(o, "rev", json_string(row->v.id));
+	json_object_set_new(o, "short", json_string(row->v.short_id));
+	json_object_set_new(o, "subject", json_string(row->v.subject));
+	json_object_set_new(o, "author", json_string(row->v.author));
+	json_object_set_new(o, "time", json_integer(row->v.time));
+	json_object_set_new(o, "worktree", json_boolean(row->v.worktree));
+	json_object_set_new(o, "merge", json_boolean(row->v.merge));
+	json_object_set_new(o, "spec_differs", json_boolean(row->v.spec_differs));
+	json_object_set_new(o, "kernel_path", json_string(row->v.kernel_path));
+	if (row->v.renamed_from[0])
+		json_object_set_new(o, "renamed_from", json_string(row->v.renamed_from));
+	json_t *st = json_object();
+	for (int s = 0; s < RUNG_NSTEPS; s++)
+		json_object_set_new(st, rung_step_name((rung_step_id)s),
+				    json_string(rung_status_name(r ? r->steps[s].status : RUNG_S_NONE)));
+	json_object_set_new(o, "steps", st);
+	double mr, ps, cs;
+	rung_result_worst(r, &mr, &ps, &cs);
+	json_object_set_new(o, "evaluated", json_boolean(r != NULL));
+	json_object_set_new(o, "pass", json_boolean(rung_result_passed(r)));
+	json_object_set_new(o, "impossible", json_boolean(r && r->impossible));
+	json_t *sus = json_array(); /* evidence (docs/CHECKS.md, "Evidence: suspects") */
+	for (int k = 0; r && k < r->nsuspects; k++)
+		json_array_append_new(sus, json_pack("{s:s,s:s}", "kind", rung_suspect_name(r->suspects[k].kind), "reason",
+						     r->suspects[k].reason));
+	json_object_set_new(o, "suspect", json_boolean(r && r->nsuspects > 0));
+	json_object_set_new(o, "suspects", sus);
+	json_object_set_new(o, "max_rel", jnum(mr));
+	json_object_set_new(o, "psnr", jnum(ps));
+	json_object_set_new(o, "cossim", jnum(cs));
+	json_object_set_new(o, "median_ms", jnum(r && r->bench.valid ? r->bench.median : NAN));
+	json_object_set_new(o, "delta_vs_baseline", jnum(delta_vs(r, base)));
+	json_object_set_new(o, "baseline", json_boolean(is_base));
+	json_object_set_new(o, "tflops", jnum(r && r->bench.valid ? r->bench.tflops : NAN));
+	json_object_set_new(o, "tbps", jnum(r && r->bench.valid ? r->bench.tbps : NAN));
+	json_object_set_new(o, "regs", r && r->compile.kernel.valid ? json_integer(r->compile.kernel.regs) : json_null());
+	json_object_set_new(o, "spill_bytes",
+			    r && r->compile.kernel.valid
+				    ? json_integer(r->compile.kernel.spill_stores + r->compile.kernel.spill_loads)
+				    : json_null());
+	json_object_set_new(o, "reason", json_string(r ? rung_result_reason(r) : ""));
+	json_object_set_new(o, "cached_from_other_commit", json_boolean(row->via_content));
+	json_object_set_new(o, "verdict",
+			    json_string(row->has_note ? rung_note_verdict_name(row->note.verdict) : ""));
+	char note[200];
+	json_object_set_new(o, "note", json_string(note_first_line(row, note, sizeof(note))));
+	json_object_set_new(o, "content", json_string(row->content));
+	if (r) {
+		char *rj = rung_result_to_json(r);
+		json_t *full = rj ? json_loads(rj, 0, NULL) : NULL;
+		json_object_set_new(o, "result", full ? full : json_null());
+		free(rj);
+	} else {
+		json_object_set_new(o, "result", json_null());
+	}
+	/* a result recorded on another machine (rung import), never mixed with live ones:
+	 * given apart, and only where there is no live result */
+	if (!r && recorded) {
+		char *rj = rung_result_to_json(recorded);
+		json_t *full = rj ? json_loads(rj, 0, NULL) : NULL;
+		json_object_set_new(o, "recorded", full ? full : json_null());
+		free(rj);
+	}
+	char *s = json_dumps(o, JSON_COMPACT | JSON_ENSURE_ASCII);
+	puts(s ? s : "{}");
+	free(s);
+	json_decref(o);
+}
+
+typedef struct {
+	bool json, csv;
+	const char *range;
+	int max;
+	rung_vctx_opts where;
+} log_opts;
+
+static const rung_opt_spec log_specs[] = {
+	{RUNG_OPT_BOOL(log_opts, json), .name = "json", .help = "one JSON object (rows, baseline, recorded results)"},
+	{RUNG_OPT_BOOL(log_opts, csv), .name = "csv", .help = "CSV, one line per version"},
+	{RUNG_OPT_STR(log_opts, range), .name = "rev", .value = "RANGE", .help = "only these versions (a git range, A..B)"},
+	{RUNG_OPT_NUM(log_opts, max, 0, INT_MAX), .shortname = 'n', .value = "N", .help = "the newest N versions only (0: all)"},
+	{RUNG_OPT_SUBTABLE(log_opts, where, rung_vctx_opt_specs)},
+	{0}};
+const rung_opt_table rung_opts_log = {.cmd = "log", .args = "", .opts = log_specs};
+
+int rung_cmd_log(int argc, char **argv)
+{
+	log_opts lo = {0};
+	int rc, nargs;
+	if (rung_opts_parse(&rc, &rung_opts_log, &lo, argc, argv, &nargs))
+		return rc;
+	if (lo.json && lo.csv) {
+		fprintf(stderr, "rung log: --json and --csv: give one\n");
+		return RUNG_EXIT_USAGE;
+	}
+	int fmt = lo.json ? FMT_JSON : lo.csv ? FMT_CSV : FMT_TABLE, max = lo.max;
+	const char *range = lo.range;
+	rung_vctx_opts o = lo.where;
+	int each = rung_vctx_each_task(&o, argc, argv, rung_cmd_log, fmt == FMT_TABLE); /* every task at the root */
+	if (each >= 0)
+		return each;
+	rung_vctx c;
+	rc = rung_cli_vctx_open(&c, "log", &o, RUNG_VCTX_TASK | RUNG_VCTX_STORE);
+	if (rc)
+		return rc;
+	rung_vrow *rows;
+	int n;
+	if (rung_vctx_rows(&rows, &n, &c, range, max) < 0) {
+		fprintf(stderr, "rung log: %s\n", rung_error_last());
+		rung_vctx_close(&c);
+		return RUNG_EXIT_INTERNAL;
+	}
+	int b = rung_vrows_baseline(rows, n);
+	const rung_result *base = b >= 0 ? rows[b].result : NULL;
+	/* recorded results of versions with no live one (table and JSON), and their own baseline */
+	rung_result **rec = fmt != FMT_CSV ? calloc((size_t)n + 1, sizeof(*rec)) : NULL;
+	int brec = -1;
+	if (rec) {
+		for (int i = 0; i < n; i++)
+			if (!rows[i].result)
+				rec[i] = rung_recorded_lookup(&c, &rows[i].v, rows[i].content);
+		for (int i = 0; i < n && brec < 0; i++)
+			if (rows[i].has_note && rows[i].note.verdict == RUNG_NOTE_BASELINE)
+				brec = i;
+		for (int i = n - 1; i >= 0 && brec < 0; i--)
+			if (rec[i] && rung_result_passed(rec[i]) && rec[i]->bench.valid)
+				brec = i;
+	}
+	const rung_result *base_rec = rec && brec >= 0 ? rec[brec] : NULL;
+	if (fmt == FMT_CSV)
+		printf("rev,subject,compile,run,check,bench,profile,max_rel,psnr,cossim,median_ms,delta_vs_baseline,perf,"
+		       "regs_spills,verdict,note,reason,suspects\n");
+	else if (fmt == FMT_TABLE)
+		printf("%-8s %-24s %-28s %-8s %-6s %-9s %-9s %-8s %-14s %-8s %-8s %s\n", "VERSION", "SUBJECT",
+		       "COMPILE RUN CHECK BENCH PROF", "MAX_REL", "PSNR", "COSINE", "MEDIAN_MS", "VS_BASE", "PERF",
+		       "REGS/SP", "VERDICT", "NOTE");
+	for (int i = 0; i < n; i++) {
+		row_text t;
+		texts(&t, &rows[i], base);
+		if (fmt == FMT_TABLE)
+			table_verdict(&t);
+		if (fmt == FMT_JSON) {
+			print_json(&rows[i], base, i == b, rec ? rec[i] : NULL);
+			continue;
+		}
+		if (fmt == FMT_CSV) {
+			csv_field(rows[i].v.id, false);
+			csv_text(rows[i].v.subject, false);
+			/* the columns predate the sanitize rung and stay as they are; a failed
+			 * sanitize rung shows in the reason column */
+			for (int s = 0; s <= RUNG_STEP_PROFILE; s++)
+				csv_field(rung_status_name(rows[i].result ? rows[i].result->steps[s].status : RUNG_S_NONE), false);
+			const char *f[] = {t.max_rel, t.psnr, t.cossim, t.median, t.delta, t.perf, t.regs, t.verdict, t.note};
+			for (int k = 0; k < 9; k++) /* the note (last) is the person's or agent's text */
+				(k == 8 ? csv_text : csv_field)(f[k], false);
+			csv_text(t.reason, false);
+			for (char *c = t.suspects; *c; c++) /* "mutable-global;impossible" */
+				if (*c == ',' && c[1] == ' ')
+					memmove(c, c + 1, strlen(c)), *c = ';';
+			csv_text(t.suspects, true);
+			continue;
+		}
+		char subj[25];
+		snprintf(subj, sizeof(subj), "%.24s", rows[i].v.subject);
+		if (!rows[i].result && rec && rec[i]) {
+			rung_vrow tmp = rows[i];
+			tmp.result = rec[i];
+			texts(&t, &tmp, base_rec);
+			table_verdict(&t);
+			if (t.reason[0])
+				printf("%-8s %-24s %-28s %s%s%s\n", rows[i].v.short_id, subj, t.steps, t.reason,
+				       t.verdict[0] ? "  " : "", t.verdict);
+			else
+				printf("%-8s %-24s %-28s %-8s %-6s %-9s %-9s %-8s %-14s %-8s %-8s %s\n", rows[i].v.short_id, subj,
+				       t.steps, t.max_rel, t.psnr, t.cossim, t.median, i == brec ? "base" : t.delta, t.perf,
+				       t.regs, t.verdict, t.note);
+			printf("         %s (not measured here)\n",
+			       rec[i]->recorded_note[0] ? rec[i]->recorded_note : "recorded on another machine");
+		} else if (!rows[i].result) {
+			printf("%-8s %-24s %-28s %s\n", rows[i].v.short_id, subj, t.steps, "not evaluated");
+		} else if (t.reason[0]) {
+			printf("%-8s %-24s %-28s %s%s%s\n", rows[i].v.short_id, subj, t.steps, t.reason,
+			       t.verdict[0] ? "  " : "", t.verdict);
+		} else {
+			printf("%-8s %-24s %-28s %-8s %-6s %-9s %-9s %-8s %-14s %-8s %-8s %s%s\n", rows[i].v.short_id, subj,
+			       t.steps, t.max_rel, t.psnr, t.cossim, t.median, i == b ? "base" : t.delta, t.perf, t.regs,
+			       t.verdict, t.note, rows[i].via_content ? " (same content as another version)" : "");
+		}
+		/* never compared silently across environments */
+		const rung_result *shown = rows[i].result ? rows[i].result : rec ? rec[i] : NULL;
+		rung_suspects_print(stdout, shown, "         suspect "); /* one line each, inert */
+		const rung_result *against = rows[i].result ? base : base_rec;
+		char envwhy[256];
+		if (shown && against && shown != against && !isnan(delta_vs(shown, against)) &&
+		    rung_env_diff(envwhy, sizeof(envwhy), &shown->env, &against->env) > 0)
+			printf("         delta vs a baseline measured elsewhere: %s\n", envwhy);
+		if (rows[i].v.merge || rows[i].v.renamed_from[0] || rows[i].v.spec_differs)
+			printf("         %s%s%s%s\n", rows[i].v.merge ? "merge (compared with its first parent) " : "",
+			       rows[i].v.renamed_from[0] ? "kernel renamed from " : "", rows[i].v.renamed_from,
+			       rows[i].v.spec_differs ? " its own rung.ini differs from the one in use" : "");
+	}
+	if (fmt == FMT_TABLE && n == 0)
+		printf("no versions: commit %s first\n", c.task.kernel_path);
+	for (int i = 0; rec && i < n; i++)
+		if (rec[i]) {
+			rung_result_clear(rec[i]);
+			free(rec[i]);
+		}
+	free(rec);
+	rung_vrows_free(rows, n);
+	rung_vctx_close(&c);
+	return RUNG_EXIT_OK;
+}

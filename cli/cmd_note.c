@@ -1,0 +1,139 @@
+/* rung note REV [--verdict keep|reject|baseline|best] [--done] TEXT:
+ * steering notes for the agent, stored in refs/notes/rung. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/err.h"
+#include "cli/cli.h"
+#include "app/session.h"
+#include "vcs/history.h"
+
+typedef struct {
+	const char *verdict;
+	bool done;
+	rung_vctx_opts where;
+} note_opts;
+
+static const rung_opt_spec note_specs[] = {
+	{RUNG_OPT_STR(note_opts, verdict), .name = "verdict", .value = "VERDICT",
+	 .choices = "keep reject baseline best none", .help = "the version's verdict (none clears it)"},
+	{RUNG_OPT_BOOL(note_opts, done), .name = "done", .help = "close the version's open directives"},
+	{RUNG_OPT_SUBTABLE(note_opts, where, rung_vctx_opt_specs)},
+	{0}};
+const rung_opt_table rung_opts_note = {.cmd = "note", .args = "REV [TEXT...]", .min_args = 1, .max_args = -1,
+				       .opts = note_specs};
+
+/* Inside a task (its directory, --task, or a repository of one task), REV
+ * names one of that task's versions: a symbolic REV (HEAD, HEAD~2, a branch)
+ * is taken to the task's newest version at it, and said so on stderr; a commit
+ * id that is not a version of the task is refused (a note there would steer
+ * another task). out gets the commit to note. */
+static int task_version(char out[41], rung_vctx *c, const char *rev)
+{
+	snprintf(out, 41, "%s", rev);
+	if (!c->task.kernel_path)
+		return RUNG_EXIT_OK;
+	char id[41];
+	if (rung_repo_resolve(id, c->repo, rev) < 0) {
+		fprintf(stderr, "rung note: %s\n", rung_error_last());
+		return RUNG_EXIT_USAGE;
+	}
+	if (!strcmp(id, "WORKTREE"))
+		return RUNG_EXIT_OK; /* not a commit: rung_note_add says so */
+	rung_history_opts ho = {.kernel_path = c->task.kernel_path, .range = rev};
+	rung_history *h = NULL;
+	rung_version v;
+	int e = rung_history_open(&h, c->repo, &ho);
+	int got = e < 0 ? e : rung_history_next(&v, h);
+	rung_history_free(h);
+	const char *task = c->task.dir && c->task.dir[0] ? c->task.dir : c->task.kernel_path;
+	if (got < 0) {
+		fprintf(stderr, "rung note: %s\n", rung_error_last());
+		return RUNG_EXIT_INTERNAL;
+	}
+	if (got == 0 && !strcmp(v.id, id))
+		return RUNG_EXIT_OK;
+	bool hex = strspn(rev, "0123456789abcdefABCDEF") == strlen(rev) && strlen(rev) >= 4;
+	if (got == 1 || hex) {
+		if (got == 1)
+			fprintf(stderr, "rung note: %s is not a version of %s (no commit up to it changes %s)\n", rev, task,
+				c->task.kernel_path);
+		else
+			fprintf(stderr, "rung note: %s is not a version of %s (it does not change %s); its newest version before it is %s \"%s\"\n",
+				rev, task, c->task.kernel_path, v.short_id, v.subject);
+		return RUNG_EXIT_USAGE;
+	}
+	fprintf(stderr, "rung note: %s is not a version of %s; noting its newest version, %s \"%s\"\n", rev, task,
+		v.short_id, v.subject);
+	snprintf(out, 41, "%s", v.id);
+	return RUNG_EXIT_OK;
+}
+
+int rung_cmd_note(int argc, char **argv)
+{
+	note_opts no = {0};
+	int rc, nargs;
+	if (rung_opts_parse(&rc, &rung_opts_note, &no, argc, argv, &nargs))
+		return rc;
+	rung_vctx_opts o = no.where;
+	const char *rev = argv[1];
+	rung_note_verdict verdict = RUNG_NOTE_NONE;
+	bool done = no.done, clear_verdict = no.verdict && !strcmp(no.verdict, "none");
+	if (no.verdict && !clear_verdict && rung_note_verdict_parse(&verdict, no.verdict) < 0) {
+		fprintf(stderr, "rung note: --verdict: %s\n", rung_error_last());
+		return RUNG_EXIT_USAGE;
+	}
+	size_t tlen = 1;
+	for (int i = 2; i <= nargs; i++)
+		tlen += strlen(argv[i]) + 1;
+	char *text = calloc(1, tlen);
+	if (!text)
+		return RUNG_EXIT_INTERNAL;
+	for (int i = 2; i <= nargs; i++) { /* the words of TEXT, joined by spaces */
+		if (text[0])
+			strcat(text, " ");
+		strcat(text, argv[i]);
+	}
+	if (!text[0] && verdict == RUNG_NOTE_NONE && !done && !clear_verdict) {
+		fprintf(stderr, "rung note: nothing to note: give TEXT, --verdict or --done\n");
+		free(text);
+		return rung_cli_usage("note", 1);
+	}
+	rung_vctx c;
+	char id[41];
+	if (rc == RUNG_EXIT_OK && (rc = rung_cli_vctx_open(&c, "note", &o, RUNG_VCTX_TASK_IF_ONE)) == RUNG_EXIT_OK &&
+	    (rc = task_version(id, &c, argv[1])) != RUNG_EXIT_OK)
+		rung_vctx_close(&c);
+	else if (rc == RUNG_EXIT_OK)
+		rev = id;
+	if (rc == RUNG_EXIT_OK) {
+		int e = 0;
+		if (done)
+			e = rung_note_close_all(c.repo, rev);
+		if (e == 0 && (text[0] || verdict != RUNG_NOTE_NONE))
+			e = rung_note_add(c.repo, rev, verdict, text, 0);
+		if (e == 0 && clear_verdict)
+			e = rung_note_set_verdict(c.repo, rev, RUNG_NOTE_NONE);
+		rung_note n;
+		if (e == 0) {
+			e = rung_note_read(&n, c.repo, rev);
+			if (e == RUNG_ENOTFOUND && clear_verdict) {
+				printf("%s: no note left\n", rev);
+				e = 0;
+			} else if (e == 0) {
+				char *f = rung_note_format(&n);
+				printf("%.10s:\n%s", n.commit, f ? f : "");
+				free(f);
+				rung_note_clear(&n);
+			}
+		}
+		if (e < 0) {
+			fprintf(stderr, "rung note: %s\n", rung_error_last());
+			rc = e == RUNG_ENOTFOUND || e == RUNG_EINVAL ? RUNG_EXIT_USAGE : RUNG_EXIT_INTERNAL;
+		}
+		rung_vctx_close(&c);
+	}
+	free(text);
+	return rc;
+}

@@ -1,0 +1,78 @@
+/* rung notes: every steering note (refs/notes/rung), newest commit first. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "core/err.h"
+#include "cli/cli.h"
+#include "app/session.h"
+
+typedef struct {
+	rung_note *n;
+	rung_version v;
+} item;
+
+static int by_time(const void *a, const void *b)
+{
+	const item *x = a, *y = b;
+	return x->v.time < y->v.time ? 1 : x->v.time > y->v.time ? -1 : strcmp(x->v.id, y->v.id);
+}
+
+int rung_cmd_notes(int argc, char **argv)
+{
+	rung_vctx_opts o = {0};
+	for (int i = 1; i < argc; i++) {
+		int k = rung_vctx_opt(&o, "notes", argc, argv, &i);
+		if (k < 0)
+			return RUNG_EXIT_USAGE;
+		if (k == 0) {
+			fprintf(stderr, "rung notes: unknown argument '%s'\n", argv[i]);
+			return RUNG_EXIT_USAGE;
+		}
+	}
+	rung_vctx c;
+	int rc = rung_cli_vctx_open(&c, "notes", &o, 0);
+	if (rc)
+		return rc;
+	rung_note *notes;
+	int n;
+	if (rung_notes_list(&notes, &n, c.repo) < 0) {
+		fprintf(stderr, "rung notes: %s\n", rung_error_last());
+		rung_vctx_close(&c);
+		return RUNG_EXIT_INTERNAL;
+	}
+	item *it = calloc((size_t)n + 1, sizeof(*it));
+	for (int i = 0; it && i < n; i++) {
+		it[i].n = &notes[i];
+		if (rung_version_at(&it[i].v, c.repo, notes[i].commit, "") < 0 && !it[i].v.id[0]) {
+			snprintf(it[i].v.id, sizeof(it[i].v.id), "%s", notes[i].commit);
+			snprintf(it[i].v.short_id, sizeof(it[i].v.short_id), "%.7s", notes[i].commit);
+		}
+		rung_error_clear();
+	}
+	if (it)
+		qsort(it, (size_t)n, sizeof(*it), by_time);
+	if (n == 0)
+		printf("no notes (add one with: rung note REV --verdict keep \"text\")\n");
+	for (int i = 0; it && i < n; i++) {
+		char date[32] = "";
+		time_t t = (time_t)it[i].v.time;
+		struct tm tm;
+		if (t && localtime_r(&t, &tm))
+			strftime(date, sizeof(date), "%Y-%m-%d %H:%M", &tm);
+		printf("%s %s %s\n", it[i].v.short_id, date, it[i].v.subject);
+		char *f = rung_note_format(it[i].n);
+		for (char *line = f, *nl; line && *line; line = nl + 1) {
+			nl = strchr(line, '\n');
+			if (!nl)
+				nl = line + strlen(line) - 1;
+			printf("    %.*s\n", (int)(nl - line + (*nl != '\n')), line);
+		}
+		free(f);
+	}
+	free(it);
+	rung_notes_free(notes, n);
+	rung_vctx_close(&c);
+	return RUNG_EXIT_OK;
+}

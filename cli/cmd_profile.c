@@ -1,0 +1,366 @@
+/* rung profile [--json] [--seed S] [-C DIR] [--task DIR] [TASKDIR|FILE|REV]
+ *
+ * Collects CUPTI range-profiler counters for one version at the benchmark
+ * shape (gpu/worker_profile.c): a run of its own, after run and check, never
+ * timed. Prints the run/check lines and
+ *   [profile] ok dram=201.3MB (1.04x the bytes it needs) flops=34.4G (1.00x) occupancy=62% sm=81% time=73.1us
+ *   [profile] SKIPPED profiling counters not permitted (cuptiRangeProfilerEnable: ... INSUFFICIENT_PRIVILEGES ...)
+ * For a version from git, the stored result of that content on this device
+ * gets the counters (its bench and ideal point are kept).
+ * --sass: per-PC SASS counts instead of the counters (CUPTI SASS metrics,
+ * gpu/worker_sass.c), printed as the top-20 hot instructions and stored in the
+ * store's profile_extra table (kind "sass"). --ncu: runs Nsight Compute on this
+ * command's hidden --launch-only mode (run + check, no bench: the first
+ * launch of the candidate is at the benchmark shape) and stores the report path
+ * (kind "ncu"); exit 4 when ncu is not on PATH.
+ * Exit: 0 (profiled, or counters not permitted), 1 a rung failed, 2 usage,
+ * 3 spec, 4 no GPU, 5 internal. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "core/err.h"
+#include "core/expr.h"
+#include "core/fs.h"
+#include "core/profile.h"
+#include "core/result.h"
+#include "gpu/compile.h"
+#include "gpu/worker.h"
+#include "app/evaluate.h"
+#include "app/profile_extra.h"
+#include "cli/cli.h"
+#include "app/task.h"
+#include "vcs/store.h"
+#include "core/sass_prof.h"
+
+/* [roofline] flops / bytes at the benchmark shape (NAN when absent). */
+static void needs(double *flops, double *bytes, const rung_spec *spec)
+{
+	int64_t v;
+	*flops = *bytes = NAN;
+	if (spec->flops.text && rung_expr_eval(&v, spec->flops.text, &spec->dims) == 0)
+		*flops = (double)v;
+	if (spec->bytes.text && rung_expr_eval(&v, spec->bytes.text, &spec->dims) == 0)
+		*bytes = (double)v;
+	rung_error_clear();
+}
+
+/* Puts the counters (and the profile rung) into the stored result of this
+ * content on this device. Returns 1 stored, 0 nothing to update, <0 error. */
+static int store_counters(const rung_task *t, const rung_result *r)
+{
+	if (!t->repo || !t->content[0] || !r->env.valid || !r->ncounters)
+		return 0;
+	rung_store *st = NULL;
+	if (rung_store_open_repo(&st, t->repo) < 0)
+		return -1;
+	char key[65];
+	rung_result_key(key, t->content, r->env.uuid);
+	rung_result stored;
+	int ret = 0;
+	if (rung_store_get(&stored, st, key) == 0) {
+		free(stored.counters);
+		stored.counters = malloc((size_t)r->ncounters * sizeof(*stored.counters));
+		stored.ncounters = stored.counters ? r->ncounters : 0;
+		if (stored.counters)
+			memcpy(stored.counters, r->counters, (size_t)r->ncounters * sizeof(*stored.counters));
+		stored.steps[RUNG_STEP_PROFILE] = r->steps[RUNG_STEP_PROFILE];
+		const char *commit = strcmp(t->rev, "WORKTREE") ? t->rev : NULL;
+		ret = rung_store_put(st, &stored, t->content, commit) < 0 ? -1 : 1;
+		rung_result_clear(&stored);
+	}
+	rung_error_clear();
+	rung_store_close(st);
+	return ret;
+}
+
+/* --sass: the hot-instruction listing of result.aux "sass", stored beside the result. */
+static int sass_report(const rung_task *t, const rung_compiled *kc, const rung_result *r, bool json, int code)
+{
+	const rung_step *ps = &r->steps[RUNG_STEP_PROFILE];
+	json_t *aux = r->aux ? json_loads(r->aux, 0, NULL) : NULL;
+	json_t *sj = json_object_get(aux, "sass");
+	rung_sass_counts sc;
+	memset(&sc, 0, sizeof(sc));
+	bool have = ps->status == RUNG_S_OK && sj && rung_sass_counts_from_json(&sc, sj) == 0;
+	int stored = 0;
+	if (have) {
+		char *txt = json_dumps(sj, JSON_COMPACT);
+		stored = rung_profile_extra_put(t, &r->env, "sass", txt);
+		free(txt);
+		if (stored < 0)
+			fprintf(stderr, "rung profile: %s (the SASS counts were not stored)\n", rung_error_last());
+	}
+	if (json) {
+		json_t *o = json_pack("{s:s,s:s,s:b}", "status", rung_status_name(ps->status), "reason", ps->reason,
+				      "stored", stored > 0);
+		if (sj)
+			json_object_set(o, "sass", sj);
+		char *s = json_dumps(o, JSON_COMPACT | JSON_ENSURE_ASCII);
+		if (s)
+			puts(s);
+		free(s);
+		json_decref(o);
+	} else {
+		for (int s = RUNG_STEP_RUN; s <= RUNG_STEP_CHECK; s++)
+			rung_check_print_gpu_step(stdout, r, t->spec, (rung_step_id)s);
+		if (have) {
+			if (rung_profile_print_hot(stdout, kc, &sc, 20) < 0)
+				printf("[sass] %d instructions counted; no listing: %s\n", sc.n, rung_error_last());
+			if (stored > 0)
+				printf("[sass] counts stored with the result of %s\n", t->short_rev[0] ? t->short_rev : "this version");
+		} else if (ps->status != RUNG_S_NONE) {
+			printf("[sass] %s %s\n", rung_status_name(ps->status), ps->reason);
+		}
+	}
+	if (ps->status == RUNG_S_FAILED && code == RUNG_EXIT_OK)
+		code = RUNG_EXIT_FAIL;
+	rung_sass_counts_free(&sc);
+	json_decref(aux);
+	return code;
+}
+
+/* --ncu: Nsight Compute on `rung profile --launch-only` (run + check: the
+ * candidate's first launch is the benchmark shape), one report per version
+ * and device under <gitdir>/rung/ncu/ (./rung-ncu/ outside git). */
+static int run_ncu(const rung_task *t, const rung_compiled *kc, const char *ncu, const rung_task_where *where,
+		   const char *target, bool has_seed, unsigned long long seed, bool json)
+{
+	rung_worker *w = NULL;
+	rung_env env;
+	memset(&env, 0, sizeof(env));
+	if (rung_worker_open(&w, NULL))
+		return RUNG_EXIT_INTERNAL;
+	int e = rung_worker_env(&env, w);
+	rung_worker_close(w);
+	if (e == RUNG_ENODEV) {
+		fprintf(stderr, "rung profile: %s\n", rung_error_last());
+		return RUNG_EXIT_NOGPU;
+	}
+	char dir[4096] = "rung-ncu", name[80] = "report";
+	if (t->repo) {
+		rung_store *st = NULL;
+		if (rung_store_open_repo(&st, t->repo) == 0) {
+			snprintf(dir, sizeof(dir), "%s", rung_store_path(st));
+			char *slash = strrchr(dir, '/');
+			if (slash)
+				snprintf(slash, sizeof(dir) - (size_t)(slash - dir), "/ncu");
+			rung_store_close(st);
+		}
+	}
+	if (t->content[0] && env.uuid[0]) {
+		char key[65];
+		rung_result_key(key, t->content, env.uuid);
+		snprintf(name, sizeof(name), "%s", key);
+	}
+	mkdir(dir, 0777);
+	char report[4300], self[4096], seedbuf[32];
+	snprintf(report, sizeof(report), "%s/%s.ncu-rep", dir, name);
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	self[n > 0 ? n : 0] = 0;
+	snprintf(seedbuf, sizeof(seedbuf), "%llu", seed);
+	const char *argv[40];
+	int k = 0;
+	const char *head[] = {ncu, "--clock-control", "none", "--target-processes", "all", "--kernel-name-base",
+			      "mangled", "--kernel-name", kc->lowered, "--launch-count", "1", "--set", "basic", "-f",
+			      "--export", report, self[0] ? self : "rung", "profile", "--launch-only"};
+	for (size_t i = 0; i < sizeof(head) / sizeof(head[0]); i++)
+		argv[k++] = head[i];
+	if (has_seed) {
+		argv[k++] = "--seed";
+		argv[k++] = seedbuf;
+	}
+	if (where->dir) {
+		argv[k++] = "-C";
+		argv[k++] = where->dir;
+	}
+	if (where->task) {
+		argv[k++] = "--task";
+		argv[k++] = where->task;
+	}
+	if (where->spec_rev) {
+		argv[k++] = "--spec-rev";
+		argv[k++] = where->spec_rev;
+	}
+	if (target)
+		argv[k++] = target;
+	argv[k] = NULL;
+	fflush(stdout);
+	fflush(stderr);
+	pid_t pid = fork();
+	if (pid < 0) {
+		fprintf(stderr, "rung profile: cannot start ncu\n");
+		return RUNG_EXIT_INTERNAL;
+	}
+	if (pid == 0) {
+		dup2(STDERR_FILENO, STDOUT_FILENO); /* ncu's chatter stays off our stdout */
+		execv(ncu, (char *const *)argv);
+		_exit(127);
+	}
+	int status = 0;
+	while (waitpid(pid, &status, 0) < 0)
+		;
+	struct stat sb;
+	bool ok = WIFEXITED(status) && WEXITSTATUS(status) == 0 && stat(report, &sb) == 0;
+	int stored = 0;
+	if (ok) {
+		json_t *o = json_pack("{s:s}", "report", report);
+		char *txt = json_dumps(o, JSON_COMPACT);
+		stored = rung_profile_extra_put(t, &env, "ncu", txt);
+		free(txt);
+		json_decref(o);
+	}
+	if (json) {
+		json_t *o = json_pack("{s:s,s:s,s:b}", "status", ok ? "ok" : "FAILED", "report", ok ? report : "",
+				      "stored", stored > 0);
+		char *s = json_dumps(o, JSON_COMPACT | JSON_ENSURE_ASCII);
+		if (s)
+			puts(s);
+		free(s);
+		json_decref(o);
+	} else if (ok) {
+		printf("[ncu] report %s%s\n", report, stored > 0 ? " (path stored with the result)" : "");
+	} else {
+		printf("[ncu] FAILED ncu exited with status %d (its output is above)\n",
+		       WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
+	}
+	return ok ? RUNG_EXIT_OK : RUNG_EXIT_FAIL;
+}
+
+int rung_cmd_profile(int argc, char **argv)
+{
+	rung_task_where where = {0};
+	const char *target = NULL;
+	bool json = false, sass = false, ncu = false, has_seed = false, launch_only = false;
+	unsigned long long seed = 0;
+	for (int i = 1; i < argc; i++) {
+		int k = rung_vctx_opt(&where, "profile", argc, argv, &i);
+		if (k < 0)
+			return RUNG_EXIT_USAGE;
+		if (k > 0)
+			continue;
+		const char *a = argv[i];
+		if (!strcmp(a, "--json")) {
+			json = true;
+		} else if (!strcmp(a, "--sass")) {
+			sass = true;
+		} else if (!strcmp(a, "--ncu")) {
+			ncu = true;
+		} else if (!strcmp(a, "--launch-only")) { /* hidden: what --ncu runs under ncu */
+			launch_only = true;
+		} else if (!strcmp(a, "--seed") && i + 1 < argc) {
+			char *end;
+			seed = strtoull(argv[++i], &end, 0);
+			if (*end) {
+				fprintf(stderr, "rung profile: --seed: bad value '%s'\n", argv[i]);
+				return RUNG_EXIT_USAGE;
+			}
+			has_seed = true;
+		} else if (a[0] == '-' && a[1]) {
+			fprintf(stderr, "rung profile: unknown option '%s'\n", a);
+			return rung_cli_usage("profile", 1);
+		} else if (target) {
+			fprintf(stderr, "rung profile: more than one target ('%s' and '%s')\n", target, a);
+			return rung_cli_usage("profile", 1);
+		} else {
+			target = a;
+		}
+	}
+	char ncu_path[4096];
+	if (ncu && !rung_fs_which(ncu_path, sizeof(ncu_path), "ncu", NULL)) {
+		fprintf(stderr, "rung profile: ncu not found on PATH (install Nsight Compute, or add its directory to PATH)\n");
+		return RUNG_EXIT_NOGPU;
+	}
+	if (sass && ncu) {
+		fprintf(stderr, "rung profile: --sass and --ncu are separate runs; give one of them\n");
+		return RUNG_EXIT_USAGE;
+	}
+	rung_task t;
+	int rc = rung_cli_task_load(&t, "profile", target, &where);
+	if (rc) {
+		rung_task_free(&t);
+		return rc;
+	}
+	rung_compiled kc, refc;
+	memset(&kc, 0, sizeof(kc));
+	memset(&refc, 0, sizeof(refc));
+	int code = RUNG_EXIT_OK;
+	rung_result r;
+	rung_result_init(&r);
+	if (ncu) {
+		if ((code = rung_cli_compile_both(&kc, &refc, &t, "profile")))
+			goto done;
+		code = run_ncu(&t, &kc, ncu_path, &where, target, has_seed, seed, json);
+		goto done;
+	}
+	rung_eval_opts eo = {
+		.job_flags = launch_only ? RUNG_JOB_NO_BENCH : sass ? RUNG_JOB_PROFILE | RUNG_JOB_SASS : RUNG_JOB_PROFILE,
+		.seed = seed,
+		.seed_set = has_seed,
+		.sanitize_set = true, /* no sanitize rung in a profiling run */
+		.progress = launch_only ? NULL : rung_cli_progress,
+	};
+	if ((code = rung_cli_evaluate(&r, &t, &eo, &kc, &refc, "profile")))
+		goto done;
+	code = rung_gpu_exit_code(&r, RUNG_STEP_CHECK);
+	const rung_step *ps = &r.steps[RUNG_STEP_PROFILE];
+	if (ps->status == RUNG_S_FAILED && code == RUNG_EXIT_OK)
+		code = RUNG_EXIT_FAIL;
+	if (launch_only) { /* under ncu: the run and check lines only */
+		for (int s = RUNG_STEP_RUN; s <= RUNG_STEP_CHECK; s++)
+			rung_check_print_gpu_step(stdout, &r, t.spec, (rung_step_id)s);
+		goto done;
+	}
+	if (sass) {
+		code = sass_report(&t, &kc, &r, json, code);
+		goto done;
+	}
+	int stored = ps->status == RUNG_S_OK ? store_counters(&t, &r) : 0;
+	if (stored < 0)
+		fprintf(stderr, "rung profile: %s (the counters were not stored)\n", rung_error_last());
+	double nf, nb;
+	needs(&nf, &nb, t.spec);
+	if (json) {
+		char *rj = rung_result_to_json(&r);
+		/* the profile rung did not run because an earlier one could not (no GPU): say that */
+		const rung_step *why = rung_result_step_or_cause(&r, RUNG_STEP_PROFILE);
+		json_t *o = json_pack("{s:s,s:s,s:b}", "status", rung_status_name(why->status), "reason", why->reason,
+				      "stored", stored > 0);
+		json_t *rec = rj ? json_loads(rj, 0, NULL) : NULL;
+		if (rec)
+			json_object_set_new(o, "result", rec);
+		char *s = json_dumps(o, JSON_COMPACT | JSON_ENSURE_ASCII | JSON_REAL_PRECISION(17));
+		if (s)
+			puts(s);
+		free(s);
+		free(rj);
+		json_decref(o);
+	} else {
+		for (int s = RUNG_STEP_RUN; s <= RUNG_STEP_CHECK; s++)
+			rung_check_print_gpu_step(stdout, &r, t.spec, (rung_step_id)s);
+		if (ps->status == RUNG_S_OK) {
+			char line[1024];
+			rung_profile_summary(line, sizeof(line), &r, nf, nb);
+			printf("[profile] %s\n", line);
+			if (ps->reason[0])
+				printf("[profile] note: %s\n", ps->reason);
+			if (stored > 0)
+				printf("[profile] counters stored with the result of %s\n", t.short_rev[0] ? t.short_rev : "this version");
+		} else if (ps->status != RUNG_S_NONE) {
+			printf("[profile] %s %s\n", rung_status_name(ps->status), ps->reason);
+		}
+	}
+done:
+	rung_result_clear(&r);
+	rung_compiled_free(&kc);
+	rung_compiled_free(&refc);
+	rung_task_free(&t);
+	return code;
+}

@@ -1,0 +1,163 @@
+/* rung watch [--interval SEC] [--count N] [--compile-only] [-C DIR] [--task DIR]
+ * [--spec-rev REV]: polls the refs
+ * and evaluates each new version of the task as it is committed, printing one
+ * rung line per version. Versions present when watching starts are left alone
+ * (`rung eval --missing` runs those). --count N stops after N polls (tests).
+ * SIGINT/SIGTERM stop it between versions with exit 0. */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "core/err.h"
+#include "cli/cli.h"
+#include "app/pipeline.h"
+
+static volatile sig_atomic_t stop;
+static void on_int(int sig) { (void)sig; stop = 1; }
+
+typedef struct {
+	char (*ids)[41];
+	int n, cap;
+} idset;
+
+static bool has(const idset *s, const char *id)
+{
+	for (int i = 0; i < s->n; i++)
+		if (!strcmp(s->ids[i], id))
+			return true;
+	return false;
+}
+
+static void add(idset *s, const char *id)
+{
+	if (s->n == s->cap) {
+		int nc = s->cap ? s->cap * 2 : 64;
+		void *p = realloc(s->ids, (size_t)nc * sizeof(*s->ids));
+		if (!p)
+			return;
+		s->ids = p;
+		s->cap = nc;
+	}
+	snprintf(s->ids[s->n++], 41, "%s", id);
+}
+
+int rung_cmd_watch(int argc, char **argv)
+{
+	rung_vctx_opts o = {0};
+	double interval = 2;
+	long count = 0;
+	unsigned flags = 0;
+	for (int i = 1; i < argc; i++) {
+		int k = rung_vctx_opt(&o, "watch", argc, argv, &i);
+		if (k < 0)
+			return RUNG_EXIT_USAGE;
+		if (k > 0)
+			continue;
+		if (!strcmp(argv[i], "--interval") && i + 1 < argc) {
+			interval = atof(argv[++i]);
+			if (!(interval > 0)) {
+				fprintf(stderr, "rung watch: --interval: '%s' is not a positive number of seconds\n", argv[i]);
+				return RUNG_EXIT_USAGE;
+			}
+		} else if (!strcmp(argv[i], "--count") && i + 1 < argc) {
+			count = atol(argv[++i]);
+		} else if (!strcmp(argv[i], "--compile-only")) {
+			flags |= RUNG_EVAL_COMPILE_ONLY;
+		} else {
+			fprintf(stderr, "rung watch: unknown argument '%s'\n", argv[i]);
+			return RUNG_EXIT_USAGE;
+		}
+	}
+	/* SIGINT/SIGTERM end the poll loop cleanly (exit 0): set before any output
+	 * so that a caller who waits for the banner can always stop us */
+	struct sigaction sa;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_int;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	rung_vctx c;
+	int rc = rung_cli_vctx_open(&c, "watch", &o, RUNG_VCTX_TASK | RUNG_VCTX_STORE);
+	if (rc)
+		return rc;
+	idset known = {0};
+	char head[41] = "";
+	rung_repo_resolve(head, c.repo, "HEAD");
+	rung_error_clear();
+	rung_history_opts ho = rung_vtask_history_opts(&c.task);
+	ho.worktree = false;
+	rung_history *h;
+	rung_version v;
+	if (rung_history_open(&h, c.repo, &ho) == 0) {
+		while (rung_history_next(&v, h) == 0)
+			add(&known, v.id);
+		rung_history_free(h);
+	}
+	fprintf(stderr, "rung watch: %s, %d version(s) so far; waiting for commits (Ctrl-C stops)\n", c.task.kernel_path,
+		known.n);
+	rung_evaler ev;
+	bool ev_open = false;
+	for (long poll = 0; !stop && (count <= 0 || poll < count); poll++) {
+		if (poll) {
+			struct timespec ts = {(time_t)interval, (long)((interval - (double)(time_t)interval) * 1e9)};
+			nanosleep(&ts, NULL);
+		}
+		char now[41] = "";
+		if (rung_repo_resolve(now, c.repo, "HEAD") < 0 || !strcmp(now, head))
+			continue;
+		snprintf(head, sizeof(head), "%s", now);
+		/* the new versions: newest first until a known one */
+		rung_version *fresh = NULL;
+		int nf = 0;
+		if (rung_history_open(&h, c.repo, &ho) < 0) {
+			fprintf(stderr, "rung watch: %s\n", rung_error_last());
+			continue;
+		}
+		while (rung_history_next(&v, h) == 0 && !has(&known, v.id)) {
+			rung_version *p = realloc(fresh, (size_t)(nf + 1) * sizeof(*p));
+			if (!p)
+				break;
+			fresh = p;
+			fresh[nf++] = v;
+		}
+		rung_history_free(h);
+		if (nf && !ev_open) {
+			if (rung_evaler_open(&ev, &c, flags) < 0) {
+				fprintf(stderr, "rung watch: %s\n", rung_error_last());
+				free(fresh);
+				rc = RUNG_EXIT_INTERNAL;
+				break;
+			}
+			ev_open = true;
+			if (!ev.env.valid && !(flags & RUNG_EVAL_COMPILE_ONLY))
+				fprintf(stderr, "rung watch: %s: GPU rungs will be SKIPPED and results not stored\n", ev.no_gpu);
+		}
+		for (int i = nf - 1; i >= 0 && !stop; i--) {
+			add(&known, fresh[i].id);
+			rung_cli_bar bar = {.cmd = "watch", .index = -1, .last_step = -1};
+			ev.progress = rung_cli_eval_progress;
+			ev.progress_ud = &bar;
+			rung_result r;
+			int er = rung_evaler_run(&ev, &fresh[i], &r);
+			rung_cli_progress_clear();
+			if (er < 0) {
+				fprintf(stderr, "rung watch: %s: %s\n", fresh[i].short_id, rung_error_last());
+			} else {
+				char line[1024];
+				rung_vrow_line(line, sizeof(line), &fresh[i], &r);
+				printf("%s\n", line);
+				fflush(stdout);
+			}
+			rung_result_clear(&r);
+		}
+		free(fresh);
+	}
+	if (ev_open)
+		rung_evaler_close(&ev);
+	free(known.ids);
+	rung_vctx_close(&c);
+	return rc;
+}

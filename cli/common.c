@@ -1,0 +1,210 @@
+/* What every command shares (cli/common.h). */
+#include "cli/common.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/err.h"
+#include "gpu/sanitize.h"
+#include "cli/cli.h"
+
+int rung_cli_exit_of(int err)
+{
+	switch (err) {
+	case 0:
+		return RUNG_EXIT_OK;
+	case RUNG_EUSAGE:
+	case RUNG_ENOTFOUND:
+		return RUNG_EXIT_USAGE;
+	case RUNG_ESPEC:
+	case RUNG_EINVAL:
+		return RUNG_EXIT_SPEC;
+	case RUNG_ENODEV:
+		return RUNG_EXIT_NOGPU;
+	case RUNG_ECOMPILE:
+		return RUNG_EXIT_FAIL;
+	default:
+		return RUNG_EXIT_INTERNAL;
+	}
+}
+
+int rung_cli_fail(const char *cmd, int err)
+{
+	fprintf(stderr, "rung %s: %s\n", cmd, rung_error_last());
+	return rung_cli_exit_of(err);
+}
+
+int rung_cli_vctx_open(rung_vctx *c, const char *cmd, const rung_vctx_opts *o, unsigned need)
+{
+	int e = rung_vctx_open(c, cmd, o, need);
+	return e < 0 ? rung_cli_fail(cmd, e) : RUNG_EXIT_OK;
+}
+
+int rung_cli_task_load(rung_task *t, const char *cmd, const char *target, const rung_task_where *w)
+{
+	int e = rung_task_load_target(t, target, w);
+	return e < 0 ? rung_cli_fail(cmd, e) : RUNG_EXIT_OK;
+}
+
+int rung_cli_evaluate(rung_result *r, const rung_task *t, const rung_eval_opts *o, rung_compiled *kc,
+		      rung_compiled *rc, const char *cmd)
+{
+	rung_evaluator ev;
+	rung_eval_info info;
+	int e = rung_evaluator_open(&ev, NULL, o->flags);
+	if (e == 0) {
+		ev.ceil_task = t;
+		e = rung_app_evaluate(r, &info, &ev, t, o, kc, rc);
+	}
+	rung_cli_progress_clear();
+	rung_evaluator_detach(&ev);
+	if (e < 0)
+		return rung_cli_fail(cmd, e);
+	if (r->steps[RUNG_STEP_COMPILE].status != RUNG_S_OK) {
+		printf("[compile] FAILED %s\n", r->steps[RUNG_STEP_COMPILE].reason);
+		return RUNG_EXIT_FAIL;
+	}
+	if (info.reference_failed) {
+		fprintf(stderr, "rung %s: the reference %s does not compile: %s\n", cmd, t->reference.path,
+			info.reference_error);
+		return RUNG_EXIT_SPEC;
+	}
+	return RUNG_EXIT_OK;
+}
+
+int rung_cli_compile_both(rung_compiled *kc, rung_compiled *rc, const rung_task *t, const char *cmd)
+{
+	int e = rung_task_compile_both(kc, rc, t);
+	if (e == RUNG_ECOMPILE) {
+		printf("[compile] FAILED %s\n", rung_error_last());
+		return RUNG_EXIT_FAIL;
+	}
+	return e < 0 ? rung_cli_fail(cmd, e) : RUNG_EXIT_OK;
+}
+
+const rung_opt_spec rung_vctx_opt_specs[] = {
+	{RUNG_OPT_STR(rung_vctx_opts, dir), .shortname = 'C', .value = "DIR",
+	 .help = "the repository (or a directory in it) to work in, as git -C"},
+	{RUNG_OPT_STR(rung_vctx_opts, task), .name = "task", .value = "DIR",
+	 .help = "the task directory, where the repository has several"},
+	{RUNG_OPT_STR(rung_vctx_opts, spec_rev), .name = "spec-rev", .value = "REV",
+	 .help = "read rung.ini and the reference at this revision (default HEAD)"},
+	{0}};
+
+int rung_vctx_opt(rung_vctx_opts *o, const char *cmd, int argc, char **argv, int *i)
+{
+	const char *a = argv[*i];
+	const char **slot = NULL;
+	if (!strcmp(a, "-C"))
+		slot = &o->dir;
+	else if (!strcmp(a, "--task"))
+		slot = &o->task;
+	else if (!strcmp(a, "--spec-rev"))
+		slot = &o->spec_rev;
+	if (!slot)
+		return 0;
+	if (*i + 1 >= argc) {
+		fprintf(stderr, "rung %s: %s needs a value\n", cmd, a);
+		return -1;
+	}
+	*slot = argv[++*i];
+	return 1;
+}
+
+int rung_vctx_each_task(const rung_vctx_opts *o, int argc, char **argv, int (*fn)(int, char **), bool header)
+{
+	if (o->task)
+		return -1;
+	rung_repo *r = NULL;
+	if (rung_repo_open(&r, o->dir) < 0) {
+		rung_error_clear();
+		return -1; /* the command says what is wrong */
+	}
+	char *d = NULL;
+	int e = rung_repo_pick_task(&d, r, o->dir);
+	if (e < 0 && o->dir) {
+		rung_error_clear();
+		e = rung_repo_pick_task(&d, r, NULL);
+	}
+	free(d);
+	char **tasks = NULL;
+	int n = 0;
+	if (e != RUNG_EINVAL || rung_repo_find_tasks(&tasks, &n, r) < 0 || n < 2) {
+		rung_error_clear();
+		rung_strv_free(tasks, n);
+		rung_repo_free(r);
+		return -1;
+	}
+	rung_error_clear();
+	int worst = RUNG_EXIT_OK;
+	char **av = calloc((size_t)argc + 3, sizeof(char *));
+	for (int i = 0; av && i < n; i++) {
+		char abs[4096];
+		if (!realpath(tasks[i][0] ? tasks[i] : ".", abs))
+			snprintf(abs, sizeof(abs), "%s", tasks[i]);
+		memcpy(av, argv, (size_t)argc * sizeof(char *));
+		av[argc] = "--task";
+		av[argc + 1] = abs;
+		av[argc + 2] = NULL;
+		if (header) {
+			printf("%s== task %s\n", i ? "\n" : "", tasks[i][0] ? tasks[i] : ".");
+			fflush(stdout);
+		}
+		int rc = fn(argc + 2, av);
+		if (rc > worst)
+			worst = rc;
+	}
+	if (!av)
+		worst = RUNG_EXIT_INTERNAL;
+	free(av);
+	rung_strv_free(tasks, n);
+	rung_repo_free(r);
+	return worst;
+}
+
+int rung_sanitize_opt(unsigned *tools, const char *cmd, const char *arg)
+{
+	if (!strcmp(arg, "--no-sanitize")) {
+		*tools = 0;
+		return 1;
+	}
+	if (!strcmp(arg, "--sanitize")) {
+		*tools = RUNG_SAN_DEFAULT;
+		return 1;
+	}
+	if (strncmp(arg, "--sanitize=", 11))
+		return 0;
+	if (rung_san_tools_parse(tools, arg + 11) < 0) {
+		fprintf(stderr, "rung %s: --sanitize: %s\n", cmd, rung_error_last());
+		return -1;
+	}
+	return 1;
+}
+
+static int sanitize_fn(void *field, const rung_opt_spec *s, const char *cmd, const char *value)
+{
+	rung_sanitize_sel *sel = field;
+	sel->set = true;
+	if (!strcmp(s->name, "no-sanitize")) {
+		sel->tools = 0;
+		return 0;
+	}
+	if (!value) {
+		sel->tools = RUNG_SAN_DEFAULT;
+		return 0;
+	}
+	if (rung_san_tools_parse(&sel->tools, value) < 0) {
+		fprintf(stderr, "rung %s: --sanitize: %s\n", cmd, rung_error_last());
+		return -1;
+	}
+	return 0;
+}
+
+const rung_opt_spec rung_sanitize_opt_specs[] = {
+	{.kind = RUNG_OPT_FN, .offset = 0, .fn = sanitize_fn, .name = "sanitize", .value = "TOOLS",
+	 .flags = RUNG_OPTF_OPTIONAL, .choices = "memcheck racecheck synccheck initcheck",
+	 .help = "add the sanitize rung: compute-sanitizer with these tools, a comma list (default memcheck,racecheck)"},
+	{.kind = RUNG_OPT_FN, .offset = 0, .fn = sanitize_fn, .name = "no-sanitize",
+	 .help = "no sanitize rung, whatever the spec's [check] sanitize says"},
+	{0}};

@@ -1,0 +1,341 @@
+#include "cli/opts.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+
+/* The option of a table (sub-tables searched too) for a long name of len bytes, or a short one. */
+static const rung_opt_spec *find(const rung_opt_spec *specs, void *base, void **field_base, const char *name,
+				 size_t len, char shortname)
+{
+	for (const rung_opt_spec *s = specs; s->kind != RUNG_OPT_END; s++) {
+		if (s->kind == RUNG_OPT_SUB) {
+			const rung_opt_spec *r = find(s->sub, (char *)base + s->offset, field_base, name, len, shortname);
+			if (r)
+				return r;
+			continue;
+		}
+		if ((name && s->name && strlen(s->name) == len && !strncmp(s->name, name, len)) ||
+		    (!name && shortname && s->shortname == shortname)) {
+			*field_base = base;
+			return s;
+		}
+	}
+	return NULL;
+}
+
+/* A switch, or an RUNG_OPT_FN without a value name, takes no value. */
+static bool takes_value(const rung_opt_spec *s)
+{
+	return s->kind == RUNG_OPT_FN ? s->value != NULL : s->kind != RUNG_OPT_SWITCH;
+}
+
+static void usage_hint(const rung_opt_table *t)
+{
+	fprintf(stderr, "usage: ");
+	rung_opts_synopsis(stderr, t, 100);
+}
+
+/* "expected an integer from 1 to 64" and its kin. */
+static void range_words(char *buf, size_t len, const rung_opt_spec *s, const char *what)
+{
+	bool has_lo = s->lo > -INFINITY && !(s->lo == 0 && s->hi == 0), has_hi = s->hi < INFINITY && !(s->lo == 0 && s->hi == 0);
+	if (s->kind == RUNG_OPT_INT) {
+		has_lo = has_lo && s->lo > INT_MIN;
+		has_hi = has_hi && s->hi < INT_MAX;
+	}
+	if (has_lo && has_hi && !(s->flags & RUNG_OPTF_GT))
+		snprintf(buf, len, "%s from %.15g to %.15g", what, s->lo, s->hi);
+	else if (has_lo && has_hi)
+		snprintf(buf, len, "%s greater than %.15g and at most %.15g", what, s->lo, s->hi);
+	else if (has_lo)
+		snprintf(buf, len, "%s %s %.15g", what, s->flags & RUNG_OPTF_GT ? "greater than" : "of at least", s->lo);
+	else if (has_hi)
+		snprintf(buf, len, "%s of at most %.15g", what, s->hi);
+	else
+		snprintf(buf, len, "%s", what);
+}
+
+static bool in_range(const rung_opt_spec *s, double v)
+{
+	if (s->lo == 0 && s->hi == 0)
+		return true; /* no range given */
+	if (s->flags & RUNG_OPTF_GT ? !(v > s->lo) : !(v >= s->lo))
+		return false;
+	return v <= s->hi;
+}
+
+/* A choice in a space-separated list. */
+static bool is_choice(const char *choices, const char *v)
+{
+	size_t n = strlen(v);
+	for (const char *p = choices; *p;) {
+		size_t k = strcspn(p, " ");
+		if (k == n && !strncmp(p, v, n))
+			return true;
+		p += k;
+		p += *p == ' ';
+	}
+	return false;
+}
+
+static int bad_value(const char *cmd, const char *opt, const char *expected, const char *v)
+{
+	fprintf(stderr, "rung %s: %s: expected %s, found '%s'\n", cmd, opt, expected, v);
+	return -1;
+}
+
+/* Stores v (NULL for a switch or an absent optional value) into the field of s. */
+static int apply(const rung_opt_spec *s, void *base, const char *cmd, const char *opt, const char *v)
+{
+	void *field = (char *)base + s->offset;
+	char *end = NULL;
+	char what[160];
+	switch (s->kind) {
+	case RUNG_OPT_SWITCH:
+		*(bool *)field = true;
+		break;
+	case RUNG_OPT_VALUE:
+		if (s->choices && !is_choice(s->choices, v)) {
+			char ex[200];
+			snprintf(ex, sizeof(ex), "one of: %s", s->choices);
+			return bad_value(cmd, opt, ex, v);
+		}
+		*(const char **)field = v;
+		break;
+	case RUNG_OPT_INT: {
+		errno = 0;
+		long long x = strtoll(v, &end, 10);
+		range_words(what, sizeof(what), s, "an integer");
+		if (!*v || isspace((unsigned char)*v) || *end || errno == ERANGE || x < INT_MIN || x > INT_MAX ||
+		    !in_range(s, (double)x))
+			return bad_value(cmd, opt, what, v);
+		*(int *)field = (int)x;
+		break;
+	}
+	case RUNG_OPT_U64: {
+		errno = 0;
+		unsigned long long x = strtoull(v, &end, 0);
+		if (!isdigit((unsigned char)*v) || *end || errno == ERANGE) /* no sign: strtoull wraps "-1" */
+			return bad_value(cmd, opt, "a non-negative integer", v);
+		*(unsigned long long *)field = x;
+		break;
+	}
+	case RUNG_OPT_DOUBLE: {
+		double x = strtod(v, &end);
+		if (!*v || isspace((unsigned char)*v) || *end || !isfinite(x))
+			return bad_value(cmd, opt, "a number", v);
+		if (!in_range(s, x)) {
+			range_words(what, sizeof(what), s, "a number");
+			return bad_value(cmd, opt, what, v);
+		}
+		*(double *)field = x;
+		break;
+	}
+	case RUNG_OPT_FN:
+		if (s->fn(field, s, cmd, v) < 0)
+			return -1;
+		break;
+	default:
+		return -1;
+	}
+	if (s->seen)
+		*(bool *)((char *)base + s->seen - 1) = true;
+	return 0;
+}
+
+bool rung_opts_parse(int *rc, const rung_opt_table *t, void *opts, int argc, char **argv, int *nargs)
+{
+	int n = 0;
+	bool only_args = false;
+	*rc = RUNG_EXIT_USAGE;
+	for (int i = 1; i < argc; i++) {
+		char *a = argv[i];
+		if (only_args || a[0] != '-' || !a[1]) {
+			argv[1 + n++] = a; /* n < i: never overwrites an unread word */
+			continue;
+		}
+		if (!strcmp(a, "--")) {
+			only_args = true;
+			continue;
+		}
+		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+			rung_opts_help(stdout, t, rung_cli_summary(t->cmd));
+			*rc = RUNG_EXIT_OK;
+			return true;
+		}
+		const rung_opt_spec *s;
+		void *base = NULL;
+		const char *v = NULL; /* a value given in the same word */
+		char opt[64];
+		if (a[1] == '-') {
+			const char *eq = strchr(a + 2, '=');
+			size_t len = eq ? (size_t)(eq - a - 2) : strlen(a + 2);
+			s = find(t->opts, opts, &base, a + 2, len, 0);
+			snprintf(opt, sizeof(opt), "--%.*s", (int)(len < 50 ? len : 50), a + 2);
+			v = eq ? eq + 1 : NULL;
+		} else {
+			s = find(t->opts, opts, &base, NULL, 0, a[1]);
+			snprintf(opt, sizeof(opt), "-%c", a[1]);
+			v = a[2] ? a + 2 : NULL;
+		}
+		if (!s) {
+			fprintf(stderr, "rung %s: unknown option '%s'\n", t->cmd, a);
+			usage_hint(t);
+			return true;
+		}
+		if (!takes_value(s) && v) {
+			fprintf(stderr, "rung %s: %s takes no value (found '%s')\n", t->cmd, opt, a);
+			return true;
+		}
+		if (takes_value(s) && !(s->flags & RUNG_OPTF_OPTIONAL) && !v) {
+			if (i + 1 >= argc) {
+				fprintf(stderr, "rung %s: %s: expected a value (%s), found the end of the command line\n",
+					t->cmd, opt, s->value ? s->value : "VALUE");
+				usage_hint(t);
+				return true;
+			}
+			v = argv[++i];
+		}
+		if (apply(s, base, t->cmd, opt, v) < 0)
+			return true;
+	}
+	if (n < t->min_args) {
+		fprintf(stderr, "rung %s: expected %s%s\n", t->cmd, t->args, n ? "" : ", found nothing");
+		usage_hint(t);
+		return true;
+	}
+	if (t->max_args >= 0 && n > t->max_args) {
+		fprintf(stderr, "rung %s: unexpected argument '%s' (takes %s)\n", t->cmd, argv[1 + t->max_args],
+			t->args[0] ? t->args : "no arguments");
+		usage_hint(t);
+		return true;
+	}
+	*nargs = n;
+	*rc = RUNG_EXIT_OK;
+	return false;
+}
+
+static void each(const rung_opt_spec *specs, rung_opt_visit fn, void *ctx)
+{
+	for (const rung_opt_spec *s = specs; s->kind != RUNG_OPT_END; s++) {
+		if (s->kind == RUNG_OPT_SUB)
+			each(s->sub, fn, ctx);
+		else
+			fn(s, ctx);
+	}
+}
+
+void rung_opts_each(const rung_opt_table *t, rung_opt_visit fn, void *ctx)
+{
+	each(t->opts, fn, ctx);
+}
+
+void rung_opt_label(char *buf, size_t len, const rung_opt_spec *s)
+{
+	char flag[64];
+	if (s->name && s->shortname)
+		snprintf(flag, sizeof(flag), "-%c, --%s", s->shortname, s->name);
+	else if (s->name)
+		snprintf(flag, sizeof(flag), "--%s", s->name);
+	else
+		snprintf(flag, sizeof(flag), "-%c", s->shortname);
+	if (!takes_value(s) || !s->value)
+		snprintf(buf, len, "%s", flag);
+	else if (s->flags & RUNG_OPTF_OPTIONAL)
+		snprintf(buf, len, "%s[=%s]", flag, s->value);
+	else
+		snprintf(buf, len, "%s %s", flag, s->value);
+}
+
+typedef struct {
+	FILE *f;
+	int col, width, indent;
+} synopsis_ctx;
+
+static void put_word(synopsis_ctx *c, const char *w)
+{
+	int n = (int)strlen(w);
+	if (c->col + 1 + n > c->width && c->col > c->indent) {
+		fprintf(c->f, "\n%*s", c->indent, "");
+		c->col = c->indent;
+	} else {
+		fputc(' ', c->f);
+		c->col++;
+	}
+	fputs(w, c->f);
+	c->col += n;
+}
+
+static void synopsis_word(const rung_opt_spec *s, void *ctx)
+{
+	char label[96], w[100];
+	if (s->shortname) /* the short form in the synopsis: [-C DIR] */
+		rung_opt_label(label, sizeof(label), &(rung_opt_spec){.kind = s->kind, .shortname = s->shortname,
+								       .value = s->value, .flags = s->flags});
+	else
+		rung_opt_label(label, sizeof(label), s);
+	snprintf(w, sizeof(w), "[%s]", label);
+	put_word(ctx, w);
+}
+
+void rung_opts_synopsis(FILE *f, const rung_opt_table *t, int width)
+{
+	synopsis_ctx c = {f, 0, width, 0};
+	c.col = fprintf(f, "rung %s", t->cmd);
+	c.indent = c.col + 1;
+	rung_opts_each(t, synopsis_word, &c);
+	if (t->args && t->args[0])
+		put_word(&c, t->args);
+	fputc('\n', f);
+}
+
+static void help_line(const rung_opt_spec *s, void *ctx)
+{
+	char label[96];
+	rung_opt_label(label, sizeof(label), s);
+	fprintf(ctx, "  %-24s %s\n", label, s->help ? s->help : "");
+}
+
+void rung_opts_help(FILE *f, const rung_opt_table *t, const char *summary)
+{
+	fprintf(f, "usage: ");
+	rung_opts_synopsis(f, t, 100);
+	if (summary)
+		fprintf(f, "\n%s\n", summary);
+	fprintf(f, "\noptions:\n");
+	rung_opts_each(t, help_line, f);
+	fprintf(f, "  %-24s %s\n", "-h, --help", "print this help");
+}
+
+static void md_line(const rung_opt_spec *s, void *ctx)
+{
+	char label[96];
+	rung_opt_label(label, sizeof(label), s);
+	fprintf(ctx, "| `%s` | ", label);
+	for (const char *p = s->help ? s->help : ""; *p; p++) { /* a | would end the cell */
+		if (*p == '|')
+			fputc('\\', ctx);
+		fputc(*p, ctx);
+	}
+	fprintf(ctx, " |\n");
+}
+
+void rung_opts_markdown(FILE *f, const rung_opt_table *t)
+{
+	fprintf(f, "```\n");
+	rung_opts_synopsis(f, t, 100);
+	fprintf(f, "```\n");
+	bool any = false;
+	for (const rung_opt_spec *s = t->opts; s && s->kind != RUNG_OPT_END && !any; s++)
+		any = true;
+	if (!any)
+		return;
+	fprintf(f, "\n| option | meaning |\n|---|---|\n");
+	rung_opts_each(t, md_line, f);
+}

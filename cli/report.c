@@ -1,0 +1,325 @@
+/* How the command line shows results (cli/report.h). */
+#include "cli/report.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/err.h"
+#include "core/expr.h"
+#include "core/inert.h"
+#include "core/roofline_guard.h"
+#include "core/timing.h"
+#include "gpu/sanitize.h"
+#include "cli/cli.h"
+#include "core/sass.h"
+#include "gpu/nvdisasm.h"
+#include "app/suspects.h"
+
+void rung_cli_progress(void *ud, rung_step_id step, double frac, const char *msg)
+{
+	(void)ud;
+	if (step == RUNG_STEP_COMPILE || !isatty(STDERR_FILENO))
+		return;
+	fprintf(rung_cli_tty_stderr(), "\r\033[K[%s] %3.0f%% %s", rung_step_name(step), 100 * (isfinite(frac) ? frac : 0),
+		msg ? msg : "");
+	fflush(rung_cli_tty_stderr());
+}
+
+void rung_cli_progress_clear(void)
+{
+	if (!isatty(STDERR_FILENO))
+		return;
+	fprintf(rung_cli_tty_stderr(), "\r\033[K");
+	fflush(rung_cli_tty_stderr());
+}
+
+int rung_gpu_exit_code(const rung_result *r, rung_step_id last)
+{
+	int code = RUNG_EXIT_OK;
+	for (int s = RUNG_STEP_RUN; s <= (int)last; s++) {
+		const rung_step *st = &r->steps[s];
+		if (st->status == RUNG_S_FAILED) {
+			if (st->cause == RUNG_CAUSE_REFERENCE)
+				return RUNG_EXIT_SPEC;
+			code = RUNG_EXIT_FAIL;
+		} else if (st->status == RUNG_S_SKIPPED && s == RUNG_STEP_RUN) {
+			code = RUNG_EXIT_NOGPU;
+		}
+	}
+	if (r->impossible) /* faster than the roofline: a verdict of its own, never a pass */
+		code = RUNG_EXIT_FAIL;
+	return code;
+}
+
+int rung_sanitize_exit_code(const rung_result *r)
+{
+	const rung_step *st = &r->steps[RUNG_STEP_SANITIZE];
+	if (st->status == RUNG_S_FAILED)
+		return st->cause == RUNG_CAUSE_REFERENCE ? RUNG_EXIT_SPEC : RUNG_EXIT_FAIL;
+	if (st->status == RUNG_S_SKIPPED)
+		return RUNG_EXIT_NOGPU;
+	return RUNG_EXIT_OK;
+}
+
+/* "(4096,4096)": the first output's shape at the benchmark dims. */
+static void output_shape(char *buf, size_t len, const rung_spec *spec, const rung_dimset *ds)
+{
+	buf[0] = 0;
+	for (int i = 0; spec && i < spec->nargs; i++) {
+		const rung_arg *a = &spec->args[i];
+		if (a->kind != RUNG_ARG_OUTPUT && a->kind != RUNG_ARG_INOUT)
+			continue;
+		size_t n = (size_t)snprintf(buf, len, "(");
+		for (int d = 0; d < a->rank && n < len; d++) {
+			int64_t v = 0;
+			if (rung_expr_eval(&v, a->shape[d].text, ds))
+				v = -1;
+			n += (size_t)snprintf(buf + n, len - n, "%s%lld", d ? "," : "", (long long)v);
+		}
+		if (n < len)
+			snprintf(buf + n, len - n, ")");
+		return;
+	}
+}
+
+static const char *g2(char *buf, size_t len, double v)
+{
+	if (isnan(v))
+		return "nan";
+	if (isinf(v))
+		return v > 0 ? "inf" : "-inf";
+	/* "1.2e-4" rather than C's "1.2e-04" */
+	char t[32];
+	snprintf(t, sizeof(t), "%.1e", v);
+	char *e = strchr(t, 'e');
+	if (e && (e[1] == '-' || e[1] == '+') && e[2] == '0' && e[3])
+		memmove(e + 2, e + 3, strlen(e + 3) + 1);
+	snprintf(buf, len, "%s", t);
+	return buf;
+}
+
+static void print_check_ok(FILE *f, const rung_result *r)
+{
+	double max_abs = 0, max_rel = 0, rmse = 0, psnr = INFINITY, cos = 1;
+	for (int i = 0; i < r->nmetrics; i++) {
+		const rung_check_metric *m = &r->metrics[i];
+		if (m->max_abs > max_abs || isnan(m->max_abs))
+			max_abs = m->max_abs;
+		if (m->max_rel > max_rel || isnan(m->max_rel))
+			max_rel = m->max_rel;
+		if (m->rmse > rmse || isnan(m->rmse))
+			rmse = m->rmse;
+		if (m->psnr < psnr || isnan(m->psnr))
+			psnr = m->psnr;
+		if (m->cossim < cos || isnan(m->cossim))
+			cos = m->cossim;
+	}
+	char a[32], b[32], c[32], p[32];
+	if (isfinite(psnr))
+		snprintf(p, sizeof(p), "%.1fdB", psnr);
+	else
+		snprintf(p, sizeof(p), "%s", isnan(psnr) ? "nan" : "inf");
+	/* check sets x seeds, plus the benchmark shape with the first seed, plus the
+	 * check sets once per further input distribution (docs/CHECKS.md) */
+	char in[96] = "";
+	if (r->ninputs > 1) {
+		char names[80];
+		rung_result_inputs_str(names, sizeof(names), r);
+		snprintf(in, sizeof(in), " (inputs %s)", names);
+	}
+	fprintf(f, "[check] ok %d shapes, %d runs%s max_abs=%s max_rel=%s rmse=%s psnr=%s cos=%.7f", r->nshapes,
+		rung_result_runs(r), in, g2(a, sizeof(a), max_abs), g2(b, sizeof(b), max_rel), g2(c, sizeof(c), rmse), p,
+		cos);
+	if (r->nondet_elements > 0) /* declared deterministic = false: reported, not failed */
+		fprintf(f, " nondeterministic=%lld elements (max |diff| %.2g)", (long long)r->nondet_elements,
+			r->nondet_max_abs);
+	fprintf(f, "\n");
+}
+
+static void print_bench_ok(FILE *f, const rung_result *r)
+{
+	const rung_bench *b = &r->bench;
+	if (r->impossible) {
+		fprintf(f, "[bench] IMPOSSIBLE median=%.4gms below the roofline floor %.4gms (%.0f%% of it): faster than the roofline"
+			   " (the timing is wrong or the kernel skips work that [roofline] says it must do)\n",
+			b->median, r->floor_ms, 100 * b->median / r->floor_ms);
+		return;
+	}
+	fprintf(f, "[bench] ok median=%.3fms \xc2\xb1%.2f%% n=%d dropped=%d", b->median, 100 * b->rse_median, b->n,
+		b->dropped);
+	if (b->verified > 0)
+		fprintf(f, " verified=%d/%d sets=%d", b->verified, b->verified, b->sets);
+	if (isfinite(b->clock_mhz))
+		fprintf(f, " clock=%.0fMHz", b->clock_mhz);
+	if (isfinite(b->tflops))
+		fprintf(f, " %.2fTFLOP/s", b->tflops);
+	if (isfinite(b->tbps))
+		fprintf(f, " %.2fTB/s", b->tbps);
+	double roof = rung_result_roof_pct(r);
+	if (isfinite(roof))
+		fprintf(f, " roof=%.0f%%", roof);
+	if (!b->noise_ok)
+		fprintf(f, " noisy");
+	if (strcmp(b->method, "cupti-activity") != 0)
+		fprintf(f, " method=%s", b->method);
+	fprintf(f, "\n");
+}
+
+static void print_sanitize(FILE *f, const rung_result *r)
+{
+	const rung_step *st = &r->steps[RUNG_STEP_SANITIZE];
+	fprintf(f, "[sanitize] %s%s%s\n", rung_status_name(st->status), st->reason[0] ? " " : "", st->reason);
+	if (st->status != RUNG_S_FAILED)
+		return;
+	/* the reason is the first finding in the kernels; the others follow */
+	bool first = true;
+	for (int i = 0; i < r->nsanitize; i++) {
+		const rung_san_finding *fd = &r->sanitize[i];
+		if (fd->where == RUNG_SANW_HOST)
+			continue;
+		if (first) {
+			first = false;
+			continue;
+		}
+		char d[400];
+		rung_san_describe(d, sizeof(d), fd);
+		fprintf(f, "[sanitize]   also %s%s\n", fd->where == RUNG_SANW_REFERENCE ? "in the reference: " : "", d);
+	}
+}
+
+bool rung_check_print_gpu_step(FILE *f, const rung_result *r, const rung_spec *spec, rung_step_id s)
+{
+	const rung_step *st = &r->steps[s];
+	if (s == RUNG_STEP_SANITIZE && st->status != RUNG_S_NONE) {
+		print_sanitize(f, r);
+		return true;
+	}
+	if (s < RUNG_STEP_RUN || s > RUNG_STEP_BENCH || st->status == RUNG_S_NONE)
+		return false;
+	if (st->status != RUNG_S_OK) {
+		fprintf(f, "[%s] %s%s%s", rung_step_name(s), rung_status_name(st->status), st->reason[0] ? " " : "",
+			st->reason);
+		if (s == RUNG_STEP_RUN)
+			fprintf(f, " seed=%llu", (unsigned long long)r->base_seed);
+		fprintf(f, "\n");
+		return true;
+	}
+	if (s == RUNG_STEP_RUN) {
+		char shape[160];
+		output_shape(shape, sizeof(shape), spec, &r->run_dims);
+		fprintf(f, "[run] ok shape=%s finite=%s", shape, r->run_finite ? "true" : "false");
+		if (isfinite(r->run_ms))
+			fprintf(f, " %.1fms", r->run_ms);
+		fprintf(f, " seed=%llu\n", (unsigned long long)r->base_seed);
+	} else if (s == RUNG_STEP_CHECK) {
+		print_check_ok(f, r);
+	} else {
+		print_bench_ok(f, r);
+	}
+	return true;
+}
+
+void rung_check_print_output(FILE *f, const rung_result *r)
+{
+	if (r->output_bytes <= 0 && !(r->output && *r->output))
+		return;
+	const char *text = r->output ? r->output : "";
+	int lines = 0;
+	for (const char *p = text; *p; p++)
+		lines += *p == '\n';
+	if (*text && text[strlen(text) - 1] != '\n')
+		lines++;
+	char total[32], kept[32];
+	rung_fmt_bytes(total, sizeof(total), r->output_bytes);
+	int show = lines < RUNG_OUTPUT_SHOW_LINES ? lines : RUNG_OUTPUT_SHOW_LINES;
+	fprintf(f, "[output] the kernel printed %s", total);
+	if (r->output_dropped > 0) {
+		rung_fmt_bytes(kept, sizeof(kept), r->output_bytes - r->output_dropped);
+		fprintf(f, " (the first %s kept)", kept);
+	} else {
+		fprintf(f, " (%d line%s)", lines, lines == 1 ? "" : "s");
+	}
+	fprintf(f, show ? "; %s %d line%s:\n" : "\n", show == lines && !r->output_dropped ? "its" : "its first", show,
+		show == 1 ? "" : "s");
+	const char *p = text;
+	for (int i = 0; i < show && *p; i++) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+		char buf[256];
+		size_t used = rung_inert(buf, sizeof(buf), p, len);
+		fprintf(f, "  | %s%s\n", buf, used < len ? " ..." : "");
+		p = nl ? nl + 1 : p + len;
+	}
+	if (show < lines || r->output_dropped > 0)
+		fprintf(f, "  (rung check --json or the detail screen shows %s)\n",
+			r->output_dropped > 0 ? "the first 64 KiB" : "the rest");
+}
+
+
+void rung_suspects_print(FILE *f, const rung_result *r, const char *prefix)
+{
+	char buf[1024];
+	for (int k = 0; r && k < r->nsuspects; k++)
+		fprintf(f, "%s%s\n", prefix, rung_suspect_text(buf, sizeof buf, &r->suspects[k]));
+}
+
+
+int rung_profile_print_hot(FILE *f, const rung_compiled *kc, const rung_sass_counts *c, int max)
+{
+	char *listing = NULL;
+	int rc = rung_sass_from_cubin(&listing, kc->cubin, kc->cubin_len);
+	if (rc)
+		return rc;
+	rung_sass s;
+	rc = rung_sass_normalize(&s, listing, 0);
+	free(listing);
+	if (rc)
+		return rc;
+	int func = rung_sass_find_func(&s, kc->lowered);
+	uint64_t total = 0, thr = 0;
+	for (int i = 0; i < c->n; i++) {
+		total += c->pcs[i].inst;
+		thr += c->pcs[i].thread_inst;
+	}
+	fprintf(f, "[sass] %d instructions executed %llu times (warp level), %llu thread instructions; top %d:\n", c->n,
+		(unsigned long long)total, (unsigned long long)thr, max);
+	rung_sass_print_hot(f, &s, func, c, max);
+	rung_sass_free(&s);
+	return 0;
+}
+
+void rung_cli_eval_progress(void *ud, int index, int total, const rung_version *v, rung_step_id step, double frac,
+			    const char *msg)
+{
+	rung_cli_bar *b = ud;
+	if (b->started <= 0)
+		b->started = rung_now_s();
+	if (index != b->index) {
+		b->index = index;
+		b->last_step = -1;
+	}
+	double el = rung_now_s() - b->started;
+	double done = index + (step + (frac >= 0 && frac <= 1 ? frac : 0)) / RUNG_NSTEPS;
+	const char *id = v ? v->short_id : "";
+	if (isatty(STDERR_FILENO)) {
+		char bar[31];
+		int fill = total > 0 ? (int)(30 * done / total) : 0;
+		for (int i = 0; i < 30; i++)
+			bar[i] = i < fill ? '=' : i == fill ? '>' : ' ';
+		bar[30] = 0;
+		char eta[32] = "?";
+		if (done > 0.05) {
+			int sec = (int)(el / done * (total - done));
+			snprintf(eta, sizeof(eta), "%d:%02d", sec / 60, sec % 60);
+		}
+		fprintf(rung_cli_tty_stderr(), "\r\033[K[%s] %d/%d %s %s%s%s ETA %s", bar, index + 1, total, id,
+			rung_step_name(step), msg && *msg ? ": " : "", msg ? msg : "", eta);
+		fflush(rung_cli_tty_stderr());
+	} else if ((int)step != b->last_step) {
+		fprintf(stderr, "%s %d/%d %s %s\n", b->cmd, index + 1, total, id, rung_step_name(step));
+	}
+	b->last_step = (int)step;
+}

@@ -1,6 +1,0 @@
-#include "tui/cli.h"
-
-int main(int argc, char **argv)
-{
-	return rung_cli_main(argc, argv);
-}

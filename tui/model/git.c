@@ -1,0 +1,1026 @@
+/* The model on a git repository: versions from vcs/history, results from the
+ * store, verdicts and directives from git notes (refs/notes/rung). PTX and
+ * SASS are compiled on demand with NVRTC (no GPU needed) and cached.
+ *
+ * Threads: the UI thread owns `ui` handles (notes, texts). A reload (R) or an
+ * evaluation runs on a background thread with its own handles and posts the
+ * new rows as RUNG_EV_ROWS; the UI never waits for it. */
+#include "tui/model/model.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <signal.h>
+#include <poll.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "core/err.h"
+#include "core/roofline.h"
+#include "gpu/compile.h"
+#include "gpu/nvdisasm.h"
+#include "gpu/worker.h"
+#include "app/demo.h"
+#include "tui/model/prof.h"
+#include "app/session.h"
+#include "vcs/ceil_store.h"
+
+extern char **environ;
+
+typedef struct {
+	char hash[41];
+	char *ptx, *sass;
+} text_cache;
+
+/* A queued evaluation: the version and the task it belongs to (at queue time). */
+typedef struct {
+	char hash[41];
+	char *taskdir; /* NULL: as picked */
+	unsigned gen;
+	unsigned sanitize; /* the sanitize rung only, with these tools (RUNG_SAN_BIT mask) */
+} qitem;
+
+typedef struct {
+	char *dir;     /* as given (-C) */
+	char *taskdir; /* as given (NULL: pick) */
+	rung_vctx ui;  /* UI-thread handles */
+	text_cache *cache;
+	int ncache;
+
+	pthread_t thread;
+	bool thread_running;
+	pthread_mutex_t qlock;
+	pthread_cond_t qcond;
+	qitem *queue;
+	int nqueue, cap;
+	bool reload;
+	bool stop;
+	unsigned task_gen; /* bumped by a task switch (under qlock): older reloads are dropped */
+	/* the rest of the first list, after row rest_anchor (under qlock); runs
+	 * before queued evaluations and reloads */
+	bool rest;
+	char rest_anchor[41];
+	unsigned rest_gen;
+
+	pthread_t probe;   /* rung_model_auto_evaluate */
+	bool probe_running;
+} git_impl;
+
+static int open_ctx(rung_vctx *c, const char *dir, const char *taskdir)
+{
+	memset(c, 0, sizeof(*c));
+	c->cmd = "tui";
+	int e = rung_repo_open(&c->repo, dir);
+	if (e < 0)
+		return e;
+	char *tdir = NULL;
+	char hint[4096];
+	const char *h = taskdir;
+	if (dir && taskdir && taskdir[0] != '/') {
+		snprintf(hint, sizeof(hint), "%s/%s", dir, taskdir);
+		h = hint;
+	} else if (dir && !taskdir) {
+		h = dir;
+	}
+	if ((e = rung_repo_pick_task(&tdir, c->repo, h)) < 0 && dir && !taskdir) {
+		rung_error_clear();
+		e = rung_repo_pick_task(&tdir, c->repo, NULL);
+	}
+	if (e == RUNG_EINVAL && !taskdir) {
+		/* several tasks and none named: the workbench opens the first, and T
+		 * switches between them (the command line asks for one instead) */
+		char **v = NULL;
+		int n = 0;
+		if (rung_repo_find_tasks(&v, &n, c->repo) == 0 && n > 1 && (tdir = strdup(v[0]))) {
+			rung_error_clear();
+			e = 0;
+		}
+		rung_strv_free(v, n);
+	}
+	if (e == 0)
+		e = rung_vtask_open(&c->task, c->repo, tdir, NULL);
+	free(tdir);
+	if (e == 0)
+		e = rung_store_open_repo(&c->store, c->repo);
+	if (e < 0) {
+		rung_error_state st;
+		rung_error_save(&st);
+		rung_vctx_close(c);
+		st.code = e;
+		return rung_error_restore(&st);
+	}
+	return 0;
+}
+
+static const char *note_line(const rung_vrow *r)
+{
+	if (!r->has_note)
+		return "";
+	for (int k = r->note.ndirectives - 1; k >= 0; k--)
+		if (r->note.directives[k].text)
+			return r->note.directives[k].text;
+	return r->note.other ? r->note.other : "";
+}
+
+/* The list read a chunk at a time: versions from a revwalk (vcs/history.h
+ * yields them without walking everything), notes read once and sorted for
+ * bsearch, results looked up per row with the store's cached statements. */
+typedef struct {
+	rung_history *h;
+	rung_note *notes; /* sorted by commit; a row takes its note over */
+	int nnotes;
+	bool any_results; /* the store holds results: else no row can have one and no content hash is needed */
+	bool done;        /* history exhausted */
+} loader;
+
+static int note_cmp(const void *a, const void *b)
+{
+	return strcmp(((const rung_note *)a)->commit, ((const rung_note *)b)->commit);
+}
+
+static void loader_close(loader *l)
+{
+	rung_notes_free(l->notes, l->nnotes);
+	rung_history_free(l->h);
+	memset(l, 0, sizeof(*l));
+}
+
+static int loader_open(loader *l, rung_vctx *c)
+{
+	memset(l, 0, sizeof(*l));
+	rung_history_opts o = rung_vtask_history_opts(&c->task);
+	int e = rung_history_open(&l->h, c->repo, &o);
+	if (e < 0)
+		return e;
+	if ((e = rung_notes_list(&l->notes, &l->nnotes, c->repo)) < 0) {
+		loader_close(l);
+		return e;
+	}
+	if (l->nnotes > 1)
+		qsort(l->notes, (size_t)l->nnotes, sizeof(*l->notes), note_cmp);
+	l->any_results = !c->store || rung_store_count(c->store, -1) != 0; /* -1 (error): look anyway */
+	rung_error_clear();
+	return 0;
+}
+
+/* One version into a row: its live result (by content, else by commit), its
+ * recorded one and its note (as rung_vctx_rows + rung_recorded_lookup do). */
+static void fill_row(rung_model_row *r, loader *l, rung_vctx *c, const rung_version *v)
+{
+	snprintf(r->hash, sizeof(r->hash), "%s", v->id);
+	snprintf(r->subject, sizeof(r->subject), "%s", v->subject);
+	snprintf(r->author, sizeof(r->author), "%.63s", v->author);
+	r->date = v->time;
+	if (l->any_results) {
+		char content[65] = "";
+		rung_source src;
+		if (rung_vtask_source(&src, &c->task, v->worktree ? "WORKTREE" : v->id, v->kernel_path) == 0) {
+			rung_vtask_content(content, &c->task, &src);
+			rung_source_free(&src);
+		}
+		rung_error_clear();
+		bool via_content = false;
+		r->result = rung_vctx_lookup(c, v, content, &via_content);
+		/* every row's result comes from the store: "cached" (the glyph) is
+		 * kept for one measured on another version with the same files */
+		if (r->result)
+			r->result->cached = via_content;
+		/* kept apart from the live one: shown only while there is no live result */
+		r->recorded = rung_recorded_lookup(c, v, content);
+	}
+	rung_model_row_sync_steps(r);
+	rung_note key;
+	snprintf(key.commit, sizeof(key.commit), "%s", v->id);
+	rung_note *n = l->nnotes ? bsearch(&key, l->notes, (size_t)l->nnotes, sizeof(*l->notes), note_cmp) : NULL;
+	if (n) {
+		rung_vrow vr = {.note = *n, .has_note = true};
+		r->verdict = (rung_verdict)n->verdict;
+		const char *nl = note_line(&vr);
+		const char *eol = strchr(nl, '\n');
+		snprintf(r->note, sizeof(r->note), "%.*s", eol ? (int)(eol - nl) : (int)strlen(nl), nl);
+	}
+}
+
+/* Up to max more rows (max <= 0: all) into a new array (ownership to the
+ * caller); l->done once history is exhausted. */
+static int loader_next(rung_model_row **out, int *n, loader *l, rung_vctx *c, int max)
+{
+	*out = NULL;
+	*n = 0;
+	int cap = max > 0 ? max : 256, cnt = 0, e = 0;
+	rung_model_row *rows = calloc((size_t)cap + 1, sizeof(*rows));
+	if (!rows)
+		return rung_error_set(RUNG_ENOMEM, "out of memory");
+	while (!l->done && (max <= 0 || cnt < max)) {
+		rung_version v;
+		e = rung_history_next(&v, l->h);
+		if (e < 0)
+			break;
+		if (e == 1) {
+			l->done = true;
+			e = 0;
+			break;
+		}
+		if (cnt == cap) {
+			rung_model_row *nr = realloc(rows, ((size_t)cap * 2 + 1) * sizeof(*nr));
+			if (!nr) {
+				e = rung_error_set(RUNG_ENOMEM, "out of memory");
+				break;
+			}
+			memset(nr + cap, 0, ((size_t)cap + 1) * sizeof(*nr));
+			rows = nr;
+			cap *= 2;
+		}
+		fill_row(&rows[cnt++], l, c, &v);
+	}
+	if (e < 0) {
+		rung_model_rows_free(rows, cnt);
+		return e;
+	}
+	*out = rows;
+	*n = cnt;
+	return 0;
+}
+
+/* Reads every version with its result and note into rows (ownership to caller). */
+static int load_rows(rung_model_row **out, int *n, rung_vctx *c)
+{
+	loader l;
+	*out = NULL;
+	*n = 0;
+	int e = loader_open(&l, c);
+	if (e == 0)
+		e = loader_next(out, n, &l, c, 0);
+	loader_close(&l);
+	return e;
+}
+
+/* Rows read before the first frame; the rest come from the background
+ * (RUNG_EV_ROWS_MORE). A screenful at least, and twice a tall terminal's. */
+static int first_rows(void)
+{
+	struct winsize ws;
+	int n = 100;
+	if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_row * 2 > n)
+		n = ws.ws_row * 2;
+	return n;
+}
+
+/* Rows posted per RUNG_EV_ROWS_MORE (the UI rebuilds its table per event;
+ * a quit waits for at most one chunk). */
+enum { REST_CHUNK = 500 };
+
+static void post_message(rung_model *m, const char *fmt, const char *arg)
+{
+	rung_model_event ev = {.kind = RUNG_EV_MESSAGE};
+	snprintf(ev.text, sizeof(ev.text), fmt, arg);
+	rung_model_post(m, &ev);
+}
+
+/* The task directory and generation a background job works on (under qlock). */
+static char *task_snapshot(git_impl *g, unsigned *gen)
+{
+	pthread_mutex_lock(&g->qlock);
+	char *t = g->taskdir ? strdup(g->taskdir) : NULL;
+	*gen = g->task_gen;
+	pthread_mutex_unlock(&g->qlock);
+	return t;
+}
+
+static void reload_in_thread(rung_model *m, git_impl *g)
+{
+	unsigned gen;
+	char *task = task_snapshot(g, &gen);
+	rung_vctx c;
+	if (open_ctx(&c, g->dir, task) < 0) {
+		post_message(m, "reload failed: %s", rung_error_last());
+		free(task);
+		return;
+	}
+	free(task);
+	rung_model_event ev = {.kind = RUNG_EV_ROWS};
+	if (load_rows(&ev.rows, &ev.nrows, &c) < 0) {
+		post_message(m, "reload failed: %s", rung_error_last());
+	} else {
+		/* a task switch while loading: these rows belong to the old task */
+		pthread_mutex_lock(&g->qlock);
+		bool current = gen == g->task_gen;
+		pthread_mutex_unlock(&g->qlock);
+		if (current)
+			rung_model_post(m, &ev);
+		else
+			rung_model_rows_free(ev.rows, ev.nrows);
+	}
+	rung_vctx_close(&c);
+}
+
+static bool job_current(git_impl *g, unsigned gen)
+{
+	pthread_mutex_lock(&g->qlock);
+	bool current = gen == g->task_gen && !g->stop;
+	pthread_mutex_unlock(&g->qlock);
+	return current;
+}
+
+/* The rest of the first list: walks past the rows shown (cheap: no sources,
+ * no store), then reads the others a chunk at a time and posts each as
+ * RUNG_EV_ROWS_MORE; the last one says the list is complete. Stops early on a
+ * task switch or quit. When the row shown last is gone (history rewritten in
+ * between), posts the whole list as RUNG_EV_ROWS instead. */
+static void rest_in_thread(rung_model *m, git_impl *g, const char *anchor, unsigned gen)
+{
+	unsigned tgen;
+	char *task = task_snapshot(g, &tgen);
+	rung_vctx c;
+	if (tgen != gen || open_ctx(&c, g->dir, task) < 0) {
+		if (tgen == gen)
+			post_message(m, "loading failed: %s", rung_error_last());
+		free(task);
+		goto done;
+	}
+	free(task);
+	loader l;
+	int e = loader_open(&l, &c);
+	bool found = false;
+	while (e == 0 && !found) {
+		rung_version v;
+		int r = rung_history_next(&v, l.h);
+		if (r < 0)
+			e = r;
+		else if (r == 1)
+			break;
+		else
+			found = !strcmp(v.id, anchor);
+	}
+	if (e == 0 && !found) {
+		loader_close(&l);
+		rung_model_event ev = {.kind = RUNG_EV_ROWS};
+		if ((e = load_rows(&ev.rows, &ev.nrows, &c)) == 0 && job_current(g, gen)) {
+			rung_model_event fin = {.kind = RUNG_EV_ROWS_MORE, .last = true};
+			snprintf(fin.hash, sizeof(fin.hash), "%s", ev.nrows ? ev.rows[ev.nrows - 1].hash : "");
+			rung_model_post(m, &ev);
+			rung_model_post(m, &fin);
+		} else {
+			rung_model_rows_free(ev.rows, ev.nrows);
+		}
+	}
+	char at[41];
+	snprintf(at, sizeof(at), "%s", anchor);
+	while (e == 0 && found && job_current(g, gen)) {
+		rung_model_event ev = {.kind = RUNG_EV_ROWS_MORE};
+		if ((e = loader_next(&ev.rows, &ev.nrows, &l, &c, REST_CHUNK)) < 0)
+			break;
+		snprintf(ev.hash, sizeof(ev.hash), "%s", at);
+		if (ev.nrows)
+			snprintf(at, sizeof(at), "%s", ev.rows[ev.nrows - 1].hash);
+		ev.last = l.done;
+		rung_model_post(m, &ev);
+		if (l.done)
+			break;
+	}
+	if (found)
+		loader_close(&l);
+	rung_vctx_close(&c);
+	if (e == 0)
+		return;
+	post_message(m, "loading failed: %s", rung_error_last());
+done:
+	/* the list stays as it is: not loading any more */
+	if (job_current(g, gen)) {
+		rung_model_event fin = {.kind = RUNG_EV_ROWS_MORE, .last = true};
+		snprintf(fin.hash, sizeof(fin.hash), "%s", anchor);
+		rung_model_post(m, &fin);
+	}
+}
+
+/* One line of `rung eval`'s plain progress ("eval 1/1 a1b2c3d bench") or a
+ * message ("rung eval: ..."). Returns the step named last on the line, or -1. */
+static int progress_step(const char *line)
+{
+	const char *sp = strrchr(line, ' ');
+	const char *w = sp ? sp + 1 : line;
+	for (int s = 0; s < RUNG_NSTEPS; s++)
+		if (!strcmp(w, rung_step_name((rung_step_id)s)))
+			return s;
+	return -1;
+}
+
+/* Reads the child's stderr until it closes: each progress line becomes a
+ * RUNG_EV_PROGRESS (the fraction is the share of the rungs done), the last
+ * other line is kept in last[] for a failure message. */
+static void follow_child(rung_model *m, int fd, const char *hash, char *last, size_t lastlen)
+{
+	char buf[4096];
+	size_t have = 0;
+	for (;;) {
+		ssize_t n = read(fd, buf + have, sizeof(buf) - 1 - have);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		have += (size_t)n;
+		buf[have] = 0;
+		char *start = buf, *nl;
+		while ((nl = strchr(start, '\n'))) {
+			*nl = 0;
+			int st = progress_step(start);
+			if (st >= 0 && !strncmp(start, "eval ", 5)) {
+				rung_model_event ev = {.kind = RUNG_EV_PROGRESS, .step = (rung_step_id)st,
+						       .frac = (double)st / RUNG_NSTEPS};
+				snprintf(ev.hash, sizeof(ev.hash), "%s", hash);
+				rung_model_post(m, &ev);
+			} else if (*start) {
+				snprintf(last, lastlen, "%s", start);
+			}
+			start = nl + 1;
+		}
+		have = strlen(start);
+		memmove(buf, start, have + 1);
+		if (have == sizeof(buf) - 1) /* an overlong line: drop it */
+			have = 0;
+	}
+}
+
+/* Evaluates one version with `rung eval` in a child process (the worker and
+ * the store are its business), following its progress on a pipe, then
+ * reloads (when the task is still the one shown). */
+static void evaluate_in_thread(rung_model *m, git_impl *g, const qitem *it)
+{
+	const char *hash = it->hash;
+	rung_model_event ev = {.kind = RUNG_EV_PROGRESS, .step = it->sanitize ? RUNG_STEP_SANITIZE : RUNG_STEP_COMPILE,
+			       .frac = 0};
+	snprintf(ev.hash, sizeof(ev.hash), "%s", hash);
+	rung_model_post(m, &ev);
+	char exe[4096];
+	const char *env_exe = getenv("RUNG_EXE");
+	ssize_t len = env_exe && *env_exe ? (ssize_t)snprintf(exe, sizeof(exe), "%s", env_exe)
+					  : readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	char last[256] = "";
+	int status = -1;
+	if (len <= 0) {
+		post_message(m, "evaluate: %s", "cannot find the rung binary");
+	} else {
+		exe[len] = 0;
+		const char *argv[12];
+		int a = 0;
+		argv[a++] = "rung";
+		argv[a++] = "eval";
+		char tools[128];
+		if (it->sanitize) { /* tool names from the fixed list only */
+			size_t k = (size_t)snprintf(tools, sizeof(tools), "--sanitize=");
+			rung_san_tools_format(tools + k, sizeof(tools) - k, it->sanitize);
+			for (char *c = tools + k; *c; c++)
+				if (*c == ' ')
+					memmove(c, c + 1, strlen(c));
+			argv[a++] = tools;
+		}
+		if (g->dir) {
+			argv[a++] = "-C";
+			argv[a++] = g->dir;
+		}
+		if (it->taskdir) {
+			argv[a++] = "--task";
+			argv[a++] = it->taskdir;
+		}
+		argv[a++] = hash;
+		argv[a] = NULL;
+		int pfd[2] = {-1, -1};
+		bool piped = pipe(pfd) == 0;
+		if (piped)
+			fcntl(pfd[0], F_SETFD, FD_CLOEXEC);
+		posix_spawn_file_actions_t fa;
+		posix_spawn_file_actions_init(&fa);
+		posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+		posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+		if (piped) {
+			posix_spawn_file_actions_adddup2(&fa, pfd[1], 2);
+			posix_spawn_file_actions_addclose(&fa, pfd[1]);
+		} else {
+			posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+		}
+		pid_t pid;
+		int se = posix_spawn(&pid, exe, &fa, NULL, (char *const *)argv, environ);
+		if (piped)
+			close(pfd[1]);
+		if (se == 0) {
+			if (piped)
+				follow_child(m, pfd[0], hash, last, sizeof(last));
+			int st;
+			while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+				;
+			status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+		} else {
+			snprintf(last, sizeof(last), "cannot start the rung binary: %s", strerror(se));
+		}
+		if (piped)
+			close(pfd[0]);
+		posix_spawn_file_actions_destroy(&fa);
+	}
+	/* exit 0: passed; 1: the version failed a rung (its result says why); else rung itself failed */
+	if (status != 0 && status != 1 && last[0]) {
+		rung_model_event msg = {.kind = RUNG_EV_MESSAGE};
+		snprintf(msg.text, sizeof(msg.text), "evaluate %.7s: %s", hash, last);
+		rung_model_post(m, &msg);
+	}
+	pthread_mutex_lock(&g->qlock);
+	bool current = it->gen == g->task_gen;
+	pthread_mutex_unlock(&g->qlock);
+	if (current)
+		reload_in_thread(m, g);
+	rung_model_event done = {.kind = RUNG_EV_RESULT}; /* no result: counts the queue; rows came with the reload */
+	snprintf(done.hash, sizeof(done.hash), "%s", hash);
+	rung_model_post(m, &done);
+}
+
+static void *worker_main(void *arg)
+{
+	rung_model *m = arg;
+	git_impl *g = m->impl;
+	pthread_mutex_lock(&g->qlock);
+	while (!g->stop) {
+		if (!g->rest && !g->reload && !g->nqueue) {
+			pthread_cond_wait(&g->qcond, &g->qlock);
+			continue;
+		}
+		if (g->rest) {
+			char anchor[41];
+			unsigned gen = g->rest_gen;
+			snprintf(anchor, sizeof(anchor), "%s", g->rest_anchor);
+			g->rest = false;
+			pthread_mutex_unlock(&g->qlock);
+			rest_in_thread(m, g, anchor, gen);
+			pthread_mutex_lock(&g->qlock);
+			continue;
+		}
+		if (g->nqueue) {
+			qitem it = g->queue[0];
+			memmove(g->queue, g->queue + 1, (size_t)(g->nqueue - 1) * sizeof(g->queue[0]));
+			g->nqueue--;
+			pthread_mutex_unlock(&g->qlock);
+			evaluate_in_thread(m, g, &it);
+			free(it.taskdir);
+			pthread_mutex_lock(&g->qlock);
+			continue;
+		}
+		g->reload = false;
+		pthread_mutex_unlock(&g->qlock);
+		reload_in_thread(m, g);
+		pthread_mutex_lock(&g->qlock);
+	}
+	pthread_mutex_unlock(&g->qlock);
+	return NULL;
+}
+
+static int ensure_thread(rung_model *m)
+{
+	git_impl *g = m->impl;
+	if (g->thread_running)
+		return 0;
+	if (pthread_create(&g->thread, NULL, worker_main, m) != 0)
+		return rung_error_set(RUNG_EIO, "cannot start the background thread");
+	g->thread_running = true;
+	return 0;
+}
+
+/* Reads the first rows of the task open in c into m (before the first frame)
+ * and, when there are more, has the background thread read the rest
+ * (m->loading until RUNG_EV_ROWS_MORE says the list is complete). Navigation,
+ * search and sort work on the rows so far: the versions screen rebuilds its
+ * table (filter and sort included) whenever rows arrive, keeping the selected
+ * version under the cursor. `E` queues the rows loaded and the rest once they
+ * are all there (rung_model_evaluate_missing). A reload (R) or an evaluation
+ * runs after the list is complete (same thread). */
+static int load_first(rung_model *m, rung_vctx *c)
+{
+	git_impl *g = m->impl;
+	loader l;
+	rung_model_row *rows;
+	int n, e = loader_open(&l, c);
+	if (e < 0)
+		return e;
+	if ((e = loader_next(&rows, &n, &l, c, first_rows())) < 0) {
+		loader_close(&l);
+		return e;
+	}
+	bool more = !l.done && n > 0;
+	loader_close(&l);
+	m->loading = more;
+	m->evaluate_when_loaded = false;
+	rung_model_set_rows(m, rows, n);
+	if (!more)
+		return 0;
+	if ((e = ensure_thread(m)) < 0) { /* no thread: the rest now, on this one */
+		rung_error_clear();
+		m->loading = false;
+		if ((e = load_rows(&rows, &n, c)) < 0)
+			return e;
+		rung_model_set_rows(m, rows, n);
+		return 0;
+	}
+	pthread_mutex_lock(&g->qlock);
+	g->rest = true;
+	g->rest_gen = g->task_gen;
+	snprintf(g->rest_anchor, sizeof(g->rest_anchor), "%s", m->rows[n - 1].hash);
+	pthread_cond_signal(&g->qcond);
+	pthread_mutex_unlock(&g->qlock);
+	return 0;
+}
+
+static int git_refresh(rung_model *m)
+{
+	git_impl *g = m->impl;
+	int e = ensure_thread(m);
+	if (e < 0)
+		return e;
+	pthread_mutex_lock(&g->qlock);
+	g->reload = true;
+	pthread_cond_signal(&g->qcond);
+	pthread_mutex_unlock(&g->qlock);
+	return 0;
+}
+
+static int queue_item(rung_model *m, const char *hash, unsigned sanitize)
+{
+	git_impl *g = m->impl;
+	int e = ensure_thread(m);
+	if (e < 0)
+		return e;
+	pthread_mutex_lock(&g->qlock);
+	if (g->nqueue == g->cap) {
+		int cap = g->cap ? g->cap * 2 : 16;
+		qitem *q = realloc(g->queue, (size_t)cap * sizeof(*q));
+		if (!q) {
+			pthread_mutex_unlock(&g->qlock);
+			return rung_error_set(RUNG_ENOMEM, "out of memory");
+		}
+		g->queue = q;
+		g->cap = cap;
+	}
+	qitem *it = &g->queue[g->nqueue++];
+	snprintf(it->hash, sizeof(it->hash), "%s", hash);
+	it->taskdir = g->taskdir ? strdup(g->taskdir) : NULL;
+	it->gen = g->task_gen;
+	it->sanitize = sanitize;
+	pthread_cond_signal(&g->qcond);
+	pthread_mutex_unlock(&g->qlock);
+	rung_model_event ev = {.kind = RUNG_EV_QUEUED, .step = sanitize ? RUNG_STEP_SANITIZE : RUNG_STEP_COMPILE};
+	snprintf(ev.hash, sizeof(ev.hash), "%s", hash);
+	return rung_model_post(m, &ev);
+}
+
+static int git_evaluate(rung_model *m, const char *hash)
+{
+	return queue_item(m, hash, 0);
+}
+
+/* `rung eval --sanitize=TOOLS HASH` in the background: the task's tools, else memcheck and racecheck. */
+static int git_sanitize(rung_model *m, const char *hash)
+{
+	git_impl *g = m->impl;
+	unsigned tools = g->ui.task.spec && g->ui.task.spec->sanitize ? g->ui.task.spec->sanitize : RUNG_SAN_DEFAULT;
+	return queue_item(m, hash, tools);
+}
+
+static int compile_texts(git_impl *g, text_cache *tc, rung_model *m)
+{
+	rung_source src;
+	int row = rung_model_find(m, tc->hash);
+	(void)row;
+	int e = rung_vtask_source(&src, &g->ui.task, tc->hash, NULL);
+	if (e < 0)
+		return e;
+	rung_compile_req req = {
+		.src = src.text,
+		.file = src.path,
+		.entry = g->ui.task.spec->entry,
+		.arch = g->ui.task.spec->arch,
+		.options = g->ui.task.spec->options,
+		.headers = src.headers,
+		.nheaders = src.nheaders,
+	};
+	rung_compiled c;
+	e = rung_compile(&c, &req);
+	if (e == 0) {
+		tc->ptx = c.ptx ? strndup(c.ptx, c.ptx_len) : NULL;
+		if (c.cubin && rung_sass_from_cubin(&tc->sass, c.cubin, c.cubin_len) < 0)
+			tc->sass = NULL;
+	} else {
+		e = rung_error_set(e, "%s", c.error[0] ? c.error : rung_error_last());
+	}
+	rung_compiled_free(&c);
+	rung_source_free(&src);
+	return e;
+}
+
+static int git_text(char **out, rung_model *m, const char *hash, rung_text_kind kind)
+{
+	git_impl *g = m->impl;
+	*out = NULL;
+	if (kind == RUNG_TEXT_SOURCE) {
+		rung_source src;
+		int e = rung_vtask_source(&src, &g->ui.task, hash, NULL);
+		if (e < 0)
+			return e;
+		*out = src.text;
+		src.text = NULL;
+		rung_source_free(&src);
+		return 0;
+	}
+	text_cache *tc = NULL;
+	for (int i = 0; i < g->ncache; i++)
+		if (!strcmp(g->cache[i].hash, hash))
+			tc = &g->cache[i];
+	if (!tc) {
+		text_cache *nc = realloc(g->cache, (size_t)(g->ncache + 1) * sizeof(*nc));
+		if (!nc)
+			return rung_error_set(RUNG_ENOMEM, "out of memory");
+		g->cache = nc;
+		tc = &g->cache[g->ncache++];
+		memset(tc, 0, sizeof(*tc));
+		snprintf(tc->hash, sizeof(tc->hash), "%s", hash);
+		int e = compile_texts(g, tc, m);
+		if (e < 0) {
+			g->ncache--;
+			return e;
+		}
+	}
+	const char *t = kind == RUNG_TEXT_PTX ? tc->ptx : tc->sass;
+	if (!t)
+		return rung_error_set(RUNG_ENOTFOUND, "no %s for %.7s%s", rung_text_kind_name(kind), hash,
+				      kind == RUNG_TEXT_SASS ? " (nvdisasm not found?)" : "");
+	*out = strdup(t);
+	return *out ? 0 : rung_error_set(RUNG_ENOMEM, "out of memory");
+}
+
+static int git_set_note(rung_model *m, const char *hash, rung_verdict v, const char *text)
+{
+	git_impl *g = m->impl;
+	rung_note_verdict nv = (rung_note_verdict)v;
+	if (v == RUNG_VERDICT_NONE && (!text || !*text))
+		return rung_note_set_verdict(g->ui.repo, hash, RUNG_NOTE_NONE);
+	int e = rung_note_add(g->ui.repo, hash, nv, text, 0);
+	if (e < 0)
+		return e;
+	return 0;
+}
+
+static void clear_texts(git_impl *g)
+{
+	for (int i = 0; i < g->ncache; i++) {
+		free(g->cache[i].ptx);
+		free(g->cache[i].sass);
+	}
+	free(g->cache);
+	g->cache = NULL;
+	g->ncache = 0;
+}
+
+static void git_free(rung_model *m)
+{
+	git_impl *g = m->impl;
+	if (!g)
+		return;
+	if (g->probe_running)
+		pthread_join(g->probe, NULL);
+	if (g->thread_running) {
+		pthread_mutex_lock(&g->qlock);
+		g->stop = true;
+		pthread_cond_signal(&g->qcond);
+		pthread_mutex_unlock(&g->qlock);
+		pthread_join(g->thread, NULL);
+	}
+	for (int i = 0; i < g->nqueue; i++)
+		free(g->queue[i].taskdir);
+	clear_texts(g);
+	free(g->queue);
+	rung_vctx_close(&g->ui);
+	pthread_mutex_destroy(&g->qlock);
+	pthread_cond_destroy(&g->qcond);
+	free(g->dir);
+	free(g->taskdir);
+	free(g);
+}
+
+/* Ceilings for the device of the newest result (live first, else recorded):
+ * the speed-of-light guard's (rung_model_ceilings_from): the datasheet's for
+ * its chip and clocks, raised by the ones measured on it and stored (`rung
+ * ceilings`); m->ceil.source says which. */
+static void set_ceilings(rung_model *m, rung_store *store)
+{
+	m->ceil.bw_bytes_s = m->ceil.fp32_flop_s = m->ceil.tensor_flop_s = NAN;
+	m->ceil.source[0] = 0;
+	for (int pass = 0; pass < 2; pass++)
+		for (int i = 0; i < m->nrows; i++) {
+			const rung_result *r = rung_model_row_result(&m->rows[i], pass == 1);
+			if (!r || !r->env.valid)
+				continue;
+			rung_ceilings meas;
+			const rung_ceilings *mp = rung_store_guard_ceilings(&meas, store, &r->env);
+			if (rung_model_ceilings_from(&m->ceil, &r->env, mp) == 0)
+				return;
+			rung_error_clear();
+		}
+}
+
+/* m->tasks from the repository, m->task = the one open. */
+static void set_tasks(rung_model *m, git_impl *g)
+{
+	char **v = NULL;
+	int n = 0;
+	m->ntasks = m->task = 0;
+	if (rung_repo_find_tasks(&v, &n, g->ui.repo) < 0) {
+		rung_error_clear();
+		return;
+	}
+	for (int i = 0; i < n && m->ntasks < (int)(sizeof(m->tasks) / sizeof(m->tasks[0])); i++) {
+		snprintf(m->tasks[m->ntasks], sizeof(m->tasks[0]), "%s", v[i]);
+		if (!strcmp(v[i], g->ui.task.dir ? g->ui.task.dir : ""))
+			m->task = m->ntasks;
+		m->ntasks++;
+	}
+	rung_strv_free(v, n);
+}
+
+static void set_title(rung_model *m, git_impl *g)
+{
+	snprintf(m->title, sizeof(m->title), "%s", g->ui.task.spec->name ? g->ui.task.spec->name : g->ui.task.dir);
+}
+
+/* Opens task i on the UI thread (like the first load); background jobs of the
+ * old task finish but their reloads are dropped. */
+static int git_set_task(rung_model *m, int i)
+{
+	git_impl *g = m->impl;
+	char path[4096];
+	const char *wd = rung_repo_workdir(g->ui.repo);
+	size_t wl = wd ? strlen(wd) : 0;
+	snprintf(path, sizeof(path), "%.*s%s%s", (int)wl, wd ? wd : "", wl && wd[wl - 1] != '/' ? "/" : "",
+		 m->tasks[i][0] ? m->tasks[i] : ".");
+	rung_vctx c;
+	int e = open_ctx(&c, g->dir, path);
+	if (e < 0)
+		return e;
+	char *nt = strdup(path);
+	if (!nt) {
+		rung_vctx_close(&c);
+		return rung_error_set(RUNG_ENOMEM, "out of memory");
+	}
+	/* the new task first: a background job of the old one stops at its next chunk */
+	pthread_mutex_lock(&g->qlock);
+	char *old = g->taskdir;
+	g->taskdir = nt;
+	g->task_gen++;
+	pthread_mutex_unlock(&g->qlock);
+	if ((e = load_first(m, &c)) < 0) {
+		pthread_mutex_lock(&g->qlock);
+		g->taskdir = old;
+		g->task_gen++;
+		if (m->loading && m->nrows) { /* the old task's list was still arriving: again */
+			g->rest = true;
+			g->rest_gen = g->task_gen;
+			snprintf(g->rest_anchor, sizeof(g->rest_anchor), "%s", m->rows[m->nrows - 1].hash);
+			pthread_cond_signal(&g->qcond);
+		}
+		pthread_mutex_unlock(&g->qlock);
+		free(nt);
+		rung_vctx_close(&c);
+		return e;
+	}
+	free(old);
+	rung_vctx_close(&g->ui);
+	g->ui = c;
+	clear_texts(g);
+	set_ceilings(m, g->ui.store);
+	set_title(m, g);
+	return 0;
+}
+
+static const rung_model_ops git_ops;
+
+static void *probe_main(void *arg)
+{
+	rung_model *m = arg;
+	rung_worker *w = NULL;
+	rung_env env;
+	int e = rung_worker_open(&w, NULL);
+	if (e == 0) {
+		e = rung_worker_env(&env, w);
+		rung_worker_close(w);
+	}
+	rung_model_event ev = {.kind = RUNG_EV_MESSAGE};
+	if (e == 0) {
+		snprintf(ev.text, sizeof(ev.text), "%.120s: evaluating every version here", env.gpu);
+		rung_model_post(m, &ev);
+		rung_model_event go = {.kind = RUNG_EV_EVALUATE_MISSING};
+		rung_model_post(m, &go);
+	} else {
+		snprintf(ev.text, sizeof(ev.text), "no GPU: showing recorded results (%.200s)", rung_error_last());
+		rung_model_post(m, &ev);
+	}
+	return NULL;
+}
+
+int rung_model_auto_evaluate(rung_model *m)
+{
+	if (m->ops != &git_ops)
+		return rung_error_set(RUNG_EUNSUPPORTED, "only a repository can be evaluated");
+	git_impl *g = m->impl;
+	if (g->probe_running)
+		return 0;
+	if (pthread_create(&g->probe, NULL, probe_main, m) != 0)
+		return rung_error_set(RUNG_EIO, "cannot start the background thread");
+	g->probe_running = true;
+	return 0;
+}
+
+/* Profile side data beside the row's live result (tui/model_prof.h). */
+static int git_extra(char **out, rung_model *m, const char *hash, const char *kind)
+{
+	git_impl *g = m->impl;
+	int row = rung_model_find(m, hash);
+	return rung_model_store_extra(out, g->ui.store, row >= 0 ? &m->rows[row] : NULL, kind);
+}
+
+/* The version's launch line (or the spec's [launch]) at the spec's [dims]. */
+static int git_launch(rung_geom *out, rung_model *m, const char *hash)
+{
+	git_impl *g = m->impl;
+	const rung_spec *spec = g->ui.task.spec;
+	if (!spec)
+		return rung_error_set(RUNG_ENOTFOUND, "no task spec");
+	rung_source src;
+	int e = rung_vtask_source(&src, &g->ui.task, hash, NULL);
+	if (e < 0)
+		return e;
+	rung_launch l = {0};
+	e = rung_launch_from_source(&l, spec, src.text, src.path);
+	if (e >= 0)
+		e = rung_launch_eval(out, &l, &spec->dims);
+	rung_launch_free(&l);
+	rung_source_free(&src);
+	return e < 0 ? e : 0;
+}
+
+static const rung_model_ops git_ops = {
+	.name = "git",
+	.refresh = git_refresh,
+	.text = git_text,
+	.evaluate = git_evaluate,
+	.sanitize = git_sanitize,
+	.set_note = git_set_note,
+	.free = git_free,
+	.set_task = git_set_task,
+	.extra = git_extra,
+	.launch = git_launch,
+};
+
+int rung_model_git_new(rung_model **out, const char *dir, const char *taskdir)
+{
+	*out = NULL;
+	rung_model *m = calloc(1, sizeof(*m));
+	git_impl *g = calloc(1, sizeof(*g));
+	if (!m || !g) {
+		free(m);
+		free(g);
+		return rung_error_set(RUNG_ENOMEM, "out of memory");
+	}
+	g->dir = dir ? strdup(dir) : NULL;
+	g->taskdir = taskdir ? strdup(taskdir) : NULL;
+	pthread_mutex_init(&g->qlock, NULL);
+	pthread_cond_init(&g->qcond, NULL);
+	int e = rung_model_init(m, &git_ops, g);
+	if (e == 0)
+		e = open_ctx(&g->ui, dir, taskdir);
+	if (e < 0) {
+		rung_error_state st;
+		rung_error_save(&st);
+		m->ops = NULL;
+		if (m->pipe_fd[0] || m->pipe_fd[1])
+			rung_model_free(m);
+		else
+			free(m);
+		pthread_mutex_destroy(&g->qlock);
+		pthread_cond_destroy(&g->qcond);
+		free(g->dir);
+		free(g->taskdir);
+		free(g);
+		st.code = e;
+		return rung_error_restore(&st);
+	}
+	set_title(m, g);
+	set_tasks(m, g);
+	/* the first screenful is read here, before the first frame, the rest in the
+	 * background (load_first); later reloads run in the background too */
+	if ((e = load_first(m, &g->ui)) < 0) {
+		rung_model_free(m); /* git_free closes the handles */
+		return e;
+	}
+	set_ceilings(m, g->ui.store);
+	*out = m;
+	return 0;
+}

@@ -1,0 +1,533 @@
+/* The generic part of the model: rows, the cross-thread event queue, lookups. */
+#include "tui/model/model.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/err.h"
+#include "core/roofline_guard.h"
+
+static const char *const verdict_names[] = {
+#define RUNG_VERDICT_NAME(id, name) name,
+	RUNG_VERDICT_LIST(RUNG_VERDICT_NAME)
+#undef RUNG_VERDICT_NAME
+};
+
+const char *rung_verdict_name(rung_verdict v)
+{
+	return (unsigned)v < RUNG_NVERDICTS ? verdict_names[v] : "";
+}
+
+int rung_verdict_parse(rung_verdict *out, const char *s)
+{
+	for (int i = 0; i < RUNG_NVERDICTS; i++)
+		if (!strcmp(s, verdict_names[i])) {
+			*out = (rung_verdict)i;
+			return 0;
+		}
+	if (!strcmp(s, "none")) {
+		*out = RUNG_VERDICT_NONE;
+		return 0;
+	}
+	return rung_error_set(RUNG_EINVAL, "unknown verdict '%s' (keep, reject, baseline, best)", s);
+}
+
+const char *rung_text_kind_name(rung_text_kind k)
+{
+	static const char *const n[] = {"source", "PTX", "SASS"};
+	return (unsigned)k < RUNG_NTEXT ? n[k] : "?";
+}
+
+int rung_model_ceilings_from(rung_model_ceilings *out, const rung_env *env, const rung_ceilings *measured)
+{
+	out->bw_bytes_s = out->fp32_flop_s = out->tensor_flop_s = NAN;
+	out->source[0] = 0;
+	rung_ceilings c;
+	rung_ceilings_guard(&c, env, measured);
+	if (c.dram.src == RUNG_CEIL_NONE || c.fp32.src == RUNG_CEIL_NONE)
+		return rung_error_set(RUNG_EINVAL, "roofline: no DRAM or FP32 ceiling for %s",
+				      env && env->arch[0] ? env->arch : "this device");
+	out->bw_bytes_s = c.dram.value;
+	out->fp32_flop_s = c.fp32.value;
+	out->tensor_flop_s = c.tensor[RUNG_TC_F16].src != RUNG_CEIL_NONE ? c.tensor[RUNG_TC_F16].value : NAN;
+	bool meas = c.dram.src == RUNG_CEIL_MEASURED || c.fp32.src == RUNG_CEIL_MEASURED;
+	snprintf(out->source, sizeof(out->source), "%s", rung_ceil_src_name(meas ? RUNG_CEIL_MEASURED : RUNG_CEIL_DATASHEET));
+	return 0;
+}
+
+int rung_model_init(rung_model *m, const rung_model_ops *ops, void *impl)
+{
+	memset(m, 0, sizeof(*m));
+	m->ops = ops;
+	m->impl = impl;
+	m->ceil.bw_bytes_s = m->ceil.fp32_flop_s = m->ceil.tensor_flop_s = NAN;
+	if (pipe(m->pipe_fd) < 0)
+		return rung_error_set(RUNG_EIO, "pipe: %s", strerror(errno));
+	for (int i = 0; i < 2; i++) {
+		fcntl(m->pipe_fd[i], F_SETFL, fcntl(m->pipe_fd[i], F_GETFL) | O_NONBLOCK);
+		fcntl(m->pipe_fd[i], F_SETFD, FD_CLOEXEC);
+	}
+	pthread_mutex_init(&m->lock, NULL);
+	return 0;
+}
+
+static void result_free(rung_result *r)
+{
+	if (r) {
+		rung_result_clear(r);
+		free(r);
+	}
+}
+
+/* Frees the live result (the recorded one stays); result becomes the recorded one. */
+static void row_drop_live(rung_model_row *r)
+{
+	if (r->result != r->recorded)
+		result_free(r->result);
+	r->result = r->recorded;
+}
+
+void rung_model_rows_free(rung_model_row *rows, int n)
+{
+	if (!rows)
+		return;
+	for (int i = 0; i < n; i++) {
+		row_drop_live(&rows[i]);
+		result_free(rows[i].recorded);
+	}
+	free(rows);
+}
+
+bool rung_model_row_is_recorded(const rung_model_row *r)
+{
+	return r->result && (r->result == r->recorded || r->result->recorded);
+}
+
+const rung_result *rung_model_row_result(const rung_model_row *r, bool recorded)
+{
+	if (recorded)
+		return r->recorded ? r->recorded : rung_model_row_is_recorded(r) ? r->result : NULL;
+	return rung_model_row_is_recorded(r) ? NULL : r->result;
+}
+
+void rung_model_count(const rung_model *m, int *live, int *recorded)
+{
+	*live = *recorded = 0;
+	for (int i = 0; i < m->nrows; i++) {
+		if (rung_model_row_is_recorded(&m->rows[i]))
+			(*recorded)++;
+		else if (m->rows[i].result)
+			(*live)++;
+	}
+}
+
+static void event_free(rung_model_event *e)
+{
+	if (e->result) {
+		rung_result_clear(e->result);
+		free(e->result);
+	}
+	rung_model_rows_free(e->rows, e->nrows);
+	free(e);
+}
+
+void rung_model_free(rung_model *m)
+{
+	if (!m)
+		return;
+	if (m->ops && m->ops->free)
+		m->ops->free(m); /* stops background threads before the queue goes */
+	for (rung_model_event *e = m->head, *n; e; e = n) {
+		n = e->next;
+		event_free(e);
+	}
+	rung_model_rows_free(m->rows, m->nrows);
+	close(m->pipe_fd[0]);
+	close(m->pipe_fd[1]);
+	pthread_mutex_destroy(&m->lock);
+	free(m);
+}
+
+int rung_model_post(rung_model *m, const rung_model_event *ev)
+{
+	rung_model_event *e = malloc(sizeof(*e));
+	if (!e)
+		return rung_error_set(RUNG_ENOMEM, "out of memory");
+	*e = *ev;
+	e->next = NULL;
+	pthread_mutex_lock(&m->lock);
+	if (m->tail)
+		m->tail->next = e;
+	else
+		m->head = e;
+	m->tail = e;
+	pthread_mutex_unlock(&m->lock);
+	char b = 1;
+	/* A full pipe already wakes the UI: EAGAIN is fine. */
+	while (write(m->pipe_fd[1], &b, 1) < 0 && errno == EINTR)
+		;
+	return 0;
+}
+
+int rung_model_event_fd(const rung_model *m)
+{
+	return m->pipe_fd[0];
+}
+
+void rung_model_row_sync_steps(rung_model_row *row)
+{
+	if (!row->result && row->recorded)
+		row->result = row->recorded;
+	for (int s = 0; s < RUNG_NSTEPS; s++)
+		row->step[s] = row->result ? row->result->steps[s].status : RUNG_S_NONE;
+	row->cached = row->result && row->result->cached;
+}
+
+static double kind_median(const rung_model_row *row, bool recorded)
+{
+	const rung_result *r = rung_model_row_result(row, recorded);
+	if (!r || !r->bench.valid || rung_result_status(r) == RUNG_S_FAILED)
+		return NAN;
+	return r->bench.median;
+}
+
+/* The kind baseline and best are computed in: live when any row has a live
+ * result, else recorded (recorded and live are never compared). */
+static bool rows_kind_recorded(const rung_model_row *rows, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (rows[i].result && !rung_model_row_is_recorded(&rows[i]))
+			return false;
+	return true;
+}
+
+/* Best = fastest correct version of the kind shown (live, else recorded),
+ * unless a row is marked best by a note. */
+static void recompute_best(rung_model *m)
+{
+	for (int i = 0; i < m->nrows; i++)
+		if (m->rows[i].verdict == RUNG_VERDICT_BEST)
+			return;
+	bool rec = rows_kind_recorded(m->rows, m->nrows);
+#define row_median(r) kind_median((r), rec)
+	int best = -1;
+	for (int i = 0; i < m->nrows; i++) {
+		m->rows[i].best = false;
+		double t = row_median(&m->rows[i]);
+		if (isnan(t) || m->rows[i].verdict == RUNG_VERDICT_REJECT)
+			continue;
+		if (best < 0 || t < row_median(&m->rows[best]))
+			best = i;
+	}
+	if (best >= 0)
+		m->rows[best].best = true;
+#undef row_median
+}
+
+/* No baseline chosen by a verdict: the oldest evaluated version of the kind shown. */
+static void recompute_baseline(rung_model *m)
+{
+	for (int i = 0; i < m->nrows; i++)
+		if (m->rows[i].verdict == RUNG_VERDICT_BASELINE)
+			return;
+	bool rec = rows_kind_recorded(m->rows, m->nrows);
+	for (int i = 0; i < m->nrows; i++)
+		m->rows[i].baseline = false;
+	for (int i = m->nrows - 1; i >= 0; i--)
+		if (!isnan(kind_median(&m->rows[i], rec))) {
+			m->rows[i].baseline = true;
+			break;
+		}
+}
+
+/* Flags from verdicts, the automatic baseline and the best, over m->rows
+ * (appended: the baseline flags already set may be automatic ones). */
+static void rows_changed(rung_model *m, bool appended)
+{
+	int n = m->nrows;
+	rung_model_row *rows = m->rows;
+	bool have_base = false;
+	for (int i = 0; i < n; i++) {
+		if (rows[i].verdict == RUNG_VERDICT_BASELINE)
+			rows[i].baseline = true;
+		if (rows[i].verdict == RUNG_VERDICT_BEST)
+			rows[i].best = true;
+		have_base |= appended ? rows[i].verdict == RUNG_VERDICT_BASELINE : rows[i].baseline;
+	}
+	/* No baseline chosen: the oldest evaluated version (of the kind shown) is the baseline. */
+	m->auto_baseline = !have_base;
+	if (!have_base)
+		recompute_baseline(m);
+	recompute_best(m);
+	m->generation++;
+}
+
+void rung_model_set_rows(rung_model *m, rung_model_row *rows, int n)
+{
+	rung_model_rows_free(m->rows, m->nrows);
+	m->rows = rows;
+	m->nrows = n;
+	rows_changed(m, false);
+}
+
+/* RUNG_EV_ROWS_MORE: appends when the list still ends where the chunk starts
+ * (a task switch or a reload in between makes it stale: dropped). */
+static void append_rows(rung_model *m, rung_model_event *e)
+{
+	bool fits = m->nrows > 0 ? !strcmp(m->rows[m->nrows - 1].hash, e->hash) : !e->hash[0];
+	if (!fits)
+		return;
+	if (e->nrows > 0) {
+		rung_model_row *nr = realloc(m->rows, (size_t)(m->nrows + e->nrows) * sizeof(*nr));
+		if (!nr) {
+			snprintf(m->message, sizeof(m->message), "loading: out of memory");
+			m->loading = false;
+			return;
+		}
+		memcpy(nr + m->nrows, e->rows, (size_t)e->nrows * sizeof(*nr));
+		m->rows = nr;
+		m->nrows += e->nrows;
+		free(e->rows); /* the rows' results now belong to m->rows */
+		e->rows = NULL;
+		e->nrows = 0;
+		rows_changed(m, true);
+	}
+	if (e->last) {
+		m->loading = false;
+		if (m->evaluate_when_loaded) {
+			m->evaluate_when_loaded = false;
+			if (rung_model_evaluate_missing(m) < 0)
+				snprintf(m->message, sizeof(m->message), "evaluate: %s", rung_error_last());
+		}
+	}
+}
+
+static void apply_one(rung_model *m, rung_model_event *e)
+{
+	int i = e->kind == RUNG_EV_ROWS || e->kind == RUNG_EV_ROWS_MORE || e->kind == RUNG_EV_MESSAGE
+			? -1
+			: rung_model_find(m, e->hash);
+	rung_model_row *r = i >= 0 ? &m->rows[i] : NULL;
+	switch (e->kind) {
+	case RUNG_EV_QUEUED:
+		m->queue_total++;
+		if (r && e->step == RUNG_STEP_SANITIZE)
+			r->step[RUNG_STEP_SANITIZE] = RUNG_S_PENDING; /* the other rungs stay as they are */
+		else if (r)
+			for (int s = 0; s < RUNG_STEP_SANITIZE; s++) /* the sanitize rung runs on request */
+				r->step[s] = RUNG_S_PENDING;
+		break;
+	case RUNG_EV_PROGRESS:
+		snprintf(m->queue_hash, sizeof(m->queue_hash), "%s", e->hash);
+		m->queue_step = e->step;
+		m->queue_frac = e->frac;
+		if (r) {
+			for (int s = 0; s < (int)e->step && s < RUNG_NSTEPS; s++)
+				if (r->step[s] == RUNG_S_PENDING || r->step[s] == RUNG_S_RUNNING)
+					r->step[s] = RUNG_S_OK;
+			if ((unsigned)e->step < RUNG_NSTEPS)
+				r->step[e->step] = RUNG_S_RUNNING;
+		}
+		break;
+	case RUNG_EV_RESULT:
+		if (m->queue_total > m->queue_done)
+			m->queue_done++;
+		if (m->queue_done >= m->queue_total) {
+			m->queue_done = m->queue_total = 0;
+			m->queue_hash[0] = 0;
+		}
+		if (r && e->result) {
+			/* a live result replaces the recorded one on display (which stays in r->recorded) */
+			row_drop_live(r);
+			r->result = e->result;
+			e->result = NULL;
+			rung_model_row_sync_steps(r);
+			if (m->auto_baseline)
+				recompute_baseline(m);
+			recompute_best(m);
+		}
+		break;
+	case RUNG_EV_ROWS:
+		rung_model_set_rows(m, e->rows, e->nrows);
+		e->rows = NULL;
+		e->nrows = 0;
+		break;
+	case RUNG_EV_NOTE:
+		if (r) {
+			r->verdict = e->verdict;
+			const char *nl = strchr(e->text, '\n');
+			int len = nl ? (int)(nl - e->text) : (int)strlen(e->text);
+			snprintf(r->note, sizeof(r->note), "%.*s", len, e->text);
+		}
+		break;
+	case RUNG_EV_MESSAGE:
+		snprintf(m->message, sizeof(m->message), "%s", e->text);
+		break;
+	case RUNG_EV_EVALUATE_MISSING: {
+		int n = rung_model_evaluate_missing(m);
+		if (n < 0)
+			snprintf(m->message, sizeof(m->message), "evaluate: %s", rung_error_last());
+		break;
+	}
+	case RUNG_EV_TASKS:
+		break;
+	case RUNG_EV_ROWS_MORE:
+		append_rows(m, e);
+		break;
+	}
+	m->generation++;
+}
+
+int rung_model_apply_events(rung_model *m)
+{
+	char buf[256];
+	while (read(m->pipe_fd[0], buf, sizeof(buf)) > 0)
+		;
+	pthread_mutex_lock(&m->lock);
+	rung_model_event *e = m->head;
+	m->head = m->tail = NULL;
+	pthread_mutex_unlock(&m->lock);
+	int n = 0;
+	while (e) {
+		rung_model_event *next = e->next;
+		apply_one(m, e);
+		event_free(e);
+		e = next;
+		n++;
+	}
+	return n;
+}
+
+int rung_model_refresh(rung_model *m)
+{
+	return m->ops && m->ops->refresh ? m->ops->refresh(m) : 0;
+}
+
+int rung_model_text(char **out, rung_model *m, const char *hash, rung_text_kind kind)
+{
+	*out = NULL;
+	if (!m->ops || !m->ops->text)
+		return rung_error_set(RUNG_EUNSUPPORTED, "this model has no %s text", rung_text_kind_name(kind));
+	return m->ops->text(out, m, hash, kind);
+}
+
+int rung_model_launch(rung_geom *out, rung_model *m, const char *hash)
+{
+	memset(out, 0, sizeof(*out));
+	if (!m->ops || !m->ops->launch)
+		return rung_error_set(RUNG_EUNSUPPORTED, "this model has no launch geometry");
+	return m->ops->launch(out, m, hash);
+}
+
+int rung_model_evaluate(rung_model *m, const char *hash)
+{
+	if (!m->ops || !m->ops->evaluate)
+		return rung_error_set(RUNG_EUNSUPPORTED, "this model cannot evaluate");
+	return m->ops->evaluate(m, hash);
+}
+
+int rung_model_sanitize(rung_model *m, const char *hash)
+{
+	if (!m->ops || !m->ops->sanitize)
+		return rung_error_set(RUNG_EUNSUPPORTED, "this workbench has no repository to store the result in");
+	return m->ops->sanitize(m, hash);
+}
+
+int rung_model_evaluate_missing(rung_model *m)
+{
+	int n = 0;
+	/* while the first list is still arriving: the rows loaded now, the rest
+	 * when it is complete (rows already queued are skipped then) */
+	if (m->loading)
+		m->evaluate_when_loaded = true;
+	/* oldest first, so results arrive in commit order */
+	for (int i = m->nrows - 1; i >= 0; i--) {
+		rung_model_row *r = &m->rows[i];
+		/* a recorded result is not an evaluation on this machine */
+		if ((r->result && !rung_model_row_is_recorded(r)) || r->step[0] == RUNG_S_PENDING ||
+		    r->step[0] == RUNG_S_RUNNING)
+			continue;
+		int err = rung_model_evaluate(m, r->hash);
+		if (err < 0)
+			return err;
+		n++;
+	}
+	return n;
+}
+
+int rung_model_set_note(rung_model *m, const char *hash, rung_verdict v, const char *text)
+{
+	int i = rung_model_find(m, hash);
+	if (i < 0)
+		return rung_error_set(RUNG_ENOTFOUND, "no version %s", hash);
+	if (m->ops && m->ops->set_note) {
+		int err = m->ops->set_note(m, m->rows[i].hash, v, text);
+		if (err < 0)
+			return err;
+	}
+	rung_model_row *r = &m->rows[i];
+	if (v == RUNG_VERDICT_BASELINE || (r->baseline && v != RUNG_VERDICT_BASELINE))
+		for (int j = 0; j < m->nrows; j++)
+			m->rows[j].baseline = j == i && v == RUNG_VERDICT_BASELINE;
+	if (v == RUNG_VERDICT_BASELINE)
+		m->auto_baseline = false;
+	if (v == RUNG_VERDICT_BEST)
+		for (int j = 0; j < m->nrows; j++)
+			m->rows[j].best = j == i;
+	r->verdict = v;
+	if (text && text[0]) { /* a verdict alone leaves the note as it is (it is still in git) */
+		const char *nl = strchr(text, '\n');
+		int len = nl ? (int)(nl - text) : (int)strlen(text);
+		snprintf(r->note, sizeof(r->note), "%.*s", len, text);
+	}
+	if (v != RUNG_VERDICT_BEST)
+		recompute_best(m);
+	m->generation++;
+	return 0;
+}
+
+int rung_model_set_task(rung_model *m, int i)
+{
+	if (!m->ops || !m->ops->set_task || m->ntasks < 2)
+		return rung_error_set(RUNG_EUNSUPPORTED, "this repository has one task");
+	if (i < 0 || i >= m->ntasks)
+		return rung_error_set(RUNG_EINVAL, "no task %d (of %d)", i + 1, m->ntasks);
+	int e = m->ops->set_task(m, i);
+	if (e < 0)
+		return e;
+	m->task = i;
+	m->generation++;
+	return 0;
+}
+
+int rung_model_find(const rung_model *m, const char *hash)
+{
+	size_t len = strlen(hash);
+	if (!len)
+		return -1;
+	for (int i = 0; i < m->nrows; i++)
+		if (!strncmp(m->rows[i].hash, hash, len))
+			return i;
+	return -1;
+}
+
+int rung_model_baseline(const rung_model *m)
+{
+	for (int i = 0; i < m->nrows; i++)
+		if (m->rows[i].baseline)
+			return i;
+	return -1;
+}
+
+int rung_model_best(const rung_model *m)
+{
+	for (int i = 0; i < m->nrows; i++)
+		if (m->rows[i].best)
+			return i;
+	return -1;
+}

@@ -1,0 +1,246 @@
+/* The workbench's model: what the screens show, decoupled from git, the store
+ * and the GPU. A backend (tui/model/mem.c in memory, tui/model/git.c on a
+ * repository) fills the rows and answers a few requests through an ops table.
+ *
+ * Threads: only the UI thread reads or changes rows. Anything that happens
+ * elsewhere (a background evaluation, a reload) is posted as an event with
+ * rung_model_post() from any thread; it lands on a mutex-protected queue and a
+ * byte is written to a pipe whose read end (rung_model_event_fd) the UI polls
+ * together with stdin. rung_model_apply_events() then applies the queue on the
+ * UI thread. The UI never waits for the GPU, git or the store. */
+#ifndef RUNG_TUI_MODEL_H
+#define RUNG_TUI_MODEL_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/result.h"
+#include "core/roofline.h"
+
+/* Steering verdicts: id, name (as stored in notes). */
+#define RUNG_VERDICT_LIST(_) \
+	_(NONE, "") \
+	_(KEEP, "keep") \
+	_(REJECT, "reject") \
+	_(BASELINE, "baseline") \
+	_(BEST, "best")
+
+typedef enum {
+#define RUNG_VERDICT_ENUM(id, name) RUNG_VERDICT_##id,
+	RUNG_VERDICT_LIST(RUNG_VERDICT_ENUM)
+#undef RUNG_VERDICT_ENUM
+	RUNG_NVERDICTS
+} rung_verdict;
+
+const char *rung_verdict_name(rung_verdict v);
+/* "keep" -> RUNG_VERDICT_KEEP; 0 or RUNG_EINVAL. */
+int rung_verdict_parse(rung_verdict *out, const char *s);
+
+/* One version (commit) as the table shows it. */
+typedef struct {
+	char hash[41];         /* full hex commit id (or any unique id) */
+	char subject[256];     /* raw: sanitized when drawn */
+	char author[64];
+	int64_t date;          /* unix seconds */
+	rung_status step[RUNG_NSTEPS]; /* live per-rung status (NONE = not run) */
+	bool cached;           /* the result came from the store */
+	rung_result *result;   /* owned by the model; NULL = not evaluated */
+	rung_verdict verdict;
+	char note[256];        /* first line of the steering note ("" = none) */
+	bool baseline, best;
+	/* A result recorded on another machine (rung demo, rung import), owned by
+	 * the row; never mixed with live ones. While the row has no live result,
+	 * `result` points at it (result == recorded) so every screen shows it,
+	 * labelled; a live result replaces it in `result` and it stays here for
+	 * recorded-vs-recorded comparisons. rung_model_row_sync_steps sets result
+	 * from it when result is NULL. */
+	rung_result *recorded;
+} rung_model_row;
+
+/* The row shows a recorded result (no live one). */
+bool rung_model_row_is_recorded(const rung_model_row *r);
+/* The row's result of one kind: recorded ? the recorded one : the live one (NULL when none). */
+const rung_result *rung_model_row_result(const rung_model_row *r, bool recorded);
+
+typedef enum { RUNG_TEXT_SOURCE, RUNG_TEXT_PTX, RUNG_TEXT_SASS, RUNG_NTEXT } rung_text_kind;
+const char *rung_text_kind_name(rung_text_kind k); /* "source", "PTX", "SASS" */
+
+typedef enum {
+	RUNG_EV_QUEUED,   /* hash was queued for evaluation (.step RUNG_STEP_SANITIZE: for its sanitize rung only) */
+	RUNG_EV_PROGRESS, /* hash is at step, frac done */
+	RUNG_EV_RESULT,   /* result for hash (ownership of .result passes to the model) */
+	RUNG_EV_ROWS,     /* a reload finished: .rows/.nrows replace the list (ownership passes) */
+	RUNG_EV_NOTE,     /* hash got verdict + note text */
+	RUNG_EV_MESSAGE,  /* .text for the status bar */
+	RUNG_EV_EVALUATE_MISSING, /* evaluate every row without a live result (as `E`), on the UI thread */
+	RUNG_EV_TASKS,    /* .text: the task list changed (backend state); bumps the generation */
+	/* more of the first list, read in the background: .rows/.nrows are appended
+	 * when the list still ends at row .hash (else they are stale and dropped);
+	 * .last: the list is complete (clears m->loading) */
+	RUNG_EV_ROWS_MORE,
+} rung_event_kind;
+
+typedef struct rung_model_event {
+	rung_event_kind kind;
+	char hash[41];
+	rung_step_id step;
+	double frac;
+	rung_result *result;
+	rung_model_row *rows;
+	int nrows;
+	rung_verdict verdict;
+	char text[256];
+	bool last;                     /* RUNG_EV_ROWS_MORE: the list is complete */
+	struct rung_model_event *next; /* queue link (internal) */
+} rung_model_event;
+
+/* Device ceilings for the roofline (NAN = unknown). */
+typedef struct {
+	double bw_bytes_s;   /* DRAM bandwidth, B/s */
+	double fp32_flop_s;  /* FP32 FMA peak, FLOP/s */
+	double tensor_flop_s;/* tensor peak, FLOP/s (NAN when unknown) */
+	char source[64];     /* "measured", "datasheet", ... */
+} rung_model_ceilings;
+
+/* The roofline screen's ceilings for a result's device: the speed-of-light
+ * guard's (rung_ceilings_guard, core/roofline_guard.h: the datasheet ones for
+ * env's chip and clocks, one arch parse, each raised by a measured one, which
+ * may be NULL, where that is higher), so that the screen and the guard agree.
+ * source: "measured" when DRAM or FP32 is a measured one, else "datasheet".
+ * RUNG_EINVAL (out left unknown) when there is no DRAM or FP32 ceiling. */
+int rung_model_ceilings_from(rung_model_ceilings *out, const rung_env *env, const rung_ceilings *measured);
+
+typedef struct rung_model rung_model;
+
+/* What a backend implements. Every function returns 0 or a negative rung_err
+ * with rung_error_set() called; none may block on the GPU. */
+typedef struct {
+	const char *name;
+	/* Reload the list: either fill m->rows directly (fast) or post RUNG_EV_ROWS later. */
+	int (*refresh)(rung_model *m);
+	/* Source / PTX / SASS of a version into *out (malloc'd, caller frees). RUNG_ENOTFOUND when absent. */
+	int (*text)(char **out, rung_model *m, const char *hash, rung_text_kind kind);
+	/* Queue a version for evaluation; progress and the result arrive as events. */
+	int (*evaluate)(rung_model *m, const char *hash);
+	/* Queue the sanitize rung of a version (the spec's [check] sanitize tools,
+	 * else memcheck and racecheck), as evaluate. NULL: the backend cannot. */
+	int (*sanitize)(rung_model *m, const char *hash);
+	/* Store verdict + note (the git backend writes a git note); the row is updated by the caller. */
+	int (*set_note)(rung_model *m, const char *hash, rung_verdict v, const char *text);
+	void (*free)(rung_model *m); /* frees the backend's own state (impl) */
+	/* Switches to task m->tasks[i]: replaces rows, title and ceilings (NULL: one task only). */
+	int (*set_task)(rung_model *m, int i);
+	/* Profile side data stored beside the version's live result (vcs/prof_store.h
+	 * kinds "sass", "trace") as JSON text into *out (caller frees); RUNG_ENOTFOUND
+	 * when none. NULL: the backend has none (tui/model_prof.h reads it). */
+	int (*extra)(char **out, rung_model *m, const char *hash, const char *kind);
+	/* Launch geometry of a version at the task's benchmark shape: [launch]
+	 * overridden by the version's `// rung:` line, evaluated with [dims].
+	 * RUNG_ENOTFOUND when the version has none. NULL: the backend cannot tell. */
+	int (*launch)(rung_geom *out, rung_model *m, const char *hash);
+} rung_model_ops;
+
+struct rung_model {
+	const rung_model_ops *ops;
+	void *impl;
+
+	rung_model_row *rows; /* newest first (git log order) */
+	int nrows;
+	rung_model_ceilings ceil;
+	char title[128];      /* task name for the title bar */
+	/* the repository's tasks (directories with rung.ini), m->task is shown; ntasks 0 = unknown */
+	char tasks[16][128];
+	int ntasks, task;
+	bool auto_baseline;   /* no baseline verdict: the oldest evaluated row, recomputed as results arrive */
+
+	/* evaluation queue as the status bar shows it: "evaluating 3/12 a1b2c3d bench 41%" */
+	int queue_total, queue_done;
+	char queue_hash[41];
+	rung_step_id queue_step;
+	double queue_frac;
+	char message[256];    /* last RUNG_EV_MESSAGE */
+	unsigned generation;  /* bumped whenever rows change (screens cache on it) */
+	/* The first list is still arriving (RUNG_EV_ROWS_MORE): rows holds the
+	 * newest versions read so far. `E` meanwhile queues the rows loaded and
+	 * sets evaluate_when_loaded: the rest is queued when the list is complete. */
+	bool loading;
+	bool evaluate_when_loaded;
+
+	/* event queue */
+	pthread_mutex_t lock;
+	rung_model_event *head, *tail;
+	int pipe_fd[2];
+};
+
+/* Sets up the generic part (queue, pipe); ops/impl set by the backend. */
+int rung_model_init(rung_model *m, const rung_model_ops *ops, void *impl);
+/* Frees rows, queued events, the pipe, then calls ops->free; frees m. */
+void rung_model_free(rung_model *m);
+
+/* Any thread: copies *ev (taking ownership of .result/.rows) and wakes the UI. */
+int rung_model_post(rung_model *m, const rung_model_event *ev);
+/* The fd that becomes readable when events are queued. */
+int rung_model_event_fd(const rung_model *m);
+/* UI thread: applies all queued events; returns how many were applied. */
+int rung_model_apply_events(rung_model *m);
+
+/* Convenience wrappers around ops (UI thread). */
+int rung_model_refresh(rung_model *m);
+int rung_model_text(char **out, rung_model *m, const char *hash, rung_text_kind kind);
+/* ops->launch, or RUNG_EUNSUPPORTED. */
+int rung_model_launch(rung_geom *out, rung_model *m, const char *hash);
+int rung_model_evaluate(rung_model *m, const char *hash);
+/* ops->sanitize, or RUNG_EUNSUPPORTED. */
+int rung_model_sanitize(rung_model *m, const char *hash);
+/* Evaluates every row without a result and not already queued; returns the count queued (>= 0). */
+int rung_model_evaluate_missing(rung_model *m);
+/* Writes through the backend and updates the row (verdict baseline/best also moves the flags). */
+int rung_model_set_note(rung_model *m, const char *hash, rung_verdict v, const char *text);
+
+/* Lookups (UI thread). */
+int rung_model_find(const rung_model *m, const char *hash_or_prefix); /* row index or -1 */
+int rung_model_baseline(const rung_model *m); /* row index of the baseline, or -1 */
+int rung_model_best(const rung_model *m);     /* row index of the best, or -1 */
+
+/* Switches to task i of m->tasks (RUNG_EINVAL when out of range, RUNG_EUNSUPPORTED
+ * for a backend with one task). The evaluation queue keeps running for the old task. */
+int rung_model_set_task(rung_model *m, int i);
+/* Live and recorded rows: *live rows with a live result, *recorded rows showing a recorded one. */
+void rung_model_count(const rung_model *m, int *live, int *recorded);
+
+/* Frees an array of rows (results included). */
+void rung_model_rows_free(rung_model_row *rows, int n);
+/* Replaces m->rows (takes ownership), recomputes best when no row is marked best. */
+void rung_model_set_rows(rung_model *m, rung_model_row *rows, int n);
+/* Sets row steps from its result (or clears them). */
+void rung_model_row_sync_steps(rung_model_row *row);
+
+/* ---- backends ---- */
+
+/* In memory (tests, benchmarks): rows added by hand; evaluate only posts QUEUED.
+ * A row added with .recorded set (and .result NULL) shows that recorded result. */
+int rung_model_mem_new(rung_model **out);
+/* Appends a copy of *row (row->result is taken over). */
+int rung_model_mem_add(rung_model *m, const rung_model_row *row);
+/* Sets the text returned for (hash, kind) (copied). */
+int rung_model_mem_set_text(rung_model *m, const char *hash, rung_text_kind kind, const char *text);
+/* Sets the launch geometry returned for hash (the demo gives every version
+ * a 16x16 block without dynamic shared memory). */
+int rung_model_mem_set_launch(rung_model *m, const char *hash, const rung_geom *g);
+/* n deterministic synthetic versions with results (seeded), for tests and benches. */
+int rung_model_mem_demo(rung_model *m, int n, unsigned seed);
+/* A synthetic result: ok all the way with the given median (ms), or failing at check. */
+rung_result *rung_model_fake_result(const char *hash, double median_ms, double max_rel, bool check_ok, unsigned seed);
+
+/* On a git repository (vcs/ history, notes and store). dir = repository (or any dir inside),
+ * taskdir = task directory relative to it (NULL = the repository root). */
+int rung_model_git_new(rung_model **out, const char *dir, const char *taskdir);
+
+/* Auto-evaluation (rung demo): on a background thread, asks a worker process
+ * for the device (rung_worker_env; no CUDA in this process). With a GPU it
+ * posts RUNG_EV_EVALUATE_MISSING (as if `E` were pressed); without one it posts
+ * the message "no GPU: showing recorded results (<reason>)". Never blocks. */
+int rung_model_auto_evaluate(rung_model *m);
+
+#endif

@@ -1,0 +1,39 @@
+/* Derived per-version numbers the screens show: error, time, delta against the
+ * baseline with its noise band, roofline position, registers. */
+#ifndef RUNG_TUI_ROWMETRICS_H
+#define RUNG_TUI_ROWMETRICS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/stats.h"
+#include "tui/model/model.h"
+
+typedef struct {
+	double median_ms;        /* NAN when not benched (or check failed) */
+	double max_rel;          /* worst over shapes and seeds; NAN when not checked */
+	bool has_delta;
+	double delta;            /* (t - t_base) / t_base */
+	double noise;            /* half-width of the ~95% band: 2 * sqrt(rse_a^2 + rse_b^2) */
+	rung_cmp_verdict cmp;    /* FASTER / SLOWER / SAME within noise */
+	bool env_differs;        /* the baseline was measured in another environment */
+	char env_why[160];       /* what differs ("GPU NVIDIA H200 vs NVIDIA H100; ...") */
+	double intensity;        /* FLOP/B (NAN when unknown) */
+	double flop_s;           /* achieved FLOP/s */
+	double roof_pct;         /* % of the attainable roof (NAN when unknown) */
+	bool impossible;         /* faster than the roofline floor */
+	bool suspect;            /* evidence that it may fool the bench: result suspects, or impossible */
+	bool has_regs;
+	int regs;
+	int64_t spills;          /* spill stores + loads */
+	int64_t smem;
+} rung_row_metrics;
+
+void rung_row_metrics_get(rung_row_metrics *out, const rung_model *m, int row, int base_row);
+
+/* "3.412ms", "812us", "1.20s" in at most 8 columns. */
+void rung_fmt_ms(char *buf, int len, double ms);
+/* "1T", "10T", "100G" */
+void rung_fmt_si(char *buf, int len, double v);
+
+#endif

@@ -1,0 +1,452 @@
+/* Detail: what makes the selected version suspect, every rung of it, metrics
+ * per shape and seed, first bad indices, a histogram of the timing samples,
+ * what the kernel printed (inert), the environment and the compile log with errors at their lines. `t` switches to its SASS with
+ * the stored per-instruction counts, then to its stored trace
+ * (tui/screens/detail_prof.c), and back. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "core/inert.h"
+#include "tui/screens/detail_prof.h"
+#include "tui/draw.h"
+#include "tui/model/occ_row.h"
+#include "tui/model/rowmetrics.h"
+#include "tui/view.h"
+
+enum { PANE_SUMMARY, PANE_SASS, PANE_TRACE, NPANES };
+static const char *const pane_names[NPANES] = {"summary", "SASS", "trace"};
+
+typedef struct {
+	rung_lines lines;
+	int pane;
+} detail_priv;
+
+static void histogram(rung_lines *l, const rung_bench *b)
+{
+	if (!b->samples || b->n < 2)
+		return;
+	double lo = INFINITY, hi = -INFINITY;
+	for (int i = 0; i < b->n; i++) {
+		lo = fmin(lo, b->samples[i]);
+		hi = fmax(hi, b->samples[i]);
+	}
+	enum { NB = 8, BARW = 30 };
+	int count[NB] = {0}, maxc = 1;
+	double span = hi > lo ? hi - lo : 1;
+	for (int i = 0; i < b->n; i++) {
+		int k = (int)((b->samples[i] - lo) / span * NB);
+		if (k >= NB)
+			k = NB - 1;
+		if (k < 0)
+			k = 0;
+		if (++count[k] > maxc)
+			maxc = count[k];
+	}
+	rung_lines_add(l, RUNG_ROLE_HEADER, "  timing samples (%d, %s)", b->n, b->method[0] ? b->method : "?");
+	for (int k = 0; k < NB; k++) {
+		char a[32], c[32], bar[BARW * 3 + 1] = "";
+		rung_fmt_ms(a, sizeof(a), lo + span * k / NB);
+		rung_fmt_ms(c, sizeof(c), lo + span * (k + 1) / NB);
+		int n = count[k] * BARW / maxc;
+		if (count[k] && !n)
+			n = 1;
+		for (int i = 0; i < n; i++)
+			strcat(bar, rung_glyph(RUNG_G_BLOCK));
+		rung_lines_new(l);
+		rung_lines_seg(l, RUNG_ROLE_DIM, "  %9s-%-9s ", a, c);
+		bool has_median = b->median >= lo + span * k / NB && (b->median < lo + span * (k + 1) / NB || k == NB - 1);
+		rung_lines_seg(l, has_median ? RUNG_ROLE_FASTER : RUNG_ROLE_POINT, "%s", bar);
+		rung_lines_seg(l, RUNG_ROLE_DIM, " %d%s", count[k], has_median ? "  <- median" : "");
+	}
+}
+
+static void step_line(rung_lines *l, const rung_result *r, rung_step_id s, const char *extra)
+{
+	rung_role role;
+	rung_glyph_id g = rung_status_glyph(r->steps[s].status, r->cached, &role);
+	rung_lines_new(l);
+	rung_lines_seg(l, RUNG_ROLE_HEADER, "%-8s ", rung_step_name(s));
+	rung_lines_seg(l, role, "%s %-7s", rung_glyph(g), r->steps[s].status == RUNG_S_NONE ? "-" : rung_status_name(r->steps[s].status));
+	if (!isnan(r->steps[s].wall_ms) && r->steps[s].status != RUNG_S_NONE)
+		rung_lines_seg(l, RUNG_ROLE_DIM, " %7.1f ms", r->steps[s].wall_ms);
+	if (extra && *extra)
+		rung_lines_seg(l, RUNG_ROLE_DEFAULT, "  %s", extra);
+	if (r->steps[s].reason[0])
+		rung_lines_seg(l, r->steps[s].status == RUNG_S_FAILED ? RUNG_ROLE_FAILED : RUNG_ROLE_DIM, "  %s", r->steps[s].reason);
+}
+
+/* The line number an error message points at: "f.cu(12): error" or "f.cu:12: ...". 0 if none. */
+static int error_line(const char *msg)
+{
+	for (const char *p = msg; *p; p++) {
+		if (*p != '(' && *p != ':')
+			continue;
+		char close = *p == '(' ? ')' : ':';
+		const char *q = p + 1;
+		int n = 0, digits = 0;
+		while (*q >= '0' && *q <= '9' && digits < 9)
+			n = n * 10 + (*q++ - '0'), digits++;
+		if (digits && *q == close)
+			return n;
+	}
+	return 0;
+}
+
+/* Source line n (1-based) of src, or NULL. */
+static const char *source_line(const char *src, int n, int *len)
+{
+	const char *p = src;
+	for (int i = 1; p && i < n; i++) {
+		p = strchr(p, '\n');
+		if (p)
+			p++;
+	}
+	if (!p || !*p)
+		return NULL;
+	const char *e = strchr(p, '\n');
+	*len = e ? (int)(e - p) : (int)strlen(p);
+	return p;
+}
+
+/* Compile log: errors in the error role, each followed by the source line it names. */
+static void compile_log(rung_lines *l, const char *log, const char *src)
+{
+	rung_lines_add(l, RUNG_ROLE_HEADER, "compile log");
+	const char *p = log;
+	while (p && *p) {
+		const char *nl = strchr(p, '\n');
+		int len = nl ? (int)(nl - p) : (int)strlen(p);
+		char line[1024];
+		snprintf(line, sizeof(line), "%.*s", len > 1000 ? 1000 : len, p);
+		bool err = strstr(line, "error") != NULL;
+		rung_role role = err ? RUNG_ROLE_ERROR : strstr(line, "warning") ? RUNG_ROLE_WARNING : RUNG_ROLE_DEFAULT;
+		rung_lines_add(l, role, "  %s", line);
+		int ln = err && src ? error_line(line) : 0, sl;
+		const char *s = ln ? source_line(src, ln, &sl) : NULL;
+		if (s) {
+			rung_lines_new(l);
+			rung_lines_seg(l, RUNG_ROLE_DIM, "  %5d | ", ln);
+			rung_lines_seg(l, RUNG_ROLE_DEFAULT, "%.*s", sl > 500 ? 500 : sl, s);
+		}
+		p = nl ? nl + 1 : NULL;
+	}
+}
+
+/* What makes the version suspect (docs/CHECKS.md, "Evidence: suspects"), one
+ * line each with its reason, before the rungs; nothing when there is none. */
+static void suspect_section(rung_lines *l, const rung_model *m, int row, const rung_result *r)
+{
+	rung_row_metrics mx;
+	rung_row_metrics_get(&mx, m, row, rung_model_baseline(m));
+	if (!mx.suspect)
+		return;
+	rung_lines_new(l);
+	rung_lines_seg(l, RUNG_ROLE_SUSPECT, "%s suspect", rung_glyph(RUNG_G_SUSPECT));
+	rung_lines_seg(l, RUNG_ROLE_DIM, "  evidence that it may fool the bench: verify before building on it");
+	for (int k = 0; k < r->nsuspects; k++) {
+		rung_lines_new(l);
+		rung_lines_seg(l, RUNG_ROLE_SUSPECT, "  %s", rung_suspect_name(r->suspects[k].kind));
+		rung_lines_seg(l, RUNG_ROLE_DEFAULT, "  %s", r->suspects[k].reason);
+	}
+	if (mx.impossible && !rung_result_suspect(r, RUNG_SUSPECT_IMPOSSIBLE)) {
+		rung_lines_new(l);
+		rung_lines_seg(l, RUNG_ROLE_SUSPECT, "  %s", rung_suspect_name(RUNG_SUSPECT_IMPOSSIBLE));
+		rung_lines_seg(l, RUNG_ROLE_DEFAULT, "  %.0f%% of the roof: faster than the roofline floor", mx.roof_pct);
+	}
+	rung_lines_add(l, RUNG_ROLE_DEFAULT, "%s", "");
+}
+
+/* What the kernel printed (the first 64 KiB, as stored): raw in the lines,
+ * made inert when drawn (rung_tui_sanitize: ESC as ^[, C1 and bidi controls as
+ * <U+XXXX>, invalid bytes as \xNN). */
+static void kernel_output(rung_lines *l, const rung_result *r)
+{
+	if (r->output_bytes <= 0 && !(r->output && *r->output))
+		return;
+	char total[32], dropped[32];
+	rung_fmt_bytes(total, sizeof(total), r->output_bytes);
+	rung_fmt_bytes(dropped, sizeof(dropped), r->output_dropped);
+	rung_lines_add(l, RUNG_ROLE_DEFAULT, "%s", "");
+	rung_lines_new(l);
+	rung_lines_seg(l, RUNG_ROLE_HEADER, "kernel output");
+	rung_lines_seg(l, RUNG_ROLE_DIM, " (%s, %s dropped)", total, dropped);
+	rung_lines_text(l, RUNG_ROLE_DEFAULT, "  ", r->output ? r->output : "");
+	if (r->output_dropped > 0)
+		rung_lines_add(l, RUNG_ROLE_DIM, "  ... %s more not kept", dropped);
+}
+
+static void build_summary(rung_view *v, int row)
+{
+	detail_priv *p = v->priv;
+	rung_tui *t = v->tui;
+	rung_model *m = t->model;
+	rung_lines *l = &p->lines;
+	const rung_model_row *mr = &m->rows[row];
+	char date[64] = "";
+	time_t tt = (time_t)mr->date;
+	struct tm tm;
+	if (gmtime_r(&tt, &tm))
+		strftime(date, sizeof(date), "%Y-%m-%d %H:%M UTC", &tm);
+	rung_lines_new(l);
+	rung_lines_seg(l, RUNG_ROLE_KEY, "%.12s ", mr->hash);
+	rung_lines_seg(l, RUNG_ROLE_DEFAULT, "%s", mr->subject);
+	rung_lines_add(l, RUNG_ROLE_DIM, "%s, %s", mr->author, date);
+	if (mr->baseline || mr->best || mr->verdict || mr->note[0]) {
+		rung_lines_new(l);
+		if (mr->baseline)
+			rung_lines_seg(l, RUNG_ROLE_BASELINE, "[baseline] ");
+		if (mr->best)
+			rung_lines_seg(l, RUNG_ROLE_BEST, "[best] ");
+		if (mr->verdict)
+			rung_lines_seg(l, RUNG_ROLE_NOTE, "verdict: %s ", rung_verdict_name(mr->verdict));
+		if (mr->note[0])
+			rung_lines_seg(l, RUNG_ROLE_NOTE, "note: %s", mr->note);
+	}
+	rung_lines_add(l, RUNG_ROLE_DEFAULT, "%s", "");
+	const rung_result *r = mr->result;
+	if (!r) {
+		rung_lines_new(l);
+		bool queued = mr->step[0] == RUNG_S_PENDING || mr->step[0] == RUNG_S_RUNNING;
+		for (int s = 0; s < RUNG_NSTEPS; s++) {
+			if (s == RUNG_STEP_SANITIZE && mr->step[s] == RUNG_S_NONE)
+				continue; /* on request only: listed where it ran */
+			rung_role role;
+			rung_glyph_id g = rung_status_glyph(mr->step[s], false, &role);
+			rung_lines_seg(l, role, "%s %s  ", rung_glyph(g), rung_step_name((rung_step_id)s));
+		}
+		rung_lines_add(l, RUNG_ROLE_DIM, queued ? "evaluation in progress" : "not evaluated: press e to evaluate it");
+		return;
+	}
+	suspect_section(l, m, row, r);
+	if (r->cached && !r->recorded) /* an imported result was run elsewhere, not reused from here */
+		rung_lines_add(l, RUNG_ROLE_CACHED, "%s result of another version with the same files (reused, not run again)",
+			       rung_glyph(RUNG_G_CACHED));
+	if (r->recorded)
+		rung_lines_add(l, RUNG_ROLE_WARNING, "recorded: %s (imported, not measured here)",
+			       r->recorded_note[0] ? r->recorded_note : "on another machine");
+	char buf[512];
+	const rung_kinfo *k = &r->compile.kernel;
+	if (k->valid)
+		snprintf(buf, sizeof(buf), "%s  regs %d  spills %lld/%lld  smem %lld B  stack %lld", r->compile.arch, k->regs,
+			 (long long)k->spill_stores, (long long)k->spill_loads, (long long)k->smem, (long long)k->stack);
+	else
+		snprintf(buf, sizeof(buf), "%s", r->compile.arch);
+	step_line(l, r, RUNG_STEP_COMPILE, buf);
+	char dims[256] = "";
+	rung_dimset_format(dims, sizeof(dims), &r->run_dims);
+	snprintf(buf, sizeof(buf), "%s", dims);
+	/* theoretical occupancy at the benchmark shape's launch geometry */
+	rung_occupancy oc;
+	if (k->valid && rung_row_occupancy(&oc, m, row) == 0) {
+		char os[32];
+		rung_fmt_occupancy(os, sizeof(os), &oc);
+		size_t n = strlen(buf);
+		snprintf(buf + n, sizeof(buf) - n, "  occupancy %s (%d block%s/SM)", os, oc.blocks, oc.blocks == 1 ? "" : "s");
+	}
+	step_line(l, r, RUNG_STEP_RUN, buf);
+	snprintf(buf, sizeof(buf), "%d shape%s x %d seed%s", r->nshapes, r->nshapes == 1 ? "" : "s", r->nseeds,
+		 r->nseeds == 1 ? "" : "s");
+	if (r->ninputs > 1) {
+		char names[80];
+		rung_result_inputs_str(names, sizeof(names), r);
+		size_t n = strlen(buf);
+		snprintf(buf + n, sizeof(buf) - n, ", inputs %s", names);
+	}
+	step_line(l, r, RUNG_STEP_CHECK, r->nmetrics ? buf : "");
+	for (int i = 0; i < r->nmetrics; i++) {
+		const rung_check_metric *cm = &r->metrics[i];
+		char ds[256] = "";
+		rung_dimset_format(ds, sizeof(ds), &cm->dims);
+		rung_lines_new(l);
+		rung_lines_seg(l, cm->pass ? RUNG_ROLE_OK : RUNG_ROLE_FAILED, "  %s ", rung_glyph(cm->pass ? RUNG_G_OK : RUNG_G_FAILED));
+		char in[24] = "";
+		if (cm->inputs != RUNG_DIST_NORMAL)
+			snprintf(in, sizeof(in), " %s", rung_dist_name(cm->inputs));
+		rung_lines_seg(l, RUNG_ROLE_DEFAULT, "%s %s%s seed %llu: max_abs %.2e max_rel %.2e rmse %.2e psnr %.1f cos %.6f",
+			       cm->output, ds, in, (unsigned long long)cm->seed, cm->max_abs, cm->max_rel, cm->rmse, cm->psnr,
+			       cm->cossim);
+		if (cm->nan_count || cm->inf_count || cm->unwritten)
+			rung_lines_add(l, RUNG_ROLE_FAILED, "      nan %lld  inf %lld  unwritten %lld", (long long)cm->nan_count,
+				       (long long)cm->inf_count, (long long)cm->unwritten);
+		if (!cm->pass && cm->reason[0])
+			rung_lines_add(l, RUNG_ROLE_FAILED, "      %s (%lld mismatches)", cm->reason, (long long)cm->mismatches);
+		for (int b = 0; b < cm->nbad; b++) {
+			char coord[128] = "(";
+			for (int d = 0; d < cm->bad_rank; d++) {
+				char c[24];
+				snprintf(c, sizeof(c), "%s%lld", d ? "," : "", (long long)cm->bad_coord[b][d]);
+				strncat(coord, c, sizeof(coord) - strlen(coord) - 1);
+			}
+			strncat(coord, ")", sizeof(coord) - strlen(coord) - 1);
+			rung_lines_add(l, RUNG_ROLE_FAILED, "      bad %s [%lld]: got %.6g expected %.6g", coord,
+				       (long long)cm->bad_index[b], cm->bad_got[b], cm->bad_expected[b]);
+		}
+	}
+	const rung_bench *b = &r->bench;
+	if (b->valid) {
+		char med[32], q1[32], q3[32];
+		rung_fmt_ms(med, sizeof(med), b->median);
+		rung_fmt_ms(q1, sizeof(q1), b->q1);
+		rung_fmt_ms(q3, sizeof(q3), b->q3);
+		snprintf(buf, sizeof(buf), "median %s [%s, %s]  rse %.2f%%  n=%d%s", med, q1, q3, b->rse_median * 100, b->n,
+			 b->noise_ok ? "" : "  NOISY");
+	} else {
+		buf[0] = 0;
+	}
+	step_line(l, r, RUNG_STEP_BENCH, buf);
+	if (b->valid) {
+		rung_row_metrics mx;
+		rung_row_metrics_get(&mx, m, row, rung_model_baseline(m));
+		if (!isnan(b->tflops))
+			rung_lines_add(l, RUNG_ROLE_DEFAULT, "  %.2f TFLOP/s", b->tflops);
+		if (!isnan(b->tbps))
+			rung_lines_add(l, RUNG_ROLE_DEFAULT, "  %.3f TB/s, intensity %.1f FLOP/B, %.0f%% of roof", b->tbps,
+				       mx.intensity, mx.roof_pct);
+		if (mx.impossible)
+			rung_lines_add(l, RUNG_ROLE_IMPOSSIBLE, "  IMPOSSIBLE: faster than the roofline floor; the check or timing is fooled");
+		if (mx.has_delta && mx.env_differs)
+			rung_lines_add(l, RUNG_ROLE_SLOWER, "  the baseline was measured elsewhere: %s", mx.env_why);
+		if (mx.has_delta)
+			rung_lines_add(l, mx.cmp == RUNG_CMP_FASTER ? RUNG_ROLE_FASTER : mx.cmp == RUNG_CMP_SLOWER ? RUNG_ROLE_SLOWER : RUNG_ROLE_SAME,
+				       "  %+.1f%% vs baseline (noise band +-%.1f%%): %s", mx.delta * 100, mx.noise * 100,
+				       rung_cmp_verdict_name(mx.cmp));
+		if (!isnan(b->event_median))
+			rung_lines_add(l, RUNG_ROLE_DIM, "  event cross-check median %.4f ms, SM clock %.0f MHz, %d dropped",
+				       b->event_median, b->clock_mhz, b->dropped);
+		histogram(l, b);
+	}
+	step_line(l, r, RUNG_STEP_PROFILE, "");
+	for (int i = 0; i < r->ncounters; i++)
+		rung_lines_add(l, RUNG_ROLE_DEFAULT, "  %-40s %g", r->counters[i].name, r->counters[i].value);
+	char stored[64];
+	rung_detail_prof_stored(stored, sizeof(stored), m, mr->hash);
+	if (stored[0])
+		rung_lines_add(l, RUNG_ROLE_NOTE, "  stored: %s (t shows them)", stored);
+	kernel_output(l, r);
+	if (r->steps[RUNG_STEP_SANITIZE].status != RUNG_S_NONE) { /* only where it ran (S runs it) */
+		char tools[96];
+		rung_san_tools_format(tools, sizeof(tools), r->sanitize_tools);
+		step_line(l, r, RUNG_STEP_SANITIZE, tools);
+		for (int i = 0; i < r->nsanitize; i++) {
+			const rung_san_finding *f = &r->sanitize[i];
+			char d[400];
+			rung_san_describe(d, sizeof(d), f);
+			rung_lines_add(l, f->where == RUNG_SANW_HOST ? RUNG_ROLE_DIM : RUNG_ROLE_FAILED, "  %-9s %s",
+				       rung_san_where_name(f->where), d);
+		}
+	}
+	if (r->env.valid) {
+		rung_lines_add(l, RUNG_ROLE_DEFAULT, "%s", "");
+		rung_lines_add(l, RUNG_ROLE_HEADER, "environment");
+		rung_lines_add(l, RUNG_ROLE_DEFAULT, "  %s (%s, %d SMs) driver %s CUDA %s on %s", r->env.gpu, r->env.arch, r->env.sms,
+			       r->env.driver, r->env.cuda, r->env.host);
+		rung_lines_add(l, RUNG_ROLE_DEFAULT, "  SM %d MHz, memory %d MHz x %d bit, L2 %lld MiB, power limit %.0f W",
+			       r->env.sm_clock_mhz, r->env.mem_clock_mhz, r->env.bus_width, (long long)(r->env.l2_bytes >> 20),
+			       r->env.power_limit_w);
+	}
+	if (r->compile_log && *r->compile_log) {
+		char *src = NULL;
+		if (r->steps[RUNG_STEP_COMPILE].status == RUNG_S_FAILED && rung_model_text(&src, m, mr->hash, RUNG_TEXT_SOURCE) < 0)
+			src = NULL;
+		rung_lines_add(l, RUNG_ROLE_DEFAULT, "%s", "");
+		compile_log(l, r->compile_log, src);
+		free(src);
+	}
+}
+
+static void build(rung_view *v)
+{
+	detail_priv *p = v->priv;
+	rung_model *m = v->tui->model;
+	rung_lines_clear(&p->lines);
+	int row = rung_tui_selected_row(v->tui);
+	if (row < 0) {
+		rung_lines_add(&p->lines, RUNG_ROLE_DIM, "no version selected");
+		return;
+	}
+	if (p->pane == PANE_SASS)
+		rung_detail_sass_lines(&p->lines, m, m->rows[row].hash);
+	else if (p->pane == PANE_TRACE)
+		rung_detail_trace_lines(&p->lines, m, m->rows[row].hash, v->width);
+	else
+		build_summary(v, row);
+}
+
+static int detail_open(rung_view *v)
+{
+	if (!v->priv && !(v->priv = calloc(1, sizeof(detail_priv))))
+		return -1;
+	v->pager = true;
+	v->top = 1;
+	build(v);
+	v->nlines = ((detail_priv *)v->priv)->lines.n;
+	return 0;
+}
+
+static void detail_draw(rung_view *v)
+{
+	detail_priv *p = v->priv;
+	rung_model *m = v->tui->model;
+	int row = rung_tui_selected_row(v->tui);
+	if (p->pane == PANE_SUMMARY)
+		rung_view_draw_title(v, "%.7s %s", row >= 0 ? m->rows[row].hash : "", row >= 0 ? m->rows[row].subject : "");
+	else
+		rung_view_draw_title(v, "%.7s %s (t: %s)", row >= 0 ? m->rows[row].hash : "", pane_names[p->pane],
+				     pane_names[(p->pane + 1) % NPANES]);
+	int rows = rung_view_rows(v);
+	for (int i = 0; i < rows && v->offset + i < p->lines.n; i++)
+		rung_line_draw(v->win, v->top + i, 0, v->width, &p->lines.v[v->offset + i], v->hscroll);
+}
+
+static int detail_request(rung_view *v, rung_request req)
+{
+	rung_tui *t = v->tui;
+	rung_model *m = t->model;
+	if (req == RUNG_REQ_ENTER)
+		return RUNG_R_NONE;
+	if (req == RUNG_REQ_TEXT_KIND) {
+		detail_priv *p = v->priv;
+		p->pane = (p->pane + 1) % NPANES;
+		v->offset = 0;
+		v->hscroll = 0;
+		rung_tui_message(t, false, "detail: %s", pane_names[p->pane]);
+		return RUNG_R_REOPEN;
+	}
+	/* Tab: next version, so the detail can be paged through versions */
+	if (req == RUNG_REQ_NEXT_PANE && m->nrows) {
+		int row = rung_tui_selected_row(t);
+		rung_tui_select_row(t, (row + 1) % m->nrows);
+		v->offset = 0;
+		return RUNG_R_REOPEN;
+	}
+	return RUNG_R_UNHANDLED;
+}
+
+static void detail_done(rung_view *v)
+{
+	detail_priv *p = v->priv;
+	if (p) {
+		rung_lines_clear(&p->lines);
+		free(p);
+	}
+	v->priv = NULL;
+}
+
+static const char *detail_line_text(rung_view *v, int i, char *buf, int len)
+{
+	detail_priv *p = v->priv;
+	(void)buf, (void)len;
+	return i >= 0 && i < p->lines.n ? p->lines.v[i].text : NULL;
+}
+
+const rung_view_ops rung_screen_detail_ops = {
+	.name = "detail",
+	.open = detail_open,
+	.draw = detail_draw,
+	.request = detail_request,
+	.done = detail_done,
+	.line_text = detail_line_text,
+};

@@ -1,0 +1,376 @@
+/* Roofline: a log-log plot of every evaluated version (FLOP/B against
+ * FLOP/s) under the memory and compute ceilings, the path through the versions
+ * in commit order, the selected one highlighted.
+ *
+ * Each version has up to two points: the ideal one (the task's [roofline]
+ * FLOP and byte counts over the bench median) and, where the profile rung left
+ * counters, the measured one (counted FLOPs over measured DRAM bytes; counted
+ * FLOPs over the median), drawn with another glyph. Results recorded on
+ * another machine plot in their own role and are labelled. The ceilings are
+ * the measured ones of the device when stored, else the datasheet's (title). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/profile.h"
+#include "core/roofline.h"
+#include "tui/canvas.h"
+#include "tui/draw.h"
+#include "tui/model/rowmetrics.h"
+#include "tui/view.h"
+
+/* The measured point of a version (NAN when it has no profile counters). */
+typedef struct {
+	double intensity, flop_s;
+	double bytes_ratio; /* measured DRAM bytes / the bytes it needs ([roofline]); NAN when unknown */
+} measured_pt;
+
+typedef struct {
+	rung_row_metrics *mx;
+	measured_pt *ms;
+	int n;
+	bool any_measured, any_recorded;
+} roof_priv;
+
+static void measured_get(measured_pt *o, const rung_model_row *row, const rung_row_metrics *mx)
+{
+	o->intensity = o->flop_s = o->bytes_ratio = NAN;
+	const rung_result *r = row->result;
+	if (!r || isnan(mx->median_ms) || mx->median_ms <= 0)
+		return;
+	double bytes = rung_counter_get(r, "dram.bytes");
+	double flops = 0;
+	bool any = false;
+	const char *fk[] = {"flops.f32", "flops.f16", "flops.f64"};
+	for (int i = 0; i < 3; i++) {
+		double v = rung_counter_get(r, fk[i]);
+		if (!isnan(v)) {
+			flops += v;
+			any = true;
+		}
+	}
+	if (!any || isnan(bytes) || bytes <= 0 || flops <= 0)
+		return;
+	double s = mx->median_ms * 1e-3;
+	o->intensity = flops / bytes;
+	o->flop_s = flops / s;
+	if (!isnan(r->bench.tbps) && r->bench.tbps > 0)
+		o->bytes_ratio = bytes / (r->bench.tbps * 1e12 * s);
+}
+
+static bool plottable(double x, double y)
+{
+	return !isnan(x) && !isnan(y) && x > 0 && y > 0;
+}
+
+static int roof_open(rung_view *v)
+{
+	rung_tui *t = v->tui;
+	rung_model *m = t->model;
+	roof_priv *p = v->priv;
+	if (!p && !(p = v->priv = calloc(1, sizeof(*p))))
+		return -1;
+	free(p->mx);
+	free(p->ms);
+	p->n = m->nrows;
+	p->mx = calloc((size_t)(m->nrows + 1), sizeof(*p->mx));
+	p->ms = calloc((size_t)(m->nrows + 1), sizeof(*p->ms));
+	if (!p->mx || !p->ms)
+		return -1;
+	int base = rung_model_baseline(m);
+	p->any_measured = p->any_recorded = false;
+	for (int i = 0; i < m->nrows; i++) {
+		rung_row_metrics_get(&p->mx[i], m, i, base);
+		measured_get(&p->ms[i], &m->rows[i], &p->mx[i]);
+		p->any_measured |= plottable(p->ms[i].intensity, p->ms[i].flop_s);
+		p->any_recorded |= rung_model_row_is_recorded(&m->rows[i]) && plottable(p->mx[i].intensity, p->mx[i].flop_s);
+	}
+	v->nlines = m->nrows;
+	v->cursor = rung_tui_selected_row(t);
+	v->top = v->height; /* no list rows: clicks do nothing here */
+	return 0;
+}
+
+typedef struct {
+	double xlo, xhi, ylo, yhi; /* log10 ranges */
+	int dw, dh;
+} axes;
+
+static int to_dx(const axes *a, double x)
+{
+	return (int)lround((log10(x) - a->xlo) / (a->xhi - a->xlo) * (a->dw - 1));
+}
+
+static int to_dy(const axes *a, double y)
+{
+	return a->dh - 1 - (int)lround((log10(y) - a->ylo) / (a->yhi - a->ylo) * (a->dh - 1));
+}
+
+static void tick_label(char *buf, int len, double v)
+{
+	if (v < 1)
+		snprintf(buf, (size_t)len, "%g", v);
+	else
+		rung_fmt_si(buf, len, v);
+}
+
+static void roof_draw(rung_view *v)
+{
+	rung_tui *t = v->tui;
+	rung_model *m = t->model;
+	roof_priv *p = v->priv;
+	const rung_model_ceilings *ce = &m->ceil;
+	rung_view_draw_title(v, "roofline %s (%s ceilings)", m->title, ce->source[0] ? ce->source : "no");
+	int sel = rung_tui_selected_row(t);
+	/* info line: the selected version's points, labelled when recorded elsewhere */
+	int info_y = v->height - 1;
+	if (sel >= 0 && sel < p->n && info_y >= 1) {
+		const rung_model_row *row = &m->rows[sel];
+		const rung_row_metrics *mx = &p->mx[sel];
+		const measured_pt *ms = &p->ms[sel];
+		char line[512], fs[32];
+		int o = 0;
+		bool rec = rung_model_row_is_recorded(row);
+		if (isnan(mx->flop_s) || isnan(mx->intensity)) {
+			o = snprintf(line, sizeof(line), "%.7s not benched", row->hash);
+		} else {
+			rung_fmt_si(fs, sizeof(fs), mx->flop_s);
+			o = snprintf(line, sizeof(line), "%.7s %.1f FLOP/B %sFLOP/s %.0f%% of roof%s", row->hash, mx->intensity, fs,
+				     mx->roof_pct, mx->impossible ? " IMPOSSIBLE" : "");
+		}
+		if (plottable(ms->intensity, ms->flop_s) && o < (int)sizeof(line)) {
+			o += snprintf(line + o, sizeof(line) - (size_t)o, "; measured %.1f FLOP/B", ms->intensity);
+			/* the measured FLOP/s only when the counted FLOPs differ from the [roofline] ones */
+			if (o < (int)sizeof(line) && (isnan(mx->flop_s) || fabs(ms->flop_s / mx->flop_s - 1) > 0.01)) {
+				rung_fmt_si(fs, sizeof(fs), ms->flop_s);
+				o += snprintf(line + o, sizeof(line) - (size_t)o, " %sFLOP/s", fs);
+			}
+			if (!isnan(ms->bytes_ratio) && o < (int)sizeof(line))
+				o += snprintf(line + o, sizeof(line) - (size_t)o, ", moves %.1fx the bytes it needs", ms->bytes_ratio);
+		}
+		if (rec && o < (int)sizeof(line))
+			o += snprintf(line + o, sizeof(line) - (size_t)o, " (%s)",
+				      row->result->recorded_note[0] ? row->result->recorded_note : "recorded on another machine");
+		if (o < (int)sizeof(line))
+			snprintf(line + o, sizeof(line) - (size_t)o, "  %s", row->subject);
+		rung_role rl = isnan(mx->flop_s) ? RUNG_ROLE_DIM
+			     : mx->impossible	  ? RUNG_ROLE_IMPOSSIBLE
+			     : rec		  ? RUNG_ROLE_RECORDED
+						  : RUNG_ROLE_DEFAULT;
+		rung_tui_draw(v->win, info_y, 0, v->width, rl, line);
+	}
+	bool have_ceil = !isnan(ce->bw_bytes_s) && !isnan(ce->fp32_flop_s);
+	int margin = 5;
+	/* room on the right for the "FLOP/B" unit after the last tick when wide enough */
+	/* a legend line above the info line when there is more than one kind of point */
+	bool legend = (p->any_measured || p->any_recorded) && v->height >= 12;
+	int pw = v->width - margin - (v->width >= 40 ? 8 : 1), ph = v->height - 3 - legend; /* title, x labels, info */
+	if (pw < 4 || ph < 1) {
+		return;
+	}
+	if (!have_ceil) {
+		rung_tui_draw(v->win, 1, 0, v->width, RUNG_ROLE_DIM, "no roofline ceilings known: run 'rung ceilings' on the GPU box");
+		return;
+	}
+	/* ranges */
+	double ridge = ce->fp32_flop_s / ce->bw_bytes_s;
+	double top = isnan(ce->tensor_flop_s) ? ce->fp32_flop_s : fmax(ce->fp32_flop_s, ce->tensor_flop_s);
+	double imin = ridge, imax = ridge, fmin_ = ce->fp32_flop_s, fmax_ = top;
+	for (int i = 0; i < p->n; i++) {
+		const rung_row_metrics *mx = &p->mx[i];
+		if (isnan(mx->intensity) || isnan(mx->flop_s) || mx->intensity <= 0 || mx->flop_s <= 0)
+			continue;
+		imin = fmin(imin, mx->intensity);
+		imax = fmax(imax, mx->intensity);
+		fmin_ = fmin(fmin_, mx->flop_s);
+		fmax_ = fmax(fmax_, mx->flop_s);
+	}
+	for (int i = 0; i < p->n; i++) {
+		const measured_pt *ms = &p->ms[i];
+		if (!plottable(ms->intensity, ms->flop_s))
+			continue;
+		imin = fmin(imin, ms->intensity);
+		imax = fmax(imax, ms->intensity);
+		fmin_ = fmin(fmin_, ms->flop_s);
+		fmax_ = fmax(fmax_, ms->flop_s);
+	}
+	axes a;
+	a.xlo = floor(log10(imin)) - (imin == ridge ? 1 : 0);
+	a.xhi = ceil(log10(imax) + 1e-9) + (imax == ridge ? 1 : 0);
+	if (a.xhi - a.xlo < 2)
+		a.xhi = a.xlo + 2;
+	a.ylo = floor(log10(fmin(fmin_, ce->bw_bytes_s * pow(10, a.xlo)) + 1e-9));
+	a.yhi = ceil(log10(fmax_) + 1e-9);
+	if (a.yhi - a.ylo < 1)
+		a.yhi = a.ylo + 1;
+	rung_canvas c;
+	if (rung_canvas_init(&c, pw, ph) < 0)
+		return;
+	a.dw = c.dw;
+	a.dh = c.dh;
+	/* ceilings: memory slope up to the ridge, flat compute roofs after it */
+	double x0 = pow(10, a.xlo), x1 = pow(10, a.xhi);
+	double xr = fmin(ridge, x1);
+	rung_canvas_line(&c, to_dx(&a, x0), to_dy(&a, fmax(ce->bw_bytes_s * x0, pow(10, a.ylo))), to_dx(&a, xr),
+			 to_dy(&a, ce->bw_bytes_s * xr), RUNG_ROLE_CEILING, 2);
+	rung_canvas_line(&c, to_dx(&a, xr), to_dy(&a, ce->fp32_flop_s), to_dx(&a, x1), to_dy(&a, ce->fp32_flop_s), RUNG_ROLE_CEILING, 2);
+	if (!isnan(ce->tensor_flop_s) && ce->tensor_flop_s > ce->fp32_flop_s) {
+		double tr = ce->tensor_flop_s / ce->bw_bytes_s;
+		if (tr < x1) {
+			rung_canvas_line(&c, to_dx(&a, xr), to_dy(&a, ce->bw_bytes_s * xr), to_dx(&a, tr), to_dy(&a, ce->tensor_flop_s),
+					 RUNG_ROLE_DIM, 1);
+			rung_canvas_line(&c, to_dx(&a, tr), to_dy(&a, ce->tensor_flop_s), to_dx(&a, x1), to_dy(&a, ce->tensor_flop_s),
+					 RUNG_ROLE_DIM, 1);
+		}
+	}
+	/* path in commit order (rows are newest first) */
+	int px = -1, py = -1;
+	for (int i = p->n - 1; i >= 0; i--) {
+		const rung_row_metrics *mx = &p->mx[i];
+		if (isnan(mx->intensity) || isnan(mx->flop_s) || mx->flop_s <= 0 || mx->intensity <= 0)
+			continue;
+		int x = to_dx(&a, mx->intensity), y = to_dy(&a, mx->flop_s);
+		if (px >= 0)
+			rung_canvas_line(&c, px, py, x, y, RUNG_ROLE_PATH, 1);
+		px = x, py = y;
+	}
+	/* the selected version's measured point, tied to its ideal one */
+	if (sel >= 0 && sel < p->n && plottable(p->ms[sel].intensity, p->ms[sel].flop_s) &&
+	    plottable(p->mx[sel].intensity, p->mx[sel].flop_s))
+		rung_canvas_line(&c, to_dx(&a, p->mx[sel].intensity), to_dy(&a, p->mx[sel].flop_s), to_dx(&a, p->ms[sel].intensity),
+				 to_dy(&a, p->ms[sel].flop_s), RUNG_ROLE_DIM, 3);
+	for (int i = p->n - 1; i >= 0; i--) {
+		const measured_pt *ms = &p->ms[i];
+		if (!plottable(ms->intensity, ms->flop_s))
+			continue;
+		bool is_sel = i == sel;
+		rung_role role = is_sel ? RUNG_ROLE_SELECTED_POINT
+			       : rung_model_row_is_recorded(&m->rows[i]) ? RUNG_ROLE_RECORDED
+									  : RUNG_ROLE_POINT;
+		rung_canvas_glyph(&c, to_dx(&a, ms->intensity), to_dy(&a, ms->flop_s), rung_tui_utf8 ? "\u25c6" : "x", role,
+				  is_sel ? 8 : 4);
+	}
+	for (int i = p->n - 1; i >= 0; i--) {
+		const rung_row_metrics *mx = &p->mx[i];
+		if (isnan(mx->intensity) || isnan(mx->flop_s) || mx->flop_s <= 0 || mx->intensity <= 0)
+			continue;
+		int x = to_dx(&a, mx->intensity), y = to_dy(&a, mx->flop_s);
+		bool is_sel = i == sel;
+		bool rec = rung_model_row_is_recorded(&m->rows[i]);
+		rung_role role = is_sel ? RUNG_ROLE_SELECTED_POINT
+			       : mx->impossible ? RUNG_ROLE_IMPOSSIBLE
+			       : rec ? RUNG_ROLE_RECORDED
+				     : RUNG_ROLE_POINT;
+		const char *g = rung_tui_utf8 ? (is_sel ? "\u25c9" : rec ? "\u25cb" : "\u25cf") : (is_sel ? "@" : rec ? "r" : "o");
+		rung_canvas_glyph(&c, x, y, g, role, is_sel ? 9 : 5);
+	}
+	rung_canvas_draw(&c, v->win, 1, margin);
+	if (legend) {
+		char lg[160];
+		int o = snprintf(lg, sizeof(lg), "%s ideal ([roofline] counts)", rung_tui_utf8 ? "\u25cf" : "o");
+		if (p->any_measured)
+			o += snprintf(lg + o, sizeof(lg) - (size_t)o, "  %s measured (profile counters)", rung_tui_utf8 ? "\u25c6" : "x");
+		if (p->any_recorded)
+			snprintf(lg + o, sizeof(lg) - (size_t)o, "  %s recorded elsewhere", rung_tui_utf8 ? "\u25cb" : "r");
+		rung_tui_draw(v->win, v->height - 2, 0, v->width, RUNG_ROLE_DIM, lg);
+	}
+	/* y axis: decade labels */
+	int cell_h = rung_tui_utf8 ? 4 : 1;
+	int last_cy = -1;
+	for (int e = (int)a.yhi; e >= (int)a.ylo; e--) {
+		int cy = to_dy(&a, pow(10, e)) / cell_h;
+		if (cy < 0 || cy >= ph || cy == last_cy)
+			continue;
+		last_cy = cy;
+		char lb[16];
+		rung_fmt_si(lb, sizeof(lb), pow(10, e));
+		rung_tui_draw_right(v->win, 1 + cy, 0, margin - 1, RUNG_ROLE_AXIS, lb);
+		rung_tui_draw(v->win, 1 + cy, margin - 1, 1, RUNG_ROLE_AXIS, rung_tui_utf8 ? "\u2524" : "+");
+	}
+	for (int cy = 0; cy < ph; cy++) {
+		chtype ch = mvwinch(v->win, 1 + cy, margin - 1) & A_CHARTEXT;
+		if (ch == ' ')
+			rung_tui_draw(v->win, 1 + cy, margin - 1, 1, RUNG_ROLE_AXIS, rung_glyph(RUNG_G_VBAR));
+	}
+	if (v->width > 6)
+		rung_tui_draw(v->win, 1, 0, margin - 1, RUNG_ROLE_AXIS, "");
+	/* x axis labels */
+	int ly = 1 + ph;
+	int cell_w = rung_tui_utf8 ? 2 : 1;
+	int last_end = -1;
+	for (int e = (int)a.xlo; e <= (int)a.xhi; e++) {
+		int cx = margin + to_dx(&a, pow(10, e)) / cell_w;
+		char lb[16];
+		tick_label(lb, sizeof(lb), pow(10, e));
+		int lw = (int)strlen(lb);
+		int lx = cx - lw / 2;
+		if (lx < margin)
+			lx = margin;
+		if (lx <= last_end || lx + lw > v->width)
+			continue;
+		rung_tui_draw(v->win, ly, lx, lw, RUNG_ROLE_AXIS, lb);
+		last_end = lx + lw;
+	}
+	if (last_end + 7 <= v->width)
+		rung_tui_draw(v->win, ly, v->width - 6, 6, RUNG_ROLE_AXIS, "FLOP/B");
+	if (v->width >= margin + 12 && ph >= 2)
+		rung_tui_draw(v->win, 1, v->width - 7, 7, RUNG_ROLE_AXIS, "FLOP/s");
+	rung_canvas_free(&c);
+}
+
+static int roof_request(rung_view *v, rung_request req)
+{
+	rung_tui *t = v->tui;
+	int row = rung_tui_selected_row(t);
+	switch (req) {
+	case RUNG_REQ_MOVE_DOWN:
+	case RUNG_REQ_MOVE_UP:
+		/* through the versions (the table's order: newest first) */
+		row += req == RUNG_REQ_MOVE_DOWN ? 1 : -1;
+		if (row < 0 || row >= t->model->nrows)
+			return RUNG_R_NONE;
+		rung_tui_select_row(t, row);
+		v->cursor = row;
+		return RUNG_R_REDRAW;
+	case RUNG_REQ_ENTER:
+		return RUNG_R_UNHANDLED;
+	default:
+		return RUNG_R_UNHANDLED;
+	}
+}
+
+static void roof_done(rung_view *v)
+{
+	roof_priv *p = v->priv;
+	if (p) {
+		free(p->mx);
+		free(p->ms);
+		free(p);
+	}
+	v->priv = NULL;
+}
+
+static const char *roof_line_text(rung_view *v, int i, char *buf, int len)
+{
+	rung_model *m = v->tui->model;
+	if (i < 0 || i >= m->nrows)
+		return NULL;
+	snprintf(buf, (size_t)len, "%s %s", m->rows[i].hash, m->rows[i].subject);
+	return buf;
+}
+
+static void roof_select(rung_view *v)
+{
+	rung_tui_select_row(v->tui, v->cursor);
+}
+
+const rung_view_ops rung_screen_roofline_ops = {
+	.name = "roofline",
+	.open = roof_open,
+	.draw = roof_draw,
+	.request = roof_request,
+	.select = roof_select,
+	.done = roof_done,
+	.line_text = roof_line_text,
+};

@@ -1,0 +1,419 @@
+/* Versions: one row per version with its rung glyphs, error, time, delta
+ * against the baseline, roofline share, registers, verdict and note. A
+ * suspect version (docs/CHECKS.md, "Evidence: suspects") has a flag in the
+ * second cell of the mark column and "suspect" as its verdict until the
+ * person gives one. */
+#define _GNU_SOURCE /* strcasestr */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/err.h"
+#include "tui/draw.h"
+#include "tui/model/rowmetrics.h"
+#include "tui/view.h"
+
+#define NSORTS 4
+static const char *const sort_names[NSORTS] = {"commit order", "fastest first", "smallest error first", "highest roofline % first"};
+
+typedef struct {
+	int *idx; /* display order -> model row */
+	int n;
+	rung_row_metrics *mx; /* per model row */
+	int nmx;
+} versions_priv;
+
+/* Columns, in display order; dropped from the highest `drop` first when narrow. */
+enum { C_MARK, C_HASH, C_SUBJECT, C_STEPS, C_MAXREL, C_MEDIAN, C_DELTA, C_ROOF, C_REGS, C_VERDICT, C_NOTE, NCOLS };
+static const struct {
+	const char *title;
+	int width, drop;
+	bool right;
+} cols[NCOLS] = {
+	[C_MARK] = {"", 2, 0, false},     [C_HASH] = {"hash", 7, 0, false},	 [C_SUBJECT] = {"subject", 0, 0, false},
+	[C_STEPS] = {"CRKB", 4, 3, false}, [C_MAXREL] = {"max_rel", 8, 6, true},  [C_MEDIAN] = {"median", 9, 4, true},
+	[C_DELTA] = {"vs base", 12, 5, true}, [C_ROOF] = {"roof", 5, 8, true},	 [C_REGS] = {"regs/sp", 7, 9, true},
+	[C_VERDICT] = {"verdict", 8, 7, false}, [C_NOTE] = {"", 1, 10, false},
+};
+
+/* CRKB, and CRKBS while a version has the sanitize rung (it runs on request
+ * only); set by each draw (the UI is single threaded). */
+static bool steps_wide;
+
+static int col_width(int c)
+{
+	return c == C_STEPS && steps_wide ? 5 : cols[c].width;
+}
+
+static const char *col_title(int c)
+{
+	return c == C_STEPS && steps_wide ? "CRKBS" : cols[c].title;
+}
+
+static const char *row_text(const rung_model_row *r, char *buf, int len)
+{
+	snprintf(buf, (size_t)len, "%.12s %s %s %s %s", r->hash, r->subject, r->author, rung_verdict_name(r->verdict), r->note);
+	return buf;
+}
+
+static int cmp_double(double a, double b, bool asc)
+{
+	if (isnan(a) && isnan(b))
+		return 0;
+	if (isnan(a))
+		return 1;
+	if (isnan(b))
+		return -1;
+	if (a == b)
+		return 0;
+	return (a < b) == asc ? -1 : 1;
+}
+
+static versions_priv *sort_priv; /* qsort has no user pointer; the UI is single threaded */
+static int sort_mode;
+static int by_sort(const void *pa, const void *pb)
+{
+	int a = *(const int *)pa, b = *(const int *)pb;
+	const rung_row_metrics *ma = &sort_priv->mx[a], *mb = &sort_priv->mx[b];
+	int c = 0;
+	if (sort_mode == 1)
+		c = cmp_double(ma->median_ms, mb->median_ms, true);
+	else if (sort_mode == 2)
+		c = cmp_double(ma->max_rel, mb->max_rel, true);
+	else if (sort_mode == 3)
+		c = cmp_double(ma->roof_pct, mb->roof_pct, false);
+	return c ? c : a - b;
+}
+
+static int versions_open(rung_view *v)
+{
+	rung_tui *t = v->tui;
+	rung_model *m = t->model;
+	versions_priv *p = v->priv;
+	if (!p) {
+		p = v->priv = calloc(1, sizeof(*p));
+		if (!p)
+			return -1;
+	}
+	free(p->idx);
+	free(p->mx);
+	p->idx = malloc(sizeof(int) * (size_t)(m->nrows + 1));
+	p->mx = malloc(sizeof(*p->mx) * (size_t)(m->nrows + 1));
+	p->n = 0;
+	if (!p->idx || !p->mx)
+		return -1;
+	int base = rung_model_baseline(m);
+	char buf[1024];
+	for (int i = 0; i < m->nrows; i++) {
+		rung_row_metrics_get(&p->mx[i], m, i, base);
+		if (t->filter && t->search[0] && !strcasestr(row_text(&m->rows[i], buf, sizeof(buf)), t->search))
+			continue;
+		p->idx[p->n++] = i;
+	}
+	if (t->sort) {
+		sort_priv = p;
+		sort_mode = t->sort;
+		qsort(p->idx, (size_t)p->n, sizeof(int), by_sort);
+	}
+	v->top = 2;
+	v->nlines = p->n;
+	/* keep the selected version under the cursor */
+	int sel = rung_tui_selected_row(t);
+	for (int i = 0; i < p->n; i++)
+		if (p->idx[i] == sel) {
+			v->cursor = i;
+			break;
+		}
+	rung_view_clamp(v);
+	if (v->cursor >= 0 && v->cursor < p->n)
+		rung_tui_select_row(t, p->idx[v->cursor]);
+	return 0;
+}
+
+static void compute_layout(int width, bool show[NCOLS], int *subject_w)
+{
+	for (int c = 0; c < NCOLS; c++)
+		show[c] = true;
+	for (int drop = 10; drop >= 0; drop--) {
+		int used = 0;
+		for (int c = 0; c < NCOLS; c++)
+			if (show[c] && c != C_SUBJECT)
+				used += col_width(c) + (c == C_MARK ? 0 : 1);
+		int sw = width - used;
+		if (sw >= 24 || drop == 0) {
+			*subject_w = sw > 0 ? sw : 0;
+			return;
+		}
+		for (int c = 0; c < NCOLS; c++)
+			if (cols[c].drop == drop)
+				show[c] = false;
+	}
+}
+
+static rung_role verdict_role(rung_verdict v)
+{
+	switch (v) {
+	case RUNG_VERDICT_KEEP:
+		return RUNG_ROLE_OK;
+	case RUNG_VERDICT_REJECT:
+		return RUNG_ROLE_FAILED;
+	case RUNG_VERDICT_BASELINE:
+		return RUNG_ROLE_BASELINE;
+	case RUNG_VERDICT_BEST:
+		return RUNG_ROLE_BEST;
+	default:
+		return RUNG_ROLE_DEFAULT;
+	}
+}
+
+static void draw_row(rung_view *v, int y, int mrow, bool cursor, const bool show[NCOLS], int subject_w)
+{
+	rung_tui *t = v->tui;
+	rung_model *m = t->model;
+	versions_priv *p = v->priv;
+	const rung_model_row *r = &m->rows[mrow];
+	const rung_row_metrics *mx = &p->mx[mrow];
+	bool recorded = rung_model_row_is_recorded(r);
+	WINDOW *w = v->win;
+	int x = 0;
+	if (cursor)
+		rung_tui_fill(w, y, 0, v->width, RUNG_ROLE_CURSOR);
+#define ROLE(rl) (cursor ? RUNG_ROLE_CURSOR : (rl))
+	char buf[256];
+	for (int c = 0; c < NCOLS && x < v->width; c++) {
+		if (!show[c])
+			continue;
+		int cw = c == C_SUBJECT ? subject_w : col_width(c);
+		int room = v->width - x;
+		if (cw > room)
+			cw = room;
+		switch (c) {
+		case C_MARK: {
+			const char *mk = " ";
+			rung_role rl = RUNG_ROLE_DEFAULT;
+			if (!strcmp(t->mark_a, r->hash))
+				mk = "a", rl = RUNG_ROLE_MARK;
+			else if (!strcmp(t->mark_b, r->hash))
+				mk = "b", rl = RUNG_ROLE_MARK;
+			else if (r->baseline)
+				mk = rung_glyph(RUNG_G_BASELINE), rl = RUNG_ROLE_BASELINE;
+			else if (r->best)
+				mk = rung_glyph(RUNG_G_BEST), rl = RUNG_ROLE_BEST;
+			rung_tui_draw(w, y, x, cw, ROLE(rl), mk);
+			/* the second cell: a suspect version's flag, whatever the first says */
+			if (mx->suspect && cw > 1)
+				rung_tui_draw(w, y, x + 1, 1, ROLE(RUNG_ROLE_SUSPECT), rung_glyph(RUNG_G_SUSPECT));
+			break;
+		}
+		case C_HASH:
+			rung_tui_drawf(w, y, x, cw, ROLE(RUNG_ROLE_DIM), "%.7s", r->hash);
+			break;
+		case C_SUBJECT:
+			rung_tui_draw(w, y, x, cw, ROLE(RUNG_ROLE_DEFAULT), r->subject);
+			break;
+		case C_STEPS: {
+			/* being evaluated here: the steps it has passed are live ticks */
+			bool inflight = false;
+			for (int s = 0; s < RUNG_NSTEPS; s++)
+				inflight |= r->step[s] == RUNG_S_PENDING || r->step[s] == RUNG_S_RUNNING;
+			for (int k = 0; k < (steps_wide ? 5 : 4) && k < cw; k++) {
+				int s = k < 4 ? k : RUNG_STEP_SANITIZE; /* the profile rung has no glyph */
+				rung_role rl;
+				rung_glyph_id g = rung_status_glyph(r->step[s], r->cached && !inflight, &rl);
+				const char *gs = rung_glyph(g);
+				/* recorded on another machine: its own glyph and role, never a live tick */
+				if (recorded && !inflight && r->step[s] == RUNG_S_OK)
+					gs = rung_tui_utf8 ? "\u25cb" : "r", rl = RUNG_ROLE_RECORDED;
+				rung_tui_draw(w, y, x + k, 1, ROLE(rl), gs);
+			}
+			break;
+		}
+		case C_MAXREL:
+			if (isnan(mx->max_rel))
+				snprintf(buf, sizeof(buf), "-");
+			else
+				snprintf(buf, sizeof(buf), "%.1e", mx->max_rel);
+			rung_tui_draw_right(w, y, x, cw, ROLE(r->step[RUNG_STEP_CHECK] == RUNG_S_FAILED ? RUNG_ROLE_FAILED : RUNG_ROLE_DEFAULT), buf);
+			break;
+		case C_MEDIAN:
+			rung_fmt_ms(buf, sizeof(buf), mx->median_ms);
+			rung_tui_draw_right(w, y, x, cw, ROLE(recorded ? RUNG_ROLE_RECORDED : RUNG_ROLE_DEFAULT), buf);
+			break;
+		case C_DELTA: {
+			rung_role rl = RUNG_ROLE_SAME;
+			if (r->baseline && !isnan(mx->median_ms)) {
+				snprintf(buf, sizeof(buf), "baseline");
+				rl = RUNG_ROLE_BASELINE;
+			} else if (mx->has_delta) {
+				snprintf(buf, sizeof(buf), "%s%+.1f%% \u00b1%.1f", mx->env_differs ? "\u2260" : "", mx->delta * 100,
+					 mx->noise * 100);
+				if (!rung_tui_utf8)
+					snprintf(buf, sizeof(buf), "%s%+.1f%% +-%.1f", mx->env_differs ? "!=" : "", mx->delta * 100,
+						 mx->noise * 100);
+				rl = mx->cmp == RUNG_CMP_FASTER ? RUNG_ROLE_FASTER : mx->cmp == RUNG_CMP_SLOWER ? RUNG_ROLE_SLOWER : RUNG_ROLE_SAME;
+			} else {
+				snprintf(buf, sizeof(buf), "-");
+			}
+			rung_tui_draw_right(w, y, x, cw, ROLE(rl), buf);
+			break;
+		}
+		case C_ROOF:
+			if (mx->impossible)
+				rung_tui_draw_right(w, y, x, cw, ROLE(RUNG_ROLE_IMPOSSIBLE), "!!");
+			else {
+				if (isnan(mx->roof_pct))
+					snprintf(buf, sizeof(buf), "-");
+				else
+					snprintf(buf, sizeof(buf), "%.0f%%", mx->roof_pct);
+				rung_tui_draw_right(w, y, x, cw, ROLE(RUNG_ROLE_DEFAULT), buf);
+			}
+			break;
+		case C_REGS:
+			if (mx->has_regs)
+				snprintf(buf, sizeof(buf), "%d/%lld", mx->regs, (long long)mx->spills);
+			else
+				snprintf(buf, sizeof(buf), "-");
+			rung_tui_draw_right(w, y, x, cw, ROLE(mx->spills > 0 ? RUNG_ROLE_WARNING : RUNG_ROLE_DEFAULT), buf);
+			break;
+		case C_VERDICT:
+			/* no verdict from the person yet: a suspect version says so */
+			if (r->verdict == RUNG_VERDICT_NONE && mx->suspect)
+				rung_tui_draw(w, y, x, cw, ROLE(RUNG_ROLE_SUSPECT), "suspect");
+			else
+				rung_tui_draw(w, y, x, cw, ROLE(verdict_role(r->verdict)), rung_verdict_name(r->verdict));
+			break;
+		case C_NOTE:
+			if (r->note[0])
+				rung_tui_draw(w, y, x, cw, ROLE(RUNG_ROLE_NOTE), rung_glyph(RUNG_G_NOTE));
+			break;
+		}
+		x += cw + (c == C_MARK ? 0 : 1);
+	}
+#undef ROLE
+}
+
+static void versions_draw(rung_view *v)
+{
+	rung_tui *t = v->tui;
+	rung_model *m = t->model;
+	versions_priv *p = v->priv;
+	int evaluated, recorded;
+	rung_model_count(m, &evaluated, &recorded);
+	char task[64] = "", rec[32] = "";
+	if (m->ntasks > 1)
+		snprintf(task, sizeof(task), " (task %d/%d, T switches)", m->task + 1, m->ntasks);
+	if (recorded)
+		snprintf(rec, sizeof(rec), ", %d recorded", recorded);
+	if (t->filter && t->search[0])
+		rung_view_draw_title(v, "rung %s%s: %d of %d versions%s match '%s'", m->title, task, p->n, m->nrows,
+				     m->loading ? " loaded so far" : "", t->search);
+	else
+		rung_view_draw_title(v, "rung %s%s: %s%d versions, %d evaluated%s%s%s", m->title, task,
+				     m->loading ? "loading... " : "", m->nrows, evaluated, rec, t->sort ? ", " : "",
+				     t->sort ? sort_names[t->sort] : "");
+	if (v->height < 2)
+		return;
+	steps_wide = false;
+	for (int i = 0; i < m->nrows; i++)
+		steps_wide |= m->rows[i].step[RUNG_STEP_SANITIZE] != RUNG_S_NONE;
+	bool show[NCOLS];
+	int sw;
+	compute_layout(v->width, show, &sw);
+	int x = 0;
+	rung_tui_fill(v->win, 1, 0, v->width, RUNG_ROLE_HEADER);
+	for (int c = 0; c < NCOLS && x < v->width; c++) {
+		if (!show[c])
+			continue;
+		int cw = c == C_SUBJECT ? sw : col_width(c);
+		if (cw > v->width - x)
+			cw = v->width - x;
+		if (cols[c].right)
+			rung_tui_draw_right(v->win, 1, x, cw, RUNG_ROLE_HEADER, col_title(c));
+		else
+			rung_tui_draw(v->win, 1, x, cw, RUNG_ROLE_HEADER, col_title(c));
+		x += cw + (c == C_MARK ? 0 : 1);
+	}
+	int rows = rung_view_rows(v);
+	for (int i = 0; i < rows && v->offset + i < p->n; i++) {
+		int line = v->offset + i;
+		draw_row(v, v->top + i, p->idx[line], line == v->cursor, show, sw);
+	}
+	if (!p->n)
+		rung_tui_draw(v->win, v->top < v->height ? v->top : 0, 1, v->width - 1, RUNG_ROLE_DIM,
+			      m->nrows ? "no version matches the search (F shows all)" : "no versions yet: commit a kernel");
+}
+
+static void versions_select(rung_view *v)
+{
+	versions_priv *p = v->priv;
+	if (v->cursor >= 0 && v->cursor < p->n)
+		rung_tui_select_row(v->tui, p->idx[v->cursor]);
+}
+
+static int versions_request(rung_view *v, rung_request req)
+{
+	rung_tui *t = v->tui;
+	switch (req) {
+	case RUNG_REQ_SORT:
+		t->sort = (t->sort + 1) % NSORTS;
+		rung_tui_message(t, false, "sorted: %s", sort_names[t->sort]);
+		return RUNG_R_REOPEN;
+	case RUNG_REQ_NEXT_TASK: {
+		rung_model *m = t->model;
+		if (m->ntasks < 2) {
+			rung_tui_message(t, false, "one task in this repository");
+			return RUNG_R_NONE;
+		}
+		int next = (m->task + 1) % m->ntasks;
+		if (rung_model_set_task(m, next) < 0) {
+			rung_tui_message(t, true, "task %s: %s", m->tasks[next], rung_error_last());
+			return RUNG_R_REDRAW;
+		}
+		t->sel[0] = t->mark_a[0] = t->mark_b[0] = 0;
+		v->cursor = v->offset = 0;
+		rung_tui_message(t, false, "task %s (%d of %d)", m->title, m->task + 1, m->ntasks);
+		return RUNG_R_REOPEN;
+	}
+	case RUNG_REQ_FILTER:
+		if (!t->search[0]) {
+			rung_tui_message(t, true, "no search to filter by (press / first)");
+			return RUNG_R_NONE;
+		}
+		t->filter = !t->filter;
+		rung_tui_message(t, false, t->filter ? "showing versions matching '%s'" : "showing all versions%s",
+				 t->filter ? t->search : "");
+		return RUNG_R_REOPEN;
+	default:
+		return RUNG_R_UNHANDLED;
+	}
+}
+
+static void versions_done(rung_view *v)
+{
+	versions_priv *p = v->priv;
+	if (p) {
+		free(p->idx);
+		free(p->mx);
+		free(p);
+	}
+	v->priv = NULL;
+}
+
+static const char *versions_line_text(rung_view *v, int i, char *buf, int len)
+{
+	versions_priv *p = v->priv;
+	if (i < 0 || i >= p->n)
+		return NULL;
+	return row_text(&v->tui->model->rows[p->idx[i]], buf, len);
+}
+
+const rung_view_ops rung_screen_versions_ops = {
+	.name = "versions",
+	.open = versions_open,
+	.draw = versions_draw,
+	.request = versions_request,
+	.select = versions_select,
+	.done = versions_done,
+	.line_text = versions_line_text,
+};
