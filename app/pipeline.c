@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/err.h"
+#include "vcs/ceil_store.h"
 
 int rung_evaler_open(rung_evaler *e, rung_vctx *c, unsigned flags)
 {
@@ -24,6 +25,15 @@ int rung_evaler_open(rung_evaler *e, rung_vctx *c, unsigned flags)
 			snprintf(e->no_gpu, sizeof(e->no_gpu), "%s", e->ev.no_gpu);
 	}
 	return 0;
+}
+
+void rung_evaler_retarget(rung_evaler *e, rung_vctx *c)
+{
+	e->c = c;
+	e->ev.store = c->store;
+	e->ev.have_ceilings = e->env.valid && c->store &&
+			      rung_store_guard_ceilings(&e->ev.ceilings, c->store, &e->env) != NULL;
+	rung_error_clear();
 }
 
 void rung_evaler_close(rung_evaler *e)

@@ -36,6 +36,9 @@ typedef struct {
  * e->env.valid is false and e->no_gpu says why). flags: RUNG_EVAL_*. */
 int rung_evaler_open(rung_evaler *e, rung_vctx *c, unsigned flags);
 void rung_evaler_close(rung_evaler *e);
+/* The same worker for another session (a task switch in the workbench): the
+ * store and the measured ceilings are c's from now on. */
+void rung_evaler_retarget(rung_evaler *e, rung_vctx *c);
 
 /* The tools e runs the sanitize rung with (RUNG_SAN_BIT mask, 0: none). */
 unsigned rung_evaler_sanitize_tools(const rung_evaler *e);

@@ -2,9 +2,11 @@
  * store, verdicts and directives from git notes (refs/notes/rung). PTX and
  * SASS are compiled on demand with NVRTC (no GPU needed) and cached.
  *
- * Threads: the UI thread owns `ui` handles (notes, texts). A reload (R) or an
- * evaluation runs on a background thread with its own handles and posts the
- * new rows as RUNG_EV_ROWS; the UI never waits for it. */
+ * Threads: the UI thread owns `ui` handles (notes, texts). A reload (R) runs
+ * on a background thread with its own handles and posts the new rows as
+ * RUNG_EV_ROWS; an evaluation runs on the same thread, in this process, and
+ * posts progress and each result (RUNG_EV_PROGRESS, RUNG_EV_RESULT); the UI
+ * never waits for either. */
 #include "tui/model/model.h"
 
 #include <errno.h>
@@ -12,12 +14,10 @@
 #include <math.h>
 #include <signal.h>
 #include <poll.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "core/err.h"
@@ -27,10 +27,11 @@
 #include "gpu/worker.h"
 #include "app/demo.h"
 #include "tui/model/prof.h"
+#include "app/pipeline.h"
 #include "app/session.h"
+#include "core/timing.h"
+#include "gpu/sanitize.h"
 #include "vcs/ceil_store.h"
-
-extern char **environ;
 
 typedef struct {
 	char hash[41];
@@ -69,6 +70,16 @@ typedef struct {
 
 	pthread_t probe;   /* rung_model_auto_evaluate */
 	bool probe_running;
+
+	/* evaluation on the background thread (evaluate_batch) */
+	rung_vctx ev_ctx;    /* its handles on the task evaluated */
+	bool ev_ctx_open;
+	unsigned ev_gen;
+	rung_evaler evaler;  /* the persistent worker */
+	bool evaler_open;
+	int jobs;            /* versions in flight (compile threads + 1) */
+	bool evaluating;     /* a batch runs (under qlock) */
+	unsigned running_gen;
 } git_impl;
 
 static int open_ctx(rung_vctx *c, const char *dir, const char *taskdir)
@@ -398,143 +409,145 @@ done:
 	}
 }
 
-/* One line of `rung eval`'s plain progress ("eval 1/1 a1b2c3d bench") or a
- * message ("rung eval: ..."). Returns the step named last on the line, or -1. */
-static int progress_step(const char *line)
-{
-	const char *sp = strrchr(line, ' ');
-	const char *w = sp ? sp + 1 : line;
-	for (int s = 0; s < RUNG_NSTEPS; s++)
-		if (!strcmp(w, rung_step_name((rung_step_id)s)))
-			return s;
-	return -1;
-}
+/* ---- evaluation, in this process (app/pipeline.h) ----
+ *
+ * The background thread owns a persistent worker (a rung_evaler: the worker
+ * process stays the crash boundary) and its own handles on the task being
+ * evaluated. The queue is taken in batches (the items of one task with the
+ * same sanitize request) and run through rung_evaler_run_all, whose compile
+ * threads work ahead of the GPU. Progress (the protocol's step, fraction and
+ * message) and each result arrive as model events: the changed row is
+ * updated, with no reload. */
 
-/* Reads the child's stderr until it closes: each progress line becomes a
- * RUNG_EV_PROGRESS (the fraction is the share of the rungs done), the last
- * other line is kept in last[] for a failure message. */
-static void follow_child(rung_model *m, int fd, const char *hash, char *last, size_t lastlen)
-{
-	char buf[4096];
-	size_t have = 0;
-	for (;;) {
-		ssize_t n = read(fd, buf + have, sizeof(buf) - 1 - have);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		have += (size_t)n;
-		buf[have] = 0;
-		char *start = buf, *nl;
-		while ((nl = strchr(start, '\n'))) {
-			*nl = 0;
-			int st = progress_step(start);
-			if (st >= 0 && !strncmp(start, "eval ", 5)) {
-				rung_model_event ev = {.kind = RUNG_EV_PROGRESS, .step = (rung_step_id)st,
-						       .frac = (double)st / RUNG_NSTEPS};
-				snprintf(ev.hash, sizeof(ev.hash), "%s", hash);
-				rung_model_post(m, &ev);
-			} else if (*start) {
-				snprintf(last, lastlen, "%s", start);
-			}
-			start = nl + 1;
-		}
-		have = strlen(start);
-		memmove(buf, start, have + 1);
-		if (have == sizeof(buf) - 1) /* an overlong line: drop it */
-			have = 0;
-	}
-}
+typedef struct {
+	rung_model *m;
+	git_impl *g;
+	unsigned gen;
+	double last_post; /* monotonic seconds of the last progress event */
+	int last_index;
+	rung_step_id last_step;
+} eval_batch;
 
-/* Evaluates one version with `rung eval` in a child process (the worker and
- * the store are its business), following its progress on a pipe, then
- * reloads (when the task is still the one shown). */
-static void evaluate_in_thread(rung_model *m, git_impl *g, const qitem *it)
+static bool gen_current(git_impl *g, unsigned gen)
 {
-	const char *hash = it->hash;
-	rung_model_event ev = {.kind = RUNG_EV_PROGRESS, .step = it->sanitize ? RUNG_STEP_SANITIZE : RUNG_STEP_COMPILE,
-			       .frac = 0};
-	snprintf(ev.hash, sizeof(ev.hash), "%s", hash);
-	rung_model_post(m, &ev);
-	char exe[4096];
-	const char *env_exe = getenv("RUNG_EXE");
-	ssize_t len = env_exe && *env_exe ? (ssize_t)snprintf(exe, sizeof(exe), "%s", env_exe)
-					  : readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	char last[256] = "";
-	int status = -1;
-	if (len <= 0) {
-		post_message(m, "evaluate: %s", "cannot find the rung binary");
-	} else {
-		exe[len] = 0;
-		const char *argv[12];
-		int a = 0;
-		argv[a++] = "rung";
-		argv[a++] = "eval";
-		char tools[128];
-		if (it->sanitize) { /* tool names from the fixed list only */
-			size_t k = (size_t)snprintf(tools, sizeof(tools), "--sanitize=");
-			rung_san_tools_format(tools + k, sizeof(tools) - k, it->sanitize);
-			for (char *c = tools + k; *c; c++)
-				if (*c == ' ')
-					memmove(c, c + 1, strlen(c));
-			argv[a++] = tools;
-		}
-		if (g->dir) {
-			argv[a++] = "-C";
-			argv[a++] = g->dir;
-		}
-		if (it->taskdir) {
-			argv[a++] = "--task";
-			argv[a++] = it->taskdir;
-		}
-		argv[a++] = hash;
-		argv[a] = NULL;
-		int pfd[2] = {-1, -1};
-		bool piped = pipe(pfd) == 0;
-		if (piped)
-			fcntl(pfd[0], F_SETFD, FD_CLOEXEC);
-		posix_spawn_file_actions_t fa;
-		posix_spawn_file_actions_init(&fa);
-		posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-		posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
-		if (piped) {
-			posix_spawn_file_actions_adddup2(&fa, pfd[1], 2);
-			posix_spawn_file_actions_addclose(&fa, pfd[1]);
-		} else {
-			posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
-		}
-		pid_t pid;
-		int se = posix_spawn(&pid, exe, &fa, NULL, (char *const *)argv, environ);
-		if (piped)
-			close(pfd[1]);
-		if (se == 0) {
-			if (piped)
-				follow_child(m, pfd[0], hash, last, sizeof(last));
-			int st;
-			while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-				;
-			status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
-		} else {
-			snprintf(last, sizeof(last), "cannot start the rung binary: %s", strerror(se));
-		}
-		if (piped)
-			close(pfd[0]);
-		posix_spawn_file_actions_destroy(&fa);
-	}
-	/* exit 0: passed; 1: the version failed a rung (its result says why); else rung itself failed */
-	if (status != 0 && status != 1 && last[0]) {
-		rung_model_event msg = {.kind = RUNG_EV_MESSAGE};
-		snprintf(msg.text, sizeof(msg.text), "evaluate %.7s: %s", hash, last);
-		rung_model_post(m, &msg);
-	}
 	pthread_mutex_lock(&g->qlock);
-	bool current = it->gen == g->task_gen;
+	bool current = gen == g->task_gen && !g->stop;
 	pthread_mutex_unlock(&g->qlock);
-	if (current)
-		reload_in_thread(m, g);
-	rung_model_event done = {.kind = RUNG_EV_RESULT}; /* no result: counts the queue; rows came with the reload */
-	snprintf(done.hash, sizeof(done.hash), "%s", hash);
-	rung_model_post(m, &done);
+	return current;
+}
+
+static void batch_progress(void *ud, int index, int total, const rung_version *v, rung_step_id step, double frac,
+			   const char *msg)
+{
+	eval_batch *b = ud;
+	(void)total;
+	(void)msg;
+	double now = rung_now_s();
+	/* at most one event per 50 ms within a rung: the UI redraws per event */
+	if (index == b->last_index && step == b->last_step && now - b->last_post < 0.05)
+		return;
+	b->last_index = index;
+	b->last_step = step;
+	b->last_post = now;
+	rung_model_event ev = {.kind = RUNG_EV_PROGRESS, .step = step, .frac = frac >= 0 && frac <= 1 ? frac : 0};
+	snprintf(ev.hash, sizeof(ev.hash), "%s", v ? v->id : "");
+	rung_model_post(b->m, &ev);
+}
+
+static void batch_done(void *ud, int i, const rung_version *v, rung_result *r, int err)
+{
+	eval_batch *b = ud;
+	(void)i;
+	rung_model_event ev = {.kind = RUNG_EV_RESULT};
+	snprintf(ev.hash, sizeof(ev.hash), "%s", v->id);
+	if (err < 0) {
+		rung_model_event msg = {.kind = RUNG_EV_MESSAGE};
+		snprintf(msg.text, sizeof(msg.text), "evaluate %.7s: %.200s", v->id, rung_error_last());
+		rung_model_post(b->m, &msg);
+	} else if (gen_current(b->g, b->gen)) { /* else a row of another task: only counted */
+		ev.result = malloc(sizeof(*ev.result));
+		if (ev.result) {
+			*ev.result = *r; /* moved: the model owns it now */
+			rung_result_init(r);
+		}
+	}
+	rung_model_post(b->m, &ev);
+}
+
+/* The handles and the worker for task (taskdir, gen): opened on first use,
+ * the handles again after a task switch; the worker is kept. */
+static int eval_open(rung_model *m, git_impl *g, const char *taskdir, unsigned gen)
+{
+	if (g->ev_ctx_open && g->ev_gen == gen)
+		return 0;
+	if (g->ev_ctx_open) {
+		rung_vctx_close(&g->ev_ctx);
+		g->ev_ctx_open = false;
+	}
+	int e = open_ctx(&g->ev_ctx, g->dir, taskdir);
+	if (e < 0)
+		return e;
+	g->ev_ctx_open = true;
+	g->ev_gen = gen;
+	if (!g->evaler_open) {
+		if ((e = rung_evaler_open(&g->evaler, &g->ev_ctx, 0)) < 0)
+			return e;
+		g->evaler_open = true;
+		if (!g->evaler.env.valid) {
+			rung_model_event msg = {.kind = RUNG_EV_MESSAGE};
+			snprintf(msg.text, sizeof(msg.text), "no GPU: %.200s (the compile rung runs; nothing is stored)",
+				 g->evaler.no_gpu);
+			rung_model_post(m, &msg);
+		}
+	} else {
+		rung_evaler_retarget(&g->evaler, &g->ev_ctx);
+	}
+	return 0;
+}
+
+/* Evaluates items[0..n) (one task, one sanitize request) in this process. */
+static void evaluate_batch(rung_model *m, git_impl *g, const qitem *items, int n)
+{
+	unsigned gen = items[0].gen;
+	rung_version *vs = calloc((size_t)n, sizeof(*vs));
+	int nv = 0;
+	int e = vs ? eval_open(m, g, items[0].taskdir, gen) : rung_error_set(RUNG_ENOMEM, "out of memory");
+	for (int i = 0; e == 0 && i < n; i++) {
+		if (rung_version_at(&vs[nv], g->ev_ctx.repo, items[i].hash, g->ev_ctx.task.kernel_path) == 0) {
+			nv++;
+			continue;
+		}
+		rung_model_event msg = {.kind = RUNG_EV_MESSAGE};
+		snprintf(msg.text, sizeof(msg.text), "evaluate %.7s: %.200s", items[i].hash, rung_error_last());
+		rung_model_post(m, &msg);
+		rung_model_event done = {.kind = RUNG_EV_RESULT};
+		snprintf(done.hash, sizeof(done.hash), "%s", items[i].hash);
+		rung_model_post(m, &done);
+	}
+	if (e < 0) { /* nothing ran: each item is counted done, the reason shown */
+		post_message(m, "evaluate: %s", rung_error_last());
+		for (int i = 0; i < n; i++) {
+			rung_model_event done = {.kind = RUNG_EV_RESULT};
+			snprintf(done.hash, sizeof(done.hash), "%s", items[i].hash);
+			rung_model_post(m, &done);
+		}
+		free(vs);
+		return;
+	}
+	rung_evaler *ev = &g->evaler;
+	ev->opts.sanitize_set = items[0].sanitize != 0;
+	ev->opts.sanitize = items[0].sanitize;
+	eval_batch b = {.m = m, .g = g, .gen = gen, .last_index = -1, .last_step = RUNG_NSTEPS};
+	ev->progress = batch_progress;
+	ev->progress_ud = &b;
+	ev->cancel = 0;
+	if (nv && rung_evaler_run_all(ev, vs, nv, g->jobs, batch_done, &b) < 0)
+		post_message(m, "evaluate: %s", rung_error_last());
+	/* versions a task switch or quit left: counted, not run */
+	if (ev->cancel)
+		post_message(m, "%s", "evaluation stopped: the task was switched");
+	ev->progress = NULL;
+	free(vs);
 }
 
 static void *worker_main(void *arg)
@@ -558,13 +571,28 @@ static void *worker_main(void *arg)
 			continue;
 		}
 		if (g->nqueue) {
-			qitem it = g->queue[0];
-			memmove(g->queue, g->queue + 1, (size_t)(g->nqueue - 1) * sizeof(g->queue[0]));
-			g->nqueue--;
+			/* a batch: the leading items of one task with the same sanitize request */
+			int n = 1;
+			while (n < g->nqueue && g->queue[n].gen == g->queue[0].gen &&
+			       g->queue[n].sanitize == g->queue[0].sanitize)
+				n++;
+			qitem *batch = malloc((size_t)n * sizeof(*batch));
+			if (!batch)
+				n = 1, batch = NULL;
+			qitem one = g->queue[0];
+			if (batch)
+				memcpy(batch, g->queue, (size_t)n * sizeof(*batch));
+			memmove(g->queue, g->queue + n, (size_t)(g->nqueue - n) * sizeof(g->queue[0]));
+			g->nqueue -= n;
+			g->running_gen = batch ? batch[0].gen : one.gen;
+			g->evaluating = true;
 			pthread_mutex_unlock(&g->qlock);
-			evaluate_in_thread(m, g, &it);
-			free(it.taskdir);
+			evaluate_batch(m, g, batch ? batch : &one, n);
+			for (int i = 0; i < n; i++)
+				free((batch ? batch : &one)[i].taskdir);
+			free(batch);
 			pthread_mutex_lock(&g->qlock);
+			g->evaluating = false;
 			continue;
 		}
 		g->reload = false;
@@ -678,7 +706,7 @@ static int git_evaluate(rung_model *m, const char *hash)
 	return queue_item(m, hash, 0);
 }
 
-/* `rung eval --sanitize=TOOLS HASH` in the background: the task's tools, else memcheck and racecheck. */
+/* The sanitize rung of a version in the background (as `rung eval --sanitize=TOOLS HASH`): the task's tools, else memcheck and racecheck. */
 static int git_sanitize(rung_model *m, const char *hash)
 {
 	git_impl *g = m->impl;
@@ -790,10 +818,15 @@ static void git_free(rung_model *m)
 	if (g->thread_running) {
 		pthread_mutex_lock(&g->qlock);
 		g->stop = true;
+		g->evaler.cancel = 1; /* the version on the GPU finishes; the rest are left */
 		pthread_cond_signal(&g->qcond);
 		pthread_mutex_unlock(&g->qlock);
 		pthread_join(g->thread, NULL);
 	}
+	if (g->evaler_open)
+		rung_evaler_close(&g->evaler);
+	if (g->ev_ctx_open)
+		rung_vctx_close(&g->ev_ctx);
 	for (int i = 0; i < g->nqueue; i++)
 		free(g->queue[i].taskdir);
 	clear_texts(g);
@@ -876,6 +909,8 @@ static int git_set_task(rung_model *m, int i)
 	g->taskdir = nt;
 	g->task_gen++;
 	pthread_mutex_unlock(&g->qlock);
+	/* the queue keeps running for the old task (its results are counted,
+	 * not shown) */
 	if ((e = load_first(m, &c)) < 0) {
 		pthread_mutex_lock(&g->qlock);
 		g->taskdir = old;
@@ -991,6 +1026,7 @@ int rung_model_git_new(rung_model **out, const char *dir, const char *taskdir)
 	}
 	g->dir = dir ? strdup(dir) : NULL;
 	g->taskdir = taskdir ? strdup(taskdir) : NULL;
+	g->jobs = 3;
 	pthread_mutex_init(&g->qlock, NULL);
 	pthread_cond_init(&g->qcond, NULL);
 	int e = rung_model_init(m, &git_ops, g);

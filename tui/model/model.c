@@ -341,7 +341,13 @@ static void apply_one(rung_model *m, rung_model_event *e)
 			m->queue_done = m->queue_total = 0;
 			m->queue_hash[0] = 0;
 		}
-		if (r && e->result) {
+		if (r && e->result && r->recorded && e->result->steps[RUNG_STEP_RUN].status == RUNG_S_SKIPPED &&
+		    e->result->steps[RUNG_STEP_COMPILE].status == RUNG_S_OK) {
+			/* no GPU here: a recorded measurement stays on display rather than
+			 * a row of SKIPPED rungs (the compile rung is the recorded one's) */
+			result_free(e->result);
+			e->result = NULL;
+		} else if (r && e->result) {
 			/* a live result replaces the recorded one on display (which stays in r->recorded) */
 			row_drop_live(r);
 			r->result = e->result;
