@@ -13,7 +13,7 @@
 #include "core/result.h"
 #include "core/timing.h"
 #include "gpu/cupti.h"
-#include "gpu/worker_child.h"
+#include "gpu/worker/child.h"
 #include "gpu/worker_internal.h"
 
 void rung__sfmt(char *buf, size_t len, const char *fmt, ...)

@@ -15,7 +15,7 @@
 #include "core/err.h"
 #include "core/trace.h"
 #include "gpu/rung_h.h"
-#include "gpu/worker_child.h"
+#include "gpu/worker/child.h"
 
 #define MAX_RECS (1u << 21) /* 64 MiB of records */
 

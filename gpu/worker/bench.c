@@ -37,8 +37,8 @@
 #include "core/timing.h"
 #include "gpu/cupti.h"
 #include "gpu/rung_h.h"
-#include "gpu/worker_case.h"
-#include "gpu/worker_verify.h"
+#include "gpu/worker/case.h"
+#include "gpu/worker/verify.h"
 
 #define MIN_SAMPLES 10
 #define MAX_SAMPLES 5000

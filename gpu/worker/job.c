@@ -19,7 +19,7 @@
 #include "core/npy.h"
 #include "core/rng.h"
 #include "core/timing.h"
-#include "gpu/worker_case.h"
+#include "gpu/worker/case.h"
 
 static void fmt_bytes(char *buf, size_t len, double b)
 {

@@ -11,7 +11,7 @@
 #include "core/err.h"
 #include "core/sass_prof.h"
 #include "gpu/cupti_sass.h"
-#include "gpu/worker_child.h"
+#include "gpu/worker/child.h"
 
 typedef struct {
 	rung_wjob *j;

@@ -34,8 +34,8 @@
 #include "core/par.h"
 #include "core/rng.h"
 #include "core/timing.h"
-#include "gpu/worker_case.h"
-#include "gpu/worker_verify.h"
+#include "gpu/worker/case.h"
+#include "gpu/worker/verify.h"
 
 #define STAGE_BYTES ((size_t)4 << 20)
 #define NSTAGE 4

@@ -4,7 +4,7 @@
  * and keeps it in its compute cache). Launches are grid-stride loops of 256
  * threads over at most 8 blocks per SM: memory-bound, a few microseconds per
  * hundred megabytes on an H200. */
-#include "gpu/worker_verify.h"
+#include "gpu/worker/verify.h"
 
 #include <fcntl.h>
 #include <string.h>

@@ -10,7 +10,7 @@
 #include "core/err.h"
 #include "core/roofline_guard.h"
 #include "gpu/cupti.h"
-#include "gpu/worker_child.h"
+#include "gpu/worker/child.h"
 
 #define BEST_OF 10
 

@@ -40,7 +40,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "gpu/worker_child.h"
+#include "gpu/worker/child.h"
 
 static const char sweep_ptx[] =
 	".version 7.0\n"

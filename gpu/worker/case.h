@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "gpu/worker_child.h"
+#include "gpu/worker/child.h"
 
 typedef enum { RUNG_CASE_OK, RUNG_CASE_FAULT, RUNG_CASE_WRONG } rung_case_outcome;
 

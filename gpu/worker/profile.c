@@ -10,7 +10,7 @@
 #include "core/err.h"
 #include "core/profile.h"
 #include "gpu/cupti_prof.h"
-#include "gpu/worker_child.h"
+#include "gpu/worker/child.h"
 
 typedef struct {
 	rung_wjob *j;
