@@ -42,7 +42,11 @@
 #include "core/stats.h"
 #include "core/timing.h"
 #include "gpu/cupti.h"
-#include "gpu/worker/child.h"
+#include "gpu/worker/compare.h"
+#include "gpu/worker/flush.h"
+#include "gpu/worker/input.h"
+#include "gpu/worker/launch.h"
+#include "gpu/worker/report.h"
 #include "gpu/worker/verify.h"
 
 #define MIN_ROUNDS 10

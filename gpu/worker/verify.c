@@ -1,4 +1,4 @@
-/* rung's own verification kernels inside the worker (gpu/worker_verify.h):
+/* rung's own verification kernels inside the worker (gpu/worker/verify.h):
  * the module is loaded once per process, from the sm_90 CUBIN built with rung
  * where the device takes it, else from the compute_75 PTX (the driver JITs it
  * and keeps it in its compute cache). Launches are grid-stride loops of 256
@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "core/guard.h"
+#include "gpu/worker/report.h"
 
 extern const char rung_verify_ptx[];
 extern const unsigned char rung_verify_ptx_cubin_sm_90[];
