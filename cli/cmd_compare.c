@@ -2,7 +2,7 @@
  *
  * Times two versions of one task against each other in one worker, interleaved
  * (A B, B A, ...) with an L2 flush before each launch and every launch verified
- * (gpu/worker_compare.c), and prints
+ * (gpu/worker/compare.c), and prints
  *   FASTER B/A=0.953 [0.948, 0.958] A=15.503ms B=14.772ms n=41 dropped=0 verified=86
  * (the verdict is B relative to A; the interval is a bootstrap 95% interval of
  * the ratio of medians, core/stats.h). Identical machine code prints

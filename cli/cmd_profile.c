@@ -1,14 +1,14 @@
 /* rung profile [--json] [--seed S] [-C DIR] [--task DIR] [TASKDIR|FILE|REV]
  *
  * Collects CUPTI range-profiler counters for one version at the benchmark
- * shape (gpu/worker_profile.c): a run of its own, after run and check, never
+ * shape (gpu/worker/profile.c): a run of its own, after run and check, never
  * timed. Prints the run/check lines and
  *   [profile] ok dram=201.3MB (1.04x the bytes it needs) flops=34.4G (1.00x) occupancy=62% sm=81% time=73.1us
  *   [profile] SKIPPED profiling counters not permitted (cuptiRangeProfilerEnable: ... INSUFFICIENT_PRIVILEGES ...)
  * For a version from git, the stored result of that content on this device
  * gets the counters (its bench and ideal point are kept).
  * --sass: per-PC SASS counts instead of the counters (CUPTI SASS metrics,
- * gpu/worker_sass.c), printed as the top-20 hot instructions and stored in the
+ * gpu/worker/sass.c), printed as the top-20 hot instructions and stored in the
  * store's profile_extra table (kind "sass"). --ncu: runs Nsight Compute on this
  * command's hidden --launch-only mode (run + check, no bench: the first
  * launch of the candidate is at the benchmark shape) and stores the report path

@@ -2,7 +2,7 @@
  *
  * Intra-kernel region timings (rung.h, RUNG_TRACE_BEGIN/END): run and check
  * as usual, then one launch at the benchmark shape with the trace buffer
- * attached (gpu/worker_trace.c; never timed, the bench rung is SKIPPED).
+ * attached (gpu/worker/trace.c; never timed, the bench rung is SKIPPED).
  * Prints per-region count, median, p90 and max duration (us) and the median's
  * fraction of the kernel time, then blocks per SM and each SM's first start
  * and last end. --json: {"status","reason","stored","trace":{records, regions,

@@ -1,7 +1,7 @@
 /* Parent side of A/B timing: identical machine code short-cuts to SAME; else
  * both plans and CUBINs go to the worker in one "compare" message, whose
  * answer carries the samples, how many launches were verified, and where A and
- * B disagreed when they did (gpu/worker_compare.c). */
+ * B disagreed when they did (gpu/worker/compare.c). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,7 +1,7 @@
 /* CUPTI range profiler (libcupti.so.13, dlopened): hardware counters of one
  * kernel launch, with kernel replay (CUPTI reruns the kernel once per pass and
  * restores memory in between). Never time in the same run. Used only in the
- * worker (gpu/worker_profile.c). Steps: /work/shared/notes/gpu-apis.md. */
+ * worker (gpu/worker/profile.c). Steps: /work/shared/notes/gpu-apis.md. */
 #ifndef RUNG_GPU_CUPTI_PROF_H
 #define RUNG_GPU_CUPTI_PROF_H
 

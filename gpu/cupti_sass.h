@@ -2,7 +2,7 @@
  * per-instruction counts of one launch, smsp__sass_inst_executed and
  * smsp__sass_thread_inst_executed per PC offset of one function. CUPTI
  * patches the binary (lazy patching: at the first launch inside the enabled
- * range), so never time in the same run. Worker only (gpu/worker_sass.c). */
+ * range), so never time in the same run. Worker only (gpu/worker/sass.c). */
 #ifndef RUNG_GPU_CUPTI_SASS_H
 #define RUNG_GPU_CUPTI_SASS_H
 

@@ -23,10 +23,10 @@ enum {
 	RUNG_JOB_NO_BENCH = 1 << 1,
 	RUNG_JOB_PROFILE = 1 << 2,
 	/* With RUNG_JOB_PROFILE: per-PC SASS counts instead of the range profiler
-	 * (result.aux "sass"; gpu/worker_sass.c). */
+	 * (result.aux "sass"; gpu/worker/sass.c). */
 	RUNG_JOB_SASS = 1 << 3,
 	/* One untimed launch with the rung.h trace buffer attached (result.aux
-	 * "trace"; gpu/worker_trace.c); the bench rung is SKIPPED. */
+	 * "trace"; gpu/worker/trace.c); the bench rung is SKIPPED. */
 	RUNG_JOB_TRACE = 1 << 4,
 	/* The sanitize rung's job (gpu/sanitize.c): the plan cut to the smallest
 	 * check shape and one seed (rung_plan_sanitize); give RUNG_JOB_NO_BENCH too. */

@@ -1,4 +1,4 @@
-/* Shared by gpu/worker.c (parent), gpu/compare.c and gpu/worker_main.c (child);
+/* Shared by gpu/worker.c (parent), gpu/compare.c and gpu/worker/main.c (child);
  * not part of the public API. */
 #ifndef RUNG_GPU_WORKER_INTERNAL_H
 #define RUNG_GPU_WORKER_INTERNAL_H

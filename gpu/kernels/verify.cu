@@ -1,5 +1,5 @@
 /* rung's own kernels for the bench rung's per-launch verification
- * (gpu/worker_verify.c). Compiled at build time by NVRTC to PTX for compute_75
+ * (gpu/worker/verify.c). Compiled at build time by NVRTC to PTX for compute_75
  * (cmake/ptxgen.c) with --fmad=false, so the tolerance test rounds exactly as
  * core/metrics.c does on the host; the driver JIT-compiles the PTX once per
  * process. Plain C types only: NVRTC here has no CUDA headers. The dtype codes

@@ -33,9 +33,10 @@ rules() {
 # The rules themselves: each bad include below must be reported, the good ones not.
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-mkdir -p "$tmp/core" "$tmp/gpu" "$tmp/vcs" "$tmp/app" "$tmp/tui/screens"
+mkdir -p "$tmp/core" "$tmp/gpu/worker" "$tmp/vcs" "$tmp/app" "$tmp/tui/screens"
 printf '#include "core/err.h"\n#include "app/session.h"\n' >"$tmp/core/spec.c"
 printf '#include "core/err.h"\n#include "cli/args.h"\n' >"$tmp/gpu/worker.c"
+printf '#include "gpu/worker/child.h"\n#include "vcs/store.h"\n' >"$tmp/gpu/worker/main.c"
 printf '#include "core/err.h"\n#include <sqlite3.h>\n# include "../gpu/worker.h"\n' >"$tmp/vcs/store.c"
 printf '#include "core/err.h"\n#include "gpu/worker.h"\n#include "vcs/store.h"\n#include <curses.h>\n' >"$tmp/app/a.c"
 printf '#include <ncurses.h>\n' >"$tmp/app/b.h"
@@ -46,6 +47,7 @@ out=$(cd "$tmp" && rules; echo "bad=$bad")
 bad=${out##*bad=}; out=${out%bad=*}
 want="core/spec.c:2:#include \"app/session.h\"
 gpu/worker.c:2:#include \"cli/args.h\"
+gpu/worker/main.c:2:#include \"vcs/store.h\"
 vcs/store.c:3:# include \"../gpu/worker.h\"
 app/a.c:4:#include <curses.h>
 app/b.h:1:#include <ncurses.h>

@@ -11,7 +11,10 @@
 #include "core/err.h"
 #include "core/sass_prof.h"
 #include "gpu/cupti_sass.h"
-#include "gpu/worker_child.h"
+#include "gpu/worker/input.h"
+#include "gpu/worker/launch.h"
+#include "gpu/worker/report.h"
+#include "gpu/worker/sass.h"
 
 typedef struct {
 	rung_wjob *j;

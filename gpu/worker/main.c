@@ -1,8 +1,8 @@
-/* The worker process (`rung worker`): owns the CUDA context. Reads jobs from
- * the parent, answers with progress and a result; exits after a sticky error
- * (the context is poisoned until the process ends) so the parent restarts it. */
+/* The worker process (`rung worker`), the top of gpu/worker/: owns the CUDA
+ * context. Reads jobs from the parent, answers with progress and a result;
+ * exits after a sticky error (the context is poisoned until the process ends)
+ * so the parent restarts it. */
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,52 +13,12 @@
 #include "core/result.h"
 #include "core/timing.h"
 #include "gpu/cupti.h"
-#include "gpu/worker_child.h"
+#include "gpu/worker/ceil.h"
+#include "gpu/worker/child.h"
+#include "gpu/worker/compare.h"
+#include "gpu/worker/job.h"
+#include "gpu/worker/report.h"
 #include "gpu/worker_internal.h"
-
-void rung__sfmt(char *buf, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(buf, len, fmt, ap);
-	va_end(ap);
-}
-
-int rung__wsend(rung_wctx *c, json_t *hdr, const rung_blob *blobs, int nblobs)
-{
-	/* What the kernel printed so far goes out before the message that follows
-	 * it, so that the parent has all of a job's output when its result arrives
-	 * (the driver writes device printf through stdio at synchronization). */
-	fflush(stdout);
-	fflush(stderr);
-	return rung_msg_write(c->out_fd, hdr, blobs, nblobs);
-}
-
-void rung__wprogress(rung_wctx *c, rung_step_id step, double frac, const char *fmt, ...)
-{
-	char msg[512];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	json_t *j = json_pack("{s:s,s:s,s:f,s:s}", "type", "progress", "step", rung_step_name(step), "frac",
-			      isfinite(frac) ? frac : 0.0, "msg", msg);
-	rung__wsend(c, j, NULL, 0);
-	json_decref(j);
-}
-
-void rung__wstep(rung_result *r, rung_step_id s, rung_status st, const char *fmt, ...)
-{
-	r->steps[s].status = st;
-	r->steps[s].reason[0] = 0;
-	r->steps[s].cause = RUNG_CAUSE_NONE;
-	if (fmt) {
-		va_list ap;
-		va_start(ap, fmt);
-		vsnprintf(r->steps[s].reason, sizeof(r->steps[s].reason), fmt, ap);
-		va_end(ap);
-	}
-}
 
 static int attr(rung_wctx *c, CUdevice_attribute a)
 {

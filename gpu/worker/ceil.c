@@ -10,7 +10,8 @@
 #include "core/err.h"
 #include "core/roofline_guard.h"
 #include "gpu/cupti.h"
-#include "gpu/worker_child.h"
+#include "gpu/worker/ceil.h"
+#include "gpu/worker/report.h"
 
 #define BEST_OF 10
 

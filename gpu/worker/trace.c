@@ -15,7 +15,10 @@
 #include "core/err.h"
 #include "core/trace.h"
 #include "gpu/rung_h.h"
-#include "gpu/worker_child.h"
+#include "gpu/worker/input.h"
+#include "gpu/worker/launch.h"
+#include "gpu/worker/report.h"
+#include "gpu/worker/trace.h"
 
 #define MAX_RECS (1u << 21) /* 64 MiB of records */
 

@@ -10,7 +10,11 @@
 #include "core/err.h"
 #include "core/profile.h"
 #include "gpu/cupti_prof.h"
-#include "gpu/worker_child.h"
+#include "gpu/worker/flush.h"
+#include "gpu/worker/input.h"
+#include "gpu/worker/launch.h"
+#include "gpu/worker/profile.h"
+#include "gpu/worker/report.h"
 
 typedef struct {
 	rung_wjob *j;

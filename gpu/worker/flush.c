@@ -1,5 +1,5 @@
-/* The L2 flush before every bench sample (worker_bench.c, worker_compare.c,
- * worker_profile.c): a read sweep over a zeroed scratch buffer of twice the L2
+/* The L2 flush before every bench sample (gpu/worker/bench.c, compare.c,
+ * profile.c): a read sweep over a zeroed scratch buffer of twice the L2
  * size. A memset flush (cuMemsetD32Async) leaves the L2 full of DIRTY lines of
  * the scratch buffer, and the timed kernel then pays for writing them back to
  * DRAM: memory-bound kernels read about 13% slow against ncu (57.5 us vs 50.7 us
@@ -40,7 +40,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "gpu/worker_child.h"
+#include "gpu/worker/flush.h"
 
 static const char sweep_ptx[] =
 	".version 7.0\n"

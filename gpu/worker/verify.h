@@ -9,7 +9,7 @@
 #include <stdint.h>
 
 #include "core/metrics.h"
-#include "gpu/worker_child.h"
+#include "gpu/worker/child.h"
 
 /* One compared array of one launch (layout shared with verify.cu). */
 typedef struct {

@@ -1,10 +1,10 @@
-/* rung's own verification kernels inside the worker (gpu/worker_verify.h):
+/* rung's own verification kernels inside the worker (gpu/worker/verify.h):
  * the module is loaded once per process, from the sm_90 CUBIN built with rung
  * where the device takes it, else from the compute_75 PTX (the driver JITs it
  * and keeps it in its compute cache). Launches are grid-stride loops of 256
  * threads over at most 8 blocks per SM: memory-bound, a few microseconds per
  * hundred megabytes on an H200. */
-#include "gpu/worker_verify.h"
+#include "gpu/worker/verify.h"
 
 #include <fcntl.h>
 #include <string.h>
@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "core/guard.h"
+#include "gpu/worker/report.h"
 
 extern const char rung_verify_ptx[];
 extern const unsigned char rung_verify_ptx_cubin_sm_90[];

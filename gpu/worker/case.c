@@ -18,7 +18,8 @@
  *    rung_metrics_feed per chunk on the thread pool, merged in chunk order
  *    (core/metrics.h: bit-identical to rung_metrics_compute on whole arrays).
  *  Every readback is double-buffered: the next slab is copied while the host
- *  works on this one.
+ *  works on this one (the slabs and the walk: gpu/worker/stage.c; inputs:
+ *  gpu/worker/input.c).
  * Device memory: candidate and reference buffers exist at once (about twice the
  * arguments' size). */
 #include <inttypes.h>
@@ -34,314 +35,21 @@
 #include "core/par.h"
 #include "core/rng.h"
 #include "core/timing.h"
-#include "gpu/worker_case.h"
-#include "gpu/worker_verify.h"
+#include "gpu/worker/bset.h"
+#include "gpu/worker/case.h"
+#include "gpu/worker/input.h"
+#include "gpu/worker/launch.h"
+#include "gpu/worker/report.h"
+#include "gpu/worker/stage.h"
+#include "gpu/worker/verify.h"
 
-#define STAGE_BYTES ((size_t)4 << 20)
-#define NSTAGE 4
 #define CH RUNG_METRICS_CHUNK
 
-/* --- staging, heartbeat, small helpers ---------------------------------------- */
-
-/* Staging slabs, kept for the process's life: page-locked where the driver
- * gives it (async copies that overlap host work), else plain memory (the
- * copies then complete before returning). Each has an event marking the end of
- * the last async copy from or into it. */
-static char *stage[NSTAGE];
-static CUevent stage_ev[NSTAGE];
-static bool stage_busy[NSTAGE];
-static rung_step_id beat_step = RUNG_STEP_RUN;
-static bool beat_on; /* only inside a case: the bench and compare have their own progress */
-static double last_beat;
-
-static bool stage_ready(void)
-{
-	for (int i = 0; i < NSTAGE; i++) {
-		if (stage[i])
-			continue;
-		void *p = NULL;
-		if (!rung_cu.cuMemHostAlloc || rung_cu.cuMemHostAlloc(&p, STAGE_BYTES, 0) != CUDA_SUCCESS || !p)
-			p = malloc(STAGE_BYTES);
-		if (!p)
-			return false;
-		stage[i] = p;
-		if (rung_cu.cuEventCreate(&stage_ev[i], CU_EVENT_DISABLE_TIMING) != CUDA_SUCCESS)
-			stage_ev[i] = NULL;
-	}
-	return true;
-}
-
-/* Waits for stage[b]'s last async copy. */
-static CUresult stage_wait(int b)
-{
-	if (!stage_busy[b])
-		return CUDA_SUCCESS;
-	stage_busy[b] = false;
-	return rung_cu.cuEventSynchronize(stage_ev[b]);
-}
-
-/* Waits for every staging slab (first error wins). */
-static CUresult stage_drain(void)
-{
-	CUresult first = CUDA_SUCCESS;
-	for (int b = 0; b < NSTAGE; b++) {
-		CUresult r = stage_wait(b);
-		if (first == CUDA_SUCCESS)
-			first = r;
-	}
-	return first;
-}
-
-/* After issuing an async copy from or into stage[b] on stream st. Without an
- * event, waits for the stream instead. */
-static CUresult stage_mark(int b, CUstream st)
-{
-	if (!stage_ev[b])
-		return rung_cu.cuStreamSynchronize(st);
-	CUresult r = rung_cu.cuEventRecord(stage_ev[b], st);
-	if (r == CUDA_SUCCESS)
-		stage_busy[b] = true;
-	return r;
-}
-
-/* Elements per slab: a multiple of the metrics chunk. */
-static int64_t slab_elems(size_t es)
-{
-	int64_t e = (int64_t)(STAGE_BYTES / es);
-	return e - e % CH;
-}
-
-/* Progress at most every 0.5 s during long host work, so the parent's
- * inactivity deadline never fires on a large but healthy case. */
-static void beat(rung_wjob *j, const char *what)
-{
-	double t = rung_now_s();
-	if (beat_on && t - last_beat >= 0.5) {
-		last_beat = t;
-		rung__wprogress(j->c, beat_step, 0, "%s", what);
-	}
-}
+/* --- small helpers ------------------------------------------------------------ */
 
 static bool is_tensor(const rung_plan_arg *a)
 {
 	return a->kind != RUNG_ARG_SCALAR;
-}
-
-static void fmt_bytes(char *buf, size_t len, double b)
-{
-	if (b >= 1024.0 * 1024 * 1024)
-		rung__sfmt(buf, len, "%.1f GiB", b / (1024.0 * 1024 * 1024));
-	else if (b >= 1024.0 * 1024)
-		rung__sfmt(buf, len, "%.1f MiB", b / (1024.0 * 1024));
-	else
-		rung__sfmt(buf, len, "%.0f bytes", b);
-}
-
-static int cu_fail(rung_wjob *j, CUresult r, char *reason, size_t rlen, const char *what, const char *name)
-{
-	char d[160];
-	rung_cu_describe(d, sizeof(d), r);
-	rung__sfmt(reason, rlen, "%s %s failed: %s", what, name, d);
-	j->fatal = j->fatal || rung_cu_is_sticky(r);
-	return 1;
-}
-
-static uint64_t hash_bytes(const void *p, size_t len)
-{
-	const unsigned char *b = p;
-	uint64_t h = UINT64_C(0x6a09e667f3bcc909);
-	size_t k = 0;
-	for (; k + 8 <= len; k += 8) {
-		uint64_t w;
-		memcpy(&w, b + k, 8);
-		h = rung_mix64(h ^ w);
-	}
-	uint64_t w = 0;
-	memcpy(&w, b + k, len - k);
-	return rung_mix64(h ^ w ^ (uint64_t)len);
-}
-
-static int64_t nchunks_of(int64_t n)
-{
-	return (n + CH - 1) / CH;
-}
-
-/* --- inputs ------------------------------------------------------------------ */
-
-typedef struct {
-	const rung_plan_arg *a;
-	rung_init_kind init; /* a->init, or what the case's distribution makes of it */
-	char *buf;        /* slab */
-	int64_t s0, cnt;  /* slab start and length (elements) */
-	uint64_t seed;
-	uint64_t *hash;   /* per chunk of the whole argument, or NULL */
-	size_t es;
-} gen_job;
-
-static void gen_chunk(void *ud, int64_t k)
-{
-	gen_job *g = ud;
-	int64_t off = k * CH, cnt = g->cnt - off < CH ? g->cnt - off : CH;
-	char *p = g->buf + (size_t)off * g->es;
-	/* arguments validated before: cannot fail */
-	rung_fill_at(p, g->a->dtype, g->s0 + off, cnt, g->init, g->a->a, g->a->b, g->seed, g->a->name);
-	if (g->hash)
-		g->hash[(g->s0 + off) / CH] = hash_bytes(p, (size_t)cnt * g->es);
-}
-
-/* Generates arg i with init kind `init` (its own, or the case distribution's:
- * rung_dist_init) into dst[], hashing chunks into hash (may be NULL): slab k+1
- * is generated into one staging slab while slab k uploads from the other to
- * dst[0]; the other destinations are then copied on the device. */
-static int gen_upload(rung_wjob *j, const rung_plan_shape *sh, int i, uint64_t seed, rung_init_kind init,
-		      const CUdeviceptr *dst, int ndst, uint64_t *hash, char *reason, size_t rlen)
-{
-	const rung_plan_arg *a = &j->p->args[i];
-	CUstream st = j->c->stream;
-	size_t es = rung_dtype_size(a->dtype);
-	int64_t n = sh->numel[i];
-	if (rung_fill_at(stage[0], a->dtype, 0, 0, init, a->a, a->b, seed, a->name)) {
-		rung__sfmt(reason, rlen, "input %s: %s", a->name, rung_error_last());
-		return 1;
-	}
-	int64_t slab = slab_elems(es);
-	CUresult r = CUDA_SUCCESS;
-	int b = 0;
-	for (int64_t s = 0; s < n && r == CUDA_SUCCESS; s += slab, b ^= 1) {
-		int64_t cnt = n - s < slab ? n - s : slab;
-		double t0 = rung_now_s();
-		if ((r = stage_wait(b)) != CUDA_SUCCESS)
-			break;
-		t0 = rung_timing_lap("inputs: upload (wait)", t0);
-		gen_job g = { a, init, stage[b], s, cnt, seed, hash, es };
-		rung_par_for(nchunks_of(cnt), gen_chunk, &g);
-		rung_timing_lap("inputs: generate", t0);
-		r = rung_cu.cuMemcpyHtoDAsync(dst[0] + (size_t)s * es, stage[b], (size_t)cnt * es, st);
-		if (r == CUDA_SUCCESS)
-			r = stage_mark(b, st);
-		beat(j, "generating inputs");
-	}
-	CUresult d = stage_drain();
-	if (r == CUDA_SUCCESS)
-		r = d;
-	for (int k = 1; k < ndst && r == CUDA_SUCCESS && n > 0; k++)
-		r = rung_cu.cuMemcpyDtoDAsync(dst[k], dst[0], (size_t)n * es, st);
-	if (r == CUDA_SUCCESS && ndst > 1)
-		r = rung_cu.cuStreamSynchronize(st);
-	if (r != CUDA_SUCCESS)
-		return cu_fail(j, r, reason, rlen, "upload of", a->name);
-	return 0;
-}
-
-/* Starts reading slab [s, s + cnt) of the nsrc (1 or 2) device arrays into
- * staging pair p: stage[p] for one array, stage[2p] and stage[2p + 1] for two. */
-static CUresult read_issue(rung_wjob *j, const CUdeviceptr *src, int nsrc, size_t es, int64_t s, int64_t cnt, int p)
-{
-	CUstream st = j->c->stream;
-	for (int k = 0; k < nsrc; k++) {
-		int b = nsrc == 1 ? p : 2 * p + k;
-		CUresult r = rung_cu.cuMemcpyDtoHAsync(stage[b], src[k] + (size_t)s * es, (size_t)cnt * es, st);
-		if (r == CUDA_SUCCESS)
-			r = stage_mark(b, st);
-		if (r != CUDA_SUCCESS)
-			return r;
-	}
-	return CUDA_SUCCESS;
-}
-
-/* Waits for pair p (as read_issue numbers them). */
-static CUresult read_wait(int nsrc, int p)
-{
-	CUresult first = CUDA_SUCCESS;
-	for (int k = 0; k < nsrc; k++) {
-		CUresult r = stage_wait(nsrc == 1 ? p : 2 * p + k);
-		if (first == CUDA_SUCCESS)
-			first = r;
-	}
-	return first;
-}
-
-/* A double-buffered walk over nsrc device arrays of n elements in slabs:
- * walk_next returns the next slab (its data in stage[...]) while the one after
- * it is being copied. */
-typedef struct {
-	rung_wjob *j;
-	const CUdeviceptr *src;
-	int nsrc, p;
-	size_t es;
-	int64_t n, slab, s; /* s: start of the slab walk_next hands out next */
-} slab_walk;
-
-static CUresult walk_start(slab_walk *w, rung_wjob *j, const CUdeviceptr *src, int nsrc, size_t es, int64_t n)
-{
-	*w = (slab_walk){ .j = j, .src = src, .nsrc = nsrc, .p = 0, .es = es, .n = n, .slab = slab_elems(es), .s = 0 };
-	if (n <= 0)
-		return CUDA_SUCCESS;
-	CUresult r = read_issue(j, src, nsrc, es, 0, n < w->slab ? n : w->slab, 0);
-	if (r != CUDA_SUCCESS)
-		stage_drain();
-	return r;
-}
-
-/* The next slab: *s0, *cnt and its buffers bufs[0..nsrc-1]. Returns 0 when the
- * walk is over, 1 with a slab, or -1 with *err set (every copy drained). */
-static int walk_next(slab_walk *w, int64_t *s0, int64_t *cnt, char **bufs, CUresult *err)
-{
-	if (w->s >= w->n)
-		return 0;
-	int64_t c = w->n - w->s < w->slab ? w->n - w->s : w->slab;
-	CUresult r = read_wait(w->nsrc, w->p);
-	int64_t next = w->s + c;
-	if (r == CUDA_SUCCESS && next < w->n)
-		r = read_issue(w->j, w->src, w->nsrc, w->es, next, w->n - next < w->slab ? w->n - next : w->slab, w->p ^ 1);
-	if (r != CUDA_SUCCESS) {
-		stage_drain();
-		*err = r;
-		return -1;
-	}
-	for (int k = 0; k < w->nsrc; k++)
-		bufs[k] = stage[w->nsrc == 1 ? w->p : 2 * w->p + k];
-	*s0 = w->s;
-	*cnt = c;
-	w->s = next;
-	w->p ^= 1;
-	return 1;
-}
-
-/* npy input: whole host array (user-provided), uploaded to dst[]. Returns the
- * data (caller frees) or NULL with reason. */
-static void *npy_upload(rung_wjob *j, const rung_plan_shape *sh, int i, uint64_t seed, const CUdeviceptr *dst,
-			int ndst, char *reason, size_t rlen)
-{
-	const rung_plan_arg *a = &j->p->args[i];
-	void *data = rung__make_input(j->p, sh, i, seed, reason, rlen);
-	if (!data)
-		return NULL;
-	size_t bytes = (size_t)sh->numel[i] * rung_dtype_size(a->dtype);
-	for (int d = 0; d < ndst; d++) {
-		CUresult r = rung_cu.cuMemcpyHtoD(dst[d], data, bytes);
-		if (r != CUDA_SUCCESS) {
-			cu_fail(j, r, reason, rlen, "upload of", a->name);
-			free(data);
-			return NULL;
-		}
-	}
-	return data;
-}
-
-int rung__upload_input(rung_wjob *j, const rung_plan_shape *sh, int i, uint64_t seed, const CUdeviceptr *dst,
-		       int ndst, char *reason, size_t rlen)
-{
-	if (!stage_ready()) {
-		rung__sfmt(reason, rlen, "out of host memory for the staging buffers");
-		return 1;
-	}
-	if (j->p->args[i].init == RUNG_INIT_NPY) {
-		void *d = npy_upload(j, sh, i, seed, dst, ndst, reason, rlen);
-		free(d);
-		return d ? 0 : 1;
-	}
-	return gen_upload(j, sh, i, seed, j->p->args[i].init, dst, ndst, NULL, reason, rlen);
 }
 
 /* --- device buffers ------------------------------------------------------------ */
@@ -379,7 +87,7 @@ static int alloc_buf(rung_wjob *j, rung_dbuf *b, const rung_plan_arg *a, int64_t
 	CUresult r = rung_cu.cuMemAlloc(&b->base, b->total);
 	if (r != CUDA_SUCCESS) {
 		char sz[32], d[160];
-		fmt_bytes(sz, sizeof(sz), (double)b->total);
+		rung__fmt_bytes(sz, sizeof(sz), (double)b->total);
 		rung_cu_describe(d, sizeof(d), r);
 		rung__sfmt(reason, rlen, "%s allocating %s (%s)", d, a->name, sz);
 		b->base = 0;
@@ -407,7 +115,7 @@ static int write_bands(rung_wjob *j, const rung_dbuf *b, const char *name, char 
 	CUresult r;
 	if ((r = rung_cu.cuMemcpyHtoD(b->base, host_band(), g)) != CUDA_SUCCESS ||
 	    (r = rung_cu.cuMemcpyHtoD(b->ptr + b->bytes, host_band(), g)) != CUDA_SUCCESS)
-		return cu_fail(j, r, reason, rlen, "upload of", name);
+		return rung__cu_fail(j, r, reason, rlen, "upload of", name);
 	return 0;
 }
 
@@ -420,7 +128,7 @@ static int64_t check_bands(rung_wjob *j, const rung_dbuf *b, const char *name, r
 	CUresult r;
 	if ((r = rung_cu.cuMemcpyDtoH(both, b->base, g)) != CUDA_SUCCESS ||
 	    (r = rung_cu.cuMemcpyDtoH(both + g, b->ptr + b->bytes, g)) != CUDA_SUCCESS) {
-		cu_fail(j, r, reason, rlen, "reading back", name);
+		rung__cu_fail(j, r, reason, rlen, "reading back", name);
 		return -1;
 	}
 	/* checked as a whole copy of an empty payload: after-band offsets move by bytes */
@@ -456,15 +164,15 @@ static int poison_dev(rung_wjob *j, CUdeviceptr ptr, rung_dtype dt, int64_t n, c
 	} else if (es == 1) {
 		r = rung_cu.cuMemsetD8(ptr, pat[0], (size_t)n);
 	} else {
-		int64_t slab = slab_elems(es), fill = n < slab ? n : slab;
-		rung_poison_fill(stage[0], dt, fill, 0);
+		int64_t slab = rung__slab_elems(es), fill = n < slab ? n : slab;
+		rung_poison_fill(rung__stage(0), dt, fill, 0);
 		for (int64_t s = 0; s < n && r == CUDA_SUCCESS; s += slab) {
 			int64_t cnt = n - s < slab ? n - s : slab;
-			r = rung_cu.cuMemcpyHtoD(ptr + (size_t)s * es, stage[0], (size_t)cnt * es);
+			r = rung_cu.cuMemcpyHtoD(ptr + (size_t)s * es, rung__stage(0), (size_t)cnt * es);
 		}
 	}
 	if (r != CUDA_SUCCESS)
-		return cu_fail(j, r, reason, rlen, "poisoning of", name);
+		return rung__cu_fail(j, r, reason, rlen, "poisoning of", name);
 	return 0;
 }
 
@@ -538,7 +246,7 @@ static void ref_chunk(void *ud, int64_t k)
 	int64_t off = k * CH, cnt = w->cnt - off < CH ? w->cnt - off : CH, c = (w->s0 + off) / CH;
 	const char *r = w->ref + (size_t)off * w->es;
 	w->peaks[c] = rung_metrics_peak(r, w->dt, cnt);
-	w->hash[c] = hash_bytes(r, (size_t)cnt * w->es);
+	w->hash[c] = rung__hash_bytes(r, (size_t)cnt * w->es);
 	if (w->count_poison) {
 		int64_t first;
 		w->pcount[c] = rung_poison_count(&first, r, w->dt, cnt, 0);
@@ -553,14 +261,14 @@ static void metrics_chunk(void *ud, int64_t k)
 	const char *g = w->got + (size_t)off * w->es, *r = w->ref + (size_t)off * w->es;
 	rung_metrics_acc_init(&w->acc[c], w->s0 + off);
 	rung_metrics_feed(w->ctx, &w->acc[c], g, r, cnt);
-	w->changed[c] = hash_bytes(r, (size_t)cnt * w->es) != w->hash[c];
+	w->changed[c] = rung__hash_bytes(r, (size_t)cnt * w->es) != w->hash[c];
 }
 
 static void input_chunk(void *ud, int64_t k)
 {
 	pass_job *w = ud;
 	int64_t off = k * CH, cnt = w->cnt - off < CH ? w->cnt - off : CH, c = (w->s0 + off) / CH;
-	w->changed[c] = hash_bytes(w->got + (size_t)off * w->es, (size_t)cnt * w->es) != w->hash[c];
+	w->changed[c] = rung__hash_bytes(w->got + (size_t)off * w->es, (size_t)cnt * w->es) != w->hash[c];
 }
 
 /* Reference output i: peak, chunk hashes and (outputs) the poison left. Returns
@@ -569,7 +277,7 @@ static int ref_pass(rung_wjob *j, rung_case *k, const rung_plan_shape *sh, int i
 {
 	const rung_plan_arg *a = &j->p->args[i];
 	size_t es = rung_dtype_size(a->dtype);
-	int64_t n = sh->numel[i], nc = nchunks_of(n);
+	int64_t n = sh->numel[i], nc = rung__nchunks(n);
 	int64_t *pcount = calloc((size_t)nc + 1, sizeof(int64_t)), *pfirst = calloc((size_t)nc + 1, sizeof(int64_t));
 	double *peaks = calloc((size_t)nc + 1, sizeof(double));
 	k->ref_hash[i] = calloc((size_t)nc + 1, sizeof(uint64_t));
@@ -581,21 +289,21 @@ static int ref_pass(rung_wjob *j, rung_case *k, const rung_plan_shape *sh, int i
 	}
 	pass_job w = { .dt = a->dtype, .es = es, .count_poison = a->kind == RUNG_ARG_OUTPUT, .pcount = pcount,
 		       .pfirst = pfirst, .peaks = peaks, .hash = k->ref_hash[i] };
-	slab_walk sw;
-	CUresult cr = walk_start(&sw, j, &k->ref[i].ptr, 1, es, n);
+	rung_slab_walk sw;
+	CUresult cr = rung__walk_start(&sw, j, &k->ref[i].ptr, 1, es, n);
 	char *bufs[2];
 	for (int got = cr == CUDA_SUCCESS ? 1 : -1; got > 0;) {
 		double t0 = rung_now_s();
-		if ((got = walk_next(&sw, &w.s0, &w.cnt, bufs, &cr)) <= 0)
+		if ((got = rung__walk_next(&sw, &w.s0, &w.cnt, bufs, &cr)) <= 0)
 			break;
 		t0 = rung_timing_lap("reference: readback (wait)", t0);
 		w.ref = bufs[0];
-		rung_par_for(nchunks_of(w.cnt), ref_chunk, &w);
+		rung_par_for(rung__nchunks(w.cnt), ref_chunk, &w);
 		rung_timing_lap("reference: poison+peak+hash", t0);
-		beat(j, "checking the reference");
+		rung__beat(j, "checking the reference");
 	}
 	if (cr != CUDA_SUCCESS) {
-		cu_fail(j, cr, reason, rlen, "reading back", a->name);
+		rung__cu_fail(j, cr, reason, rlen, "reading back", a->name);
 		ret = 1;
 		goto out;
 	}
@@ -637,11 +345,11 @@ static int golden_pass(rung_wjob *j, rung_case *k, const rung_plan_shape *sh, in
 		return 1;
 	}
 	size_t es = rung_dtype_size(a->dtype);
-	int64_t n = sh->numel[i], nc = nchunks_of(n);
+	int64_t n = sh->numel[i], nc = rung__nchunks(n);
 	int ret = 0;
 	CUresult r = rung_cu.cuMemcpyHtoD(k->ref[i].ptr, arr.data, (size_t)n * es);
 	if (r != CUDA_SUCCESS) {
-		ret = cu_fail(j, r, reason, rlen, "upload of", a->golden);
+		ret = rung__cu_fail(j, r, reason, rlen, "upload of", a->golden);
 		goto out;
 	}
 	double *peaks = calloc((size_t)nc + 1, sizeof(double));
@@ -672,20 +380,20 @@ static int64_t input_pass(rung_wjob *j, rung_case *k, const rung_plan_shape *sh,
 {
 	const rung_plan_arg *a = &j->p->args[i];
 	size_t es = rung_dtype_size(a->dtype);
-	int64_t n = sh->numel[i], nc = nchunks_of(n);
+	int64_t n = sh->numel[i], nc = rung__nchunks(n);
 	unsigned char *changed = NULL;
 	if (!k->in_host[i] && !(changed = calloc((size_t)nc + 1, 1))) {
 		rung__sfmt(reason, rlen, "out of host memory checking %s", a->name);
 		return -2;
 	}
 	int64_t at = -1, s = 0, cnt = 0;
-	slab_walk sw;
+	rung_slab_walk sw;
 	CUdeviceptr src = k->cand[i].ptr;
-	CUresult cr = walk_start(&sw, j, &src, 1, es, n);
+	CUresult cr = rung__walk_start(&sw, j, &src, 1, es, n);
 	char *bufs[2];
 	for (int got = cr == CUDA_SUCCESS ? 1 : -1; got > 0 && at == -1;) {
 		double t0 = rung_now_s();
-		if ((got = walk_next(&sw, &s, &cnt, bufs, &cr)) <= 0)
+		if ((got = rung__walk_next(&sw, &s, &cnt, bufs, &cr)) <= 0)
 			break;
 		t0 = rung_timing_lap("inputs unchanged: readback (wait)", t0);
 		const char *buf = bufs[0];
@@ -696,24 +404,24 @@ static int64_t input_pass(rung_wjob *j, rung_case *k, const rung_plan_shape *sh,
 		} else {
 			pass_job w = { .dt = a->dtype, .es = es, .s0 = s, .cnt = cnt, .got = buf, .hash = k->in_hash[i],
 				       .changed = changed };
-			rung_par_for(nchunks_of(cnt), input_chunk, &w);
-			for (int64_t c = s / CH; c < nchunks_of(s + cnt) && at == -1; c++) {
+			rung_par_for(rung__nchunks(cnt), input_chunk, &w);
+			for (int64_t c = s / CH; c < rung__nchunks(s + cnt) && at == -1; c++) {
 				if (!changed[c])
 					continue;
-				/* regenerate the chunk with the case's distribution (stage[2]: the walk
+				/* regenerate the chunk with the case's distribution (rung__stage(2): the walk
 				 * uses 0 and 1) and find the element */
 				int64_t c0 = c * CH, cc = n - c0 < CH ? n - c0 : CH;
-				rung_fill_at(stage[2], a->dtype, c0, cc, k->init[i], a->a, a->b, seed, a->name);
-				int64_t d = rung_input_first_change(stage[2], buf + (size_t)(c0 - s) * es, a->dtype, cc);
+				rung_fill_at(rung__stage(2), a->dtype, c0, cc, k->init[i], a->a, a->b, seed, a->name);
+				int64_t d = rung_input_first_change(rung__stage(2), buf + (size_t)(c0 - s) * es, a->dtype, cc);
 				at = c0 + (d >= 0 ? d : 0);
 			}
 		}
 		rung_timing_lap("inputs unchanged: compare", t0);
-		beat(j, "checking inputs");
+		rung__beat(j, "checking inputs");
 	}
-	stage_drain(); /* stopped early (a change found): the copy in flight */
+	rung__stage_drain(); /* stopped early (a change found): the copy in flight */
 	if (cr != CUDA_SUCCESS) {
-		cu_fail(j, cr, reason, rlen, "reading back", a->name);
+		rung__cu_fail(j, cr, reason, rlen, "reading back", a->name);
 		at = -2;
 	}
 	free(changed);
@@ -728,7 +436,7 @@ static int metrics_pass(rung_wjob *j, rung_case *k, const rung_plan_shape *sh, i
 	const rung_plan *p = j->p;
 	const rung_plan_arg *a = &p->args[i];
 	size_t es = rung_dtype_size(a->dtype);
-	int64_t n = sh->numel[i], nc = nchunks_of(n);
+	int64_t n = sh->numel[i], nc = rung__nchunks(n);
 	rung_check_opts o;
 	rung__plan_check_opts(&o, p, a->dtype);
 	rung_check_opts_inputs(&o, k->dist); /* ints: exact */
@@ -749,22 +457,22 @@ static int metrics_pass(rung_wjob *j, rung_case *k, const rung_plan_shape *sh, i
 	}
 	pass_job w = { .dt = a->dtype, .es = es, .hash = k->ref_hash[i], .changed = changed, .ctx = &ctx, .acc = acc };
 	CUdeviceptr src[2] = { k->cand[i].ptr, k->ref[i].ptr };
-	slab_walk sw;
-	CUresult cr = walk_start(&sw, j, src, 2, es, n);
+	rung_slab_walk sw;
+	CUresult cr = rung__walk_start(&sw, j, src, 2, es, n);
 	char *bufs[2];
 	for (int got = cr == CUDA_SUCCESS ? 1 : -1; got > 0;) {
 		double t0 = rung_now_s();
-		if ((got = walk_next(&sw, &w.s0, &w.cnt, bufs, &cr)) <= 0)
+		if ((got = rung__walk_next(&sw, &w.s0, &w.cnt, bufs, &cr)) <= 0)
 			break;
 		t0 = rung_timing_lap("metrics: readback (wait)", t0);
 		w.got = bufs[0];
 		w.ref = bufs[1];
-		rung_par_for(nchunks_of(w.cnt), metrics_chunk, &w);
+		rung_par_for(rung__nchunks(w.cnt), metrics_chunk, &w);
 		rung_timing_lap("metrics: compare", t0);
-		beat(j, "comparing outputs");
+		rung__beat(j, "comparing outputs");
 	}
 	if (cr != CUDA_SUCCESS) {
-		cu_fail(j, cr, reason, rlen, "reading back", a->name);
+		rung__cu_fail(j, cr, reason, rlen, "reading back", a->name);
 		ret = 1;
 		goto out;
 	}
@@ -855,15 +563,15 @@ static int setup(rung_wjob *j, rung_case *k, const rung_plan_shape *sh, uint64_t
 		int ndst = p->has_ref ? 2 : 1;
 		if (rung__has_input(a)) {
 			if (a->init == RUNG_INIT_NPY) {
-				if (!(k->in_host[i] = npy_upload(j, sh, i, seed, dst, ndst, reason, rlen)))
+				if (!(k->in_host[i] = rung__npy_upload(j, sh, i, seed, dst, ndst, reason, rlen)))
 					return 1;
 			} else {
 				uint64_t *h = NULL;
-				if (a->kind == RUNG_ARG_INPUT && !(h = k->in_hash[i] = calloc((size_t)nchunks_of(sh->numel[i]) + 1, 8))) {
+				if (a->kind == RUNG_ARG_INPUT && !(h = k->in_hash[i] = calloc((size_t)rung__nchunks(sh->numel[i]) + 1, 8))) {
 					rung__sfmt(reason, rlen, "out of host memory for input %s", a->name);
 					return 1;
 				}
-				if (gen_upload(j, sh, i, seed, k->init[i], dst, ndst, h, reason, rlen))
+				if (rung__gen_upload(j, sh, i, seed, k->init[i], dst, ndst, h, reason, rlen))
 					return 1;
 			}
 		}
@@ -945,7 +653,6 @@ rung_case_outcome rung__run_case(rung_wjob *j, int s, int kseed, rung_dist dist,
 	char where[320] = "";
 	if (!first)
 		case_where(where, sizeof(where), p, s, kseed, dist);
-	beat_step = first ? RUNG_STEP_RUN : RUNG_STEP_CHECK;
 	char why[512];
 	rung_case_outcome out = RUNG_CASE_OK;
 
@@ -953,9 +660,9 @@ rung_case_outcome rung__run_case(rung_wjob *j, int s, int kseed, rung_dist dist,
 	size_t need = case_bytes(p, sh, false), ref_need = case_bytes(p, sh, !p->has_ref), free_b = 0, total_b = 0;
 	if (rung_cu.cuMemGetInfo(&free_b, &total_b) == CUDA_SUCCESS && need + ref_need > free_b) {
 		char a[32], b[32], t[32];
-		fmt_bytes(a, sizeof(a), (double)need);
-		fmt_bytes(b, sizeof(b), (double)free_b);
-		fmt_bytes(t, sizeof(t), (double)(need + ref_need));
+		rung__fmt_bytes(a, sizeof(a), (double)need);
+		rung__fmt_bytes(b, sizeof(b), (double)free_b);
+		rung__fmt_bytes(t, sizeof(t), (double)(need + ref_need));
 		if (need > free_b)
 			rung__sfmt(reason, rlen, "out of device memory: the arguments need %s, %s free%s", a, b, where);
 		else
@@ -963,12 +670,11 @@ rung_case_outcome rung__run_case(rung_wjob *j, int s, int kseed, rung_dist dist,
 				 a, t, b, where);
 		return RUNG_CASE_FAULT;
 	}
-	if (!stage_ready()) {
+	if (!rung__stage_ready()) {
 		rung__sfmt(reason, rlen, "out of host memory for the staging buffers%s", where);
 		return RUNG_CASE_FAULT;
 	}
-	beat_on = true;
-	last_beat = rung_now_s();
+	rung__beat_begin(first ? RUNG_STEP_RUN : RUNG_STEP_CHECK);
 	if (setup(j, &k, sh, seed, why, sizeof(why)) || reference(j, &k, sh, why, sizeof(why))) {
 		rung__sfmt(reason, rlen, "%s%s", why, where);
 		out = RUNG_CASE_FAULT;
@@ -1072,7 +778,7 @@ rung_case_outcome rung__run_case(rung_wjob *j, int s, int kseed, rung_dist dist,
 	if (first)
 		j->res->run_finite = finite;
 done:
-	beat_on = false;
+	rung__beat_end();
 	if (first && out == RUNG_CASE_OK && !j->fatal) {
 		for (int i = 0; i < p->nargs; i++) {
 			if (p->args[i].kind == RUNG_ARG_SCALAR || !k.cand[i].base)

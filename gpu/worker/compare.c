@@ -42,8 +42,12 @@
 #include "core/stats.h"
 #include "core/timing.h"
 #include "gpu/cupti.h"
-#include "gpu/worker_child.h"
-#include "gpu/worker_verify.h"
+#include "gpu/worker/compare.h"
+#include "gpu/worker/flush.h"
+#include "gpu/worker/input.h"
+#include "gpu/worker/launch.h"
+#include "gpu/worker/report.h"
+#include "gpu/worker/verify.h"
 
 #define MIN_ROUNDS 10
 #define MAX_ROUNDS 4000
