@@ -136,7 +136,7 @@ static void test_headers_in_memory_and_dirs(void)
 	const char *src = "#include \"tile.cuh\"\n"
 	                  "#include \"scale.cuh\"\n"
 	                  "__global__ void k(float *a) { a[threadIdx.x] = TILE * SCALE; }\n";
-	rung_header h[] = {{"tile.cuh", "#define TILE 16\n"}};
+	rung_header h[] = {{.name = "tile.cuh", .text = "#define TILE 16\n"}};
 	const char *dir = t_tmpdir();
 	char path[512];
 	snprintf(path, sizeof(path), "%s/inc/scale.cuh", dir);
@@ -152,7 +152,7 @@ static void test_headers_in_memory_and_dirs(void)
 	rung_compiled_free(&c);
 
 	/* an error inside a header names the header and its line */
-	rung_header bad[] = {{"tile.cuh", "#define TILE 16\n__device__ int oops() { return undefined_thing; }\n"}};
+	rung_header bad[] = {{.name = "tile.cuh", .text = "#define TILE 16\n__device__ int oops() { return undefined_thing; }\n"}};
 	req.headers = bad;
 	CHECK_INT(rung_compile(&c, &req), RUNG_ECOMPILE);
 	CHECK_STR(c.error, "tile.cuh:2: identifier \"undefined_thing\" is undefined");
