@@ -111,6 +111,8 @@ void rung_task_job(rung_job *job, const rung_task *t, uint64_t seed, bool seed_s
 		.kernel_file = t->kernel.path,
 		.ref_src = t->reference.src,
 		.ref_file = t->reference.path,
+		.kernel_len = t->kernel.len,
+		.ref_len = t->reference.len,
 		.seed = seed,
 		.seed_set = seed_set,
 		.flags = flags,

@@ -83,7 +83,7 @@ static int load_source(rung_task_source *s, const char *dir, const char *name, c
 		return 0;
 	if (!(s->path = rung_path_join(dir, name)))
 		return rung_error_set(RUNG_ENOMEM, "out of memory");
-	int e = rung_fs_read_file(&s->src, NULL, s->path, RUNG_FS_MAX_TEXT);
+	int e = rung_fs_read_file(&s->src, &s->len, s->path, RUNG_FS_MAX_TEXT);
 	if (e < 0) /* a file the spec names is missing: the spec is wrong */
 		return e == RUNG_ENOTFOUND ? rung_error_recode(RUNG_ESPEC) : e;
 	return 0;
@@ -185,6 +185,8 @@ int rung_task_compile(rung_compiled *out, const rung_task *t, bool reference)
 	}
 	rung_compile_req req = {
 	    .src = s->src,
+	    .src_len = s->len,
+	    .spec = t->spec,
 	    .file = s->path,
 	    .entry = s->entry,
 	    .arch = t->arch,
@@ -205,8 +207,9 @@ int rung_task_compile_both(rung_compiled *kc, rung_compiled *rc, const rung_task
 {
 	memset(kc, 0, sizeof(*kc));
 	memset(rc, 0, sizeof(*rc));
-	if (rung_task_compile(kc, t, false))
-		return rung_error_set(RUNG_ECOMPILE, "%s", kc->error[0] ? kc->error : rung_error_last());
+	if (rung_task_compile(kc, t, false)) /* the spec's arch or options: the task is broken */
+		return rung_error_set(kc->spec_error ? RUNG_ESPEC : RUNG_ECOMPILE, "%s",
+				      kc->error[0] ? kc->error : rung_error_last());
 	if (t->reference.src && rung_task_compile(rc, t, true))
 		return rung_error_set(RUNG_ESPEC, "the reference %s does not compile: %s", t->reference.path,
 				      rc->error[0] ? rc->error : rung_error_last());

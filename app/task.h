@@ -18,6 +18,7 @@
 typedef struct {
 	char *path; /* as shown to the user: "sgemm.cu" or "tasks/sgemm/sgemm.cu" */
 	char *src;  /* NULL when the task has no such file (no reference) */
+	size_t len; /* bytes of src (a NUL byte inside is the compile's to report) */
 	const char *entry;
 } rung_task_source;
 
@@ -77,7 +78,8 @@ int rung_task_compile(rung_compiled *out, const rung_task *t, bool reference);
 
 /* Compiles the kernel and the reference of t. Returns 0, RUNG_ECOMPILE (the
  * kernel's "file:line: ..." as the message) or RUNG_ESPEC ("the reference X
- * does not compile: ..."). kc and rc are filled either way (free them). */
+ * does not compile: ...", or NVRTC refused the spec's arch or options:
+ * "rung.ini:8: [task] arch: ..."). kc and rc are filled either way (free them). */
 int rung_task_compile_both(rung_compiled *kc, rung_compiled *rc, const rung_task *t);
 
 /* Joins dir and name ("." is dropped): "sgemm.cu", "tasks/sgemm/sgemm.cu". Caller frees. */

@@ -33,6 +33,17 @@ static char *at_rev(const char *path, const char *short_rev)
 	return s;
 }
 
+/* A copy of len bytes (a NUL byte inside included: the compile reports it). */
+static char *dup_text(const char *text, size_t len)
+{
+	char *p = text ? malloc(len + 1) : NULL;
+	if (p) {
+		memcpy(p, text, len);
+		p[len] = 0;
+	}
+	return p;
+}
+
 static void short_of(char out[12], const char *id)
 {
 	if (!strcmp(id, "WORKTREE"))
@@ -115,7 +126,8 @@ static int load_rev(rung_task *out, const char *rev, const rung_task_where *w)
 	}
 	out->kernel.entry = s->entry;
 	out->kernel.path = at_rev(vt->kernel_path, out->short_rev);
-	out->kernel.src = out->ksrc->text ? strdup(out->ksrc->text) : NULL;
+	out->kernel.src = dup_text(out->ksrc->text, out->ksrc->len);
+	out->kernel.len = out->ksrc->len;
 	if (!out->dir || !out->kernel.path || !out->kernel.src)
 		goto oom;
 	out->reference.entry = s->reference_entry ? s->reference_entry : s->entry;
@@ -123,7 +135,8 @@ static int load_rev(rung_task *out, const char *rev, const rung_task_where *w)
 		char sr[12];
 		short_of(sr, vt->spec_rev);
 		out->reference.path = at_rev(vt->ref.path, sr);
-		out->reference.src = strdup(vt->ref.text);
+		out->reference.src = dup_text(vt->ref.text, vt->ref.len);
+		out->reference.len = vt->ref.len;
 		if (!out->reference.path || !out->reference.src)
 			goto oom;
 	}
@@ -177,10 +190,12 @@ int rung_task_of_version(rung_task *t, rung_repo *repo, rung_vtask *vt, rung_sou
 	t->kernel.entry = vt->spec->entry;
 	t->kernel.path = (char *)v->kernel_path; /* borrowed: never freed (t->borrowed) */
 	t->kernel.src = src->text;
+	t->kernel.len = src->len;
 	t->reference.entry = vt->spec->reference_entry ? vt->spec->reference_entry : vt->spec->entry;
 	if (vt->ref.text) {
 		t->reference.path = vt->ref.path;
 		t->reference.src = vt->ref.text;
+		t->reference.len = vt->ref.len;
 	}
 	t->dir = rung_repo_join(rung_repo_workdir(repo), vt->dir);
 	if (t->dir && !*t->dir) {

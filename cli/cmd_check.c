@@ -292,15 +292,18 @@ int rung_cmd_check(int argc, char **argv)
 		e = rung_app_evaluate(&r, &info, &ev, &t, &eo, &kc, &refc);
 	}
 	rung_cli_progress_clear();
+	if (e == 0 && info.reference_failed) {
+		/* the task itself is broken: said on stderr, not as a rung of the kernel's
+		 * (also when the kernel failed too, as both do on the spec's arch or options) */
+		r.steps[RUNG_STEP_RUN].status = RUNG_S_NONE;
+		r.steps[RUNG_STEP_RUN].reason[0] = 0;
+	}
 	if (e < 0) {
 		fprintf(stderr, "rung check: %s\n", rung_error_last());
 		exit_code = RUNG_EXIT_INTERNAL;
 	} else if (r.steps[RUNG_STEP_COMPILE].status != RUNG_S_OK) {
 		exit_code = RUNG_EXIT_FAIL;
 	} else if (info.reference_failed) {
-		/* the task itself is broken: said on stderr, not as a rung of the kernel's */
-		r.steps[RUNG_STEP_RUN].status = RUNG_S_NONE;
-		r.steps[RUNG_STEP_RUN].reason[0] = 0;
 		exit_code = RUNG_EXIT_SPEC;
 	} else if (!o.compile_only) {
 		exit_code = rung_gpu_exit_code(&r, RUNG_STEP_BENCH);
@@ -325,9 +328,14 @@ int rung_cmd_check(int argc, char **argv)
 	fflush(stdout);
 	rung_evaluator_detach(&ev);
 	rung_store_close(store);
-	if (spec_rc) {
+	if (spec_rc && refc.spec_error) { /* the spec's arch or options: the kernel failed so too */
+		fprintf(stderr, "rung check: %s\n", ref_error);
+		exit_code = spec_rc;
+	} else if (spec_rc) {
 		fprintf(stderr, "rung check: the reference %s does not compile: %s\n", t.reference.path, ref_error);
 		exit_code = spec_rc;
+	} else if (kc.spec_error) {
+		exit_code = RUNG_EXIT_SPEC;
 	}
 	rung_compiled_free(&kc);
 	rung_compiled_free(&refc);

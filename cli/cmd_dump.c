@@ -55,7 +55,8 @@ static int dump_file(const char *out_dir, const char *name, const void *data, si
 }
 
 /* Dumps one source (prefix "kernel" or "reference"). *sass_missing is set when
- * nvdisasm is not there. Returns 0, RUNG_EXIT_FAIL (did not compile) or RUNG_EXIT_INTERNAL. */
+ * nvdisasm is not there. Returns 0, RUNG_EXIT_FAIL (did not compile), RUNG_EXIT_SPEC (NVRTC
+ * refused the spec's arch or options) or RUNG_EXIT_INTERNAL. */
 static int dump_one(const rung_task *t, bool reference, const char *out_dir, bool *sass_missing)
 {
 	const rung_task_source *s = reference ? &t->reference : &t->kernel;
@@ -75,7 +76,7 @@ static int dump_one(const rung_task *t, bool reference, const char *out_dir, boo
 	if (crc < 0) {
 		fprintf(stderr, "rung dump: %s%s\n", reference ? "reference: " : "",
 		        c.error[0] ? c.error : rung_error_last());
-		rc = RUNG_EXIT_FAIL;
+		rc = c.spec_error ? RUNG_EXIT_SPEC : RUNG_EXIT_FAIL; /* the spec's arch or options */
 		goto done;
 	}
 	snprintf(name, sizeof(name), "%s.ptx", prefix);

@@ -34,6 +34,8 @@ static rung_result *compile_only(rung_vctx *c, const rung_vrow *row)
 	const rung_spec *spec = c->task.spec;
 	rung_compile_req req = {
 		.src = src.text,
+		.src_len = src.len,
+		.spec = spec,
 		.file = row->v.kernel_path,
 		.entry = spec->entry,
 		.arch = spec->arch ? spec->arch : "sm_90",

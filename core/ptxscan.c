@@ -761,3 +761,75 @@ int rung_ptxscan_result(rung_result *r, const char *ptx, size_t len)
 	int e = rung_ptxscan_text(&s, ptx, len);
 	return e < 0 ? e : rung_ptxscan_add_suspects(r, &s);
 }
+
+/* ---- kernel parameters ---------------------------------------------------- */
+
+static bool ptx_ident_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '$';
+}
+
+static bool ptx_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+/* p at a "//" or a slash-star comment: the first byte after it. */
+static const char *skip_comment(const char *p, const char *end)
+{
+	if (p[1] == '/') {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		return nl ? nl + 1 : end;
+	}
+	for (p += 2; p + 1 < end; p++)
+		if (p[0] == '*' && p[1] == '/')
+			return p + 2;
+	return end;
+}
+
+/* True when p starts the directive `word` (".entry", ".param") as a whole token. */
+static bool at_directive(const char *p, const char *end, const char *start, const char *word)
+{
+	size_t n = strlen(word);
+	return (size_t)(end - p) > n && memcmp(p, word, n) == 0 && !ptx_ident_char(p[n]) &&
+	       (p == start || !ptx_ident_char(p[-1]));
+}
+
+int rung_ptx_entry_params(int *n, const char *ptx, size_t len, const char *entry)
+{
+	*n = 0;
+	if (!ptx || !entry || !*entry)
+		return rung_error_set(RUNG_EINVAL, "rung_ptx_entry_params: PTX and entry are required");
+	size_t el = strlen(entry);
+	const char *end = ptx + len;
+	for (const char *p = ptx; p < end;) {
+		if (p + 1 < end && p[0] == '/' && (p[1] == '/' || p[1] == '*')) {
+			p = skip_comment(p, end);
+			continue;
+		}
+		if (*p != '.' || !at_directive(p, end, ptx, ".entry")) {
+			p++;
+			continue;
+		}
+		const char *q = p + 6;
+		while (q < end && ptx_space(*q))
+			q++;
+		if ((size_t)(end - q) < el || memcmp(q, entry, el) != 0 || (q + el < end && ptx_ident_char(q[el]))) {
+			p = q;
+			continue;
+		}
+		for (q += el; q < end && ptx_space(*q); q++)
+			;
+		if (q >= end || *q != '(')
+			return 0; /* no parameter list: no parameters */
+		int count = 0;
+		for (q++; q < end && *q != ')'; q++)
+			if (*q == '.' && at_directive(q, end, ptx, ".param"))
+				count++;
+		if (q >= end)
+			return rung_error_set(RUNG_EINVAL, "PTX: the parameter list of .entry %s has no end", entry);
+		*n = count;
+		return 0;
+	}
+	return rung_error_set(RUNG_ENOTFOUND, "PTX: no .entry %s", entry);
+}

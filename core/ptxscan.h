@@ -49,4 +49,10 @@ int rung_ptxscan_add_suspects(rung_result *r, const rung_ptxscan *s);
  * negative rung_err. */
 int rung_ptxscan_result(rung_result *r, const char *ptx, size_t len);
 
+/* The number of parameters of the kernel whose .entry name is `entry` (the
+ * lowered name: "_Z5sgemmILi32EEviiiPKfS1_Pf" or "vadd"): one .param per kernel
+ * parameter, however it is passed. Returns 0 with *n set, RUNG_ENOTFOUND when the
+ * PTX has no such .entry (a device function is a .func), RUNG_EINVAL otherwise. */
+int rung_ptx_entry_params(int *n, const char *ptx, size_t len, const char *entry);
+
 #endif

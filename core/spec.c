@@ -238,11 +238,22 @@ static int set_task(pstate *ps, int k, const char *v, int line)
 			return fail(ps, line, task_keys[k], "'%s' is not a kernel name (e.g. sgemm or sgemm<128,8>)", v);
 	}
 	if (k == T_ARCH) {
-		const char *p = strncmp(v, "sm_", 3) == 0 ? v + 3 : strncmp(v, "compute_", 8) == 0 ? v + 8 : NULL;
+		bool virt = strncmp(v, "compute_", 8) == 0;
+		const char *p = strncmp(v, "sm_", 3) == 0 ? v + 3 : virt ? v + 8 : NULL;
 		size_t digits = p ? strspn(p, "0123456789") : 0;
 		if (!p || digits < 2 || digits > 3 || (p[digits] && (strchr("af", p[digits]) == NULL || p[digits + 1])))
 			return fail(ps, line, "arch", "'%s' is not an architecture (e.g. sm_90, sm_90a)", v);
+		/* a virtual architecture gives PTX but no CUBIN, and every rung after compile needs one */
+		if (virt)
+			return fail(ps, line, "arch", "'%s' is a virtual architecture (PTX only); rung needs a CUBIN: use sm_%s",
+			            v, p);
+		/* whether NVRTC compiles for it is the compile's to say (gpu/compile.c), at this line */
+		s->arch_line = line;
 	}
+	if (k == T_OPTIONS)
+		s->options_line = line;
+	if (k == T_HEADERS)
+		s->headers_line = line;
 	return set_str(ps, dst[k], v);
 }
 
@@ -882,6 +893,37 @@ int rung_spec_parse(rung_spec **out, const char *text, const char *path, const c
 	return 0;
 }
 
+int rung_spec_check_headers(const rung_spec *s)
+{
+	for (const char *p = s->headers; p && *p;) {
+		while (*p == ' ' || *p == '\t' || *p == ',')
+			p++;
+		const char *b = p;
+		while (*p && *p != ' ' && *p != '\t' && *p != ',')
+			p++;
+		if (p == b)
+			break;
+		char *name = strndup(b, (size_t)(p - b));
+		char *dir = name ? join_dir(s->dir, name) : NULL;
+		if (!dir) {
+			free(name);
+			return nomem();
+		}
+		struct stat st;
+		int rc = 0;
+		if (stat(dir, &st) != 0)
+			rc = rung__fail(s->path, s->headers_line, "[task]", "headers", "'%s': %s (%s)", name,
+			                errno == ENOENT ? "no such directory" : strerror(errno), dir);
+		else if (!S_ISDIR(st.st_mode))
+			rc = rung__fail(s->path, s->headers_line, "[task]", "headers", "'%s' is not a directory (%s)", name, dir);
+		free(name);
+		free(dir);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
 int rung_spec_load(rung_spec **out, const char *path)
 {
 	*out = NULL;
@@ -911,8 +953,10 @@ int rung_spec_load(rung_spec **out, const char *path)
 		rc = rung_error_set(RUNG_EIO, "%s", rung_error_last());
 	else if (rc == 0 && strlen(text) != len)
 		rc = rung_error_set(RUNG_EINVAL, "%s: contains a NUL byte; not a text file", ini);
-	else if (rc == 0)
-		rc = rung_spec_parse(out, text, ini, dir);
+	else if (rc == 0 && (rc = rung_spec_parse(out, text, ini, dir)) == 0 && (rc = rung_spec_check_headers(*out)) < 0) {
+		rung_spec_free(*out);
+		*out = NULL;
+	}
 	free(text);
 	free(ini);
 	free(dir);

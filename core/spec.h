@@ -105,6 +105,9 @@ typedef struct {
 	char *arch;    /* NULL = device's own, "sm_90" without a device */
 	char *options; /* extra NVRTC options, whitespace separated */
 	char *headers; /* extra include dirs, whitespace or comma separated, relative to dir */
+	/* lines of arch, options and headers (0 when absent): a value that only the
+	 * compiler or the file system can judge (gpu/compile.c) is reported there */
+	int arch_line, options_line, headers_line;
 
 	rung_dimset dims; /* [dims]: the benchmark shape */
 
@@ -138,6 +141,13 @@ int rung_spec_load(rung_spec **out, const char *path);
  * `dir` resolves relative paths. */
 int rung_spec_parse(rung_spec **out, const char *text, const char *path, const char *dir);
 void rung_spec_free(rung_spec *spec);
+
+/* Each directory of the spec's `headers`, resolved against spec->dir, must exist
+ * (NVRTC reads them from the file system, for a version from git too). Returns 0,
+ * or RUNG_EINVAL with "tasks/x/rung.ini:9: [task] headers: 'inc': no such
+ * directory (tasks/x/inc)". rung_spec_load calls it; rung_spec_parse does not
+ * (its text may come from anywhere, its dir may not exist). */
+int rung_spec_check_headers(const rung_spec *spec);
 
 /* Parses a `// rung: grid = ...; block = ...; smem = ...` line from kernel source,
  * if present, into *out (starting from the spec's [launch]). Returns 1 if a line was

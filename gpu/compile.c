@@ -15,6 +15,8 @@
 #include <nvrtc.h>
 
 #include "core/err.h"
+#include "core/fs.h"
+#include "core/ptxscan.h"
 #include "core/timing.h"
 #include "gpu/rung_h.h"
 
@@ -255,6 +257,335 @@ static void fill_failure(rung_compiled *out, const rung_compile_req *req, nvrtcR
 	}
 }
 
+/* ---- architectures -------------------------------------------------------- */
+
+#define MAX_ARCHS 64
+
+/* NVRTC's architectures and version, read once (nvrtcGetSupportedArchs). */
+static pthread_once_t archs_once = PTHREAD_ONCE_INIT;
+static int narchs; /* 0: unknown, nothing is refused before NVRTC */
+static int archs[MAX_ARCHS];
+static char nvrtc_ver[16] = "?";
+
+static void load_archs(void)
+{
+	int n = 0, ma = 0, mi = 0;
+	if (nvrtcGetNumSupportedArchs(&n) == NVRTC_SUCCESS && n > 0 && n <= MAX_ARCHS &&
+	    nvrtcGetSupportedArchs(archs) == NVRTC_SUCCESS)
+		narchs = n;
+	if (nvrtcVersion(&ma, &mi) == NVRTC_SUCCESS)
+		snprintf(nvrtc_ver, sizeof(nvrtc_ver), "%d.%d", ma, mi);
+}
+
+/* 90 for "sm_90", "sm_90a", "compute_90"; -1 for anything else. */
+static int arch_number(const char *a)
+{
+	const char *p = !strncmp(a, "sm_", 3) ? a + 3 : !strncmp(a, "compute_", 8) ? a + 8 : NULL;
+	if (!p || !isdigit((unsigned char)*p))
+		return -1;
+	return atoi(p);
+}
+
+/* False when NVRTC lists its architectures and arch's number is not among them. */
+static bool arch_listed(const char *arch)
+{
+	int v = arch_number(arch);
+	if (v < 0 || !narchs)
+		return true; /* not of a form rung knows: NVRTC judges it */
+	for (int i = 0; i < narchs; i++)
+		if (archs[i] == v)
+			return true;
+	return false;
+}
+
+/* "sm_75, sm_80, ..., sm_121" */
+static void archs_text(char *buf, size_t len)
+{
+	size_t used = 0;
+	buf[0] = 0;
+	for (int i = 0; i < narchs && used < len; i++)
+		used += (size_t)snprintf(buf + used, len - used, "%ssm_%d", i ? ", " : "", archs[i]);
+}
+
+static bool options_set_arch(const char *o)
+{
+	return o && (strstr(o, "-arch") || strstr(o, "--gpu-architecture"));
+}
+
+/* NVRTC does not compile for arch: said at the spec's arch line when arch is the
+ * spec's (not a device's nor one the options set). */
+static void arch_error(rung_compiled *out, const rung_compile_req *req, const char *arch)
+{
+	char list[400], what[600];
+	archs_text(list, sizeof(list));
+	bool suffix = arch_listed(arch) && arch[strlen(arch) - 1] >= 'a';
+	if (narchs)
+		snprintf(what, sizeof(what), "NVRTC %s does not compile for '%s' (it takes %s%s)", nvrtc_ver, arch, list,
+		         suffix ? "; the a and f suffixes only for some" : "");
+	else
+		snprintf(what, sizeof(what), "NVRTC %s does not compile for '%s'", nvrtc_ver, arch);
+	const rung_spec *sp = req->spec;
+	if (sp && sp->arch && sp->arch_line > 0 && !strcmp(sp->arch, arch)) {
+		errorf(out, "%s:%d: [task] arch: %s", sp->path, sp->arch_line, what);
+		out->spec_error = true;
+	} else {
+		errorf(out, "%s: %s", req->file, what);
+	}
+}
+
+/* NVRTC refused an option (NVRTC_ERROR_INVALID_OPTION, or the front end's
+ * "Command-line error"): said at the spec's options line when the spec gave them. */
+static void option_error(rung_compiled *out, const rung_compile_req *req, const char *arch)
+{
+	const char *log = out->log ? out->log : "";
+	bool is_arch = strstr(log, "--gpu-architecture") || strstr(log, "--nv_arch");
+	if (is_arch && !options_set_arch(req->options)) {
+		arch_error(out, req, arch);
+		return;
+	}
+	/* "nvrtc: error: unrecognized option --bogus found" -> "unrecognized option --bogus found" */
+	const char *m = strstr(log, "error: ");
+	m = m ? m + strlen("error: ") : log;
+	int ml = (int)strcspn(m, "\n");
+	const rung_spec *sp = req->spec;
+	if (sp && sp->options && sp->options_line > 0) {
+		errorf(out, "%s:%d: [task] options: %.*s", sp->path, sp->options_line, ml, ml ? m : "NVRTC refused them");
+		out->spec_error = true;
+	} else {
+		errorf(out, "%s: invalid NVRTC option: %.*s (options: %s)", req->file, ml, ml ? m : "?",
+		       req->options ? req->options : "");
+	}
+}
+
+/* ---- the sources' bytes ----------------------------------------------------- */
+
+#define MAX_INCLUDE_DEPTH 16
+
+/* What NVRTC gets besides the source: in-memory headers by name, and what was read here. */
+typedef struct {
+	const rung_compile_req *req;
+	rung_compiled *out;
+	const char **names, **texts; /* the in-memory headers */
+	int n, cap;
+	char **owned; /* texts and names read here, and the disk paths already checked */
+	int nowned, capowned;
+	int *seen;    /* indices in owned of the disk paths checked */
+	int nseen, capseen;
+} src_set;
+
+static int own(src_set *x, char *p)
+{
+	if (p && x->nowned == x->capowned) {
+		int nc = x->capowned ? x->capowned * 2 : 16;
+		char **nv = realloc(x->owned, (size_t)nc * sizeof(*nv));
+		if (nv)
+			x->owned = nv, x->capowned = nc;
+	}
+	if (!p || x->nowned == x->capowned) {
+		free(p);
+		return rung_error_set(RUNG_ENOMEM, "out of memory");
+	}
+	x->owned[x->nowned++] = p;
+	return 0;
+}
+
+static int add_header(src_set *x, const char *name, const char *text)
+{
+	if (x->n == x->cap) {
+		int nc = x->cap ? x->cap * 2 : 16;
+		const char **nn = realloc(x->names, (size_t)nc * sizeof(*nn));
+		if (nn)
+			x->names = nn;
+		const char **nt = nn ? realloc(x->texts, (size_t)nc * sizeof(*nt)) : NULL;
+		if (!nt)
+			return rung_error_set(RUNG_ENOMEM, "out of memory");
+		x->texts = nt;
+		x->cap = nc;
+	}
+	x->names[x->n] = name;
+	x->texts[x->n] = text;
+	x->n++;
+	return 0;
+}
+
+/* Records owned[k] (a path) as checked. */
+static int add_seen(src_set *x, int k)
+{
+	if (x->nseen == x->capseen) {
+		int nc = x->capseen ? x->capseen * 2 : 16;
+		int *nv = realloc(x->seen, (size_t)nc * sizeof(*nv));
+		if (!nv)
+			return rung_error_set(RUNG_ENOMEM, "out of memory");
+		x->seen = nv;
+		x->capseen = nc;
+	}
+	x->seen[x->nseen++] = k;
+	return 0;
+}
+
+static void src_set_free(src_set *x)
+{
+	for (int i = 0; i < x->nowned; i++)
+		free(x->owned[i]);
+	free(x->owned);
+	free(x->names);
+	free(x->texts);
+	free(x->seen);
+}
+
+static bool in_memory(const src_set *x, const char *name)
+{
+	for (int i = 0; i < x->n; i++)
+		if (!strcmp(x->names[i], name))
+			return true;
+	return false;
+}
+
+/* Checks one file's bytes; on failure the message becomes the compile error. */
+static int check_bytes(src_set *x, size_t *skip, const char *text, size_t len, const char *file)
+{
+	if (rung_source_check(skip, text, len ? len : strlen(text), file) == 0)
+		return 0;
+	errorf(x->out, "%s", rung_error_last());
+	return RUNG_ECOMPILE;
+}
+
+static bool is_file(const char *p)
+{
+	struct stat st;
+	return stat(p, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+static char *join(const char *dir, const char *name)
+{
+	if (name[0] == '/' || !dir || !*dir)
+		return strdup(name);
+	size_t n = strlen(dir) + strlen(name) + 2;
+	char *p = malloc(n);
+	if (p)
+		snprintf(p, n, "%s/%s", dir, name);
+	return p;
+}
+
+/* Where NVRTC finds `#include "name"` on disk: beside the including file (a
+ * header read from disk), then in each -I directory. NULL when nowhere (a
+ * toolkit header, or missing: NVRTC says so). */
+static char *find_header(const rung_compile_req *req, const char *name, const char *dir)
+{
+	if (name[0] == '/')
+		return is_file(name) ? strdup(name) : NULL;
+	if (dir) {
+		char *p = join(dir, name);
+		if (!p || is_file(p))
+			return p;
+		free(p);
+	}
+	for (const char *const *d = req->include_dirs; d && *d; d++) {
+		char *p = join(*d, name);
+		if (!p || is_file(p))
+			return p;
+		free(p);
+	}
+	return NULL;
+}
+
+/* Checks the headers that text #includes "..." from disk, and theirs in turn. A
+ * header with a UTF-8 byte-order mark is handed to NVRTC in memory without it
+ * (NVRTC reads a file's mark as a token). */
+static int check_includes(src_set *x, const char *text, const char *dir, int depth)
+{
+	if (depth > MAX_INCLUDE_DEPTH)
+		return 0;
+	char **names;
+	int n;
+	int e = rung_scan_includes(&names, &n, text);
+	if (e < 0)
+		return e;
+	for (int i = 0; i < n && e == 0; i++) {
+		if (in_memory(x, names[i]))
+			continue; /* NVRTC takes the in-memory one, checked already */
+		char *path = find_header(x->req, names[i], dir);
+		if (!path)
+			continue;
+		bool seen = false;
+		for (int k = 0; k < x->nseen && !seen; k++)
+			seen = !strcmp(x->owned[x->seen[k]], path);
+		if (seen) {
+			free(path);
+			continue;
+		}
+		if ((e = own(x, path)) < 0 || (e = add_seen(x, x->nowned - 1)) < 0)
+			break;
+		char *t = NULL;
+		size_t tl = 0, skip = 0;
+		if (rung_fs_read_file(&t, &tl, path, RUNG_FS_MAX_TEXT) < 0) {
+			rung_error_clear(); /* unreadable: NVRTC says so */
+			continue;
+		}
+		if ((e = own(x, t)) < 0 || (e = check_bytes(x, &skip, t, tl, path)) < 0)
+			break;
+		if (skip) {
+			char *name = strdup(names[i]);
+			if ((e = own(x, name)) < 0 || (e = add_header(x, name, t + skip)) < 0)
+				break;
+		}
+		char *hdir = rung_fs_dir_of(path);
+		e = hdir ? check_includes(x, t + skip, hdir, depth + 1) : rung_error_set(RUNG_ENOMEM, "out of memory");
+		free(hdir);
+	}
+	for (int i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	return e;
+}
+
+/* Checks the source and every header it reaches; fills x with the headers for
+ * NVRTC (a byte-order mark dropped) and *src with the text to compile. */
+static int check_sources(src_set *x, const char **src)
+{
+	const rung_compile_req *req = x->req;
+	size_t skip = 0;
+	int e = check_bytes(x, &skip, req->src, req->src_len, req->file);
+	if (e < 0)
+		return e;
+	*src = req->src + skip;
+	/* + the built-in rung.h (gpu/rung_h.h) unless the version has its own */
+	bool own_rung_h = false;
+	int nh = req->headers ? req->nheaders : 0;
+	for (int i = 0; i < nh; i++) {
+		const rung_header *h = &req->headers[i];
+		if (!h->name || !h->text)
+			continue;
+		own_rung_h |= !strcmp(h->name, RUNG_H_NAME);
+		if ((e = check_bytes(x, &skip, h->text, h->len, h->name)) < 0 || (e = add_header(x, h->name, h->text + skip)) < 0)
+			return e;
+	}
+	if (!own_rung_h && (e = add_header(x, RUNG_H_NAME, rung_h_text)) < 0)
+		return e;
+	int nmem = x->n;
+	if ((e = check_includes(x, *src, NULL, 0)) < 0)
+		return e;
+	for (int i = 0; i < nmem && e == 0; i++) /* git headers may #include -I ones */
+		e = check_includes(x, x->texts[i], NULL, 1);
+	return e;
+}
+
+/* ---- the entry's parameters ---------------------------------------------------- */
+
+/* The kernel takes as many parameters as the spec has [arg] sections (the worker
+ * passes one per [arg], in order). Fails with out->error set. */
+static int check_params(rung_compiled *out, const rung_compile_req *req, int nparams)
+{
+	const rung_spec *sp = req->spec;
+	if (!sp || nparams == sp->nargs || sp->nargs <= 0)
+		return 0;
+	const rung_arg *at = nparams < sp->nargs ? &sp->args[nparams] : &sp->args[sp->nargs - 1];
+	errorf(out, "%s: kernel '%s' takes %d parameter%s but %s declares %d [arg] section%s (%s is [arg %s] at %s:%d)",
+	       req->file, req->entry, nparams, nparams == 1 ? "" : "s", sp->path, sp->nargs, sp->nargs == 1 ? "" : "s",
+	       nparams < sp->nargs ? "the first without a parameter" : "the last", at->name, sp->path, at->line);
+	return rung_error_set(RUNG_ECOMPILE, "%s", out->error);
+}
+
 /* NVRTC shares the driver's compute cache (~/.nv/ComputeCache) where a driver is
  * installed: on a cache hit ptxas does not run and prints no -v resource lines, so
  * the registers and spills of a kernel compiled before would be missing. rung wants
@@ -266,67 +597,43 @@ static void disable_compute_cache(void)
 	setenv("CUDA_CACHE_DISABLE", "1", 1);
 }
 
-/* True when the PTX declares `name` as a kernel (.entry), not a device function (.func). */
-static bool ptx_has_entry(const char *ptx, const char *name)
-{
-	size_t n = strlen(name);
-	for (const char *p = strstr(ptx, ".entry "); p; p = strstr(p + 1, ".entry ")) {
-		const char *q = p + strlen(".entry ");
-		while (*q == ' ' || *q == '\t')
-			q++;
-		if (strncmp(q, name, n) == 0 && (q[n] == '(' || q[n] == ' ' || q[n] == '\n' || q[n] == '\r'))
-			return true;
-	}
-	return false;
-}
-
 int rung_compile(rung_compiled *out, const rung_compile_req *req)
 {
 	pthread_once(&cache_once, disable_compute_cache);
+	pthread_once(&archs_once, load_archs);
 	memset(out, 0, sizeof(*out));
 	if (!req || !req->src || !req->file || !req->entry || !*req->entry)
 		return rung_error_set(RUNG_EINVAL, "compile: source, file name and entry are required");
 	double t0 = rung_now_s();
+	const char *arch = req->arch && *req->arch ? req->arch : "sm_90";
 
 	opt_list opts = {0};
+	src_set x = {.req = req, .out = out};
+	const char *src = NULL;
+	nvrtcProgram prog = NULL;
 	int rc = build_options(&opts, req);
-	if (rc < 0) {
-		opt_free(&opts);
-		return rc;
+	if (rc < 0)
+		goto done;
+	if (!arch_listed(arch) && !options_set_arch(req->options)) {
+		arch_error(out, req, arch);
+		rc = rung_error_set(RUNG_ECOMPILE, "%s", out->error);
+		goto done;
+	}
+	if ((rc = check_sources(&x, &src)) < 0) {
+		if (rc == RUNG_ECOMPILE) {
+			rc = rung_error_set(RUNG_ECOMPILE, "%s", out->error);
+			free(out->log);
+			if ((out->log = malloc(strlen(out->error) + 2)))
+				sprintf(out->log, "%s\n", out->error);
+		}
+		goto done;
 	}
 
-	int nh = req->headers ? req->nheaders : 0;
-	const char **hnames = NULL, **htexts = NULL;
-	/* + the built-in rung.h (gpu/rung_h.h) unless the version has its own */
-	bool own_rung_h = false;
-	for (int i = 0; i < nh; i++)
-		if (req->headers[i].name && !strcmp(req->headers[i].name, RUNG_H_NAME))
-			own_rung_h = true;
-	hnames = calloc((size_t)nh + 1, sizeof(*hnames));
-	htexts = calloc((size_t)nh + 1, sizeof(*htexts));
-	if (!hnames || !htexts) {
-		free(hnames);
-		free(htexts);
-		opt_free(&opts);
-		return rung_error_set(RUNG_ENOMEM, "out of memory");
-	}
-	for (int i = 0; i < nh; i++) {
-		hnames[i] = req->headers[i].name;
-		htexts[i] = req->headers[i].text;
-	}
-	if (!own_rung_h) {
-		hnames[nh] = RUNG_H_NAME;
-		htexts[nh] = rung_h_text;
-		nh++;
-	}
-
-	nvrtcProgram prog;
-	nvrtcResult r = nvrtcCreateProgram(&prog, req->src, req->file, nh, htexts, hnames);
-	free(hnames);
-	free(htexts);
+	nvrtcResult r = nvrtcCreateProgram(&prog, src, req->file, x.n, x.texts, x.names);
 	if (r != NVRTC_SUCCESS) {
-		opt_free(&opts);
-		return rung_error_set(RUNG_ECOMPILE, "%s: nvrtcCreateProgram: %s", req->file, nvrtcGetErrorString(r));
+		prog = NULL;
+		rc = rung_error_set(RUNG_ECOMPILE, "%s: nvrtcCreateProgram: %s", req->file, nvrtcGetErrorString(r));
+		goto done;
 	}
 	r = nvrtcAddNameExpression(prog, req->entry);
 	if (r != NVRTC_SUCCESS) {
@@ -348,9 +655,8 @@ int rung_compile(rung_compiled *out, const rung_compile_req *req)
 		out->log = strdup("");
 
 	if (cr != NVRTC_SUCCESS) {
-		if (cr == NVRTC_ERROR_INVALID_OPTION)
-			errorf(out, "%s: invalid NVRTC option (options: %s)", req->file,
-			       req->options ? req->options : "");
+		if (cr == NVRTC_ERROR_INVALID_OPTION || strstr(out->log, "Command-line error"))
+			option_error(out, req, arch);
 		else
 			fill_failure(out, req, cr);
 		rc = rung_error_set(RUNG_ECOMPILE, "%s", out->error);
@@ -387,17 +693,22 @@ int rung_compile(rung_compiled *out, const rung_compile_req *req)
 	}
 	out->cubin_len = n;
 
-	if (!ptx_has_entry(out->ptx, out->lowered)) {
+	int nparams = 0;
+	if (rung_ptx_entry_params(&nparams, out->ptx, out->ptx_len, out->lowered) < 0) {
 		errorf(out, "%s: '%s' is not a __global__ kernel", req->file, req->entry);
 		rc = rung_error_set(RUNG_ECOMPILE, "%s", out->error);
 		goto done;
 	}
+	if ((rc = check_params(out, req, nparams)) < 0)
+		goto done;
 	/* Resources are absent (kinfo.valid false, shown as n/a) only if ptxas printed none. */
 	if (rung_ptxas_parse(&out->kinfo, out->log, out->lowered) < 0)
 		memset(&out->kinfo, 0, sizeof(out->kinfo));
 	rc = 0;
 done:
-	nvrtcDestroyProgram(&prog);
+	if (prog)
+		nvrtcDestroyProgram(&prog);
+	src_set_free(&x);
 	opt_free(&opts);
 	out->ms = (rung_now_s() - t0) * 1e3;
 	if (rc < 0 && !out->error[0])

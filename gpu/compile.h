@@ -3,19 +3,31 @@
 #ifndef RUNG_GPU_COMPILE_H
 #define RUNG_GPU_COMPILE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include "core/result.h"
 #include "core/source.h"
+#include "core/spec.h"
 #include "core/ptxas.h"
 
+/* Before NVRTC sees them, the source, its in-memory headers and the headers it
+ * #includes "..." from the include dirs are checked with rung_source_check
+ * (core/source.h): a file that is not UTF-8 text fails the compile with its
+ * file:line; a UTF-8 byte-order mark is dropped. */
 typedef struct {
 	const char *src;        /* kernel source text */
+	size_t src_len;         /* bytes of src; 0: strlen(src) (a NUL byte inside is then not seen) */
 	const char *file;       /* name shown in errors, e.g. "sgemm.cu" (path relative to repo as the user sees it) */
 	const char *entry;      /* kernel name or name expression, e.g. "sgemm<128,8>" */
 	const char *arch;       /* "sm_90"; NULL -> "sm_90" */
 	const char *options;    /* extra NVRTC options, whitespace separated (may be NULL) */
 	const char *const *include_dirs; /* extra -I dirs, NULL-terminated (may be NULL) */
 	const rung_header *headers; int nheaders; /* in-memory headers (from git) */
+	/* The task's spec when src is its kernel or reference (may be NULL): an arch or
+	 * an option that NVRTC rejects is then reported at the spec's line
+	 * ("t/rung.ini:8: [task] arch: ..."), and the entry's parameters are counted
+	 * against its [arg] sections. */
+	const rung_spec *spec;
 } rung_compile_req;
 
 typedef struct {
@@ -26,6 +38,7 @@ typedef struct {
 	rung_kinfo kinfo;        /* resources of the entry kernel */
 	double ms;               /* compile wall time */
 	char error[512];         /* on failure: "sgemm.cu:12: identifier \"x\" is undefined" */
+	bool spec_error;         /* the failure is the spec's (its arch or options line): every source fails so */
 } rung_compiled;
 
 /* Returns 0 on success; RUNG_ECOMPILE with out->error and out->log filled when the

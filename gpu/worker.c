@@ -461,10 +461,10 @@ static void include_dirs(char store[][1024], const char **dirs, int max, const r
 	dirs[n] = NULL;
 }
 
-static char *read_file(const char *path)
+static char *read_file(const char *path, size_t *len)
 {
 	char *text = NULL;
-	rung_fs_read_file(&text, NULL, path, RUNG_FS_MAX_TEXT);
+	rung_fs_read_file(&text, len, path, RUNG_FS_MAX_TEXT);
 	return text;
 }
 
@@ -480,6 +480,8 @@ int rung__compile_pair(rung_result *out, rung_compiled *kc, rung_compiled *rc, c
 	progress(cb, ud, RUNG_STEP_COMPILE, 0, job->kernel_file);
 	rung_compile_req req = {
 		.src = job->kernel_src,
+		.src_len = job->kernel_len,
+		.spec = spec,
 		.file = job->kernel_file ? job->kernel_file : spec->kernel,
 		.entry = spec->entry,
 		.arch = arch,
@@ -511,13 +513,14 @@ int rung__compile_pair(rung_result *out, rung_compiled *kc, rung_compiled *rc, c
 
 	if (spec->reference) {
 		const char *rsrc = job->ref_src;
+		size_t rlen = job->ref_len;
 		char path[2048];
 		if (!rsrc) {
 			if (spec->reference[0] == '/' || !spec->dir)
 				snprintf(path, sizeof(path), "%s", spec->reference);
 			else
 				snprintf(path, sizeof(path), "%s/%s", spec->dir, spec->reference);
-			*ref_src_owned = read_file(path);
+			*ref_src_owned = read_file(path, &rlen);
 			rsrc = *ref_src_owned;
 			if (!rsrc) {
 				set_step(out, RUNG_STEP_COMPILE, RUNG_S_OK, NULL);
@@ -529,6 +532,7 @@ int rung__compile_pair(rung_result *out, rung_compiled *kc, rung_compiled *rc, c
 		}
 		rung_compile_req rreq = req;
 		rreq.src = rsrc;
+		rreq.src_len = rlen;
 		rreq.file = job->ref_file ? job->ref_file : spec->reference;
 		rreq.entry = spec->reference_entry ? spec->reference_entry : spec->entry;
 		rreq.headers = job->ref_headers;
@@ -851,7 +855,7 @@ int rung_evaluate_gpu(rung_result *out, rung_worker *w, const rung_job *job, con
 			snprintf(path, sizeof(path), "%s", spec->reference);
 		else
 			snprintf(path, sizeof(path), "%s/%s", spec->dir, spec->reference);
-		ref_src = ref_owned = read_file(path);
+		ref_src = ref_owned = read_file(path, NULL);
 	}
 	int rc = eval_gpu(out, w, job, kernel, ref, ref_src, cb, ud);
 	free(ref_owned);

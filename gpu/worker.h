@@ -39,6 +39,7 @@ typedef struct {
 	const char *kernel_src, *kernel_file;   /* candidate */
 	const rung_header *headers; int nheaders; /* files it #includes, at the same revision */
 	const char *ref_src, *ref_file;         /* reference */
+	size_t kernel_len, ref_len;             /* bytes of the sources; 0: strlen (rung_compile_req's src_len) */
 	const rung_header *ref_headers; int ref_nheaders;
 	const char *rev, *label;                /* recorded in the result */
 	uint64_t seed; bool seed_set;           /* base seed; drawn fresh when !seed_set */

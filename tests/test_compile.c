@@ -136,7 +136,7 @@ static void test_headers_in_memory_and_dirs(void)
 	const char *src = "#include \"tile.cuh\"\n"
 	                  "#include \"scale.cuh\"\n"
 	                  "__global__ void k(float *a) { a[threadIdx.x] = TILE * SCALE; }\n";
-	rung_header h[] = {{"tile.cuh", "#define TILE 16\n"}};
+	rung_header h[] = {{.name = "tile.cuh", .text = "#define TILE 16\n"}};
 	const char *dir = t_tmpdir();
 	char path[512];
 	snprintf(path, sizeof(path), "%s/inc/scale.cuh", dir);
@@ -152,7 +152,7 @@ static void test_headers_in_memory_and_dirs(void)
 	rung_compiled_free(&c);
 
 	/* an error inside a header names the header and its line */
-	rung_header bad[] = {{"tile.cuh", "#define TILE 16\n__device__ int oops() { return undefined_thing; }\n"}};
+	rung_header bad[] = {{.name = "tile.cuh", .text = "#define TILE 16\n__device__ int oops() { return undefined_thing; }\n"}};
 	req.headers = bad;
 	CHECK_INT(rung_compile(&c, &req), RUNG_ECOMPILE);
 	CHECK_STR(c.error, "tile.cuh:2: identifier \"undefined_thing\" is undefined");
@@ -199,6 +199,235 @@ static void test_ptxas_failures(void)
 	rung_compiled_free(&c);
 }
 
+/* A source that is not UTF-8 text fails with its file:line before NVRTC misreads it
+ * (0xFF ended the file: "entry not found"; a NUL cut it: "expected a }"). */
+static void test_source_encoding(void)
+{
+	rung_compiled c;
+	const char *good = "__global__ void vadd(float *a) { a[threadIdx.x] += 1.0f; }\n";
+	/* 0xFF in a comment */
+	CHECK_INT(compile_src(&c, "// tile\n// caf\xff\n__global__ void vadd(float *a) { a[0] = 1; }\n", "vadd.cu", "vadd"),
+	          RUNG_ECOMPILE);
+	CHECK_STR(c.error, "vadd.cu:2: byte 0xFF is not UTF-8 (the file must be UTF-8 or ASCII)");
+	CHECK_STR(rung_error_last(), c.error);
+	CHECK_CONTAINS(c.log, "vadd.cu:2: byte 0xFF"); /* the log says why too */
+	rung_compiled_free(&c);
+	/* Latin-1: a lead byte without its continuation */
+	CHECK_INT(compile_src(&c, "// caf\xe9 au lait\n", "vadd.cu", "vadd"), RUNG_ECOMPILE);
+	CHECK_STR(c.error, "vadd.cu:1: byte 0xE9 is not UTF-8 (the file must be UTF-8 or ASCII)");
+	rung_compiled_free(&c);
+	/* UTF-8 itself is fine */
+	CHECK_INT(compile_src(&c, "// caf\xc3\xa9, \xe2\x88\x91, \xf0\x9f\x9a\x80\n__global__ void vadd(float *a) { a[0] = 1; }\n",
+	                      "vadd.cu", "vadd"),
+	          0);
+	rung_compiled_free(&c);
+	/* a UTF-8 byte-order mark is dropped: the compile succeeds (NVRTC: "unrecognized token") */
+	char bom[256];
+	snprintf(bom, sizeof(bom), "\xef\xbb\xbf%s", good);
+	CHECK_INT(compile_src(&c, bom, "vadd.cu", "vadd"), 0);
+	CHECK_STR(c.lowered, "_Z4vaddPf");
+	rung_compiled_free(&c);
+	/* ... and line numbers stay those of the file */
+	CHECK_INT(compile_src(&c, "\xef\xbb\xbf\n__global__ void vadd(float *a) { a[0] = x; }\n", "vadd.cu", "vadd"),
+	          RUNG_ECOMPILE);
+	CHECK_STR(c.error, "vadd.cu:2: identifier \"x\" is undefined");
+	rung_compiled_free(&c);
+	/* UTF-16, with and without a BOM */
+	const char u16le[] = "\xff\xfe/\0/\0 \0x\0\n\0";
+	rung_compile_req req = {.src = u16le, .src_len = sizeof(u16le) - 1, .file = "vadd.cu", .entry = "vadd"};
+	CHECK_INT(rung_compile(&c, &req), RUNG_ECOMPILE);
+	CHECK_STR(c.error, "vadd.cu: UTF-16 text (BOM FF FE): save it as UTF-8");
+	rung_compiled_free(&c);
+	const char u16be[] = "\xfe\xff\0/\0/";
+	req.src = u16be, req.src_len = sizeof(u16be) - 1;
+	CHECK_INT(rung_compile(&c, &req), RUNG_ECOMPILE);
+	CHECK_STR(c.error, "vadd.cu: UTF-16 text (BOM FE FF): save it as UTF-8");
+	rung_compiled_free(&c);
+	const char u16nobom[] = "/\0/\0 \0x\0\n\0";
+	req.src = u16nobom, req.src_len = sizeof(u16nobom) - 1;
+	CHECK_INT(rung_compile(&c, &req), RUNG_ECOMPILE);
+	CHECK_STR(c.error, "vadd.cu: UTF-16 text (little-endian, no BOM): save it as UTF-8");
+	rung_compiled_free(&c);
+	/* a NUL byte, seen when the length is given */
+	const char nul[] = "// a\n// b\n__global__ void vadd(float *a) {\n\0 a[0] = 1; }\n";
+	req.src = nul, req.src_len = sizeof(nul) - 1;
+	CHECK_INT(rung_compile(&c, &req), RUNG_ECOMPILE);
+	CHECK_STR(c.error, "vadd.cu:4: NUL byte (the file must be UTF-8 or ASCII text)");
+	rung_compiled_free(&c);
+}
+
+/* Headers are checked as the source is: in memory (from git) and on disk (-I dirs,
+ * and beside the header that includes them). */
+static void test_header_encoding(void)
+{
+	const char *src = "#include \"tile.cuh\"\n__global__ void k(float *a) { a[threadIdx.x] = TILE; }\n";
+	rung_compiled c;
+	rung_header h[] = {{.name = "tile.cuh", .text = "#define TILE 16 // \xff\n"}};
+	rung_compile_req req = {.src = src, .file = "k.cu", .entry = "k", .headers = h, .nheaders = 1};
+	CHECK_INT(rung_compile(&c, &req), RUNG_ECOMPILE);
+	CHECK_STR(c.error, "tile.cuh:1: byte 0xFF is not UTF-8 (the file must be UTF-8 or ASCII)");
+	rung_compiled_free(&c);
+	const char nul[] = "// x\n#define TILE 16\n\0";
+	h[0].text = nul, h[0].len = sizeof(nul) - 1;
+	CHECK_INT(rung_compile(&c, &req), RUNG_ECOMPILE);
+	CHECK_STR(c.error, "tile.cuh:3: NUL byte (the file must be UTF-8 or ASCII text)");
+	rung_compiled_free(&c);
+	h[0].text = "\xef\xbb\xbf#define TILE 16\n", h[0].len = 0; /* dropped, as in the source */
+	CHECK_INT(rung_compile(&c, &req), 0);
+	CHECK_CONTAINS(c.ptx, "1098907648"); /* 16.0f */
+	rung_compiled_free(&c);
+
+	/* on disk: found through the -I dirs, and its own includes beside it */
+	const char *dir = t_tmpdir();
+	char inc[512], p[600];
+	snprintf(inc, sizeof(inc), "%s/inc", dir);
+	const char *dirs[] = {dir, inc, NULL};
+	req.headers = NULL, req.nheaders = 0, req.include_dirs = dirs;
+	snprintf(p, sizeof(p), "%s/inc/tile.cuh", dir);
+	CHECK_INT(t_write(p, "#include \"sub/size.cuh\"\n#define TILE SIZE\n"), 0);
+	snprintf(p, sizeof(p), "%s/inc/sub/size.cuh", dir);
+	CHECK_INT(t_write(p, "#include \"two.cuh\"\n#define SIZE (8 * TWO)\n"), 0);
+	snprintf(p, sizeof(p), "%s/inc/sub/two.cuh", dir);
+	CHECK_INT(t_write(p, "// deux \xe9\n#define TWO 2\n"), 0);
+	CHECK_INT(rung_compile(&c, &req), RUNG_ECOMPILE);
+	char want[800];
+	snprintf(want, sizeof(want), "%s/inc/sub/two.cuh:1: byte 0xE9 is not UTF-8 (the file must be UTF-8 or ASCII)", dir);
+	CHECK_STR(c.error, want);
+	rung_compiled_free(&c);
+	CHECK_INT(t_write(p, "\xef\xbb\xbf// deux\n#define TWO 2\n"), 0); /* NVRTC reads a file's BOM as a token */
+	CHECK_INT(rung_compile(&c, &req), 0);
+	CHECK_CONTAINS(c.ptx, "1098907648"); /* 8 * 2 = 16.0f */
+	rung_compiled_free(&c);
+	CHECK_INT(t_write(p, "#define TWO 2\n"), 0);
+	CHECK_INT(rung_compile(&c, &req), 0);
+	rung_compiled_free(&c);
+	/* a git header that #includes a disk one */
+	rung_header gh[] = {{.name = "tile.cuh", .text = "#include \"sub/size.cuh\"\n#define TILE SIZE\n"}};
+	req.headers = gh, req.nheaders = 1;
+	CHECK_INT(t_write(p, "#define TWO 2 /* \xc0\xaf */\n"), 0); /* an overlong '/' is not UTF-8 either */
+	CHECK_INT(rung_compile(&c, &req), RUNG_ECOMPILE);
+	snprintf(want, sizeof(want), "%s/inc/sub/two.cuh:1: byte 0xC0 is not UTF-8 (the file must be UTF-8 or ASCII)", dir);
+	CHECK_STR(c.error, want);
+	rung_compiled_free(&c);
+}
+
+/* A spec of 4 [arg] sections; arch and options as given (lines 7 and 8). */
+static rung_spec *spec_with(const char *arch, const char *options)
+{
+	char text[2048];
+	snprintf(text, sizeof(text),
+	         "[task]\nname = v\nkernel = k.cu\nentry = vadd\nreference = r.cu\nreference_entry = vadd\n" /* 1-6 */
+	         "%s\n%s\n"                                                                                /* 7, 8 */
+	         "[dims]\nN = 64\n"                                                                          /* 9, 10 */
+	         "[arg a]\nkind = input\ndtype = f32\nshape = N\n"                                           /* 11-14 */
+	         "[arg b]\nkind = input\ndtype = f32\nshape = N\n"                                           /* 15-18 */
+	         "[arg c]\nkind = output\ndtype = f32\nshape = N\n"                                          /* 19-22 */
+	         "[arg n]\nkind = scalar\ndtype = i32\nvalue = N\n"                                          /* 23-26 */
+	         "[launch]\ngrid = 1\nblock = 64\n",
+	         arch, options);
+	rung_spec *s = NULL;
+	CHECK_INT(rung_spec_parse(&s, text, "t/rung.ini", "t"), 0);
+	return s;
+}
+
+/* What is wrong in the spec is said at its line, not blamed on the kernel. */
+static void test_spec_arch_and_options(void)
+{
+	const char *src = "__global__ void vadd(const float *a, const float *b, float *c, int n)\n"
+	                  "{ int i = threadIdx.x; if (i < n) c[i] = a[i] + b[i]; }\n";
+	rung_compiled c;
+	rung_spec *s = spec_with("arch = sm_200", "# no options");
+	if (!s)
+		return;
+	rung_compile_req req = {.src = src, .file = "k.cu", .entry = "vadd", .arch = s->arch, .spec = s};
+	CHECK_INT(rung_compile(&c, &req), RUNG_ECOMPILE);
+	CHECK_CONTAINS(c.error, "t/rung.ini:7: [task] arch: NVRTC ");
+	CHECK_CONTAINS(c.error, " does not compile for 'sm_200' (it takes sm_");
+	CHECK_CONTAINS(c.error, "sm_90, "); /* the list NVRTC gives */
+	CHECK(c.spec_error);
+	rung_compiled_free(&c);
+	/* the same arch not from the spec (a device's): said against the file */
+	req.spec = NULL;
+	CHECK_INT(rung_compile(&c, &req), RUNG_ECOMPILE);
+	CHECK_CONTAINS(c.error, "k.cu: NVRTC ");
+	CHECK_CONTAINS(c.error, " does not compile for 'sm_200'");
+	CHECK(!c.spec_error);
+	rung_compiled_free(&c);
+	rung_spec_free(s);
+	/* a suffix NVRTC has not for that number: its front end refuses it */
+	s = spec_with("arch = sm_86a", "");
+	if (!s)
+		return;
+	req.spec = s, req.arch = s->arch;
+	CHECK_INT(rung_compile(&c, &req), RUNG_ECOMPILE);
+	CHECK_CONTAINS(c.error, "t/rung.ini:7: [task] arch: NVRTC ");
+	CHECK_CONTAINS(c.error, " does not compile for 'sm_86a' (it takes sm_");
+	CHECK_CONTAINS(c.error, "; the a and f suffixes only for some)");
+	CHECK(c.spec_error);
+	rung_compiled_free(&c);
+	rung_spec_free(s);
+	/* an option NVRTC does not know: at the options line, in NVRTC's words */
+	s = spec_with("arch = sm_90", "options = -DX=1 --bogus");
+	if (!s)
+		return;
+	req.spec = s, req.arch = s->arch, req.options = s->options;
+	CHECK_INT(rung_compile(&c, &req), RUNG_ECOMPILE);
+	CHECK_STR(c.error, "t/rung.ini:8: [task] options: unrecognized option --bogus found");
+	CHECK(c.spec_error);
+	rung_compiled_free(&c);
+	req.spec = NULL;
+	CHECK_INT(rung_compile(&c, &req), RUNG_ECOMPILE);
+	CHECK_STR(c.error, "k.cu: invalid NVRTC option: unrecognized option --bogus found (options: -DX=1 --bogus)");
+	CHECK(!c.spec_error);
+	rung_compiled_free(&c);
+	rung_spec_free(s);
+	/* a good spec compiles */
+	s = spec_with("arch = sm_90", "options = -DX=1");
+	if (!s)
+		return;
+	req.spec = s, req.arch = s->arch, req.options = s->options;
+	CHECK_INT(rung_compile(&c, &req), 0);
+	CHECK_STR(c.error, "");
+	rung_compiled_free(&c);
+	rung_spec_free(s);
+}
+
+/* The kernel takes one parameter per [arg] section, in order (the worker passes them so). */
+static void test_params_against_spec(void)
+{
+	rung_spec *s = spec_with("arch = sm_90", "");
+	if (!s)
+		return;
+	rung_compiled c;
+	rung_compile_req req = {.src = "__global__ void vadd(const float *a, const float *b, float *c)\n"
+	                               "{ int i = threadIdx.x; c[i] = a[i] + b[i]; }\n",
+	                        .file = "k.cu", .entry = "vadd", .arch = "sm_90", .spec = s};
+	CHECK_INT(rung_compile(&c, &req), RUNG_ECOMPILE);
+	CHECK_STR(c.error, "k.cu: kernel 'vadd' takes 3 parameters but t/rung.ini declares 4 [arg] sections "
+	                   "(the first without a parameter is [arg n] at t/rung.ini:23)");
+	CHECK(!c.spec_error); /* the kernel's mistake or the spec's: the kernel's compile rung fails */
+	CHECK(c.ptx != NULL); /* the PTX is kept for a look */
+	rung_compiled_free(&c);
+	req.src = "template <int T> __global__ void vadd(const float *a, const float *b, float *c, int n, int m)\n"
+	          "{ int i = threadIdx.x; if (i < n) c[i] = a[i] + b[i] + T + m; }\n";
+	req.entry = "vadd<2>";
+	CHECK_INT(rung_compile(&c, &req), RUNG_ECOMPILE);
+	CHECK_STR(c.error, "k.cu: kernel 'vadd<2>' takes 5 parameters but t/rung.ini declares 4 [arg] sections "
+	                   "(the last is [arg n] at t/rung.ini:23)");
+	rung_compiled_free(&c);
+	req.src = "extern \"C\" __global__ void vadd(const float *a, const float *b, float *c, int n)\n"
+	          "{ int i = threadIdx.x; if (i < n) c[i] = a[i] + b[i]; }\n";
+	req.entry = "vadd";
+	CHECK_INT(rung_compile(&c, &req), 0);
+	rung_compiled_free(&c);
+	/* without a spec nothing is counted */
+	req.spec = NULL;
+	req.src = "__global__ void vadd(float *c) { c[0] = 1; }\n";
+	CHECK_INT(rung_compile(&c, &req), 0);
+	rung_compiled_free(&c);
+	rung_spec_free(s);
+}
+
 static void test_bad_request(void)
 {
 	rung_compiled c;
@@ -219,6 +448,10 @@ int main(void)
 	T_RUN(test_headers_in_memory_and_dirs);
 	T_RUN(test_options);
 	T_RUN(test_ptxas_failures);
+	T_RUN(test_source_encoding);
+	T_RUN(test_header_encoding);
+	T_RUN(test_spec_arch_and_options);
+	T_RUN(test_params_against_spec);
 	T_RUN(test_bad_request);
 	return t_done();
 }

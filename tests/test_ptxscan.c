@@ -531,8 +531,51 @@ static void t_evaluate_carries_suspects(void)
 	free(out);
 }
 
+/* The parameters of an .entry, as the compile counts them against the [arg] sections. */
+static void t_entry_params(void)
+{
+	int n = -1;
+	/* real PTX: pointers, scalars, a struct by value and a template instance */
+	rung_compiled c;
+	rung_compile_req req = {.src = "struct P { float x, y, z; };\n"
+				      "template <int T> __global__ void k(float *a, int n, double s, P p, const float *__restrict__ b) "
+				      "{ a[0] = n * s + p.x + b[T]; }\n"
+				      "template __global__ void k<4>(float *, int, double, P, const float *);\n"
+				      "extern \"C\" __global__ void none() {}\n"
+				      "__device__ float helper(float *a, int i) { return a[i]; }\n"
+				      "__global__ void one(float *a) { a[0] = helper(a, 1); }\n",
+				.file = "k.cu", .entry = "k<4>", .arch = "sm_90"};
+	CHECK_INT(rung_compile(&c, &req), 0);
+	if (c.ptx) {
+		CHECK_INT(rung_ptx_entry_params(&n, c.ptx, c.ptx_len, c.lowered), 0);
+		CHECK_INT(n, 5);
+		CHECK_INT(rung_ptx_entry_params(&n, c.ptx, c.ptx_len, "none"), 0);
+		CHECK_INT(n, 0);
+		CHECK_INT(rung_ptx_entry_params(&n, c.ptx, c.ptx_len, "_Z3onePf"), 0);
+		CHECK_INT(n, 1);
+		/* a device function is a .func, not an .entry; a prefix of a name is not the name */
+		CHECK_INT(rung_ptx_entry_params(&n, c.ptx, c.ptx_len, "_Z6helperPfi"), RUNG_ENOTFOUND);
+		CHECK_INT(rung_ptx_entry_params(&n, c.ptx, c.ptx_len, "_Z3one"), RUNG_ENOTFOUND);
+	}
+	rung_compiled_free(&c);
+	/* hand-written: comments, no parameter list, an unterminated one */
+	const char *ptx = "// .entry k(.param .u64 x)\n"
+			  "/* .entry k(.param .u64 y) */\n"
+			  ".visible .entry k(\n\t.param .u64 k_param_0,\n\t.param .align 4 .b8 k_param_1[12]\n)\n{ ret; }\n"
+			  ".entry bare\n{ ret; }\n"
+			  ".entry open( .param .u32 a,\n";
+	CHECK_INT(rung_ptx_entry_params(&n, ptx, strlen(ptx), "k"), 0);
+	CHECK_INT(n, 2);
+	CHECK_INT(rung_ptx_entry_params(&n, ptx, strlen(ptx), "bare"), 0);
+	CHECK_INT(n, 0);
+	CHECK_INT(rung_ptx_entry_params(&n, ptx, strlen(ptx), "open"), RUNG_EINVAL);
+	CHECK_INT(rung_ptx_entry_params(&n, ptx, strlen(ptx), "x"), RUNG_ENOTFOUND);
+	CHECK_INT(rung_ptx_entry_params(&n, NULL, 0, "k"), RUNG_EINVAL);
+}
+
 int main(void)
 {
+	T_RUN(t_entry_params);
 	T_RUN(t_counter_incremented);
 	T_RUN(t_loc_before_address);
 	T_RUN(t_names);

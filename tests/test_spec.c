@@ -157,6 +157,10 @@ static void test_full_sgemm_spec(void)
 	CHECK_STR(s->arch, "sm_90a");
 	CHECK_STR(s->options, "-lineinfo --use_fast_math");
 	CHECK_STR(s->headers, "include, common");
+	/* their lines: what only NVRTC or the file system can judge is reported there */
+	CHECK_INT(s->arch_line, 8);
+	CHECK_INT(s->options_line, 9);
+	CHECK_INT(s->headers_line, 10);
 
 	CHECK_INT(s->dims.n, 4);
 	CHECK_INT(dim(&s->dims, "M"), 1024);
@@ -615,6 +619,11 @@ static void test_long_lines_and_repeated_sizes(void)
 static void test_err_task_values(void)
 {
 	CHECK_STR(small_sub("name = t\n", "name = t\narch = sm90\n"), P ":3: [task] arch: 'sm90' is not an architecture (e.g. sm_90, sm_90a)");
+	/* a virtual architecture has no CUBIN, which every rung after compile needs */
+	CHECK_STR(small_sub("name = t\n", "name = t\narch = compute_90\n"),
+	          P ":3: [task] arch: 'compute_90' is a virtual architecture (PTX only); rung needs a CUBIN: use sm_90");
+	CHECK_STR(small_sub("name = t\n", "name = t\narch = compute_90a\n"),
+	          P ":3: [task] arch: 'compute_90a' is a virtual architecture (PTX only); rung needs a CUBIN: use sm_90a");
 	CHECK_STR(small_sub("entry = k\n", "entry = 3k\n"),
 	          P ":4: [task] entry: '3k' is not a kernel name (e.g. sgemm or sgemm<128,8>)");
 	CHECK_STR(small_sub("entry = k\n", "entry = k<1,2\n"),
@@ -746,6 +755,22 @@ static void test_load_from_disk(void)
 	snprintf(path, sizeof(path), "%s/rung.ini", dir);
 	CHECK_INT(t_write(path, sgemm_ini), 0);
 	rung_spec *s = NULL;
+	/* headers = include, common: each must be a directory of the task */
+	char want[600], sub[600];
+	snprintf(sub, sizeof(sub), "%s/include/tile.cuh", dir);
+	CHECK_INT(t_write(sub, "#define TILE 16\n"), 0);
+	CHECK_INT(rung_spec_load(&s, dir), RUNG_EINVAL);
+	CHECK(s == NULL);
+	snprintf(want, sizeof(want), "%s:10: [task] headers: 'common': no such directory (%s/common)", path, dir);
+	CHECK_STR(rung_error_last(), want);
+	snprintf(sub, sizeof(sub), "%s/common", dir);
+	CHECK_INT(t_write(sub, "a file, not a directory\n"), 0);
+	CHECK_INT(rung_spec_load(&s, dir), RUNG_EINVAL);
+	snprintf(want, sizeof(want), "%s:10: [task] headers: 'common' is not a directory (%s/common)", path, dir);
+	CHECK_STR(rung_error_last(), want);
+	remove(sub);
+	snprintf(sub, sizeof(sub), "%s/common/x.cuh", dir);
+	CHECK_INT(t_write(sub, "\n"), 0);
 	CHECK_INT(rung_spec_load(&s, dir), 0);
 	if (s) {
 		CHECK_STR(s->path, path);
@@ -761,7 +786,7 @@ static void test_load_from_disk(void)
 		CHECK_STR(s->dir, dir);
 		rung_spec_free(s);
 	}
-	char bad[4096], want[600];
+	char bad[4096];
 	snprintf(bad, sizeof(bad), "%s%s", small_head, "dtype = f16\n");
 	CHECK_INT(t_write(path, bad), 0);
 	CHECK_INT(rung_spec_load(&s, dir), RUNG_EINVAL);

@@ -69,7 +69,7 @@ static double col_double(sqlite3 *db, const char *sql)
 
 static void test_keys(void)
 {
-	rung_header h = {"tile.cuh", "// v1"};
+	rung_header h = {.name = "tile.cuh", .text = "// v1"};
 	rung_key_input in = {.kernel_src = "k", .headers = &h, .nheaders = 1, .ref_src = "ref", .spec_text = "[task]",
 			     .options = "-O3"};
 	char a[65], b[65], k1[65], k2[65];
@@ -77,7 +77,7 @@ static void test_keys(void)
 	CHECK_INT(strlen(a), 64);
 	rung_content_hash(b, &in);
 	CHECK_STR(a, b); /* deterministic */
-	rung_header h2 = {"tile.cuh", "// v2"};
+	rung_header h2 = {.name = "tile.cuh", .text = "// v2"};
 	in.headers = &h2;
 	rung_content_hash(b, &in);
 	CHECK(strcmp(a, b) != 0); /* a header is part of the content */

@@ -60,7 +60,7 @@ static void test_rung_h_compiles(void)
 	rung_compiled_free(&c);
 
 	/* A version's own rung.h wins over the built-in one. */
-	rung_header own = {"rung.h", "#define RUNG_TRACE_BEGIN(r)\n#define RUNG_TRACE_END(r)\n"};
+	rung_header own = {.name = "rung.h", .text = "#define RUNG_TRACE_BEGIN(r)\n#define RUNG_TRACE_END(r)\n"};
 	rung_compile_req mine = {.src = traced_src, .file = "traced.cu", .entry = "traced", .arch = "sm_90",
 				 .headers = &own, .nheaders = 1};
 	CHECK_INT(rung_compile(&c, &mine), 0);

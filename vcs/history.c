@@ -374,53 +374,6 @@ int rung_version_at(rung_version *v, rung_repo *repo, const char *rev, const cha
 
 /* ---- sources and their includes ------------------------------------------ */
 
-int rung_scan_includes(char ***out, int *n, const char *src)
-{
-	char **v = NULL;
-	int cnt = 0, cap = 0;
-	const char *p = src;
-	while (*p) {
-		const char *eol = strchr(p, '\n');
-		const char *end = eol ? eol : p + strlen(p);
-		const char *q = p;
-		while (q < end && (*q == ' ' || *q == '\t'))
-			q++;
-		if (q < end && *q == '#') {
-			q++;
-			while (q < end && (*q == ' ' || *q == '\t'))
-				q++;
-			if (end - q > 7 && !strncmp(q, "include", 7)) {
-				q += 7;
-				while (q < end && (*q == ' ' || *q == '\t'))
-					q++;
-				if (q < end && *q == '"') {
-					const char *s = ++q;
-					while (q < end && *q != '"')
-						q++;
-					if (q < end && q > s) {
-						char *name = strndup(s, (size_t)(q - s));
-						int dup = 0;
-						for (int i = 0; i < cnt && name; i++)
-							dup |= !strcmp(v[i], name);
-						if (!name || (!dup && cnt == cap && !(v = realloc(v, (size_t)(cap = cap ? cap * 2 : 8) * sizeof(*v))))) {
-							free(name);
-							rung_strv_free(v, cnt);
-							return rung_error_set(RUNG_ENOMEM, "out of memory");
-						}
-						if (dup)
-							free(name);
-						else
-							v[cnt++] = name;
-					}
-				}
-			}
-		}
-		p = eol ? eol + 1 : end;
-	}
-	*out = v;
-	*n = cnt;
-	return 0;
-}
 
 /* Joins dir/name and resolves "." and ".."; NULL if it leaves the repository. */
 static char *resolve_rel(const char *dir, const char *name)
@@ -484,7 +437,8 @@ static int add_includes(inc_ctx *x, rung_repo *repo, const char *rev, const char
 		for (int k = 0; k < x->s->nheaders && !seen; k++)
 			seen = !strcmp(x->paths[k], path) || !strcmp(x->s->headers[k].name, names[i]);
 		char *t = NULL;
-		if (seen || rung_repo_read(&t, NULL, repo, rev, path) < 0) {
+		size_t tlen = 0;
+		if (seen || rung_repo_read(&t, &tlen, repo, rev, path) < 0) {
 			free(path);
 			continue; /* system or -I header: the compiler reports what is missing */
 		}
@@ -506,6 +460,7 @@ static int add_includes(inc_ctx *x, rung_repo *repo, const char *rev, const char
 		int k = x->s->nheaders++;
 		x->s->headers[k].name = strdup(names[i]);
 		x->s->headers[k].text = t;
+		x->s->headers[k].len = tlen; /* a NUL byte inside is the compile's to report */
 		x->paths[k] = path;
 		e = add_includes(x, repo, rev, path, t, depth + 1);
 	}

@@ -67,7 +67,6 @@ typedef struct {
 int rung_source_read(rung_source *out, rung_repo *repo, const char *rev, const char *path);
 void rung_source_free(rung_source *s);
 
-/* The quoted include names in src, in order, unique (caller frees). */
-int rung_scan_includes(char ***out, int *n, const char *src);
+/* The quoted include names in src: rung_scan_includes (core/source.h). */
 
 #endif

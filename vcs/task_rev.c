@@ -34,6 +34,9 @@ int rung_vtask_open(rung_vtask *out, rung_repo *r, const char *dir, const char *
 	char *absdir = rung_repo_join(rung_repo_workdir(r), out->dir);
 	e = rung_spec_parse(&out->spec, out->spec_text, out->spec_path, absdir ? absdir : ".");
 	free(absdir);
+	/* the headers dirs are read from the working tree (the compile's -I), so they must be there */
+	if (e == 0 && rung_repo_workdir(r)[0])
+		e = rung_spec_check_headers(out->spec);
 	if (e < 0) {
 		rung_vtask_free(out);
 		return e;

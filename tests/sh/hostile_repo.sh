@@ -25,11 +25,12 @@ sed -i 's/$/ /' sgemm/sgemm.cu
 export GIT_AUTHOR_DATE='2025-11-29T17:00:00Z' GIT_COMMITTER_DATE='2025-11-29T17:00:00Z'
 git commit -qam "tile it $EVIL"
 "$RUNG" note HEAD --verdict keep "look at this $EVIL" >/dev/null 2>&1 || fail "rung note"
-# a kernel whose compile error message is hostile
+# a kernel whose compile error message is hostile (valid UTF-8: a kernel that is not
+# is refused before NVRTC reads it, tests/sh/check_source_errors.sh)
 mkdir -p "$T/bad"
 cp "$RUNG_SRC"/tests/tasks/sgemm/* "$T/bad/"
 k=$(sed -n 's/^kernel *= *//p' "$T/bad/rung.ini")
-printf '#error "%s"\n' "$EVIL" | cat - "$T/bad/$k" > "$T/bad/k2" && mv "$T/bad/k2" "$T/bad/$k"
+printf '#error "%s"\n' "${EVIL%$'\xff\xfe'}" | cat - "$T/bad/$k" > "$T/bad/k2" && mv "$T/bad/k2" "$T/bad/$k"
 
 check_clean() { # name, file: no ESC, BEL, C1 (as UTF-8 or raw), bidi override, invalid byte 0xff
 	if LC_ALL=C grep -q $'[\x1b\x07\x9b\xff]' "$2" || LC_ALL=C grep -q $'\xc2[\x80-\x9f]' "$2" ||

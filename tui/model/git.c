@@ -724,6 +724,8 @@ static int compile_texts(git_impl *g, text_cache *tc, rung_model *m)
 		return e;
 	rung_compile_req req = {
 		.src = src.text,
+		.src_len = src.len,
+		.spec = g->ui.task.spec,
 		.file = src.path,
 		.entry = g->ui.task.spec->entry,
 		.arch = g->ui.task.spec->arch,
