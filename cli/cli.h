@@ -52,7 +52,7 @@ RUNG_COMMAND_LIST(RUNG_CMD_DECL)
 /* The commands whose options come from a table (cli/opts.h): each defines
  * `const rung_opt_table rung_opts_<name>`, and its parser, --help, the docs and
  * the shell completion are generated from it. */
-#define RUNG_OPTS_LIST(_) _(check) _(dump) _(compare) _(log) _(eval) _(brief) _(note) _(completion) _(profile) _(trace) _(watch) _(export) _(import) _(notes)
+#define RUNG_OPTS_LIST(_) _(check) _(dump) _(compare) _(log) _(eval) _(brief) _(note) _(completion) _(profile) _(trace) _(watch) _(export) _(import) _(notes) _(ceilings) _(demo) _(tui) _(worker)
 
 #define RUNG_OPTS_DECL(name) extern const rung_opt_table rung_opts_##name;
 RUNG_OPTS_LIST(RUNG_OPTS_DECL)

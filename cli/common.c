@@ -84,8 +84,7 @@ int rung_cli_compile_both(rung_compiled *kc, rung_compiled *rc, const rung_task 
 }
 
 const rung_opt_spec rung_vctx_opt_specs[] = {
-	{RUNG_OPT_STR(rung_vctx_opts, dir), .shortname = 'C', .value = "DIR",
-	 .help = "the repository (or a directory in it) to work in, as git -C"},
+	{RUNG_CLI_OPT_C(rung_vctx_opts, dir)},
 	{RUNG_OPT_STR(rung_vctx_opts, task), .name = "task", .value = "DIR",
 	 .help = "the task directory, where the repository has several"},
 	{RUNG_OPT_STR(rung_vctx_opts, spec_rev), .name = "spec-rev", .value = "REV",

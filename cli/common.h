@@ -36,6 +36,10 @@ int rung_cli_evaluate(rung_result *r, const rung_task *t, const rung_eval_opts *
 /* -C DIR, --task DIR, --spec-rev REV as a sub-table:
  * {RUNG_OPT_SUBTABLE(my_opts, where, rung_vctx_opt_specs)}. */
 extern const rung_opt_spec rung_vctx_opt_specs[];
+/* -C DIR alone, for a command that takes no task (ceilings, tui): {RUNG_CLI_OPT_C(my_opts, dir)}. */
+#define RUNG_CLI_OPT_C(T, f) \
+	RUNG_OPT_STR(T, f), .shortname = 'C', .value = "DIR", \
+	.help = "the repository (or a directory in it) to work in, as git -C"
 /* The same for a hand-written parser: 1 when argv[*i] was one of them
  * (consuming its value), 0 if not, -1 (message printed) when its value is missing. */
 int rung_vctx_opt(rung_vctx_opts *o, const char *cmd, int argc, char **argv, int *i);
