@@ -283,6 +283,31 @@ static void test_check_help(void)
 	free(out);
 }
 
+/* Every command has a table (RUNG_COMMAND_LIST links each to rung_opts_<name>) named after it. */
+static int ncommands;
+static void one_command(const char *name, const char *summary, const rung_opt_table *t, void *ctx)
+{
+	(void)ctx;
+	ncommands++;
+	CHECK(t != NULL);
+	if (!t)
+		return;
+	CHECK_STR(t->cmd, name);
+	CHECK(t->opts != NULL);
+	CHECK(summary && summary[0]);
+	CHECK(rung_cli_table(name) == t);
+}
+
+static void test_registry(void)
+{
+	rung_cli_each_command(one_command, NULL);
+	CHECK(ncommands >= 17);
+	/* the worker has a table too, but is internal: not visited */
+	CHECK(rung_cli_table("worker") != NULL);
+	CHECK_STR(rung_cli_table("worker")->cmd, "worker");
+	CHECK(rung_cli_table("nosuch") == NULL);
+}
+
 int main(void)
 {
 	T_RUN(test_syntax);
@@ -290,5 +315,6 @@ int main(void)
 	T_RUN(test_numbers);
 	T_RUN(test_help_and_markdown);
 	T_RUN(test_check_help);
+	T_RUN(test_registry);
 	return t_done();
 }
