@@ -129,22 +129,18 @@ static int sass_report(const rung_task *t, const rung_compiled *kc, const rung_r
 }
 
 typedef struct {
-	bool json, sass, ncu, launch_only, has_seed;
-	unsigned long long seed;
-	rung_task_where where;
+	bool sass, ncu, launch_only;
+	rung_gpu_run_opts run;
 } profile_opts;
 
 static const rung_opt_spec profile_specs[] = {
-	{RUNG_OPT_BOOL(profile_opts, json), .name = "json", .help = "print one JSON object instead of the lines"},
-	{RUNG_OPT_SEED(profile_opts, seed), RUNG_OPT_SEEN(profile_opts, has_seed), .name = "seed", .value = "S",
-	 .help = "base seed for the input data"},
 	{RUNG_OPT_BOOL(profile_opts, sass), .name = "sass",
 	 .help = "per-instruction SASS counts instead of the counters (the top 20 hot instructions)"},
 	{RUNG_OPT_BOOL(profile_opts, ncu), .name = "ncu",
 	 .help = "an Nsight Compute report of the version (ncu on PATH)"},
 	{RUNG_OPT_BOOL(profile_opts, launch_only), .name = "launch-only", .flags = RUNG_OPTF_HIDDEN,
 	 .help = "what --ncu runs under ncu: run and check, no bench"},
-	{RUNG_OPT_SUBTABLE(profile_opts, where, rung_vctx_opt_specs)},
+	{RUNG_OPT_SUBTABLE(profile_opts, run, rung_gpu_run_opt_specs)},
 	{0}};
 const rung_opt_table rung_opts_profile = {.cmd = "profile", .args = "[TASKDIR|FILE|REV]", .max_args = 1,
 					  .opts = profile_specs};
@@ -155,7 +151,7 @@ const rung_opt_table rung_opts_profile = {.cmd = "profile", .args = "[TASKDIR|FI
 static int run_ncu(const rung_task *t, const rung_compiled *kc, const char *ncu, const profile_opts *o,
 		   const char *target)
 {
-	const rung_task_where *where = &o->where;
+	const rung_task_where *where = &o->run.where;
 	rung_worker *w = NULL;
 	rung_env env;
 	memset(&env, 0, sizeof(env));
@@ -188,7 +184,7 @@ static int run_ncu(const rung_task *t, const rung_compiled *kc, const char *ncu,
 	snprintf(report, sizeof(report), "%s/%s.ncu-rep", dir, name);
 	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
 	self[n > 0 ? n : 0] = 0;
-	snprintf(seedbuf, sizeof(seedbuf), "%llu", o->seed);
+	snprintf(seedbuf, sizeof(seedbuf), "%llu", o->run.seed);
 	const char *argv[40];
 	int k = 0;
 	const char *head[] = {ncu, "--clock-control", "none", "--target-processes", "all", "--kernel-name-base",
@@ -196,7 +192,7 @@ static int run_ncu(const rung_task *t, const rung_compiled *kc, const char *ncu,
 			      "--export", report, self[0] ? self : "rung", "profile", "--launch-only"};
 	for (size_t i = 0; i < sizeof(head) / sizeof(head[0]); i++)
 		argv[k++] = head[i];
-	if (o->has_seed) {
+	if (o->run.has_seed) {
 		argv[k++] = "--seed";
 		argv[k++] = seedbuf;
 	}
@@ -240,7 +236,7 @@ static int run_ncu(const rung_task *t, const rung_compiled *kc, const char *ncu,
 		free(txt);
 		json_decref(j);
 	}
-	if (o->json) {
+	if (o->run.json) {
 		json_t *j = json_pack("{s:s,s:s,s:b}", "status", ok ? "ok" : "FAILED", "report", ok ? report : "",
 				      "stored", stored > 0);
 		char *s = json_dumps(j, JSON_COMPACT | JSON_ENSURE_ASCII);
@@ -264,7 +260,7 @@ int rung_cmd_profile(int argc, char **argv)
 	if (rung_opts_parse(&rc, &rung_opts_profile, &po, argc, argv, &nargs))
 		return rc;
 	const char *target = nargs ? argv[1] : NULL;
-	bool json = po.json, sass = po.sass, ncu = po.ncu, launch_only = po.launch_only;
+	bool json = po.run.json, sass = po.sass, ncu = po.ncu, launch_only = po.launch_only;
 	char ncu_path[4096];
 	if (ncu && !rung_fs_which(ncu_path, sizeof(ncu_path), "ncu", NULL)) {
 		fprintf(stderr, "rung profile: ncu not found on PATH (install Nsight Compute, or add its directory to PATH)\n");
@@ -275,7 +271,7 @@ int rung_cmd_profile(int argc, char **argv)
 		return RUNG_EXIT_USAGE;
 	}
 	rung_task t;
-	rc = rung_cli_task_load(&t, "profile", target, &po.where);
+	rc = rung_cli_task_load(&t, "profile", target, &po.run.where);
 	if (rc) {
 		rung_task_free(&t);
 		return rc;
@@ -294,8 +290,8 @@ int rung_cmd_profile(int argc, char **argv)
 	}
 	rung_eval_opts eo = {
 		.job_flags = launch_only ? RUNG_JOB_NO_BENCH : sass ? RUNG_JOB_PROFILE | RUNG_JOB_SASS : RUNG_JOB_PROFILE,
-		.seed = po.seed,
-		.seed_set = po.has_seed,
+		.seed = po.run.seed,
+		.seed_set = po.run.has_seed,
 		.sanitize_set = true, /* no sanitize rung in a profiling run */
 		.progress = launch_only ? NULL : rung_cli_progress,
 	};

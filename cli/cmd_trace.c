@@ -29,17 +29,10 @@
 #include "app/task.h"
 
 typedef struct {
-	bool json, has_seed;
-	unsigned long long seed;
-	rung_task_where where;
+	rung_gpu_run_opts run;
 } trace_opts;
 
-static const rung_opt_spec trace_specs[] = {
-	{RUNG_OPT_BOOL(trace_opts, json), .name = "json", .help = "print one JSON object instead of the lines"},
-	{RUNG_OPT_SEED(trace_opts, seed), RUNG_OPT_SEEN(trace_opts, has_seed), .name = "seed", .value = "S",
-	 .help = "base seed for the input data"},
-	{RUNG_OPT_SUBTABLE(trace_opts, where, rung_vctx_opt_specs)},
-	{0}};
+static const rung_opt_spec trace_specs[] = {{RUNG_OPT_SUBTABLE(trace_opts, run, rung_gpu_run_opt_specs)}, {0}};
 const rung_opt_table rung_opts_trace = {.cmd = "trace", .args = "[TASKDIR|FILE|REV]", .max_args = 1,
 					.opts = trace_specs};
 
@@ -50,7 +43,7 @@ int rung_cmd_trace(int argc, char **argv)
 	if (rung_opts_parse(&rc, &rung_opts_trace, &to, argc, argv, &nargs))
 		return rc;
 	rung_task t;
-	rc = rung_cli_task_load(&t, "trace", nargs ? argv[1] : NULL, &to.where);
+	rc = rung_cli_task_load(&t, "trace", nargs ? argv[1] : NULL, &to.run.where);
 	if (rc) {
 		rung_task_free(&t);
 		return rc;
@@ -64,7 +57,7 @@ int rung_cmd_trace(int argc, char **argv)
 	rung_trace tr;
 	rung_trace_init(&tr);
 	json_t *aux = NULL;
-	rung_eval_opts eo = {.job_flags = RUNG_JOB_TRACE, .seed = to.seed, .seed_set = to.has_seed, .sanitize_set = true,
+	rung_eval_opts eo = {.job_flags = RUNG_JOB_TRACE, .seed = to.run.seed, .seed_set = to.run.has_seed, .sanitize_set = true,
 			     .progress = rung_cli_progress};
 	if ((code = rung_cli_evaluate(&r, &t, &eo, &kc, &refc, "trace")))
 		goto done;
@@ -83,7 +76,7 @@ int rung_cmd_trace(int argc, char **argv)
 		if (stored < 0)
 			fprintf(stderr, "rung trace: %s (the trace was not stored)\n", rung_error_last());
 	}
-	if (to.json) {
+	if (to.run.json) {
 		const rung_step *why = rung_result_step_or_cause(&r, RUNG_STEP_PROFILE); /* no GPU: SKIPPED, not none */
 		json_t *o = json_pack("{s:s,s:s,s:b}", "status", rung_status_name(why->status), "reason", why->reason,
 				      "stored", stored > 0);

@@ -91,6 +91,13 @@ const rung_opt_spec rung_vctx_opt_specs[] = {
 	 .help = "read rung.ini and the reference at this revision (default HEAD)"},
 	{0}};
 
+const rung_opt_spec rung_gpu_run_opt_specs[] = {
+	{RUNG_OPT_BOOL(rung_gpu_run_opts, json), .name = "json", .help = "print one JSON object instead of the lines"},
+	{RUNG_OPT_SEED(rung_gpu_run_opts, seed), RUNG_OPT_SEEN(rung_gpu_run_opts, has_seed), .name = "seed",
+	 .value = "S", .help = "base seed for the input data"},
+	{RUNG_OPT_SUBTABLE(rung_gpu_run_opts, where, rung_vctx_opt_specs)},
+	{0}};
+
 int rung_vctx_each_task(const rung_vctx_opts *o, int argc, char **argv, int (*fn)(int, char **), bool header)
 {
 	if (o->task)

@@ -41,6 +41,16 @@ extern const rung_opt_spec rung_vctx_opt_specs[];
 	RUNG_OPT_STR(T, f), .shortname = 'C', .value = "DIR", \
 	.help = "the repository (or a directory in it) to work in, as git -C"
 
+/* --json, --seed S and where to work (-C, --task, --spec-rev): the options of a
+ * command that runs one version once more on the GPU (profile, trace), as a
+ * sub-table: {RUNG_OPT_SUBTABLE(my_opts, run, rung_gpu_run_opt_specs)}. */
+typedef struct {
+	bool json, has_seed; /* has_seed: --seed given */
+	unsigned long long seed;
+	rung_task_where where;
+} rung_gpu_run_opts;
+extern const rung_opt_spec rung_gpu_run_opt_specs[];
+
 /* A repository with several tasks and none named (no --task, not run from
  * inside one): runs the command fn once per task, with "--task DIR" added to
  * argv, each under a line "== task NAME" when header, and returns the worst
