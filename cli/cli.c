@@ -7,12 +7,13 @@
 #include "core/err.h"
 
 typedef struct {
-	const char *name, *usage, *summary;
+	const char *name, *summary;
 	int (*fn)(int argc, char **argv);
+	const rung_opt_table *table;
 } rung_command;
 
 static const rung_command commands[] = {
-#define RUNG_CMD_ENTRY(name, usage, summary) {#name, usage, summary, rung_cmd_##name},
+#define RUNG_CMD_ENTRY(name, summary) {#name, summary, rung_cmd_##name, &rung_opts_##name},
 	RUNG_COMMAND_LIST(RUNG_CMD_ENTRY)
 #undef RUNG_CMD_ENTRY
 };
@@ -26,21 +27,10 @@ static const rung_command *find_command(const char *name)
 	return NULL;
 }
 
-static const struct {
-	const char *name;
-	const rung_opt_table *table;
-} tables[] = {
-#define RUNG_OPTS_ENTRY(name) {#name, &rung_opts_##name},
-	RUNG_OPTS_LIST(RUNG_OPTS_ENTRY)
-#undef RUNG_OPTS_ENTRY
-};
-
 const rung_opt_table *rung_cli_table(const char *name)
 {
-	for (size_t i = 0; i < sizeof(tables) / sizeof(tables[0]); i++)
-		if (!strcmp(tables[i].name, name))
-			return tables[i].table;
-	return NULL;
+	const rung_command *c = find_command(name);
+	return c ? c->table : NULL;
 }
 
 const char *rung_cli_summary(const char *name)
@@ -53,7 +43,7 @@ void rung_cli_each_command(rung_cli_visit fn, void *ctx)
 {
 	for (int i = 0; i < NCOMMANDS; i++)
 		if (strcmp(commands[i].name, "worker"))
-			fn(commands[i].name, commands[i].summary, rung_cli_table(commands[i].name), ctx);
+			fn(commands[i].name, commands[i].summary, commands[i].table, ctx);
 }
 
 int rung_cli_usage(const char *name, int to_stderr)
@@ -62,19 +52,13 @@ int rung_cli_usage(const char *name, int to_stderr)
 	const rung_command *c = find_command(name);
 	if (!c)
 		return RUNG_EXIT_USAGE;
-	const rung_opt_table *t = rung_cli_table(name);
-	if (t)
-		rung_opts_help(f, t, c->summary);
-	else
-		fprintf(f, "usage: rung %s\n\n%s\n", c->usage, c->summary);
+	rung_opts_help(f, c->table, c->summary);
 	return to_stderr ? RUNG_EXIT_USAGE : RUNG_EXIT_OK;
 }
 
 /* docs/CLI.md's generated blocks: one per command, between markers that tests/sh/cli_docs.sh compares. */
 static void markdown_block(const char *name, const char *summary, const rung_opt_table *t, void *ctx)
 {
-	if (!t)
-		return;
 	printf("<!-- rung help --markdown %s -->\n", t->cmd);
 	rung_opts_markdown(stdout, t);
 	printf("<!-- end -->\n");
@@ -88,7 +72,7 @@ static int help_markdown(const char *name)
 	}
 	const rung_opt_table *t = rung_cli_table(name);
 	if (!t) {
-		fprintf(stderr, "rung help: --markdown: no option table for '%s'\n", name);
+		fprintf(stderr, "rung help: --markdown: no command '%s'\n", name);
 		return RUNG_EXIT_USAGE;
 	}
 	markdown_block(name, NULL, t, NULL);
@@ -133,12 +117,6 @@ int rung_cli_main(int argc, char **argv)
 	if (!c) {
 		fprintf(stderr, "rung: unknown command '%s' (see 'rung --help')\n", cmd);
 		return RUNG_EXIT_USAGE;
-	}
-	for (int i = 2; i < argc && !rung_cli_table(cmd); i++) { /* a table's parser does its own --help */
-		if (!strcmp(argv[i], "--"))
-			break;
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
-			return rung_cli_usage(cmd, 0);
 	}
 	/* the workbench draws through curses (its own sanitizer), the worker speaks
 	 * the protocol, the demo opens the workbench: everything else is text */

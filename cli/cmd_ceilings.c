@@ -66,27 +66,31 @@ void rung_ceilings_print(FILE *f, const rung_env *e, const rung_ceilings *m, con
 	}
 }
 
+typedef struct {
+	bool json;
+	const char *dir;
+} ceilings_opts;
+
+static const rung_opt_spec ceilings_specs[] = {
+	{RUNG_OPT_BOOL(ceilings_opts, json), .name = "json", .help = "print one JSON object instead of the table"},
+	{RUNG_CLI_OPT_C(ceilings_opts, dir)},
+	{0}};
+const rung_opt_table rung_opts_ceilings = {.cmd = "ceilings", .args = "", .max_args = 0, .opts = ceilings_specs};
+
 int rung_cmd_ceilings(int argc, char **argv)
 {
-	bool json = false;
-	const char *dir = NULL;
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--json")) {
-			json = true;
-		} else if (!strcmp(argv[i], "-C") && i + 1 < argc) {
-			dir = argv[++i];
-		} else {
-			fprintf(stderr, "rung ceilings: unknown argument '%s'\n", argv[i]);
-			return rung_cli_usage("ceilings", 1);
-		}
-	}
+	ceilings_opts o = {0};
+	int rc, nargs;
+	if (rung_opts_parse(&rc, &rung_opts_ceilings, &o, argc, argv, &nargs))
+		return rc;
+	const bool json = o.json;
 	rung_worker *w = NULL;
 	if (rung_worker_open(&w, NULL))
 		return RUNG_EXIT_INTERNAL;
 	rung_ceilings m;
 	rung_env env;
 	bool tty = isatty(STDERR_FILENO);
-	int rc = rung_worker_ceilings(&m, &env, w, tty ? progress : NULL, NULL);
+	rc = rung_worker_ceilings(&m, &env, w, tty ? progress : NULL, NULL);
 	if (tty)
 		fprintf(rung_cli_tty_stderr(), "\r\033[K");
 	rung_worker_detach(w);
@@ -110,7 +114,7 @@ int rung_cmd_ceilings(int argc, char **argv)
 	rung_repo *repo = NULL;
 	rung_store *st = NULL;
 	bool stored = false;
-	if (rung_repo_open(&repo, dir) == 0 && rung_store_open_repo(&st, repo) == 0) {
+	if (rung_repo_open(&repo, o.dir) == 0 && rung_store_open_repo(&st, repo) == 0) {
 		if (rung_store_put_ceilings(st, &env, &m, (int64_t)time(NULL)) == 0)
 			stored = true;
 		else

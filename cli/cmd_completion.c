@@ -92,8 +92,6 @@ static void bash_prev(const rung_opt_spec *s, void *ctx)
 
 static void bash_command(const char *name, const char *summary, const rung_opt_table *t, void *ctx)
 {
-	if (!t)
-		return;
 	printf("\t%s)\n\t\tcase $prev in\n", name);
 	static const char *const kinds[][2] = {
 		{"choices", NULL},
@@ -206,8 +204,6 @@ static void zsh_name(const char *name, const char *summary, const rung_opt_table
 
 static void zsh_command(const char *name, const char *summary, const rung_opt_table *t, void *ctx)
 {
-	if (!t)
-		return;
 	printf("\t%s)\n\t\t_arguments -s \\\n", name);
 	rung_opts_each(t, zsh_opt, NULL);
 	printf("\t\t\t'(- *)'{-h,--help}'[print this help]' \\\n");

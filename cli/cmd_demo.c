@@ -15,25 +15,24 @@
 #include "app/demo.h"
 #include "tui/view.h"
 
+typedef struct {
+	bool no_tui;
+} demo_opts;
+
+static const rung_opt_spec demo_specs[] = {
+	{RUNG_OPT_BOOL(demo_opts, no_tui), .name = "no-tui",
+	 .help = "print one table per task instead of opening the workbench"},
+	{0}};
+const rung_opt_table rung_opts_demo = {.cmd = "demo", .args = "[DIR]", .max_args = 1, .opts = demo_specs};
+
 int rung_cmd_demo(int argc, char **argv)
 {
-	bool no_tui = false;
-	const char *dir = NULL;
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--no-tui")) {
-			no_tui = true;
-		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			return rung_cli_usage("demo", 0);
-		} else if (argv[i][0] == '-' && argv[i][1]) {
-			fprintf(stderr, "rung demo: unknown option '%s'\n", argv[i]);
-			return rung_cli_usage("demo", 1);
-		} else if (!dir) {
-			dir = argv[i];
-		} else {
-			fprintf(stderr, "rung demo: unexpected argument '%s' (one DIR at most)\n", argv[i]);
-			return rung_cli_usage("demo", 1);
-		}
-	}
+	demo_opts o = {0};
+	int rc, nargs;
+	if (rung_opts_parse(&rc, &rung_opts_demo, &o, argc, argv, &nargs))
+		return rc;
+	const bool no_tui = o.no_tui;
+	const char *dir = nargs ? argv[1] : NULL;
 	rung_demo_plan plan;
 	if (rung_demo_plan_load(&plan) < 0) {
 		fprintf(stderr, "rung demo: %s\n", rung_error_last());
@@ -75,7 +74,6 @@ int rung_cmd_demo(int argc, char **argv)
 	printf("), %d steering notes, %d recorded results\n", rep.notes, rep.recorded);
 	fflush(stdout);
 
-	int rc;
 	const char *script = getenv("RUNG_TUI_SCRIPT");
 	bool shown = false;
 	if (!no_tui && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))) {

@@ -1,5 +1,6 @@
-/* rung export [--out FILE] [--recorded]: stored live results as JSON lines,
- * one per result: {"rung_export":1,"content":...,"commits":[...],"result":{...}}.
+/* rung export [--out FILE] [--recorded] [-C DIR] [--task DIR] [--spec-rev REV]:
+ * stored live results (--recorded: the recorded ones) as JSON lines, one per
+ * result: {"rung_export":1,"content":...,"commits":[...],"result":{...}}.
  * `rung import` reads them back as recorded results. */
 #include <errno.h>
 #include <stdio.h>
@@ -45,28 +46,29 @@ static int one(void *ud, const rung_result *r, const char *json, const char *con
 	return ok ? 0 : rung_error_set(RUNG_EIO, "write failed");
 }
 
+typedef struct {
+	const char *out;
+	bool recorded;
+	rung_vctx_opts where;
+} export_opts;
+
+static const rung_opt_spec export_specs[] = {
+	{RUNG_OPT_STR(export_opts, out), .name = "out", .value = "FILE", .help = "write to FILE (default stdout)"},
+	{RUNG_OPT_BOOL(export_opts, recorded), .name = "recorded",
+	 .help = "the recorded (imported) results instead of the live ones"},
+	{RUNG_OPT_SUBTABLE(export_opts, where, rung_vctx_opt_specs)},
+	{0}};
+const rung_opt_table rung_opts_export = {.cmd = "export", .args = "", .max_args = 0, .opts = export_specs};
+
 int rung_cmd_export(int argc, char **argv)
 {
-	rung_vctx_opts o = {0};
-	const char *out = NULL;
-	int kind = 0;
-	for (int i = 1; i < argc; i++) {
-		int k = rung_vctx_opt(&o, "export", argc, argv, &i);
-		if (k < 0)
-			return RUNG_EXIT_USAGE;
-		if (k > 0)
-			continue;
-		if (!strcmp(argv[i], "--out") && i + 1 < argc) {
-			out = argv[++i];
-		} else if (!strcmp(argv[i], "--recorded")) {
-			kind = 1;
-		} else {
-			fprintf(stderr, "rung export: unknown argument '%s'\n", argv[i]);
-			return RUNG_EXIT_USAGE;
-		}
-	}
+	export_opts eo = {0};
+	int rc, nargs;
+	if (rung_opts_parse(&rc, &rung_opts_export, &eo, argc, argv, &nargs))
+		return rc;
+	const char *out = eo.out;
 	rung_vctx c;
-	int rc = rung_cli_vctx_open(&c, "export", &o, RUNG_VCTX_STORE);
+	rc = rung_cli_vctx_open(&c, "export", &eo.where, RUNG_VCTX_STORE);
 	if (rc)
 		return rc;
 	ex_ctx x = {stdout, c.store, 0};
@@ -75,7 +77,7 @@ int rung_cmd_export(int argc, char **argv)
 		rung_vctx_close(&c);
 		return RUNG_EXIT_USAGE;
 	}
-	if (rung_store_foreach(c.store, kind, one, &x) < 0) {
+	if (rung_store_foreach(c.store, eo.recorded ? 1 : 0, one, &x) < 0) {
 		fprintf(stderr, "rung export: %s\n", rung_error_last());
 		rc = RUNG_EXIT_INTERNAL;
 	}

@@ -1,6 +1,7 @@
-/* rung import FILE: reads `rung export` lines and stores them as recorded
- * results ("recorded on <GPU>, <date>"), kept apart from live ones
- * (the reading itself is app/import.c, shared with `rung demo`). */
+/* rung import [-C DIR] [--task DIR] [--spec-rev REV] FILE (- for stdin): reads
+ * `rung export` lines and stores them as recorded results ("recorded on <GPU>,
+ * <date>"), kept apart from live ones (the reading itself is app/import.c,
+ * shared with `rung demo`). */
 #include <stdio.h>
 #include <string.h>
 
@@ -8,32 +9,28 @@
 #include "app/import.h"
 #include "app/session.h"
 
+typedef struct {
+	rung_vctx_opts where;
+} import_opts;
+
+static const rung_opt_spec import_specs[] = {{RUNG_OPT_SUBTABLE(import_opts, where, rung_vctx_opt_specs)}, {0}};
+const rung_opt_table rung_opts_import = {.cmd = "import", .args = "FILE", .min_args = 1, .max_args = 1,
+					 .opts = import_specs};
+
 int rung_cmd_import(int argc, char **argv)
 {
-	rung_vctx_opts o = {0};
-	const char *file = NULL;
-	for (int i = 1; i < argc; i++) {
-		int k = rung_vctx_opt(&o, "import", argc, argv, &i);
-		if (k < 0)
-			return RUNG_EXIT_USAGE;
-		if (k > 0)
-			continue;
-		if (!file && (argv[i][0] != '-' || !argv[i][1]))
-			file = argv[i];
-		else {
-			fprintf(stderr, "rung import: unknown argument '%s'\n", argv[i]);
-			return RUNG_EXIT_USAGE;
-		}
-	}
-	if (!file)
-		return rung_cli_usage("import", 1);
+	import_opts io = {0};
+	int rc, nargs;
+	if (rung_opts_parse(&rc, &rung_opts_import, &io, argc, argv, &nargs))
+		return rc;
+	const char *file = argv[1]; /* "-": stdin */
 	FILE *f = strcmp(file, "-") ? fopen(file, "r") : stdin;
 	if (!f) {
 		fprintf(stderr, "rung import: %s: cannot open\n", file);
 		return RUNG_EXIT_USAGE;
 	}
 	rung_vctx c;
-	int rc = rung_cli_vctx_open(&c, "import", &o, RUNG_VCTX_STORE);
+	rc = rung_cli_vctx_open(&c, "import", &io.where, RUNG_VCTX_STORE);
 	if (rc) {
 		if (f != stdin)
 			fclose(f);

@@ -1,4 +1,5 @@
-/* rung notes: every steering note (refs/notes/rung), newest commit first. */
+/* rung notes [-C DIR] [--task DIR] [--spec-rev REV]: every steering note
+ * (refs/notes/rung), newest commit first. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,20 +20,21 @@ static int by_time(const void *a, const void *b)
 	return x->v.time < y->v.time ? 1 : x->v.time > y->v.time ? -1 : strcmp(x->v.id, y->v.id);
 }
 
+typedef struct {
+	rung_vctx_opts where;
+} notes_opts;
+
+static const rung_opt_spec notes_specs[] = {{RUNG_OPT_SUBTABLE(notes_opts, where, rung_vctx_opt_specs)}, {0}};
+const rung_opt_table rung_opts_notes = {.cmd = "notes", .args = "", .max_args = 0, .opts = notes_specs};
+
 int rung_cmd_notes(int argc, char **argv)
 {
-	rung_vctx_opts o = {0};
-	for (int i = 1; i < argc; i++) {
-		int k = rung_vctx_opt(&o, "notes", argc, argv, &i);
-		if (k < 0)
-			return RUNG_EXIT_USAGE;
-		if (k == 0) {
-			fprintf(stderr, "rung notes: unknown argument '%s'\n", argv[i]);
-			return RUNG_EXIT_USAGE;
-		}
-	}
+	notes_opts no = {0};
+	int rc, nargs;
+	if (rung_opts_parse(&rc, &rung_opts_notes, &no, argc, argv, &nargs))
+		return rc;
 	rung_vctx c;
-	int rc = rung_cli_vctx_open(&c, "notes", &o, 0);
+	rc = rung_cli_vctx_open(&c, "notes", &no.where, 0);
 	if (rc)
 		return rc;
 	rung_note *notes;

@@ -1,4 +1,5 @@
-/* rung profile [--json] [--seed S] [-C DIR] [--task DIR] [TASKDIR|FILE|REV]
+/* rung profile [--json] [--seed S] [--sass|--ncu] [-C DIR] [--task DIR] [--spec-rev REV]
+ *              [TASKDIR|FILE|REV]
  *
  * Collects CUPTI range-profiler counters for one version at the benchmark
  * shape (gpu/worker/profile.c): a run of its own, after run and check, never
@@ -127,12 +128,30 @@ static int sass_report(const rung_task *t, const rung_compiled *kc, const rung_r
 	return code;
 }
 
+typedef struct {
+	bool sass, ncu, launch_only;
+	rung_gpu_run_opts run;
+} profile_opts;
+
+static const rung_opt_spec profile_specs[] = {
+	{RUNG_OPT_BOOL(profile_opts, sass), .name = "sass",
+	 .help = "per-instruction SASS counts instead of the counters (the top 20 hot instructions)"},
+	{RUNG_OPT_BOOL(profile_opts, ncu), .name = "ncu",
+	 .help = "an Nsight Compute report of the version (ncu on PATH)"},
+	{RUNG_OPT_BOOL(profile_opts, launch_only), .name = "launch-only", .flags = RUNG_OPTF_HIDDEN,
+	 .help = "what --ncu runs under ncu: run and check, no bench"},
+	{RUNG_OPT_SUBTABLE(profile_opts, run, rung_gpu_run_opt_specs)},
+	{0}};
+const rung_opt_table rung_opts_profile = {.cmd = "profile", .args = "[TASKDIR|FILE|REV]", .max_args = 1,
+					  .opts = profile_specs};
+
 /* --ncu: Nsight Compute on `rung profile --launch-only` (run + check: the
  * candidate's first launch is the benchmark shape), one report per version
  * and device under <gitdir>/rung/ncu/ (./rung-ncu/ outside git). */
-static int run_ncu(const rung_task *t, const rung_compiled *kc, const char *ncu, const rung_task_where *where,
-		   const char *target, bool has_seed, unsigned long long seed, bool json)
+static int run_ncu(const rung_task *t, const rung_compiled *kc, const char *ncu, const profile_opts *o,
+		   const char *target)
 {
+	const rung_task_where *where = &o->run.where;
 	rung_worker *w = NULL;
 	rung_env env;
 	memset(&env, 0, sizeof(env));
@@ -165,7 +184,7 @@ static int run_ncu(const rung_task *t, const rung_compiled *kc, const char *ncu,
 	snprintf(report, sizeof(report), "%s/%s.ncu-rep", dir, name);
 	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
 	self[n > 0 ? n : 0] = 0;
-	snprintf(seedbuf, sizeof(seedbuf), "%llu", seed);
+	snprintf(seedbuf, sizeof(seedbuf), "%llu", o->run.seed);
 	const char *argv[40];
 	int k = 0;
 	const char *head[] = {ncu, "--clock-control", "none", "--target-processes", "all", "--kernel-name-base",
@@ -173,7 +192,7 @@ static int run_ncu(const rung_task *t, const rung_compiled *kc, const char *ncu,
 			      "--export", report, self[0] ? self : "rung", "profile", "--launch-only"};
 	for (size_t i = 0; i < sizeof(head) / sizeof(head[0]); i++)
 		argv[k++] = head[i];
-	if (has_seed) {
+	if (o->run.has_seed) {
 		argv[k++] = "--seed";
 		argv[k++] = seedbuf;
 	}
@@ -211,20 +230,20 @@ static int run_ncu(const rung_task *t, const rung_compiled *kc, const char *ncu,
 	bool ok = WIFEXITED(status) && WEXITSTATUS(status) == 0 && stat(report, &sb) == 0;
 	int stored = 0;
 	if (ok) {
-		json_t *o = json_pack("{s:s}", "report", report);
-		char *txt = json_dumps(o, JSON_COMPACT);
+		json_t *j = json_pack("{s:s}", "report", report);
+		char *txt = json_dumps(j, JSON_COMPACT);
 		stored = rung_profile_extra_put(t, &env, "ncu", txt);
 		free(txt);
-		json_decref(o);
+		json_decref(j);
 	}
-	if (json) {
-		json_t *o = json_pack("{s:s,s:s,s:b}", "status", ok ? "ok" : "FAILED", "report", ok ? report : "",
+	if (o->run.json) {
+		json_t *j = json_pack("{s:s,s:s,s:b}", "status", ok ? "ok" : "FAILED", "report", ok ? report : "",
 				      "stored", stored > 0);
-		char *s = json_dumps(o, JSON_COMPACT | JSON_ENSURE_ASCII);
+		char *s = json_dumps(j, JSON_COMPACT | JSON_ENSURE_ASCII);
 		if (s)
 			puts(s);
 		free(s);
-		json_decref(o);
+		json_decref(j);
 	} else if (ok) {
 		printf("[ncu] report %s%s\n", report, stored > 0 ? " (path stored with the result)" : "");
 	} else {
@@ -236,43 +255,12 @@ static int run_ncu(const rung_task *t, const rung_compiled *kc, const char *ncu,
 
 int rung_cmd_profile(int argc, char **argv)
 {
-	rung_task_where where = {0};
-	const char *target = NULL;
-	bool json = false, sass = false, ncu = false, has_seed = false, launch_only = false;
-	unsigned long long seed = 0;
-	for (int i = 1; i < argc; i++) {
-		int k = rung_vctx_opt(&where, "profile", argc, argv, &i);
-		if (k < 0)
-			return RUNG_EXIT_USAGE;
-		if (k > 0)
-			continue;
-		const char *a = argv[i];
-		if (!strcmp(a, "--json")) {
-			json = true;
-		} else if (!strcmp(a, "--sass")) {
-			sass = true;
-		} else if (!strcmp(a, "--ncu")) {
-			ncu = true;
-		} else if (!strcmp(a, "--launch-only")) { /* hidden: what --ncu runs under ncu */
-			launch_only = true;
-		} else if (!strcmp(a, "--seed") && i + 1 < argc) {
-			char *end;
-			seed = strtoull(argv[++i], &end, 0);
-			if (*end) {
-				fprintf(stderr, "rung profile: --seed: bad value '%s'\n", argv[i]);
-				return RUNG_EXIT_USAGE;
-			}
-			has_seed = true;
-		} else if (a[0] == '-' && a[1]) {
-			fprintf(stderr, "rung profile: unknown option '%s'\n", a);
-			return rung_cli_usage("profile", 1);
-		} else if (target) {
-			fprintf(stderr, "rung profile: more than one target ('%s' and '%s')\n", target, a);
-			return rung_cli_usage("profile", 1);
-		} else {
-			target = a;
-		}
-	}
+	profile_opts po = {0};
+	int rc, nargs;
+	if (rung_opts_parse(&rc, &rung_opts_profile, &po, argc, argv, &nargs))
+		return rc;
+	const char *target = nargs ? argv[1] : NULL;
+	bool json = po.run.json, sass = po.sass, ncu = po.ncu, launch_only = po.launch_only;
 	char ncu_path[4096];
 	if (ncu && !rung_fs_which(ncu_path, sizeof(ncu_path), "ncu", NULL)) {
 		fprintf(stderr, "rung profile: ncu not found on PATH (install Nsight Compute, or add its directory to PATH)\n");
@@ -283,7 +271,7 @@ int rung_cmd_profile(int argc, char **argv)
 		return RUNG_EXIT_USAGE;
 	}
 	rung_task t;
-	int rc = rung_cli_task_load(&t, "profile", target, &where);
+	rc = rung_cli_task_load(&t, "profile", target, &po.run.where);
 	if (rc) {
 		rung_task_free(&t);
 		return rc;
@@ -297,13 +285,13 @@ int rung_cmd_profile(int argc, char **argv)
 	if (ncu) {
 		if ((code = rung_cli_compile_both(&kc, &refc, &t, "profile")))
 			goto done;
-		code = run_ncu(&t, &kc, ncu_path, &where, target, has_seed, seed, json);
+		code = run_ncu(&t, &kc, ncu_path, &po, target);
 		goto done;
 	}
 	rung_eval_opts eo = {
 		.job_flags = launch_only ? RUNG_JOB_NO_BENCH : sass ? RUNG_JOB_PROFILE | RUNG_JOB_SASS : RUNG_JOB_PROFILE,
-		.seed = seed,
-		.seed_set = has_seed,
+		.seed = po.run.seed,
+		.seed_set = po.run.has_seed,
 		.sanitize_set = true, /* no sanitize rung in a profiling run */
 		.progress = launch_only ? NULL : rung_cli_progress,
 	};

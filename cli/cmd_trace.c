@@ -1,4 +1,4 @@
-/* rung trace [--json] [--seed S] [-C DIR] [--task DIR] [TASKDIR|FILE|REV]
+/* rung trace [--json] [--seed S] [-C DIR] [--task DIR] [--spec-rev REV] [TASKDIR|FILE|REV]
  *
  * Intra-kernel region timings (rung.h, RUNG_TRACE_BEGIN/END): run and check
  * as usual, then one launch at the benchmark shape with the trace buffer
@@ -28,41 +28,22 @@
 #include "app/profile_extra.h"
 #include "app/task.h"
 
+typedef struct {
+	rung_gpu_run_opts run;
+} trace_opts;
+
+static const rung_opt_spec trace_specs[] = {{RUNG_OPT_SUBTABLE(trace_opts, run, rung_gpu_run_opt_specs)}, {0}};
+const rung_opt_table rung_opts_trace = {.cmd = "trace", .args = "[TASKDIR|FILE|REV]", .max_args = 1,
+					.opts = trace_specs};
+
 int rung_cmd_trace(int argc, char **argv)
 {
-	rung_task_where where = {0};
-	const char *target = NULL;
-	bool json = false, has_seed = false;
-	unsigned long long seed = 0;
-	for (int i = 1; i < argc; i++) {
-		int k = rung_vctx_opt(&where, "trace", argc, argv, &i);
-		if (k < 0)
-			return RUNG_EXIT_USAGE;
-		if (k > 0)
-			continue;
-		const char *a = argv[i];
-		if (!strcmp(a, "--json")) {
-			json = true;
-		} else if (!strcmp(a, "--seed") && i + 1 < argc) {
-			char *end;
-			seed = strtoull(argv[++i], &end, 0);
-			if (*end) {
-				fprintf(stderr, "rung trace: --seed: bad value '%s'\n", argv[i]);
-				return RUNG_EXIT_USAGE;
-			}
-			has_seed = true;
-		} else if (a[0] == '-' && a[1]) {
-			fprintf(stderr, "rung trace: unknown option '%s'\n", a);
-			return rung_cli_usage("trace", 1);
-		} else if (target) {
-			fprintf(stderr, "rung trace: more than one target ('%s' and '%s')\n", target, a);
-			return rung_cli_usage("trace", 1);
-		} else {
-			target = a;
-		}
-	}
+	trace_opts to = {0};
+	int rc, nargs;
+	if (rung_opts_parse(&rc, &rung_opts_trace, &to, argc, argv, &nargs))
+		return rc;
 	rung_task t;
-	int rc = rung_cli_task_load(&t, "trace", target, &where);
+	rc = rung_cli_task_load(&t, "trace", nargs ? argv[1] : NULL, &to.run.where);
 	if (rc) {
 		rung_task_free(&t);
 		return rc;
@@ -76,7 +57,7 @@ int rung_cmd_trace(int argc, char **argv)
 	rung_trace tr;
 	rung_trace_init(&tr);
 	json_t *aux = NULL;
-	rung_eval_opts eo = {.job_flags = RUNG_JOB_TRACE, .seed = seed, .seed_set = has_seed, .sanitize_set = true,
+	rung_eval_opts eo = {.job_flags = RUNG_JOB_TRACE, .seed = to.run.seed, .seed_set = to.run.has_seed, .sanitize_set = true,
 			     .progress = rung_cli_progress};
 	if ((code = rung_cli_evaluate(&r, &t, &eo, &kc, &refc, "trace")))
 		goto done;
@@ -95,7 +76,7 @@ int rung_cmd_trace(int argc, char **argv)
 		if (stored < 0)
 			fprintf(stderr, "rung trace: %s (the trace was not stored)\n", rung_error_last());
 	}
-	if (json) {
+	if (to.run.json) {
 		const rung_step *why = rung_result_step_or_cause(&r, RUNG_STEP_PROFILE); /* no GPU: SKIPPED, not none */
 		json_t *o = json_pack("{s:s,s:s,s:b}", "status", rung_status_name(why->status), "reason", why->reason,
 				      "stored", stored > 0);

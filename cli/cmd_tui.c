@@ -16,38 +16,32 @@
 #include "tui/theme.h"
 #include "tui/view.h"
 
+typedef struct {
+	const char *dir, *theme;
+	int memory;
+	bool auto_eval;
+} tui_opts;
+
+static const rung_opt_spec tui_specs[] = {
+	{RUNG_CLI_OPT_C(tui_opts, dir)},
+	{RUNG_OPT_STR(tui_opts, theme), .name = "theme", .value = "NAME",
+	 .help = "a theme of themes/ (default, light, high-contrast, monochrome) or a theme file"},
+	{RUNG_OPT_BOOL(tui_opts, auto_eval), .name = "auto-eval", .flags = RUNG_OPTF_HIDDEN,
+	 .help = "rung demo: evaluate every version without a live result when there is a GPU"},
+	{RUNG_OPT_NUM(tui_opts, memory, 0, 10000000), .name = "memory", .value = "N", .flags = RUNG_OPTF_HIDDEN,
+	 .help = "an in-memory demo model of N versions (0: the repository)"},
+	{0}};
+const rung_opt_table rung_opts_tui = {.cmd = "tui", .args = "[TASKDIR]", .max_args = 1, .opts = tui_specs};
+
 int rung_cmd_tui(int argc, char **argv)
 {
-	const char *dir = NULL, *theme = NULL, *task = NULL;
-	int memory = 0;
-	bool auto_eval = false;
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		if (!strcmp(a, "--auto-eval")) {
-			auto_eval = true;
-		} else if (!strcmp(a, "-C") || !strcmp(a, "--theme") || !strcmp(a, "--memory")) {
-			if (i + 1 >= argc) {
-				fprintf(stderr, "rung tui: %s needs a value\n", a);
-				return rung_cli_usage("tui", 1);
-			}
-			if (!strcmp(a, "-C"))
-				dir = argv[++i];
-			else if (!strcmp(a, "--theme"))
-				theme = argv[++i];
-			else
-				memory = atoi(argv[++i]); /* hidden: an in-memory demo model of N versions */
-		} else if (!strncmp(a, "--theme=", 8)) {
-			theme = a + 8;
-		} else if (a[0] == '-' && a[1]) {
-			fprintf(stderr, "rung tui: unknown option '%s'\n", a);
-			return rung_cli_usage("tui", 1);
-		} else if (!task) {
-			task = a;
-		} else {
-			fprintf(stderr, "rung tui: unexpected argument '%s'\n", a);
-			return rung_cli_usage("tui", 1);
-		}
-	}
+	tui_opts to = {0};
+	int rc, nargs;
+	if (rung_opts_parse(&rc, &rung_opts_tui, &to, argc, argv, &nargs))
+		return rc;
+	const char *dir = to.dir, *theme = to.theme, *task = nargs ? argv[1] : NULL;
+	const int memory = to.memory;
+	const bool auto_eval = to.auto_eval;
 	const char *script = getenv("RUNG_TUI_SCRIPT");
 	if (script && !*script)
 		script = NULL;

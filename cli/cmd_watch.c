@@ -4,6 +4,7 @@
  * rung line per version. Versions present when watching starts are left alone
  * (`rung eval --missing` runs those). --count N stops after N polls (tests).
  * SIGINT/SIGTERM stop it between versions with exit 0. */
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,33 +45,30 @@ static void add(idset *s, const char *id)
 	snprintf(s->ids[s->n++], 41, "%s", id);
 }
 
+typedef struct {
+	double interval;
+	int count;
+	bool compile_only;
+	rung_vctx_opts where;
+} watch_opts;
+
+static const rung_opt_spec watch_specs[] = {
+	{RUNG_OPT_DBL(watch_opts, interval, 0, 86400), .flags = RUNG_OPTF_GT, .name = "interval", .value = "SEC",
+	 .help = "seconds between two looks at HEAD (default 2)"},
+	{RUNG_OPT_NUM(watch_opts, count, 0, INT_MAX), .name = "count", .value = "N",
+	 .help = "stop after N looks (default 0: until stopped)"},
+	{RUNG_OPT_BOOL(watch_opts, compile_only), .name = "compile-only", .help = "the compile rung only (no GPU needed)"},
+	{RUNG_OPT_SUBTABLE(watch_opts, where, rung_vctx_opt_specs)},
+	{0}};
+const rung_opt_table rung_opts_watch = {.cmd = "watch", .args = "", .max_args = 0, .opts = watch_specs};
+
 int rung_cmd_watch(int argc, char **argv)
 {
-	rung_vctx_opts o = {0};
-	double interval = 2;
-	long count = 0;
-	unsigned flags = 0;
-	for (int i = 1; i < argc; i++) {
-		int k = rung_vctx_opt(&o, "watch", argc, argv, &i);
-		if (k < 0)
-			return RUNG_EXIT_USAGE;
-		if (k > 0)
-			continue;
-		if (!strcmp(argv[i], "--interval") && i + 1 < argc) {
-			interval = atof(argv[++i]);
-			if (!(interval > 0)) {
-				fprintf(stderr, "rung watch: --interval: '%s' is not a positive number of seconds\n", argv[i]);
-				return RUNG_EXIT_USAGE;
-			}
-		} else if (!strcmp(argv[i], "--count") && i + 1 < argc) {
-			count = atol(argv[++i]);
-		} else if (!strcmp(argv[i], "--compile-only")) {
-			flags |= RUNG_EVAL_COMPILE_ONLY;
-		} else {
-			fprintf(stderr, "rung watch: unknown argument '%s'\n", argv[i]);
-			return RUNG_EXIT_USAGE;
-		}
-	}
+	watch_opts wo = {.interval = 2};
+	int rc, nargs;
+	if (rung_opts_parse(&rc, &rung_opts_watch, &wo, argc, argv, &nargs))
+		return rc;
+	const unsigned flags = wo.compile_only ? RUNG_EVAL_COMPILE_ONLY : 0;
 	/* SIGINT/SIGTERM end the poll loop cleanly (exit 0): set before any output
 	 * so that a caller who waits for the banner can always stop us */
 	struct sigaction sa;
@@ -80,7 +78,7 @@ int rung_cmd_watch(int argc, char **argv)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	rung_vctx c;
-	int rc = rung_cli_vctx_open(&c, "watch", &o, RUNG_VCTX_TASK | RUNG_VCTX_STORE);
+	rc = rung_cli_vctx_open(&c, "watch", &wo.where, RUNG_VCTX_TASK | RUNG_VCTX_STORE);
 	if (rc)
 		return rc;
 	idset known = {0};
@@ -100,9 +98,9 @@ int rung_cmd_watch(int argc, char **argv)
 		known.n);
 	rung_evaler ev;
 	bool ev_open = false;
-	for (long poll = 0; !stop && (count <= 0 || poll < count); poll++) {
+	for (int poll = 0; !stop && (wo.count == 0 || poll < wo.count); poll++) {
 		if (poll) {
-			struct timespec ts = {(time_t)interval, (long)((interval - (double)(time_t)interval) * 1e9)};
+			struct timespec ts = {(time_t)wo.interval, (long)((wo.interval - (double)(time_t)wo.interval) * 1e9)};
 			nanosleep(&ts, NULL);
 		}
 		char now[41] = "";

@@ -30,17 +30,36 @@ static int connect_to(const char *path)
 	return fd;
 }
 
+typedef struct {
+	bool socket;
+	const char *connect;
+} worker_opts;
+
+static const rung_opt_spec worker_specs[] = {
+	{RUNG_OPT_BOOL(worker_opts, socket), .name = "socket",
+	 .help = "stdin is a socket carrying the protocol both ways (how the parent starts it)"},
+	{RUNG_OPT_STR(worker_opts, connect), .name = "connect", .value = "PATH",
+	 .help = "with --socket: speak on the socket the parent listens on at PATH (under a wrapper)"},
+	{0}};
+/* Registered like every command, but left out of `rung --help`, the docs and
+ * the completion (rung_cli_each_command skips it). */
+const rung_opt_table rung_opts_worker = {.cmd = "worker", .args = "", .max_args = 0, .opts = worker_specs};
+
 int rung_cmd_worker(int argc, char **argv)
 {
-	if (argc == 4 && !strcmp(argv[1], "--socket") && !strcmp(argv[2], "--connect")) {
-		int fd = connect_to(argv[3]);
-		return rung_worker_main(fd >= 0 ? fd : STDIN_FILENO, fd >= 0 ? fd : STDIN_FILENO);
-	}
-	if (argc == 2 && !strcmp(argv[1], "--socket"))
-		return rung_worker_main(STDIN_FILENO, STDIN_FILENO);
-	if (argc > 1) {
-		fprintf(stderr, "rung worker: takes no arguments but --socket [--connect PATH]\n");
+	worker_opts o = {0};
+	int rc, nargs;
+	if (rung_opts_parse(&rc, &rung_opts_worker, &o, argc, argv, &nargs))
+		return rc;
+	if (o.connect && !o.socket) {
+		fprintf(stderr, "rung worker: --connect goes with --socket\n");
 		return RUNG_EXIT_USAGE;
 	}
+	if (o.connect) {
+		int fd = connect_to(o.connect);
+		return rung_worker_main(fd >= 0 ? fd : STDIN_FILENO, fd >= 0 ? fd : STDIN_FILENO);
+	}
+	if (o.socket)
+		return rung_worker_main(STDIN_FILENO, STDIN_FILENO);
 	return rung_worker_main(STDIN_FILENO, STDOUT_FILENO);
 }

@@ -84,33 +84,19 @@ int rung_cli_compile_both(rung_compiled *kc, rung_compiled *rc, const rung_task 
 }
 
 const rung_opt_spec rung_vctx_opt_specs[] = {
-	{RUNG_OPT_STR(rung_vctx_opts, dir), .shortname = 'C', .value = "DIR",
-	 .help = "the repository (or a directory in it) to work in, as git -C"},
+	{RUNG_CLI_OPT_C(rung_vctx_opts, dir)},
 	{RUNG_OPT_STR(rung_vctx_opts, task), .name = "task", .value = "DIR",
 	 .help = "the task directory, where the repository has several"},
 	{RUNG_OPT_STR(rung_vctx_opts, spec_rev), .name = "spec-rev", .value = "REV",
 	 .help = "read rung.ini and the reference at this revision (default HEAD)"},
 	{0}};
 
-int rung_vctx_opt(rung_vctx_opts *o, const char *cmd, int argc, char **argv, int *i)
-{
-	const char *a = argv[*i];
-	const char **slot = NULL;
-	if (!strcmp(a, "-C"))
-		slot = &o->dir;
-	else if (!strcmp(a, "--task"))
-		slot = &o->task;
-	else if (!strcmp(a, "--spec-rev"))
-		slot = &o->spec_rev;
-	if (!slot)
-		return 0;
-	if (*i + 1 >= argc) {
-		fprintf(stderr, "rung %s: %s needs a value\n", cmd, a);
-		return -1;
-	}
-	*slot = argv[++*i];
-	return 1;
-}
+const rung_opt_spec rung_gpu_run_opt_specs[] = {
+	{RUNG_OPT_BOOL(rung_gpu_run_opts, json), .name = "json", .help = "print one JSON object instead of the lines"},
+	{RUNG_OPT_SEED(rung_gpu_run_opts, seed), RUNG_OPT_SEEN(rung_gpu_run_opts, has_seed), .name = "seed",
+	 .value = "S", .help = "base seed for the input data"},
+	{RUNG_OPT_SUBTABLE(rung_gpu_run_opts, where, rung_vctx_opt_specs)},
+	{0}};
 
 int rung_vctx_each_task(const rung_vctx_opts *o, int argc, char **argv, int (*fn)(int, char **), bool header)
 {
@@ -161,25 +147,6 @@ int rung_vctx_each_task(const rung_vctx_opts *o, int argc, char **argv, int (*fn
 	rung_strv_free(tasks, n);
 	rung_repo_free(r);
 	return worst;
-}
-
-int rung_sanitize_opt(unsigned *tools, const char *cmd, const char *arg)
-{
-	if (!strcmp(arg, "--no-sanitize")) {
-		*tools = 0;
-		return 1;
-	}
-	if (!strcmp(arg, "--sanitize")) {
-		*tools = RUNG_SAN_DEFAULT;
-		return 1;
-	}
-	if (strncmp(arg, "--sanitize=", 11))
-		return 0;
-	if (rung_san_tools_parse(tools, arg + 11) < 0) {
-		fprintf(stderr, "rung %s: --sanitize: %s\n", cmd, rung_error_last());
-		return -1;
-	}
-	return 1;
 }
 
 static int sanitize_fn(void *field, const rung_opt_spec *s, const char *cmd, const char *value)

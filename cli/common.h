@@ -36,9 +36,20 @@ int rung_cli_evaluate(rung_result *r, const rung_task *t, const rung_eval_opts *
 /* -C DIR, --task DIR, --spec-rev REV as a sub-table:
  * {RUNG_OPT_SUBTABLE(my_opts, where, rung_vctx_opt_specs)}. */
 extern const rung_opt_spec rung_vctx_opt_specs[];
-/* The same for a hand-written parser: 1 when argv[*i] was one of them
- * (consuming its value), 0 if not, -1 (message printed) when its value is missing. */
-int rung_vctx_opt(rung_vctx_opts *o, const char *cmd, int argc, char **argv, int *i);
+/* -C DIR alone, for a command that takes no task (ceilings, tui): {RUNG_CLI_OPT_C(my_opts, dir)}. */
+#define RUNG_CLI_OPT_C(T, f) \
+	RUNG_OPT_STR(T, f), .shortname = 'C', .value = "DIR", \
+	.help = "the repository (or a directory in it) to work in, as git -C"
+
+/* --json, --seed S and where to work (-C, --task, --spec-rev): the options of a
+ * command that runs one version once more on the GPU (profile, trace), as a
+ * sub-table: {RUNG_OPT_SUBTABLE(my_opts, run, rung_gpu_run_opt_specs)}. */
+typedef struct {
+	bool json, has_seed; /* has_seed: --seed given */
+	unsigned long long seed;
+	rung_task_where where;
+} rung_gpu_run_opts;
+extern const rung_opt_spec rung_gpu_run_opt_specs[];
 
 /* A repository with several tasks and none named (no --task, not run from
  * inside one): runs the command fn once per task, with "--task DIR" added to
@@ -54,9 +65,5 @@ typedef struct {
 	unsigned tools; /* RUNG_SAN_BIT mask; 0 after --no-sanitize */
 } rung_sanitize_sel;
 extern const rung_opt_spec rung_sanitize_opt_specs[];
-/* The same for a hand-written parser (arg for command cmd): 1 and *tools set
- * (0 for --no-sanitize), 0 when arg is none of these, -1 after printing
- * "rung CMD: --sanitize: unknown tool 'x' (...)" (a usage error). */
-int rung_sanitize_opt(unsigned *tools, const char *cmd, const char *arg);
 
 #endif

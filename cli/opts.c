@@ -226,7 +226,7 @@ static void each(const rung_opt_spec *specs, rung_opt_visit fn, void *ctx)
 	for (const rung_opt_spec *s = specs; s->kind != RUNG_OPT_END; s++) {
 		if (s->kind == RUNG_OPT_SUB)
 			each(s->sub, fn, ctx);
-		else
+		else if (!(s->flags & RUNG_OPTF_HIDDEN))
 			fn(s, ctx);
 	}
 }
@@ -313,6 +313,12 @@ void rung_opts_help(FILE *f, const rung_opt_table *t, const char *summary)
 	fprintf(f, "  %-24s %s\n", "-h, --help", "print this help");
 }
 
+static void count_one(const rung_opt_spec *s, void *ctx)
+{
+	(void)s;
+	++*(int *)ctx;
+}
+
 static void md_line(const rung_opt_spec *s, void *ctx)
 {
 	char label[96];
@@ -331,10 +337,9 @@ void rung_opts_markdown(FILE *f, const rung_opt_table *t)
 	fprintf(f, "```\n");
 	rung_opts_synopsis(f, t, 100);
 	fprintf(f, "```\n");
-	bool any = false;
-	for (const rung_opt_spec *s = t->opts; s && s->kind != RUNG_OPT_END && !any; s++)
-		any = true;
-	if (!any)
+	int listed = 0;
+	rung_opts_each(t, count_one, &listed);
+	if (!listed)
 		return;
 	fprintf(f, "\n| option | meaning |\n|---|---|\n");
 	rung_opts_each(t, md_line, f);

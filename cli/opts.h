@@ -37,6 +37,7 @@ typedef enum {
 enum {
 	RUNG_OPTF_OPTIONAL = 1, /* the value is optional and only given as --opt=VALUE */
 	RUNG_OPTF_GT = 2,       /* a number must be greater than lo (not equal) */
+	RUNG_OPTF_HIDDEN = 4,   /* parsed, but not in the help, the docs or the completion (internal modes) */
 };
 
 typedef struct rung_opt_spec rung_opt_spec;
@@ -87,7 +88,8 @@ void rung_opts_synopsis(FILE *f, const rung_opt_table *t, int width);
 /* The docs/CLI.md block of one command: its synopsis and option table in markdown. */
 void rung_opts_markdown(FILE *f, const rung_opt_table *t);
 
-/* Visits every option of a table, sub-tables flattened, in help order. */
+/* Visits every listed option of a table (RUNG_OPTF_HIDDEN ones left out),
+ * sub-tables flattened, in help order. */
 typedef void (*rung_opt_visit)(const rung_opt_spec *s, void *ctx);
 void rung_opts_each(const rung_opt_table *t, rung_opt_visit fn, void *ctx);
 /* "--budget SEC", "-C DIR", "--sanitize[=TOOLS]" into buf. */

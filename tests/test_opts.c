@@ -12,7 +12,7 @@
 #include "app/session.h"
 
 typedef struct {
-	bool json, has_seed;
+	bool json, has_seed, secret;
 	const char *out;
 	int jobs;
 	unsigned long long seed;
@@ -38,6 +38,7 @@ static const rung_opt_spec specs[] = {
 	{RUNG_OPT_STR(my_opts, mode), .name = "mode", .value = "M", .choices = "fast slow", .help = "how"},
 	{.kind = RUNG_OPT_FN, .offset = offsetof(my_opts, calls), .fn = count_fn, .name = "count", .value = "X",
 	 .flags = RUNG_OPTF_OPTIONAL, .help = "counted"},
+	{RUNG_OPT_BOOL(my_opts, secret), .name = "secret", .flags = RUNG_OPTF_HIDDEN, .help = "an internal mode"},
 	{RUNG_OPT_SUBTABLE(my_opts, where, rung_vctx_opt_specs)},
 	{0}};
 static const rung_opt_table table = {.cmd = "mine", .args = "[A [B]]", .max_args = 2, .opts = specs};
@@ -136,6 +137,10 @@ static void test_syntax(void)
 	CHECK_INT(nargs, 1);
 	CHECK_INT(parse("--mode slow"), 0);
 	CHECK_STR(o.mode, "slow");
+	/* a hidden option parses like any other */
+	CHECK_INT(parse("--secret"), 0);
+	CHECK(o.secret);
+	CHECK_INT(parse("--secret=1"), RUNG_EXIT_USAGE);
 }
 
 static void test_errors(void)
@@ -227,11 +232,21 @@ static void test_help_and_markdown(void)
 	CHECK_CONTAINS(h, "\n  -C DIR                   ");
 	CHECK_CONTAINS(h, "\n  --spec-rev REV           ");
 	CHECK_CONTAINS(h, "\n  -h, --help               print this help\n");
+	CHECK(!strstr(h, "secret")); /* hidden: neither in the synopsis nor on a line */
+	CHECK(!strstr(h, "internal mode"));
 	free(h);
 	char *m = capture(rung_opts_markdown, &table);
 	CHECK_CONTAINS(m, "```\nrung mine [--json]");
 	CHECK_CONTAINS(m, "| option | meaning |\n|---|---|\n| `--json` | print JSON |\n");
 	CHECK_CONTAINS(m, "| `--budget SEC` | time \\| budget |\n"); /* a | in the help does not split the cell */
+	CHECK(!strstr(m, "secret"));
+	free(m);
+	/* a table of hidden options only: the synopsis and no empty option table */
+	static const rung_opt_spec hidden_only[] = {
+		{RUNG_OPT_BOOL(my_opts, secret), .name = "secret", .flags = RUNG_OPTF_HIDDEN, .help = "internal"}, {0}};
+	static const rung_opt_table ht = {.cmd = "hid", .args = "", .opts = hidden_only};
+	m = capture(rung_opts_markdown, &ht);
+	CHECK_STR(m, "```\nrung hid\n```\n");
 	free(m);
 	/* --help: the help on stdout, exit 0, nothing parsed after it */
 	int rc = -1, n;
@@ -268,6 +283,31 @@ static void test_check_help(void)
 	free(out);
 }
 
+/* Every command has a table (RUNG_COMMAND_LIST links each to rung_opts_<name>) named after it. */
+static int ncommands;
+static void one_command(const char *name, const char *summary, const rung_opt_table *t, void *ctx)
+{
+	(void)ctx;
+	ncommands++;
+	CHECK(t != NULL);
+	if (!t)
+		return;
+	CHECK_STR(t->cmd, name);
+	CHECK(t->opts != NULL);
+	CHECK(summary && summary[0]);
+	CHECK(rung_cli_table(name) == t);
+}
+
+static void test_registry(void)
+{
+	rung_cli_each_command(one_command, NULL);
+	CHECK(ncommands >= 17);
+	/* the worker has a table too, but is internal: not visited */
+	CHECK(rung_cli_table("worker") != NULL);
+	CHECK_STR(rung_cli_table("worker")->cmd, "worker");
+	CHECK(rung_cli_table("nosuch") == NULL);
+}
+
 int main(void)
 {
 	T_RUN(test_syntax);
@@ -275,5 +315,6 @@ int main(void)
 	T_RUN(test_numbers);
 	T_RUN(test_help_and_markdown);
 	T_RUN(test_check_help);
+	T_RUN(test_registry);
 	return t_done();
 }
