@@ -70,7 +70,7 @@ int rung_cmd_demo(int argc, char **argv)
 		int n = 0;
 		for (int i = 0; i < plan.nsteps; i++)
 			n += !strcmp(plan.steps[i].task, plan.tasks[t]);
-		printf("%s%s: %d versions", t ? ", " : "", plan.tasks[t], n);
+		printf("%s%s: %d version%s", t ? ", " : "", plan.tasks[t], n, n == 1 ? "" : "s");
 	}
 	printf("), %d steering notes, %d recorded results\n", rep.notes, rep.recorded);
 	fflush(stdout);

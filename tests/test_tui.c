@@ -463,12 +463,17 @@ static void test_inputs_shown(void)
 		rung_check_print_gpu_step(f, r, NULL, RUNG_STEP_CHECK);
 		r->ninputs = 0; /* a result from before [check] inputs: the line as it was */
 		rung_check_print_gpu_step(f, r, NULL, RUNG_STEP_CHECK);
+		int nshapes = r->nshapes;
+		r->nshapes = 1; /* the run case alone: one shape, one run */
+		rung_check_print_gpu_step(f, r, NULL, RUNG_STEP_CHECK);
+		r->nshapes = nshapes;
 		fclose(f);
 	}
 	s = t_slurp(path, NULL);
 	/* 1 check shape x 2 seeds + the run case, + 1 case each for wide and ints */
 	CHECK_CONTAINS(s, "[check] ok 2 shapes, 5 runs (inputs normal, wide, ints) max_abs=");
 	CHECK_CONTAINS(s, "[check] ok 2 shapes, 3 runs max_abs=");
+	CHECK_CONTAINS(s, "[check] ok 1 shape, 1 run max_abs=");
 	free(s);
 	rung_model_free(m);
 }
@@ -1255,6 +1260,35 @@ static void test_roofline_ceilings_sm100(void)
 	free(ref);
 }
 
+/* Counts agree with their number ("1 version", "1 hunk") and the WORKTREE row's
+ * name is not cut to the 7 columns of a short hash ("WORKTRE"). */
+static void test_plurals_worktree(void)
+{
+	rung_model *m = NULL;
+	CHECK_INT(rung_model_mem_new(&m), 0);
+	rung_model_row r = {0};
+	snprintf(r.hash, sizeof(r.hash), "WORKTREE");
+	snprintf(r.subject, sizeof(r.subject), "(uncommitted changes)");
+	CHECK_INT(rung_model_mem_add(m, &r), 0);
+	snprintf(m->title, sizeof(m->title), "sgemm");
+	const char *dir = run_script(m, ":dump one.txt\n<Enter>\n:dump one_detail.txt\n", 80, 8, 0);
+	char *s = dump_of(dir, "one.txt");
+	CHECK_CONTAINS(s, "rung sgemm: 1 version, 0 evaluated");
+	CHECK_CONTAINS(s, "  WORKTREE (uncommitted changes)");
+	free(s);
+	s = dump_of(dir, "one_detail.txt");
+	CHECK(s && !strncmp(s, "WORKTREE (uncommitted changes)", 30));
+	free(s);
+	rung_model_free(m);
+	/* a diff of one hunk */
+	m = demo_model(12);
+	dir = run_script(m, "G a g j j b c t\n:dump hunk.txt\n", 100, 40, 0);
+	s = dump_of(dir, "hunk.txt");
+	CHECK_CONTAINS(s, "source diff a -> b: 1 hunk, +");
+	free(s);
+	rung_model_free(m);
+}
+
 /* A verdict key on the steer screen keeps the version's note (it showed
  * "note: (none)" until R, though the note was still in git). */
 static void test_verdict_keeps_note(void)
@@ -1313,5 +1347,6 @@ int main(void)
 	T_RUN(test_git_demo);
 	T_RUN(test_inputs_shown);
 	T_RUN(test_verdict_keeps_note);
+	T_RUN(test_plurals_worktree);
 	return t_done();
 }

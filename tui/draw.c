@@ -117,6 +117,11 @@ done:
 #undef EMIT
 }
 
+int rung_tui_id_len(const char *id)
+{
+	return strcmp(id, "WORKTREE") ? 7 : 8;
+}
+
 int rung_tui_width(const char *s)
 {
 	int w = 0;

@@ -349,8 +349,8 @@ static void draw_status(rung_tui *t)
 			role = RUNG_ROLE_ERROR;
 	} else if (m->queue_total > 0) {
 		if (m->queue_hash[0])
-			snprintf(left, sizeof(left), "evaluating %d/%d %.7s %s %.0f%%", m->queue_done + 1, m->queue_total,
-				 m->queue_hash, rung_step_name(m->queue_step), m->queue_frac * 100);
+			snprintf(left, sizeof(left), "evaluating %d/%d %.*s %s %.0f%%", m->queue_done + 1, m->queue_total,
+				 RUNG_ID(m->queue_hash), rung_step_name(m->queue_step), m->queue_frac * 100);
 		else
 			snprintf(left, sizeof(left), "evaluating %d/%d queued", m->queue_done + 1, m->queue_total);
 		role = RUNG_ROLE_RUNNING;
@@ -501,7 +501,7 @@ static int generic_request(rung_tui *t, rung_view *v, rung_request req)
 			return RUNG_R_NONE;
 		char *mk = req == RUNG_REQ_MARK_A ? t->mark_a : t->mark_b;
 		snprintf(mk, 41, "%s", t->model->rows[row].hash);
-		rung_tui_message(t, false, "marked %.7s as %c; 'c' compares", mk, req == RUNG_REQ_MARK_A ? 'a' : 'b');
+		rung_tui_message(t, false, "marked %.*s as %c; 'c' compares", RUNG_ID(mk), req == RUNG_REQ_MARK_A ? 'a' : 'b');
 		return RUNG_R_REDRAW;
 	}
 	case RUNG_REQ_REFRESH:
@@ -517,7 +517,7 @@ static int generic_request(rung_tui *t, rung_view *v, rung_request req)
 		if (rung_model_evaluate(t->model, t->model->rows[row].hash) < 0)
 			rung_tui_message(t, true, "evaluate: %s", rung_error_last());
 		else
-			rung_tui_message(t, false, "queued %.7s", t->model->rows[row].hash);
+			rung_tui_message(t, false, "queued %.*s", RUNG_ID(t->model->rows[row].hash));
 		return RUNG_R_REDRAW;
 	}
 	case RUNG_REQ_SANITIZE: {
@@ -527,8 +527,8 @@ static int generic_request(rung_tui *t, rung_view *v, rung_request req)
 		if (rung_model_sanitize(t->model, t->model->rows[row].hash) < 0)
 			rung_tui_message(t, true, "sanitize: %s", rung_error_last());
 		else
-			rung_tui_message(t, false, "sanitize %.7s queued (compute-sanitizer, in the background)",
-					 t->model->rows[row].hash);
+			rung_tui_message(t, false, "sanitize %.*s queued (compute-sanitizer, in the background)",
+					 RUNG_ID(t->model->rows[row].hash));
 		return RUNG_R_REDRAW;
 	}
 	case RUNG_REQ_EVALUATE_MISSING: {

@@ -392,9 +392,9 @@ static void detail_draw(rung_view *v)
 	rung_model *m = v->tui->model;
 	int row = rung_tui_selected_row(v->tui);
 	if (p->pane == PANE_SUMMARY)
-		rung_view_draw_title(v, "%.7s %s", row >= 0 ? m->rows[row].hash : "", row >= 0 ? m->rows[row].subject : "");
+		rung_view_draw_title(v, "%.*s %s", RUNG_ID(row >= 0 ? m->rows[row].hash : ""), row >= 0 ? m->rows[row].subject : "");
 	else
-		rung_view_draw_title(v, "%.7s %s (t: %s)", row >= 0 ? m->rows[row].hash : "", pane_names[p->pane],
+		rung_view_draw_title(v, "%.*s %s (t: %s)", RUNG_ID(row >= 0 ? m->rows[row].hash : ""), pane_names[p->pane],
 				     pane_names[(p->pane + 1) % NPANES]);
 	int rows = rung_view_rows(v);
 	for (int i = 0; i < rows && v->offset + i < p->lines.n; i++)

@@ -133,10 +133,10 @@ static void roof_draw(rung_view *v)
 		int o = 0;
 		bool rec = rung_model_row_is_recorded(row);
 		if (isnan(mx->flop_s) || isnan(mx->intensity)) {
-			o = snprintf(line, sizeof(line), "%.7s not benched", row->hash);
+			o = snprintf(line, sizeof(line), "%.*s not benched", RUNG_ID(row->hash));
 		} else {
 			rung_fmt_si(fs, sizeof(fs), mx->flop_s);
-			o = snprintf(line, sizeof(line), "%.7s %.1f FLOP/B %sFLOP/s %.0f%% of roof%s", row->hash, mx->intensity, fs,
+			o = snprintf(line, sizeof(line), "%.*s %.1f FLOP/B %sFLOP/s %.0f%% of roof%s", RUNG_ID(row->hash), mx->intensity, fs,
 				     mx->roof_pct, mx->impossible ? " IMPOSSIBLE" : "");
 		}
 		if (plottable(ms->intensity, ms->flop_s) && o < (int)sizeof(line)) {

@@ -38,11 +38,20 @@ static const struct {
 };
 
 /* CRKB, and CRKBS while a version has the sanitize rung (it runs on request
- * only); set by each draw (the UI is single threaded). */
-static bool steps_wide;
+ * only); the hash column is 8 wide while the WORKTREE row (uncommitted edits)
+ * is listed, so that its name is not cut. Set by each draw (the UI is single
+ * threaded). */
+static bool steps_wide, hash_wide;
+
+static bool is_worktree(const rung_model_row *r)
+{
+	return !strcmp(r->hash, "WORKTREE");
+}
 
 static int col_width(int c)
 {
+	if (c == C_HASH && hash_wide)
+		return 8;
 	return c == C_STEPS && steps_wide ? 5 : cols[c].width;
 }
 
@@ -207,7 +216,7 @@ static void draw_row(rung_view *v, int y, int mrow, bool cursor, const bool show
 			break;
 		}
 		case C_HASH:
-			rung_tui_drawf(w, y, x, cw, ROLE(RUNG_ROLE_DIM), "%.7s", r->hash);
+			rung_tui_drawf(w, y, x, cw, ROLE(RUNG_ROLE_DIM), "%.*s", rung_tui_id_len(r->hash), r->hash);
 			break;
 		case C_SUBJECT:
 			rung_tui_draw(w, y, x, cw, ROLE(RUNG_ROLE_DEFAULT), r->subject);
@@ -306,17 +315,19 @@ static void versions_draw(rung_view *v)
 	if (recorded)
 		snprintf(rec, sizeof(rec), ", %d recorded", recorded);
 	if (t->filter && t->search[0])
-		rung_view_draw_title(v, "rung %s%s: %d of %d versions%s match '%s'", m->title, task, p->n, m->nrows,
-				     m->loading ? " loaded so far" : "", t->search);
+		rung_view_draw_title(v, "rung %s%s: %d of %d version%s%s match '%s'", m->title, task, p->n, m->nrows,
+				     m->nrows == 1 ? "" : "s", m->loading ? " loaded so far" : "", t->search);
 	else
-		rung_view_draw_title(v, "rung %s%s: %s%d versions, %d evaluated%s%s%s", m->title, task,
-				     m->loading ? "loading... " : "", m->nrows, evaluated, rec, t->sort ? ", " : "",
+		rung_view_draw_title(v, "rung %s%s: %s%d version%s, %d evaluated%s%s%s", m->title, task,
+				     m->loading ? "loading... " : "", m->nrows, m->nrows == 1 ? "" : "s", evaluated, rec, t->sort ? ", " : "",
 				     t->sort ? sort_names[t->sort] : "");
 	if (v->height < 2)
 		return;
-	steps_wide = false;
-	for (int i = 0; i < m->nrows; i++)
+	steps_wide = hash_wide = false;
+	for (int i = 0; i < m->nrows; i++) {
 		steps_wide |= m->rows[i].step[RUNG_STEP_SANITIZE] != RUNG_S_NONE;
+		hash_wide |= is_worktree(&m->rows[i]);
+	}
 	bool show[NCOLS];
 	int sw;
 	compute_layout(v->width, show, &sw);
