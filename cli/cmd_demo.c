@@ -15,6 +15,36 @@
 #include "app/demo.h"
 #include "tui/view.h"
 
+/* s as one shell word: as it is when it has only characters no shell treats
+ * specially, else in single quotes (a ' inside written '\''). */
+static void shell_word(char *out, size_t len, const char *s)
+{
+	bool plain = *s != 0;
+	for (const char *p = s; *p && plain; p++)
+		plain = strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_/.,:=@%+-", *p) != NULL;
+	if (plain) {
+		snprintf(out, len, "%s", s);
+		return;
+	}
+	size_t o = 0;
+	if (len < 3) {
+		if (len)
+			out[0] = 0;
+		return;
+	}
+	out[o++] = '\'';
+	for (const char *p = s; *p && o + 6 < len; p++) {
+		if (*p == '\'') {
+			memcpy(out + o, "'\\''", 4);
+			o += 4;
+		} else {
+			out[o++] = *p;
+		}
+	}
+	out[o++] = '\'';
+	out[o] = 0;
+}
+
 int rung_cmd_demo(int argc, char **argv)
 {
 	bool no_tui = false;
@@ -89,7 +119,9 @@ int rung_cmd_demo(int argc, char **argv)
 	}
 	if (no_tui || shown) {
 		rc = rung_demo_show(stdout, dir, &plan, true);
-		printf("\nrung demo: open the workbench with: rung tui -C %s %s\n", dir, plan.tasks[0]);
+		char word[2 * PATH_MAX + 8];
+		shell_word(word, sizeof(word), dir);
+		printf("\nrung demo: open the workbench with: rung tui -C %s %s\n", word, plan.tasks[0]);
 	} else {
 		/* on a GPU box the versions are evaluated at once, in the background */
 		char *targv[] = {"tui", "-C", (char *)dir, "--auto-eval", plan.tasks[0], NULL};
