@@ -340,6 +340,43 @@ static void test_screen_versions(void)
 	rung_model_free(m);
 }
 
+/* The table at 250 columns: the subject takes no more than its longest text, and
+ * the extra columns (perf in TFLOP/s or TB/s, the SM clock, the date) fill the
+ * room. At 60 columns the verdict is kept; less important columns go first. */
+static void test_versions_widths(void)
+{
+	rung_model *m = demo_model(12);
+	int longest = 0;
+	for (int i = 0; i < m->nrows; i++)
+		if ((int)strlen(m->rows[i].subject) > longest)
+			longest = (int)strlen(m->rows[i].subject);
+	const char *dir = run_script(m, ":dump versions_wide.txt\n:resize 60x20\n:dump versions_narrow.txt\n", 250, 20, 0);
+	golden(dir, "versions_wide.txt");
+	golden(dir, "versions_narrow.txt");
+	char *s = dump_of(dir, "versions_wide.txt");
+	const char *hdr = s ? strstr(s, "\n  hash") : NULL;
+	CHECK(hdr != NULL);
+	if (hdr) {
+		const char *subj = strstr(hdr, "subject"), *steps = strstr(hdr, "CRKB");
+		CHECK(subj && steps && steps - subj <= longest + 1);
+		CHECK_CONTAINS(hdr, " perf ");
+		CHECK_CONTAINS(hdr, " clock ");
+		CHECK_CONTAINS(hdr, " date ");
+		CHECK_CONTAINS(hdr, " verdict");
+	}
+	CHECK_CONTAINS(s, " TFLOP/s ");
+	CHECK_CONTAINS(s, " 1980MHz ");
+	CHECK_CONTAINS(s, " 01-01 05:30 unroll K loop"); /* the demo model's dates (TZ=UTC) */
+	free(s);
+	s = dump_of(dir, "versions_narrow.txt");
+	CHECK_CONTAINS(s, " verdict\n");
+	CHECK_CONTAINS(s, " baseline ");
+	CHECK_CONTAINS(s, " keep ");
+	CHECK(s && !strstr(s, "regs/sp") && !strstr(s, "max_rel"));
+	free(s);
+	rung_model_free(m);
+}
+
 /* Suspect versions (docs/CHECKS.md, "Evidence: suspects"): a flag in the
  * mark column's second cell (ASCII '?'), "suspect" as the verdict until the
  * person gives one, and a suspect section in the detail, its reasons inert. */
@@ -1324,6 +1361,7 @@ int main(void)
 	T_RUN(test_events_threaded);
 	T_RUN(test_textdiff);
 	T_RUN(test_screen_versions);
+	T_RUN(test_versions_widths);
 	T_RUN(test_screen_ascii);
 	T_RUN(test_screen_suspect);
 	T_RUN(test_screen_detail);
