@@ -235,6 +235,11 @@ static void test_keymap_help(void)
 	CHECK_CONTAINS(all, "Ctrl-D         half-page-down");
 	CHECK_CONTAINS(all, "j, Down        move-down");
 	CHECK_CONTAINS(all, "?, h           view-help");
+	/* the versions table's glyphs: the compare marks, best and baseline each their own */
+	CHECK_CONTAINS(all, "\n  a, b           marked for compare");
+	CHECK_CONTAINS(all, "\n  \u2605              the best");
+	CHECK_CONTAINS(all, "\n  \u2302              the baseline");
+	CHECK_CONTAINS(all, "\n  \u2691              suspect");
 	rung_lines_clear(&l);
 	CHECK_INT(rung_key_request('j'), RUNG_REQ_MOVE_DOWN);
 	CHECK_INT(rung_key_request(KEY_NPAGE), RUNG_REQ_PAGE_DOWN);
@@ -340,6 +345,25 @@ static void test_screen_versions(void)
 	rung_model_free(m);
 }
 
+/* The compare marks and the baseline have cells (and letters) of their own: the
+ * baseline marked b shows both, never 'B' beside 'b'. */
+static void test_marks_distinct(void)
+{
+	rung_model *m = demo_model(12);
+	const char *dir = run_script(m, "G b k a g\n:dump marks.txt\n", 100, 20, 0);
+	char *s = dump_of(dir, "marks.txt");
+	CHECK_CONTAINS(s, "\nb\u2302  0004202 naive sgemm");  /* mark b on the baseline */
+	CHECK_CONTAINS(s, "\na   25b2331 coalesce loads");
+	CHECK_CONTAINS(s, "\n \u2605  8d596f5 ");
+	CHECK(s && !strstr(s, "\nB "));
+	free(s);
+	dir = run_script(m, "G b\n:dump marks_ascii.txt\n", 100, 20, 1);
+	s = dump_of(dir, "marks_ascii.txt");
+	CHECK_CONTAINS(s, "\nb=  0004202 naive sgemm");
+	free(s);
+	rung_model_free(m);
+}
+
 /* The table at 250 columns: the subject takes no more than its longest text, and
  * the extra columns (perf in TFLOP/s or TB/s, the SM clock, the date) fill the
  * room. At 60 columns the verdict is kept; less important columns go first. */
@@ -354,7 +378,7 @@ static void test_versions_widths(void)
 	golden(dir, "versions_wide.txt");
 	golden(dir, "versions_narrow.txt");
 	char *s = dump_of(dir, "versions_wide.txt");
-	const char *hdr = s ? strstr(s, "\n  hash") : NULL;
+	const char *hdr = s ? strstr(s, "\n    hash") : NULL;
 	CHECK(hdr != NULL);
 	if (hdr) {
 		const char *subj = strstr(hdr, "subject"), *steps = strstr(hdr, "CRKB");
@@ -370,8 +394,8 @@ static void test_versions_widths(void)
 	free(s);
 	s = dump_of(dir, "versions_narrow.txt");
 	CHECK_CONTAINS(s, " verdict\n");
-	CHECK_CONTAINS(s, " baseline ");
-	CHECK_CONTAINS(s, " keep ");
+	CHECK_CONTAINS(s, " baseline \xe2\x9c\x8e\n"); /* the verdict and the note's glyph */
+	CHECK_CONTAINS(s, " keep     \xe2\x9c\x8e\n");
 	CHECK(s && !strstr(s, "regs/sp") && !strstr(s, "max_rel"));
 	free(s);
 	rung_model_free(m);
@@ -398,9 +422,9 @@ static void test_screen_suspect(void)
 	golden(dir, "versions_suspect.txt");
 	golden(dir, "detail_suspect.txt");
 	char *s = dump_of(dir, "versions_suspect.txt");
-	CHECK_CONTAINS(s, "\xe2\x98\x85\xe2\x9a\x91" "8d596f5"); /* ★⚑: best and suspect */
-	CHECK_CONTAINS(s, "\xe2\x9a\x91" "b5b19e1");		  /* impossible is suspect too */
-	CHECK_CONTAINS(s, "\xe2\x9a\x91" "02a90af");
+	CHECK_CONTAINS(s, "\xe2\x98\x85\xe2\x9a\x91" " 8d596f5"); /* ★⚑: best and suspect */
+	CHECK_CONTAINS(s, "\xe2\x9a\x91" " b5b19e1");		  /* impossible is suspect too */
+	CHECK_CONTAINS(s, "\xe2\x9a\x91" " 02a90af");
 	CHECK_CONTAINS(s, " keep     ");				  /* the person's verdict stays */
 	CHECK_CONTAINS(s, "  0e8cb96");				  /* no evidence: no flag */
 	const char *best = strstr(s, "8d596f5");
@@ -417,7 +441,7 @@ static void test_screen_suspect(void)
 	dir = run_script(m, ":dump versions_suspect_ascii.txt\n", 100, 20, 1);
 	golden(dir, "versions_suspect_ascii.txt");
 	s = dump_of(dir, "versions_suspect_ascii.txt");
-	CHECK_CONTAINS(s, "*?8d596f5");
+	CHECK_CONTAINS(s, "*? 8d596f5");
 	free(s);
 	t_sh(&out, "rm -rf '%s'", dir);
 	free(out);
@@ -701,8 +725,8 @@ static void test_colour_roles(void)
 	rung_model *m = demo_model(6);
 	char *a = dump_of(styled_versions(m, "default", "xterm-256color"), "attrs.txt");
 	CHECK(a && !strncmp(a, "{title bold}rung sgemm: 6 versions", 34));
-	CHECK_CONTAINS(a, "\n{header bold}  hash    subject");
-	CHECK_CONTAINS(a, "{best bold}\u2605{default} {dim}");
+	CHECK_CONTAINS(a, "\n{header bold}    hash    subject");
+	CHECK_CONTAINS(a, "{best bold}\u2605{default}  {dim}");
 	CHECK_CONTAINS(a, "{ok}\u2713\u2713\u2713\u2713{default}");
 	CHECK_CONTAINS(a, "{cached}\u21ba\u21ba\u21ba\u21ba{default}");
 	CHECK_CONTAINS(a, "{faster bold}-58.8%");
@@ -721,7 +745,7 @@ static void test_colour_roles(void)
 		a = dump_of(styled_versions(m, mono[i][0], mono[i][1]), "attrs.txt");
 		unsetenv("NO_COLOR");
 		CHECK(a && !strncmp(a, "{- bold reverse}rung sgemm: 6 versions", 38));
-		CHECK_CONTAINS(a, "\n{- bold underline}  hash    subject");
+		CHECK_CONTAINS(a, "\n{- bold underline}    hash    subject");
 		CHECK_CONTAINS(a, "{- underline}baseline{-} \u270e");
 		CHECK_CONTAINS(a, "{- bold}-58.8%");
 		CHECK_CONTAINS(a, "\n{- reverse}? help");
@@ -1362,6 +1386,7 @@ int main(void)
 	T_RUN(test_textdiff);
 	T_RUN(test_screen_versions);
 	T_RUN(test_versions_widths);
+	T_RUN(test_marks_distinct);
 	T_RUN(test_screen_ascii);
 	T_RUN(test_screen_suspect);
 	T_RUN(test_screen_detail);

@@ -120,6 +120,31 @@ void rung_help_lines(rung_lines *out)
 		rung_lines_seg(out, RUNG_ROLE_DEFAULT, " %-18s ", req_table[r].name);
 		rung_lines_seg(out, RUNG_ROLE_DIM, "%s", req_table[r].help);
 	}
+	/* what the versions table's glyphs mean, drawn as the table draws them */
+	rung_lines_add(out, RUNG_ROLE_DEFAULT, "%s", "");
+	rung_lines_add(out, RUNG_ROLE_HEADER, "%s", "Versions table");
+	char steps[64];
+	snprintf(steps, sizeof(steps), "%s %s %s %s %s %s %s", rung_glyph(RUNG_G_OK), rung_glyph(RUNG_G_CACHED),
+		 rung_tui_utf8 ? "\u25cb" : "r", rung_glyph(RUNG_G_FAILED), rung_glyph(RUNG_G_RUNNING),
+		 rung_glyph(RUNG_G_PENDING), rung_glyph(RUNG_G_SKIPPED));
+	const struct {
+		rung_role role;
+		const char *glyph, *text;
+	} legend[] = {
+		{RUNG_ROLE_MARK, "a, b", "marked for compare (keys a and b; c compares them)"},
+		{RUNG_ROLE_BEST, rung_glyph(RUNG_G_BEST), "the best (fastest passing) version"},
+		{RUNG_ROLE_BASELINE, rung_glyph(RUNG_G_BASELINE), "the baseline that 'vs base' is measured against"},
+		{RUNG_ROLE_SUSPECT, rung_glyph(RUNG_G_SUSPECT), "suspect: evidence that it may fool the bench"},
+		{RUNG_ROLE_NOTE, rung_glyph(RUNG_G_NOTE), "has a note"},
+		{RUNG_ROLE_OK, steps, "CRKB rungs: ok, reused, recorded, failed, running, pending, skipped"},
+	};
+	for (size_t i = 0; i < sizeof(legend) / sizeof(legend[0]); i++) {
+		int pad = 14 - rung_tui_width(legend[i].glyph);
+		rung_lines_new(out);
+		rung_lines_seg(out, RUNG_ROLE_DEFAULT, "%s", "  ");
+		rung_lines_seg(out, legend[i].role, "%s", legend[i].glyph);
+		rung_lines_seg(out, RUNG_ROLE_DEFAULT, "%*s %s", pad > 0 ? pad : 0, "", legend[i].text);
+	}
 	rung_lines_add(out, RUNG_ROLE_DEFAULT, "%s", "");
 	rung_lines_add(out, RUNG_ROLE_HEADER, "%s", "Mouse");
 	rung_lines_add(out, RUNG_ROLE_DEFAULT, "%s", "  click          select the line under the pointer");

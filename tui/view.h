@@ -62,8 +62,8 @@ typedef enum {
 	_(FIND_PREV, "find-prev", "Search", 'N', 0, 0, "previous match") \
 	_(FILTER, "filter", "Search", 'F', 0, 0, "show only versions matching the search (toggle)") \
 	_(SORT, "sort", "Versions", 's', 0, 0, "cycle the sort order (commit, time, error, roofline)") \
-	_(MARK_A, "mark-a", "Versions", 'a', 0, 0, "mark the selected version as A for compare") \
-	_(MARK_B, "mark-b", "Versions", 'b', 0, 0, "mark the selected version as B for compare") \
+	_(MARK_A, "mark-a", "Versions", 'a', 0, 0, "mark the selected version a, for compare") \
+	_(MARK_B, "mark-b", "Versions", 'b', 0, 0, "mark the selected version b, for compare") \
 	_(REFRESH, "refresh", "Versions", 'R', RUNG_CTRL('l'), 0, "reload history, notes and results") \
 	_(EVALUATE, "evaluate", "Versions", 'e', 0, 0, "evaluate the selected version") \
 	_(EVALUATE_MISSING, "evaluate-missing", "Versions", 'E', 0, 0, "evaluate every version without a live result") \

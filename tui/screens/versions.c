@@ -1,9 +1,9 @@
 /* Versions: one row per version with its rung glyphs, error, time, delta
  * against the baseline, roofline share, registers, verdict and note, and on a
- * wide window its TFLOP/s or TB/s, SM clock and date. A
- * suspect version (docs/CHECKS.md, "Evidence: suspects") has a flag in the
- * second cell of the mark column and "suspect" as its verdict until the
- * person gives one. */
+ * wide window its TFLOP/s or TB/s, SM clock and date. The mark column has
+ * three cells: the compare mark (a, b), the best or baseline glyph, and a
+ * suspect version's flag (docs/CHECKS.md, "Evidence: suspects"); a suspect
+ * version has "suspect" as its verdict until the person gives one. */
 #define _GNU_SOURCE /* strcasestr */
 #include <math.h>
 #include <stdio.h>
@@ -37,7 +37,7 @@ typedef struct {
  * longest text. */
 enum { C_MARK, C_HASH, C_DATE, C_SUBJECT, C_STEPS, C_MAXREL, C_MEDIAN, C_DELTA, C_PERF, C_ROOF, C_CLOCK, C_REGS, C_VERDICT,
        C_NOTE, NCOLS };
-#define SUBJECT_MIN 24
+#define SUBJECT_MIN 22
 #define SUBJECT_ROOM 50
 #define DROP_MAX 15
 static const struct {
@@ -45,7 +45,7 @@ static const struct {
 	int width, drop;
 	bool right, extra;
 } cols[NCOLS] = {
-	[C_MARK] = {"", 2, 0, false, false},	    [C_HASH] = {"hash", 7, 0, false, false},
+	[C_MARK] = {"", 3, 0, false, false},	    [C_HASH] = {"hash", 7, 0, false, false},
 	[C_DATE] = {"date", 11, 15, false, true},    [C_SUBJECT] = {"subject", 0, 0, false, false},
 	[C_STEPS] = {"CRKB", 4, 3, false, false},    [C_MAXREL] = {"max_rel", 8, 8, true, false},
 	[C_MEDIAN] = {"median", 9, 4, true, false},  [C_DELTA] = {"vs base", 12, 7, true, false},
@@ -177,7 +177,7 @@ static void compute_layout(int width, int subject_want, bool show[NCOLS], int *s
 		bool extras = false;
 		for (int c = 0; c < NCOLS; c++)
 			if (show[c] && c != C_SUBJECT) {
-				used += col_width(c) + (c == C_MARK ? 0 : 1);
+				used += col_width(c) + 1;
 				extras |= cols[c].extra;
 			}
 		int sw = width - used;
@@ -232,20 +232,21 @@ static void draw_row(rung_view *v, int y, int mrow, bool cursor, const bool show
 			cw = room;
 		switch (c) {
 		case C_MARK: {
-			const char *mk = " ";
+			/* three cells: the compare mark (a or b), the best or baseline glyph,
+			 * and a suspect version's flag; each says one thing, none hides another */
+			const char *ab = !strcmp(t->mark_a, r->hash) ? "a" : !strcmp(t->mark_b, r->hash) ? "b" : NULL;
+			if (ab)
+				rung_tui_draw(w, y, x, 1, ROLE(RUNG_ROLE_MARK), ab);
+			const char *mk = NULL;
 			rung_role rl = RUNG_ROLE_DEFAULT;
-			if (!strcmp(t->mark_a, r->hash))
-				mk = "a", rl = RUNG_ROLE_MARK;
-			else if (!strcmp(t->mark_b, r->hash))
-				mk = "b", rl = RUNG_ROLE_MARK;
-			else if (r->baseline)
+			if (r->baseline)
 				mk = rung_glyph(RUNG_G_BASELINE), rl = RUNG_ROLE_BASELINE;
 			else if (r->best)
 				mk = rung_glyph(RUNG_G_BEST), rl = RUNG_ROLE_BEST;
-			rung_tui_draw(w, y, x, cw, ROLE(rl), mk);
-			/* the second cell: a suspect version's flag, whatever the first says */
-			if (mx->suspect && cw > 1)
-				rung_tui_draw(w, y, x + 1, 1, ROLE(RUNG_ROLE_SUSPECT), rung_glyph(RUNG_G_SUSPECT));
+			if (mk && cw > 1)
+				rung_tui_draw(w, y, x + 1, 1, ROLE(rl), mk);
+			if (mx->suspect && cw > 2)
+				rung_tui_draw(w, y, x + 2, 1, ROLE(RUNG_ROLE_SUSPECT), rung_glyph(RUNG_G_SUSPECT));
 			break;
 		}
 		case C_HASH:
@@ -352,7 +353,7 @@ static void draw_row(rung_view *v, int y, int mrow, bool cursor, const bool show
 				rung_tui_draw(w, y, x, cw, ROLE(RUNG_ROLE_NOTE), rung_glyph(RUNG_G_NOTE));
 			break;
 		}
-		x += cw + (c == C_MARK ? 0 : 1);
+		x += cw + 1;
 	}
 #undef ROLE
 }
@@ -398,7 +399,7 @@ static void versions_draw(rung_view *v)
 			rung_tui_draw_right(v->win, 1, x, cw, RUNG_ROLE_HEADER, col_title(c));
 		else
 			rung_tui_draw(v->win, 1, x, cw, RUNG_ROLE_HEADER, col_title(c));
-		x += cw + (c == C_MARK ? 0 : 1);
+		x += cw + 1;
 	}
 	int rows = rung_view_rows(v);
 	for (int i = 0; i < rows && v->offset + i < p->n; i++) {
