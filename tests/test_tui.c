@@ -1185,7 +1185,7 @@ static void test_git_demo(void)
 	}
 	CHECK_INT(rung_model_auto_evaluate(m), 0);
 	const char *d = run_script(m,
-				   ":wait\n:dump git_versions.txt\nG\n:dump git_base.txt\nT\n:dump git_softmax.txt\n"
+				   ":wait\n:dump git_versions.txt\nG\n:dump git_base.txt\na k b\nT\n:dump git_softmax.txt\n"
 				   "T\n:dump git_back.txt\n",
 				   110, 20, 1);
 	char *t = dump_of(d, "git_versions.txt");
@@ -1202,6 +1202,17 @@ static void test_git_demo(void)
 	free(t);
 	t = dump_of(d, "git_back.txt");
 	CHECK_CONTAINS(t, "rung sgemm (task 1/2, T switches): 11 versions, 0 evaluated, 2 recorded");
+	/* T T keeps the task's compare marks (a: the oldest, b: the next) and its selection */
+	char id1[16], id2[16];
+	snprintf(id1, sizeof(id1), "%.7s", c1);
+	snprintf(id2, sizeof(id2), "%.7s", c2);
+	const char *r1 = t ? strstr(t, id1) : NULL, *r2 = t ? strstr(t, id2) : NULL;
+	CHECK(r1 && r1 - t >= 5 && r1[-4] == 'a' && r1[-5] == '\n');
+	CHECK(r2 && r2 - t >= 5 && r2[-4] == 'b' && r2[-5] == '\n');
+	CHECK_CONTAINS(t, " 10/11\n");
+	free(t);
+	t = dump_of(d, "git_softmax.txt"); /* the other task has marks of its own: none yet */
+	CHECK(t && !strstr(t, "\na ") && !strstr(t, "\nb "));
 	free(t);
 	CHECK_INT(rung_key_request('T'), RUNG_REQ_NEXT_TASK);
 	/* launch geometry from each version's `// rung:` line at [dims] (4096^3) */

@@ -322,6 +322,32 @@ int rung_tui_selected_row(rung_tui *t)
 	return i;
 }
 
+void rung_tui_switch_marks(rung_tui *t, int from, int to)
+{
+	int need = (from > to ? from : to) + 1;
+	if (need > t->ntask_marks) {
+		struct rung_task_marks *nm = realloc(t->task_marks, (size_t)need * sizeof(*nm));
+		if (nm) {
+			memset(nm + t->ntask_marks, 0, (size_t)(need - t->ntask_marks) * sizeof(*nm));
+			t->task_marks = nm;
+			t->ntask_marks = need;
+		}
+	}
+	if (from >= 0 && from < t->ntask_marks) {
+		struct rung_task_marks *k = &t->task_marks[from];
+		snprintf(k->sel, sizeof(k->sel), "%s", t->sel);
+		snprintf(k->a, sizeof(k->a), "%s", t->mark_a);
+		snprintf(k->b, sizeof(k->b), "%s", t->mark_b);
+	}
+	t->sel[0] = t->mark_a[0] = t->mark_b[0] = 0;
+	if (to >= 0 && to < t->ntask_marks) {
+		const struct rung_task_marks *k = &t->task_marks[to];
+		snprintf(t->sel, sizeof(t->sel), "%s", k->sel);
+		snprintf(t->mark_a, sizeof(t->mark_a), "%s", k->a);
+		snprintf(t->mark_b, sizeof(t->mark_b), "%s", k->b);
+	}
+}
+
 void rung_tui_select_row(rung_tui *t, int row)
 {
 	if (row >= 0 && row < t->model->nrows)
@@ -1095,6 +1121,7 @@ int rung_tui_run(rung_model *m, const rung_tui_opts *opts)
 	}
 	if (t->status)
 		delwin(t->status);
+	free(t->task_marks);
 	endwin();
 	if (scr)
 		delscreen(scr);

@@ -159,6 +159,12 @@ struct rung_tui {
 	int sort;               /* versions sort order */
 	char sel[41];           /* selected version (hash) shared by screens */
 	char mark_a[41], mark_b[41];
+	/* the selection and marks of each task (by index in model->tasks), kept while
+	 * another task is shown (T) */
+	struct rung_task_marks {
+		char sel[41], a[41], b[41];
+	} *task_marks;
+	int ntask_marks;
 	bool quit;
 	bool status_dirty, view_dirty;
 	/* prompt (search, directive) */
@@ -187,6 +193,9 @@ rung_view *rung_tui_current(rung_tui *t);
 void rung_tui_message(rung_tui *t, bool error, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 void rung_tui_prompt(rung_tui *t, const char *label, const char *initial,
 		     void (*done)(rung_tui *t, const char *text, bool ok));
+/* Keeps the selection and compare marks of task `from` and brings back those
+ * of task `to` (none the first time it is shown). */
+void rung_tui_switch_marks(rung_tui *t, int from, int to);
 /* Selected row index in the model (-1 none). */
 int rung_tui_selected_row(rung_tui *t);
 void rung_tui_select_row(rung_tui *t, int row);

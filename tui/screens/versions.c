@@ -432,12 +432,13 @@ static int versions_request(rung_view *v, rung_request req)
 			rung_tui_message(t, false, "one task in this repository");
 			return RUNG_R_NONE;
 		}
-		int next = (m->task + 1) % m->ntasks;
+		int cur = m->task, next = (m->task + 1) % m->ntasks;
 		if (rung_model_set_task(m, next) < 0) {
 			rung_tui_message(t, true, "task %s: %s", m->tasks[next], rung_error_last());
 			return RUNG_R_REDRAW;
 		}
-		t->sel[0] = t->mark_a[0] = t->mark_b[0] = 0;
+		/* each task keeps its own selection and compare marks */
+		rung_tui_switch_marks(t, cur, next);
 		v->cursor = v->offset = 0;
 		rung_tui_message(t, false, "task %s (%d of %d)", m->title, m->task + 1, m->ntasks);
 		return RUNG_R_REOPEN;
