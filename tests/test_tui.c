@@ -860,6 +860,40 @@ static void test_live_update(void)
 	rung_model_free(m);
 }
 
+/* `/` search: every match on the screen is drawn in the search role (case
+ * insensitive, as the search), on the versions table, the cursor row included,
+ * and on the other screens; NO_COLOR gets attributes that differ from the cursor's. */
+static void test_search_highlight(void)
+{
+	rung_model *m = demo_model(12);
+	const char *dir = run_script(m, "/ N A I V E <Enter>\n:dump-attrs found.txt\n? / m o v e - <Enter>\n:dump-attrs help.txt\n",
+				     100, 20, 0);
+	char *s = dump_of(dir, "found.txt");
+	CHECK_CONTAINS(s, "{search}naive{cursor} sgemm");
+	free(s);
+	s = dump_of(dir, "help.txt");
+	CHECK_CONTAINS(s, " {search}move-{default}down ");
+	CHECK_CONTAINS(s, " {search}move-{default}up ");
+	free(s);
+	/* a search that is cleared leaves no highlight */
+	dir = run_script(m, "/ n a i v e <Enter> / <Enter>\n:dump-attrs cleared.txt\n", 100, 20, 0);
+	s = dump_of(dir, "cleared.txt");
+	CHECK(s && !strstr(s, "{search}"));
+	free(s);
+	setenv("NO_COLOR", "1", 1);
+	dir = t_tmpdir();
+	char path[1024];
+	snprintf(path, sizeof(path), "%s/script", dir);
+	t_write(path, "/ n a i v e <Enter>\n:dump-attrs mono.txt\n");
+	rung_tui_opts o = {.script = path, .lines = 20, .cols = 100, .dump_dir = dir};
+	CHECK_INT(rung_tui_run(m, &o), 0);
+	unsetenv("NO_COLOR");
+	s = dump_of(dir, "mono.txt");
+	CHECK_CONTAINS(s, "{- bold reverse underline}naive{- reverse} sgemm");
+	free(s);
+	rung_model_free(m);
+}
+
 static void test_sort_mouse(void)
 {
 	rung_model *m = demo_model(12);
@@ -1412,6 +1446,7 @@ int main(void)
 	T_RUN(test_detail_output);
 	T_RUN(test_live_update);
 	T_RUN(test_sort_mouse);
+	T_RUN(test_search_highlight);
 	T_RUN(test_script_errors);
 	T_RUN(test_recorded_model);
 	T_RUN(test_recorded_screens);

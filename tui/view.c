@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <wchar.h>
+#include <wctype.h>
 
 #include "core/err.h"
 #include "core/timing.h"
@@ -707,6 +708,53 @@ void rung_tui_key(rung_tui *t, int key)
 
 /* ---- frame ---------------------------------------------------------- */
 
+/* Shows every match of the search in the list rows of v in the search role
+ * (case-insensitive, as the search matches): the text already drawn is read
+ * back, so every screen gets it whatever draws its lines. */
+static void highlight_search(rung_view *v, const char *needle)
+{
+	if (!needle[0] || !v->win || !v->ops->line_text)
+		return;
+	wchar_t wn[128];
+	size_t nn = mbstowcs(wn, needle, sizeof(wn) / sizeof(wn[0]) - 1);
+	if (nn == (size_t)-1 || nn == 0)
+		return;
+	for (size_t i = 0; i < nn; i++)
+		wn[i] = (wchar_t)towlower((wint_t)wn[i]);
+	attr_t sa = rung_tui_attr(RUNG_ROLE_SEARCH);
+	short pair = (short)PAIR_NUMBER(sa);
+	attr_t attrs = sa & ~A_COLOR;
+	enum { MAXW = 1024 };
+	int w = v->width < MAXW ? v->width : MAXW;
+	for (int y = v->top; y < v->height; y++) {
+		cchar_t cells[MAXW + 1];
+		if (mvwin_wchnstr(v->win, y, 0, cells, w) == ERR)
+			continue;
+		/* the characters of the row and the column each starts at */
+		wchar_t ch[MAXW];
+		int col[MAXW + 1], n = 0;
+		for (int x = 0; x < w; x++) {
+			wchar_t wc[CCHARW_MAX + 1] = {0};
+			attr_t a;
+			short p;
+			if (getcchar(&cells[x], wc, &a, &p, NULL) == ERR)
+				break;
+			if (!wc[0]) /* the second column of a wide character */
+				continue;
+			ch[n] = (wchar_t)towlower((wint_t)wc[0]);
+			col[n++] = x;
+		}
+		col[n] = w;
+		for (int k = 0; k + (int)nn <= n; k++) {
+			if (wmemcmp(ch + k, wn, nn))
+				continue;
+			int end = k + (int)nn < n ? col[k + nn] : w;
+			mvwchgat(v->win, y, col[k], end - col[k], attrs, pair, NULL);
+			k += (int)nn - 1;
+		}
+	}
+}
+
 static void draw_frame(rung_tui *t)
 {
 	rung_view *v = rung_tui_current(t);
@@ -724,6 +772,7 @@ static void draw_frame(rung_tui *t)
 		werase(v->win);
 		if (v->ops->draw)
 			v->ops->draw(v);
+		highlight_search(v, t->search);
 		wnoutrefresh(v->win);
 	}
 	if (t->status_dirty || t->view_dirty)
