@@ -894,6 +894,17 @@ static void test_search_highlight(void)
 	rung_model_free(m);
 }
 
+/* Whether line n (1-based) of s contains text. */
+static bool line_has(const char *s, int n, const char *text)
+{
+	for (int i = 1; s && i < n; i++)
+		s = (s = strchr(s, '\n')) ? s + 1 : NULL;
+	if (!s)
+		return false;
+	const char *e = strchr(s, '\n'), *f = strstr(s, text);
+	return f && (!e || f < e);
+}
+
 static void test_sort_mouse(void)
 {
 	rung_model *m = demo_model(12);
@@ -905,6 +916,38 @@ static void test_sort_mouse(void)
 	free(s);
 	s = dump_of(dir, "clicked.txt");
 	CHECK_CONTAINS(s, "[detail]");
+	free(s);
+	rung_model_free(m);
+	/* the wheel, through curses' event queue: a list scrolls 3 lines with the cursor
+	 * kept on screen; the detail (a pager) scrolls; the roofline moves its selection */
+	m = demo_model(12);
+	dir = run_script(m,
+			 ":mouse wheel-down 4 10\n:dump wheel1.txt\n:mouse wheel-down 4 10\n:mouse wheel-down 4 10\n:dump wheel2.txt\n"
+			 ":mouse wheel-up 4 10\n:dump wheel3.txt\n:mouse click 3 10\n:dump wheel4.txt\n"
+			 "<Enter>\n:mouse wheel-down 4 10\n:dump wheel_detail.txt\n<Esc> r\n:mouse wheel-down 4 10\n:dump wheel_roof.txt\n",
+			 100, 8, 0);
+	s = dump_of(dir, "wheel1.txt");
+	CHECK(line_has(s, 3, " 8d596f5 ")); /* the 4th version first, the cursor on it */
+	CHECK_CONTAINS(s, " 4/12\n");
+	free(s);
+	s = dump_of(dir, "wheel2.txt"); /* at the end: the last 5 of 12 */
+	CHECK(line_has(s, 3, " 02a90af ") && line_has(s, 7, " 0004202 "));
+	CHECK_CONTAINS(s, " 8/12\n");
+	free(s);
+	s = dump_of(dir, "wheel3.txt"); /* back up 3: the cursor stays where it was */
+	CHECK(line_has(s, 3, " b5b19e1 "));
+	CHECK_CONTAINS(s, " 8/12\n");
+	free(s);
+	s = dump_of(dir, "wheel4.txt"); /* a click on the second list row */
+	CHECK_CONTAINS(s, " 6/12\n");
+	free(s);
+	s = dump_of(dir, "wheel_detail.txt");
+	CHECK_CONTAINS(s, "[detail]");
+	CHECK_CONTAINS(s, " 4/");
+	free(s);
+	s = dump_of(dir, "wheel_roof.txt");
+	CHECK_CONTAINS(s, "[roofline]");
+	CHECK_CONTAINS(s, "\na534213 "); /* the info line: the version after the clicked 3a2335f */
 	free(s);
 	rung_model_free(m);
 }

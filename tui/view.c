@@ -149,6 +149,7 @@ void rung_help_lines(rung_lines *out)
 	rung_lines_add(out, RUNG_ROLE_DEFAULT, "%s", "");
 	rung_lines_add(out, RUNG_ROLE_HEADER, "%s", "Mouse");
 	rung_lines_add(out, RUNG_ROLE_DEFAULT, "%s", "  click          select the line under the pointer");
+	rung_lines_add(out, RUNG_ROLE_DEFAULT, "%s", "  wheel          scroll (the roofline: the next or previous version)");
 }
 
 /* ---- views ------------------------------------------------------------- */
@@ -666,6 +667,55 @@ static void handle_mouse(rung_tui *t, int y, int x)
 	t->view_dirty = t->status_dirty = true;
 }
 
+static void do_request(rung_tui *t, rung_view *v, rung_request req)
+{
+	int r = v->ops->request ? v->ops->request(v, req) : RUNG_R_UNHANDLED;
+	if (r & RUNG_R_UNHANDLED)
+		r = generic_request(t, v, req);
+	v = rung_tui_current(t);
+	if (v && (r & RUNG_R_REOPEN))
+		view_open(v);
+	if (r & (RUNG_R_REDRAW | RUNG_R_REOPEN))
+		t->view_dirty = true;
+	t->status_dirty = true;
+}
+
+/* The mouse wheel: a list scrolls by `lines` with the cursor kept on screen, a
+ * pager scrolls, and a screen without list rows (the roofline) moves its
+ * selection by one. */
+#define RUNG_WHEEL_LINES 3
+static void wheel(rung_tui *t, int dir)
+{
+	rung_view *v = rung_tui_current(t);
+	if (!v || t->prompting)
+		return;
+	int rows = rung_view_rows(v);
+	if (rows <= 0) {
+		do_request(t, v, dir > 0 ? RUNG_REQ_MOVE_DOWN : RUNG_REQ_MOVE_UP);
+		return;
+	}
+	if (v->pager) {
+		if (move_cursor(v, dir * RUNG_WHEEL_LINES))
+			t->view_dirty = t->status_dirty = true;
+		return;
+	}
+	int oc = v->cursor, oo = v->offset, max = v->nlines - rows;
+	v->offset += dir * RUNG_WHEEL_LINES;
+	if (v->offset > max)
+		v->offset = max;
+	if (v->offset < 0)
+		v->offset = 0;
+	if (v->cursor < v->offset)
+		v->cursor = v->offset;
+	if (v->cursor >= v->offset + rows)
+		v->cursor = v->offset + rows - 1;
+	rung_view_clamp(v);
+	if (v->cursor != oc && v->ops->select)
+		v->ops->select(v);
+	if (v->cursor != oc || v->offset != oo)
+		t->view_dirty = t->status_dirty = true;
+}
+
 void rung_tui_key(rung_tui *t, int key)
 {
 	if (key == KEY_RESIZE) {
@@ -674,7 +724,13 @@ void rung_tui_key(rung_tui *t, int key)
 	}
 	if (key == KEY_MOUSE) {
 		MEVENT me;
-		if (getmouse(&me) == OK && (me.bstate & (BUTTON1_CLICKED | BUTTON1_PRESSED | BUTTON1_RELEASED)))
+		if (getmouse(&me) != OK)
+			return;
+		if (me.bstate & BUTTON4_PRESSED)
+			wheel(t, -1);
+		else if (me.bstate & BUTTON5_PRESSED)
+			wheel(t, 1);
+		else if (me.bstate & (BUTTON1_CLICKED | BUTTON1_PRESSED | BUTTON1_RELEASED))
 			handle_mouse(t, me.y, me.x);
 		return;
 	}
@@ -695,15 +751,7 @@ void rung_tui_key(rung_tui *t, int key)
 		rung_tui_message(t, false, "unknown key %s (? for help)", rung_key_name(key, kb, sizeof(kb)));
 		return;
 	}
-	int r = v->ops->request ? v->ops->request(v, req) : RUNG_R_UNHANDLED;
-	if (r & RUNG_R_UNHANDLED)
-		r = generic_request(t, v, req);
-	v = rung_tui_current(t);
-	if (v && (r & RUNG_R_REOPEN))
-		view_open(v);
-	if (r & (RUNG_R_REDRAW | RUNG_R_REOPEN))
-		t->view_dirty = true;
-	t->status_dirty = true;
+	do_request(t, v, req);
 }
 
 /* ---- frame ---------------------------------------------------------- */
@@ -1006,6 +1054,28 @@ int rung_tui_script_command(rung_tui *t, const char *line)
 		handle_mouse(t, y, x);
 		return 0;
 	}
+	if (!strcmp(cmd, "mouse")) {
+		/* a mouse event through curses' own queue, read back as a terminal's would be */
+		char kind[32];
+		MEVENT me = {0};
+		if (sscanf(args, "%31s %d %d", kind, &me.y, &me.x) != 3)
+			return rung_error_set(RUNG_EINVAL, ":mouse click|wheel-up|wheel-down Y X expected");
+		if (!strcmp(kind, "click"))
+			me.bstate = BUTTON1_CLICKED;
+		else if (!strcmp(kind, "wheel-up"))
+			me.bstate = BUTTON4_PRESSED;
+		else if (!strcmp(kind, "wheel-down"))
+			me.bstate = BUTTON5_PRESSED;
+		else
+			return rung_error_set(RUNG_EINVAL, ":mouse click|wheel-up|wheel-down Y X expected");
+		if (ungetmouse(&me) == ERR)
+			return rung_error_set(RUNG_EIO, ":mouse: curses took no mouse event");
+		wint_t wch;
+		if (wget_wch(t->status ? t->status : stdscr, &wch) != KEY_CODE_YES || wch != KEY_MOUSE)
+			return rung_error_set(RUNG_EIO, ":mouse: no KEY_MOUSE came back");
+		rung_tui_key(t, KEY_MOUSE);
+		return 0;
+	}
 	if (!strcmp(cmd, "type")) {
 		for (const char *p = args; *p; p++)
 			rung_tui_key(t, (unsigned char)*p);
@@ -1145,10 +1215,9 @@ int rung_tui_run(rung_model *m, const rung_tui_opts *opts)
 	curs_set(0);
 	set_escdelay(25);
 	rung_tui_theme_apply(&t->theme, t->colour);
-	if (!opts->script) {
-		mousemask(BUTTON1_CLICKED | BUTTON1_PRESSED, NULL);
-		mouseinterval(0);
-	}
+	/* clicks and the wheel (buttons 4 and 5); in script mode too, for :mouse */
+	mousemask(BUTTON1_CLICKED | BUTTON1_PRESSED | BUTTON4_PRESSED | BUTTON5_PRESSED, NULL);
+	mouseinterval(0);
 	t->lines = LINES;
 	t->cols = COLS;
 	layout(t);

@@ -210,7 +210,8 @@ int rung_tui_dump(rung_tui *t, const char *path);
 /* The same with each cell's style: "{role attr...}" at the start of a line and wherever the
  * style changes, role from the cell's colour pair ("-": no pair, as with NO_COLOR). */
 int rung_tui_dump_attrs(rung_tui *t, const char *path);
-/* Handles a script line (":dump x", ":dump-attrs x", ":resize 20x6", ":event ...", ":wait", ":click Y X", ":type TEXT"). */
+/* Handles a script line (":dump x", ":dump-attrs x", ":resize 20x6", ":event ...", ":wait", ":click Y X",
+ * ":mouse click|wheel-up|wheel-down Y X" (through curses' event queue), ":type TEXT"). */
 int rung_tui_script_command(rung_tui *t, const char *line);
 /* Feeds one key through the keymap / prompt as if typed. */
 void rung_tui_key(rung_tui *t, int key);
