@@ -618,6 +618,13 @@ static void test_screen_roofline(void)
 	CHECK_CONTAINS(s, "FLOP/s");
 	CHECK_CONTAINS(s, "100T");
 	CHECK_CONTAINS(s, " 10 ");
+	/* the ceilings are labelled with their name and value */
+	CHECK_CONTAINS(s, " DRAM 4.8 TB/s ");
+	CHECK_CONTAINS(s, " FP32 67 TFLOP/s\n");
+	CHECK_CONTAINS(s, " FP16 tensor 494 TFLOP/s\n");
+	free(s);
+	s = dump_of(dir, "roofline_sel.txt"); /* a selection changes no label */
+	CHECK_CONTAINS(s, " DRAM 4.8 TB/s ");
 	free(s);
 	rung_model_free(m);
 }
@@ -1375,6 +1382,8 @@ static void test_roofline_ceilings_sm100(void)
 		char *t = dump_of(d, "sm100_roofline.txt");
 		CHECK_CONTAINS(t, "(datasheet ceilings)");
 		CHECK(t && !strstr(t, "no roofline ceilings known"));
+		CHECK_CONTAINS(t, " DRAM 8.19 TB/s ");
+		CHECK_CONTAINS(t, " FP32 74.4 TFLOP/s");
 		free(t);
 		rung_model_free(m);
 	}
