@@ -1112,6 +1112,30 @@ static void test_recorded_screens(void)
 	rung_model_free(m);
 }
 
+/* The detail's profile counters are shown with their units. */
+static void test_counter_units(void)
+{
+	rung_model *m = demo_model(12);
+	rung_result *r = m->rows[2].result;
+	CHECK(r != NULL);
+	if (!r) {
+		rung_model_free(m);
+		return;
+	}
+	CHECK_INT(rung_counter_set(r, "dram__bytes_read.sum", 201.3e6), 0);
+	CHECK_INT(rung_counter_set(r, "sm__warps_active.avg.pct_of_peak_sustained_active", 62.04), 0);
+	CHECK_INT(rung_counter_set(r, "gpu__time_duration.sum", 73100), 0);
+	CHECK_INT(rung_counter_set(r, "flops.f32", 34.4e9), 0);
+	const char *dir = run_script(m, "j j <Enter> / d r a m _ _ b <Enter>\n:dump counters.txt\n", 100, 12, 0);
+	char *s = dump_of(dir, "counters.txt");
+	CHECK_CONTAINS(s, "  dram__bytes_read.sum                                       201.3 MB\n");
+	CHECK_CONTAINS(s, "  sm__warps_active.avg.pct_of_peak_sustained_active            62.0 %\n");
+	CHECK_CONTAINS(s, "  gpu__time_duration.sum                                     73.10 us\n");
+	CHECK_CONTAINS(s, "  flops.f32                                                34.4 GFLOP\n");
+	free(s);
+	rung_model_free(m);
+}
+
 static void test_roofline_measured(void)
 {
 	rung_model *m = demo_model(12);
@@ -1503,6 +1527,7 @@ int main(void)
 	T_RUN(test_recorded_model);
 	T_RUN(test_recorded_screens);
 	T_RUN(test_roofline_measured);
+	T_RUN(test_counter_units);
 	T_RUN(test_roofline_ceilings_sm100);
 	T_RUN(test_task_key_one_task);
 	T_RUN(test_git_demo);
