@@ -191,14 +191,14 @@ static void build_top(rung_view *v, int ra, int rb)
 	if (p->mix_ok) {
 		const rung_sass_mix *xa = &p->xa, *xb = &p->xb;
 		rung_lines_add(l, RUNG_ROLE_HEADER, "instruction mix (a>b)");
-		int col = 0;
-		for (int k = 0; k < RUNG_MIX_COUNT; k++) {
-			if (!xa->n[k] && !xb->n[k])
-				continue;
+		rung_mix_id ids[RUNG_MIX_COUNT];
+		int nids = rung_mix_present(ids, xa, xb), col = 0;
+		for (int i = 0; i < nids; i++) {
+			rung_mix_id k = ids[i];
 			if (col == 0)
 				rung_lines_new(l);
 			long long d = (long long)(xb->n[k] - xa->n[k]);
-			rung_lines_seg(l, RUNG_ROLE_HEADER, "%-8s", rung_mix_name((rung_mix_id)k));
+			rung_lines_seg(l, RUNG_ROLE_HEADER, "%-8s", rung_mix_name(k));
 			rung_lines_seg(l, RUNG_ROLE_DEFAULT, "%5lld>%-5lld", (long long)xa->n[k], (long long)xb->n[k]);
 			char ds[24] = "";
 			if (d)
