@@ -336,7 +336,7 @@ int rung_cmd_brief(int argc, char **argv)
 		printf("none (no `baseline` verdict and no passing version)\n");
 	}
 
-	printf("\n## Last %d versions\n\n", nlast < n ? nlast : n);
+	printf("\n## Last %d version%s\n\n", nlast < n ? nlast : n, (nlast < n ? nlast : n) == 1 ? "" : "s");
 	if (n) {
 		printf("| version | subject | verdict | result | reason or metrics |\n|---|---|---|---|---|\n");
 		double bmed = base >= 0 && rows[base].result && rows[base].result->bench.valid ? rows[base].result->bench.median

@@ -12,7 +12,15 @@
  * and exit 1. --json prints one object with the same content. A and B are
  * kernel files (or task directories) of the same task; A's rung.ini is used for
  * both. A and B may also be git revisions (HEAD~1 HEAD, a short hash,
- * WORKTREE), read from git (rung_task_load_target). */
+ * WORKTREE), read from git (rung_task_load_target).
+ *
+ * Without a GPU the timing is skipped, and what needs none is printed instead,
+ * as the workbench's compare screen shows it: registers, spills and shared
+ * memory of each, the SASS instruction mix and the SASS diff (nvdisasm on the
+ * CUBINs, gpu/nvdisasm.h; normalized as app/textdiff.h does; diffed by
+ * rung_textdiff), then
+ *   timing: SKIPPED (no GPU: no CUDA driver found (libcuda.so.1))
+ * with exit 4. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,11 +28,14 @@
 
 #include <jansson.h>
 
-#include "core/err.h"
-#include "core/stats.h"
-#include "gpu/worker.h"
-#include "cli/cli.h"
 #include "app/task.h"
+#include "app/textdiff.h"
+#include "cli/cli.h"
+#include "core/err.h"
+#include "core/sass.h"
+#include "core/stats.h"
+#include "gpu/nvdisasm.h"
+#include "gpu/worker.h"
 
 /* One line: {"verdict":..., ...}; o is consumed. */
 static void print_json(json_t *o)
@@ -77,6 +88,133 @@ static void say_disagree(bool json, const rung_ab *ab)
 			      (json_int_t)ab->count, "first", first);
 	add_verified(o, ab);
 	print_json(o);
+}
+
+/* One side of the comparison that needs no GPU. */
+typedef struct {
+	char name[160];     /* "a1b2c3d sgemm: tile it" or the kernel's path */
+	const rung_kinfo *k;
+	char *sass;         /* normalized SASS (registers renamed), NULL when unavailable */
+	rung_sass_mix mix;
+	char sass_err[256]; /* why there is no SASS */
+} static_side;
+
+static void side_load(static_side *s, const rung_task *t, const rung_compiled *c)
+{
+	memset(s, 0, sizeof(*s));
+	if (t->rev[0])
+		snprintf(s->name, sizeof(s->name), "%s%s%.140s", t->short_rev, t->label ? " " : "", t->label ? t->label : "");
+	else
+		snprintf(s->name, sizeof(s->name), "%s", t->kernel.path ? t->kernel.path : "?");
+	s->k = &c->kinfo;
+	char *raw = NULL;
+	if (!c->cubin || rung_sass_from_cubin(&raw, c->cubin, c->cubin_len) < 0 || rung_sass_prepare(&s->sass, &s->mix, raw) < 0)
+		snprintf(s->sass_err, sizeof(s->sass_err), "%s", c->cubin ? rung_error_last() : "no CUBIN");
+	free(raw);
+	rung_error_clear();
+}
+
+static json_t *side_json(const static_side *s)
+{
+	json_t *o = json_pack("{s:s}", "version", s->name);
+	if (s->k->valid) {
+		json_object_set_new(o, "regs", json_integer(s->k->regs));
+		json_object_set_new(o, "spills", json_integer(s->k->spill_stores + s->k->spill_loads));
+		json_object_set_new(o, "smem", json_integer(s->k->smem));
+	}
+	if (s->sass) {
+		json_t *mix = json_object();
+		for (int k = 0; k < RUNG_MIX_COUNT; k++)
+			if (s->mix.n[k])
+				json_object_set_new(mix, rung_mix_name((rung_mix_id)k), json_integer(s->mix.n[k]));
+		json_object_set_new(o, "mix", mix);
+	}
+	return o;
+}
+
+static void int_line(const char *name, bool valid, long long a, long long b)
+{
+	if (!valid) {
+		printf("%-16s %8s %8s\n", name, "-", "-");
+		return;
+	}
+	if (a == b)
+		printf("%-16s %8lld %8lld\n", name, a, b);
+	else
+		printf("%-16s %8lld %8lld  %+lld\n", name, a, b, b - a);
+}
+
+/* The SASS diff as a unified diff: each block of changes as its deletions, then its additions. */
+static void print_diff(const rung_sbs *d)
+{
+	for (int i = 0; i < d->n;) {
+		const rung_diff_row *r = &d->rows[i];
+		if (r->kind == RUNG_DIFF_HUNK || r->kind == RUNG_DIFF_SAME) {
+			printf(r->kind == RUNG_DIFF_HUNK ? "%s\n" : " %s\n", r->left ? r->left : "");
+			i++;
+			continue;
+		}
+		int j = i;
+		while (j < d->n && d->rows[j].kind != RUNG_DIFF_HUNK && d->rows[j].kind != RUNG_DIFF_SAME)
+			j++;
+		for (int k = i; k < j; k++)
+			if (d->rows[k].left)
+				printf("-%s\n", d->rows[k].left);
+		for (int k = i; k < j; k++)
+			if (d->rows[k].right)
+				printf("+%s\n", d->rows[k].right);
+		i = j;
+	}
+}
+
+/* Without a GPU: what the two versions' compiles tell (o: the JSON answer, or NULL for text). */
+static void print_static(json_t *o, const rung_task *ta, const rung_compiled *ka, const rung_task *tb, const rung_compiled *kb)
+{
+	static_side a, b;
+	side_load(&a, ta, ka);
+	side_load(&b, tb, kb);
+	rung_sbs d;
+	memset(&d, 0, sizeof(d));
+	char diff_err[256] = "";
+	if (a.sass && b.sass) {
+		if (rung_textdiff(&d, a.sass, b.sass, 3) < 0)
+			snprintf(diff_err, sizeof(diff_err), "%s", rung_error_last());
+	} else {
+		snprintf(diff_err, sizeof(diff_err), "%s", a.sass ? b.sass_err : a.sass_err);
+	}
+	if (o) {
+		json_object_set_new(o, "a", side_json(&a));
+		json_object_set_new(o, "b", side_json(&b));
+		if (diff_err[0])
+			json_object_set_new(o, "sass_error", json_string(diff_err));
+		else
+			json_object_set_new(o, "sass_diff", json_pack("{s:i,s:i,s:i}", "hunks", d.nhunks, "adds", d.adds, "dels", d.dels));
+	} else {
+		printf("a %s\nb %s\n", a.name, b.name);
+		printf("%-16s %8s %8s  %s\n", "", "a", "b", "b vs a");
+		bool kv = a.k->valid && b.k->valid;
+		int_line("regs", kv, a.k->regs, b.k->regs);
+		int_line("spills", kv, (long long)(a.k->spill_stores + a.k->spill_loads),
+			 (long long)(b.k->spill_stores + b.k->spill_loads));
+		int_line("smem", kv, (long long)a.k->smem, (long long)b.k->smem);
+		if (diff_err[0]) {
+			printf("SASS: %s\n", diff_err);
+		} else {
+			printf("instruction mix\n");
+			rung_mix_id ids[RUNG_MIX_COUNT];
+			int n = rung_mix_present(ids, &a.mix, &b.mix);
+			for (int i = 0; i < n; i++) {
+				char name[32];
+				snprintf(name, sizeof(name), "  %s", rung_mix_name(ids[i]));
+				int_line(name, true, (long long)a.mix.n[ids[i]], (long long)b.mix.n[ids[i]]);
+			}
+			printf("SASS diff a -> b: %d hunk%s, +%d -%d\n", d.nhunks, d.nhunks == 1 ? "" : "s", d.adds, d.dels);
+			print_diff(&d);
+		}
+	}
+	rung_sbs_free(&d);
+	free(a.sass);
+	free(b.sass);
 }
 
 typedef struct {
@@ -154,9 +292,22 @@ int rung_cmd_compare(int argc, char **argv)
 		say(json, "SAME", "identical machine code");
 		goto done;
 	}
+	if (ab.failed && ab.skipped) {
+		/* no GPU: what the compiles tell, and the timing marked skipped */
+		if (json) {
+			json_t *o = json_pack("{s:s,s:s}", "verdict", "SKIPPED", "reason", ab.reason);
+			print_static(o, &ta, &ka, &tb, &kb);
+			print_json(o);
+		} else {
+			print_static(NULL, &ta, &ka, &tb, &kb);
+			printf("timing: SKIPPED (no GPU: %s)\n", ab.reason);
+		}
+		code = RUNG_EXIT_NOGPU;
+		goto done;
+	}
 	if (ab.failed) {
-		say(json, ab.skipped ? "SKIPPED" : "FAILED", ab.reason);
-		code = ab.skipped ? RUNG_EXIT_NOGPU : RUNG_EXIT_FAIL;
+		say(json, "FAILED", ab.reason);
+		code = RUNG_EXIT_FAIL;
 		goto done;
 	}
 	if (ab.disagree) { /* a verified launch did not match: no timing verdict */

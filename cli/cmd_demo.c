@@ -25,6 +25,36 @@ static const rung_opt_spec demo_specs[] = {
 	{0}};
 const rung_opt_table rung_opts_demo = {.cmd = "demo", .args = "[DIR]", .max_args = 1, .opts = demo_specs};
 
+/* s as one shell word: as it is when it has only characters no shell treats
+ * specially, else in single quotes (a ' inside written '\''). */
+static void shell_word(char *out, size_t len, const char *s)
+{
+	bool plain = *s != 0;
+	for (const char *p = s; *p && plain; p++)
+		plain = strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_/.,:=@%+-", *p) != NULL;
+	if (plain) {
+		snprintf(out, len, "%s", s);
+		return;
+	}
+	size_t o = 0;
+	if (len < 3) {
+		if (len)
+			out[0] = 0;
+		return;
+	}
+	out[o++] = '\'';
+	for (const char *p = s; *p && o + 6 < len; p++) {
+		if (*p == '\'') {
+			memcpy(out + o, "'\\''", 4);
+			o += 4;
+		} else {
+			out[o++] = *p;
+		}
+	}
+	out[o++] = '\'';
+	out[o] = 0;
+}
+
 int rung_cmd_demo(int argc, char **argv)
 {
 	demo_opts o = {0};
@@ -69,7 +99,7 @@ int rung_cmd_demo(int argc, char **argv)
 		int n = 0;
 		for (int i = 0; i < plan.nsteps; i++)
 			n += !strcmp(plan.steps[i].task, plan.tasks[t]);
-		printf("%s%s: %d versions", t ? ", " : "", plan.tasks[t], n);
+		printf("%s%s: %d version%s", t ? ", " : "", plan.tasks[t], n, n == 1 ? "" : "s");
 	}
 	printf("), %d steering notes, %d recorded results\n", rep.notes, rep.recorded);
 	fflush(stdout);
@@ -87,7 +117,9 @@ int rung_cmd_demo(int argc, char **argv)
 	}
 	if (no_tui || shown) {
 		rc = rung_demo_show(stdout, dir, &plan, true);
-		printf("\nrung demo: open the workbench with: rung tui -C %s %s\n", dir, plan.tasks[0]);
+		char word[2 * PATH_MAX + 8];
+		shell_word(word, sizeof(word), dir);
+		printf("\nrung demo: open the workbench with: rung tui -C %s %s\n", word, plan.tasks[0]);
 	} else {
 		/* on a GPU box the versions are evaluated at once, in the background */
 		char *targv[] = {"tui", "-C", (char *)dir, "--auto-eval", plan.tasks[0], NULL};

@@ -130,8 +130,9 @@ static void print_check_ok(FILE *f, const rung_result *r)
 		rung_result_inputs_str(names, sizeof(names), r);
 		snprintf(in, sizeof(in), " (inputs %s)", names);
 	}
-	fprintf(f, "[check] ok %d shapes, %d runs%s max_abs=%s max_rel=%s rmse=%s psnr=%s cos=%.7f", r->nshapes,
-		rung_result_runs(r), in, g2(a, sizeof(a), max_abs), g2(b, sizeof(b), max_rel), g2(c, sizeof(c), rmse), p,
+	int runs = rung_result_runs(r);
+	fprintf(f, "[check] ok %d shape%s, %d run%s%s max_abs=%s max_rel=%s rmse=%s psnr=%s cos=%.7f", r->nshapes,
+		r->nshapes == 1 ? "" : "s", runs, runs == 1 ? "" : "s", in, g2(a, sizeof(a), max_abs), g2(b, sizeof(b), max_rel), g2(c, sizeof(c), rmse), p,
 		cos);
 	if (r->nondet_elements > 0) /* declared deterministic = false: reported, not failed */
 		fprintf(f, " nondeterministic=%lld elements (max |diff| %.2g)", (long long)r->nondet_elements,

@@ -71,6 +71,56 @@ static void si(char *buf, size_t len, double v, const char *unit)
 	snprintf(buf, len, "%.*f%s%s", k ? 1 : 0, v, p[k], unit);
 }
 
+static bool has(const char *s, const char *part)
+{
+	return strstr(s, part) != NULL;
+}
+
+/* v with an SI prefix and unit: "201.3 MB", "12 B", "1.2 G inst", "12/s" (sep: between the prefix and a word unit) */
+static void si_unit(char *buf, size_t len, double v, const char *unit, const char *sep)
+{
+	const char *p[] = {"", "K", "M", "G", "T", "P"};
+	int k = 0;
+	while (fabs(v) >= 1000 && k < 5) {
+		v /= 1000;
+		k++;
+	}
+	if (k)
+		snprintf(buf, len, "%.1f %s%s%s", v, p[k], sep, unit);
+	else
+		snprintf(buf, len, "%.0f%s%s", v, unit[0] == '/' ? "" : " ", unit);
+}
+
+void rung_counter_format(char *buf, size_t len, const char *name, double v)
+{
+	if (!isfinite(v)) {
+		snprintf(buf, len, "%g", v);
+	} else if (has(name, "pct")) {
+		snprintf(buf, len, "%.1f %%", v);
+	} else if (has(name, "time_duration")) { /* ncu reports it in ns */
+		if (fabs(v) < 1e3)
+			snprintf(buf, len, "%.0f ns", v);
+		else if (fabs(v) < 1e6)
+			snprintf(buf, len, "%.2f us", v / 1e3);
+		else if (fabs(v) < 1e9)
+			snprintf(buf, len, "%.2f ms", v / 1e6);
+		else
+			snprintf(buf, len, "%.2f s", v / 1e9);
+	} else if (has(name, "per_second")) {
+		si_unit(buf, len, v, "/s", "");
+	} else if (has(name, "bytes")) {
+		si_unit(buf, len, v, "B", "");
+	} else if (has(name, "cycles")) {
+		si_unit(buf, len, v, "cycles", " ");
+	} else if (has(name, "inst_executed")) {
+		si_unit(buf, len, v, "inst", " ");
+	} else if (!strncmp(name, "flops.", 6)) {
+		si_unit(buf, len, v, "FLOP", "");
+	} else {
+		snprintf(buf, len, "%g", v);
+	}
+}
+
 void rung_profile_summary(char *buf, size_t len, const rung_result *r, double need_flops, double need_bytes)
 {
 	size_t o = 0;

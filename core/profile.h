@@ -44,6 +44,13 @@ int rung_counter_set(rung_result *r, const char *name, double value);
  *   dram.bytes = dram read + write */
 void rung_profile_derive(rung_result *r);
 
+/* A counter's value with its unit, from the metric's name (ncu's naming):
+ * "201.3 MB" (bytes), "62.0 %" (pct_of_peak...), "73.1 us" (gpu__time_duration,
+ * in ns), "1.2 G inst" (inst_executed: thread instructions), "8.2 M cycles",
+ * "34.4 GFLOP" (flops.*), "1.5 G/s" (per_second); a name with no known unit
+ * gets the number alone ("%g"). */
+void rung_counter_format(char *buf, size_t len, const char *name, double value);
+
 /* "ok dram=201.3MB (1.04x the bytes it needs) flops=34.4G (1.00x) occupancy=62% sm=81% tensor=0% time=73.1us"
  * need_*: the task's [roofline] counts (NAN: the ratio is left out). */
 void rung_profile_summary(char *buf, size_t len, const rung_result *r, double need_flops, double need_bytes);

@@ -595,6 +595,15 @@ void rung_sass_count(rung_sass_mix *out, const rung_sass *s, int func)
 	}
 }
 
+int rung_mix_present(rung_mix_id *out, const rung_sass_mix *a, const rung_sass_mix *b)
+{
+	int n = 0;
+	for (int k = 0; k < RUNG_MIX_COUNT; k++)
+		if (a->n[k] || b->n[k])
+			out[n++] = (rung_mix_id)k;
+	return n;
+}
+
 typedef struct {
 	rung_sass *out;
 	const char *listing;

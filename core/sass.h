@@ -96,4 +96,9 @@ int rung_sass_classify(const char *inst);
 /* Counts the instructions of one function (func >= 0) or all (func < 0). */
 void rung_sass_count(rung_sass_mix *out, const rung_sass *s, int func);
 
+/* The classes of a mix comparison of a against b worth a line: those either
+ * side has, in order (TOTAL last), into out (RUNG_MIX_COUNT at most); returns
+ * how many. The compare screen and `rung compare` show these. */
+int rung_mix_present(rung_mix_id *out, const rung_sass_mix *a, const rung_sass_mix *b);
+
 #endif

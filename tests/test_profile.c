@@ -77,6 +77,34 @@ static void test_summary(void)
 	rung_result_clear(&r);
 }
 
+/* Each counter with its unit, from its name. */
+static void test_format_units(void)
+{
+	char b[64];
+	const struct {
+		const char *name;
+		double v;
+		const char *want;
+	} c[] = {
+		{"dram__bytes_read.sum", 201.3e6, "201.3 MB"},
+		{"dram.bytes", 12, "12 B"},
+		{"lts__t_bytes.sum", 4.5e9, "4.5 GB"},
+		{"sm__warps_active.avg.pct_of_peak_sustained_active", 62.04, "62.0 %"},
+		{"gpu__time_duration.sum", 73100, "73.10 us"},
+		{"gpu__time_duration.sum", 812, "812 ns"},
+		{"gpu__time_duration.sum", 15.5e6, "15.50 ms"},
+		{"sm__sass_thread_inst_executed_op_ffma_pred_on.sum", 1.234e9, "1.2 G inst"},
+		{"sm__pipe_tensor_op_hmma_cycles_active.sum", 8.2e6, "8.2 M cycles"},
+		{"flops.f32", 34.4e9, "34.4 GFLOP"},
+		{"dram__bytes.sum.per_second", 1.5e12, "1.5 T/s"},
+		{"something.else", 3.25, "3.25"},
+	};
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		rung_counter_format(b, sizeof(b), c[i].name, c[i].v);
+		CHECK_STR(b, c[i].want);
+	}
+}
+
 static void test_json(void)
 {
 	rung_result r, back;
@@ -117,6 +145,7 @@ int main(void)
 	T_RUN(test_derive);
 	T_RUN(test_summary);
 	T_RUN(test_json);
+	T_RUN(test_format_units);
 	T_RUN(test_cmd_nogpu);
 	return t_done();
 }

@@ -235,6 +235,11 @@ static void test_keymap_help(void)
 	CHECK_CONTAINS(all, "Ctrl-D         half-page-down");
 	CHECK_CONTAINS(all, "j, Down        move-down");
 	CHECK_CONTAINS(all, "?, h           view-help");
+	/* the versions table's glyphs: the compare marks, best and baseline each their own */
+	CHECK_CONTAINS(all, "\n  a, b           marked for compare");
+	CHECK_CONTAINS(all, "\n  \u2605              the best");
+	CHECK_CONTAINS(all, "\n  \u2302              the baseline");
+	CHECK_CONTAINS(all, "\n  \u2691              suspect");
 	rung_lines_clear(&l);
 	CHECK_INT(rung_key_request('j'), RUNG_REQ_MOVE_DOWN);
 	CHECK_INT(rung_key_request(KEY_NPAGE), RUNG_REQ_PAGE_DOWN);
@@ -340,6 +345,62 @@ static void test_screen_versions(void)
 	rung_model_free(m);
 }
 
+/* The compare marks and the baseline have cells (and letters) of their own: the
+ * baseline marked b shows both, never 'B' beside 'b'. */
+static void test_marks_distinct(void)
+{
+	rung_model *m = demo_model(12);
+	const char *dir = run_script(m, "G b k a g\n:dump marks.txt\n", 100, 20, 0);
+	char *s = dump_of(dir, "marks.txt");
+	CHECK_CONTAINS(s, "\nb\u2302  0004202 naive sgemm");  /* mark b on the baseline */
+	CHECK_CONTAINS(s, "\na   25b2331 coalesce loads");
+	CHECK_CONTAINS(s, "\n \u2605  8d596f5 ");
+	CHECK(s && !strstr(s, "\nB "));
+	free(s);
+	dir = run_script(m, "G b\n:dump marks_ascii.txt\n", 100, 20, 1);
+	s = dump_of(dir, "marks_ascii.txt");
+	CHECK_CONTAINS(s, "\nb=  0004202 naive sgemm");
+	free(s);
+	rung_model_free(m);
+}
+
+/* The table at 250 columns: the subject takes no more than its longest text, and
+ * the extra columns (perf in TFLOP/s or TB/s, the SM clock, the date) fill the
+ * room. At 60 columns the verdict is kept; less important columns go first. */
+static void test_versions_widths(void)
+{
+	rung_model *m = demo_model(12);
+	int longest = 0;
+	for (int i = 0; i < m->nrows; i++)
+		if ((int)strlen(m->rows[i].subject) > longest)
+			longest = (int)strlen(m->rows[i].subject);
+	const char *dir = run_script(m, ":dump versions_wide.txt\n:resize 60x20\n:dump versions_narrow.txt\n", 250, 20, 0);
+	golden(dir, "versions_wide.txt");
+	golden(dir, "versions_narrow.txt");
+	char *s = dump_of(dir, "versions_wide.txt");
+	const char *hdr = s ? strstr(s, "\n    hash") : NULL;
+	CHECK(hdr != NULL);
+	if (hdr) {
+		const char *subj = strstr(hdr, "subject"), *steps = strstr(hdr, "CRKB");
+		CHECK(subj && steps && steps - subj <= longest + 1);
+		CHECK_CONTAINS(hdr, " perf ");
+		CHECK_CONTAINS(hdr, " clock ");
+		CHECK_CONTAINS(hdr, " date ");
+		CHECK_CONTAINS(hdr, " verdict");
+	}
+	CHECK_CONTAINS(s, " TFLOP/s ");
+	CHECK_CONTAINS(s, " 1980MHz ");
+	CHECK_CONTAINS(s, " 01-01 05:30 unroll K loop"); /* the demo model's dates (TZ=UTC) */
+	free(s);
+	s = dump_of(dir, "versions_narrow.txt");
+	CHECK_CONTAINS(s, " verdict\n");
+	CHECK_CONTAINS(s, " baseline \xe2\x9c\x8e\n"); /* the verdict and the note's glyph */
+	CHECK_CONTAINS(s, " keep     \xe2\x9c\x8e\n");
+	CHECK(s && !strstr(s, "regs/sp") && !strstr(s, "max_rel"));
+	free(s);
+	rung_model_free(m);
+}
+
 /* Suspect versions (docs/CHECKS.md, "Evidence: suspects"): a flag in the
  * mark column's second cell (ASCII '?'), "suspect" as the verdict until the
  * person gives one, and a suspect section in the detail, its reasons inert. */
@@ -361,9 +422,9 @@ static void test_screen_suspect(void)
 	golden(dir, "versions_suspect.txt");
 	golden(dir, "detail_suspect.txt");
 	char *s = dump_of(dir, "versions_suspect.txt");
-	CHECK_CONTAINS(s, "\xe2\x98\x85\xe2\x9a\x91" "8d596f5"); /* ★⚑: best and suspect */
-	CHECK_CONTAINS(s, "\xe2\x9a\x91" "b5b19e1");		  /* impossible is suspect too */
-	CHECK_CONTAINS(s, "\xe2\x9a\x91" "02a90af");
+	CHECK_CONTAINS(s, "\xe2\x98\x85\xe2\x9a\x91" " 8d596f5"); /* ★⚑: best and suspect */
+	CHECK_CONTAINS(s, "\xe2\x9a\x91" " b5b19e1");		  /* impossible is suspect too */
+	CHECK_CONTAINS(s, "\xe2\x9a\x91" " 02a90af");
 	CHECK_CONTAINS(s, " keep     ");				  /* the person's verdict stays */
 	CHECK_CONTAINS(s, "  0e8cb96");				  /* no evidence: no flag */
 	const char *best = strstr(s, "8d596f5");
@@ -380,7 +441,7 @@ static void test_screen_suspect(void)
 	dir = run_script(m, ":dump versions_suspect_ascii.txt\n", 100, 20, 1);
 	golden(dir, "versions_suspect_ascii.txt");
 	s = dump_of(dir, "versions_suspect_ascii.txt");
-	CHECK_CONTAINS(s, "*?8d596f5");
+	CHECK_CONTAINS(s, "*? 8d596f5");
 	free(s);
 	t_sh(&out, "rm -rf '%s'", dir);
 	free(out);
@@ -463,12 +524,17 @@ static void test_inputs_shown(void)
 		rung_check_print_gpu_step(f, r, NULL, RUNG_STEP_CHECK);
 		r->ninputs = 0; /* a result from before [check] inputs: the line as it was */
 		rung_check_print_gpu_step(f, r, NULL, RUNG_STEP_CHECK);
+		int nshapes = r->nshapes;
+		r->nshapes = 1; /* the run case alone: one shape, one run */
+		rung_check_print_gpu_step(f, r, NULL, RUNG_STEP_CHECK);
+		r->nshapes = nshapes;
 		fclose(f);
 	}
 	s = t_slurp(path, NULL);
 	/* 1 check shape x 2 seeds + the run case, + 1 case each for wide and ints */
 	CHECK_CONTAINS(s, "[check] ok 2 shapes, 5 runs (inputs normal, wide, ints) max_abs=");
 	CHECK_CONTAINS(s, "[check] ok 2 shapes, 3 runs max_abs=");
+	CHECK_CONTAINS(s, "[check] ok 1 shape, 1 run max_abs=");
 	free(s);
 	rung_model_free(m);
 }
@@ -552,6 +618,13 @@ static void test_screen_roofline(void)
 	CHECK_CONTAINS(s, "FLOP/s");
 	CHECK_CONTAINS(s, "100T");
 	CHECK_CONTAINS(s, " 10 ");
+	/* the ceilings are labelled with their name and value */
+	CHECK_CONTAINS(s, " DRAM 4.8 TB/s ");
+	CHECK_CONTAINS(s, " FP32 67 TFLOP/s\n");
+	CHECK_CONTAINS(s, " FP16 tensor 494 TFLOP/s\n");
+	free(s);
+	s = dump_of(dir, "roofline_sel.txt"); /* a selection changes no label */
+	CHECK_CONTAINS(s, " DRAM 4.8 TB/s ");
 	free(s);
 	rung_model_free(m);
 }
@@ -659,8 +732,8 @@ static void test_colour_roles(void)
 	rung_model *m = demo_model(6);
 	char *a = dump_of(styled_versions(m, "default", "xterm-256color"), "attrs.txt");
 	CHECK(a && !strncmp(a, "{title bold}rung sgemm: 6 versions", 34));
-	CHECK_CONTAINS(a, "\n{header bold}  hash    subject");
-	CHECK_CONTAINS(a, "{best bold}\u2605{default} {dim}");
+	CHECK_CONTAINS(a, "\n{header bold}    hash    subject");
+	CHECK_CONTAINS(a, "{best bold}\u2605{default}  {dim}");
 	CHECK_CONTAINS(a, "{ok}\u2713\u2713\u2713\u2713{default}");
 	CHECK_CONTAINS(a, "{cached}\u21ba\u21ba\u21ba\u21ba{default}");
 	CHECK_CONTAINS(a, "{faster bold}-58.8%");
@@ -679,7 +752,7 @@ static void test_colour_roles(void)
 		a = dump_of(styled_versions(m, mono[i][0], mono[i][1]), "attrs.txt");
 		unsetenv("NO_COLOR");
 		CHECK(a && !strncmp(a, "{- bold reverse}rung sgemm: 6 versions", 38));
-		CHECK_CONTAINS(a, "\n{- bold underline}  hash    subject");
+		CHECK_CONTAINS(a, "\n{- bold underline}    hash    subject");
 		CHECK_CONTAINS(a, "{- underline}baseline{-} \u270e");
 		CHECK_CONTAINS(a, "{- bold}-58.8%");
 		CHECK_CONTAINS(a, "\n{- reverse}? help");
@@ -794,6 +867,51 @@ static void test_live_update(void)
 	rung_model_free(m);
 }
 
+/* `/` search: every match on the screen is drawn in the search role (case
+ * insensitive, as the search), on the versions table, the cursor row included,
+ * and on the other screens; NO_COLOR gets attributes that differ from the cursor's. */
+static void test_search_highlight(void)
+{
+	rung_model *m = demo_model(12);
+	const char *dir = run_script(m, "/ N A I V E <Enter>\n:dump-attrs found.txt\n? / m o v e - <Enter>\n:dump-attrs help.txt\n",
+				     100, 20, 0);
+	char *s = dump_of(dir, "found.txt");
+	CHECK_CONTAINS(s, "{search}naive{cursor} sgemm");
+	free(s);
+	s = dump_of(dir, "help.txt");
+	CHECK_CONTAINS(s, " {search}move-{default}down ");
+	CHECK_CONTAINS(s, " {search}move-{default}up ");
+	free(s);
+	/* a search that is cleared leaves no highlight */
+	dir = run_script(m, "/ n a i v e <Enter> / <Enter>\n:dump-attrs cleared.txt\n", 100, 20, 0);
+	s = dump_of(dir, "cleared.txt");
+	CHECK(s && !strstr(s, "{search}"));
+	free(s);
+	setenv("NO_COLOR", "1", 1);
+	dir = t_tmpdir();
+	char path[1024];
+	snprintf(path, sizeof(path), "%s/script", dir);
+	t_write(path, "/ n a i v e <Enter>\n:dump-attrs mono.txt\n");
+	rung_tui_opts o = {.script = path, .lines = 20, .cols = 100, .dump_dir = dir};
+	CHECK_INT(rung_tui_run(m, &o), 0);
+	unsetenv("NO_COLOR");
+	s = dump_of(dir, "mono.txt");
+	CHECK_CONTAINS(s, "{- bold reverse underline}naive{- reverse} sgemm");
+	free(s);
+	rung_model_free(m);
+}
+
+/* Whether line n (1-based) of s contains text. */
+static bool line_has(const char *s, int n, const char *text)
+{
+	for (int i = 1; s && i < n; i++)
+		s = (s = strchr(s, '\n')) ? s + 1 : NULL;
+	if (!s)
+		return false;
+	const char *e = strchr(s, '\n'), *f = strstr(s, text);
+	return f && (!e || f < e);
+}
+
 static void test_sort_mouse(void)
 {
 	rung_model *m = demo_model(12);
@@ -805,6 +923,38 @@ static void test_sort_mouse(void)
 	free(s);
 	s = dump_of(dir, "clicked.txt");
 	CHECK_CONTAINS(s, "[detail]");
+	free(s);
+	rung_model_free(m);
+	/* the wheel, through curses' event queue: a list scrolls 3 lines with the cursor
+	 * kept on screen; the detail (a pager) scrolls; the roofline moves its selection */
+	m = demo_model(12);
+	dir = run_script(m,
+			 ":mouse wheel-down 4 10\n:dump wheel1.txt\n:mouse wheel-down 4 10\n:mouse wheel-down 4 10\n:dump wheel2.txt\n"
+			 ":mouse wheel-up 4 10\n:dump wheel3.txt\n:mouse click 3 10\n:dump wheel4.txt\n"
+			 "<Enter>\n:mouse wheel-down 4 10\n:dump wheel_detail.txt\n<Esc> r\n:mouse wheel-down 4 10\n:dump wheel_roof.txt\n",
+			 100, 8, 0);
+	s = dump_of(dir, "wheel1.txt");
+	CHECK(line_has(s, 3, " 8d596f5 ")); /* the 4th version first, the cursor on it */
+	CHECK_CONTAINS(s, " 4/12\n");
+	free(s);
+	s = dump_of(dir, "wheel2.txt"); /* at the end: the last 5 of 12 */
+	CHECK(line_has(s, 3, " 02a90af ") && line_has(s, 7, " 0004202 "));
+	CHECK_CONTAINS(s, " 8/12\n");
+	free(s);
+	s = dump_of(dir, "wheel3.txt"); /* back up 3: the cursor stays where it was */
+	CHECK(line_has(s, 3, " b5b19e1 "));
+	CHECK_CONTAINS(s, " 8/12\n");
+	free(s);
+	s = dump_of(dir, "wheel4.txt"); /* a click on the second list row */
+	CHECK_CONTAINS(s, " 6/12\n");
+	free(s);
+	s = dump_of(dir, "wheel_detail.txt");
+	CHECK_CONTAINS(s, "[detail]");
+	CHECK_CONTAINS(s, " 4/");
+	free(s);
+	s = dump_of(dir, "wheel_roof.txt");
+	CHECK_CONTAINS(s, "[roofline]");
+	CHECK_CONTAINS(s, "\na534213 "); /* the info line: the version after the clicked 3a2335f */
 	free(s);
 	rung_model_free(m);
 }
@@ -958,6 +1108,30 @@ static void test_recorded_screens(void)
 		CHECK_CONTAINS(buf, "oo*.");
 		CHECK(!strstr(buf, "rr") && !strstr(buf, "cc"));
 	}
+	free(s);
+	rung_model_free(m);
+}
+
+/* The detail's profile counters are shown with their units. */
+static void test_counter_units(void)
+{
+	rung_model *m = demo_model(12);
+	rung_result *r = m->rows[2].result;
+	CHECK(r != NULL);
+	if (!r) {
+		rung_model_free(m);
+		return;
+	}
+	CHECK_INT(rung_counter_set(r, "dram__bytes_read.sum", 201.3e6), 0);
+	CHECK_INT(rung_counter_set(r, "sm__warps_active.avg.pct_of_peak_sustained_active", 62.04), 0);
+	CHECK_INT(rung_counter_set(r, "gpu__time_duration.sum", 73100), 0);
+	CHECK_INT(rung_counter_set(r, "flops.f32", 34.4e9), 0);
+	const char *dir = run_script(m, "j j <Enter> / d r a m _ _ b <Enter>\n:dump counters.txt\n", 100, 12, 0);
+	char *s = dump_of(dir, "counters.txt");
+	CHECK_CONTAINS(s, "  dram__bytes_read.sum                                       201.3 MB\n");
+	CHECK_CONTAINS(s, "  sm__warps_active.avg.pct_of_peak_sustained_active            62.0 %\n");
+	CHECK_CONTAINS(s, "  gpu__time_duration.sum                                     73.10 us\n");
+	CHECK_CONTAINS(s, "  flops.f32                                                34.4 GFLOP\n");
 	free(s);
 	rung_model_free(m);
 }
@@ -1119,7 +1293,7 @@ static void test_git_demo(void)
 	}
 	CHECK_INT(rung_model_auto_evaluate(m), 0);
 	const char *d = run_script(m,
-				   ":wait\n:dump git_versions.txt\nG\n:dump git_base.txt\nT\n:dump git_softmax.txt\n"
+				   ":wait\n:dump git_versions.txt\nG\n:dump git_base.txt\na k b\nT\n:dump git_softmax.txt\n"
 				   "T\n:dump git_back.txt\n",
 				   110, 20, 1);
 	char *t = dump_of(d, "git_versions.txt");
@@ -1136,6 +1310,17 @@ static void test_git_demo(void)
 	free(t);
 	t = dump_of(d, "git_back.txt");
 	CHECK_CONTAINS(t, "rung sgemm (task 1/2, T switches): 11 versions, 0 evaluated, 2 recorded");
+	/* T T keeps the task's compare marks (a: the oldest, b: the next) and its selection */
+	char id1[16], id2[16];
+	snprintf(id1, sizeof(id1), "%.7s", c1);
+	snprintf(id2, sizeof(id2), "%.7s", c2);
+	const char *r1 = t ? strstr(t, id1) : NULL, *r2 = t ? strstr(t, id2) : NULL;
+	CHECK(r1 && r1 - t >= 5 && r1[-4] == 'a' && r1[-5] == '\n');
+	CHECK(r2 && r2 - t >= 5 && r2[-4] == 'b' && r2[-5] == '\n');
+	CHECK_CONTAINS(t, " 10/11\n");
+	free(t);
+	t = dump_of(d, "git_softmax.txt"); /* the other task has marks of its own: none yet */
+	CHECK(t && !strstr(t, "\na ") && !strstr(t, "\nb "));
 	free(t);
 	CHECK_INT(rung_key_request('T'), RUNG_REQ_NEXT_TASK);
 	/* launch geometry from each version's `// rung:` line at [dims] (4096^3) */
@@ -1221,6 +1406,8 @@ static void test_roofline_ceilings_sm100(void)
 		char *t = dump_of(d, "sm100_roofline.txt");
 		CHECK_CONTAINS(t, "(datasheet ceilings)");
 		CHECK(t && !strstr(t, "no roofline ceilings known"));
+		CHECK_CONTAINS(t, " DRAM 8.19 TB/s ");
+		CHECK_CONTAINS(t, " FP32 74.4 TFLOP/s");
 		free(t);
 		rung_model_free(m);
 	}
@@ -1253,6 +1440,35 @@ static void test_roofline_ceilings_sm100(void)
 	free(ini);
 	free(ker);
 	free(ref);
+}
+
+/* Counts agree with their number ("1 version", "1 hunk") and the WORKTREE row's
+ * name is not cut to the 7 columns of a short hash ("WORKTRE"). */
+static void test_plurals_worktree(void)
+{
+	rung_model *m = NULL;
+	CHECK_INT(rung_model_mem_new(&m), 0);
+	rung_model_row r = {0};
+	snprintf(r.hash, sizeof(r.hash), "WORKTREE");
+	snprintf(r.subject, sizeof(r.subject), "(uncommitted changes)");
+	CHECK_INT(rung_model_mem_add(m, &r), 0);
+	snprintf(m->title, sizeof(m->title), "sgemm");
+	const char *dir = run_script(m, ":dump one.txt\n<Enter>\n:dump one_detail.txt\n", 80, 8, 0);
+	char *s = dump_of(dir, "one.txt");
+	CHECK_CONTAINS(s, "rung sgemm: 1 version, 0 evaluated");
+	CHECK_CONTAINS(s, "  WORKTREE (uncommitted changes)");
+	free(s);
+	s = dump_of(dir, "one_detail.txt");
+	CHECK(s && !strncmp(s, "WORKTREE (uncommitted changes)", 30));
+	free(s);
+	rung_model_free(m);
+	/* a diff of one hunk */
+	m = demo_model(12);
+	dir = run_script(m, "G a g j j b c t\n:dump hunk.txt\n", 100, 40, 0);
+	s = dump_of(dir, "hunk.txt");
+	CHECK_CONTAINS(s, "source diff a -> b: 1 hunk, +");
+	free(s);
+	rung_model_free(m);
 }
 
 /* A verdict key on the steer screen keeps the version's note (it showed
@@ -1290,6 +1506,8 @@ int main(void)
 	T_RUN(test_events_threaded);
 	T_RUN(test_textdiff);
 	T_RUN(test_screen_versions);
+	T_RUN(test_versions_widths);
+	T_RUN(test_marks_distinct);
 	T_RUN(test_screen_ascii);
 	T_RUN(test_screen_suspect);
 	T_RUN(test_screen_detail);
@@ -1304,14 +1522,17 @@ int main(void)
 	T_RUN(test_detail_output);
 	T_RUN(test_live_update);
 	T_RUN(test_sort_mouse);
+	T_RUN(test_search_highlight);
 	T_RUN(test_script_errors);
 	T_RUN(test_recorded_model);
 	T_RUN(test_recorded_screens);
 	T_RUN(test_roofline_measured);
+	T_RUN(test_counter_units);
 	T_RUN(test_roofline_ceilings_sm100);
 	T_RUN(test_task_key_one_task);
 	T_RUN(test_git_demo);
 	T_RUN(test_inputs_shown);
 	T_RUN(test_verdict_keeps_note);
+	T_RUN(test_plurals_worktree);
 	return t_done();
 }

@@ -117,6 +117,11 @@ done:
 #undef EMIT
 }
 
+int rung_tui_id_len(const char *id)
+{
+	return strcmp(id, "WORKTREE") ? 7 : 8;
+}
+
 int rung_tui_width(const char *s)
 {
 	int w = 0;
@@ -250,11 +255,11 @@ void rung_tui_theme_apply(const rung_theme *t, bool colour)
 }
 
 static const char *const glyph_utf8[RUNG_NGLYPHS] = {
-	"\u2713", "\u2717", "\u00b7", "\u25d0", "\u21ba", "-", " ", "\u2605", "B", "\u270e", "\u2500", "\u2502", "\u2588", "\u0394",
+	"\u2713", "\u2717", "\u00b7", "\u25d0", "\u21ba", "-", " ", "\u2605", "\u2302", "\u270e", "\u2500", "\u2502", "\u2588", "\u0394",
 	"\u2691", /* suspect: a flag */
 };
 static const char *const glyph_ascii[RUNG_NGLYPHS] = {
-	"o", "x", ".", "*", "c", "-", " ", "*", "B", "n", "-", "|", "#", "d",
+	"o", "x", ".", "*", "c", "-", " ", "*", "=", "n", "-", "|", "#", "d",
 	"?",
 };
 

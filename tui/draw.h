@@ -22,6 +22,11 @@ void rung_tui_draw_init(bool utf8);
  * width written. srclen < 0: up to NUL. Every screen draws text through this. */
 int rung_tui_sanitize(char *dst, size_t dstlen, const char *src, long srclen, int start_col);
 
+/* How much of a version id to show: 7 (a short commit hash), or 8 for
+ * "WORKTREE" (uncommitted edits), which is never cut: printf("%.*s", n, id). */
+int rung_tui_id_len(const char *id);
+#define RUNG_ID(id) rung_tui_id_len(id), (id)
+
 /* Display width of already-sanitized text. */
 int rung_tui_width(const char *s);
 

@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <wchar.h>
+#include <wctype.h>
 
 #include "core/err.h"
 #include "core/timing.h"
@@ -120,9 +121,35 @@ void rung_help_lines(rung_lines *out)
 		rung_lines_seg(out, RUNG_ROLE_DEFAULT, " %-18s ", req_table[r].name);
 		rung_lines_seg(out, RUNG_ROLE_DIM, "%s", req_table[r].help);
 	}
+	/* what the versions table's glyphs mean, drawn as the table draws them */
+	rung_lines_add(out, RUNG_ROLE_DEFAULT, "%s", "");
+	rung_lines_add(out, RUNG_ROLE_HEADER, "%s", "Versions table");
+	char steps[64];
+	snprintf(steps, sizeof(steps), "%s %s %s %s %s %s %s", rung_glyph(RUNG_G_OK), rung_glyph(RUNG_G_CACHED),
+		 rung_tui_utf8 ? "\u25cb" : "r", rung_glyph(RUNG_G_FAILED), rung_glyph(RUNG_G_RUNNING),
+		 rung_glyph(RUNG_G_PENDING), rung_glyph(RUNG_G_SKIPPED));
+	const struct {
+		rung_role role;
+		const char *glyph, *text;
+	} legend[] = {
+		{RUNG_ROLE_MARK, "a, b", "marked for compare (keys a and b; c compares them)"},
+		{RUNG_ROLE_BEST, rung_glyph(RUNG_G_BEST), "the best (fastest passing) version"},
+		{RUNG_ROLE_BASELINE, rung_glyph(RUNG_G_BASELINE), "the baseline that 'vs base' is measured against"},
+		{RUNG_ROLE_SUSPECT, rung_glyph(RUNG_G_SUSPECT), "suspect: evidence that it may fool the bench"},
+		{RUNG_ROLE_NOTE, rung_glyph(RUNG_G_NOTE), "has a note"},
+		{RUNG_ROLE_OK, steps, "CRKB rungs: ok, reused, recorded, failed, running, pending, skipped"},
+	};
+	for (size_t i = 0; i < sizeof(legend) / sizeof(legend[0]); i++) {
+		int pad = 14 - rung_tui_width(legend[i].glyph);
+		rung_lines_new(out);
+		rung_lines_seg(out, RUNG_ROLE_DEFAULT, "%s", "  ");
+		rung_lines_seg(out, legend[i].role, "%s", legend[i].glyph);
+		rung_lines_seg(out, RUNG_ROLE_DEFAULT, "%*s %s", pad > 0 ? pad : 0, "", legend[i].text);
+	}
 	rung_lines_add(out, RUNG_ROLE_DEFAULT, "%s", "");
 	rung_lines_add(out, RUNG_ROLE_HEADER, "%s", "Mouse");
 	rung_lines_add(out, RUNG_ROLE_DEFAULT, "%s", "  click          select the line under the pointer");
+	rung_lines_add(out, RUNG_ROLE_DEFAULT, "%s", "  wheel          scroll (the roofline: the next or previous version)");
 }
 
 /* ---- views ------------------------------------------------------------- */
@@ -297,6 +324,32 @@ int rung_tui_selected_row(rung_tui *t)
 	return i;
 }
 
+void rung_tui_switch_marks(rung_tui *t, int from, int to)
+{
+	int need = (from > to ? from : to) + 1;
+	if (need > t->ntask_marks) {
+		struct rung_task_marks *nm = realloc(t->task_marks, (size_t)need * sizeof(*nm));
+		if (nm) {
+			memset(nm + t->ntask_marks, 0, (size_t)(need - t->ntask_marks) * sizeof(*nm));
+			t->task_marks = nm;
+			t->ntask_marks = need;
+		}
+	}
+	if (from >= 0 && from < t->ntask_marks) {
+		struct rung_task_marks *k = &t->task_marks[from];
+		snprintf(k->sel, sizeof(k->sel), "%s", t->sel);
+		snprintf(k->a, sizeof(k->a), "%s", t->mark_a);
+		snprintf(k->b, sizeof(k->b), "%s", t->mark_b);
+	}
+	t->sel[0] = t->mark_a[0] = t->mark_b[0] = 0;
+	if (to >= 0 && to < t->ntask_marks) {
+		const struct rung_task_marks *k = &t->task_marks[to];
+		snprintf(t->sel, sizeof(t->sel), "%s", k->sel);
+		snprintf(t->mark_a, sizeof(t->mark_a), "%s", k->a);
+		snprintf(t->mark_b, sizeof(t->mark_b), "%s", k->b);
+	}
+}
+
 void rung_tui_select_row(rung_tui *t, int row)
 {
 	if (row >= 0 && row < t->model->nrows)
@@ -349,8 +402,8 @@ static void draw_status(rung_tui *t)
 			role = RUNG_ROLE_ERROR;
 	} else if (m->queue_total > 0) {
 		if (m->queue_hash[0])
-			snprintf(left, sizeof(left), "evaluating %d/%d %.7s %s %.0f%%", m->queue_done + 1, m->queue_total,
-				 m->queue_hash, rung_step_name(m->queue_step), m->queue_frac * 100);
+			snprintf(left, sizeof(left), "evaluating %d/%d %.*s %s %.0f%%", m->queue_done + 1, m->queue_total,
+				 RUNG_ID(m->queue_hash), rung_step_name(m->queue_step), m->queue_frac * 100);
 		else
 			snprintf(left, sizeof(left), "evaluating %d/%d queued", m->queue_done + 1, m->queue_total);
 		role = RUNG_ROLE_RUNNING;
@@ -501,7 +554,7 @@ static int generic_request(rung_tui *t, rung_view *v, rung_request req)
 			return RUNG_R_NONE;
 		char *mk = req == RUNG_REQ_MARK_A ? t->mark_a : t->mark_b;
 		snprintf(mk, 41, "%s", t->model->rows[row].hash);
-		rung_tui_message(t, false, "marked %.7s as %c; 'c' compares", mk, req == RUNG_REQ_MARK_A ? 'a' : 'b');
+		rung_tui_message(t, false, "marked %.*s as %c; 'c' compares", RUNG_ID(mk), req == RUNG_REQ_MARK_A ? 'a' : 'b');
 		return RUNG_R_REDRAW;
 	}
 	case RUNG_REQ_REFRESH:
@@ -517,7 +570,7 @@ static int generic_request(rung_tui *t, rung_view *v, rung_request req)
 		if (rung_model_evaluate(t->model, t->model->rows[row].hash) < 0)
 			rung_tui_message(t, true, "evaluate: %s", rung_error_last());
 		else
-			rung_tui_message(t, false, "queued %.7s", t->model->rows[row].hash);
+			rung_tui_message(t, false, "queued %.*s", RUNG_ID(t->model->rows[row].hash));
 		return RUNG_R_REDRAW;
 	}
 	case RUNG_REQ_SANITIZE: {
@@ -527,8 +580,8 @@ static int generic_request(rung_tui *t, rung_view *v, rung_request req)
 		if (rung_model_sanitize(t->model, t->model->rows[row].hash) < 0)
 			rung_tui_message(t, true, "sanitize: %s", rung_error_last());
 		else
-			rung_tui_message(t, false, "sanitize %.7s queued (compute-sanitizer, in the background)",
-					 t->model->rows[row].hash);
+			rung_tui_message(t, false, "sanitize %.*s queued (compute-sanitizer, in the background)",
+					 RUNG_ID(t->model->rows[row].hash));
 		return RUNG_R_REDRAW;
 	}
 	case RUNG_REQ_EVALUATE_MISSING: {
@@ -614,6 +667,55 @@ static void handle_mouse(rung_tui *t, int y, int x)
 	t->view_dirty = t->status_dirty = true;
 }
 
+static void do_request(rung_tui *t, rung_view *v, rung_request req)
+{
+	int r = v->ops->request ? v->ops->request(v, req) : RUNG_R_UNHANDLED;
+	if (r & RUNG_R_UNHANDLED)
+		r = generic_request(t, v, req);
+	v = rung_tui_current(t);
+	if (v && (r & RUNG_R_REOPEN))
+		view_open(v);
+	if (r & (RUNG_R_REDRAW | RUNG_R_REOPEN))
+		t->view_dirty = true;
+	t->status_dirty = true;
+}
+
+/* The mouse wheel: a list scrolls by `lines` with the cursor kept on screen, a
+ * pager scrolls, and a screen without list rows (the roofline) moves its
+ * selection by one. */
+#define RUNG_WHEEL_LINES 3
+static void wheel(rung_tui *t, int dir)
+{
+	rung_view *v = rung_tui_current(t);
+	if (!v || t->prompting)
+		return;
+	int rows = rung_view_rows(v);
+	if (rows <= 0) {
+		do_request(t, v, dir > 0 ? RUNG_REQ_MOVE_DOWN : RUNG_REQ_MOVE_UP);
+		return;
+	}
+	if (v->pager) {
+		if (move_cursor(v, dir * RUNG_WHEEL_LINES))
+			t->view_dirty = t->status_dirty = true;
+		return;
+	}
+	int oc = v->cursor, oo = v->offset, max = v->nlines - rows;
+	v->offset += dir * RUNG_WHEEL_LINES;
+	if (v->offset > max)
+		v->offset = max;
+	if (v->offset < 0)
+		v->offset = 0;
+	if (v->cursor < v->offset)
+		v->cursor = v->offset;
+	if (v->cursor >= v->offset + rows)
+		v->cursor = v->offset + rows - 1;
+	rung_view_clamp(v);
+	if (v->cursor != oc && v->ops->select)
+		v->ops->select(v);
+	if (v->cursor != oc || v->offset != oo)
+		t->view_dirty = t->status_dirty = true;
+}
+
 void rung_tui_key(rung_tui *t, int key)
 {
 	if (key == KEY_RESIZE) {
@@ -622,7 +724,13 @@ void rung_tui_key(rung_tui *t, int key)
 	}
 	if (key == KEY_MOUSE) {
 		MEVENT me;
-		if (getmouse(&me) == OK && (me.bstate & (BUTTON1_CLICKED | BUTTON1_PRESSED | BUTTON1_RELEASED)))
+		if (getmouse(&me) != OK)
+			return;
+		if (me.bstate & BUTTON4_PRESSED)
+			wheel(t, -1);
+		else if (me.bstate & BUTTON5_PRESSED)
+			wheel(t, 1);
+		else if (me.bstate & (BUTTON1_CLICKED | BUTTON1_PRESSED | BUTTON1_RELEASED))
 			handle_mouse(t, me.y, me.x);
 		return;
 	}
@@ -643,18 +751,57 @@ void rung_tui_key(rung_tui *t, int key)
 		rung_tui_message(t, false, "unknown key %s (? for help)", rung_key_name(key, kb, sizeof(kb)));
 		return;
 	}
-	int r = v->ops->request ? v->ops->request(v, req) : RUNG_R_UNHANDLED;
-	if (r & RUNG_R_UNHANDLED)
-		r = generic_request(t, v, req);
-	v = rung_tui_current(t);
-	if (v && (r & RUNG_R_REOPEN))
-		view_open(v);
-	if (r & (RUNG_R_REDRAW | RUNG_R_REOPEN))
-		t->view_dirty = true;
-	t->status_dirty = true;
+	do_request(t, v, req);
 }
 
 /* ---- frame ---------------------------------------------------------- */
+
+/* Shows every match of the search in the list rows of v in the search role
+ * (case-insensitive, as the search matches): the text already drawn is read
+ * back, so every screen gets it whatever draws its lines. */
+static void highlight_search(rung_view *v, const char *needle)
+{
+	if (!needle[0] || !v->win || !v->ops->line_text)
+		return;
+	wchar_t wn[128];
+	size_t nn = mbstowcs(wn, needle, sizeof(wn) / sizeof(wn[0]) - 1);
+	if (nn == (size_t)-1 || nn == 0)
+		return;
+	for (size_t i = 0; i < nn; i++)
+		wn[i] = (wchar_t)towlower((wint_t)wn[i]);
+	attr_t sa = rung_tui_attr(RUNG_ROLE_SEARCH);
+	short pair = (short)PAIR_NUMBER(sa);
+	attr_t attrs = sa & ~A_COLOR;
+	enum { MAXW = 1024 };
+	int w = v->width < MAXW ? v->width : MAXW;
+	for (int y = v->top; y < v->height; y++) {
+		cchar_t cells[MAXW + 1];
+		if (mvwin_wchnstr(v->win, y, 0, cells, w) == ERR)
+			continue;
+		/* the characters of the row and the column each starts at */
+		wchar_t ch[MAXW];
+		int col[MAXW + 1], n = 0;
+		for (int x = 0; x < w; x++) {
+			wchar_t wc[CCHARW_MAX + 1] = {0};
+			attr_t a;
+			short p;
+			if (getcchar(&cells[x], wc, &a, &p, NULL) == ERR)
+				break;
+			if (!wc[0]) /* the second column of a wide character */
+				continue;
+			ch[n] = (wchar_t)towlower((wint_t)wc[0]);
+			col[n++] = x;
+		}
+		col[n] = w;
+		for (int k = 0; k + (int)nn <= n; k++) {
+			if (wmemcmp(ch + k, wn, nn))
+				continue;
+			int end = k + (int)nn < n ? col[k + nn] : w;
+			mvwchgat(v->win, y, col[k], end - col[k], attrs, pair, NULL);
+			k += (int)nn - 1;
+		}
+	}
+}
 
 static void draw_frame(rung_tui *t)
 {
@@ -673,6 +820,7 @@ static void draw_frame(rung_tui *t)
 		werase(v->win);
 		if (v->ops->draw)
 			v->ops->draw(v);
+		highlight_search(v, t->search);
 		wnoutrefresh(v->win);
 	}
 	if (t->status_dirty || t->view_dirty)
@@ -906,6 +1054,28 @@ int rung_tui_script_command(rung_tui *t, const char *line)
 		handle_mouse(t, y, x);
 		return 0;
 	}
+	if (!strcmp(cmd, "mouse")) {
+		/* a mouse event through curses' own queue, read back as a terminal's would be */
+		char kind[32];
+		MEVENT me = {0};
+		if (sscanf(args, "%31s %d %d", kind, &me.y, &me.x) != 3)
+			return rung_error_set(RUNG_EINVAL, ":mouse click|wheel-up|wheel-down Y X expected");
+		if (!strcmp(kind, "click"))
+			me.bstate = BUTTON1_CLICKED;
+		else if (!strcmp(kind, "wheel-up"))
+			me.bstate = BUTTON4_PRESSED;
+		else if (!strcmp(kind, "wheel-down"))
+			me.bstate = BUTTON5_PRESSED;
+		else
+			return rung_error_set(RUNG_EINVAL, ":mouse click|wheel-up|wheel-down Y X expected");
+		if (ungetmouse(&me) == ERR)
+			return rung_error_set(RUNG_EIO, ":mouse: curses took no mouse event");
+		wint_t wch;
+		if (wget_wch(t->status ? t->status : stdscr, &wch) != KEY_CODE_YES || wch != KEY_MOUSE)
+			return rung_error_set(RUNG_EIO, ":mouse: no KEY_MOUSE came back");
+		rung_tui_key(t, KEY_MOUSE);
+		return 0;
+	}
 	if (!strcmp(cmd, "type")) {
 		for (const char *p = args; *p; p++)
 			rung_tui_key(t, (unsigned char)*p);
@@ -1045,10 +1215,9 @@ int rung_tui_run(rung_model *m, const rung_tui_opts *opts)
 	curs_set(0);
 	set_escdelay(25);
 	rung_tui_theme_apply(&t->theme, t->colour);
-	if (!opts->script) {
-		mousemask(BUTTON1_CLICKED | BUTTON1_PRESSED, NULL);
-		mouseinterval(0);
-	}
+	/* clicks and the wheel (buttons 4 and 5); in script mode too, for :mouse */
+	mousemask(BUTTON1_CLICKED | BUTTON1_PRESSED | BUTTON4_PRESSED | BUTTON5_PRESSED, NULL);
+	mouseinterval(0);
 	t->lines = LINES;
 	t->cols = COLS;
 	layout(t);
@@ -1070,6 +1239,7 @@ int rung_tui_run(rung_model *m, const rung_tui_opts *opts)
 	}
 	if (t->status)
 		delwin(t->status);
+	free(t->task_marks);
 	endwin();
 	if (scr)
 		delscreen(scr);

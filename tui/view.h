@@ -62,8 +62,8 @@ typedef enum {
 	_(FIND_PREV, "find-prev", "Search", 'N', 0, 0, "previous match") \
 	_(FILTER, "filter", "Search", 'F', 0, 0, "show only versions matching the search (toggle)") \
 	_(SORT, "sort", "Versions", 's', 0, 0, "cycle the sort order (commit, time, error, roofline)") \
-	_(MARK_A, "mark-a", "Versions", 'a', 0, 0, "mark the selected version as A for compare") \
-	_(MARK_B, "mark-b", "Versions", 'b', 0, 0, "mark the selected version as B for compare") \
+	_(MARK_A, "mark-a", "Versions", 'a', 0, 0, "mark the selected version a, for compare") \
+	_(MARK_B, "mark-b", "Versions", 'b', 0, 0, "mark the selected version b, for compare") \
 	_(REFRESH, "refresh", "Versions", 'R', RUNG_CTRL('l'), 0, "reload history, notes and results") \
 	_(EVALUATE, "evaluate", "Versions", 'e', 0, 0, "evaluate the selected version") \
 	_(EVALUATE_MISSING, "evaluate-missing", "Versions", 'E', 0, 0, "evaluate every version without a live result") \
@@ -159,6 +159,12 @@ struct rung_tui {
 	int sort;               /* versions sort order */
 	char sel[41];           /* selected version (hash) shared by screens */
 	char mark_a[41], mark_b[41];
+	/* the selection and marks of each task (by index in model->tasks), kept while
+	 * another task is shown (T) */
+	struct rung_task_marks {
+		char sel[41], a[41], b[41];
+	} *task_marks;
+	int ntask_marks;
 	bool quit;
 	bool status_dirty, view_dirty;
 	/* prompt (search, directive) */
@@ -187,6 +193,9 @@ rung_view *rung_tui_current(rung_tui *t);
 void rung_tui_message(rung_tui *t, bool error, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 void rung_tui_prompt(rung_tui *t, const char *label, const char *initial,
 		     void (*done)(rung_tui *t, const char *text, bool ok));
+/* Keeps the selection and compare marks of task `from` and brings back those
+ * of task `to` (none the first time it is shown). */
+void rung_tui_switch_marks(rung_tui *t, int from, int to);
 /* Selected row index in the model (-1 none). */
 int rung_tui_selected_row(rung_tui *t);
 void rung_tui_select_row(rung_tui *t, int row);
@@ -201,7 +210,8 @@ int rung_tui_dump(rung_tui *t, const char *path);
 /* The same with each cell's style: "{role attr...}" at the start of a line and wherever the
  * style changes, role from the cell's colour pair ("-": no pair, as with NO_COLOR). */
 int rung_tui_dump_attrs(rung_tui *t, const char *path);
-/* Handles a script line (":dump x", ":dump-attrs x", ":resize 20x6", ":event ...", ":wait", ":click Y X", ":type TEXT"). */
+/* Handles a script line (":dump x", ":dump-attrs x", ":resize 20x6", ":event ...", ":wait", ":click Y X",
+ * ":mouse click|wheel-up|wheel-down Y X" (through curses' event queue), ":type TEXT"). */
 int rung_tui_script_command(rung_tui *t, const char *line);
 /* Feeds one key through the keymap / prompt as if typed. */
 void rung_tui_key(rung_tui *t, int key);

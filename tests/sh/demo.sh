@@ -65,6 +65,14 @@ fi
 log=$("$RUNG" log -C "$T/d" --task sgemm 2>&1) || fail "rung log: $log"
 [ "$(grep -c 'not evaluated' <<<"$log")" = 11 ] || [ -f "$RUNG_SRC/examples/sgemm/recorded.jsonl" ] || fail "rung log: $log"
 
+# the suggested command is one the shell reads back: a path with a space and a quote is quoted
+grep -q "^rung demo: open the workbench with: rung tui -C $T/d sgemm$" <<<"$out" || fail "plain path quoted: $out"
+odd="$T/my demo's dir"
+out=$("$RUNG" demo --no-tui "$odd" 2>&1) || fail "rung demo in '$odd': $out"
+line=$(grep "^rung demo: open the workbench with: rung tui " <<<"$out") || fail "no suggested command: $out"
+eval "set -- ${line#rung demo: open the workbench with: rung tui }"
+[ $# = 3 ] && [ "$1" = -C ] && [ "$2" = "$odd" ] && [ "$3" = sgemm ] || fail "the shell reads '$line' as: $*"
+
 # a non-empty directory is refused, its files kept
 mkdir "$T/full" && echo keep >"$T/full/mine.txt"
 err=$("$RUNG" demo --no-tui "$T/full" 2>&1) && fail "non-empty dir accepted"

@@ -107,7 +107,7 @@ static char *get_text(rung_tui *t, const char *hash, rung_text_kind kind, rung_s
 {
 	char *raw = NULL;
 	if (rung_model_text(&raw, t->model, hash, kind) < 0) {
-		snprintf(err, (size_t)errlen, "%.7s: %s", hash, rung_error_last());
+		snprintf(err, (size_t)errlen, "%.*s: %s", RUNG_ID(hash), rung_error_last());
 		return NULL;
 	}
 	if (kind != RUNG_TEXT_SASS && !mix)
@@ -115,7 +115,7 @@ static char *get_text(rung_tui *t, const char *hash, rung_text_kind kind, rung_s
 	char *norm = NULL;
 	rung_sass_mix m;
 	if (rung_sass_prepare(&norm, &m, raw) < 0) {
-		snprintf(err, (size_t)errlen, "%.7s: %s", hash, rung_error_last());
+		snprintf(err, (size_t)errlen, "%.*s: %s", RUNG_ID(hash), rung_error_last());
 		free(raw);
 		return NULL;
 	}
@@ -139,10 +139,10 @@ static void build_top(rung_view *v, int ra, int rb)
 	const rung_model_row *A = &m->rows[ra], *B = &m->rows[rb];
 	rung_lines_new(l);
 	rung_lines_seg(l, RUNG_ROLE_MARK, "a");
-	rung_lines_seg(l, RUNG_ROLE_DEFAULT, " %.7s %s", A->hash, A->subject);
+	rung_lines_seg(l, RUNG_ROLE_DEFAULT, " %.*s %s", RUNG_ID(A->hash), A->subject);
 	rung_lines_new(l);
 	rung_lines_seg(l, RUNG_ROLE_MARK, "b");
-	rung_lines_seg(l, RUNG_ROLE_DEFAULT, " %.7s %s", B->hash, B->subject);
+	rung_lines_seg(l, RUNG_ROLE_DEFAULT, " %.*s %s", RUNG_ID(B->hash), B->subject);
 	rung_lines_add(l, RUNG_ROLE_HEADER, "%-10s%14s %14s %s", "", "a", "b", "delta (b vs a)");
 	rung_row_metrics ma, mb;
 	rung_row_metrics_get(&ma, m, ra, -1);
@@ -191,14 +191,14 @@ static void build_top(rung_view *v, int ra, int rb)
 	if (p->mix_ok) {
 		const rung_sass_mix *xa = &p->xa, *xb = &p->xb;
 		rung_lines_add(l, RUNG_ROLE_HEADER, "instruction mix (a>b)");
-		int col = 0;
-		for (int k = 0; k < RUNG_MIX_COUNT; k++) {
-			if (!xa->n[k] && !xb->n[k])
-				continue;
+		rung_mix_id ids[RUNG_MIX_COUNT];
+		int nids = rung_mix_present(ids, xa, xb), col = 0;
+		for (int i = 0; i < nids; i++) {
+			rung_mix_id k = ids[i];
 			if (col == 0)
 				rung_lines_new(l);
 			long long d = (long long)(xb->n[k] - xa->n[k]);
-			rung_lines_seg(l, RUNG_ROLE_HEADER, "%-8s", rung_mix_name((rung_mix_id)k));
+			rung_lines_seg(l, RUNG_ROLE_HEADER, "%-8s", rung_mix_name(k));
 			rung_lines_seg(l, RUNG_ROLE_DEFAULT, "%5lld>%-5lld", (long long)xa->n[k], (long long)xb->n[k]);
 			char ds[24] = "";
 			if (d)
@@ -347,7 +347,7 @@ static void draw_half(WINDOW *w, int y, int x, int width, rung_role role, int ln
 static void compare_draw(rung_view *v)
 {
 	compare_priv *p = v->priv;
-	rung_view_draw_title(v, "compare a %.7s .. b %.7s  %s diff (t switches)", p->a, p->b, rung_text_kind_name(p->kind));
+	rung_view_draw_title(v, "compare a %.*s .. b %.*s  %s diff (t switches)", RUNG_ID(p->a), RUNG_ID(p->b), rung_text_kind_name(p->kind));
 	int rows = rung_view_rows(v);
 	int half = (v->width - 1) / 2;
 	for (int i = 0; i < rows; i++) {
@@ -368,8 +368,8 @@ static void compare_draw(rung_view *v)
 					rung_fmt_count(nb, sizeof(nb), p->cb.total);
 				snprintf(counts, sizeof(counts), "; executed a %s b %s (warp inst.)", na, nb);
 			}
-			rung_tui_drawf(v->win, y, 0, v->width, RUNG_ROLE_HEADER, "%s diff a -> b: %d hunks, +%d -%d%s", rung_text_kind_name(p->kind),
-				       p->diff.nhunks, p->diff.adds, p->diff.dels, counts);
+			rung_tui_drawf(v->win, y, 0, v->width, RUNG_ROLE_HEADER, "%s diff a -> b: %d hunk%s, +%d -%d%s",
+				       rung_text_kind_name(p->kind), p->diff.nhunks, p->diff.nhunks == 1 ? "" : "s", p->diff.adds, p->diff.dels, counts);
 			continue;
 		}
 		line--;

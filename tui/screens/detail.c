@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "core/inert.h"
+#include "core/profile.h"
 #include "tui/screens/detail_prof.h"
 #include "tui/draw.h"
 #include "tui/model/occ_row.h"
@@ -319,8 +320,11 @@ static void build_summary(rung_view *v, int row)
 		histogram(l, b);
 	}
 	step_line(l, r, RUNG_STEP_PROFILE, "");
-	for (int i = 0; i < r->ncounters; i++)
-		rung_lines_add(l, RUNG_ROLE_DEFAULT, "  %-40s %g", r->counters[i].name, r->counters[i].value);
+	for (int i = 0; i < r->ncounters; i++) {
+		char val[48];
+		rung_counter_format(val, sizeof(val), r->counters[i].name, r->counters[i].value);
+		rung_lines_add(l, RUNG_ROLE_DEFAULT, "  %-52s %14s", r->counters[i].name, val);
+	}
 	char stored[64];
 	rung_detail_prof_stored(stored, sizeof(stored), m, mr->hash);
 	if (stored[0])
@@ -392,9 +396,9 @@ static void detail_draw(rung_view *v)
 	rung_model *m = v->tui->model;
 	int row = rung_tui_selected_row(v->tui);
 	if (p->pane == PANE_SUMMARY)
-		rung_view_draw_title(v, "%.7s %s", row >= 0 ? m->rows[row].hash : "", row >= 0 ? m->rows[row].subject : "");
+		rung_view_draw_title(v, "%.*s %s", RUNG_ID(row >= 0 ? m->rows[row].hash : ""), row >= 0 ? m->rows[row].subject : "");
 	else
-		rung_view_draw_title(v, "%.7s %s (t: %s)", row >= 0 ? m->rows[row].hash : "", pane_names[p->pane],
+		rung_view_draw_title(v, "%.*s %s (t: %s)", RUNG_ID(row >= 0 ? m->rows[row].hash : ""), pane_names[p->pane],
 				     pane_names[(p->pane + 1) % NPANES]);
 	int rows = rung_view_rows(v);
 	for (int i = 0; i < rows && v->offset + i < p->lines.n; i++)

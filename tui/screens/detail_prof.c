@@ -42,11 +42,11 @@ void rung_detail_sass_lines(rung_lines *l, rung_model *m, const char *hash)
 		int nhot = 0;
 		for (int i = 0; i < a.s.nlines; i++)
 			nhot += a.hot[i];
-		rung_lines_add(l, RUNG_ROLE_HEADER, "SASS: %d instructions, %d counted, %s warp instructions executed, %d hot", ninst,
-			       a.counted, tot, nhot);
+		rung_lines_add(l, RUNG_ROLE_HEADER, "SASS: %d instruction%s, %d counted, %s warp instructions executed, %d hot", ninst,
+			       ninst == 1 ? "" : "s", a.counted, tot, nhot);
 		rung_lines_add(l, RUNG_ROLE_HEADER, "      pc    count      %%    instruction");
 	} else {
-		rung_lines_add(l, RUNG_ROLE_HEADER, "SASS: %d instructions", ninst);
+		rung_lines_add(l, RUNG_ROLE_HEADER, "SASS: %d instruction%s", ninst, ninst == 1 ? "" : "s");
 		rung_lines_add(l, RUNG_ROLE_DIM, "  %s", a.note);
 		rung_lines_add(l, RUNG_ROLE_HEADER, "      pc    instruction");
 	}
@@ -215,7 +215,7 @@ void rung_detail_trace_lines(rung_lines *l, rung_model *m, const char *hash, int
 	if (e < 0) {
 		rung_lines_add(l, RUNG_ROLE_HEADER, "trace");
 		if (e == RUNG_ENOTFOUND)
-			rung_lines_add(l, RUNG_ROLE_DIM, "  no stored trace (mark regions with rung.h, then rung trace %.7s)", hash);
+			rung_lines_add(l, RUNG_ROLE_DIM, "  no stored trace (mark regions with rung.h, then rung trace %.*s)", RUNG_ID(hash));
 		else
 			rung_lines_add(l, RUNG_ROLE_ERROR, "  %s", rung_error_last());
 		rung_trace_free(&t);
@@ -224,7 +224,8 @@ void rung_detail_trace_lines(rung_lines *l, rung_model *m, const char *hash, int
 	char ku[32] = "unknown";
 	if (!isnan(t.kernel_us))
 		snprintf(ku, sizeof(ku), "%.2f us", t.kernel_us);
-	rung_lines_add(l, RUNG_ROLE_HEADER, "trace: %d records, %d regions, %d SMs, kernel %s", t.nrec, t.nregions, t.nsms, ku);
+	rung_lines_add(l, RUNG_ROLE_HEADER, "trace: %d record%s, %d region%s, %d SM%s, kernel %s", t.nrec, t.nrec == 1 ? "" : "s",
+		       t.nregions, t.nregions == 1 ? "" : "s", t.nsms, t.nsms == 1 ? "" : "s", ku);
 	if (t.written > (uint64_t)t.nrec)
 		rung_lines_add(l, RUNG_ROLE_WARNING, "  buffer full: the kernel wrote %llu records, %d kept",
 			       (unsigned long long)t.written, t.nrec);

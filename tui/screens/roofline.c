@@ -7,7 +7,9 @@
  * counters, the measured one (counted FLOPs over measured DRAM bytes; counted
  * FLOPs over the median), drawn with another glyph. Results recorded on
  * another machine plot in their own role and are labelled. The ceilings are
- * the measured ones of the device when stored, else the datasheet's (title). */
+ * the measured ones of the device when stored, else the datasheet's (title),
+ * each labelled with its name and value ("DRAM 4.8 TB/s", "FP32 67 TFLOP/s")
+ * in free cells beside its line. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -115,6 +117,46 @@ static void tick_label(char *buf, int len, double v)
 		rung_fmt_si(buf, len, v);
 }
 
+/* "4.8 TB/s", "67 TFLOP/s", "1.98 PFLOP/s" */
+static void fmt_rate(char *buf, int len, double v, const char *unit)
+{
+	static const struct {
+		double scale;
+		const char *prefix;
+	} p[] = {{1e15, "P"}, {1e12, "T"}, {1e9, "G"}, {1e6, "M"}, {1, ""}};
+	size_t k = 0;
+	while (k + 1 < sizeof(p) / sizeof(p[0]) && v < p[k].scale)
+		k++;
+	snprintf(buf, (size_t)len, "%.3g %s%s", v / p[k].scale, p[k].prefix, unit);
+}
+
+/* Whether n cells of canvas row cy from cx hold nothing. */
+static bool cells_free(const rung_canvas *c, int cy, int cx, int n)
+{
+	if (cy < 0 || cy >= c->h || cx < 0 || cx + n > c->w)
+		return false;
+	for (int i = 0; i < n; i++) {
+		size_t k = (size_t)cy * (size_t)c->w + (size_t)(cx + i);
+		if (c->bits[k] || c->glyph[k])
+			return false;
+	}
+	return true;
+}
+
+/* Labels a flat roof at canvas row ry, from cell cx_lo to the right edge: at the
+ * right end, just above the line, else just below it (never on the top row,
+ * whose right end has the axis' unit). */
+static void label_roof(rung_view *v, const rung_canvas *c, int margin, int ry, int cx_lo, const char *text, rung_role role)
+{
+	int n = (int)strlen(text);
+	for (int dy = -1; dy <= 1; dy += 2)
+		for (int cx = c->w - n; cx >= cx_lo && cx >= 0 && ry + dy >= 1; cx--)
+			if (cells_free(c, ry + dy, cx, n)) {
+				rung_tui_draw(v->win, 1 + ry + dy, margin + cx, n, role, text);
+				return;
+			}
+}
+
 static void roof_draw(rung_view *v)
 {
 	rung_tui *t = v->tui;
@@ -133,10 +175,10 @@ static void roof_draw(rung_view *v)
 		int o = 0;
 		bool rec = rung_model_row_is_recorded(row);
 		if (isnan(mx->flop_s) || isnan(mx->intensity)) {
-			o = snprintf(line, sizeof(line), "%.7s not benched", row->hash);
+			o = snprintf(line, sizeof(line), "%.*s not benched", RUNG_ID(row->hash));
 		} else {
 			rung_fmt_si(fs, sizeof(fs), mx->flop_s);
-			o = snprintf(line, sizeof(line), "%.7s %.1f FLOP/B %sFLOP/s %.0f%% of roof%s", row->hash, mx->intensity, fs,
+			o = snprintf(line, sizeof(line), "%.*s %.1f FLOP/B %sFLOP/s %.0f%% of roof%s", RUNG_ID(row->hash), mx->intensity, fs,
 				     mx->roof_pct, mx->impossible ? " IMPOSSIBLE" : "");
 		}
 		if (plottable(ms->intensity, ms->flop_s) && o < (int)sizeof(line)) {
@@ -266,6 +308,35 @@ static void roof_draw(rung_view *v)
 		rung_canvas_glyph(&c, x, y, g, role, is_sel ? 9 : 5);
 	}
 	rung_canvas_draw(&c, v->win, 1, margin);
+	/* the ceilings' names and values, in free cells beside their lines */
+	{
+		int cw = rung_tui_utf8 ? 2 : 1, ch = rung_tui_utf8 ? 4 : 1;
+		char lb[64], val[32];
+		int cxr = to_dx(&a, xr) / cw;
+		fmt_rate(val, sizeof(val), ce->fp32_flop_s, "FLOP/s");
+		snprintf(lb, sizeof(lb), "FP32 %s", val);
+		label_roof(v, &c, margin, to_dy(&a, ce->fp32_flop_s) / ch, cxr, lb, RUNG_ROLE_CEILING);
+		if (!isnan(ce->tensor_flop_s) && ce->tensor_flop_s > ce->fp32_flop_s && ce->tensor_flop_s / ce->bw_bytes_s < x1) {
+			fmt_rate(val, sizeof(val), ce->tensor_flop_s, "FLOP/s");
+			snprintf(lb, sizeof(lb), "FP16 tensor %s", val);
+			label_roof(v, &c, margin, to_dy(&a, ce->tensor_flop_s) / ch, to_dx(&a, ce->tensor_flop_s / ce->bw_bytes_s) / cw, lb,
+				   RUNG_ROLE_DIM);
+		}
+		/* the memory slope: just left of it, on the first row below the ridge with
+		 * room (nothing is plotted above the slope; the ridge's row is the roof's) */
+		fmt_rate(val, sizeof(val), ce->bw_bytes_s, "B/s");
+		snprintf(lb, sizeof(lb), "DRAM %s", val);
+		int n = (int)strlen(lb);
+		for (int r = to_dy(&a, ce->bw_bytes_s * xr) / ch + 1; r >= 0 && r < c.h; r++) {
+			int left = 0;
+			while (left < c.w && cells_free(&c, r, left, 1))
+				left++;
+			if (left < c.w && left - 1 - n >= 0 && cells_free(&c, r, left - 1 - n, n)) {
+				rung_tui_draw(v->win, 1 + r, margin + left - 1 - n, n, RUNG_ROLE_CEILING, lb);
+				break;
+			}
+		}
+	}
 	if (legend) {
 		char lg[160];
 		int o = snprintf(lg, sizeof(lg), "%s ideal ([roofline] counts)", rung_tui_utf8 ? "\u25cf" : "o");

@@ -40,12 +40,12 @@ static void steer_draw(rung_view *v)
 	rung_model *m = t->model;
 	steer_priv *p = v->priv;
 	int row = rung_tui_selected_row(t);
-	rung_view_draw_title(v, "steer %.7s", row >= 0 ? m->rows[row].hash : "");
+	rung_view_draw_title(v, "steer %.*s", RUNG_ID(row >= 0 ? m->rows[row].hash : ""));
 	WINDOW *w = v->win;
 	int y = 1;
 	if (row >= 0 && y < v->height) {
 		const rung_model_row *r = &m->rows[row];
-		int x = rung_tui_drawf(w, y, 0, v->width, RUNG_ROLE_KEY, "%.7s ", r->hash);
+		int x = rung_tui_drawf(w, y, 0, v->width, RUNG_ROLE_KEY, "%.*s ", RUNG_ID(r->hash));
 		rung_tui_draw(w, y, x, v->width - x, RUNG_ROLE_DEFAULT, r->subject);
 		y++;
 		if (y < v->height) {
@@ -80,7 +80,7 @@ static void steer_draw(rung_view *v)
 		bool cur = p->in_list && li == v->cursor;
 		if (cur)
 			rung_tui_fill(w, yy, 0, v->width, RUNG_ROLE_CURSOR);
-		int x = rung_tui_drawf(w, yy, 0, v->width, cur ? RUNG_ROLE_CURSOR : RUNG_ROLE_DIM, "%.7s ", r->hash);
+		int x = rung_tui_drawf(w, yy, 0, v->width, cur ? RUNG_ROLE_CURSOR : RUNG_ROLE_DIM, "%.*s ", RUNG_ID(r->hash));
 		x += rung_tui_drawf(w, yy, x, v->width - x, cur ? RUNG_ROLE_CURSOR : RUNG_ROLE_NOTE, "%-9s", rung_verdict_name(r->verdict));
 		rung_tui_draw(w, yy, x, v->width - x, cur ? RUNG_ROLE_CURSOR : RUNG_ROLE_DEFAULT, r->note);
 	}
@@ -96,7 +96,7 @@ static void set_verdict(rung_tui *t, rung_verdict vd, const char *text)
 	if (rung_model_set_note(t->model, hash, vd, text) < 0)
 		rung_tui_message(t, true, "note: %s", rung_error_last());
 	else
-		rung_tui_message(t, false, "%.7s: verdict %s%s", hash, vd ? rung_verdict_name(vd) : "cleared", text[0] ? ", note saved" : "");
+		rung_tui_message(t, false, "%.*s: verdict %s%s", RUNG_ID(hash), vd ? rung_verdict_name(vd) : "cleared", text[0] ? ", note saved" : "");
 }
 
 static void directive_done(rung_tui *t, const char *text, bool ok)

@@ -1,15 +1,18 @@
 /* Versions: one row per version with its rung glyphs, error, time, delta
- * against the baseline, roofline share, registers, verdict and note. A
- * suspect version (docs/CHECKS.md, "Evidence: suspects") has a flag in the
- * second cell of the mark column and "suspect" as its verdict until the
- * person gives one. */
+ * against the baseline, roofline share, registers, verdict and note, and on a
+ * wide window its TFLOP/s or TB/s, SM clock and date. The mark column has
+ * three cells: the compare mark (a, b), the best or baseline glyph, and a
+ * suspect version's flag (docs/CHECKS.md, "Evidence: suspects"); a suspect
+ * version has "suspect" as its verdict until the person gives one. */
 #define _GNU_SOURCE /* strcasestr */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "core/err.h"
+#include "core/roofline_guard.h"
 #include "tui/draw.h"
 #include "tui/model/rowmetrics.h"
 #include "tui/view.h"
@@ -22,27 +25,50 @@ typedef struct {
 	int n;
 	rung_row_metrics *mx; /* per model row */
 	int nmx;
+	int subject_want; /* display width of the longest subject */
 } versions_priv;
 
-/* Columns, in display order; dropped from the highest `drop` first when narrow. */
-enum { C_MARK, C_HASH, C_SUBJECT, C_STEPS, C_MAXREL, C_MEDIAN, C_DELTA, C_ROOF, C_REGS, C_VERDICT, C_NOTE, NCOLS };
+/* Columns, in display order. When the window is narrow they are dropped,
+ * highest `drop` first, until the subject has SUBJECT_MIN columns: the
+ * verdict and the time stay longest. The extra columns (perf: TFLOP/s or
+ * TB/s, whichever is nearer its roof; the SM clock during the bench; the
+ * commit date) appear only where the subject keeps SUBJECT_ROOM columns (or
+ * its longest text) beside them; the subject never takes more than its
+ * longest text. */
+enum { C_MARK, C_HASH, C_DATE, C_SUBJECT, C_STEPS, C_MAXREL, C_MEDIAN, C_DELTA, C_PERF, C_ROOF, C_CLOCK, C_REGS, C_VERDICT,
+       C_NOTE, NCOLS };
+#define SUBJECT_MIN 22
+#define SUBJECT_ROOM 50
+#define DROP_MAX 15
 static const struct {
 	const char *title;
 	int width, drop;
-	bool right;
+	bool right, extra;
 } cols[NCOLS] = {
-	[C_MARK] = {"", 2, 0, false},     [C_HASH] = {"hash", 7, 0, false},	 [C_SUBJECT] = {"subject", 0, 0, false},
-	[C_STEPS] = {"CRKB", 4, 3, false}, [C_MAXREL] = {"max_rel", 8, 6, true},  [C_MEDIAN] = {"median", 9, 4, true},
-	[C_DELTA] = {"vs base", 12, 5, true}, [C_ROOF] = {"roof", 5, 8, true},	 [C_REGS] = {"regs/sp", 7, 9, true},
-	[C_VERDICT] = {"verdict", 8, 7, false}, [C_NOTE] = {"", 1, 10, false},
+	[C_MARK] = {"", 3, 0, false, false},	    [C_HASH] = {"hash", 7, 0, false, false},
+	[C_DATE] = {"date", 11, 15, false, true},    [C_SUBJECT] = {"subject", 0, 0, false, false},
+	[C_STEPS] = {"CRKB", 4, 3, false, false},    [C_MAXREL] = {"max_rel", 8, 8, true, false},
+	[C_MEDIAN] = {"median", 9, 4, true, false},  [C_DELTA] = {"vs base", 12, 7, true, false},
+	[C_PERF] = {"perf", 13, 13, true, true},     [C_ROOF] = {"roof", 5, 9, true, false},
+	[C_CLOCK] = {"clock", 7, 14, true, true},    [C_REGS] = {"regs/sp", 7, 10, true, false},
+	[C_VERDICT] = {"verdict", 8, 5, false, false}, [C_NOTE] = {"", 1, 6, false, false},
 };
 
 /* CRKB, and CRKBS while a version has the sanitize rung (it runs on request
- * only); set by each draw (the UI is single threaded). */
-static bool steps_wide;
+ * only); the hash column is 8 wide while the WORKTREE row (uncommitted edits)
+ * is listed, so that its name is not cut. Set by each draw (the UI is single
+ * threaded). */
+static bool steps_wide, hash_wide;
+
+static bool is_worktree(const rung_model_row *r)
+{
+	return !strcmp(r->hash, "WORKTREE");
+}
 
 static int col_width(int c)
 {
+	if (c == C_HASH && hash_wide)
+		return 8;
 	return c == C_STEPS && steps_wide ? 5 : cols[c].width;
 }
 
@@ -105,8 +131,12 @@ static int versions_open(rung_view *v)
 		return -1;
 	int base = rung_model_baseline(m);
 	char buf[1024];
+	p->subject_want = 0;
 	for (int i = 0; i < m->nrows; i++) {
 		rung_row_metrics_get(&p->mx[i], m, i, base);
+		int sw = rung_tui_sanitize(buf, sizeof(buf), m->rows[i].subject, -1, 0);
+		if (sw > p->subject_want)
+			p->subject_want = sw;
 		if (t->filter && t->search[0] && !strcasestr(row_text(&m->rows[i], buf, sizeof(buf)), t->search))
 			continue;
 		p->idx[p->n++] = i;
@@ -131,17 +161,29 @@ static int versions_open(rung_view *v)
 	return 0;
 }
 
-static void compute_layout(int width, bool show[NCOLS], int *subject_w)
+/* Which columns fit in width and the subject's width; subject_want: the widest subject. */
+static void compute_layout(int width, int subject_want, bool show[NCOLS], int *subject_w)
 {
 	for (int c = 0; c < NCOLS; c++)
 		show[c] = true;
-	for (int drop = 10; drop >= 0; drop--) {
+	if (subject_want < (int)strlen(cols[C_SUBJECT].title))
+		subject_want = (int)strlen(cols[C_SUBJECT].title);
+	int need_min = subject_want < SUBJECT_MIN ? subject_want : SUBJECT_MIN;
+	int need_room = subject_want < SUBJECT_ROOM ? subject_want : SUBJECT_ROOM;
+	if (need_room < need_min)
+		need_room = need_min;
+	for (int drop = DROP_MAX; drop >= 0; drop--) {
 		int used = 0;
+		bool extras = false;
 		for (int c = 0; c < NCOLS; c++)
-			if (show[c] && c != C_SUBJECT)
-				used += col_width(c) + (c == C_MARK ? 0 : 1);
+			if (show[c] && c != C_SUBJECT) {
+				used += col_width(c) + 1;
+				extras |= cols[c].extra;
+			}
 		int sw = width - used;
-		if (sw >= 24 || drop == 0) {
+		if (sw >= (extras ? need_room : need_min) || drop == 0) {
+			if (sw > subject_want)
+				sw = subject_want;
 			*subject_w = sw > 0 ? sw : 0;
 			return;
 		}
@@ -190,27 +232,50 @@ static void draw_row(rung_view *v, int y, int mrow, bool cursor, const bool show
 			cw = room;
 		switch (c) {
 		case C_MARK: {
-			const char *mk = " ";
+			/* three cells: the compare mark (a or b), the best or baseline glyph,
+			 * and a suspect version's flag; each says one thing, none hides another */
+			const char *ab = !strcmp(t->mark_a, r->hash) ? "a" : !strcmp(t->mark_b, r->hash) ? "b" : NULL;
+			if (ab)
+				rung_tui_draw(w, y, x, 1, ROLE(RUNG_ROLE_MARK), ab);
+			const char *mk = NULL;
 			rung_role rl = RUNG_ROLE_DEFAULT;
-			if (!strcmp(t->mark_a, r->hash))
-				mk = "a", rl = RUNG_ROLE_MARK;
-			else if (!strcmp(t->mark_b, r->hash))
-				mk = "b", rl = RUNG_ROLE_MARK;
-			else if (r->baseline)
+			if (r->baseline)
 				mk = rung_glyph(RUNG_G_BASELINE), rl = RUNG_ROLE_BASELINE;
 			else if (r->best)
 				mk = rung_glyph(RUNG_G_BEST), rl = RUNG_ROLE_BEST;
-			rung_tui_draw(w, y, x, cw, ROLE(rl), mk);
-			/* the second cell: a suspect version's flag, whatever the first says */
-			if (mx->suspect && cw > 1)
-				rung_tui_draw(w, y, x + 1, 1, ROLE(RUNG_ROLE_SUSPECT), rung_glyph(RUNG_G_SUSPECT));
+			if (mk && cw > 1)
+				rung_tui_draw(w, y, x + 1, 1, ROLE(rl), mk);
+			if (mx->suspect && cw > 2)
+				rung_tui_draw(w, y, x + 2, 1, ROLE(RUNG_ROLE_SUSPECT), rung_glyph(RUNG_G_SUSPECT));
 			break;
 		}
 		case C_HASH:
-			rung_tui_drawf(w, y, x, cw, ROLE(RUNG_ROLE_DIM), "%.7s", r->hash);
+			rung_tui_drawf(w, y, x, cw, ROLE(RUNG_ROLE_DIM), "%.*s", rung_tui_id_len(r->hash), r->hash);
+			break;
+		case C_DATE:
+			if (r->date) {
+				time_t tt = (time_t)r->date;
+				struct tm tm;
+				if (localtime_r(&tt, &tm) && strftime(buf, sizeof(buf), "%m-%d %H:%M", &tm))
+					rung_tui_draw(w, y, x, cw, ROLE(RUNG_ROLE_DIM), buf);
+			}
 			break;
 		case C_SUBJECT:
 			rung_tui_draw(w, y, x, cw, ROLE(RUNG_ROLE_DEFAULT), r->subject);
+			break;
+		case C_PERF:
+			if (isnan(mx->median_ms))
+				snprintf(buf, sizeof(buf), "-");
+			else
+				rung_result_perf(buf, sizeof(buf), r->result);
+			rung_tui_draw_right(w, y, x, cw, ROLE(recorded ? RUNG_ROLE_RECORDED : RUNG_ROLE_DEFAULT), buf);
+			break;
+		case C_CLOCK:
+			if (!isnan(mx->median_ms) && r->result && isfinite(r->result->bench.clock_mhz) && r->result->bench.clock_mhz > 0)
+				snprintf(buf, sizeof(buf), "%.0fMHz", r->result->bench.clock_mhz);
+			else
+				snprintf(buf, sizeof(buf), "-");
+			rung_tui_draw_right(w, y, x, cw, ROLE(RUNG_ROLE_DIM), buf);
 			break;
 		case C_STEPS: {
 			/* being evaluated here: the steps it has passed are live ticks */
@@ -288,7 +353,7 @@ static void draw_row(rung_view *v, int y, int mrow, bool cursor, const bool show
 				rung_tui_draw(w, y, x, cw, ROLE(RUNG_ROLE_NOTE), rung_glyph(RUNG_G_NOTE));
 			break;
 		}
-		x += cw + (c == C_MARK ? 0 : 1);
+		x += cw + 1;
 	}
 #undef ROLE
 }
@@ -306,20 +371,22 @@ static void versions_draw(rung_view *v)
 	if (recorded)
 		snprintf(rec, sizeof(rec), ", %d recorded", recorded);
 	if (t->filter && t->search[0])
-		rung_view_draw_title(v, "rung %s%s: %d of %d versions%s match '%s'", m->title, task, p->n, m->nrows,
-				     m->loading ? " loaded so far" : "", t->search);
+		rung_view_draw_title(v, "rung %s%s: %d of %d version%s%s match '%s'", m->title, task, p->n, m->nrows,
+				     m->nrows == 1 ? "" : "s", m->loading ? " loaded so far" : "", t->search);
 	else
-		rung_view_draw_title(v, "rung %s%s: %s%d versions, %d evaluated%s%s%s", m->title, task,
-				     m->loading ? "loading... " : "", m->nrows, evaluated, rec, t->sort ? ", " : "",
+		rung_view_draw_title(v, "rung %s%s: %s%d version%s, %d evaluated%s%s%s", m->title, task,
+				     m->loading ? "loading... " : "", m->nrows, m->nrows == 1 ? "" : "s", evaluated, rec, t->sort ? ", " : "",
 				     t->sort ? sort_names[t->sort] : "");
 	if (v->height < 2)
 		return;
-	steps_wide = false;
-	for (int i = 0; i < m->nrows; i++)
+	steps_wide = hash_wide = false;
+	for (int i = 0; i < m->nrows; i++) {
 		steps_wide |= m->rows[i].step[RUNG_STEP_SANITIZE] != RUNG_S_NONE;
+		hash_wide |= is_worktree(&m->rows[i]);
+	}
 	bool show[NCOLS];
 	int sw;
-	compute_layout(v->width, show, &sw);
+	compute_layout(v->width, p->subject_want, show, &sw);
 	int x = 0;
 	rung_tui_fill(v->win, 1, 0, v->width, RUNG_ROLE_HEADER);
 	for (int c = 0; c < NCOLS && x < v->width; c++) {
@@ -332,7 +399,7 @@ static void versions_draw(rung_view *v)
 			rung_tui_draw_right(v->win, 1, x, cw, RUNG_ROLE_HEADER, col_title(c));
 		else
 			rung_tui_draw(v->win, 1, x, cw, RUNG_ROLE_HEADER, col_title(c));
-		x += cw + (c == C_MARK ? 0 : 1);
+		x += cw + 1;
 	}
 	int rows = rung_view_rows(v);
 	for (int i = 0; i < rows && v->offset + i < p->n; i++) {
@@ -365,12 +432,13 @@ static int versions_request(rung_view *v, rung_request req)
 			rung_tui_message(t, false, "one task in this repository");
 			return RUNG_R_NONE;
 		}
-		int next = (m->task + 1) % m->ntasks;
+		int cur = m->task, next = (m->task + 1) % m->ntasks;
 		if (rung_model_set_task(m, next) < 0) {
 			rung_tui_message(t, true, "task %s: %s", m->tasks[next], rung_error_last());
 			return RUNG_R_REDRAW;
 		}
-		t->sel[0] = t->mark_a[0] = t->mark_b[0] = 0;
+		/* each task keeps its own selection and compare marks */
+		rung_tui_switch_marks(t, cur, next);
 		v->cursor = v->offset = 0;
 		rung_tui_message(t, false, "task %s (%d of %d)", m->title, m->task + 1, m->ntasks);
 		return RUNG_R_REOPEN;
