@@ -66,7 +66,7 @@ int rung_cmd_export(int argc, char **argv)
 		}
 	}
 	rung_vctx c;
-	int rc = rung_vctx_open(&c, "export", &o, RUNG_VCTX_STORE);
+	int rc = rung_vctx_open(&c, "export", &o, RUNG_VCTX_STORE_READ);
 	if (rc)
 		return rc;
 	ex_ctx x = {stdout, c.store, 0};
