@@ -33,6 +33,7 @@ enum {
 	_(demo, "demo [--no-tui] [DIR]", "build the demo repository and open it") \
 	_(export, "export [--out FILE]", "export stored results to a file") \
 	_(import, "import FILE", "import recorded results from a file") \
+	_(store, "store check|rebuild [--force]", "check the results store (.git/rung/results.db), or rebuild it from what can still be read") \
 	_(ceilings, "ceilings [--json]", "measure the device's roofline ceilings") \
 	_(profile, "profile [--json] [--seed S] [--sass|--ncu] [TASKDIR|FILE|REV]", "collect CUPTI counters (--sass: per-instruction counts; --ncu: an Nsight Compute report) for a version") \
 	_(trace, "trace [--json] [--seed S] [TASKDIR|FILE|REV]", "intra-kernel region timings of a version (rung.h RUNG_TRACE_BEGIN/END)") \
@@ -52,7 +53,7 @@ RUNG_COMMAND_LIST(RUNG_CMD_DECL)
 /* The commands whose options come from a table (tui/opts.h): each defines
  * `const rung_opt_table rung_opts_<name>`, and its parser, --help, the docs and
  * the shell completion are generated from it. */
-#define RUNG_OPTS_LIST(_) _(check) _(dump) _(compare) _(log) _(eval) _(brief) _(note) _(completion)
+#define RUNG_OPTS_LIST(_) _(check) _(dump) _(compare) _(log) _(eval) _(brief) _(note) _(store) _(completion)
 
 #define RUNG_OPTS_DECL(name) extern const rung_opt_table rung_opts_##name;
 RUNG_OPTS_LIST(RUNG_OPTS_DECL)
