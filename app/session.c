@@ -52,8 +52,10 @@ int rung_vctx_open(rung_vctx *c, const char *cmd, const rung_vctx_opts *o, unsig
 			return e;
 		}
 	}
-	if (need & RUNG_VCTX_STORE) {
-		if ((e = rung_store_open_repo(&c->store, c->repo)) < 0) {
+	if (need & (RUNG_VCTX_STORE | RUNG_VCTX_STORE_READ)) {
+		e = need & RUNG_VCTX_STORE ? rung_store_open_repo(&c->store, c->repo)
+					   : rung_store_open_repo_read(&c->store, c->repo);
+		if (e < 0) {
 			rung_vctx_close(c);
 			return e;
 		}
@@ -164,6 +166,8 @@ int rung_vctx_rows(rung_vrow **out, int *n, rung_vctx *c, const char *range, int
 	}
 	rung_notes_free(notes, nnotes);
 	rung_history_free(h);
+	if (e >= 0 && c->store && rung_store_read_error(c->store) < 0) /* a damaged store is not an empty one */
+		e = rung_store_read_error(c->store);
 	if (e < 0) {
 		rung_vrows_free(rows, cnt);
 		return e;

@@ -17,7 +17,9 @@
 /* RUNG_VCTX_TASK_IF_ONE: the task when one can be picked (inside its
  * directory, --task, or the only one), else none, without an error (c->task
  * stays empty: task.kernel_path NULL). */
-enum { RUNG_VCTX_TASK = 1, RUNG_VCTX_STORE = 2, RUNG_VCTX_TASK_IF_ONE = 4 };
+/* RUNG_VCTX_STORE_READ: the store for a command that only reads it, opened
+ * read-only where it cannot be written (rung_store_open_repo_read). */
+enum { RUNG_VCTX_TASK = 1, RUNG_VCTX_STORE = 2, RUNG_VCTX_TASK_IF_ONE = 4, RUNG_VCTX_STORE_READ = 8 };
 
 typedef struct {
 	const char *cmd;

@@ -38,6 +38,7 @@ enum {
 	_(ceilings, "measure the device's roofline ceilings") \
 	_(profile, "collect CUPTI counters (--sass: per-instruction counts; --ncu: an Nsight Compute report) for a version") \
 	_(trace, "intra-kernel region timings of a version (rung.h RUNG_TRACE_BEGIN/END)") \
+	_(store, "check the results store (.git/rung/results.db), or rebuild it from what can still be read") \
 	_(completion, "print a shell completion script (source it, or put it in the shell's completion directory)") \
 	_(worker, "internal: the GPU worker process (speaks the protocol on stdin/stdout, or both ways on stdin with --socket)")
 

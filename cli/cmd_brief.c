@@ -146,10 +146,19 @@ static bool of_task(const rung_vrow *rows, int nrows, const char *commit)
 	return false;
 }
 
+/* Remembers id as seen; the first failure goes to *failed (its message to why). */
+static void mark_seen(rung_vctx *c, const char *id, int64_t now, int *failed, char *why, size_t len)
+{
+	if (!*failed && (*failed = rung_store_mark_seen(c->store, id, now)) < 0)
+		snprintf(why, len, "%s", rung_error_last());
+}
+
 /* The person's notes on the task's versions. With mark (the agent's --mark),
  * what is shown as new is remembered as seen and the time of this brief is
  * kept; without it, brief has no side effect (a person previewing it leaves
- * the agent's "since" section as it was). */
+ * the agent's "since" section as it was). A mark that cannot be written is
+ * said on stderr (the next brief would show the same items as new): a
+ * warning where the store is read-only (-2, exit 0), else an error (-3). */
 static int notes_sections(rung_vctx *c, int64_t now, const rung_vrow *rows, int nrows, bool mark)
 {
 	rung_note *all;
@@ -175,36 +184,47 @@ static int notes_sections(rung_vctx *c, int64_t now, const rung_vrow *rows, int 
 		fmt_time(when, sizeof(when), strtoll(last, NULL, 10));
 	free(last);
 	rung_error_clear();
+	if (rung_store_read_error(c->store) < 0) /* not "the start": the mark was there and could not be read */
+		goto fail;
 	printf("\n## From the person since %s\n\n", have_last ? when : "the start (first brief)");
-	int fresh = 0;
-	char id[65], subj[320], t[32];
+	int fresh = 0, failed = 0, seen;
+	char id[65], subj[320], t[32], why[600] = "";
+	const char *ro = rung_store_readonly(c->store);
+	if (mark && ro) { /* no write can work: none is tried */
+		failed = RUNG_ESTORE;
+		snprintf(why, sizeof(why), "%s is open read-only: %s", rung_store_path(c->store), ro);
+	}
 	for (int i = 0; i < n; i++) {
 		const rung_note *nt = &notes[i];
 		if (nt->verdict != RUNG_NOTE_NONE) {
 			char line[64];
 			snprintf(line, sizeof(line), "verdict: %s", rung_note_verdict_name(nt->verdict));
 			line_id(id, nt->commit, line);
-			if (!rung_store_seen(c->store, id)) {
+			if ((seen = rung_store_seen(c->store, id)) < 0)
+				goto fail;
+			if (!seen) {
 				printf("- verdict **%s** on %s\n", rung_note_verdict_name(nt->verdict),
 				       subject_of(c, nt->commit, subj, sizeof(subj)));
 				fresh++;
 			}
 			if (mark)
-				rung_store_mark_seen(c->store, id, now);
+				mark_seen(c, id, now, &failed, why, sizeof(why));
 		}
 		for (int k = 0; k < nt->ndirectives; k++) {
 			const rung_directive *d = &nt->directives[k];
 			char line[1024];
 			snprintf(line, sizeof(line), "%" PRId64 " %s: %s", d->time, d->author, d->text);
 			line_id(id, nt->commit, line);
-			if (!rung_store_seen(c->store, id)) {
+			if ((seen = rung_store_seen(c->store, id)) < 0)
+				goto fail;
+			if (!seen) {
 				fmt_time(t, sizeof(t), d->time);
 				printf("- %s %s on %s: %s%s\n", t, d->author, subject_of(c, nt->commit, subj, sizeof(subj)),
 				       d->text, d->done ? " (done)" : "");
 				fresh++;
 			}
 			if (mark)
-				rung_store_mark_seen(c->store, id, now);
+				mark_seen(c, id, now, &failed, why, sizeof(why));
 		}
 	}
 	if (!fresh)
@@ -227,12 +247,22 @@ static int notes_sections(rung_vctx *c, int64_t now, const rung_vrow *rows, int 
 	if (mark) {
 		char nowbuf[32];
 		snprintf(nowbuf, sizeof(nowbuf), "%" PRId64, now);
-		if (rung_store_meta_set(c->store, "last_brief", nowbuf) < 0)
-			return -1; /* the mark could not be kept: the same items would come back as new */
+		if (!failed && (failed = rung_store_meta_set(c->store, "last_brief", nowbuf)) < 0)
+			snprintf(why, sizeof(why), "%s", rung_error_last());
+		if (failed) { /* the mark could not be kept: the same items would come back as new */
+			fprintf(stderr,
+				"rung brief: %s: this brief could not be marked as seen (%s); the next `rung brief --mark` "
+				"shows the same items as new\n",
+				ro ? "warning" : "error", why);
+			return ro ? -2 : -3;
+		}
 	} else {
 		printf("\n(a preview: nothing was marked as seen; the agent runs `rung brief --mark`)\n");
 	}
 	return 0;
+fail:
+	rung_notes_free(all, nall);
+	return -1;
 }
 
 typedef struct {
@@ -262,7 +292,7 @@ int rung_cmd_brief(int argc, char **argv)
 	if (each >= 0)
 		return each;
 	rung_vctx c;
-	rc = rung_cli_vctx_open(&c, "brief", &o, RUNG_VCTX_TASK | RUNG_VCTX_STORE);
+	rc = rung_cli_vctx_open(&c, "brief", &o, RUNG_VCTX_TASK | RUNG_VCTX_STORE_READ);
 	if (rc)
 		return rc;
 	rung_vrow *rows;
@@ -383,10 +413,11 @@ int rung_cmd_brief(int argc, char **argv)
 			rung_suspects_print(stdout, r, prefix);
 		}
 	}
-	if (notes_sections(&c, (int64_t)time(NULL), rows, n, bo.mark) < 0) {
+	int ns = notes_sections(&c, (int64_t)time(NULL), rows, n, bo.mark);
+	if (ns == -1)
 		fprintf(stderr, "rung brief: %s\n", rung_error_last());
+	if (ns == -1 || ns == -3)
 		rc = RUNG_EXIT_INTERNAL;
-	}
 	rung_vrows_free(rows, n);
 	rung_vctx_close(&c);
 	return rc;

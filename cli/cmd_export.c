@@ -68,7 +68,7 @@ int rung_cmd_export(int argc, char **argv)
 		return rc;
 	const char *out = eo.out;
 	rung_vctx c;
-	rc = rung_cli_vctx_open(&c, "export", &eo.where, RUNG_VCTX_STORE);
+	rc = rung_cli_vctx_open(&c, "export", &eo.where, RUNG_VCTX_STORE_READ);
 	if (rc)
 		return rc;
 	ex_ctx x = {stdout, c.store, 0};

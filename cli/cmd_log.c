@@ -240,7 +240,7 @@ int rung_cmd_log(int argc, char **argv)
 	if (each >= 0)
 		return each;
 	rung_vctx c;
-	rc = rung_cli_vctx_open(&c, "log", &o, RUNG_VCTX_TASK | RUNG_VCTX_STORE);
+	rc = rung_cli_vctx_open(&c, "log", &o, RUNG_VCTX_TASK | RUNG_VCTX_STORE_READ);
 	if (rc)
 		return rc;
 	rung_vrow *rows;
@@ -267,6 +267,11 @@ int rung_cmd_log(int argc, char **argv)
 				brec = i;
 	}
 	const rung_result *base_rec = rec && brec >= 0 ? rec[brec] : NULL;
+	if (rung_store_read_error(c.store) < 0) { /* a recorded lookup met a damaged store: nothing shown */
+		fprintf(stderr, "rung log: %s\n", rung_error_last());
+		rc = RUNG_EXIT_INTERNAL;
+		goto done;
+	}
 	if (fmt == FMT_CSV)
 		printf("rev,subject,compile,run,check,bench,profile,max_rel,psnr,cossim,median_ms,delta_vs_baseline,perf,"
 		       "regs_spills,verdict,note,reason,suspects\n");
@@ -341,6 +346,7 @@ int rung_cmd_log(int argc, char **argv)
 	}
 	if (fmt == FMT_TABLE && n == 0)
 		printf("no versions: commit %s first\n", c.task.kernel_path);
+done:
 	for (int i = 0; rec && i < n; i++)
 		if (rec[i]) {
 			rung_result_clear(rec[i]);
@@ -349,5 +355,5 @@ int rung_cmd_log(int argc, char **argv)
 	free(rec);
 	rung_vrows_free(rows, n);
 	rung_vctx_close(&c);
-	return RUNG_EXIT_OK;
+	return rc;
 }

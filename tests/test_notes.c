@@ -4,6 +4,8 @@
 #include "gitfix.h"
 
 #include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "core/err.h"
 #include "vcs/notes.h"
@@ -144,11 +146,109 @@ static void test_no_notes(void)
 	git_repository_free(g);
 }
 
+/* Several processes appending to one commit's note at once: every directive
+ * survives (the notes ref is updated with compare-and-swap and retried), and
+ * a verdict set meanwhile is kept. The writers start together (a pipe
+ * released at once) so that their read-modify-write cycles overlap. */
+enum { NWRITERS = 4, NEACH = 20 };
+
+static void test_concurrent_writers(void)
+{
+	const char *dir = t_tmpdir();
+	git_repository *g = gf_init(dir);
+	git_oid c1;
+	gf_commit(&c1, g, "HEAD", NULL, -1, GF_T0, "v1", (const char *[]){"k.cu", "v1", NULL});
+	char h1[41];
+	gf_hex(h1, &c1);
+	git_repository_free(g);
+	int go[2];
+	CHECK_INT(pipe(go), 0);
+	pid_t pids[NWRITERS];
+	for (int w = 0; w < NWRITERS; w++) {
+		pids[w] = fork();
+		if (pids[w] == 0) {
+			close(go[1]);
+			char c;
+			if (read(go[0], &c, 1) < 0)
+				_exit(3);
+			rung_repo *r;
+			if (rung_repo_open(&r, dir) < 0)
+				_exit(2);
+			int bad = 0;
+			for (int i = 0; i < NEACH; i++) {
+				char text[64];
+				snprintf(text, sizeof(text), "writer %d note %d", w, i);
+				if (rung_note_add(r, h1, w == 0 && i == NEACH / 2 ? RUNG_NOTE_BEST : RUNG_NOTE_NONE, text, 0) < 0) {
+					fprintf(stderr, "writer %d: %s\n", w, rung_error_last());
+					bad = 1;
+				}
+			}
+			rung_repo_free(r);
+			_exit(bad);
+		}
+	}
+	close(go[0]);
+	close(go[1]); /* every writer starts now */
+	for (int w = 0; w < NWRITERS; w++) {
+		int st = -1;
+		waitpid(pids[w], &st, 0);
+		CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0); /* no writer gave up */
+	}
+	rung_repo *r;
+	CHECK_INT(rung_repo_open(&r, dir), 0);
+	rung_note n;
+	CHECK_INT(rung_note_read(&n, r, h1), 0);
+	CHECK_INT(n.ndirectives, NWRITERS * NEACH);
+	CHECK_INT(n.verdict, RUNG_NOTE_BEST);
+	for (int w = 0; w < NWRITERS; w++)
+		for (int i = 0; i < NEACH; i++) {
+			char text[64];
+			snprintf(text, sizeof(text), "writer %d note %d", w, i);
+			int found = 0;
+			for (int k = 0; k < n.ndirectives; k++)
+				found += !strcmp(n.directives[k].text, text);
+			if (found != 1)
+				fprintf(stderr, "'%s' found %d times\n", text, found);
+			CHECK_INT(found, 1);
+		}
+	rung_note_clear(&n);
+	rung_repo_free(r);
+}
+
+/* A writer that never lets go (a stale lock on the ref): the note is not
+ * written, and the call says so after its retries instead of returning 0. */
+static void test_stale_lock(void)
+{
+	const char *dir = t_tmpdir();
+	git_repository *g = gf_init(dir);
+	git_oid c1;
+	gf_commit(&c1, g, "HEAD", NULL, -1, GF_T0, "v1", (const char *[]){"k.cu", "v1", NULL});
+	git_repository_free(g);
+	rung_repo *r;
+	CHECK_INT(rung_repo_open(&r, dir), 0);
+	CHECK_INT(rung_note_add(r, "HEAD", RUNG_NOTE_NONE, "first", 0), 0);
+	char lock[4200];
+	snprintf(lock, sizeof(lock), "%s/.git/refs/notes/rung.lock", dir);
+	CHECK_INT(t_write(lock, ""), 0);
+	CHECK_INT(rung_note_add(r, "HEAD", RUNG_NOTE_NONE, "second", 0), RUNG_EVCS);
+	CHECK_CONTAINS(rung_error_last(), "the note was not written");
+	CHECK_CONTAINS(rung_error_last(), "rung.lock");
+	unlink(lock);
+	rung_note n;
+	CHECK_INT(rung_note_read(&n, r, "HEAD"), 0);
+	CHECK_INT(n.ndirectives, 1);
+	rung_note_clear(&n);
+	CHECK_INT(rung_note_add(r, "HEAD", RUNG_NOTE_NONE, "second", 0), 0);
+	rung_repo_free(r);
+}
+
 int main(void)
 {
 	setenv("TZ", "UTC", 1);
 	T_RUN(test_parse_format);
 	T_RUN(test_round_trip_git);
 	T_RUN(test_no_notes);
+	T_RUN(test_concurrent_writers);
+	T_RUN(test_stale_lock);
 	return t_done();
 }

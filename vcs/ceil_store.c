@@ -63,8 +63,10 @@ int rung_store_get_ceilings(rung_ceilings *out, int64_t *when, rung_store *s, co
 	sqlite3 *db = rung_store_db(s);
 	if (!env || !env->uuid[0])
 		return rung_error_set(RUNG_ENOTFOUND, "store: no device UUID");
-	int rc = ensure_table(db);
-	if (rc)
+	int rc = rung_store_readonly(s) ? rung_store_has_table(s, "ceilings") : ensure_table(db);
+	if (rc == 0 && rung_store_readonly(s)) /* never made, and it cannot be now */
+		return rung_error_set(RUNG_ENOTFOUND, "store: no ceilings measured");
+	if (rc < 0)
 		return rc;
 	sqlite3_stmt *st = NULL;
 	rc = sqlite3_prepare_v2(db,

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <git2.h>
 
@@ -206,22 +207,147 @@ static int signature(git_signature **sig, rung_repo *r)
 	return e < 0 ? rung_git_error(e, "signature") : 0;
 }
 
-static int write_note(rung_repo *r, const git_oid *oid, const rung_note *n)
+/* ---- updating: read, edit, compare-and-swap the ref, retry ----------------
+ *
+ * git_note_create reads the notes ref and then moves it with force: two
+ * writers at once both start from the same notes commit and the later one
+ * drops the earlier one's note. Here each update builds its notes commit on
+ * the tip it read (git_note_commit_create) and moves the ref only if it still
+ * points there (git_reference_create_matching, checked under the ref's lock);
+ * when another writer got there first (the ref moved, or is locked), the note
+ * is read again, edited again and written again. */
+
+/* How an edit leaves the note: written, removed, or as it was. */
+enum { NOTE_WRITE = 0, NOTE_REMOVE = 1, NOTE_KEEP = 2 };
+typedef int (*note_edit_fn)(rung_note *n, bool exists, const git_signature *sig, void *ud);
+
+enum { NOTE_TRIES = 200 };
+
+/* A short random wait, growing with the attempt (about 1 ms to 30 ms), so
+ * that writers that collided do not collide again in step. */
+static void backoff(int attempt, uint64_t *seed)
 {
-	char *text = rung_note_format(n);
-	if (!text)
-		return rung_error_set(RUNG_ENOMEM, "out of memory");
+	*seed ^= *seed << 13;
+	*seed ^= *seed >> 7;
+	*seed ^= *seed << 17;
+	int cap = attempt < 5 ? 1 << attempt : 32;
+	struct timespec ts = {0, (long)(1 + *seed % (uint64_t)cap) * 1000000L};
+	nanosleep(&ts, NULL);
+}
+
+static bool retryable(int ge)
+{
+	return ge == GIT_EMODIFIED || ge == GIT_ELOCKED || ge == GIT_EEXISTS;
+}
+
+/* One attempt: 0 done, 1 lost a race (try again), < 0 an error. */
+static int update_once(rung_repo *r, const git_oid *oid, note_edit_fn edit, void *ud, const git_signature *sig)
+{
+	git_repository *g = rung_repo_git(r);
+	git_oid tip_id, new_id;
+	git_commit *tip = NULL;
+	git_note *note = NULL;
+	git_reference *ref = NULL;
+	rung_note n;
+	memset(&n, 0, sizeof(n));
+	bool have_tip = false, exists = false;
+	int e = git_reference_name_to_id(&tip_id, g, RUNG_NOTES_REF);
+	if (e == 0) {
+		have_tip = true;
+		if ((e = git_commit_lookup(&tip, g, &tip_id)) < 0)
+			return rung_git_error(e, RUNG_NOTES_REF);
+		e = git_note_commit_read(&note, g, tip, oid);
+		if (e == 0) {
+			exists = true;
+			e = rung_note_parse(&n, git_note_message(note));
+			git_note_free(note);
+			if (e < 0)
+				goto out;
+		} else if (e != GIT_ENOTFOUND) {
+			e = rung_git_error(e, "reading note");
+			goto out;
+		}
+	} else if (e != GIT_ENOTFOUND) {
+		return rung_git_error(e, RUNG_NOTES_REF);
+	}
+	int how = edit(&n, exists, sig, ud);
+	if (how < 0 || how == NOTE_KEEP || (how == NOTE_REMOVE && !exists)) {
+		e = how < 0 ? how : 0;
+		goto out;
+	}
+	if (how == NOTE_REMOVE) {
+		e = git_note_commit_remove(&new_id, g, tip, sig, sig, oid);
+	} else {
+		char *text = rung_note_format(&n);
+		if (!text) {
+			e = rung_error_set(RUNG_ENOMEM, "out of memory");
+			goto out;
+		}
+		e = git_note_commit_create(&new_id, NULL, g, tip, sig, sig, oid, text, 1);
+		free(text);
+	}
+	if (e < 0) {
+		e = rung_git_error(e, how == NOTE_REMOVE ? "removing note" : "writing note");
+		goto out;
+	}
+	/* the ref moves only from the tip this note was built on */
+	if (have_tip)
+		e = git_reference_create_matching(&ref, g, RUNG_NOTES_REF, &new_id, 1, &tip_id, "rung: note");
+	else
+		e = git_reference_create(&ref, g, RUNG_NOTES_REF, &new_id, 0, "rung: note");
+	git_reference_free(ref);
+	if (retryable(e))
+		e = 1;
+	else if (e < 0)
+		e = rung_git_error(e, "updating " RUNG_NOTES_REF);
+out:
+	git_commit_free(tip);
+	rung_note_clear(&n);
+	return e;
+}
+
+static int update_note(rung_repo *r, const git_oid *oid, note_edit_fn edit, void *ud)
+{
 	git_signature *sig = NULL;
 	int e = signature(&sig, r);
-	if (e == 0) {
-		git_oid note_oid;
-		e = git_note_create(&note_oid, rung_repo_git(r), RUNG_NOTES_REF, sig, sig, oid, text, 1);
-		if (e < 0)
-			e = rung_git_error(e, "writing note");
+	if (e < 0)
+		return e;
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	uint64_t seed = (uint64_t)getpid() * 0x9e3779b97f4a7c15ULL ^ (uint64_t)now.tv_nsec;
+	if (!seed)
+		seed = 1;
+	for (int attempt = 0; attempt < NOTE_TRIES; attempt++) {
+		if ((e = update_once(r, oid, edit, ud, sig)) != 1)
+			break;
+		backoff(attempt, &seed);
 	}
 	git_signature_free(sig);
-	free(text);
+	if (e == 1) {
+		const git_error *ge = git_error_last();
+		e = rung_error_set(RUNG_EVCS,
+				   "%s kept changing under this note (another writer?); gave up after %d tries, the note "
+				   "was not written: %s",
+				   RUNG_NOTES_REF, NOTE_TRIES, ge && ge->message ? ge->message : "ref changed");
+	}
 	return e;
+}
+
+typedef struct {
+	rung_note_verdict verdict;
+	const char *text; /* one line, or NULL */
+	int64_t time;
+} add_edit;
+
+static int edit_add(rung_note *n, bool exists, const git_signature *sig, void *ud)
+{
+	const add_edit *a = ud;
+	(void)exists;
+	if (a->verdict != RUNG_NOTE_NONE)
+		n->verdict = a->verdict;
+	if (a->text && push_directive(n, a->time, sig->name, a->text, false) < 0)
+		return rung_error_set(RUNG_ENOMEM, "out of memory");
+	return NOTE_WRITE;
 }
 
 int rung_note_add(rung_repo *r, const char *rev, rung_note_verdict verdict, const char *text, int64_t now)
@@ -230,41 +356,33 @@ int rung_note_add(rung_repo *r, const char *rev, rung_note_verdict verdict, cons
 	int e = resolve_oid(&oid, r, rev);
 	if (e < 0)
 		return e;
-	rung_note n;
-	e = read_oid(&n, r, &oid);
-	if (e == RUNG_ENOTFOUND) {
-		memset(&n, 0, sizeof(n));
-		e = 0;
-	} else if (e < 0) {
-		return e;
-	}
-	if (verdict != RUNG_NOTE_NONE)
-		n.verdict = verdict;
+	char *flat = NULL;
 	if (text && *text) {
 		/* one line per directive: newlines would break the format */
-		char *flat = strdup(text);
-		if (!flat) {
-			rung_note_clear(&n);
+		if (!(flat = strdup(text)))
 			return rung_error_set(RUNG_ENOMEM, "out of memory");
-		}
 		for (char *p = flat; *p; p++)
 			if (*p == '\n' || *p == '\r')
 				*p = ' ';
-		git_signature *sig = NULL;
-		e = signature(&sig, r);
-		if (e == 0) {
-			int64_t t = now ? now : (int64_t)time(NULL);
-			e = push_directive(&n, t - t % 60, sig->name, flat, false);
-			if (e < 0)
-				e = rung_error_set(RUNG_ENOMEM, "out of memory");
-		}
-		git_signature_free(sig);
-		free(flat);
 	}
-	if (e == 0)
-		e = write_note(r, &oid, &n);
-	rung_note_clear(&n);
+	int64_t t = now ? now : (int64_t)time(NULL);
+	add_edit a = {verdict, flat, t - t % 60};
+	e = update_note(r, &oid, edit_add, &a);
+	free(flat);
 	return e;
+}
+
+static int edit_verdict(rung_note *n, bool exists, const git_signature *sig, void *ud)
+{
+	rung_note_verdict v = *(const rung_note_verdict *)ud;
+	(void)sig;
+	if (!exists && v == RUNG_NOTE_NONE)
+		return NOTE_KEEP; /* nothing to clear */
+	n->verdict = v;
+	/* nothing left: the note goes, rather than an empty one */
+	if (n->verdict == RUNG_NOTE_NONE && n->ndirectives == 0 && !(n->other && *n->other))
+		return NOTE_REMOVE;
+	return NOTE_WRITE;
 }
 
 int rung_note_set_verdict(rung_repo *r, const char *rev, rung_note_verdict verdict)
@@ -273,31 +391,17 @@ int rung_note_set_verdict(rung_repo *r, const char *rev, rung_note_verdict verdi
 	int e = resolve_oid(&oid, r, rev);
 	if (e < 0)
 		return e;
-	rung_note n;
-	e = read_oid(&n, r, &oid);
-	if (e == RUNG_ENOTFOUND) {
-		if (verdict == RUNG_NOTE_NONE)
-			return 0; /* nothing to clear */
-		memset(&n, 0, sizeof(n));
-	} else if (e < 0) {
-		return e;
-	}
-	n.verdict = verdict;
-	if (n.verdict == RUNG_NOTE_NONE && n.ndirectives == 0 && !(n.other && *n.other)) {
-		/* nothing left: the note goes, rather than an empty one */
-		git_signature *sig = NULL;
-		e = signature(&sig, r);
-		if (e == 0) {
-			e = git_note_remove(rung_repo_git(r), RUNG_NOTES_REF, sig, sig, &oid);
-			if (e < 0)
-				e = rung_git_error(e, "removing note");
-		}
-		git_signature_free(sig);
-	} else {
-		e = write_note(r, &oid, &n);
-	}
-	rung_note_clear(&n);
-	return e;
+	return update_note(r, &oid, edit_verdict, &verdict);
+}
+
+static int edit_close_all(rung_note *n, bool exists, const git_signature *sig, void *ud)
+{
+	(void)sig;
+	if (!exists)
+		return rung_error_set(RUNG_ENOTFOUND, "%s: no note", (const char *)ud);
+	for (int i = 0; i < n->ndirectives; i++)
+		n->directives[i].done = true;
+	return NOTE_WRITE;
 }
 
 int rung_note_close_all(rung_repo *r, const char *rev)
@@ -306,14 +410,7 @@ int rung_note_close_all(rung_repo *r, const char *rev)
 	int e = resolve_oid(&oid, r, rev);
 	if (e < 0)
 		return e;
-	rung_note n;
-	if ((e = read_oid(&n, r, &oid)) < 0)
-		return e == RUNG_ENOTFOUND ? rung_error_set(RUNG_ENOTFOUND, "%s: no note", rev) : e;
-	for (int i = 0; i < n.ndirectives; i++)
-		n.directives[i].done = true;
-	e = write_note(r, &oid, &n);
-	rung_note_clear(&n);
-	return e;
+	return update_note(r, &oid, edit_close_all, (void *)rev);
 }
 
 typedef struct {

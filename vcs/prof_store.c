@@ -51,8 +51,10 @@ int rung_store_get_extra(char **out, rung_store *s, const char *key, const char 
 {
 	*out = NULL;
 	sqlite3 *db = rung_store_db(s);
-	int rc = ensure_table(db);
-	if (rc)
+	int rc = rung_store_readonly(s) ? rung_store_has_table(s, "profile_extra") : ensure_table(db);
+	if (rc == 0 && rung_store_readonly(s)) /* never made, and it cannot be now */
+		return rung_error_set(RUNG_ENOTFOUND, "store: no %s data for %.12s", kind, key);
+	if (rc < 0)
 		return rc;
 	sqlite3_stmt *st = NULL;
 	rc = sqlite3_prepare_v2(db, "SELECT json FROM profile_extra WHERE key = ? AND kind = ?", -1, &st, NULL);

@@ -22,6 +22,10 @@ enum { NSTMT = 8 };
 struct rung_store {
 	sqlite3 *db;
 	char *path;
+	char *readonly;   /* why it is open read-only; NULL when writable */
+	int last_rc;      /* SQLite's code of the last error */
+	int read_err;     /* the first error a read met (0: none) ... */
+	char *read_msg;   /* ... and its message */
 	struct {
 		const char *sql; /* a string literal of this file */
 		sqlite3_stmt *st;
@@ -61,16 +65,68 @@ static void release_cached(sqlite3_stmt *st, bool owned)
 	sqlite3_clear_bindings(st);
 }
 
+/* The page or record SQLite read does not hold what it should: the file is damaged. */
+static bool damaged(int rc)
+{
+	rc &= 0xff;
+	return rc == SQLITE_CORRUPT || rc == SQLITE_NOTADB;
+}
+
+/* what: the operation, or NULL */
+static int damage_error(rung_store *s, const char *what, const char *msg)
+{
+	return rung_error_set(RUNG_ESTORE, "%s: the results store is damaged (%s%s%s): %s", s->path, what ? what : "",
+			      what ? ": " : "", msg, RUNG_STORE_DAMAGE_HINT);
+}
+
+/* Keeps the first error of a read, for rung_store_read_error (a lookup that
+ * treats a failure as "no result" cannot tell it from none). */
+static int remember(rung_store *s, int e)
+{
+	if (e < 0 && e != RUNG_ENOTFOUND && !s->read_err) {
+		s->read_err = e;
+		s->read_msg = strdup(rung_error_last());
+	}
+	return e;
+}
+
+static int error_rc(rung_store *s, int rc, const char *what, const char *msg)
+{
+	int e;
+	s->last_rc = rc;
+	if (damaged(rc))
+		e = damage_error(s, what, msg);
+	else if ((rc & 0xff) == SQLITE_READONLY && s->readonly)
+		e = rung_error_set(RUNG_ESTORE, "%s: %s%s%s (the store is open read-only: %s)", s->path, what ? what : "",
+				   what ? ": " : "", msg, s->readonly);
+	else
+		e = rung_error_set(RUNG_ESTORE, "%s: %s%s%s", s->path, what ? what : "", what ? ": " : "", msg);
+	return damaged(rc) ? remember(s, e) : e; /* damage is the file's, whatever met it */
+}
+
 static int db_error(rung_store *s, const char *what)
 {
-	return rung_error_set(RUNG_ESTORE, "%s: %s: %s", s->path, what, sqlite3_errmsg(s->db));
+	return error_rc(s, sqlite3_extended_errcode(s->db), what, sqlite3_errmsg(s->db));
+}
+
+/* An error of a read: kept for rung_store_read_error. */
+static int read_error(rung_store *s, const char *what)
+{
+	return remember(s, db_error(s, what));
+}
+
+int rung_store_read_error(rung_store *s)
+{
+	if (!s || !s->read_err)
+		return 0;
+	return rung_error_set(s->read_err, "%s", s->read_msg ? s->read_msg : "results store: a read failed");
 }
 
 static int exec(rung_store *s, const char *sql)
 {
 	char *msg = NULL;
 	if (sqlite3_exec(s->db, sql, NULL, NULL, &msg) != SQLITE_OK) {
-		int e = rung_error_set(RUNG_ESTORE, "%s: %s", s->path, msg ? msg : sqlite3_errmsg(s->db));
+		int e = error_rc(s, sqlite3_extended_errcode(s->db), NULL, msg ? msg : sqlite3_errmsg(s->db));
 		sqlite3_free(msg);
 		return e;
 	}
@@ -147,17 +203,29 @@ static int migrate(rung_store *s, int target)
 	return exec(s, "COMMIT");
 }
 
-int rung_store_open_schema(rung_store **out, const char *path, int version)
+static rung_store *store_new(const char *path)
 {
-	*out = NULL;
 	rung_store *s = calloc(1, sizeof(*s));
 	if (!s || !(s->path = strdup(path))) {
 		free(s);
-		return rung_error_set(RUNG_ENOMEM, "out of memory");
+		rung_error_set(RUNG_ENOMEM, "out of memory");
+		return NULL;
 	}
+	return s;
+}
+
+/* *rc: SQLite's code of a failure (SQLITE_OK when it was not SQLite's). */
+static int open_rw(rung_store **out, int *rc, const char *path, int version)
+{
+	*out = NULL;
+	*rc = SQLITE_OK;
+	rung_store *s = store_new(path);
+	if (!s)
+		return RUNG_ENOMEM;
 	int e;
 	if (sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX, NULL) !=
 	    SQLITE_OK) {
+		s->last_rc = s->db ? sqlite3_extended_errcode(s->db) : SQLITE_CANTOPEN;
 		e = rung_error_set(RUNG_ESTORE, "%s: %s", path, s->db ? sqlite3_errmsg(s->db) : "cannot open");
 		goto fail;
 	}
@@ -171,8 +239,134 @@ int rung_store_open_schema(rung_store **out, const char *path, int version)
 	*out = s;
 	return 0;
 fail:
+	*rc = s->last_rc;
 	rung_store_close(s);
 	return e;
+}
+
+int rung_store_open_schema(rung_store **out, const char *path, int version)
+{
+	int rc;
+	return open_rw(out, &rc, path, version);
+}
+
+/* file:PATH?QUERY, the path %-escaped where a URI needs it. */
+static void uri_of(char *buf, size_t len, const char *path, const char *query)
+{
+	size_t o = (size_t)snprintf(buf, len, "file:");
+	for (const unsigned char *p = (const unsigned char *)path; *p && o + 4 < len; p++) {
+		if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || strchr("/._-~", *p))
+			buf[o++] = (char)*p;
+		else
+			o += (size_t)snprintf(buf + o, len - o, "%%%02X", *p);
+	}
+	snprintf(buf + o, len - o, "?%s", query);
+}
+
+int rung_store_sqlite_readonly(struct sqlite3 **out, int *rc_out, const char *path)
+{
+	*out = NULL;
+	int ignored;
+	if (!rc_out)
+		rc_out = &ignored;
+	*rc_out = SQLITE_OK;
+	struct stat sb;
+	if (stat(path, &sb) != 0)
+		return rung_error_set(errno == ENOENT ? RUNG_ENOTFOUND : RUNG_EIO, "%s: %s", path, strerror(errno));
+	/* mode=ro reads a WAL database through its -shm file (created if it can
+	 * be); where neither exists nor can be made (a directory without write
+	 * permission), immutable=1 reads the file alone, with no locks */
+	static const char *const modes[] = {"mode=ro", "immutable=1"};
+	char uri[8400], msg[512] = "";
+	int rc = SQLITE_CANTOPEN;
+	for (int m = 0; m < 2; m++) {
+		sqlite3 *db = NULL;
+		uri_of(uri, sizeof(uri), path, modes[m]);
+		rc = sqlite3_open_v2(uri, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_FULLMUTEX, NULL);
+		if (rc == SQLITE_OK) {
+			sqlite3_busy_timeout(db, 10000);
+			sqlite3_stmt *st = NULL;
+			rc = sqlite3_prepare_v2(db, "SELECT count(*) FROM sqlite_master", -1, &st, NULL);
+			if (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW)
+				rc = SQLITE_OK;
+			sqlite3_finalize(st);
+		}
+		if (rc == SQLITE_OK) {
+			*out = db;
+			return 0;
+		}
+		rc = db ? sqlite3_extended_errcode(db) : rc;
+		snprintf(msg, sizeof(msg), "%s", db ? sqlite3_errmsg(db) : sqlite3_errstr(rc));
+		sqlite3_close_v2(db);
+		if ((rc & 0xff) != SQLITE_CANTOPEN && (rc & 0xff) != SQLITE_READONLY)
+			break; /* only a -shm that cannot be made is worth the immutable open */
+	}
+	*rc_out = rc;
+	if (damaged(rc))
+		return rung_error_set(RUNG_ESTORE, "%s: the results store is damaged (%s): %s", path, msg,
+				      RUNG_STORE_DAMAGE_HINT);
+	return rung_error_set(RUNG_ESTORE, "%s: cannot be read: %s", path, msg);
+}
+
+/* Read-only, after an open for writing failed with `why`. */
+static int open_ro(rung_store **out, const char *path, const char *why)
+{
+	*out = NULL;
+	rung_store *s = store_new(path);
+	if (!s)
+		return RUNG_ENOMEM;
+	int e = 0;
+	if (!(s->readonly = strdup(why))) {
+		e = rung_error_set(RUNG_ENOMEM, "out of memory");
+		goto fail;
+	}
+	struct stat sb;
+	if (stat(path, &sb) != 0 && errno == ENOENT) {
+		/* nothing stored yet, and nowhere to store it: an empty store that
+		 * refuses writes */
+		if (sqlite3_open_v2(":memory:", &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_FULLMUTEX, NULL) != SQLITE_OK) {
+			e = rung_error_set(RUNG_ESTORE, "%s: %s", path, "cannot open an empty store in memory");
+			goto fail;
+		}
+		if ((e = migrate(s, RUNG_STORE_SCHEMA)) < 0 || (e = exec(s, "PRAGMA query_only=1")) < 0)
+			goto fail;
+		*out = s;
+		return 0;
+	}
+	if ((e = rung_store_sqlite_readonly(&s->db, NULL, path)) < 0)
+		goto fail;
+	int v = rung_store_schema_version(s);
+	if (v != RUNG_STORE_SCHEMA) {
+		e = rung_error_set(RUNG_ESTORE, "%s: schema version %d, and this rung reads %d: %s", path, v,
+				   RUNG_STORE_SCHEMA,
+				   v < RUNG_STORE_SCHEMA ? "a store open read-only cannot be migrated" : "a newer rung wrote it");
+		goto fail;
+	}
+	*out = s;
+	return 0;
+fail:
+	rung_store_close(s);
+	return e;
+}
+
+/* Failures of an open for writing that reading may get past. */
+static bool cannot_write(int rc)
+{
+	rc &= 0xff;
+	return rc == SQLITE_READONLY || rc == SQLITE_CANTOPEN || rc == SQLITE_PERM || rc == SQLITE_AUTH;
+}
+
+int rung_store_open_read(rung_store **out, const char *path)
+{
+	int rc;
+	int e = open_rw(out, &rc, path, RUNG_STORE_SCHEMA);
+	if (e == 0 || !cannot_write(rc))
+		return e;
+	char why[600];
+	snprintf(why, sizeof(why), "%s", rung_error_last());
+	/* "PATH: attempt to write a readonly database": the reason without the path */
+	const char *w = !strncmp(why, path, strlen(path)) && why[strlen(path)] == ':' ? why + strlen(path) + 2 : why;
+	return open_ro(out, path, w);
 }
 
 int rung_store_open(rung_store **out, const char *path)
@@ -180,14 +374,33 @@ int rung_store_open(rung_store **out, const char *path)
 	return rung_store_open_schema(out, path, RUNG_STORE_SCHEMA);
 }
 
+static void repo_store_path(char dir[4096], char path[4200], rung_repo *r)
+{
+	snprintf(dir, 4096, "%srung", rung_repo_gitdir(r));
+	snprintf(path, 4200, "%s/results.db", dir);
+}
+
 int rung_store_open_repo(rung_store **out, rung_repo *r)
 {
 	char dir[4096], path[4200];
-	snprintf(dir, sizeof(dir), "%srung", rung_repo_gitdir(r));
+	repo_store_path(dir, path, r);
 	if (mkdir(dir, 0755) != 0 && errno != EEXIST)
 		return rung_error_set(RUNG_EIO, "%s: %s", dir, strerror(errno));
-	snprintf(path, sizeof(path), "%s/results.db", dir);
 	return rung_store_open(out, path);
+}
+
+int rung_store_open_repo_read(rung_store **out, rung_repo *r)
+{
+	char dir[4096], path[4200];
+	repo_store_path(dir, path, r);
+	if (mkdir(dir, 0755) != 0 && errno != EEXIST) {
+		if (errno != EACCES && errno != EPERM && errno != EROFS)
+			return rung_error_set(RUNG_EIO, "%s: %s", dir, strerror(errno));
+		char why[4400];
+		snprintf(why, sizeof(why), "%s cannot be created: %s", dir, strerror(errno));
+		return open_ro(out, path, why);
+	}
+	return rung_store_open_read(out, path);
 }
 
 void rung_store_close(rung_store *s)
@@ -198,7 +411,24 @@ void rung_store_close(rung_store *s)
 		sqlite3_finalize(s->stmt[i].st);
 	sqlite3_close_v2(s->db);
 	free(s->path);
+	free(s->readonly);
+	free(s->read_msg);
 	free(s);
+}
+
+const char *rung_store_readonly(const rung_store *s) { return s->readonly; }
+
+int rung_store_has_table(rung_store *s, const char *name)
+{
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(s->db, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", -1, &st, NULL) !=
+	    SQLITE_OK)
+		return read_error(s, "schema");
+	sqlite3_bind_text(st, 1, name, -1, SQLITE_TRANSIENT);
+	int rc = sqlite3_step(st);
+	int r = rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : read_error(s, "schema");
+	sqlite3_finalize(st);
+	return r;
 }
 
 struct sqlite3 *rung_store_db(rung_store *s) { return s->db; }
@@ -374,12 +604,24 @@ int rung_store_link(rung_store *s, const char *commit, const char *key)
 
 /* ---- reading ------------------------------------------------------------- */
 
+/* A stored result's JSON that does not parse: the store is damaged (rung
+ * writes only JSON it made); revcol: the column with its version. */
+static int parse_error(rung_store *s, sqlite3_stmt *st, int revcol)
+{
+	char what[200];
+	const char *rev = (const char *)sqlite3_column_text(st, revcol);
+	snprintf(what, sizeof(what), "the stored result of %.12s does not parse", rev && rev[0] ? rev : "a version");
+	char msg[400];
+	snprintf(msg, sizeof(msg), "%s", rung_error_last());
+	return remember(s, damage_error(s, what, msg));
+}
+
 static int row_to_result(rung_result *out, rung_store *s, sqlite3_stmt *st)
 {
-	/* columns: json, recorded, recorded_note */
+	/* columns: json, recorded, recorded_note, rev */
 	const char *json = (const char *)sqlite3_column_text(st, 0);
 	if (rung_result_from_json(out, json ? json : "") < 0)
-		return rung_error_set(RUNG_ESTORE, "%s: stored result does not parse: %s", s->path, rung_error_last());
+		return parse_error(s, st, 3);
 	out->cached = true;
 	out->recorded = sqlite3_column_int(st, 1) != 0;
 	const char *note = (const char *)sqlite3_column_text(st, 2);
@@ -394,7 +636,7 @@ static int get_one(rung_result *out, rung_store *s, const char *sql, const char 
 	sqlite3_stmt *st;
 	bool owned;
 	if (prepare_cached(&st, &owned, s, sql) != SQLITE_OK)
-		return db_error(s, "prepare query");
+		return read_error(s, "prepare query");
 	sqlite3_bind_text(st, 1, a, -1, SQLITE_TRANSIENT);
 	if (b)
 		sqlite3_bind_text(st, 2, b, -1, SQLITE_TRANSIENT);
@@ -404,26 +646,26 @@ static int get_one(rung_result *out, rung_store *s, const char *sql, const char 
 	else if (rc == SQLITE_DONE)
 		e = rung_error_set(RUNG_ENOTFOUND, "%.12s: no stored result", a);
 	else
-		e = db_error(s, "query");
+		e = read_error(s, "query");
 	release_cached(st, owned);
 	return e;
 }
 
 int rung_store_get(rung_result *out, rung_store *s, const char *key)
 {
-	return get_one(out, s, "SELECT json, recorded, recorded_note FROM results WHERE key = ? AND recorded = 0", key,
-		       NULL);
+	return get_one(out, s, "SELECT json, recorded, recorded_note, rev FROM results WHERE key = ? AND recorded = 0",
+		       key, NULL);
 }
 
 int rung_store_get_content(rung_result *out, rung_store *s, const char *content, const char *device_uuid)
 {
 	if (device_uuid)
 		return get_one(out, s,
-			       "SELECT json, recorded, recorded_note FROM results WHERE content = ? AND recorded = 0"
+			       "SELECT json, recorded, recorded_note, rev FROM results WHERE content = ? AND recorded = 0"
 			       " AND device_uuid = ? ORDER BY created DESC, rowid DESC LIMIT 1",
 			       content, device_uuid);
 	return get_one(out, s,
-		       "SELECT json, recorded, recorded_note FROM results WHERE content = ? AND recorded = 0"
+		       "SELECT json, recorded, recorded_note, rev FROM results WHERE content = ? AND recorded = 0"
 		       " ORDER BY created DESC, rowid DESC LIMIT 1",
 		       content, NULL);
 }
@@ -431,22 +673,24 @@ int rung_store_get_content(rung_result *out, rung_store *s, const char *content,
 int rung_store_get_commit(rung_result *out, rung_store *s, const char *commit, bool recorded)
 {
 	return get_one(out, s,
-		       recorded ? "SELECT r.json, r.recorded, r.recorded_note FROM commits c JOIN results r ON r.key = c.key"
-				  " WHERE c.commit_id = ? AND r.recorded = 1 ORDER BY r.created DESC, r.rowid DESC LIMIT 1"
-				: "SELECT r.json, r.recorded, r.recorded_note FROM commits c JOIN results r ON r.key = c.key"
-				  " WHERE c.commit_id = ? AND r.recorded = 0 ORDER BY r.created DESC, r.rowid DESC LIMIT 1",
+		       recorded ? "SELECT r.json, r.recorded, r.recorded_note, r.rev FROM commits c JOIN results r"
+				  " ON r.key = c.key WHERE c.commit_id = ? AND r.recorded = 1"
+				  " ORDER BY r.created DESC, r.rowid DESC LIMIT 1"
+				: "SELECT r.json, r.recorded, r.recorded_note, r.rev FROM commits c JOIN results r"
+				  " ON r.key = c.key WHERE c.commit_id = ? AND r.recorded = 0"
+				  " ORDER BY r.created DESC, r.rowid DESC LIMIT 1",
 		       commit, NULL);
 }
 
 int rung_store_get_recorded_content(rung_result *out, rung_store *s, const char *content)
 {
-	static const char sql[] = "SELECT json, recorded_note FROM results WHERE content = ? AND recorded = 1"
+	static const char sql[] = "SELECT json, recorded_note, rev FROM results WHERE content = ? AND recorded = 1"
 				  " ORDER BY created DESC, rowid DESC LIMIT 1";
 	rung_result_init(out);
 	sqlite3_stmt *st;
 	bool owned;
 	if (prepare_cached(&st, &owned, s, sql) != SQLITE_OK)
-		return db_error(s, "prepare query");
+		return read_error(s, "prepare query");
 	sqlite3_bind_text(st, 1, content, -1, SQLITE_TRANSIENT);
 	int rc = sqlite3_step(st), e;
 	if (rc == SQLITE_ROW) {
@@ -455,7 +699,7 @@ int rung_store_get_recorded_content(rung_result *out, rung_store *s, const char 
 		const char *note = (const char *)sqlite3_column_text(st, 1);
 		e = rung_result_from_json(out, json ? json : "");
 		if (e < 0) {
-			e = rung_error_set(RUNG_ESTORE, "%s: stored result does not parse: %s", s->path, rung_error_last());
+			e = parse_error(s, st, 2);
 		} else {
 			out->recorded = true;
 			snprintf(out->recorded_note, sizeof(out->recorded_note), "%s", note ? note : "");
@@ -463,7 +707,7 @@ int rung_store_get_recorded_content(rung_result *out, rung_store *s, const char 
 	} else if (rc == SQLITE_DONE) {
 		e = rung_error_set(RUNG_ENOTFOUND, "%.12s: no recorded result", content);
 	} else {
-		e = db_error(s, "query");
+		e = read_error(s, "query");
 	}
 	release_cached(st, owned);
 	return e;
@@ -472,11 +716,12 @@ int rung_store_get_recorded_content(rung_result *out, rung_store *s, const char 
 int rung_store_foreach(rung_store *s, int recorded, rung_store_fn cb, void *ud)
 {
 	sqlite3_stmt *st;
-	const char *sql = recorded < 0 ? "SELECT json, recorded, recorded_note, content FROM results ORDER BY created, rowid"
-				       : "SELECT json, recorded, recorded_note, content FROM results WHERE recorded = ?"
-					 " ORDER BY created, rowid";
+	const char *sql = recorded < 0
+				  ? "SELECT json, recorded, recorded_note, rev, content FROM results ORDER BY created, rowid"
+				  : "SELECT json, recorded, recorded_note, rev, content FROM results WHERE recorded = ?"
+				    " ORDER BY created, rowid";
 	if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK)
-		return db_error(s, "prepare list");
+		return read_error(s, "prepare list");
 	if (recorded >= 0)
 		sqlite3_bind_int(st, 1, recorded);
 	int rc, e = 0;
@@ -484,11 +729,11 @@ int rung_store_foreach(rung_store *s, int recorded, rung_store_fn cb, void *ud)
 		rung_result r;
 		rung_result_init(&r);
 		if ((e = row_to_result(&r, s, st)) == 0)
-			e = cb(ud, &r, (const char *)sqlite3_column_text(st, 0), (const char *)sqlite3_column_text(st, 3));
+			e = cb(ud, &r, (const char *)sqlite3_column_text(st, 0), (const char *)sqlite3_column_text(st, 4));
 		rung_result_clear(&r);
 	}
 	if (e == 0 && rc != SQLITE_DONE)
-		e = db_error(s, "list");
+		e = read_error(s, "list");
 	sqlite3_finalize(st);
 	return e;
 }
@@ -499,11 +744,13 @@ int64_t rung_store_count(rung_store *s, int recorded)
 	int64_t n = -1;
 	const char *sql = recorded < 0 ? "SELECT count(*) FROM results" : "SELECT count(*) FROM results WHERE recorded = ?";
 	if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK)
-		return db_error(s, "count");
+		return read_error(s, "count");
 	if (recorded >= 0)
 		sqlite3_bind_int(st, 1, recorded);
 	if (sqlite3_step(st) == SQLITE_ROW)
 		n = sqlite3_column_int64(st, 0);
+	else
+		n = read_error(s, "count");
 	sqlite3_finalize(st);
 	return n;
 }
@@ -513,13 +760,15 @@ int rung_store_meta_get(char **out, rung_store *s, const char *name)
 	*out = NULL;
 	sqlite3_stmt *st;
 	if (sqlite3_prepare_v2(s->db, "SELECT value FROM meta WHERE name = ?", -1, &st, NULL) != SQLITE_OK)
-		return db_error(s, "meta");
+		return read_error(s, "meta");
 	sqlite3_bind_text(st, 1, name, -1, SQLITE_TRANSIENT);
-	int e = RUNG_ENOTFOUND;
-	if (sqlite3_step(st) == SQLITE_ROW) {
+	int e = RUNG_ENOTFOUND, rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
 		const char *v = (const char *)sqlite3_column_text(st, 0);
 		*out = strdup(v ? v : "");
 		e = *out ? 0 : RUNG_ENOMEM;
+	} else if (rc != SQLITE_DONE) {
+		e = read_error(s, "meta");
 	}
 	sqlite3_finalize(st);
 	return e;
@@ -542,9 +791,10 @@ int rung_store_seen(rung_store *s, const char *id)
 {
 	sqlite3_stmt *st;
 	if (sqlite3_prepare_v2(s->db, "SELECT 1 FROM seen WHERE id = ?", -1, &st, NULL) != SQLITE_OK)
-		return db_error(s, "seen");
+		return read_error(s, "seen");
 	sqlite3_bind_text(st, 1, id, -1, SQLITE_TRANSIENT);
-	int r = sqlite3_step(st) == SQLITE_ROW;
+	int rc = sqlite3_step(st);
+	int r = rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : read_error(s, "seen");
 	sqlite3_finalize(st);
 	return r;
 }
@@ -568,11 +818,11 @@ int rung_store_commits_of(char ***out, int *n, rung_store *s, const char *key)
 	sqlite3_stmt *st;
 	if (sqlite3_prepare_v2(s->db, "SELECT commit_id FROM commits WHERE key = ? ORDER BY created, commit_id", -1, &st,
 			       NULL) != SQLITE_OK)
-		return db_error(s, "commits");
+		return read_error(s, "commits");
 	sqlite3_bind_text(st, 1, key, -1, SQLITE_TRANSIENT);
 	char **v = NULL;
-	int cnt = 0, e = 0;
-	while (sqlite3_step(st) == SQLITE_ROW) {
+	int cnt = 0, e = 0, rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		char **nv = realloc(v, (size_t)(cnt + 1) * sizeof(*v));
 		if (!nv || !(nv[cnt] = strdup((const char *)sqlite3_column_text(st, 0)))) {
 			v = nv ? nv : v;
@@ -582,6 +832,8 @@ int rung_store_commits_of(char ***out, int *n, rung_store *s, const char *key)
 		v = nv;
 		cnt++;
 	}
+	if (e == 0 && rc != SQLITE_ROW && rc != SQLITE_DONE)
+		e = read_error(s, "commits");
 	sqlite3_finalize(st);
 	if (e < 0) {
 		rung_strv_free(v, cnt);

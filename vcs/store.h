@@ -20,6 +20,10 @@
 
 #define RUNG_STORE_SCHEMA 2
 
+/* What a message about a damaged store tells the person to do. */
+#define RUNG_STORE_DAMAGE_HINT \
+	"`rung store check` says what is damaged, `rung store rebuild` recovers what can still be read"
+
 struct sqlite3;
 typedef struct rung_store rung_store;
 
@@ -29,6 +33,20 @@ int rung_store_open(rung_store **out, const char *path);
 int rung_store_open_repo(rung_store **out, rung_repo *r);
 /* Opens and migrates only up to `version` (tests of the migrations). */
 int rung_store_open_schema(rung_store **out, const char *path, int version);
+/* For commands that only read (log, brief, the workbench, export): as
+ * rung_store_open(_repo) where the store can be written, else read-only (a
+ * .git/rung or results.db without write permission, a read-only mount), a WAL
+ * database without its -shm read as immutable; a store that does not exist
+ * and cannot be created opens empty. Reads work; a write fails naming the
+ * reason (rung_store_readonly). */
+int rung_store_open_read(rung_store **out, const char *path);
+int rung_store_open_repo_read(rung_store **out, rung_repo *r);
+/* NULL when the store can be written, else why it is open read-only. */
+const char *rung_store_readonly(const rung_store *s);
+/* A plain SQLite handle on path, read-only (mode=ro, else immutable=1), never
+ * writing to the file: for rung store check and rebuild. RUNG_ENOTFOUND when
+ * it does not exist; *rc (may be NULL) gets SQLite's code of a failure. */
+int rung_store_sqlite_readonly(struct sqlite3 **out, int *rc, const char *path);
 void rung_store_close(rung_store *s);
 int rung_store_schema_version(rung_store *s);
 struct sqlite3 *rung_store_db(rung_store *s);
@@ -76,7 +94,18 @@ int rung_store_get_recorded_content(rung_result *out, rung_store *s, const char 
  * returned. */
 typedef int (*rung_store_fn)(void *ud, const rung_result *r, const char *json, const char *content);
 int rung_store_foreach(rung_store *s, int recorded, rung_store_fn cb, void *ud);
-int64_t rung_store_count(rung_store *s, int recorded);
+int64_t rung_store_count(rung_store *s, int recorded); /* < 0: an error */
+
+/* Every error of a read is returned, and the first is also kept here: a
+ * lookup that shows a failure as "no result" checks this once afterwards,
+ * so that a damaged store (a page that does not read, a stored result that
+ * does not parse: "PATH: the results store is damaged (...): `rung store
+ * check` ...") never looks like an empty one. Returns that error with its
+ * message set again, or 0. */
+int rung_store_read_error(rung_store *s);
+/* 1 when the store has the table, 0 when not (a table made on first write
+ * that a read-only store never got). */
+int rung_store_has_table(rung_store *s, const char *name);
 
 /* Small key/value settings (e.g. "last_brief"). get: RUNG_ENOTFOUND if unset. */
 int rung_store_meta_get(char **out, rung_store *s, const char *name);

@@ -117,7 +117,7 @@ static int open_ctx(rung_vctx *c, const char *dir, const char *taskdir)
 		e = rung_vtask_open(&c->task, c->repo, tdir, NULL);
 	free(tdir);
 	if (e == 0)
-		e = rung_store_open_repo(&c->store, c->repo);
+		e = rung_store_open_repo_read(&c->store, c->repo); /* writes fail where it is read-only */
 	if (e < 0) {
 		rung_error_state st;
 		rung_error_save(&st);
@@ -249,6 +249,8 @@ static int loader_next(rung_model_row **out, int *n, loader *l, rung_vctx *c, in
 		}
 		fill_row(&rows[cnt++], l, c, &v);
 	}
+	if (e == 0 && c->store && rung_store_read_error(c->store) < 0) /* a damaged store is not an empty one */
+		e = rung_store_read_error(c->store);
 	if (e < 0) {
 		rung_model_rows_free(rows, cnt);
 		return e;
