@@ -189,6 +189,11 @@ static int finish_slot(pipeline *p, pslot *s)
 			err = rung_eval_gpu(&s->res, NULL, &e->ev, &s->task, &e->opts, &s->kc, &s->rc);
 			if (err < 0)
 				rung_error_save(&s->error);
+		} else if (s->crc == 1 && gpu && rung_eval_store(&s->res, NULL, &e->ev, &s->task, &e->opts) < 0) {
+			/* a verdict at compile time (it does not compile, or the reference
+			 * does not) is kept like any other on a live GPU */
+			err = rung_error_last_code();
+			rung_error_save(&s->error);
 		}
 		if (err == 0 && !s->res.env.valid && e->env.valid)
 			s->res.env = e->env;
