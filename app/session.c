@@ -114,22 +114,85 @@ rung_result *rung_vctx_lookup(rung_vctx *c, const rung_version *v, const char *c
 	return NULL;
 }
 
+static int note_cmp(const void *a, const void *b)
+{
+	return strcmp(((const rung_note *)a)->commit, ((const rung_note *)b)->commit);
+}
+
+int rung_rows_open(rung_rows_loader *l, rung_vctx *c, const char *range, bool content_always)
+{
+	memset(l, 0, sizeof(*l));
+	rung_history_opts o = rung_vtask_history_opts(&c->task);
+	o.range = range;
+	int e = rung_history_open(&l->h, c->repo, &o);
+	if (e < 0)
+		return e;
+	if ((e = rung_notes_list(&l->notes, &l->nnotes, c->repo)) < 0) {
+		rung_rows_close(l);
+		return e;
+	}
+	if (l->nnotes > 1)
+		qsort(l->notes, (size_t)l->nnotes, sizeof(*l->notes), note_cmp);
+	/* a store without results: no row can have one, and no content hash is needed */
+	l->hash_content = content_always || !c->store || rung_store_count(c->store, -1) != 0; /* -1 (error): look anyway */
+	rung_error_clear();
+	return 0;
+}
+
+int rung_rows_next(rung_vrow *row, rung_rows_loader *l, rung_vctx *c)
+{
+	memset(row, 0, sizeof(*row));
+	if (l->done)
+		return 1;
+	int e = rung_history_next(&row->v, l->h);
+	if (e == 1)
+		l->done = true;
+	if (e != 0)
+		return e;
+	if (l->hash_content) {
+		rung_source src;
+		if (rung_vtask_source(&src, &c->task, row->v.worktree ? "WORKTREE" : row->v.id, row->v.kernel_path) == 0) {
+			rung_vtask_content(row->content, &c->task, &src);
+			rung_source_free(&src);
+		}
+		rung_error_clear();
+		row->result = rung_vctx_lookup(c, &row->v, row->content, &row->via_content);
+	}
+	rung_note key;
+	snprintf(key.commit, sizeof(key.commit), "%s", row->v.id);
+	rung_note *n = l->nnotes ? bsearch(&key, l->notes, (size_t)l->nnotes, sizeof(*l->notes), note_cmp) : NULL;
+	if (n) { /* the row takes the note over */
+		row->note = *n;
+		row->has_note = true;
+		rung_note blank;
+		memset(&blank, 0, sizeof(blank));
+		snprintf(blank.commit, sizeof(blank.commit), "%s", n->commit); /* stays sorted */
+		*n = blank;
+	}
+	/* a damaged store is not an empty one */
+	if (c->store && rung_store_read_error(c->store) < 0) {
+		e = rung_store_read_error(c->store);
+		rung_vrow_clear(row);
+		return e;
+	}
+	return 0;
+}
+
+void rung_rows_close(rung_rows_loader *l)
+{
+	rung_notes_free(l->notes, l->nnotes);
+	rung_history_free(l->h);
+	memset(l, 0, sizeof(*l));
+}
+
 int rung_vctx_rows(rung_vrow **out, int *n, rung_vctx *c, const char *range, int max)
 {
 	*out = NULL;
 	*n = 0;
-	rung_history_opts o = rung_vtask_history_opts(&c->task);
-	o.range = range;
-	rung_history *h;
-	int e = rung_history_open(&h, c->repo, &o);
+	rung_rows_loader l;
+	int e = rung_rows_open(&l, c, range, true);
 	if (e < 0)
 		return e;
-	rung_note *notes = NULL;
-	int nnotes = 0;
-	if ((e = rung_notes_list(&notes, &nnotes, c->repo)) < 0) {
-		rung_history_free(h);
-		return e;
-	}
 	int cap = 0, cnt = 0;
 	rung_vrow *rows = NULL;
 	while (max <= 0 || cnt < max) {
@@ -143,31 +206,12 @@ int rung_vctx_rows(rung_vrow **out, int *n, rung_vctx *c, const char *range, int
 			rows = nr;
 			cap = nc;
 		}
-		rung_vrow *row = &rows[cnt];
-		memset(row, 0, sizeof(*row));
-		e = rung_history_next(&row->v, h);
+		e = rung_rows_next(&rows[cnt], &l, c);
 		if (e != 0)
 			break;
 		cnt++;
-		rung_source src;
-		if (rung_vtask_source(&src, &c->task, row->v.worktree ? "WORKTREE" : row->v.id, row->v.kernel_path) == 0) {
-			rung_vtask_content(row->content, &c->task, &src);
-			rung_source_free(&src);
-		}
-		row->result = rung_vctx_lookup(c, &row->v, row->content, &row->via_content);
-		for (int i = 0; i < nnotes; i++) {
-			if (!strcmp(notes[i].commit, row->v.id)) {
-				row->note = notes[i];
-				memset(&notes[i], 0, sizeof(notes[i]));
-				row->has_note = true;
-				break;
-			}
-		}
 	}
-	rung_notes_free(notes, nnotes);
-	rung_history_free(h);
-	if (e >= 0 && c->store && rung_store_read_error(c->store) < 0) /* a damaged store is not an empty one */
-		e = rung_store_read_error(c->store);
+	rung_rows_close(&l);
 	if (e < 0) {
 		rung_vrows_free(rows, cnt);
 		return e;
@@ -177,15 +221,20 @@ int rung_vctx_rows(rung_vrow **out, int *n, rung_vctx *c, const char *range, int
 	return 0;
 }
 
+void rung_vrow_clear(rung_vrow *row)
+{
+	if (row->result) {
+		rung_result_clear(row->result);
+		free(row->result);
+	}
+	rung_note_clear(&row->note);
+	memset(row, 0, sizeof(*row));
+}
+
 void rung_vrows_free(rung_vrow *rows, int n)
 {
-	for (int i = 0; i < n; i++) {
-		if (rows[i].result) {
-			rung_result_clear(rows[i].result);
-			free(rows[i].result);
-		}
-		rung_note_clear(&rows[i].note);
-	}
+	for (int i = 0; i < n; i++)
+		rung_vrow_clear(&rows[i]);
 	free(rows);
 }
 

@@ -138,80 +138,44 @@ static const char *note_line(const rung_vrow *r)
 	return r->note.other ? r->note.other : "";
 }
 
-/* The list read a chunk at a time: versions from a revwalk (vcs/history.h
- * yields them without walking everything), notes read once and sorted for
- * bsearch, results looked up per row with the store's cached statements. */
-typedef struct {
-	rung_history *h;
-	rung_note *notes; /* sorted by commit; a row takes its note over */
-	int nnotes;
-	bool any_results; /* the store holds results: else no row can have one and no content hash is needed */
-	bool done;        /* history exhausted */
-} loader;
-
-static int note_cmp(const void *a, const void *b)
-{
-	return strcmp(((const rung_note *)a)->commit, ((const rung_note *)b)->commit);
-}
+/* The list read a chunk at a time through the one row loader (app/session.h:
+ * versions from a revwalk that yields them without walking everything, notes
+ * read once and sorted, results looked up per row with the store's cached
+ * statements, no content hashed while the store holds no result). */
+typedef rung_rows_loader loader;
 
 static void loader_close(loader *l)
 {
-	rung_notes_free(l->notes, l->nnotes);
-	rung_history_free(l->h);
-	memset(l, 0, sizeof(*l));
+	rung_rows_close(l);
 }
 
 static int loader_open(loader *l, rung_vctx *c)
 {
-	memset(l, 0, sizeof(*l));
-	rung_history_opts o = rung_vtask_history_opts(&c->task);
-	int e = rung_history_open(&l->h, c->repo, &o);
-	if (e < 0)
-		return e;
-	if ((e = rung_notes_list(&l->notes, &l->nnotes, c->repo)) < 0) {
-		loader_close(l);
-		return e;
-	}
-	if (l->nnotes > 1)
-		qsort(l->notes, (size_t)l->nnotes, sizeof(*l->notes), note_cmp);
-	l->any_results = !c->store || rung_store_count(c->store, -1) != 0; /* -1 (error): look anyway */
-	rung_error_clear();
-	return 0;
+	return rung_rows_open(l, c, NULL, false);
 }
 
-/* One version into a row: its live result (by content, else by commit), its
- * recorded one and its note (as rung_vctx_rows + rung_recorded_lookup do). */
-static void fill_row(rung_model_row *r, loader *l, rung_vctx *c, const rung_version *v)
+/* One version into a row: its live result and note (the loader's), and its
+ * recorded result. */
+static void fill_row(rung_model_row *r, rung_vctx *c, rung_vrow *vr, bool lookups)
 {
+	const rung_version *v = &vr->v;
 	snprintf(r->hash, sizeof(r->hash), "%s", v->id);
 	snprintf(r->subject, sizeof(r->subject), "%s", v->subject);
 	snprintf(r->author, sizeof(r->author), "%.63s", v->author);
 	r->date = v->time;
-	if (l->any_results) {
-		char content[65] = "";
-		rung_source src;
-		if (rung_vtask_source(&src, &c->task, v->worktree ? "WORKTREE" : v->id, v->kernel_path) == 0) {
-			rung_vtask_content(content, &c->task, &src);
-			rung_source_free(&src);
-		}
-		rung_error_clear();
-		bool via_content = false;
-		r->result = rung_vctx_lookup(c, v, content, &via_content);
-		/* every row's result comes from the store: "cached" (the glyph) is
-		 * kept for one measured on another version with the same files */
-		if (r->result)
-			r->result->cached = via_content;
-		/* kept apart from the live one: shown only while there is no live result */
-		r->recorded = rung_recorded_lookup(c, v, content);
-	}
+	r->result = vr->result; /* taken over */
+	vr->result = NULL;
+	/* every row's result comes from the store: "cached" (the glyph) is
+	 * kept for one measured on another version with the same files */
+	if (r->result)
+		r->result->cached = vr->via_content;
+	/* kept apart from the live one: shown only while there is no live result */
+	if (lookups)
+		r->recorded = rung_recorded_lookup(c, v, vr->content);
 	rung_model_row_sync_steps(r);
-	rung_note key;
-	snprintf(key.commit, sizeof(key.commit), "%s", v->id);
-	rung_note *n = l->nnotes ? bsearch(&key, l->notes, (size_t)l->nnotes, sizeof(*l->notes), note_cmp) : NULL;
-	if (n) {
-		rung_vrow vr = {.note = *n, .has_note = true};
-		r->verdict = (rung_verdict)n->verdict;
-		const char *nl = note_line(&vr);
+	if (vr->has_note) {
+		r->verdict = (rung_verdict)vr->note.verdict;
+		const char *nl = note_line(vr);
 		const char *eol = strchr(nl, '\n');
 		snprintf(r->note, sizeof(r->note), "%.*s", eol ? (int)(eol - nl) : (int)strlen(nl), nl);
 	}
@@ -228,18 +192,18 @@ static int loader_next(rung_model_row **out, int *n, loader *l, rung_vctx *c, in
 	if (!rows)
 		return rung_error_set(RUNG_ENOMEM, "out of memory");
 	while (!l->done && (max <= 0 || cnt < max)) {
-		rung_version v;
-		e = rung_history_next(&v, l->h);
+		rung_vrow vr;
+		e = rung_rows_next(&vr, l, c);
 		if (e < 0)
 			break;
 		if (e == 1) {
-			l->done = true;
 			e = 0;
 			break;
 		}
 		if (cnt == cap) {
 			rung_model_row *nr = realloc(rows, ((size_t)cap * 2 + 1) * sizeof(*nr));
 			if (!nr) {
+				rung_vrow_clear(&vr);
 				e = rung_error_set(RUNG_ENOMEM, "out of memory");
 				break;
 			}
@@ -247,10 +211,9 @@ static int loader_next(rung_model_row **out, int *n, loader *l, rung_vctx *c, in
 			rows = nr;
 			cap *= 2;
 		}
-		fill_row(&rows[cnt++], l, c, &v);
+		fill_row(&rows[cnt++], c, &vr, l->hash_content);
+		rung_vrow_clear(&vr);
 	}
-	if (e == 0 && c->store && rung_store_read_error(c->store) < 0) /* a damaged store is not an empty one */
-		e = rung_store_read_error(c->store);
 	if (e < 0) {
 		rung_model_rows_free(rows, cnt);
 		return e;
