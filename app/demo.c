@@ -229,7 +229,7 @@ int rung_demo_plan_load(rung_demo_plan *p)
 	if (e == 0 && p->ntasks == 0)
 		e = rung_error_set(RUNG_ENOTFOUND, "no example tasks embedded in this binary");
 	if (e < 0) {
-		rung_demo_plan_free(p);
+		rung_demo_plan_clear(p);
 		return e;
 	}
 	rung_demo_plan_sort(p);
@@ -257,7 +257,7 @@ void rung_demo_plan_sort(rung_demo_plan *p)
 	}
 }
 
-void rung_demo_plan_free(rung_demo_plan *p)
+void rung_demo_plan_clear(rung_demo_plan *p)
 {
 	free(p->steps);
 	free(p->notes);

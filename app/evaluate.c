@@ -336,8 +336,8 @@ int rung_eval_sanitize(rung_result *r, rung_eval_info *info, rung_evaluator *ev,
 	    rung_eval_store(r, info, ev, t, o) < 0)
 		rung_error_clear(); /* not stored: said in info->store_error */
 done:
-	rung_compiled_free(&kc2);
-	rung_compiled_free(&rc2);
+	rung_compiled_clear(&kc2);
+	rung_compiled_clear(&rc2);
 	return e;
 }
 
@@ -387,8 +387,8 @@ int rung_app_evaluate(rung_result *r, rung_eval_info *info, rung_evaluator *ev, 
 	if (c == 0 && gpu && !(t->spec->arch && *t->spec->arch)) {
 		const rung_env *env = rung_evaluator_env(ev);
 		if (env && env->arch[0] && strcmp(env->arch, arch) != 0) {
-			rung_compiled_free(kc);
-			rung_compiled_free(rc);
+			rung_compiled_clear(kc);
+			rung_compiled_clear(rc);
 			c = rung_eval_compile(r, kc, rc, t, env->arch);
 		}
 	}

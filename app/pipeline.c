@@ -166,12 +166,12 @@ static int prepare(pipeline *p, int i)
 
 static void free_slot(pslot *s)
 {
-	rung_compiled_free(&s->kc);
-	rung_compiled_free(&s->rc);
+	rung_compiled_clear(&s->kc);
+	rung_compiled_clear(&s->rc);
 	if (s->have_task)
-		rung_task_free(&s->task);
+		rung_task_clear(&s->task);
 	if (s->have_src)
-		rung_source_free(&s->src);
+		rung_source_clear(&s->src);
 	s->have_src = s->have_task = false;
 }
 

@@ -66,7 +66,7 @@ int rung_vctx_open(rung_vctx *c, const char *cmd, const rung_vctx_opts *o, unsig
 void rung_vctx_close(rung_vctx *c)
 {
 	rung_store_close(c->store);
-	rung_vtask_free(&c->task);
+	rung_vtask_clear(&c->task);
 	rung_repo_free(c->repo);
 	memset(c, 0, sizeof(*c));
 }
@@ -153,7 +153,7 @@ int rung_rows_next(rung_vrow *row, rung_rows_loader *l, rung_vctx *c)
 		rung_source src;
 		if (rung_vtask_source(&src, &c->task, row->v.worktree ? "WORKTREE" : row->v.id, row->v.kernel_path) == 0) {
 			rung_vtask_content(row->content, &c->task, &src);
-			rung_source_free(&src);
+			rung_source_clear(&src);
 		}
 		rung_error_clear();
 		row->result = rung_vctx_lookup(c, &row->v, row->content, &row->via_content);

@@ -41,7 +41,7 @@ typedef struct {
 	char content[65];    /* content hash (vcs/store.h) of this version under the task */
 	const char *label;   /* recorded in the result (the commit subject); NULL: the kernel path */
 	/* A view of a version of a session's task (rung_task_of_version): spec,
-	 * sources, repo and vtask are borrowed, and rung_task_free frees only
+	 * sources, repo and vtask are borrowed, and rung_task_clear frees only
 	 * what the view made itself. */
 	bool borrowed;
 } rung_task;
@@ -60,7 +60,7 @@ int rung_task_load_target(rung_task *out, const char *target, const rung_task_wh
 
 /* Task t as a view of version v of session task vt in repository repo, with
  * the kernel source src read at v (rung_vtask_source): nothing is copied;
- * vt, repo, src and v must outlive t. Free with rung_task_free. 0 or RUNG_ENOMEM. */
+ * vt, repo, src and v must outlive t. Free with rung_task_clear. 0 or RUNG_ENOMEM. */
 int rung_task_of_version(rung_task *t, rung_repo *repo, rung_vtask *vt, rung_source *src, const rung_version *v);
 
 /* arg: NULL (= "."), a task directory, a path to rung.ini, or a kernel file in a task
@@ -68,7 +68,7 @@ int rung_task_of_version(rung_task *t, rung_repo *repo, rung_vtask *vt, rung_sou
  * that does not exist, RUNG_ESPEC for a bad spec, a missing source or a bad launch
  * line, RUNG_ENOMEM/RUNG_EIO otherwise. */
 int rung_task_load(rung_task *out, const char *arg);
-void rung_task_free(rung_task *t);
+void rung_task_clear(rung_task *t);
 
 /* Fills t->include_dirs from t->dir and the spec's headers (used by the loaders). */
 int rung_task_build_includes(rung_task *t);

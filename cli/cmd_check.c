@@ -257,7 +257,7 @@ int rung_cmd_check(int argc, char **argv)
 			free(js);
 			json_decref(e);
 		}
-		rung_task_free(&t);
+		rung_task_clear(&t);
 		return rc;
 	}
 	/* the one evaluation (app/evaluate.h): a version from git goes through
@@ -337,9 +337,9 @@ int rung_cmd_check(int argc, char **argv)
 	} else if (kc.spec_error) {
 		exit_code = RUNG_EXIT_SPEC;
 	}
-	rung_compiled_free(&kc);
-	rung_compiled_free(&refc);
+	rung_compiled_clear(&kc);
+	rung_compiled_clear(&refc);
 	rung_result_clear(&r);
-	rung_task_free(&t);
+	rung_task_clear(&t);
 	return exit_code;
 }

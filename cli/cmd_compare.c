@@ -212,7 +212,7 @@ static void print_static(json_t *o, const rung_task *ta, const rung_compiled *ka
 			print_diff(&d);
 		}
 	}
-	rung_sbs_free(&d);
+	rung_sbs_clear(&d);
 	free(a.sass);
 	free(b.sass);
 }
@@ -250,12 +250,12 @@ int rung_cmd_compare(int argc, char **argv)
 	memset(&tb, 0, sizeof(tb));
 	int rc = rung_cli_task_load(&ta, "compare", targets[0], &where);
 	if (rc) {
-		rung_task_free(&ta);
+		rung_task_clear(&ta);
 		return rc;
 	}
 	if ((rc = rung_cli_task_load(&tb, "compare", targets[1], &where))) {
-		rung_task_free(&ta);
-		rung_task_free(&tb);
+		rung_task_clear(&ta);
+		rung_task_clear(&tb);
 		return rc;
 	}
 	rung_compiled ka, kb;
@@ -338,11 +338,11 @@ int rung_cmd_compare(int argc, char **argv)
 	       ab.dropped, ab.verified, ab.sets == 1 ? " sets=1" : "", strcmp(ab.method, "cupti-activity") ? " method=" : "",
 	       strcmp(ab.method, "cupti-activity") ? ab.method : "");
 done:
-	rung_ab_free(&ab);
+	rung_ab_clear(&ab);
 	rung_worker_detach(w);
-	rung_compiled_free(&ka);
-	rung_compiled_free(&kb);
-	rung_task_free(&ta);
-	rung_task_free(&tb);
+	rung_compiled_clear(&ka);
+	rung_compiled_clear(&kb);
+	rung_task_clear(&ta);
+	rung_task_clear(&tb);
 	return code;
 }

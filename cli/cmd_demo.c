@@ -74,7 +74,7 @@ int rung_cmd_demo(int argc, char **argv)
 		snprintf(tmp, sizeof(tmp), "%s/rung-demo-XXXXXX", base && *base ? base : "/tmp");
 		if (!mkdtemp(tmp)) {
 			perror(tmp);
-			rung_demo_plan_free(&plan);
+			rung_demo_plan_clear(&plan);
 			return RUNG_EXIT_INTERNAL;
 		}
 		dir = tmp;
@@ -82,14 +82,14 @@ int rung_cmd_demo(int argc, char **argv)
 	int e = rung_demo_prepare_dir(dir);
 	if (e < 0) {
 		fprintf(stderr, "rung demo: %s\n", rung_error_last());
-		rung_demo_plan_free(&plan);
+		rung_demo_plan_clear(&plan);
 		return e == RUNG_EINVAL ? RUNG_EXIT_USAGE : RUNG_EXIT_INTERNAL;
 	}
 	rung_demo_report rep;
 	if (rung_demo_build(&rep, &plan, dir, "demo") < 0) {
 		fprintf(stderr, "rung demo: %s\n", rung_error_last());
 		fprintf(stderr, "rung demo: the half-built repository is left in %s\n", dir);
-		rung_demo_plan_free(&plan);
+		rung_demo_plan_clear(&plan);
 		return RUNG_EXIT_INTERNAL;
 	}
 	char abs[PATH_MAX];
@@ -127,6 +127,6 @@ int rung_cmd_demo(int argc, char **argv)
 		if (rc == RUNG_EXIT_OK)
 			printf("rung demo: the repository stays in %s\n", dir);
 	}
-	rung_demo_plan_free(&plan);
+	rung_demo_plan_clear(&plan);
 	return rc;
 }

@@ -288,7 +288,7 @@ int rung_profile_print_hot(FILE *f, const rung_compiled *kc, const rung_sass_cou
 	fprintf(f, "[sass] %d instructions executed %llu times (warp level), %llu thread instructions; top %d:\n", c->n,
 		(unsigned long long)total, (unsigned long long)thr, max);
 	rung_sass_print_hot(f, &s, func, c, max);
-	rung_sass_free(&s);
+	rung_sass_clear(&s);
 	return 0;
 }
 

@@ -124,7 +124,7 @@ static void test_plan(void)
 		CHECK_INT(p.notes[k].verdict, RUNG_NOTE_REJECT);
 		CHECK_CONTAINS(p.notes[k].text, "ktiles = K / BK");
 	}
-	rung_demo_plan_free(&p);
+	rung_demo_plan_clear(&p);
 }
 
 static void expect_error(const char *text, const char *msg)
@@ -133,7 +133,7 @@ static void expect_error(const char *text, const char *msg)
 	memset(&p, 0, sizeof(p));
 	CHECK_INT(rung_demo_plan_parse(&p, "sgemm", text, "x/ladder.txt"), RUNG_EINVAL);
 	CHECK_CONTAINS(rung_error_last(), msg);
-	rung_demo_plan_free(&p);
+	rung_demo_plan_clear(&p);
 }
 
 static void test_plan_errors(void)
@@ -144,7 +144,7 @@ static void test_plan_errors(void)
 	CHECK_INT(rung_demo_plan_parse(&p, "sgemm", ok, "x/ladder.txt"), 0);
 	CHECK_INT(p.nsteps, 1);
 	CHECK_STR(p.steps[0].name, "A");
-	rung_demo_plan_free(&p);
+	rung_demo_plan_clear(&p);
 
 	expect_error("# c\n\n01-naive | A <a@b> | 2025-06-02T09:04:00Z\n", "x/ladder.txt:3: expected 4 fields");
 	expect_error("99-nope | A <a@b> | 2025-06-02T09:04:00Z | m\n", "x/ladder.txt:1: step '99-nope' has no file sgemm/ladder/99-nope.cu");
@@ -195,7 +195,7 @@ static void test_dates_and_sort(void)
 	CHECK_STR(p.steps[p.notes[0].step].message, "s1");
 	CHECK_STR(p.steps[p.notes[1].step].message, "s2");
 	CHECK_STR(p.steps[p.notes[2].step].message, "x1");
-	rung_demo_plan_free(&p);
+	rung_demo_plan_clear(&p);
 }
 
 /* The text of path at commit hex. */
@@ -340,7 +340,7 @@ static void test_build(void)
 	rung_demo_report rep2;
 	CHECK_INT(rung_demo_build(&rep2, &p2, dir2, "demo"), 0);
 	CHECK_STR(rep2.head, rep.head);
-	rung_demo_plan_free(&p2);
+	rung_demo_plan_clear(&p2);
 
 	/* a non-empty directory is refused and left alone */
 	CHECK_INT(rung_demo_build(&rep2, &p, dir, "demo"), RUNG_EINVAL);
@@ -348,7 +348,7 @@ static void test_build(void)
 	snprintf(path, sizeof(path), "%s/README.md", dir);
 	struct stat st;
 	CHECK_INT(stat(path, &st), 0);
-	rung_demo_plan_free(&p);
+	rung_demo_plan_clear(&p);
 }
 
 /* One `rung export` line for a passing result at `commit` (may be NULL) with `content`. */
@@ -402,7 +402,7 @@ static void test_recorded(void)
 	CHECK_INT(rung_vtask_source(&src, &c.task, commit_of(&p, "softmax", "02-warp-per-row"), NULL), 0);
 	char content[65];
 	rung_vtask_content(content, &c.task, &src);
-	rung_source_free(&src);
+	rung_source_clear(&src);
 	char *l1 = export_line("1111111111111111111111111111111111111111111111111111111111111111", "c1",
 			       commit_of(&p, "softmax", "01-naive-three-pass"), 2.5);
 	char *l2 = export_line("2222222222222222222222222222222222222222222222222222222222222222", content, NULL, 2.0);
@@ -448,7 +448,7 @@ static void test_recorded(void)
 	snprintf(want, sizeof(want), "%.7s  06-03 15:20 not evaluated", commit_of(&p, "softmax", "04-vectorized"));
 	CHECK_CONTAINS(text, want);
 	free(text);
-	rung_demo_plan_free(&p);
+	rung_demo_plan_clear(&p);
 }
 
 int main(void)

@@ -325,7 +325,7 @@ static void test_textdiff(void)
 		CHECK(d.rows[5].left == NULL);
 		CHECK_INT(d.rows[5].rno, 5);
 	}
-	rung_sbs_free(&d);
+	rung_sbs_clear(&d);
 }
 
 /* ---- screens ----------------------------------------------------------- */
@@ -1273,7 +1273,7 @@ static void test_git_demo(void)
 	rung_model *m = NULL;
 	CHECK_INT(rung_model_git_new(&m, dir, "sgemm"), 0);
 	if (!m) {
-		rung_demo_plan_free(&p);
+		rung_demo_plan_clear(&p);
 		return;
 	}
 	CHECK_INT(m->ntasks, 2);
@@ -1348,7 +1348,7 @@ static void test_git_demo(void)
 	rung_model_free(m); /* stops the evaluations' thread after the current one */
 	unsetenv("RUNG_WORKER_EXE");
 	unsetenv("RUNG_EXE");
-	rung_demo_plan_free(&p);
+	rung_demo_plan_clear(&p);
 }
 
 /* The roofline screen's ceilings are the guard's (one arch parse, one rule):

@@ -22,7 +22,7 @@ static void put_env(rung_store *s, const rung_vtask *t, const char *rev, double 
 	CHECK_INT(rung_vtask_source(&src, t, rev, NULL), 0);
 	char content[65];
 	rung_vtask_content(content, t, &src);
-	rung_source_free(&src);
+	rung_source_clear(&src);
 	rung_result r;
 	rung_result_init(&r);
 	rung_result_key(r.key, content, "GPU-1");
@@ -106,7 +106,7 @@ static void test_log_flags_other_environment(void)
 	CHECK_CONTAINS(out, "-50.0%");
 	CHECK_CONTAINS(out, "delta vs a baseline measured elsewhere: driver 580.159.04 vs 575.57");
 	free(out);
-	rung_vtask_free(&t);
+	rung_vtask_clear(&t);
 	rung_repo_free(r);
 	git_repository_free(g);
 	free(ini);
@@ -205,7 +205,7 @@ static void test_log_export_import(void)
 	CHECK_CONTAINS(out, want);
 	free(out);
 
-	rung_vtask_free(&t);
+	rung_vtask_clear(&t);
 	rung_repo_free(r);
 	git_repository_free(g);
 	free(ini);
@@ -302,7 +302,7 @@ static void test_log_brief_suspects(void)
 	t_sh(&out, "rm -rf '%s'", dir);
 	free(out);
 
-	rung_vtask_free(&t);
+	rung_vtask_clear(&t);
 	rung_repo_free(r);
 	git_repository_free(g);
 	free(ini);

@@ -707,8 +707,8 @@ static int compile_texts(git_impl *g, text_cache *tc, rung_model *m)
 	} else {
 		e = rung_error_set(e, "%s", c.error[0] ? c.error : rung_error_last());
 	}
-	rung_compiled_free(&c);
-	rung_source_free(&src);
+	rung_compiled_clear(&c);
+	rung_source_clear(&src);
 	return e;
 }
 
@@ -723,7 +723,7 @@ static int git_text(char **out, rung_model *m, const char *hash, rung_text_kind 
 			return e;
 		*out = src.text;
 		src.text = NULL;
-		rung_source_free(&src);
+		rung_source_clear(&src);
 		return 0;
 	}
 	text_cache *tc = NULL;
@@ -963,8 +963,8 @@ static int git_launch(rung_geom *out, rung_model *m, const char *hash)
 	e = rung_launch_from_source(&l, spec, src.text, src.path);
 	if (e >= 0)
 		e = rung_launch_eval(out, &l, &spec->dims);
-	rung_launch_free(&l);
-	rung_source_free(&src);
+	rung_launch_clear(&l);
+	rung_source_clear(&src);
 	return e < 0 ? e : 0;
 }
 

@@ -233,7 +233,7 @@ static char *sass_side(rung_sass_annot *a, side_counts *c, rung_sass_mix *x, cha
 		a->inst = NULL;
 		a->hot = NULL;
 	}
-	rung_sass_annot_free(a);
+	rung_sass_annot_clear(a);
 	if (!text)
 		snprintf(err, (size_t)errlen, "out of memory");
 	return text;
@@ -244,7 +244,7 @@ static void build_diff(rung_view *v, int ra, int rb)
 	compare_priv *p = v->priv;
 	rung_tui *t = v->tui;
 	rung_model *m = t->model;
-	rung_sbs_free(&p->diff);
+	rung_sbs_clear(&p->diff);
 	free(p->hunks);
 	p->hunks = NULL;
 	p->nhunks = 0;
@@ -444,7 +444,7 @@ static void compare_done(rung_view *v)
 	compare_priv *p = v->priv;
 	if (p) {
 		rung_lines_clear(&p->top);
-		rung_sbs_free(&p->diff);
+		rung_sbs_clear(&p->diff);
 		side_free(&p->ca);
 		side_free(&p->cb);
 		free(p->hunks);
