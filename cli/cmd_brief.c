@@ -392,6 +392,11 @@ int rung_cmd_brief(int argc, char **argv)
 				strncat(detail, "; suspect: ", sizeof(detail) - strlen(detail) - 1);
 				strncat(detail, rung_suspect_kinds(kinds, sizeof(kinds), r), sizeof(detail) - strlen(detail) - 1);
 			}
+			if (r && r->noop_of[0]) { /* the agent learns that its edit changed nothing */
+				char no[96];
+				snprintf(no, sizeof(no), "; no-op: same machine code as %.7s", r->noop_of);
+				strncat(detail, no, sizeof(detail) - strlen(detail) - 1);
+			}
 			if (rows[i].v.spec_differs)
 				strncat(detail, "; its own rung.ini differs", sizeof(detail) - strlen(detail) - 1);
 			cell(cellbuf, sizeof(cellbuf), rows[i].v.subject);

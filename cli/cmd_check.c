@@ -324,6 +324,9 @@ int rung_cmd_check(int argc, char **argv)
 			print_step_line(&r, t.spec, (rung_step_id)s, sanitize_fresh);
 		rung_suspects_print(stdout, &r, "[suspect] "); /* evidence: the exit code is the rungs' */
 		rung_check_print_output(stdout, &r); /* never raw */
+		if (r.noop_of[0])
+			printf("[no-op] same machine code, launch, spec and reference as %.7s: its verdict and timing"
+			       " (rung check --force measures this version)\n", r.noop_of);
 	}
 	fflush(stdout);
 	rung_evaluator_detach(&ev);

@@ -179,6 +179,10 @@ typedef struct rung_result {
 	bool cached;         /* came from the store */
 	bool recorded;       /* imported from another machine (demo): never mixed with live */
 	char recorded_note[128]; /* "recorded on NVIDIA H200, 2026-11-29" */
+	/* A no-op version: its machine code, launch geometry, spec and reference
+	 * equal those of this earlier commit, whose verdict and timing it carries
+	 * (app/evaluate.c; docs/CHECKS.md "No-op versions"). "" otherwise. */
+	char noop_of[41];
 
 	rung_step steps[RUNG_NSTEPS];
 	rung_compile_info compile;

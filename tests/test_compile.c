@@ -5,6 +5,7 @@
 
 #include "core/err.h"
 #include "gpu/compile.h"
+#include "gpu/cubin.h"
 #include "harness.h"
 
 static int compile_src(rung_compiled *out, const char *src, const char *file, const char *entry)
@@ -428,6 +429,54 @@ static void test_params_against_spec(void)
 	rung_spec_free(s);
 }
 
+
+/* The machine-code key (no-op versions): comments, blank lines and a renamed
+ * local that shift every line give the same key; a changed constant, a changed
+ * __constant__ initialiser or another arch give another. */
+static void code_key(char out[65], const char *src, const char *arch)
+{
+	rung_compiled c;
+	rung_compile_req req = {.src = src, .file = "k.cu", .entry = "k", .arch = arch};
+	out[0] = 0;
+	CHECK_INT(rung_compile(&c, &req), 0);
+	CHECK_INT(rung_cubin_code_key(out, c.cubin, c.cubin_len), 0);
+	rung_compiled_clear(&c);
+}
+
+static void test_code_key(void)
+{
+	const char *a = "__constant__ float w[2] = {1, 2};\n"
+			"extern \"C\" __global__ void k(float *y, int n) {\n"
+			"  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+			"  if (i < n) y[i] = y[i] * w[0] + 3.0f;\n}\n";
+	const char *a_comment = "// a comment that moves every line down\n\n\n"
+				"__constant__ float w[2] = {1, 2}; /* weights */\n"
+				"extern \"C\" __global__ void k(float *y, int n) {\n"
+				"  // the index\n  int idx = blockIdx.x * blockDim.x + threadIdx.x;\n"
+				"  if (idx < n) y[idx] = y[idx] * w[0] + 3.0f;\n}\n";
+	const char *b_const = "__constant__ float w[2] = {1, 2};\n"
+			      "extern \"C\" __global__ void k(float *y, int n) {\n"
+			      "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+			      "  if (i < n) y[i] = y[i] * w[0] + 4.0f;\n}\n";
+	const char *b_init = "__constant__ float w[2] = {5, 2};\n"
+			     "extern \"C\" __global__ void k(float *y, int n) {\n"
+			     "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+			     "  if (i < n) y[i] = y[i] * w[0] + 3.0f;\n}\n";
+	char ka[65], kc[65], kb[65], ki[65], k80[65];
+	code_key(ka, a, "sm_90");
+	code_key(kc, a_comment, "sm_90");
+	code_key(kb, b_const, "sm_90");
+	code_key(ki, b_init, "sm_90");
+	code_key(k80, a, "sm_80");
+	CHECK_INT(strlen(ka), 64);
+	CHECK_STR(ka, kc);
+	CHECK(strcmp(ka, kb) != 0);
+	CHECK(strcmp(ka, ki) != 0); /* same .text, other constant data */
+	CHECK(strcmp(ka, k80) != 0);
+	char junk[65];
+	CHECK_INT(rung_cubin_code_key(junk, "not an elf", 10), RUNG_EINVAL);
+}
+
 static void test_bad_request(void)
 {
 	rung_compiled c;
@@ -439,6 +488,7 @@ static void test_bad_request(void)
 
 int main(void)
 {
+	T_RUN(test_code_key);
 	T_RUN(test_sgemm_task_kernel);
 	T_RUN(test_syntax_error_file_line);
 	T_RUN(test_template_entry);

@@ -225,6 +225,9 @@ static void build_summary(rung_view *v, int row)
 	if (r->cached && !r->recorded) /* an imported result was run elsewhere, not reused from here */
 		rung_lines_add(l, RUNG_ROLE_CACHED, "%s result of another version with the same files (reused, not run again)",
 			       rung_glyph(RUNG_G_CACHED));
+	if (r->noop_of[0]) /* the edit changed nothing that runs */
+		rung_lines_add(l, RUNG_ROLE_CACHED, "no-op: same machine code, launch, spec and reference as %.7s:"
+			       " its verdict and timing (rung check --force measures this one)", r->noop_of);
 	if (r->recorded)
 		rung_lines_add(l, RUNG_ROLE_WARNING, "recorded: %s (imported, not measured here)",
 			       r->recorded_note[0] ? r->recorded_note : "on another machine");

@@ -345,6 +345,8 @@ static void draw_row(rung_view *v, int y, int mrow, bool cursor, const bool show
 			/* no verdict from the person yet: a suspect version says so */
 			if (r->verdict == RUNG_VERDICT_NONE && mx->suspect)
 				rung_tui_draw(w, y, x, cw, ROLE(RUNG_ROLE_SUSPECT), "suspect");
+			else if (r->verdict == RUNG_VERDICT_NONE && r->result && r->result->noop_of[0])
+				rung_tui_draw(w, y, x, cw, ROLE(RUNG_ROLE_DIM), "no-op"); /* its edit changed nothing that runs */
 			else
 				rung_tui_draw(w, y, x, cw, ROLE(verdict_role(r->verdict)), rung_verdict_name(r->verdict));
 			break;
