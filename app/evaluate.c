@@ -472,7 +472,7 @@ int rung_eval_gpu(rung_result *r, rung_eval_info *info, rung_evaluator *ev, cons
 {
 	rung_evaluator_env(ev);
 	if (!r->base_seed || o->seed_set)
-		r->base_seed = o->seed_set ? o->seed : rung_seed_fresh();
+		r->base_seed = o->seed_set ? o->seed : o->batch_seed ? o->batch_seed : rung_seed_fresh();
 	rung_job job;
 	rung_task_job(&job, t, r->base_seed, true, o->job_flags);
 	job.budget_s = o->budget_s > 0 ? o->budget_s : 0;

@@ -63,6 +63,10 @@ typedef struct {
 	unsigned job_flags; /* RUNG_JOB_* (gpu/worker.h): PROFILE, SASS, TRACE, NO_BENCH; these never use the store */
 	uint64_t seed;
 	bool seed_set;      /* a given seed: run, never from the store */
+	/* The batch's seed (rung_evaler_run_all draws one per batch): every
+	 * version of the batch is checked on the same inputs; unlike a given
+	 * seed it leaves the store and no-op reuse on. 0: a fresh one per version. */
+	uint64_t batch_seed;
 	double budget_s;    /* bench budget; <= 0 or NAN: the default */
 	bool sanitize_set;  /* else the spec's [check] sanitize */
 	unsigned sanitize;  /* RUNG_SAN_BIT mask */

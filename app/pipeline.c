@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/err.h"
+#include "core/rng.h"
 #include "vcs/ceil_store.h"
 
 int rung_evaler_open(rung_evaler *e, rung_vctx *c, unsigned flags)
@@ -234,6 +235,10 @@ int rung_evaler_run_all(rung_evaler *e, const rung_version *vs, int n, int jobs,
 			break;
 	int prepared = 0, ret = 0;
 	rung_eval_opts base = e->opts;
+	/* one fresh seed for the batch: its versions are compared on equal inputs
+	 * (the seed is stored with each result) */
+	if (!e->opts.seed_set && !e->opts.batch_seed)
+		e->opts.batch_seed = rung_seed_fresh();
 	e->opts.progress = progress;
 	e->opts.ud = e;
 	e->total = n;

@@ -43,6 +43,10 @@ out=$("$RUNG" eval --all 2>/dev/null); rc=$?
 echo "$out"
 t "eval: exit 0" [ "$rc" = 0 ]
 t "eval: the comment-only commit is not run (2 jobs for 3 versions)" [ "$(jobs)" = 2 ]
+"$RUNG" export --out "$T/all.jsonl" >/dev/null 2>&1
+t "eval: one seed for the batch (versions compared on equal inputs)" \
+	[ "$(grep -o '"base_seed": *"[0-9]*"' "$T/all.jsonl" | sort -u | wc -l)" = 1 ]
+t "eval: the export has the three results" [ "$(wc -l < "$T/all.jsonl")" = 3 ]
 log=$("$RUNG" log 2>&1)
 echo "$log"
 t "log: no-op verdict" grep -qE '^[0-9a-f]{7} +comment only .* no-op' <<<"$log"
