@@ -202,7 +202,38 @@ static void test_theme_choose(void)
 	/* a typo is an error at its line, not ignored */
 	t_write(path, "# mine\nthme = light\n");
 	CHECK(rung_theme_choose(name, sizeof(name), &colour, NULL) < 0);
-	CHECK_CONTAINS(rung_error_last(), "rung/config:2: unknown key 'thme' (known: theme)");
+	CHECK_CONTAINS(rung_error_last(), "rung/config:2: unknown key 'thme' (known: theme, auto_eval)");
+	unsetenv("XDG_CONFIG_HOME");
+}
+
+/* auto_eval in the config: gpu by default, on/off/gpu read, anything else an
+ * error at its line; the theme beside it is still read. */
+static void test_config_auto_eval(void)
+{
+	const char *dir = t_tmpdir();
+	char path[1024];
+	setenv("XDG_CONFIG_HOME", dir, 1);
+	snprintf(path, sizeof(path), "%s/rung/config", dir);
+	unlink(path);
+	rung_config c;
+	CHECK_INT(rung_config_read(&c), 0); /* no file: the defaults */
+	CHECK_INT(c.auto_eval, RUNG_AUTO_EVAL_GPU);
+	CHECK_STR(c.theme, "");
+	t_write(path, "theme = light\nauto_eval = off # reviewing by hand\n");
+	CHECK_INT(rung_config_read(&c), 0);
+	CHECK_INT(c.auto_eval, RUNG_AUTO_EVAL_OFF);
+	CHECK_STR(c.theme, "light");
+	t_write(path, "auto_eval = on\n");
+	CHECK_INT(rung_config_read(&c), 0);
+	CHECK_INT(c.auto_eval, RUNG_AUTO_EVAL_ON);
+	t_write(path, "auto_eval = gpu\n");
+	CHECK_INT(rung_config_read(&c), 0);
+	CHECK_INT(c.auto_eval, RUNG_AUTO_EVAL_GPU);
+	t_write(path, "# mine\n\nauto_eval = yes\n");
+	CHECK(rung_config_read(&c) < 0);
+	CHECK_CONTAINS(rung_error_last(), "rung/config:3: auto_eval is on, off or gpu, not 'yes'");
+	CHECK_STR(rung_auto_eval_name(RUNG_AUTO_EVAL_OFF), "off");
+	unlink(path);
 	unsetenv("XDG_CONFIG_HOME");
 }
 
@@ -1501,6 +1532,7 @@ int main(void)
 	T_RUN(test_theme_files);
 	T_RUN(test_theme_errors);
 	T_RUN(test_theme_choose);
+	T_RUN(test_config_auto_eval);
 	T_RUN(test_color_reduce);
 	T_RUN(test_keymap_help);
 	T_RUN(test_events_threaded);

@@ -293,19 +293,27 @@ int rung_theme_load(rung_theme *t, const char *name)
 	return err;
 }
 
-int rung_theme_choose(char *name, int len, bool *colour, const char *explicit_name)
+static const char *const auto_eval_names[] = {"gpu", "on", "off"};
+
+const char *rung_auto_eval_name(rung_auto_eval a)
 {
-	const char *nc = getenv("NO_COLOR");
-	*colour = !(nc && *nc);
-	if (explicit_name) {
-		snprintf(name, (size_t)len, "%s", explicit_name);
-		return 0;
-	}
-	if (!*colour) {
-		snprintf(name, (size_t)len, "monochrome");
-		return 0;
-	}
-	snprintf(name, (size_t)len, "default");
+	return (unsigned)a < 3 ? auto_eval_names[a] : "?";
+}
+
+int rung_auto_eval_parse(rung_auto_eval *out, const char *s)
+{
+	for (int i = 0; i < 3; i++)
+		if (!strcmp(s, auto_eval_names[i])) {
+			*out = (rung_auto_eval)i;
+			return 0;
+		}
+	return rung_error_set(RUNG_EINVAL, "auto_eval is on, off or gpu, not '%s'", s);
+}
+
+int rung_config_read(rung_config *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->auto_eval = RUNG_AUTO_EVAL_GPU;
 	char dir[900], path[1024];
 	config_dir(dir, sizeof(dir));
 	snprintf(path, sizeof(path), "%s/config", dir);
@@ -324,15 +332,41 @@ int rung_theme_choose(char *name, int len, bool *colour, const char *explicit_na
 			*hash = 0;
 		char key[64], val[64], extra[8];
 		int n = sscanf(p, " %63[^= \t] = %63s %7s", key, val, extra);
-		if (n == 2 && !strcmp(key, "theme"))
-			snprintf(name, (size_t)len, "%s", val);
-		else if (n >= 1 && n != 2)
+		if (n >= 1 && n != 2) {
 			err = rung_error_set(RUNG_EINVAL, "%s:%d: expected 'key = value'", path, lineno);
-		else if (n == 2) /* a typo would otherwise be ignored without a word */
-			err = rung_error_set(RUNG_EINVAL, "%s:%d: unknown key '%s' (known: theme)", path, lineno, key);
+		} else if (n == 2 && !strcmp(key, "theme")) {
+			snprintf(out->theme, sizeof(out->theme), "%s", val);
+		} else if (n == 2 && !strcmp(key, "auto_eval")) {
+			if (rung_auto_eval_parse(&out->auto_eval, val) < 0)
+				err = rung_error_set(RUNG_EINVAL, "%s:%d: auto_eval is on, off or gpu, not '%s'", path, lineno,
+						     val);
+		} else if (n == 2) { /* a typo would otherwise be ignored without a word */
+			err = rung_error_set(RUNG_EINVAL, "%s:%d: unknown key '%s' (known: theme, auto_eval)", path, lineno,
+					     key);
+		}
 		p = eol ? eol + 1 : NULL;
 	}
 	free(text);
+	return err;
+}
+
+int rung_theme_choose(char *name, int len, bool *colour, const char *explicit_name)
+{
+	const char *nc = getenv("NO_COLOR");
+	*colour = !(nc && *nc);
+	if (explicit_name) {
+		snprintf(name, (size_t)len, "%s", explicit_name);
+		return 0;
+	}
+	if (!*colour) {
+		snprintf(name, (size_t)len, "monochrome");
+		return 0;
+	}
+	snprintf(name, (size_t)len, "default");
+	rung_config cfg;
+	int err = rung_config_read(&cfg);
+	if (err == 0 && cfg.theme[0])
+		snprintf(name, (size_t)len, "%s", cfg.theme);
 	return err;
 }
 

@@ -84,6 +84,24 @@ int rung_theme_load(rung_theme *t, const char *name);
  * false under NO_COLOR. Returns 0 or an error naming config:line. */
 int rung_theme_choose(char *name, int len, bool *colour, const char *explicit_name);
 
+/* `auto_eval` in the config: what the workbench evaluates without being asked.
+ * gpu (default): with a GPU every version without a live result, without one
+ * the compile rung of the versions with no result at all; on: every version
+ * without a live result either way (the compile rung alone without a GPU);
+ * off: nothing. */
+typedef enum { RUNG_AUTO_EVAL_GPU, RUNG_AUTO_EVAL_ON, RUNG_AUTO_EVAL_OFF } rung_auto_eval;
+const char *rung_auto_eval_name(rung_auto_eval a); /* "gpu", "on", "off" */
+int rung_auto_eval_parse(rung_auto_eval *out, const char *s); /* 0 or RUNG_EINVAL */
+
+/* $XDG_CONFIG_HOME/rung/config (~/.config), one `key = value` a line, `#`
+ * comments: theme = NAME ("" when not set), auto_eval = gpu|on|off. No file:
+ * the defaults. An unknown key or a bad value is an error naming config:line. */
+typedef struct {
+	char theme[64];
+	rung_auto_eval auto_eval;
+} rung_config;
+int rung_config_read(rung_config *out);
+
 /* A 0-255 colour reduced to what the terminal has (256 -> 16 -> 8). */
 short rung_color_reduce(short c, int ncolors);
 
