@@ -122,7 +122,7 @@ int rung_cmd_demo(int argc, char **argv)
 		printf("\nrung demo: open the workbench with: rung tui -C %s %s\n", word, plan.tasks[0]);
 	} else {
 		/* on a GPU box the versions are evaluated at once, in the background */
-		char *targv[] = {"tui", "-C", (char *)dir, "--auto-eval", plan.tasks[0], NULL};
+		char *targv[] = {"tui", "-C", (char *)dir, "--auto-eval=gpu", plan.tasks[0], NULL};
 		rc = rung_cmd_tui(5, targv);
 		if (rc == RUNG_EXIT_OK)
 			printf("rung demo: the repository stays in %s\n", dir);

@@ -1322,7 +1322,7 @@ static void test_git_demo(void)
 		CHECK_INT(rung_model_baseline(m), i1); /* its baseline verdict */
 		CHECK_NEAR(mx.delta, -0.75, 1e-12);    /* recorded 100 against recorded 400 */
 	}
-	CHECK_INT(rung_model_auto_evaluate(m), 0);
+	CHECK_INT(rung_model_auto_evaluate(m, RUNG_AUTO_MISSING, RUNG_AUTO_NONE), 0);
 	const char *d = run_script(m,
 				   ":wait\n:dump git_versions.txt\nG\n:dump git_base.txt\na k b\nT\n:dump git_softmax.txt\n"
 				   "T\n:dump git_back.txt\n",

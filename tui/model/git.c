@@ -18,13 +18,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "core/err.h"
 #include "core/roofline.h"
 #include "gpu/compile.h"
 #include "gpu/nvdisasm.h"
-#include "gpu/worker.h"
 #include "app/demo.h"
 #include "tui/model/prof.h"
 #include "app/pipeline.h"
@@ -68,8 +68,19 @@ typedef struct {
 	char rest_anchor[41];
 	unsigned rest_gen;
 
-	pthread_t probe;   /* rung_model_auto_evaluate */
-	bool probe_running;
+	/* rung_model_auto_evaluate: the scopes the probe picks from (under qlock),
+	 * run on the background thread with its worker */
+	bool probe;
+	rung_auto_scope probe_gpu, probe_nogpu;
+
+	/* new commits: a thread looks at HEAD every RUNG_MODEL_POLL_S. Under
+	 * qlock: HEAD and the newest commit of the list as last read (load_first,
+	 * a reload); poll_gen is bumped by each such read. */
+	pthread_t poller;
+	bool poller_running;
+	pthread_cond_t pcond;
+	char poll_head[41], poll_top[41];
+	unsigned poll_gen;
 
 	/* evaluation on the background thread (evaluate_batch) */
 	rung_vctx ev_ctx;    /* its handles on the task evaluated */
@@ -258,6 +269,33 @@ static void post_message(rung_model *m, const char *fmt, const char *arg)
 	rung_model_post(m, &ev);
 }
 
+/* The newest commit of rows (a WORKTREE row on top skipped), "" when none. */
+static const char *rows_top(const rung_model_row *rows, int n)
+{
+	for (int i = 0; i < n && i < 2; i++)
+		if (strcmp(rows[i].hash, "WORKTREE"))
+			return rows[i].hash;
+	return "";
+}
+
+/* HEAD's commit into out ("" when unborn or unreadable). */
+static void head_of(char out[41], rung_repo *r)
+{
+	if (rung_repo_resolve(out, r, "HEAD") < 0) {
+		out[0] = 0;
+		rung_error_clear();
+	}
+}
+
+/* The list shown was read at HEAD head with newest commit top: the poll looks
+ * for commits after it from now on (under qlock). */
+static void poll_mark_locked(git_impl *g, const char *head, const char *top)
+{
+	snprintf(g->poll_head, sizeof(g->poll_head), "%s", head);
+	snprintf(g->poll_top, sizeof(g->poll_top), "%s", top);
+	g->poll_gen++;
+}
+
 /* The task directory and generation a background job works on (under qlock). */
 static char *task_snapshot(git_impl *g, unsigned *gen)
 {
@@ -280,16 +318,20 @@ static void reload_in_thread(rung_model *m, git_impl *g)
 	}
 	free(task);
 	rung_model_event ev = {.kind = RUNG_EV_ROWS};
+	char head[41];
+	head_of(head, c.repo);
 	if (load_rows(&ev.rows, &ev.nrows, &c) < 0) {
 		post_message(m, "reload failed: %s", rung_error_last());
 	} else {
 		/* a task switch while loading: these rows belong to the old task */
 		pthread_mutex_lock(&g->qlock);
 		bool current = gen == g->task_gen;
-		pthread_mutex_unlock(&g->qlock);
-		if (current)
+		if (current) {
+			poll_mark_locked(g, head, rows_top(ev.rows, ev.nrows));
 			rung_model_post(m, &ev);
-		else
+		}
+		pthread_mutex_unlock(&g->qlock);
+		if (!current)
 			rung_model_rows_free(ev.rows, ev.nrows);
 	}
 	rung_vctx_close(&c);
@@ -336,9 +378,14 @@ static void rest_in_thread(rung_model *m, git_impl *g, const char *anchor, unsig
 	if (e == 0 && !found) {
 		loader_close(&l);
 		rung_model_event ev = {.kind = RUNG_EV_ROWS};
+		char head[41];
+		head_of(head, c.repo);
 		if ((e = load_rows(&ev.rows, &ev.nrows, &c)) == 0 && job_current(g, gen)) {
 			rung_model_event fin = {.kind = RUNG_EV_ROWS_MORE, .last = true};
 			snprintf(fin.hash, sizeof(fin.hash), "%s", ev.nrows ? ev.rows[ev.nrows - 1].hash : "");
+			pthread_mutex_lock(&g->qlock);
+			poll_mark_locked(g, head, rows_top(ev.rows, ev.nrows));
+			pthread_mutex_unlock(&g->qlock);
 			rung_model_post(m, &ev);
 			rung_model_post(m, &fin);
 		} else {
@@ -441,7 +488,7 @@ static void batch_done(void *ud, int i, const rung_version *v, rung_result *r, i
 
 /* The handles and the worker for task (taskdir, gen): opened on first use,
  * the handles again after a task switch; the worker is kept. */
-static int eval_open(rung_model *m, git_impl *g, const char *taskdir, unsigned gen)
+static int eval_open(rung_model *m, git_impl *g, const char *taskdir, unsigned gen, bool quiet)
 {
 	if (g->ev_ctx_open && g->ev_gen == gen)
 		return 0;
@@ -458,7 +505,7 @@ static int eval_open(rung_model *m, git_impl *g, const char *taskdir, unsigned g
 		if ((e = rung_evaler_open(&g->evaler, &g->ev_ctx, 0)) < 0)
 			return e;
 		g->evaler_open = true;
-		if (!g->evaler.env.valid) {
+		if (!g->evaler.env.valid && !quiet) {
 			rung_model_event msg = {.kind = RUNG_EV_MESSAGE};
 			snprintf(msg.text, sizeof(msg.text), "no GPU: %.200s (the compile rung runs; nothing is stored)",
 				 g->evaler.no_gpu);
@@ -476,7 +523,7 @@ static void evaluate_batch(rung_model *m, git_impl *g, const qitem *items, int n
 	unsigned gen = items[0].gen;
 	rung_version *vs = calloc((size_t)n, sizeof(*vs));
 	int nv = 0;
-	int e = vs ? eval_open(m, g, items[0].taskdir, gen) : rung_error_set(RUNG_ENOMEM, "out of memory");
+	int e = vs ? eval_open(m, g, items[0].taskdir, gen, false) : rung_error_set(RUNG_ENOMEM, "out of memory");
 	for (int i = 0; e == 0 && i < n; i++) {
 		if (rung_version_at(&vs[nv], g->ev_ctx.repo, items[i].hash, g->ev_ctx.task.kernel_path) == 0) {
 			nv++;
@@ -515,13 +562,43 @@ static void evaluate_batch(rung_model *m, git_impl *g, const qitem *items, int n
 	free(vs);
 }
 
+/* rung_model_auto_evaluate's probe: the worker that evaluations use is
+ * opened now (no second worker, one CUDA context) and says whether there is a
+ * GPU; the scope follows from that. */
+static void probe_in_thread(rung_model *m, git_impl *g, rung_auto_scope with_gpu, rung_auto_scope without_gpu)
+{
+	unsigned gen;
+	char *task = task_snapshot(g, &gen);
+	int e = eval_open(m, g, task, gen, true);
+	free(task);
+	if (e < 0) {
+		post_message(m, "auto-evaluation: %s", rung_error_last());
+		return;
+	}
+	bool gpu = g->evaler.env.valid;
+	rung_auto_scope scope = gpu ? with_gpu : without_gpu;
+	rung_model_event ev = {.kind = RUNG_EV_MESSAGE};
+	if (gpu)
+		snprintf(ev.text, sizeof(ev.text), "%.120s: evaluating every version %s", g->evaler.env.gpu,
+			 scope == RUNG_AUTO_MISSING ? "without a live result here" : "of your own here");
+	else if (scope == RUNG_AUTO_MISSING)
+		snprintf(ev.text, sizeof(ev.text), "no GPU: the compile rung of every version runs (%.180s)",
+			 g->evaler.no_gpu);
+	else
+		snprintf(ev.text, sizeof(ev.text), "no GPU: showing recorded results (%.160s)%s", g->evaler.no_gpu,
+			 scope == RUNG_AUTO_UNSEEN ? "; versions without any get their compile rung" : "");
+	rung_model_post(m, &ev);
+	rung_model_event go = {.kind = RUNG_EV_AUTO, .scope = scope};
+	rung_model_post(m, &go);
+}
+
 static void *worker_main(void *arg)
 {
 	rung_model *m = arg;
 	git_impl *g = m->impl;
 	pthread_mutex_lock(&g->qlock);
 	while (!g->stop) {
-		if (!g->rest && !g->reload && !g->nqueue) {
+		if (!g->rest && !g->reload && !g->nqueue && !g->probe) {
 			pthread_cond_wait(&g->qcond, &g->qlock);
 			continue;
 		}
@@ -532,6 +609,14 @@ static void *worker_main(void *arg)
 			g->rest = false;
 			pthread_mutex_unlock(&g->qlock);
 			rest_in_thread(m, g, anchor, gen);
+			pthread_mutex_lock(&g->qlock);
+			continue;
+		}
+		if (g->probe) {
+			rung_auto_scope with = g->probe_gpu, without = g->probe_nogpu;
+			g->probe = false;
+			pthread_mutex_unlock(&g->qlock);
+			probe_in_thread(m, g, with, without);
 			pthread_mutex_lock(&g->qlock);
 			continue;
 		}
@@ -580,6 +665,124 @@ static int ensure_thread(rung_model *m)
 	return 0;
 }
 
+/* ---- new commits: HEAD looked at every RUNG_MODEL_POLL_S ----
+ *
+ * A thread of its own (an evaluation may keep the background thread for
+ * minutes) with its own repository handle: when HEAD moves, the versions
+ * newer than the list's newest commit are read (with their results and
+ * notes, as a reload reads them) and posted as RUNG_EV_ROWS_NEW; when that
+ * commit is no longer in the history (amend, reset, rebase) the whole list is
+ * posted as RUNG_EV_ROWS. Nothing is posted when a reload or a task switch
+ * read the list in between (poll_gen): the next look compares with that. */
+
+static void poll_once(rung_model *m, git_impl *g, rung_repo **repo, const char *head, const char *top,
+		      unsigned pgen)
+{
+	if (!*repo && rung_repo_open(repo, g->dir) < 0) {
+		rung_error_clear();
+		*repo = NULL;
+		return;
+	}
+	char now[41];
+	head_of(now, *repo);
+	if (!strcmp(now, head))
+		return;
+	unsigned tgen;
+	char *task = task_snapshot(g, &tgen);
+	rung_vctx c;
+	int e = open_ctx(&c, g->dir, task);
+	free(task);
+	if (e < 0) {
+		rung_error_clear();
+		return;
+	}
+	loader l;
+	rung_model_row *rows = NULL;
+	int n = 0, cap = 0;
+	bool found = false;
+	if ((e = loader_open(&l, &c)) == 0) {
+		while (!found) {
+			rung_vrow vr;
+			int r = rung_rows_next(&vr, &l, &c);
+			if (r < 0) {
+				e = r;
+				break;
+			}
+			if (r == 1) {
+				found = !top[0]; /* the list had no commit: all are new */
+				break;
+			}
+			if (top[0] && !strcmp(vr.v.id, top)) {
+				rung_vrow_clear(&vr);
+				found = true;
+				break;
+			}
+			if (n == cap) {
+				int nc = cap ? cap * 2 : 8;
+				rung_model_row *nr = realloc(rows, (size_t)nc * sizeof(*nr));
+				if (!nr) {
+					rung_vrow_clear(&vr);
+					e = rung_error_set(RUNG_ENOMEM, "out of memory");
+					break;
+				}
+				memset(nr + cap, 0, (size_t)(nc - cap) * sizeof(*nr));
+				rows = nr;
+				cap = nc;
+			}
+			fill_row(&rows[n++], &c, &vr, l.hash_content);
+			rung_vrow_clear(&vr);
+		}
+		loader_close(&l);
+	}
+	rung_vctx_close(&c);
+	if (e < 0) {
+		rung_error_clear();
+		rung_model_rows_free(rows, n);
+		return;
+	}
+	/* found: rows are the new ones (maybe only a WORKTREE row, or none when
+	 * HEAD moved without a new version); else the history was rewritten and
+	 * rows are all of it */
+	rung_model_event ev = {.kind = found ? RUNG_EV_ROWS_NEW : RUNG_EV_ROWS, .rows = rows, .nrows = n};
+	snprintf(ev.hash, sizeof(ev.hash), "%s", top);
+	pthread_mutex_lock(&g->qlock);
+	bool current = pgen == g->poll_gen && tgen == g->task_gen && !g->stop;
+	if (current) {
+		const char *nt = rows_top(rows, n);
+		poll_mark_locked(g, now, found && !nt[0] ? top : nt);
+		rung_model_post(m, &ev); /* none new: a stale WORKTREE row still goes */
+	}
+	pthread_mutex_unlock(&g->qlock);
+	if (!current)
+		rung_model_rows_free(rows, n);
+}
+
+static void *poll_main(void *arg)
+{
+	rung_model *m = arg;
+	git_impl *g = m->impl;
+	rung_repo *repo = NULL;
+	pthread_mutex_lock(&g->qlock);
+	while (!g->stop) {
+		struct timespec ts;
+		clock_gettime(CLOCK_REALTIME, &ts);
+		ts.tv_sec += RUNG_MODEL_POLL_S;
+		pthread_cond_timedwait(&g->pcond, &g->qlock, &ts);
+		if (g->stop)
+			break;
+		char head[41], top[41];
+		snprintf(head, sizeof(head), "%s", g->poll_head);
+		snprintf(top, sizeof(top), "%s", g->poll_top);
+		unsigned pgen = g->poll_gen;
+		pthread_mutex_unlock(&g->qlock);
+		poll_once(m, g, &repo, head, top, pgen);
+		pthread_mutex_lock(&g->qlock);
+	}
+	pthread_mutex_unlock(&g->qlock);
+	rung_repo_free(repo);
+	return NULL;
+}
+
 /* Reads the first rows of the task open in c into m (before the first frame)
  * and, when there are more, has the background thread read the rest
  * (m->loading until RUNG_EV_ROWS_MORE says the list is complete). Navigation,
@@ -593,6 +796,8 @@ static int load_first(rung_model *m, rung_vctx *c)
 	git_impl *g = m->impl;
 	loader l;
 	rung_model_row *rows;
+	char head[41];
+	head_of(head, c->repo);
 	int n, e = loader_open(&l, c);
 	if (e < 0)
 		return e;
@@ -605,6 +810,9 @@ static int load_first(rung_model *m, rung_vctx *c)
 	m->loading = more;
 	m->evaluate_when_loaded = false;
 	rung_model_set_rows(m, rows, n);
+	pthread_mutex_lock(&g->qlock);
+	poll_mark_locked(g, head, rows_top(m->rows, m->nrows));
+	pthread_mutex_unlock(&g->qlock);
 	if (!more)
 		return 0;
 	if ((e = ensure_thread(m)) < 0) { /* no thread: the rest now, on this one */
@@ -780,16 +988,16 @@ static void git_free(rung_model *m)
 	git_impl *g = m->impl;
 	if (!g)
 		return;
-	if (g->probe_running)
-		pthread_join(g->probe, NULL);
-	if (g->thread_running) {
-		pthread_mutex_lock(&g->qlock);
-		g->stop = true;
-		g->evaler.cancel = 1; /* the version on the GPU finishes; the rest are left */
-		pthread_cond_signal(&g->qcond);
-		pthread_mutex_unlock(&g->qlock);
+	pthread_mutex_lock(&g->qlock);
+	g->stop = true;
+	g->evaler.cancel = 1; /* the version on the GPU finishes; the rest are left */
+	pthread_cond_signal(&g->qcond);
+	pthread_cond_signal(&g->pcond);
+	pthread_mutex_unlock(&g->qlock);
+	if (g->thread_running)
 		pthread_join(g->thread, NULL);
-	}
+	if (g->poller_running)
+		pthread_join(g->poller, NULL);
 	if (g->evaler_open)
 		rung_evaler_close(&g->evaler);
 	if (g->ev_ctx_open)
@@ -801,6 +1009,7 @@ static void git_free(rung_model *m)
 	rung_vctx_close(&g->ui);
 	pthread_mutex_destroy(&g->qlock);
 	pthread_cond_destroy(&g->qcond);
+	pthread_cond_destroy(&g->pcond);
 	free(g->dir);
 	free(g->taskdir);
 	free(g);
@@ -904,39 +1113,20 @@ static int git_set_task(rung_model *m, int i)
 
 static const rung_model_ops git_ops;
 
-static void *probe_main(void *arg)
-{
-	rung_model *m = arg;
-	rung_worker *w = NULL;
-	rung_env env;
-	int e = rung_worker_open(&w, NULL);
-	if (e == 0) {
-		e = rung_worker_env(&env, w);
-		rung_worker_close(w);
-	}
-	rung_model_event ev = {.kind = RUNG_EV_MESSAGE};
-	if (e == 0) {
-		snprintf(ev.text, sizeof(ev.text), "%.120s: evaluating every version here", env.gpu);
-		rung_model_post(m, &ev);
-		rung_model_event go = {.kind = RUNG_EV_EVALUATE_MISSING};
-		rung_model_post(m, &go);
-	} else {
-		snprintf(ev.text, sizeof(ev.text), "no GPU: showing recorded results (%.200s)", rung_error_last());
-		rung_model_post(m, &ev);
-	}
-	return NULL;
-}
-
-int rung_model_auto_evaluate(rung_model *m)
+int rung_model_auto_evaluate(rung_model *m, rung_auto_scope with_gpu, rung_auto_scope without_gpu)
 {
 	if (m->ops != &git_ops)
 		return rung_error_set(RUNG_EUNSUPPORTED, "only a repository can be evaluated");
 	git_impl *g = m->impl;
-	if (g->probe_running)
-		return 0;
-	if (pthread_create(&g->probe, NULL, probe_main, m) != 0)
-		return rung_error_set(RUNG_EIO, "cannot start the background thread");
-	g->probe_running = true;
+	int e = ensure_thread(m);
+	if (e < 0)
+		return e;
+	pthread_mutex_lock(&g->qlock);
+	g->probe = true;
+	g->probe_gpu = with_gpu;
+	g->probe_nogpu = without_gpu;
+	pthread_cond_signal(&g->qcond);
+	pthread_mutex_unlock(&g->qlock);
 	return 0;
 }
 
@@ -996,6 +1186,7 @@ int rung_model_git_new(rung_model **out, const char *dir, const char *taskdir)
 	g->jobs = 3;
 	pthread_mutex_init(&g->qlock, NULL);
 	pthread_cond_init(&g->qcond, NULL);
+	pthread_cond_init(&g->pcond, NULL);
 	int e = rung_model_init(m, &git_ops, g);
 	if (e == 0)
 		e = open_ctx(&g->ui, dir, taskdir);
@@ -1009,6 +1200,7 @@ int rung_model_git_new(rung_model **out, const char *dir, const char *taskdir)
 			free(m);
 		pthread_mutex_destroy(&g->qlock);
 		pthread_cond_destroy(&g->qcond);
+		pthread_cond_destroy(&g->pcond);
 		free(g->dir);
 		free(g->taskdir);
 		free(g);
@@ -1024,6 +1216,9 @@ int rung_model_git_new(rung_model **out, const char *dir, const char *taskdir)
 		return e;
 	}
 	set_ceilings(m, g->ui.store);
+	/* new commits appear while the workbench is open (no thread: only R reloads) */
+	if (pthread_create(&g->poller, NULL, poll_main, m) == 0)
+		g->poller_running = true;
 	*out = m;
 	return 0;
 }
