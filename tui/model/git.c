@@ -36,6 +36,8 @@
 typedef struct {
 	char hash[41];
 	char *ptx, *sass;
+	int err;         /* < 0: the compile failed (error says why): not tried again */
+	char error[512];
 } text_cache;
 
 /* A queued evaluation: the version and the task it belongs to (at queue time). */
@@ -81,6 +83,22 @@ typedef struct {
 	pthread_cond_t pcond;
 	char poll_head[41], poll_top[41];
 	unsigned poll_gen;
+
+	/* texts (PTX, SASS) made in the background (text_prepare): a thread of
+	 * its own, so that a compare never waits for an evaluation. tlock guards
+	 * the cache (the UI thread reads it), the queue and text_gen (bumped when
+	 * the cache is cleared: a text made before is dropped). */
+	pthread_t texter;
+	bool texter_running, tstop;
+	pthread_mutex_t tlock;
+	pthread_cond_t tcond;
+	char (*tq)[41];
+	int ntq, tqcap;
+	char tbusy[41];
+	unsigned text_gen;
+	rung_vctx tctx; /* the texter's handles on the task (tctx_gen) */
+	bool tctx_open;
+	unsigned tctx_gen;
 
 	/* evaluation on the background thread (evaluate_batch) */
 	rung_vctx ev_ctx;    /* its handles on the task evaluated */
@@ -832,9 +850,12 @@ static int load_first(rung_model *m, rung_vctx *c)
 	return 0;
 }
 
+static void clear_texts(git_impl *g);
+
 static int git_refresh(rung_model *m)
 {
 	git_impl *g = m->impl;
+	clear_texts(g); /* a changed work tree is compiled again */
 	int e = ensure_thread(m);
 	if (e < 0)
 		return e;
@@ -887,37 +908,88 @@ static int git_sanitize(rung_model *m, const char *hash)
 	return queue_item(m, hash, tools);
 }
 
-static int compile_texts(git_impl *g, text_cache *tc, rung_model *m)
+/* PTX and SASS of tc->hash compiled with the task of c (NVRTC, then
+ * nvdisasm): into tc, or tc->err and tc->error when the compile fails. */
+static int compile_texts(rung_vctx *c, text_cache *tc)
 {
 	rung_source src;
-	int row = rung_model_find(m, tc->hash);
-	(void)row;
-	int e = rung_vtask_source(&src, &g->ui.task, tc->hash, NULL);
-	if (e < 0)
-		return e;
-	rung_compile_req req = {
-		.src = src.text,
-		.src_len = src.len,
-		.spec = g->ui.task.spec,
-		.file = src.path,
-		.entry = g->ui.task.spec->entry,
-		.arch = g->ui.task.spec->arch,
-		.options = g->ui.task.spec->options,
-		.headers = src.headers,
-		.nheaders = src.nheaders,
-	};
-	rung_compiled c;
-	e = rung_compile(&c, &req);
+	int e = rung_vtask_source(&src, &c->task, tc->hash, NULL);
 	if (e == 0) {
-		tc->ptx = c.ptx ? strndup(c.ptx, c.ptx_len) : NULL;
-		if (c.cubin && rung_sass_from_cubin(&tc->sass, c.cubin, c.cubin_len) < 0)
-			tc->sass = NULL;
-	} else {
-		e = rung_error_set(e, "%s", c.error[0] ? c.error : rung_error_last());
+		rung_compile_req req = {
+			.src = src.text,
+			.src_len = src.len,
+			.spec = c->task.spec,
+			.file = src.path,
+			.entry = c->task.spec->entry,
+			.arch = c->task.spec->arch,
+			.options = c->task.spec->options,
+			.headers = src.headers,
+			.nheaders = src.nheaders,
+		};
+		rung_compiled cc;
+		e = rung_compile(&cc, &req);
+		if (e == 0) {
+			tc->ptx = cc.ptx ? strndup(cc.ptx, cc.ptx_len) : NULL;
+			if (cc.cubin && rung_sass_from_cubin(&tc->sass, cc.cubin, cc.cubin_len) < 0)
+				tc->sass = NULL;
+			rung_error_clear();
+		} else {
+			e = rung_error_set(e, "%s", cc.error[0] ? cc.error : rung_error_last());
+		}
+		rung_compiled_clear(&cc);
+		rung_source_clear(&src);
 	}
-	rung_compiled_clear(&c);
-	rung_source_clear(&src);
+	if (e < 0) {
+		tc->err = e;
+		snprintf(tc->error, sizeof(tc->error), "%s", rung_error_last());
+	}
 	return e;
+}
+
+/* The cache entry of hash (under tlock), NULL when none. */
+static text_cache *cache_find(git_impl *g, const char *hash)
+{
+	for (int i = 0; i < g->ncache; i++)
+		if (!strcmp(g->cache[i].hash, hash))
+			return &g->cache[i];
+	return NULL;
+}
+
+static void text_cache_clear(text_cache *tc)
+{
+	free(tc->ptx);
+	free(tc->sass);
+	tc->ptx = tc->sass = NULL;
+}
+
+/* Adds *tc to the cache (under tlock; taken over, or freed when hash is
+ * there already). */
+static void cache_add(git_impl *g, text_cache *tc)
+{
+	if (cache_find(g, tc->hash)) {
+		text_cache_clear(tc);
+		return;
+	}
+	text_cache *nc = realloc(g->cache, (size_t)(g->ncache + 1) * sizeof(*nc));
+	if (!nc) {
+		text_cache_clear(tc);
+		return;
+	}
+	g->cache = nc;
+	g->cache[g->ncache++] = *tc;
+}
+
+/* The texts of kind from a cache entry (under tlock) into *out. */
+static int cache_text(char **out, const text_cache *tc, rung_text_kind kind)
+{
+	if (tc->err < 0)
+		return rung_error_set(tc->err, "%s", tc->error);
+	const char *t = kind == RUNG_TEXT_PTX ? tc->ptx : tc->sass;
+	if (!t)
+		return rung_error_set(RUNG_ENOTFOUND, "no %s for %.7s%s", rung_text_kind_name(kind), tc->hash,
+				      kind == RUNG_TEXT_SASS ? " (nvdisasm not found?)" : "");
+	*out = strdup(t);
+	return *out ? 0 : rung_error_set(RUNG_ENOMEM, "out of memory");
 }
 
 static int git_text(char **out, rung_model *m, const char *hash, rung_text_kind kind)
@@ -934,30 +1006,118 @@ static int git_text(char **out, rung_model *m, const char *hash, rung_text_kind 
 		rung_source_clear(&src);
 		return 0;
 	}
-	text_cache *tc = NULL;
-	for (int i = 0; i < g->ncache; i++)
-		if (!strcmp(g->cache[i].hash, hash))
-			tc = &g->cache[i];
-	if (!tc) {
-		text_cache *nc = realloc(g->cache, (size_t)(g->ncache + 1) * sizeof(*nc));
-		if (!nc)
-			return rung_error_set(RUNG_ENOMEM, "out of memory");
-		g->cache = nc;
-		tc = &g->cache[g->ncache++];
-		memset(tc, 0, sizeof(*tc));
-		snprintf(tc->hash, sizeof(tc->hash), "%s", hash);
-		int e = compile_texts(g, tc, m);
-		if (e < 0) {
-			g->ncache--;
-			return e;
+	pthread_mutex_lock(&g->tlock);
+	text_cache *tc = cache_find(g, hash);
+	int e = tc ? cache_text(out, tc, kind) : 1;
+	pthread_mutex_unlock(&g->tlock);
+	if (e <= 0)
+		return e;
+	/* not made yet: here and now (text_prepare makes it in the background) */
+	text_cache nt = {0};
+	snprintf(nt.hash, sizeof(nt.hash), "%s", hash);
+	compile_texts(&g->ui, &nt);
+	pthread_mutex_lock(&g->tlock);
+	e = cache_text(out, &nt, kind);
+	cache_add(g, &nt);
+	pthread_mutex_unlock(&g->tlock);
+	return e;
+}
+
+/* The texter: makes the texts asked for by text_prepare, one at a time, with
+ * handles of its own on the task shown. */
+static void *texter_main(void *arg)
+{
+	rung_model *m = arg;
+	git_impl *g = m->impl;
+	pthread_mutex_lock(&g->tlock);
+	while (!g->tstop) {
+		if (!g->ntq) {
+			pthread_cond_wait(&g->tcond, &g->tlock);
+			continue;
 		}
+		text_cache tc = {0};
+		snprintf(tc.hash, sizeof(tc.hash), "%s", g->tq[0]);
+		memmove(g->tq, g->tq + 1, (size_t)(g->ntq - 1) * sizeof(*g->tq));
+		g->ntq--;
+		snprintf(g->tbusy, sizeof(g->tbusy), "%s", tc.hash);
+		unsigned tgen = g->text_gen;
+		pthread_mutex_unlock(&g->tlock);
+		unsigned gen;
+		char *task = task_snapshot(g, &gen);
+		int e = 0;
+		if (g->tctx_open && g->tctx_gen != gen) {
+			rung_vctx_close(&g->tctx);
+			g->tctx_open = false;
+		}
+		if (!g->tctx_open && (e = open_ctx(&g->tctx, g->dir, task)) == 0) {
+			g->tctx_open = true;
+			g->tctx_gen = gen;
+		}
+		free(task);
+		if (e < 0) {
+			tc.err = e;
+			snprintf(tc.error, sizeof(tc.error), "%s", rung_error_last());
+		} else {
+			compile_texts(&g->tctx, &tc);
+		}
+		pthread_mutex_lock(&g->tlock);
+		g->tbusy[0] = 0;
+		if (tgen == g->text_gen)
+			cache_add(g, &tc);
+		else /* the cache was cleared meanwhile (another task) */
+			text_cache_clear(&tc);
+		rung_model_event ev = {.kind = RUNG_EV_TEXT};
+		snprintf(ev.hash, sizeof(ev.hash), "%s", tc.hash);
+		rung_model_post(m, &ev);
 	}
-	const char *t = kind == RUNG_TEXT_PTX ? tc->ptx : tc->sass;
-	if (!t)
-		return rung_error_set(RUNG_ENOTFOUND, "no %s for %.7s%s", rung_text_kind_name(kind), hash,
-				      kind == RUNG_TEXT_SASS ? " (nvdisasm not found?)" : "");
-	*out = strdup(t);
-	return *out ? 0 : rung_error_set(RUNG_ENOMEM, "out of memory");
+	pthread_mutex_unlock(&g->tlock);
+	return NULL;
+}
+
+static int git_text_prepare(rung_model *m, const char *hash)
+{
+	git_impl *g = m->impl;
+	pthread_mutex_lock(&g->tlock);
+	int e = 1;
+	if (cache_find(g, hash)) {
+		e = 0;
+		goto out;
+	}
+	if (!strcmp(g->tbusy, hash))
+		goto out;
+	for (int i = 0; i < g->ntq; i++)
+		if (!strcmp(g->tq[i], hash))
+			goto out;
+	if (!g->texter_running) {
+		if (pthread_create(&g->texter, NULL, texter_main, m) != 0) {
+			e = 0; /* no thread: text makes it when asked */
+			goto out;
+		}
+		g->texter_running = true;
+	}
+	if (g->ntq == g->tqcap) {
+		int cap = g->tqcap ? g->tqcap * 2 : 4;
+		char(*q)[41] = realloc(g->tq, (size_t)cap * sizeof(*q));
+		if (!q) {
+			e = rung_error_set(RUNG_ENOMEM, "out of memory");
+			goto out;
+		}
+		g->tq = q;
+		g->tqcap = cap;
+	}
+	snprintf(g->tq[g->ntq++], sizeof(g->tq[0]), "%s", hash);
+	pthread_cond_signal(&g->tcond);
+out:
+	pthread_mutex_unlock(&g->tlock);
+	return e;
+}
+
+static void git_text_cancel(rung_model *m)
+{
+	git_impl *g = m->impl;
+	pthread_mutex_lock(&g->tlock);
+	g->ntq = 0;
+	pthread_mutex_unlock(&g->tlock);
 }
 
 static int git_set_note(rung_model *m, const char *hash, rung_verdict v, const char *text)
@@ -974,13 +1134,15 @@ static int git_set_note(rung_model *m, const char *hash, rung_verdict v, const c
 
 static void clear_texts(git_impl *g)
 {
-	for (int i = 0; i < g->ncache; i++) {
-		free(g->cache[i].ptx);
-		free(g->cache[i].sass);
-	}
+	pthread_mutex_lock(&g->tlock);
+	for (int i = 0; i < g->ncache; i++)
+		text_cache_clear(&g->cache[i]);
 	free(g->cache);
 	g->cache = NULL;
 	g->ncache = 0;
+	g->ntq = 0;
+	g->text_gen++;
+	pthread_mutex_unlock(&g->tlock);
 }
 
 static void git_free(rung_model *m)
@@ -998,6 +1160,15 @@ static void git_free(rung_model *m)
 		pthread_join(g->thread, NULL);
 	if (g->poller_running)
 		pthread_join(g->poller, NULL);
+	if (g->texter_running) { /* the text being made is finished first */
+		pthread_mutex_lock(&g->tlock);
+		g->tstop = true;
+		pthread_cond_signal(&g->tcond);
+		pthread_mutex_unlock(&g->tlock);
+		pthread_join(g->texter, NULL);
+	}
+	if (g->tctx_open)
+		rung_vctx_close(&g->tctx);
 	if (g->evaler_open)
 		rung_evaler_close(&g->evaler);
 	if (g->ev_ctx_open)
@@ -1006,10 +1177,13 @@ static void git_free(rung_model *m)
 		free(g->queue[i].taskdir);
 	clear_texts(g);
 	free(g->queue);
+	free(g->tq);
 	rung_vctx_close(&g->ui);
 	pthread_mutex_destroy(&g->qlock);
 	pthread_cond_destroy(&g->qcond);
 	pthread_cond_destroy(&g->pcond);
+	pthread_mutex_destroy(&g->tlock);
+	pthread_cond_destroy(&g->tcond);
 	free(g->dir);
 	free(g->taskdir);
 	free(g);
@@ -1169,6 +1343,8 @@ static const rung_model_ops git_ops = {
 	.set_task = git_set_task,
 	.extra = git_extra,
 	.launch = git_launch,
+	.text_prepare = git_text_prepare,
+	.text_cancel = git_text_cancel,
 };
 
 int rung_model_git_new(rung_model **out, const char *dir, const char *taskdir)
@@ -1187,6 +1363,8 @@ int rung_model_git_new(rung_model **out, const char *dir, const char *taskdir)
 	pthread_mutex_init(&g->qlock, NULL);
 	pthread_cond_init(&g->qcond, NULL);
 	pthread_cond_init(&g->pcond, NULL);
+	pthread_mutex_init(&g->tlock, NULL);
+	pthread_cond_init(&g->tcond, NULL);
 	int e = rung_model_init(m, &git_ops, g);
 	if (e == 0)
 		e = open_ctx(&g->ui, dir, taskdir);
@@ -1201,6 +1379,8 @@ int rung_model_git_new(rung_model **out, const char *dir, const char *taskdir)
 		pthread_mutex_destroy(&g->qlock);
 		pthread_cond_destroy(&g->qcond);
 		pthread_cond_destroy(&g->pcond);
+		pthread_mutex_destroy(&g->tlock);
+		pthread_cond_destroy(&g->tcond);
 		free(g->dir);
 		free(g->taskdir);
 		free(g);

@@ -375,7 +375,7 @@ static void prepend_rows(rung_model *m, rung_model_event *e)
 static void apply_one(rung_model *m, rung_model_event *e)
 {
 	int i = e->kind == RUNG_EV_ROWS || e->kind == RUNG_EV_ROWS_MORE || e->kind == RUNG_EV_MESSAGE ||
-			e->kind == RUNG_EV_ROWS_NEW || e->kind == RUNG_EV_AUTO
+			e->kind == RUNG_EV_ROWS_NEW || e->kind == RUNG_EV_AUTO || e->kind == RUNG_EV_TEXT
 		    ? -1
 		    : rung_model_find(m, e->hash);
 	rung_model_row *r = i >= 0 ? &m->rows[i] : NULL;
@@ -459,6 +459,8 @@ static void apply_one(rung_model *m, rung_model_event *e)
 	case RUNG_EV_AUTO:
 		m->auto_scope = e->scope;
 		auto_queue(m);
+		break;
+	case RUNG_EV_TEXT:
 		break;
 	}
 	m->generation++;
@@ -558,6 +560,17 @@ int rung_model_evaluate_missing(rung_model *m)
 	if (m->loading)
 		m->evaluate_when_loaded = true;
 	return rung_model_evaluate_scope(m, RUNG_AUTO_MISSING);
+}
+
+int rung_model_text_prepare(rung_model *m, const char *hash)
+{
+	return m->ops && m->ops->text_prepare ? m->ops->text_prepare(m, hash) : 0;
+}
+
+void rung_model_text_cancel(rung_model *m)
+{
+	if (m->ops && m->ops->text_cancel)
+		m->ops->text_cancel(m);
 }
 
 int rung_model_set_note(rung_model *m, const char *hash, rung_verdict v, const char *text)

@@ -90,6 +90,9 @@ typedef enum {
 	 * evaluated without asking from now on (the rows in it are queued now,
 	 * and every row that arrives later) */
 	RUNG_EV_AUTO,
+	/* the PTX and SASS of .hash asked for by rung_model_text_prepare are made
+	 * (or failed: rung_model_text says why); bumps the generation */
+	RUNG_EV_TEXT,
 } rung_event_kind;
 
 /* What the workbench evaluates without being asked. */
@@ -158,6 +161,12 @@ typedef struct {
 	 * overridden by the version's `// rung:` line, evaluated with [dims].
 	 * RUNG_ENOTFOUND when the version has none. NULL: the backend cannot tell. */
 	int (*launch)(rung_geom *out, rung_model *m, const char *hash);
+	/* Has the PTX and SASS of a version made in the background where that is
+	 * slow (NVRTC, nvdisasm): 0 when `text` answers at once now, 1 when they
+	 * are being made (RUNG_EV_TEXT follows). NULL: `text` is always quick. */
+	int (*text_prepare)(rung_model *m, const char *hash);
+	/* Drops the text_prepare requests not started yet (NULL: none to drop). */
+	void (*text_cancel)(rung_model *m);
 } rung_model_ops;
 
 struct rung_model {
@@ -221,6 +230,9 @@ int rung_model_evaluate_missing(rung_model *m);
  * to the scope; UNSEEN: rows with neither a live nor a recorded result);
  * returns the count queued (>= 0). */
 int rung_model_evaluate_scope(rung_model *m, rung_auto_scope scope);
+/* ops->text_prepare (0 where the backend has none), ops->text_cancel. */
+int rung_model_text_prepare(rung_model *m, const char *hash);
+void rung_model_text_cancel(rung_model *m);
 /* Writes through the backend and updates the row (verdict baseline/best also moves the flags). */
 int rung_model_set_note(rung_model *m, const char *hash, rung_verdict v, const char *text);
 
