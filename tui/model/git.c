@@ -2,11 +2,16 @@
  * store, verdicts and directives from git notes (refs/notes/rung). PTX and
  * SASS are compiled on demand with NVRTC (no GPU needed) and cached.
  *
- * Threads: the UI thread owns `ui` handles (notes, texts). A reload (R) runs
- * on a background thread with its own handles and posts the new rows as
- * RUNG_EV_ROWS; an evaluation runs on the same thread, in this process, and
- * posts progress and each result (RUNG_EV_PROGRESS, RUNG_EV_RESULT); the UI
- * never waits for either. */
+ * Threads, each with its own handles; the UI never waits for any of them:
+ * - the UI thread owns `ui` handles (notes, texts made on the spot);
+ * - the background thread reads the rest of the first list, runs reloads (R,
+ *   RUNG_EV_ROWS), the auto-evaluation probe (RUNG_EV_AUTO) and the
+ *   evaluations, in this process with one persistent worker (RUNG_EV_PROGRESS,
+ *   RUNG_EV_RESULT);
+ * - the poller looks at HEAD every RUNG_MODEL_POLL_S and posts the versions
+ *   committed since (RUNG_EV_ROWS_NEW);
+ * - the texter makes the PTX and SASS asked for by text_prepare (compare),
+ *   RUNG_EV_TEXT. */
 #include "tui/model/model.h"
 
 #include <errno.h>
