@@ -342,13 +342,12 @@ static void prepend_rows(rung_model *m, rung_model_event *e)
 		snprintf(m->message, sizeof(m->message), "new versions: out of memory");
 		return;
 	}
-	int fresh = 0;
-	const rung_model_row *newest = NULL;
+	int fresh = 0, newest = -1; /* index in e->rows, the same in nr */
 	for (int k = 0; k < e->nrows; k++)
 		if (!is_worktree_row(&e->rows[k])) {
 			fresh++;
-			if (!newest)
-				newest = &e->rows[k];
+			if (newest < 0)
+				newest = k;
 		}
 	if (e->nrows)
 		memcpy(nr, e->rows, (size_t)e->nrows * sizeof(*nr));
@@ -364,11 +363,12 @@ static void prepend_rows(rung_model *m, rung_model_event *e)
 	m->rows = nr;
 	m->nrows = n;
 	rows_changed(m, true);
+	const rung_model_row *nw = newest >= 0 ? &m->rows[newest] : NULL;
 	if (fresh == 1)
-		snprintf(m->message, sizeof(m->message), "new version %.7s: %.200s", newest->hash, newest->subject);
+		snprintf(m->message, sizeof(m->message), "new version %.7s: %.200s", nw->hash, nw->subject);
 	else if (fresh > 1)
-		snprintf(m->message, sizeof(m->message), "%d new versions, the newest %.7s: %.200s", fresh, newest->hash,
-			 newest->subject);
+		snprintf(m->message, sizeof(m->message), "%d new versions, the newest %.7s: %.200s", fresh, nw->hash,
+			 nw->subject);
 	auto_queue(m);
 }
 
