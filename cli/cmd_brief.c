@@ -55,8 +55,9 @@ static void metrics_str(char *buf, size_t len, const rung_result *r)
 		o += (size_t)snprintf(buf + o, len - o, ", %.3g TFLOP/s", r->bench.tflops);
 	else if (r->bench.valid && !isnan(r->bench.tbps) && o < len)
 		o += (size_t)snprintf(buf + o, len - o, ", %.3g TB/s", r->bench.tbps);
+	char rel[32];
 	if (!isnan(mr) && o < len)
-		o += (size_t)snprintf(buf + o, len - o, ", max_rel %.2g", mr);
+		o += (size_t)snprintf(buf + o, len - o, ", max_rel %s", rung_fmt_max_rel(rel, sizeof(rel), mr));
 	if (!isnan(ps) && o < len)
 		o += (size_t)snprintf(buf + o, len - o, ", PSNR %.1f dB", ps);
 	if (!isnan(cs) && o < len)
