@@ -25,7 +25,7 @@ typedef struct {
 static const rung_opt_spec tui_specs[] = {
 	{RUNG_CLI_OPT_C(tui_opts, dir)},
 	{RUNG_OPT_STR(tui_opts, theme), .name = "theme", .value = "NAME",
-	 .help = "a theme of themes/ (default, light, high-contrast, monochrome) or a theme file"},
+	 .help = "a theme by name (default, light, high-contrast, monochrome) or a theme file"},
 	{RUNG_OPT_BOOL(tui_opts, auto_eval), .name = "auto-eval", .flags = RUNG_OPTF_HIDDEN,
 	 .help = "rung demo: evaluate every version without a live result when there is a GPU"},
 	{RUNG_OPT_NUM(tui_opts, memory, 0, 10000000), .name = "memory", .value = "N", .flags = RUNG_OPTF_HIDDEN,
