@@ -43,6 +43,7 @@ typedef struct {
 typedef struct {
 	int step;           /* index into steps */
 	rung_note_verdict verdict;
+	rung_entry_kind kind; /* directive, done (a directive since followed) or remark */
 	char text[1024];
 	int line;
 } rung_demo_note;

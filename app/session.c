@@ -271,11 +271,10 @@ int rung_vrows_best(const rung_vrow *rows, int n)
 
 void rung_result_worst(const rung_result *r, double *max_rel, double *psnr, double *cossim)
 {
-	*max_rel = *psnr = *cossim = NAN;
+	*psnr = *cossim = NAN;
+	*max_rel = rung_result_max_rel(r); /* the one max_rel (core/result.h) */
 	for (int i = 0; r && i < r->nmetrics; i++) {
 		const rung_check_metric *m = &r->metrics[i];
-		if (!isnan(m->max_rel) && (isnan(*max_rel) || m->max_rel > *max_rel))
-			*max_rel = m->max_rel;
 		if (!isnan(m->psnr) && (isnan(*psnr) || m->psnr < *psnr))
 			*psnr = m->psnr;
 		if (!isnan(m->cossim) && (isnan(*cossim) || m->cossim < *cossim))
@@ -320,8 +319,7 @@ void rung_vrow_line(char *buf, size_t len, const rung_version *v, const rung_res
 	char med[32] = "-", rel[32] = "-";
 	if (r->bench.valid && !isnan(r->bench.median))
 		snprintf(med, sizeof(med), "%.4g ms", r->bench.median);
-	if (!isnan(mr))
-		snprintf(rel, sizeof(rel), "%.2g", mr);
+	rung_fmt_max_rel(rel, sizeof(rel), mr);
 	char kinds[200];
 	rung_suspect_kinds(kinds, sizeof(kinds), r);
 	snprintf(buf, len, "%-8s %-22s %-12s max_rel %-8s %s%s%s%s%s", v->short_id, steps, med, rel, v->subject,

@@ -92,7 +92,7 @@ bool rung_result_passed(const rung_result *r);
 void rung_result_worst(const rung_result *r, double *max_rel, double *psnr, double *cossim);
 /* "ok ok ok ok -": one word per rung. */
 void rung_result_steps_str(char *buf, size_t len, const rung_result *r);
-/* One status line: "abc1234 ok  1.234 ms  max_rel 2.1e-07  tile it" or the failure reason. */
+/* One status line: "abc1234 ok  1.234 ms  max_rel 2.10e-07  tile it" or the failure reason. */
 void rung_vrow_line(char *buf, size_t len, const rung_version *v, const rung_result *r);
 
 #endif

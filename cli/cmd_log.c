@@ -2,7 +2,7 @@
  * first) with its stored results: status per rung, max rel error, PSNR,
  * cosine, median time, delta vs the baseline, TFLOP/s or TB/s, regs/spills,
  * verdict and the first line of the note. Failed versions show the reason
- * ("check: max_rel 3.1e-2 at (127,4)"). In the table, a version with no live
+ * ("check: C: worst at (127,4): ..."). In the table, a version with no live
  * result shows its recorded one (rung demo, rung import) when there is one,
  * labelled "recorded on <GPU>, <date> (not measured here)", its delta taken
  * against the baseline's recorded result only (never mixed with live). A
@@ -73,7 +73,7 @@ static void texts(row_text *t, const rung_vrow *row, const rung_result *base)
 	rung_result_steps_str(t->steps, sizeof(t->steps), r);
 	double mr, ps, cs;
 	rung_result_worst(r, &mr, &ps, &cs);
-	num(t->max_rel, sizeof(t->max_rel), "%.2g", mr);
+	rung_fmt_max_rel(t->max_rel, sizeof(t->max_rel), mr);
 	num(t->psnr, sizeof(t->psnr), "%.1f", ps);
 	num(t->cossim, sizeof(t->cossim), "%.6f", cs);
 	num(t->median, sizeof(t->median), "%.4g", r && r->bench.valid ? r->bench.median : NAN);

@@ -53,7 +53,7 @@ static int auto_eval_fn(void *field, const rung_opt_spec *s, const char *cmd, co
 static const rung_opt_spec tui_specs[] = {
 	{RUNG_CLI_OPT_C(tui_opts, dir)},
 	{RUNG_OPT_STR(tui_opts, theme), .name = "theme", .value = "NAME",
-	 .help = "a theme of themes/ (default, light, high-contrast, monochrome) or a theme file"},
+	 .help = "a theme by name (default, light, high-contrast, monochrome) or a theme file"},
 	{.kind = RUNG_OPT_FN, .offset = offsetof(tui_opts, auto_eval), .fn = auto_eval_fn, .name = "auto-eval",
 	 .value = "MODE", .flags = RUNG_OPTF_OPTIONAL, .choices = "gpu on off",
 	 .help = "evaluate without asking: gpu (default; without a GPU only the compile rung of unmeasured versions), on, off"},

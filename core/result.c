@@ -882,3 +882,25 @@ done:
 		rung_result_clear(out);
 	return rc;
 }
+
+double rung_result_max_rel(const rung_result *r)
+{
+	double w = NAN;
+	for (int i = 0; r && i < r->nmetrics; i++) {
+		double v = r->metrics[i].max_rel;
+		if (!isnan(v) && (isnan(w) || v > w))
+			w = v;
+	}
+	return w;
+}
+
+const char *rung_fmt_max_rel(char *buf, size_t len, double v)
+{
+	if (isnan(v))
+		snprintf(buf, len, "-");
+	else if (isinf(v))
+		snprintf(buf, len, "%s", v > 0 ? "inf" : "-inf");
+	else
+		snprintf(buf, len, "%.2e", v);
+	return buf;
+}

@@ -48,5 +48,7 @@ void rung_compiled_clear(rung_compiled *c);
 
 /* The version of NVRTC, "13.0". */
 const char *rung_nvrtc_version(void);
+/* The CUDA version of the headers rung was built against ("12.4", from cuda.h's CUDA_VERSION). */
+const char *rung_cuda_build_version(void);
 
 #endif

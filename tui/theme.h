@@ -6,6 +6,7 @@
 #define RUNG_TUI_THEME_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #define RUNG_ROLE_LIST(_) \
 	_(DEFAULT, "default") \
@@ -77,8 +78,14 @@ const char *rung_theme_default_text(void);
 const char *rung_theme_monochrome_text(void);
 
 /* Loads NAME (a path when it contains '/', else NAME.theme searched in
- * $XDG_CONFIG_HOME/rung/themes, then the source tree's themes/), over the default. */
+ * $XDG_CONFIG_HOME/rung/themes, then the installed themes next to the binary
+ * (<prefix>/share/rung/themes, rung_theme_installed_dir), then, for a binary
+ * in its build directory, the source tree's themes/), over the default. */
 int rung_theme_load(rung_theme *t, const char *name);
+/* The installed themes' directory for the running binary (from
+ * /proc/self/exe: <prefix>/share/rung/themes); *in_build: the binary is the
+ * build directory's. 0, or -1 when the binary's path cannot be read. */
+int rung_theme_installed_dir(char *out, size_t len, bool *in_build);
 /* Picks the theme name: explicit (--theme) > NO_COLOR ("monochrome") >
  * `theme = NAME` in $XDG_CONFIG_HOME/rung/config (~/.config) > "default". *colour is
  * false under NO_COLOR. Returns 0 or an error naming config:line. */
