@@ -29,6 +29,11 @@ typedef struct {
 	rung_launch launch; /* [launch] overridden by the kernel's `// rung:` line */
 	bool launch_from_source;
 	const char *arch;    /* spec arch, else "sm_90" */
+	/* Every file the task reads lies inside root (rung_spec_confine; the
+	 * compile's #includes too): the repository's working tree, or the task
+	 * directory when it is in no repository. root_what names it in messages. */
+	char *root;
+	const char *root_what;
 	char **include_dirs; /* task dir + the spec's headers dirs, NULL-terminated */
 	/* A task read from git (rung_task_load_target with a REV): the kernel at rev,
 	 * spec and reference at spec_rev; sources and #included headers come from the
@@ -65,8 +70,9 @@ int rung_task_of_version(rung_task *t, rung_repo *repo, rung_vtask *vt, rung_sou
 
 /* arg: NULL (= "."), a task directory, a path to rung.ini, or a kernel file in a task
  * directory (then that file is the kernel). Returns 0, or RUNG_EUSAGE for a path
- * that does not exist, RUNG_ESPEC for a bad spec, a missing source or a bad launch
- * line, RUNG_ENOMEM/RUNG_EIO otherwise. */
+ * that does not exist, RUNG_ESPEC for a bad spec, a file the spec names outside
+ * the repository (or the task directory when there is no repository), a missing
+ * source or a bad launch line, RUNG_ENOMEM/RUNG_EIO otherwise. */
 int rung_task_load(rung_task *out, const char *arg);
 void rung_task_free(rung_task *t);
 

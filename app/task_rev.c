@@ -124,6 +124,9 @@ static int load_rev(rung_task *out, const char *rev, const rung_task_where *w)
 		free(out->dir);
 		out->dir = strdup(".");
 	}
+	if (rung_repo_workdir(out->repo)[0] && !(out->root = strdup(rung_repo_workdir(out->repo))))
+		goto oom;
+	out->root_what = "the repository";
 	out->kernel.entry = s->entry;
 	out->kernel.path = at_rev(vt->kernel_path, out->short_rev);
 	out->kernel.src = dup_text(out->ksrc->text, out->ksrc->len);
@@ -204,5 +207,8 @@ int rung_task_of_version(rung_task *t, rung_repo *repo, rung_vtask *vt, rung_sou
 	}
 	if (!t->dir || rung_task_build_includes(t) < 0)
 		return rung_error_set(RUNG_ENOMEM, "out of memory");
+	if (rung_repo_workdir(repo)[0] && !(t->root = strdup(rung_repo_workdir(repo))))
+		return rung_error_set(RUNG_ENOMEM, "out of memory");
+	t->root_what = "the repository";
 	return 0;
 }
