@@ -172,6 +172,7 @@ void rung_task_free(rung_task *t)
 		free(t->include_dirs);
 		free(t->dir);
 		free(t->root);
+		rung_launch_free(&t->launch);
 		memset(t, 0, sizeof(*t));
 		return;
 	}
