@@ -190,6 +190,11 @@ int rung_eval_compile(rung_result *r, rung_compiled *kc, rung_compiled *rc, cons
 	memset(kc, 0, sizeof(*kc));
 	memset(rc, 0, sizeof(*rc));
 	copy_str(r->compile.arch, sizeof(r->compile.arch), arch);
+	if (t->launch_error[0]) { /* the launch line is part of the version: it does not build */
+		set_step(r, RUNG_STEP_COMPILE, RUNG_S_FAILED, NAN, t->launch_error);
+		copy_str(kc->error, sizeof(kc->error), t->launch_error);
+		return 1;
+	}
 	ref_compile ref = {.t = t, .out = rc, .arch = arch};
 	if (t->reference.src)
 		ref.started = pthread_create(&ref.thread, NULL, compile_ref, &ref) == 0;
@@ -246,7 +251,7 @@ static const char *commit_of(const rung_task *t)
 
 int rung_eval_lookup(rung_result *r, rung_evaluator *ev, const rung_task *t, const rung_eval_opts *o)
 {
-	if (!uses_store(ev, t, o) || (o->flags & RUNG_EVAL_FORCE) || o->seed_set)
+	if (!uses_store(ev, t, o) || (o->flags & RUNG_EVAL_FORCE) || o->seed_set || t->launch_error[0])
 		return 0;
 	const rung_env *env = rung_evaluator_env(ev);
 	if (!env)

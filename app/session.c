@@ -91,12 +91,45 @@ rung_result *rung_recorded_lookup(rung_vctx *c, const rung_version *v, const cha
 	return NULL;
 }
 
+/* The verdict of a version whose kernel's `// rung:` line is broken, as the
+ * evaluation gives it (app/task_rev.c, rung_task_of_version): compile FAILED
+ * with the file:line message; not stored (key ""). NULL when the line is fine
+ * or the source cannot be read. */
+static rung_result *launch_verdict(rung_vctx *c, const rung_version *v)
+{
+	if (!c->task.spec)
+		return NULL;
+	rung_source src;
+	if (rung_vtask_source(&src, &c->task, v->worktree ? "WORKTREE" : v->id, v->kernel_path) < 0) {
+		rung_error_clear();
+		return NULL;
+	}
+	rung_launch l;
+	int e = rung_launch_from_source(&l, c->task.spec, src.text, v->kernel_path);
+	rung_launch_clear(&l);
+	rung_source_clear(&src);
+	if (e >= 0 || e == RUNG_ENOMEM) {
+		rung_error_clear();
+		return NULL;
+	}
+	rung_result *r = malloc(sizeof(*r));
+	if (r) {
+		rung_result_init(r);
+		snprintf(r->rev, sizeof(r->rev), "%s", v->worktree ? "WORKTREE" : v->id);
+		snprintf(r->label, sizeof(r->label), "%.*s", (int)sizeof(r->label) - 1, v->subject);
+		r->steps[RUNG_STEP_COMPILE].status = RUNG_S_FAILED;
+		snprintf(r->steps[RUNG_STEP_COMPILE].reason, sizeof(r->steps[0].reason), "%s", rung_error_last());
+	}
+	rung_error_clear();
+	return r;
+}
+
 rung_result *rung_vctx_lookup(rung_vctx *c, const rung_version *v, const char *content, bool *via_content)
 {
 	if (via_content)
 		*via_content = false;
 	if (!c->store)
-		return NULL;
+		return launch_verdict(c, v);
 	rung_result *r = malloc(sizeof(*r));
 	if (!r)
 		return NULL;
@@ -111,7 +144,7 @@ rung_result *rung_vctx_lookup(rung_vctx *c, const rung_version *v, const char *c
 	rung_result_clear(r);
 	free(r);
 	rung_error_clear();
-	return NULL;
+	return launch_verdict(c, v);
 }
 
 static int note_cmp(const void *a, const void *b)

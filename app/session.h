@@ -79,7 +79,10 @@ void rung_vrows_free(rung_vrow *rows, int n);
  * lookups (rung_vctx_rows) never return these; a view that shows them must
  * label them. Caller frees with rung_result_clear + free. */
 rung_result *rung_recorded_lookup(rung_vctx *c, const rung_version *v, const char *content);
-/* Looks up the stored result of one version (live). NULL if none. */
+/* Looks up the stored result of one version (live). NULL if none, except for
+ * a version whose kernel's `// rung:` line is broken: it gets the verdict the
+ * evaluation would give it, compile FAILED with the line's file:line message,
+ * not stored (key ""), so that log, brief and the workbench show it. */
 rung_result *rung_vctx_lookup(rung_vctx *c, const rung_version *v, const char *content, bool *via_content);
 
 /* The baseline: the version with a `baseline` verdict, else the oldest passing one. -1 if none. */

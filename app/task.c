@@ -89,6 +89,26 @@ static int load_source(rung_task_source *s, const char *dir, const char *name, c
 	return 0;
 }
 
+/* t->root: the working tree of the repository t->dir is in, else t->dir;
+ * then every file the spec names must lie inside it. */
+static int confine(rung_task *t)
+{
+	rung_repo *r = NULL;
+	if (rung_repo_open(&r, t->dir) == 0 && rung_repo_workdir(r)[0]) {
+		t->root = strdup(rung_repo_workdir(r));
+		t->root_what = "the repository";
+	} else {
+		t->root = strdup(t->dir);
+		t->root_what = "the task directory";
+	}
+	rung_repo_free(r);
+	rung_error_clear();
+	if (!t->root)
+		return rung_error_set(RUNG_ENOMEM, "out of memory");
+	int rc = rung_spec_confine(t->spec, t->root, t->root_what);
+	return rc == RUNG_EINVAL ? rung_error_recode(RUNG_ESPEC) : rc;
+}
+
 int rung_task_load(rung_task *out, const char *arg)
 {
 	memset(out, 0, sizeof(*out));
@@ -125,6 +145,8 @@ int rung_task_load(rung_task *out, const char *arg)
 	out->arch = s->arch && *s->arch ? s->arch : "sm_90";
 	if (!s->kernel || !s->entry)
 		return rung_error_set(RUNG_ESPEC, "%s: [task] needs kernel and entry", s->path);
+	if ((rc = confine(out)))
+		return rc;
 	if ((rc = load_source(&out->kernel, out->dir, kernel_name ? kernel_name : s->kernel, s->entry)))
 		return rc;
 	if ((rc = load_source(&out->reference, out->dir, s->reference,
@@ -149,9 +171,12 @@ void rung_task_clear(rung_task *t)
 				free(*d);
 		free(t->include_dirs);
 		free(t->dir);
+		free(t->root);
+		rung_launch_clear(&t->launch);
 		memset(t, 0, sizeof(*t));
 		return;
 	}
+	free(t->root);
 	rung_launch_clear(&t->launch);
 	rung_spec_free(t->spec);
 	free(t->dir);
@@ -192,6 +217,8 @@ int rung_task_compile(rung_compiled *out, const rung_task *t, bool reference)
 	    .arch = t->arch,
 	    .options = t->spec->options,
 	    .include_dirs = (const char *const *)t->include_dirs,
+	    .root = t->root,
+	    .root_what = t->root_what,
 	};
 	if (reference && t->vtask) {
 		req.headers = t->vtask->ref.headers;

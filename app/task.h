@@ -28,7 +28,16 @@ typedef struct {
 	rung_task_source kernel, reference;
 	rung_launch launch; /* [launch] overridden by the kernel's `// rung:` line */
 	bool launch_from_source;
+	/* A view (rung_task_of_version) whose `// rung:` line is broken: the
+	 * file:line message, the version's verdict (compile FAILED, set by
+	 * rung_eval_compile). "" otherwise; rung_task_load fails instead. */
+	char launch_error[512];
 	const char *arch;    /* spec arch, else "sm_90" */
+	/* Every file the task reads lies inside root (rung_spec_confine; the
+	 * compile's #includes too): the repository's working tree, or the task
+	 * directory when it is in no repository. root_what names it in messages. */
+	char *root;
+	const char *root_what;
 	char **include_dirs; /* task dir + the spec's headers dirs, NULL-terminated */
 	/* A task read from git (rung_task_load_target with a REV): the kernel at rev,
 	 * spec and reference at spec_rev; sources and #included headers come from the
@@ -60,13 +69,16 @@ int rung_task_load_target(rung_task *out, const char *target, const rung_task_wh
 
 /* Task t as a view of version v of session task vt in repository repo, with
  * the kernel source src read at v (rung_vtask_source): nothing is copied;
- * vt, repo, src and v must outlive t. Free with rung_task_clear. 0 or RUNG_ENOMEM. */
+ * vt, repo, src and v must outlive t. Free with rung_task_clear. 0 or RUNG_ENOMEM.
+ * The kernel's `// rung:` line is validated as rung_task_load does; a broken
+ * one leaves its message in t->launch_error (the version's verdict). */
 int rung_task_of_version(rung_task *t, rung_repo *repo, rung_vtask *vt, rung_source *src, const rung_version *v);
 
 /* arg: NULL (= "."), a task directory, a path to rung.ini, or a kernel file in a task
  * directory (then that file is the kernel). Returns 0, or RUNG_EUSAGE for a path
- * that does not exist, RUNG_ESPEC for a bad spec, a missing source or a bad launch
- * line, RUNG_ENOMEM/RUNG_EIO otherwise. */
+ * that does not exist, RUNG_ESPEC for a bad spec, a file the spec names outside
+ * the repository (or the task directory when there is no repository), a missing
+ * source or a bad launch line, RUNG_ENOMEM/RUNG_EIO otherwise. */
 int rung_task_load(rung_task *out, const char *arg);
 void rung_task_clear(rung_task *t);
 

@@ -124,6 +124,9 @@ static int load_rev(rung_task *out, const char *rev, const rung_task_where *w)
 		free(out->dir);
 		out->dir = strdup(".");
 	}
+	if (rung_repo_workdir(out->repo)[0] && !(out->root = strdup(rung_repo_workdir(out->repo))))
+		goto oom;
+	out->root_what = "the repository";
 	out->kernel.entry = s->entry;
 	out->kernel.path = at_rev(vt->kernel_path, out->short_rev);
 	out->kernel.src = dup_text(out->ksrc->text, out->ksrc->len);
@@ -204,5 +207,18 @@ int rung_task_of_version(rung_task *t, rung_repo *repo, rung_vtask *vt, rung_sou
 	}
 	if (!t->dir || rung_task_build_includes(t) < 0)
 		return rung_error_set(RUNG_ENOMEM, "out of memory");
+	if (rung_repo_workdir(repo)[0] && !(t->root = strdup(rung_repo_workdir(repo))))
+		return rung_error_set(RUNG_ENOMEM, "out of memory");
+	t->root_what = "the repository";
+	/* the launch line, validated as rung_task_load and load_rev do; a broken
+	 * one is this version's verdict (rung_eval_compile), not an error */
+	int code = rung_launch_from_source(&t->launch, vt->spec, src->text, t->kernel.path);
+	if (code == RUNG_ENOMEM)
+		return code;
+	if (code < 0) {
+		snprintf(t->launch_error, sizeof(t->launch_error), "%s", rung_error_last());
+		rung_error_clear();
+	}
+	t->launch_from_source = code == 1;
 	return 0;
 }

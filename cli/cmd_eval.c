@@ -127,7 +127,7 @@ int rung_cmd_eval(int argc, char **argv)
 			vs = calloc((size_t)n + 1, sizeof(*vs));
 			unsigned tools = flags & RUNG_EVAL_COMPILE_ONLY ? 0 : sanitize_set ? sanitize : c.task.spec->sanitize;
 			for (int i = n - 1; vs && i >= 0; i--) /* oldest first */
-				if (all || !rows[i].result ||
+				if (all || !rows[i].result || !rows[i].result->key[0] || /* not stored (a broken launch line) */
 				    (tools && rows[i].result->steps[RUNG_STEP_COMPILE].status == RUNG_S_OK &&
 				     !rung_sanitize_covers(rows[i].result, tools)))
 					vs[nv++] = rows[i].v;

@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -133,6 +134,128 @@ char *rung_fs_dir_of(const char *path)
 	if (slash == path)
 		return strdup("/");
 	return strndup(path, (size_t)(slash - path));
+}
+
+/* "." and ".." of an absolute path resolved textually, in place ("/a/./b/../c" ->
+ * "/a/c"; ".." at "/" stays at "/"); repeated slashes become one. */
+static void normalise_abs(char *p)
+{
+	char *w = p; /* p[0] == '/' */
+	const char *r = p;
+	while (*r) {
+		while (*r == '/')
+			r++;
+		if (!*r)
+			break;
+		const char *e = strchr(r, '/');
+		size_t n = e ? (size_t)(e - r) : strlen(r);
+		if (n == 1 && r[0] == '.') {
+			/* nothing */
+		} else if (n == 2 && r[0] == '.' && r[1] == '.') {
+			while (w > p && *--w != '/')
+				;
+		} else {
+			*w++ = '/';
+			memmove(w, r, n);
+			w += n;
+		}
+		r += n;
+	}
+	if (w == p)
+		*w++ = '/';
+	*w = 0;
+}
+
+/* path resolved through the file system as far as it exists, the rest textually. */
+static char *resolve(const char *path)
+{
+	char *abs;
+	if (path[0] == '/') {
+		abs = strdup(path);
+	} else {
+		char cwd[PATH_MAX];
+		if (!getcwd(cwd, sizeof(cwd)))
+			return NULL;
+		size_t n = strlen(cwd) + strlen(path) + 2;
+		if ((abs = malloc(n)))
+			snprintf(abs, n, "%s/%s", cwd, path);
+	}
+	if (!abs)
+		return NULL;
+	char real[PATH_MAX];
+	if (realpath(abs, real)) {
+		free(abs);
+		return strdup(real);
+	}
+	/* the longest prefix that resolves, then the rest on top of it */
+	size_t cut = strlen(abs);
+	while (cut > 0) {
+		while (cut > 0 && abs[cut - 1] != '/')
+			cut--;
+		if (cut == 0)
+			break;
+		char save = abs[cut - 1];
+		abs[cut - 1] = 0;
+		bool ok = realpath(cut == 1 ? "/" : abs, real) != NULL;
+		abs[cut - 1] = save;
+		if (ok) {
+			size_t n = strlen(real) + strlen(abs + cut) + 2;
+			char *out = malloc(n);
+			if (out) {
+				snprintf(out, n, "%s/%s", real, abs + cut);
+				normalise_abs(out);
+			}
+			free(abs);
+			return out;
+		}
+		cut--;
+	}
+	normalise_abs(abs);
+	return abs;
+}
+
+int rung_fs_confined(char **resolved, const char *root, const char *path)
+{
+	if (resolved)
+		*resolved = NULL;
+	char realroot[PATH_MAX];
+	if (!root || !*root || !realpath(root, realroot))
+		return rung_error_set(RUNG_EIO, "%s: %s", root ? root : "(no root)", root && *root ? strerror(errno) : "no directory");
+	char *res = resolve(path);
+	if (!res)
+		return rung_error_set(RUNG_ENOMEM, "%s: out of memory", path);
+	size_t l = strlen(realroot);
+	bool inside = strcmp(realroot, "/") == 0 ||
+		      (strncmp(res, realroot, l) == 0 && (res[l] == 0 || res[l] == '/'));
+	int rc = inside ? 0 : rung_error_set(RUNG_EINVAL, "%s is outside %s (it is %s)", path, realroot, res);
+	if (resolved)
+		*resolved = res;
+	else
+		free(res);
+	return rc;
+}
+
+bool rung_fs_rel_inside(const char *rel)
+{
+	if (!rel || rel[0] == '/')
+		return false;
+	int depth = 0;
+	for (const char *p = rel; *p;) {
+		while (*p == '/')
+			p++;
+		if (!*p)
+			break;
+		const char *e = strchr(p, '/');
+		size_t n = e ? (size_t)(e - p) : strlen(p);
+		if (n == 2 && p[0] == '.' && p[1] == '.') {
+			if (--depth < 0)
+				return false;
+		} else if (!(n == 1 && p[0] == '.')) {
+			depth++;
+		}
+		p += n;
+	}
+	return true;
 }
 
 bool rung_fs_is_exec(const char *path)

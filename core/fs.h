@@ -27,6 +27,21 @@ int rung_fs_read_head(char **out, size_t *len, const char *path, size_t max);
  * "c.cu" -> ".", "/c.cu" -> "/". NULL when out of memory. */
 char *rung_fs_dir_of(const char *path);
 
+/* Resolves path (absolute, or relative to the current directory) with its
+ * symlinks followed, as far as it exists (a part that does not exist yet is
+ * joined on with "." and ".." resolved textually), and checks that the result
+ * lies inside root (resolved the same way) on a path boundary: "/r/x" is inside
+ * "/r", "/rx" is not. Returns 0 with *resolved (may be NULL; free() it) the
+ * resolved absolute path; RUNG_EINVAL when it lies outside, with the message
+ * "PATH is outside ROOT (it is RESOLVED)" and *resolved set all the same;
+ * RUNG_EIO when root cannot be resolved; RUNG_ENOMEM. */
+int rung_fs_confined(char **resolved, const char *root, const char *path);
+
+/* True when rel, a relative path, stays inside the directory it starts from:
+ * not absolute, and no ".." climbs above its start ("a/../b" stays, "a/../../b"
+ * and "/etc/passwd" do not). Textual only. */
+bool rung_fs_rel_inside(const char *rel);
+
 /* True when path is a regular file this process may execute. */
 bool rung_fs_is_exec(const char *path);
 /* Finds the executable prog: in each directory of $PATH in order, then in

@@ -147,3 +147,205 @@ int rung_scan_includes(char ***out, int *n, const char *src)
 	*n = cnt;
 	return 0;
 }
+
+/* ---- directives, as the preprocessor sees them ---- */
+
+typedef struct {
+	rung_include *v;
+	int n, cap;
+	char *buf; /* the logical line being read: comments as spaces, literals as "" */
+	size_t len, bcap;
+	bool oom;
+} inc_scan;
+
+static void put(inc_scan *s, char c)
+{
+	if (s->len + 2 > s->bcap) {
+		size_t nc = s->bcap ? s->bcap * 2 : 256;
+		char *nb = realloc(s->buf, nc);
+		if (!nb) {
+			s->oom = true;
+			return;
+		}
+		s->buf = nb;
+		s->bcap = nc;
+	}
+	s->buf[s->len++] = c;
+}
+
+static bool is_ws(char c) { return c == ' ' || c == '\t' || c == '\v' || c == '\f' || c == '\r'; }
+static bool is_idc(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_'; }
+
+/* src[i] == 'R' starts a raw string: nothing of an identifier before it but an
+ * encoding prefix (u8R, uR, UR, LR). */
+static bool raw_prefix(const char *src, size_t i)
+{
+	size_t b = i;
+	if (b >= 2 && src[b - 2] == 'u' && src[b - 1] == '8')
+		b -= 2;
+	else if (b >= 1 && (src[b - 1] == 'u' || src[b - 1] == 'U' || src[b - 1] == 'L'))
+		b -= 1;
+	return b == 0 || !is_idc(src[b - 1]);
+}
+
+/* The logical line in s->buf is complete: records it when it is an #include. */
+static void end_line(inc_scan *s, int line)
+{
+	if (s->oom || !s->len)
+		return;
+	s->buf[s->len] = 0;
+	const char *p = s->buf;
+	s->len = 0;
+	while (is_ws(*p))
+		p++;
+	if (*p == '#')
+		p++;
+	else if (p[0] == '%' && p[1] == ':')
+		p += 2;
+	else
+		return;
+	while (is_ws(*p))
+		p++;
+	const char *id = p;
+	while (is_idc(*p))
+		p++;
+	size_t idl = (size_t)(p - id);
+	if (!((idl == 7 && !strncmp(id, "include", 7)) || (idl == 12 && !strncmp(id, "include_next", 12))))
+		return;
+	while (is_ws(*p))
+		p++;
+	if (!*p)
+		return; /* "#include" alone: the compiler's error */
+	rung_include inc = {.line = line};
+	char close = *p == '"' ? '"' : *p == '<' ? '>' : 0;
+	if (close) {
+		const char *b = ++p;
+		while (*p && *p != close)
+			p++;
+		if (*p != close)
+			return; /* unterminated: the compiler's error */
+		inc.angle = close == '>';
+		if (!(inc.name = strndup(b, (size_t)(p - b)))) {
+			s->oom = true;
+			return;
+		}
+	}
+	if (s->n == s->cap) {
+		int nc = s->cap ? s->cap * 2 : 8;
+		rung_include *nv = realloc(s->v, (size_t)nc * sizeof(*nv));
+		if (!nv) {
+			free(inc.name);
+			s->oom = true;
+			return;
+		}
+		s->v = nv;
+		s->cap = nc;
+	}
+	s->v[s->n++] = inc;
+}
+
+int rung_include_scan(rung_include **out, int *n, const char *src, size_t len)
+{
+	*out = NULL;
+	*n = 0;
+	inc_scan s = {0};
+	int line = 1, start = 1; /* the physical line, and the one the logical line began on */
+	bool block = false;      /* inside a block comment */
+	size_t i = 0;
+	while (src && i < len && !s.oom) {
+		char c = src[i];
+		if (c == '\\' && i + 1 < len && (src[i + 1] == '\n' || (src[i + 1] == '\r' && i + 2 < len && src[i + 2] == '\n'))) {
+			i += src[i + 1] == '\n' ? 2 : 3; /* a splice: the line goes on */
+			line++;
+			continue;
+		}
+		if (c == '\n') {
+			line++;
+			i++;
+			if (!block) {
+				end_line(&s, start);
+				start = line;
+			}
+			continue;
+		}
+		if (block) {
+			if (c == '*' && i + 1 < len && src[i + 1] == '/') {
+				block = false;
+				i += 2;
+				put(&s, ' ');
+			} else {
+				i++;
+			}
+			continue;
+		}
+		if (c == '/' && i + 1 < len && src[i + 1] == '*') {
+			block = true;
+			i += 2;
+			continue;
+		}
+		if (c == '/' && i + 1 < len && src[i + 1] == '/') { /* to the end of the line (splices continue it) */
+			while (i < len && src[i] != '\n') {
+				if (src[i] == '\\' && i + 1 < len && src[i + 1] == '\n') {
+					line++;
+					i++;
+				}
+				i++;
+			}
+			continue;
+		}
+		if (c == 'R' && i + 1 < len && src[i + 1] == '"' && raw_prefix(src, i)) {
+			/* R"delim( ... )delim": nothing inside is a directive */
+			size_t d = i + 2, dl = 0;
+			while (d + dl < len && dl < 16 && src[d + dl] != '(' && src[d + dl] != '\n')
+				dl++;
+			if (d + dl < len && src[d + dl] == '(') {
+				size_t j = d + dl + 1;
+				for (; j < len; j++) {
+					if (src[j] == '\n')
+						line++;
+					if (src[j] == ')' && j + dl + 1 < len && !memcmp(src + j + 1, src + d, dl) && src[j + 1 + dl] == '"')
+						break;
+				}
+				i = j < len ? j + dl + 2 : len;
+				put(&s, '"');
+				put(&s, '"');
+				continue;
+			}
+		}
+		/* a literal is copied whole: a comment opener inside it is none, and an
+		 * #include keeps its "operand" */
+		if (c == '"' || c == '\'') {
+			size_t j = i + 1;
+			while (j < len && src[j] != c && src[j] != '\n') {
+				if (src[j] == '\\' && j + 1 < len) {
+					line += src[j + 1] == '\n';
+					j++;
+				}
+				j++;
+			}
+			for (size_t k = i; k < len && k <= j && !s.oom; k++)
+				if (src[k] != '\n')
+					put(&s, src[k]);
+			i = j < len && src[j] == c ? j + 1 : j;
+			continue;
+		}
+		put(&s, c);
+		i++;
+	}
+	end_line(&s, start);
+	free(s.buf);
+	if (s.oom) {
+		rung_includes_free(s.v, s.n);
+		return rung_error_set(RUNG_ENOMEM, "out of memory");
+	}
+	*out = s.v;
+	*n = s.n;
+	return 0;
+}
+
+void rung_includes_free(rung_include *v, int n)
+{
+	for (int i = 0; v && i < n; i++)
+		free(v[i].name);
+	free(v);
+}

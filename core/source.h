@@ -5,6 +5,7 @@
 #ifndef RUNG_CORE_SOURCE_H
 #define RUNG_CORE_SOURCE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 typedef struct {
@@ -28,5 +29,22 @@ int rung_source_check(size_t *skip, const char *text, size_t len, const char *fi
 /* The names in the `#include "NAME"` lines of src, in order, each once (<...>
  * includes are left out). Caller frees each name and the array. */
 int rung_scan_includes(char ***out, int *n, const char *src);
+
+/* One #include directive as the preprocessor sees it. */
+typedef struct {
+	char *name; /* between the quotes or the brackets; NULL: a computed #include (a macro) */
+	int line;   /* 1-based line where the directive starts */
+	bool angle; /* <name> */
+} rung_include;
+
+/* Every #include (and #include_next) directive of len bytes of src, as the
+ * preprocessor finds them: lines joined at a backslash-newline, comments
+ * (block comments across lines too) read as a space, `#` or its digraph `%:`,
+ * string, character and raw string literals skipped, so that a directive
+ * cannot hide from the scan nor one be seen inside a comment. A directive whose
+ * operand is neither "..." nor <...> is a computed include (name NULL). Caller
+ * frees with rung_includes_free. 0 or RUNG_ENOMEM. */
+int rung_include_scan(rung_include **out, int *n, const char *src, size_t len);
+void rung_includes_free(rung_include *v, int n);
 
 #endif

@@ -17,6 +17,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <limits.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -185,6 +186,7 @@ static int parse_init(pstate *ps, rung_arg *a, const char *v, int line)
 		if (!*p)
 			return fail(ps, line, "init", "npy: needs a path, e.g. npy:data/a.npy");
 		a->init = RUNG_INIT_NPY;
+		a->npy_absolute = p[0] == '/';
 		if (!(a->npy_path = join_dir(ps->s->dir, p)))
 			return nomem();
 		return 0;
@@ -252,6 +254,10 @@ static int set_task(pstate *ps, int k, const char *v, int line)
 	}
 	if (k == T_OPTIONS)
 		s->options_line = line;
+	if (k == T_KERNEL)
+		s->kernel_line = line;
+	if (k == T_REFERENCE)
+		s->reference_line = line;
 	if (k == T_HEADERS)
 		s->headers_line = line;
 	return set_str(ps, dst[k], v);
@@ -413,10 +419,13 @@ static int set_arg(pstate *ps, int k, const char *v, int line)
 	case A_SHAPE:
 		return set_exprs(ps, a->shape, &a->rank, RUNG_MAX_RANK, "shape", v, line);
 	case A_INIT:
+		a->init_line = line;
 		return parse_init(ps, a, v, line);
 	case A_VALUE:
 		return set_one_expr(ps, &a->value, "value", v, line);
 	default:
+		a->golden_line = line;
+		a->golden_absolute = v[0] == '/';
 		if (!(a->golden = join_dir(ps->s->dir, v)))
 			return nomem();
 		return 0;
@@ -918,6 +927,122 @@ int rung_spec_check_headers(const rung_spec *s)
 			rc = rung__fail(s->path, s->headers_line, "[task]", "headers", "'%s' is not a directory (%s)", name, dir);
 		free(name);
 		free(dir);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+/* One path the spec names (name as written, joined: resolved against s->dir). */
+static int confine_one(const rung_spec *s, const char *root, const char *what, const char *label, const char *key,
+		       int line, const char *name, const char *joined)
+{
+	if (name[0] == '/')
+		return rung__fail(s->path, line, label, key,
+				  "'%s' is an absolute path; rung reads only files inside %s: name it relative to the task directory",
+				  name, what);
+	if (!root)
+		return rung_fs_rel_inside(joined) ? 0
+		       : rung__fail(s->path, line, label, key, "'%s' is outside %s", name, what);
+	char *res = NULL;
+	int rc = rung_fs_confined(&res, root, joined);
+	if (rc == RUNG_EINVAL) {
+		char realroot[PATH_MAX];
+		rc = rung__fail(s->path, line, label, key, "'%s' is outside %s (%s): it is %s", name, what,
+				realpath(root, realroot) ? realroot : root, res ? res : joined);
+	}
+	free(res);
+	return rc;
+}
+
+/* The name as written of a path that join_dir joined to the task dir. */
+static const char *as_written(const rung_spec *s, const char *joined, bool absolute)
+{
+	size_t n = s->dir ? strlen(s->dir) : 0;
+	if (!absolute && n && strncmp(joined, s->dir, n) == 0 && joined[n] == '/')
+		return joined + n + 1;
+	return joined;
+}
+
+/* NVRTC options that name a file or directory, read or written (-I also
+ * written together with its directory: -Iinc). NVRTC takes their paths from
+ * the current directory, wherever rung runs, and the compile's #include check
+ * (gpu/compile.c) follows only the task's own directories, so they are not
+ * taken: `headers` lists include directories, relative to the task. */
+static const char *const path_opts[] = { "-I", "--include-path", "-include", "--pre-include", "-use-pch", "--use-pch",
+	                                     "-pch-dir", "--pch-dir", "-create-pch", "--create-pch", "-time", "--time",
+	                                     "-fdevice-time-trace", "--fdevice-time-trace", NULL };
+
+static int confine_options(const rung_spec *s)
+{
+	for (const char *p = s->options; p && *p;) {
+		while (isspace((unsigned char)*p))
+			p++;
+		const char *b = p;
+		while (*p && !isspace((unsigned char)*p))
+			p++;
+		size_t n = (size_t)(p - b);
+		for (int k = 0; path_opts[k] && n; k++) {
+			size_t l = strlen(path_opts[k]);
+			if (n < l || strncmp(b, path_opts[k], l) != 0 || (n > l && b[l] != '=' && k != 0))
+				continue;
+			return rung__fail(s->path, s->options_line, "[task]", "options",
+			                  "'%.*s' names a path, which rung does not pass to NVRTC (it would read it from "
+			                  "wherever rung runs); list include directories in headers, relative to the task directory",
+			                  (int)n, b);
+		}
+	}
+	return 0;
+}
+
+int rung_spec_confine(const rung_spec *s, const char *root, const char *what)
+{
+	if (!what)
+		what = "the repository";
+	const struct {
+		const char *key, *name;
+		int line;
+	} files[] = { { "kernel", s->kernel, s->kernel_line }, { "reference", s->reference, s->reference_line } };
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		if (!files[i].name)
+			continue;
+		char *j = join_dir(s->dir, files[i].name);
+		int rc = j ? confine_one(s, root, what, "[task]", files[i].key, files[i].line, files[i].name, j) : nomem();
+		free(j);
+		if (rc)
+			return rc;
+	}
+	for (const char *p = s->headers; p && *p;) {
+		while (*p == ' ' || *p == '\t' || *p == ',')
+			p++;
+		const char *b = p;
+		while (*p && *p != ' ' && *p != '\t' && *p != ',')
+			p++;
+		if (p == b)
+			break;
+		char *name = strndup(b, (size_t)(p - b));
+		char *j = name ? join_dir(s->dir, name) : NULL;
+		int rc = j ? confine_one(s, root, what, "[task]", "headers", s->headers_line, name, j) : nomem();
+		free(name);
+		free(j);
+		if (rc)
+			return rc;
+	}
+	int orc = confine_options(s);
+	if (orc)
+		return orc;
+	for (int i = 0; i < s->nargs; i++) {
+		const rung_arg *a = &s->args[i];
+		char label[RUNG_NAME_MAX + 8];
+		snprintf(label, sizeof(label), "[arg %s]", a->name);
+		int rc = 0;
+		/* npy_path and golden are joined already: an absolute one was written so */
+		if (a->npy_path)
+			rc = confine_one(s, root, what, label, "init", a->init_line, as_written(s, a->npy_path, a->npy_absolute),
+					  a->npy_path);
+		if (!rc && a->golden)
+			rc = confine_one(s, root, what, label, "golden", a->golden_line, as_written(s, a->golden, a->golden_absolute),
+					  a->golden);
 		if (rc)
 			return rc;
 	}

@@ -86,6 +86,8 @@ typedef struct {
 	double init_a, init_b;             /* uniform(a,b) */
 	char *npy_path;                    /* init = npy:path, resolved against the task dir */
 	char *golden;                      /* outputs: optional golden .npy that stands in for the reference */
+	int init_line, golden_line;        /* lines of init and golden (0 when absent) */
+	bool npy_absolute, golden_absolute; /* the npy: path or golden was written absolute */
 	rung_expr_src value;               /* scalars */
 	int line;                          /* line of the [arg NAME] header */
 } rung_arg;
@@ -108,6 +110,7 @@ typedef struct {
 	/* lines of arch, options and headers (0 when absent): a value that only the
 	 * compiler or the file system can judge (gpu/compile.c) is reported there */
 	int arch_line, options_line, headers_line;
+	int kernel_line, reference_line; /* lines of kernel and reference (0 when absent) */
 
 	rung_dimset dims; /* [dims]: the benchmark shape */
 
@@ -148,6 +151,20 @@ void rung_spec_free(rung_spec *spec);
  * directory (tasks/x/inc)". rung_spec_load calls it; rung_spec_parse does not
  * (its text may come from anywhere, its dir may not exist). */
 int rung_spec_check_headers(const rung_spec *spec);
+
+/* Every file the spec names (kernel, reference, each headers directory, npy:
+ * inputs, golden files) must lie inside root, the repository the task is in
+ * (or the task directory when there is none): none is absolute, and each,
+ * joined to spec->dir with its symlinks followed (rung_fs_confined), stays in
+ * root; NVRTC options that name a path (-I, -include, --pre-include, the PCH
+ * and --time files) are refused in `options` (`headers` lists include
+ * directories). `what` names root in messages ("the repository"). root NULL: a textual
+ * check only (spec->dir relative, e.g. a bare repository), no ".." above it.
+ * Returns 0 or RUNG_EINVAL with "t/rung.ini:4: [task] reference: '/etc/shadow'
+ * is an absolute path; ..." or "... '../../x.cu' is outside the repository
+ * (/r): it is /x.cu"; RUNG_ENOMEM, RUNG_EIO (root unreadable). The loaders
+ * (app/task.c, vcs/task_rev.c) call it before reading any of the files. */
+int rung_spec_confine(const rung_spec *spec, const char *root, const char *what);
 
 /* Parses a `// rung: grid = ...; block = ...; smem = ...` line from kernel source,
  * if present, into *out (starting from the spec's [launch]). Returns 1 if a line was

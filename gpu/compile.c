@@ -4,6 +4,8 @@
 #include "gpu/compile.h"
 
 #include <ctype.h>
+#include <errno.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -539,6 +541,160 @@ static int check_includes(src_set *x, const char *text, const char *dir, int dep
 	return e;
 }
 
+/* ---- where the #includes lead ---------------------------------------------- */
+
+typedef struct {
+	src_set *x;
+	char root[PATH_MAX], toolkit[PATH_MAX]; /* resolved; toolkit "" when none */
+	char **seen; /* disk headers walked (resolved) */
+	int nseen, cap;
+} confine_walk;
+
+static bool under(const char *path, const char *dir)
+{
+	size_t l = strlen(dir);
+	return l && (!strcmp(dir, "/") || (!strncmp(path, dir, l) && (path[l] == 0 || path[l] == '/')));
+}
+
+/* The file NVRTC opens for `inc` in a file whose directory is dir (NULL: an
+ * in-memory text, whose includes NVRTC looks up from the current directory):
+ * the first that exists of dir/NAME (quoted only), then each -I directory in
+ * NVRTC's order (the toolkit's, then the request's). Resolved; NULL if none. */
+static char *nvrtc_finds(const confine_walk *w, const rung_include *inc, const char *dir)
+{
+	const rung_compile_req *req = w->x->req;
+	char buf[1024];
+	const char *tk = cuda_include(buf, sizeof(buf));
+	char cccl[1100] = "";
+	if (tk)
+		snprintf(cccl, sizeof(cccl), "%s/cccl", tk);
+	const char *cand[3] = { inc->angle ? NULL : dir ? dir : ".", tk, tk && is_dir(cccl) ? cccl : NULL };
+	char real[PATH_MAX];
+	if (inc->name[0] == '/')
+		return realpath(inc->name, real) ? strdup(real) : NULL;
+	for (int k = 0; k < 3; k++) {
+		if (!cand[k])
+			continue;
+		char *p = join(cand[k], inc->name);
+		bool ok = p && is_file(p) && realpath(p, real);
+		free(p);
+		if (ok)
+			return strdup(real);
+	}
+	for (const char *const *d = req->include_dirs; d && *d; d++) {
+		char *p = join(*d, inc->name);
+		bool ok = p && is_file(p) && realpath(p, real);
+		free(p);
+		if (ok)
+			return strdup(real);
+	}
+	return NULL;
+}
+
+static int confine_text(confine_walk *w, const char *text, size_t len, const char *file, const char *dir, int depth)
+{
+	if (depth > MAX_INCLUDE_DEPTH)
+		return 0;
+	rung_include *incs;
+	int n;
+	int e = rung_include_scan(&incs, &n, text, len);
+	if (e < 0)
+		return e;
+	for (int i = 0; i < n && e == 0; i++) {
+		const rung_include *inc = &incs[i];
+		if (!inc->name) {
+			errorf(w->x->out, "%s:%d: #include with a macro: rung cannot tell which file it reads; name the file", file,
+			       inc->line);
+			e = RUNG_ECOMPILE;
+			break;
+		}
+		if (in_memory(w->x, inc->name))
+			continue; /* NVRTC takes the in-memory header (read from git, inside the repository) */
+		char *found = nvrtc_finds(w, inc, dir);
+		if (!found) {
+			if (inc->name[0] == '/' && !under(inc->name, w->root)) {
+				errorf(w->x->out, "%s:%d: #include %c%s%c is outside %s (%s)", file, inc->line, inc->angle ? '<' : '"',
+				       inc->name, inc->angle ? '>' : '"', w->x->req->root_what ? w->x->req->root_what : "the repository",
+				       w->root);
+				e = RUNG_ECOMPILE;
+			}
+			continue; /* not found: NVRTC says so */
+		}
+		if (!under(found, w->root)) {
+			if (!(w->toolkit[0] && under(found, w->toolkit))) {
+				errorf(w->x->out, "%s:%d: #include %c%s%c reads %s, outside %s (%s)", file, inc->line,
+				       inc->angle ? '<' : '"', inc->name, inc->angle ? '>' : '"', found,
+				       w->x->req->root_what ? w->x->req->root_what : "the repository", w->root);
+				e = RUNG_ECOMPILE;
+			}
+			free(found); /* the toolkit's own headers are not walked */
+			continue;
+		}
+		bool seen = false;
+		for (int k = 0; k < w->nseen && !seen; k++)
+			seen = !strcmp(w->seen[k], found);
+		if (seen) {
+			free(found);
+			continue;
+		}
+		if (w->nseen == w->cap) {
+			int nc = w->cap ? w->cap * 2 : 16;
+			char **nv = realloc(w->seen, (size_t)nc * sizeof(*nv));
+			if (!nv) {
+				free(found);
+				e = rung_error_set(RUNG_ENOMEM, "out of memory");
+				break;
+			}
+			w->seen = nv;
+			w->cap = nc;
+		}
+		w->seen[w->nseen++] = found;
+		char *t = NULL;
+		size_t tl = 0;
+		if (rung_fs_read_file(&t, &tl, found, RUNG_FS_MAX_TEXT) < 0) {
+			rung_error_clear(); /* unreadable: NVRTC says so */
+			continue;
+		}
+		char *hdir = rung_fs_dir_of(found);
+		e = hdir ? confine_text(w, t, tl, found, hdir, depth + 1) : rung_error_set(RUNG_ENOMEM, "out of memory");
+		free(hdir);
+		free(t);
+	}
+	rung_includes_free(incs, n);
+	return e;
+}
+
+/* Every file the source and its headers #include lies in req->root (or is the
+ * toolkit's). 0, RUNG_ECOMPILE with x->out->error, or negative. */
+static int confine_includes(src_set *x, const char *src, size_t len)
+{
+	const rung_compile_req *req = x->req;
+	if (!req->root || !req->root[0])
+		return 0;
+	confine_walk w = { .x = x };
+	if (!realpath(req->root, w.root))
+		return rung_error_set(RUNG_EIO, "%s: %s", req->root, strerror(errno));
+	char buf[1024];
+	const char *tk = cuda_include(buf, sizeof(buf));
+	if (!tk || !realpath(tk, w.toolkit))
+		w.toolkit[0] = 0;
+	char *dir = rung_fs_dir_of(req->file);
+	int e = dir ? confine_text(&w, src, len, req->file, dir, 0) : rung_error_set(RUNG_ENOMEM, "out of memory");
+	free(dir);
+	for (int i = 0; i < x->n && e == 0; i++) { /* in-memory headers: looked up from the current directory */
+		if (!strcmp(x->names[i], RUNG_H_NAME) && x->texts[i] == rung_h_text)
+			continue;
+		char *hd = rung_fs_dir_of(x->names[i]);
+		e = hd ? confine_text(&w, x->texts[i], strlen(x->texts[i]), x->names[i], hd, 1)
+		       : rung_error_set(RUNG_ENOMEM, "out of memory");
+		free(hd);
+	}
+	for (int i = 0; i < w.nseen; i++)
+		free(w.seen[i]);
+	free(w.seen);
+	return e;
+}
+
 /* Checks the source and every header it reaches; fills x with the headers for
  * NVRTC (a byte-order mark dropped) and *src with the text to compile. */
 static int check_sources(src_set *x, const char **src)
@@ -563,6 +719,9 @@ static int check_sources(src_set *x, const char **src)
 	if (!own_rung_h && (e = add_header(x, RUNG_H_NAME, rung_h_text)) < 0)
 		return e;
 	int nmem = x->n;
+	size_t len = req->src_len ? req->src_len - skip : strlen(*src);
+	if ((e = confine_includes(x, *src, len)) < 0)
+		return e;
 	if ((e = check_includes(x, *src, NULL, 0)) < 0)
 		return e;
 	for (int i = 0; i < nmem && e == 0; i++) /* git headers may #include -I ones */

@@ -28,6 +28,17 @@ typedef struct {
 	 * ("t/rung.ini:8: [task] arch: ..."), and the entry's parameters are counted
 	 * against its [arg] sections. */
 	const rung_spec *spec;
+	/* The directory every file the source #includes must lie in (the task's
+	 * repository or task directory, app/task.h), with root_what naming it in
+	 * messages; NULL: no such check (rung's own kernels). Each #include "..." or
+	 * <...> of the source and of the headers it reaches is resolved as NVRTC
+	 * resolves it (beside the including file, then each -I directory, the
+	 * toolkit's first); the file found must lie in root or in the toolkit's
+	 * include directory, else the compile fails with
+	 * "sgemm.cu:3: #include \"../../../etc/passwd\" reads /etc/passwd, outside the repository (/r)".
+	 * A computed #include (a macro) fails the same way: which file it reads is
+	 * not known before NVRTC opens it. */
+	const char *root, *root_what;
 } rung_compile_req;
 
 typedef struct {

@@ -375,9 +375,13 @@ int rung_version_at(rung_version *v, rung_repo *repo, const char *rev, const cha
 /* ---- sources and their includes ------------------------------------------ */
 
 
-/* Joins dir/name and resolves "." and ".."; NULL if it leaves the repository. */
+/* Joins dir/name and resolves "." and ".."; NULL if it leaves the repository
+ * (an absolute name, or ".." above the root): such an #include is not read
+ * from git, and the compile refuses it (gpu/compile.c). */
 static char *resolve_rel(const char *dir, const char *name)
 {
+	if (name[0] == '/')
+		return NULL;
 	char *j = rung_repo_join(dir, name);
 	if (!j)
 		return NULL;

@@ -351,6 +351,22 @@ int rung_repo_resolve(char out[41], rung_repo *r, const char *rev)
 	return 0;
 }
 
+/* A repo-relative path must stay in the repository: not absolute, no ".."
+ * above the root, and in the working tree no symlink out of it. */
+static int confined(const rung_repo *r, const char *abs, const char *path)
+{
+	if (!rung_fs_rel_inside(path))
+		return rung_error_set(RUNG_EINVAL, "%s: outside the repository", path);
+	if (!abs || !r->workdir[0])
+		return 0;
+	char *res = NULL;
+	int e = rung_fs_confined(&res, r->workdir, abs);
+	if (e == RUNG_EINVAL)
+		e = rung_error_set(RUNG_EINVAL, "%s: outside the repository (it is %s)", path, res ? res : abs);
+	free(res);
+	return e;
+}
+
 static int read_disk(char **out, size_t *len, const char *abs, const char *path)
 {
 	int e = rung_fs_read_file(out, len, abs, RUNG_FS_MAX_TEXT);
@@ -395,10 +411,15 @@ int rung_repo_read(char **out, size_t *len, rung_repo *r, const char *rev, const
 	*out = NULL;
 	if (!strcmp(rev, "WORKTREE")) {
 		char *abs = rung_repo_join(r->workdir, path);
-		int e = read_disk(out, len, abs, path);
+		int e = abs ? confined(r, abs, path) : rung_error_set(RUNG_ENOMEM, "out of memory");
+		if (e == 0)
+			e = read_disk(out, len, abs, path);
 		free(abs);
 		return e;
 	}
+	int ce = confined(r, NULL, path);
+	if (ce < 0)
+		return ce;
 	git_tree_entry *te;
 	git_commit *commit;
 	int e = entry_at(&te, &commit, r, rev, path);
@@ -432,6 +453,11 @@ int rung_repo_blob_id(char out[41], rung_repo *r, const char *rev, const char *p
 {
 	if (!strcmp(rev, "WORKTREE")) {
 		char *abs = rung_repo_join(r->workdir, path);
+		int ce = abs ? confined(r, abs, path) : rung_error_set(RUNG_ENOMEM, "out of memory");
+		if (ce < 0) {
+			free(abs);
+			return ce;
+		}
 		struct stat st;
 		if (stat(abs, &st) != 0) {
 			free(abs);

@@ -34,6 +34,13 @@ int rung_vtask_open(rung_vtask *out, rung_repo *r, const char *dir, const char *
 	char *absdir = rung_repo_join(rung_repo_workdir(r), out->dir);
 	e = rung_spec_parse(&out->spec, out->spec_text, out->spec_path, absdir ? absdir : ".");
 	free(absdir);
+	/* every file the spec names stays in the repository: the kernel and the
+	 * reference are read from git by repo-relative paths (none absolute, no ".."
+	 * above the root), headers, npy: inputs and golden files from the working
+	 * tree (symlinks followed); a bare repository: spec->dir is repo-relative,
+	 * the check textual */
+	if (e == 0)
+		e = rung_spec_confine(out->spec, rung_repo_workdir(r)[0] ? rung_repo_workdir(r) : NULL, "the repository");
 	/* the headers dirs are read from the working tree (the compile's -I), so they must be there */
 	if (e == 0 && rung_repo_workdir(r)[0])
 		e = rung_spec_check_headers(out->spec);
