@@ -202,9 +202,14 @@ __device__ __forceinline__ u64 mix64(u64 x)
 extern "C" __global__ void rung_perturb(void *dst, const void *src, i64 n, int es, u64 nonce)
 {
 	i64 stride = (i64)gridDim.x * blockDim.x;
+	/* about 16 elements moved (1 in 64 of a small buffer): few enough that a
+	 * kernel keying a cache on sampled inputs almost never sees its samples
+	 * moved (a key of k samples escapes with probability ~16k/n, not k/64),
+	 * and enough that every cached tile or row keyed inside itself is stale */
+	u64 thresh = n <= 1024 ? (1ull << 26) : (16ull << 32) / (u64)n;
 	for (i64 i = (i64)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) {
 		u64 h = mix64(nonce ^ ((u64)i * 0x9e3779b97f4a7c15ull));
-		i64 j = (h & 63) == 0 ? (i64)(mix64(h) % (u64)n) : i;
+		i64 j = (h & 0xffffffffull) < thresh ? (i64)(mix64(h) % (u64)n) : i;
 		switch (es) {
 		case 8: ((u64 *)dst)[i] = ((const u64 *)src)[j]; break;
 		case 4: ((u32 *)dst)[i] = ((const u32 *)src)[j]; break;
