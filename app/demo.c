@@ -113,10 +113,18 @@ static int parse_line(rung_demo_plan *p, const char *task, char *line, const cha
 	int nf = split(f, 4, line);
 	if (nf != 4)
 		return rung_error_set(RUNG_EINVAL, "%s:%d: expected 4 fields separated by '|', got %d", name, lineno, nf);
-	if (!strcmp(f[0], "note")) {
+	/* a note's first field is its kind: a directive for the agent, one it has
+	 * since followed (done), or a remark (vcs/notes.h) */
+	static const char *const kinds[] = {"directive", "done", "remark"};
+	int kind = -1;
+	for (int k = 0; k < 3; k++)
+		if (!strcmp(f[0], kinds[k]))
+			kind = k;
+	if (kind >= 0) {
 		rung_demo_note n;
 		memset(&n, 0, sizeof(n));
 		n.line = lineno;
+		n.kind = kind == 0 ? RUNG_ENTRY_DIRECTIVE : kind == 1 ? RUNG_ENTRY_DONE : RUNG_ENTRY_REMARK;
 		n.step = find_step(p, task, f[1]);
 		if (n.step < 0)
 			return rung_error_set(RUNG_EINVAL, "%s:%d: note on '%s', which is not an earlier step of %s", name,
@@ -229,7 +237,7 @@ int rung_demo_plan_load(rung_demo_plan *p)
 	if (e == 0 && p->ntasks == 0)
 		e = rung_error_set(RUNG_ENOTFOUND, "no example tasks embedded in this binary");
 	if (e < 0) {
-		rung_demo_plan_free(p);
+		rung_demo_plan_clear(p);
 		return e;
 	}
 	rung_demo_plan_sort(p);
@@ -257,7 +265,7 @@ void rung_demo_plan_sort(rung_demo_plan *p)
 	}
 }
 
-void rung_demo_plan_free(rung_demo_plan *p)
+void rung_demo_plan_clear(rung_demo_plan *p)
 {
 	free(p->steps);
 	free(p->notes);
@@ -480,7 +488,8 @@ static int write_notes(rung_demo_report *rep, const rung_demo_plan *p, const cha
 	for (int i = 0; e == 0 && i < p->nnotes; i++) {
 		const rung_demo_note *n = &p->notes[i];
 		/* a couple of minutes after the commit it is about */
-		e = rung_note_add(r, p->steps[n->step].commit, n->verdict, n->text, p->steps[n->step].time + 120);
+		e = rung_note_add_entry(r, p->steps[n->step].commit, n->verdict, n->kind, n->text,
+					p->steps[n->step].time + 120);
 		if (e == 0)
 			rep->notes++;
 	}

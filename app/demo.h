@@ -43,6 +43,7 @@ typedef struct {
 typedef struct {
 	int step;           /* index into steps */
 	rung_note_verdict verdict;
+	rung_entry_kind kind; /* directive, done (a directive since followed) or remark */
 	char text[1024];
 	int line;
 } rung_demo_note;
@@ -65,7 +66,7 @@ typedef struct {
 int rung_demo_plan_parse(rung_demo_plan *p, const char *task, const char *text, const char *name);
 /* The plan of every embedded task (each <task>/ladder.txt), steps sorted by date. */
 int rung_demo_plan_load(rung_demo_plan *p);
-void rung_demo_plan_free(rung_demo_plan *p);
+void rung_demo_plan_clear(rung_demo_plan *p);
 /* Sorts the steps by date, stably (each task keeps its own order), and keeps
  * the notes pointing at their steps (done by rung_demo_plan_load). */
 void rung_demo_plan_sort(rung_demo_plan *p);

@@ -9,10 +9,14 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <jansson.h>
+
 #include "core/err.h"
 #include "core/ptxscan.h"
 #include "core/rng.h"
+#include "gpu/cubin.h"
 #include "gpu/sanitize.h"
+#include "vcs/prof_store.h"
 #include "vcs/ceil_store.h"
 #include "vcs/repo.h"
 
@@ -292,6 +296,126 @@ int rung_eval_store(rung_result *r, rung_eval_info *info, rung_evaluator *ev, co
 	return 1;
 }
 
+
+/* ---- no-op versions ---- */
+
+/* The no-op key of t's compiled version: the content hash (app/task.h) with
+ * the kernel's text replaced by its machine code (gpu/cubin.h) and its launch
+ * geometry as written, so that two versions that differ only where nothing
+ * runs share it. 0 and out set; 1 when the version has none (a path target, no
+ * CUBIN). */
+static int noop_key(char out[65], const rung_task *t, const rung_compiled *kc)
+{
+	out[0] = 0;
+	if (!t->vtask || !kc->cubin || !kc->cubin_len)
+		return 1;
+	char code[65];
+	if (rung_cubin_code_key(code, kc->cubin, kc->cubin_len) < 0) {
+		rung_error_clear();
+		return 1;
+	}
+	rung_launch l;
+	memset(&l, 0, sizeof(l));
+	if (rung_launch_from_source(&l, t->spec, t->kernel.src, t->kernel.path) < 0) {
+		rung_error_clear();
+		return 1;
+	}
+	char desc[2048];
+	size_t n = (size_t)snprintf(desc, sizeof(desc), "rung no-op key 1\ncode %s\n", code);
+	const rung_expr_src *e[] = {&l.grid[0], &l.grid[1], &l.grid[2], &l.block[0], &l.block[1], &l.block[2], &l.smem};
+	for (size_t k = 0; k < sizeof(e) / sizeof(e[0]) && n < sizeof(desc); k++)
+		n += (size_t)snprintf(desc + n, sizeof(desc) - n, "launch %zu %s\n", k, e[k]->text ? e[k]->text : "-");
+	rung_launch_clear(&l);
+	rung_key_input in = {
+		.kernel_src = desc,
+		.ref_src = t->vtask->ref.text,
+		.ref_headers = t->vtask->ref.headers,
+		.nref_headers = t->vtask->ref.nheaders,
+		.spec_text = t->vtask->spec_text,
+		.options = t->vtask->options,
+	};
+	rung_content_hash(out, &in);
+	return 0;
+}
+
+static bool noop_allowed(const rung_evaluator *ev, const rung_task *t, const rung_eval_opts *o)
+{
+	return uses_store(ev, t, o) && !(o->flags & RUNG_EVAL_FORCE) && !o->seed_set;
+}
+
+int rung_eval_noop(rung_result *r, rung_evaluator *ev, const rung_task *t, const rung_eval_opts *o,
+		   const rung_compiled *kc)
+{
+	if (!noop_allowed(ev, t, o))
+		return 0;
+	const rung_env *env = rung_evaluator_env(ev);
+	char nk[65], sk[65];
+	if (!env || noop_key(nk, t, kc))
+		return 0;
+	rung_result_key(sk, nk, env->uuid);
+	char *js = NULL;
+	if (rung_store_get_extra(&js, ev->store, sk, "noop") != 0) {
+		rung_error_clear();
+		return 0;
+	}
+	json_t *j = json_loads(js, 0, NULL);
+	free(js);
+	const char *key = json_string_value(json_object_get(j, "key"));
+	const char *rev = json_string_value(json_object_get(j, "rev"));
+	rung_result prev;
+	int found = key && rev && rung_store_get(&prev, ev->store, key) == 0;
+	rung_error_clear();
+	if (found && !strcmp(rev, t->rev)) { /* its own entry: a plain re-check */
+		rung_result_clear(&prev);
+		found = 0;
+	}
+	if (found) {
+		/* the earlier version's verdict and timing, under this version's own
+		 * compile rung (the same machine code) and identity */
+		rung_result keep = *r;
+		prev.steps[RUNG_STEP_COMPILE] = keep.steps[RUNG_STEP_COMPILE];
+		prev.compile = keep.compile;
+		free(prev.compile_log);
+		prev.compile_log = keep.compile_log;
+		keep.compile_log = NULL;
+		copy_str(prev.rev, sizeof(prev.rev), keep.rev);
+		copy_str(prev.label, sizeof(prev.label), keep.label);
+		copy_str(prev.noop_of, sizeof(prev.noop_of), rev);
+		prev.key[0] = 0;
+		prev.cached = false;
+		prev.created = keep.created;
+		rung_result_clear(&keep);
+		*r = prev; /* moved */
+	}
+	json_decref(j);
+	return found ? 1 : 0;
+}
+
+/* After a live result of t: its no-op key points at it unless an earlier
+ * version holds the key already (the first one with this machine code). */
+static void noop_remember(const rung_result *r, rung_evaluator *ev, const rung_task *t, const rung_eval_opts *o,
+			  const rung_compiled *kc)
+{
+	const rung_env *env = ev->env.valid ? &ev->env : NULL;
+	char nk[65], sk[65];
+	if (!noop_allowed(ev, t, o) || !env || !r->key[0] || r->noop_of[0] || !commit_of(t) ||
+	    r->steps[RUNG_STEP_RUN].status == RUNG_S_SKIPPED || noop_key(nk, t, kc))
+		return;
+	rung_result_key(sk, nk, env->uuid);
+	char *js = NULL;
+	if (rung_store_get_extra(&js, ev->store, sk, "noop") == 0) {
+		free(js);
+		return;
+	}
+	json_t *j = json_pack("{s:s,s:s}", "key", r->key, "rev", t->rev);
+	char *txt = j ? json_dumps(j, JSON_COMPACT) : NULL;
+	if (txt)
+		rung_store_put_extra(ev->store, sk, "noop", txt, r->created);
+	free(txt);
+	json_decref(j);
+	rung_error_clear();
+}
+
 /* ---- sanitize ---- */
 
 bool rung_sanitize_covers(const rung_result *r, unsigned tools)
@@ -341,8 +465,8 @@ int rung_eval_sanitize(rung_result *r, rung_eval_info *info, rung_evaluator *ev,
 	    rung_eval_store(r, info, ev, t, o) < 0)
 		rung_error_clear(); /* not stored: said in info->store_error */
 done:
-	rung_compiled_free(&kc2);
-	rung_compiled_free(&rc2);
+	rung_compiled_clear(&kc2);
+	rung_compiled_clear(&rc2);
 	return e;
 }
 
@@ -353,18 +477,27 @@ int rung_eval_gpu(rung_result *r, rung_eval_info *info, rung_evaluator *ev, cons
 {
 	rung_evaluator_env(ev);
 	if (!r->base_seed || o->seed_set)
-		r->base_seed = o->seed_set ? o->seed : rung_seed_fresh();
+		r->base_seed = o->seed_set ? o->seed : o->batch_seed ? o->batch_seed : rung_seed_fresh();
 	rung_job job;
 	rung_task_job(&job, t, r->base_seed, true, o->job_flags);
 	job.budget_s = o->budget_s > 0 ? o->budget_s : 0;
 	job.ceilings = ev->have_ceilings ? &ev->ceilings : NULL;
 	if (!ev->w)
 		return rung_error_set(RUNG_EINVAL, "no worker (opened for the compile rung only)");
+	if (rung_eval_noop(r, ev, t, o, kc) == 1) { /* the same machine code as an earlier version */
+		if (info)
+			info->noop = true;
+		if (rung_eval_store(r, info, ev, t, o) < 0)
+			rung_error_clear();
+		return rung_eval_sanitize(r, info, ev, t, o, kc, rc);
+	}
 	int e = rung_evaluate_gpu(r, ev->w, &job, kc, t->reference.src ? rc : NULL, o->progress, o->ud);
 	if (e < 0)
 		return e;
 	if (rung_eval_store(r, info, ev, t, o) < 0)
 		rung_error_clear(); /* said in info->store_error */
+	else
+		noop_remember(r, ev, t, o, kc);
 	return rung_eval_sanitize(r, info, ev, t, o, kc, rc);
 }
 
@@ -392,8 +525,8 @@ int rung_app_evaluate(rung_result *r, rung_eval_info *info, rung_evaluator *ev, 
 	if (c == 0 && gpu && !(t->spec->arch && *t->spec->arch)) {
 		const rung_env *env = rung_evaluator_env(ev);
 		if (env && env->arch[0] && strcmp(env->arch, arch) != 0) {
-			rung_compiled_free(kc);
-			rung_compiled_free(rc);
+			rung_compiled_clear(kc);
+			rung_compiled_clear(rc);
 			c = rung_eval_compile(r, kc, rc, t, env->arch);
 		}
 	}

@@ -63,6 +63,10 @@ typedef struct {
 	unsigned job_flags; /* RUNG_JOB_* (gpu/worker.h): PROFILE, SASS, TRACE, NO_BENCH; these never use the store */
 	uint64_t seed;
 	bool seed_set;      /* a given seed: run, never from the store */
+	/* The batch's seed (rung_evaler_run_all draws one per batch): every
+	 * version of the batch is checked on the same inputs; unlike a given
+	 * seed it leaves the store and no-op reuse on. 0: a fresh one per version. */
+	uint64_t batch_seed;
 	double budget_s;    /* bench budget; <= 0 or NAN: the default */
 	bool sanitize_set;  /* else the spec's [check] sanitize */
 	unsigned sanitize;  /* RUNG_SAN_BIT mask */
@@ -76,6 +80,7 @@ typedef struct {
 	bool sanitize_fresh;  /* the sanitize rung ran now */
 	bool stored;          /* the result was written (or linked to the commit) */
 	char store_error[512];/* the result could not be stored: why (not an error of the evaluation) */
+	bool noop;            /* the same machine code as an earlier version: its verdict reused (r->noop_of) */
 	bool reference_failed;/* the reference does not compile (the task is broken): run FAILED, cause REFERENCE */
 	char reference_error[512];
 } rung_eval_info;
@@ -107,8 +112,18 @@ int rung_eval_compile(rung_result *r, rung_compiled *kc, rung_compiled *rc, cons
  * store, no GPU, RUNG_EVAL_FORCE, a seed, profile/trace flags). */
 int rung_eval_lookup(rung_result *r, rung_evaluator *ev, const rung_task *t, const rung_eval_opts *o);
 
-/* The GPU rungs of a compiled version (r holds the compile rung), then the
- * sanitize rung and the store. Returns 0 or negative (rung's own failure). */
+/* A no-op version (docs/CHECKS.md "No-op versions"): when an earlier commit
+ * of the task with the same machine code (every section of the CUBIN that
+ * runs, gpu/cubin.h), launch geometry as written, spec, options and reference
+ * has a live result on ev's device, r (holding the compile rung) becomes that
+ * result under r's own identity and compile rung, with r->noop_of naming the
+ * commit: 1. 0 otherwise, and never with RUNG_EVAL_FORCE, a seed, a profiling
+ * run or a path target (no store). */
+int rung_eval_noop(rung_result *r, rung_evaluator *ev, const rung_task *t, const rung_eval_opts *o,
+		   const rung_compiled *kc);
+
+/* The GPU rungs of a compiled version (r holds the compile rung), unless it
+ * is a no-op version (rung_eval_noop), then the sanitize rung and the store. Returns 0 or negative (rung's own failure). */
 int rung_eval_gpu(rung_result *r, rung_eval_info *info, rung_evaluator *ev, const rung_task *t,
 		  const rung_eval_opts *o, const rung_compiled *kc, const rung_compiled *rc);
 

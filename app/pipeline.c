@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/err.h"
+#include "core/rng.h"
 #include "vcs/ceil_store.h"
 
 int rung_evaler_open(rung_evaler *e, rung_vctx *c, unsigned flags)
@@ -166,12 +167,12 @@ static int prepare(pipeline *p, int i)
 
 static void free_slot(pslot *s)
 {
-	rung_compiled_free(&s->kc);
-	rung_compiled_free(&s->rc);
+	rung_compiled_clear(&s->kc);
+	rung_compiled_clear(&s->rc);
 	if (s->have_task)
-		rung_task_free(&s->task);
+		rung_task_clear(&s->task);
 	if (s->have_src)
-		rung_source_free(&s->src);
+		rung_source_clear(&s->src);
 	s->have_src = s->have_task = false;
 }
 
@@ -189,6 +190,11 @@ static int finish_slot(pipeline *p, pslot *s)
 			err = rung_eval_gpu(&s->res, NULL, &e->ev, &s->task, &e->opts, &s->kc, &s->rc);
 			if (err < 0)
 				rung_error_save(&s->error);
+		} else if (s->crc == 1 && gpu && rung_eval_store(&s->res, NULL, &e->ev, &s->task, &e->opts) < 0) {
+			/* a verdict at compile time (it does not compile, or the reference
+			 * does not) is kept like any other on a live GPU */
+			err = rung_error_last_code();
+			rung_error_save(&s->error);
 		}
 		if (err == 0 && !s->res.env.valid && e->env.valid)
 			s->res.env = e->env;
@@ -229,6 +235,10 @@ int rung_evaler_run_all(rung_evaler *e, const rung_version *vs, int n, int jobs,
 			break;
 	int prepared = 0, ret = 0;
 	rung_eval_opts base = e->opts;
+	/* one fresh seed for the batch: its versions are compared on equal inputs
+	 * (the seed is stored with each result) */
+	if (!e->opts.seed_set && !e->opts.batch_seed)
+		e->opts.batch_seed = rung_seed_fresh();
 	e->opts.progress = progress;
 	e->opts.ud = e;
 	e->total = n;

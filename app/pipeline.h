@@ -51,7 +51,9 @@ int rung_evaler_run(rung_evaler *e, const rung_version *v, rung_result *out);
  * compile threads (NVRTC, CPU) work ahead of the current version through a
  * bounded window of `jobs` versions, while this thread feeds the worker in order
  * and stores results in order. jobs <= 1: compile and run one version at a
- * time. done(ud, i, &vs[i], result, err) is called once per version, in order
+ * time. Every version of the call is checked with one seed, drawn fresh for
+ * the call unless e->opts has one, so that they are compared on the same
+ * inputs. done(ud, i, &vs[i], result, err) is called once per version, in order
  * (err < 0: rung's own failure, message in rung_error_last(); the result is then
  * empty); it may take the result over (leaving *r initialised and empty).
  * Returns 0 or negative (thread start failure). */

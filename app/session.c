@@ -66,7 +66,7 @@ int rung_vctx_open(rung_vctx *c, const char *cmd, const rung_vctx_opts *o, unsig
 void rung_vctx_close(rung_vctx *c)
 {
 	rung_store_close(c->store);
-	rung_vtask_free(&c->task);
+	rung_vtask_clear(&c->task);
 	rung_repo_free(c->repo);
 	memset(c, 0, sizeof(*c));
 }
@@ -106,8 +106,8 @@ static rung_result *launch_verdict(rung_vctx *c, const rung_version *v)
 	}
 	rung_launch l;
 	int e = rung_launch_from_source(&l, c->task.spec, src.text, v->kernel_path);
-	rung_launch_free(&l);
-	rung_source_free(&src);
+	rung_launch_clear(&l);
+	rung_source_clear(&src);
 	if (e >= 0 || e == RUNG_ENOMEM) {
 		rung_error_clear();
 		return NULL;
@@ -147,22 +147,85 @@ rung_result *rung_vctx_lookup(rung_vctx *c, const rung_version *v, const char *c
 	return launch_verdict(c, v);
 }
 
+static int note_cmp(const void *a, const void *b)
+{
+	return strcmp(((const rung_note *)a)->commit, ((const rung_note *)b)->commit);
+}
+
+int rung_rows_open(rung_rows_loader *l, rung_vctx *c, const char *range, bool content_always)
+{
+	memset(l, 0, sizeof(*l));
+	rung_history_opts o = rung_vtask_history_opts(&c->task);
+	o.range = range;
+	int e = rung_history_open(&l->h, c->repo, &o);
+	if (e < 0)
+		return e;
+	if ((e = rung_notes_list(&l->notes, &l->nnotes, c->repo)) < 0) {
+		rung_rows_close(l);
+		return e;
+	}
+	if (l->nnotes > 1)
+		qsort(l->notes, (size_t)l->nnotes, sizeof(*l->notes), note_cmp);
+	/* a store without results: no row can have one, and no content hash is needed */
+	l->hash_content = content_always || !c->store || rung_store_count(c->store, -1) != 0; /* -1 (error): look anyway */
+	rung_error_clear();
+	return 0;
+}
+
+int rung_rows_next(rung_vrow *row, rung_rows_loader *l, rung_vctx *c)
+{
+	memset(row, 0, sizeof(*row));
+	if (l->done)
+		return 1;
+	int e = rung_history_next(&row->v, l->h);
+	if (e == 1)
+		l->done = true;
+	if (e != 0)
+		return e;
+	if (l->hash_content) {
+		rung_source src;
+		if (rung_vtask_source(&src, &c->task, row->v.worktree ? "WORKTREE" : row->v.id, row->v.kernel_path) == 0) {
+			rung_vtask_content(row->content, &c->task, &src);
+			rung_source_clear(&src);
+		}
+		rung_error_clear();
+		row->result = rung_vctx_lookup(c, &row->v, row->content, &row->via_content);
+	}
+	rung_note key;
+	snprintf(key.commit, sizeof(key.commit), "%s", row->v.id);
+	rung_note *n = l->nnotes ? bsearch(&key, l->notes, (size_t)l->nnotes, sizeof(*l->notes), note_cmp) : NULL;
+	if (n) { /* the row takes the note over */
+		row->note = *n;
+		row->has_note = true;
+		rung_note blank;
+		memset(&blank, 0, sizeof(blank));
+		snprintf(blank.commit, sizeof(blank.commit), "%s", n->commit); /* stays sorted */
+		*n = blank;
+	}
+	/* a damaged store is not an empty one */
+	if (c->store && rung_store_read_error(c->store) < 0) {
+		e = rung_store_read_error(c->store);
+		rung_vrow_clear(row);
+		return e;
+	}
+	return 0;
+}
+
+void rung_rows_close(rung_rows_loader *l)
+{
+	rung_notes_free(l->notes, l->nnotes);
+	rung_history_free(l->h);
+	memset(l, 0, sizeof(*l));
+}
+
 int rung_vctx_rows(rung_vrow **out, int *n, rung_vctx *c, const char *range, int max)
 {
 	*out = NULL;
 	*n = 0;
-	rung_history_opts o = rung_vtask_history_opts(&c->task);
-	o.range = range;
-	rung_history *h;
-	int e = rung_history_open(&h, c->repo, &o);
+	rung_rows_loader l;
+	int e = rung_rows_open(&l, c, range, true);
 	if (e < 0)
 		return e;
-	rung_note *notes = NULL;
-	int nnotes = 0;
-	if ((e = rung_notes_list(&notes, &nnotes, c->repo)) < 0) {
-		rung_history_free(h);
-		return e;
-	}
 	int cap = 0, cnt = 0;
 	rung_vrow *rows = NULL;
 	while (max <= 0 || cnt < max) {
@@ -176,31 +239,12 @@ int rung_vctx_rows(rung_vrow **out, int *n, rung_vctx *c, const char *range, int
 			rows = nr;
 			cap = nc;
 		}
-		rung_vrow *row = &rows[cnt];
-		memset(row, 0, sizeof(*row));
-		e = rung_history_next(&row->v, h);
+		e = rung_rows_next(&rows[cnt], &l, c);
 		if (e != 0)
 			break;
 		cnt++;
-		rung_source src;
-		if (rung_vtask_source(&src, &c->task, row->v.worktree ? "WORKTREE" : row->v.id, row->v.kernel_path) == 0) {
-			rung_vtask_content(row->content, &c->task, &src);
-			rung_source_free(&src);
-		}
-		row->result = rung_vctx_lookup(c, &row->v, row->content, &row->via_content);
-		for (int i = 0; i < nnotes; i++) {
-			if (!strcmp(notes[i].commit, row->v.id)) {
-				row->note = notes[i];
-				memset(&notes[i], 0, sizeof(notes[i]));
-				row->has_note = true;
-				break;
-			}
-		}
 	}
-	rung_notes_free(notes, nnotes);
-	rung_history_free(h);
-	if (e >= 0 && c->store && rung_store_read_error(c->store) < 0) /* a damaged store is not an empty one */
-		e = rung_store_read_error(c->store);
+	rung_rows_close(&l);
 	if (e < 0) {
 		rung_vrows_free(rows, cnt);
 		return e;
@@ -210,15 +254,20 @@ int rung_vctx_rows(rung_vrow **out, int *n, rung_vctx *c, const char *range, int
 	return 0;
 }
 
+void rung_vrow_clear(rung_vrow *row)
+{
+	if (row->result) {
+		rung_result_clear(row->result);
+		free(row->result);
+	}
+	rung_note_clear(&row->note);
+	memset(row, 0, sizeof(*row));
+}
+
 void rung_vrows_free(rung_vrow *rows, int n)
 {
-	for (int i = 0; i < n; i++) {
-		if (rows[i].result) {
-			rung_result_clear(rows[i].result);
-			free(rows[i].result);
-		}
-		rung_note_clear(&rows[i].note);
-	}
+	for (int i = 0; i < n; i++)
+		rung_vrow_clear(&rows[i]);
 	free(rows);
 }
 
@@ -266,11 +315,10 @@ int rung_vrows_best(const rung_vrow *rows, int n)
 
 void rung_result_worst(const rung_result *r, double *max_rel, double *psnr, double *cossim)
 {
-	*max_rel = *psnr = *cossim = NAN;
+	*psnr = *cossim = NAN;
+	*max_rel = rung_result_max_rel(r); /* the one max_rel (core/result.h) */
 	for (int i = 0; r && i < r->nmetrics; i++) {
 		const rung_check_metric *m = &r->metrics[i];
-		if (!isnan(m->max_rel) && (isnan(*max_rel) || m->max_rel > *max_rel))
-			*max_rel = m->max_rel;
 		if (!isnan(m->psnr) && (isnan(*psnr) || m->psnr < *psnr))
 			*psnr = m->psnr;
 		if (!isnan(m->cossim) && (isnan(*cossim) || m->cossim < *cossim))
@@ -315,8 +363,7 @@ void rung_vrow_line(char *buf, size_t len, const rung_version *v, const rung_res
 	char med[32] = "-", rel[32] = "-";
 	if (r->bench.valid && !isnan(r->bench.median))
 		snprintf(med, sizeof(med), "%.4g ms", r->bench.median);
-	if (!isnan(mr))
-		snprintf(rel, sizeof(rel), "%.2g", mr);
+	rung_fmt_max_rel(rel, sizeof(rel), mr);
 	char kinds[200];
 	rung_suspect_kinds(kinds, sizeof(kinds), r);
 	char shared[512] = "";

@@ -50,6 +50,26 @@ typedef struct {
 	bool has_note;
 } rung_vrow;
 
+/* The one row loader: the versions of c's task (history range, NULL: HEAD),
+ * newest first, a row at a time, each with its live result (by content,
+ * else by commit) and its note; `rung log`, `brief`, `eval` and the
+ * workbench's list all read through it. The notes are read once and sorted;
+ * content_always false: when the store holds no result at all, no source is
+ * read and no content hashed (the workbench's first frame). */
+typedef struct {
+	rung_history *h;
+	rung_note *notes; /* sorted by commit; a row takes its note over */
+	int nnotes;
+	bool hash_content;
+	bool done;        /* history exhausted */
+} rung_rows_loader;
+int rung_rows_open(rung_rows_loader *l, rung_vctx *c, const char *range, bool content_always);
+/* 0: *row filled (rung_vrow_clear it); 1: no more versions; negative: an
+ * error (git, or a damaged store: rung_store_read_error). */
+int rung_rows_next(rung_vrow *row, rung_rows_loader *l, rung_vctx *c);
+void rung_rows_close(rung_rows_loader *l);
+void rung_vrow_clear(rung_vrow *row);
+
 /* Up to max versions (max <= 0: all), newest first, with results (live) and notes. */
 int rung_vctx_rows(rung_vrow **out, int *n, rung_vctx *c, const char *range, int max);
 void rung_vrows_free(rung_vrow *rows, int n);
@@ -77,7 +97,7 @@ bool rung_result_passed(const rung_result *r);
 void rung_result_worst(const rung_result *r, double *max_rel, double *psnr, double *cossim);
 /* "ok ok ok ok -": one word per rung. */
 void rung_result_steps_str(char *buf, size_t len, const rung_result *r);
-/* One status line: "abc1234 ok  1.234 ms  max_rel 2.1e-07  tile it" or the failure reason. */
+/* One status line: "abc1234 ok  1.234 ms  max_rel 2.10e-07  tile it" or the failure reason. */
 void rung_vrow_line(char *buf, size_t len, const rung_version *v, const rung_result *r);
 
 #endif

@@ -161,7 +161,7 @@ int rung_task_load(rung_task *out, const char *arg)
 	return 0;
 }
 
-void rung_task_free(rung_task *t)
+void rung_task_clear(rung_task *t)
 {
 	if (!t)
 		return;
@@ -172,12 +172,12 @@ void rung_task_free(rung_task *t)
 		free(t->include_dirs);
 		free(t->dir);
 		free(t->root);
-		rung_launch_free(&t->launch);
+		rung_launch_clear(&t->launch);
 		memset(t, 0, sizeof(*t));
 		return;
 	}
 	free(t->root);
-	rung_launch_free(&t->launch);
+	rung_launch_clear(&t->launch);
 	rung_spec_free(t->spec);
 	free(t->dir);
 	free(t->kernel.path);
@@ -189,11 +189,11 @@ void rung_task_free(rung_task *t)
 			free(*d);
 	free(t->include_dirs);
 	if (t->ksrc) {
-		rung_source_free(t->ksrc);
+		rung_source_clear(t->ksrc);
 		free(t->ksrc);
 	}
 	if (t->vtask) {
-		rung_vtask_free(t->vtask);
+		rung_vtask_clear(t->vtask);
 		free(t->vtask);
 	}
 	rung_repo_free(t->repo);

@@ -50,7 +50,7 @@ typedef struct {
 	char content[65];    /* content hash (vcs/store.h) of this version under the task */
 	const char *label;   /* recorded in the result (the commit subject); NULL: the kernel path */
 	/* A view of a version of a session's task (rung_task_of_version): spec,
-	 * sources, repo and vtask are borrowed, and rung_task_free frees only
+	 * sources, repo and vtask are borrowed, and rung_task_clear frees only
 	 * what the view made itself. */
 	bool borrowed;
 } rung_task;
@@ -69,7 +69,7 @@ int rung_task_load_target(rung_task *out, const char *target, const rung_task_wh
 
 /* Task t as a view of version v of session task vt in repository repo, with
  * the kernel source src read at v (rung_vtask_source): nothing is copied;
- * vt, repo, src and v must outlive t. Free with rung_task_free. 0 or RUNG_ENOMEM.
+ * vt, repo, src and v must outlive t. Free with rung_task_clear. 0 or RUNG_ENOMEM.
  * The kernel's `// rung:` line is validated as rung_task_load does; a broken
  * one leaves its message in t->launch_error (the version's verdict). */
 int rung_task_of_version(rung_task *t, rung_repo *repo, rung_vtask *vt, rung_source *src, const rung_version *v);
@@ -80,7 +80,7 @@ int rung_task_of_version(rung_task *t, rung_repo *repo, rung_vtask *vt, rung_sou
  * the repository (or the task directory when there is no repository), a missing
  * source or a bad launch line, RUNG_ENOMEM/RUNG_EIO otherwise. */
 int rung_task_load(rung_task *out, const char *arg);
-void rung_task_free(rung_task *t);
+void rung_task_clear(rung_task *t);
 
 /* Fills t->include_dirs from t->dir and the spec's headers (used by the loaders). */
 int rung_task_build_includes(rung_task *t);

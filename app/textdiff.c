@@ -102,18 +102,18 @@ int rung_textdiff(rung_sbs *out, const char *a, const char *b, int context)
 	diff_state st = {out, -1, 0};
 	int gerr = git_diff_buffers(a, strlen(a), "a", b, strlen(b), "b", &opts, NULL, NULL, on_hunk, on_line, &st);
 	if (st.err < 0) {
-		rung_sbs_free(out);
+		rung_sbs_clear(out);
 		return rung_error_set(RUNG_ENOMEM, "out of memory");
 	}
 	if (gerr < 0) {
 		const git_error *e = git_error_last();
-		rung_sbs_free(out);
+		rung_sbs_clear(out);
 		return rung_error_set(RUNG_EVCS, "diff: %s", e && e->message ? e->message : "failed");
 	}
 	return 0;
 }
 
-void rung_sbs_free(rung_sbs *d)
+void rung_sbs_clear(rung_sbs *d)
 {
 	for (int i = 0; i < d->n; i++) {
 		free(d->rows[i].left);
@@ -133,6 +133,6 @@ int rung_sass_prepare(char **text, rung_sass_mix *mix, const char *listing)
 	if (mix)
 		rung_sass_count(mix, &s, -1);
 	*text = rung_sass_text(&s, -1);
-	rung_sass_free(&s);
+	rung_sass_clear(&s);
 	return *text ? 0 : rung_error_set(RUNG_ENOMEM, "out of memory");
 }

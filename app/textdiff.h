@@ -25,7 +25,7 @@ typedef struct {
 /* Diffs a against b (context lines of context) into aligned rows: deletions
  * and additions of one block are paired side by side. 0 or a negative rung_err. */
 int rung_textdiff(rung_sbs *out, const char *a, const char *b, int context);
-void rung_sbs_free(rung_sbs *d);
+void rung_sbs_clear(rung_sbs *d);
 
 /* Normalizes a SASS listing (registers renamed) into text and counts its mix. */
 int rung_sass_prepare(char **text, rung_sass_mix *mix, const char *listing);

@@ -143,8 +143,8 @@ int main(int argc, char **argv)
 	rung_sass_count(&ma, &sa, -1);
 	rung_sass_count(&mb, &sb, -1);
 	char *na = rung_sass_text(&sa, -1), *nb = rung_sass_text(&sb, -1);
-	rung_sass_free(&sa);
-	rung_sass_free(&sb);
+	rung_sass_clear(&sa);
+	rung_sass_clear(&sb);
 	if (!na || !nb) {
 		fprintf(stderr, "bench_tui: out of memory\n");
 		return 1;
@@ -160,7 +160,7 @@ int main(int argc, char **argv)
 	printf("SASS diff (git_diff_buffers, patience): %.1f ms, %d hunks, +%d -%d, %d rows\n", s2 - s1, d.nhunks, d.adds,
 	       d.dels, d.n);
 	printf("SASS normalize + diff total: %.1f ms\n", s2 - s0);
-	rung_sbs_free(&d);
+	rung_sbs_clear(&d);
 	free(a);
 	free(b);
 	free(na);

@@ -1,9 +1,10 @@
 /* rung brief [-n N]: a markdown summary of the task for the agent's context:
  * the task and its roofline floor, the best passing version and its distance
  * to the floor, the baseline, the last N versions with verdict and one-line
- * reason, the person's directives and verdicts on this task's versions since
- * the last marked brief (`--mark`, the agent's call: without it brief has no
- * side effect), and its open directives. A suspect version (docs/CHECKS.md, "Evidence: suspects")
+ * reason, the person's directives, remarks and verdicts on this task's versions
+ * since the last marked brief (`--mark`, the agent's call: without it brief has
+ * no side effect), its open directives (directives only: a remark is never
+ * open), and its remarks. A suspect version (docs/CHECKS.md, "Evidence: suspects")
  * gets a line per suspect; a suspect best is said plainly ("best is suspect:
  * ...; verify before building on it"). It reports what is stored; it never
  * invents advice. */
@@ -54,8 +55,9 @@ static void metrics_str(char *buf, size_t len, const rung_result *r)
 		o += (size_t)snprintf(buf + o, len - o, ", %.3g TFLOP/s", r->bench.tflops);
 	else if (r->bench.valid && !isnan(r->bench.tbps) && o < len)
 		o += (size_t)snprintf(buf + o, len - o, ", %.3g TB/s", r->bench.tbps);
+	char rel[32];
 	if (!isnan(mr) && o < len)
-		o += (size_t)snprintf(buf + o, len - o, ", max_rel %.2g", mr);
+		o += (size_t)snprintf(buf + o, len - o, ", max_rel %s", rung_fmt_max_rel(rel, sizeof(rel), mr));
 	if (!isnan(ps) && o < len)
 		o += (size_t)snprintf(buf + o, len - o, ", PSNR %.1f dB", ps);
 	if (!isnan(cs) && o < len)
@@ -213,14 +215,16 @@ static int notes_sections(rung_vctx *c, int64_t now, const rung_vrow *rows, int 
 		for (int k = 0; k < nt->ndirectives; k++) {
 			const rung_directive *d = &nt->directives[k];
 			char line[1024];
-			snprintf(line, sizeof(line), "%" PRId64 " %s: %s", d->time, d->author, d->text);
+			/* a directive's id is what it was before remarks existed (marks stay valid) */
+			snprintf(line, sizeof(line), "%s%" PRId64 " %s: %s", d->remark ? "remark " : "", d->time, d->author,
+				 d->text);
 			line_id(id, nt->commit, line);
 			if ((seen = rung_store_seen(c->store, id)) < 0)
 				goto fail;
 			if (!seen) {
 				fmt_time(t, sizeof(t), d->time);
-				printf("- %s %s on %s: %s%s\n", t, d->author, subject_of(c, nt->commit, subj, sizeof(subj)),
-				       d->text, d->done ? " (done)" : "");
+				printf("- %s %s %s %s: %s%s\n", t, d->author, d->remark ? "remarked on" : "on",
+				       subject_of(c, nt->commit, subj, sizeof(subj)), d->text, d->done ? " (done)" : "");
 				fresh++;
 			}
 			if (mark)
@@ -234,7 +238,7 @@ static int notes_sections(rung_vctx *c, int64_t now, const rung_vrow *rows, int 
 	for (int i = 0; i < n; i++) {
 		for (int k = 0; k < notes[i].ndirectives; k++) {
 			const rung_directive *d = &notes[i].directives[k];
-			if (d->done)
+			if (!rung_directive_open(d))
 				continue;
 			fmt_time(t, sizeof(t), d->time);
 			printf("- %s (%s, %s): %s\n", subject_of(c, notes[i].commit, subj, sizeof(subj)), d->author, t, d->text);
@@ -242,6 +246,31 @@ static int notes_sections(rung_vctx *c, int64_t now, const rung_vrow *rows, int 
 		}
 	}
 	if (!open)
+		printf("none\n");
+	/* what the person said that is not a directive: remarks, and note lines
+	 * not in rung's form (written with git notes by hand) */
+	printf("\n## Remarks\n\n");
+	int nrem = 0;
+	for (int i = 0; i < n; i++) {
+		for (int k = 0; k < notes[i].ndirectives; k++) {
+			const rung_directive *d = &notes[i].directives[k];
+			if (!d->remark)
+				continue;
+			fmt_time(t, sizeof(t), d->time);
+			printf("- %s (%s, %s): %s\n", subject_of(c, notes[i].commit, subj, sizeof(subj)), d->author, t, d->text);
+			nrem++;
+		}
+		for (const char *p = notes[i].other, *eol; p && *p; p = *eol ? eol + 1 : eol) {
+			eol = strchr(p, '\n');
+			if (!eol)
+				eol = p + strlen(p);
+			if (eol > p) {
+				printf("- %s: %.*s\n", subject_of(c, notes[i].commit, subj, sizeof(subj)), (int)(eol - p), p);
+				nrem++;
+			}
+		}
+	}
+	if (!nrem)
 		printf("none\n");
 	rung_notes_free(all, nall);
 	if (mark) {
@@ -391,6 +420,11 @@ int rung_cmd_brief(int argc, char **argv)
 				char kinds[200];
 				strncat(detail, "; suspect: ", sizeof(detail) - strlen(detail) - 1);
 				strncat(detail, rung_suspect_kinds(kinds, sizeof(kinds), r), sizeof(detail) - strlen(detail) - 1);
+			}
+			if (r && r->noop_of[0]) { /* the agent learns that its edit changed nothing */
+				char no[96];
+				snprintf(no, sizeof(no), "; no-op: same machine code as %.7s", r->noop_of);
+				strncat(detail, no, sizeof(detail) - strlen(detail) - 1);
 			}
 			if (rows[i].v.spec_differs)
 				strncat(detail, "; its own rung.ini differs", sizeof(detail) - strlen(detail) - 1);

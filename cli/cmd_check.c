@@ -257,7 +257,7 @@ int rung_cmd_check(int argc, char **argv)
 			free(js);
 			json_decref(e);
 		}
-		rung_task_free(&t);
+		rung_task_clear(&t);
 		return rc;
 	}
 	/* the one evaluation (app/evaluate.h): a version from git goes through
@@ -324,6 +324,9 @@ int rung_cmd_check(int argc, char **argv)
 			print_step_line(&r, t.spec, (rung_step_id)s, sanitize_fresh);
 		rung_suspects_print(stdout, &r, "[suspect] "); /* evidence: the exit code is the rungs' */
 		rung_check_print_output(stdout, &r); /* never raw */
+		if (r.noop_of[0])
+			printf("[no-op] same machine code, launch, spec and reference as %.7s: its verdict and timing"
+			       " (rung check --force measures this version)\n", r.noop_of);
 	}
 	fflush(stdout);
 	rung_evaluator_detach(&ev);
@@ -337,9 +340,9 @@ int rung_cmd_check(int argc, char **argv)
 	} else if (kc.spec_error) {
 		exit_code = RUNG_EXIT_SPEC;
 	}
-	rung_compiled_free(&kc);
-	rung_compiled_free(&refc);
+	rung_compiled_clear(&kc);
+	rung_compiled_clear(&refc);
 	rung_result_clear(&r);
-	rung_task_free(&t);
+	rung_task_clear(&t);
 	return exit_code;
 }

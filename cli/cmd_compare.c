@@ -214,7 +214,7 @@ static void print_static(json_t *o, const rung_task *ta, const rung_compiled *ka
 			print_diff(&d);
 		}
 	}
-	rung_sbs_free(&d);
+	rung_sbs_clear(&d);
 	free(a.sass);
 	free(b.sass);
 }
@@ -255,12 +255,12 @@ int rung_cmd_compare(int argc, char **argv)
 	memset(&tb, 0, sizeof(tb));
 	int rc = rung_cli_task_load(&ta, "compare", targets[0], &where);
 	if (rc) {
-		rung_task_free(&ta);
+		rung_task_clear(&ta);
 		return rc;
 	}
 	if ((rc = rung_cli_task_load(&tb, "compare", targets[1], &where))) {
-		rung_task_free(&ta);
-		rung_task_free(&tb);
+		rung_task_clear(&ta);
+		rung_task_clear(&tb);
 		return rc;
 	}
 	rung_compiled ka, kb;
@@ -359,11 +359,11 @@ int rung_cmd_compare(int argc, char **argv)
 		printf(" %s", shared);
 	printf("\n");
 done:
-	rung_ab_free(&ab);
+	rung_ab_clear(&ab);
 	rung_worker_detach(w);
-	rung_compiled_free(&ka);
-	rung_compiled_free(&kb);
-	rung_task_free(&ta);
-	rung_task_free(&tb);
+	rung_compiled_clear(&ka);
+	rung_compiled_clear(&kb);
+	rung_task_clear(&ta);
+	rung_task_clear(&tb);
 	return code;
 }

@@ -74,7 +74,7 @@ int rung_cmd_demo(int argc, char **argv)
 		snprintf(tmp, sizeof(tmp), "%s/rung-demo-XXXXXX", base && *base ? base : "/tmp");
 		if (!mkdtemp(tmp)) {
 			perror(tmp);
-			rung_demo_plan_free(&plan);
+			rung_demo_plan_clear(&plan);
 			return RUNG_EXIT_INTERNAL;
 		}
 		dir = tmp;
@@ -82,14 +82,14 @@ int rung_cmd_demo(int argc, char **argv)
 	int e = rung_demo_prepare_dir(dir);
 	if (e < 0) {
 		fprintf(stderr, "rung demo: %s\n", rung_error_last());
-		rung_demo_plan_free(&plan);
+		rung_demo_plan_clear(&plan);
 		return e == RUNG_EINVAL ? RUNG_EXIT_USAGE : RUNG_EXIT_INTERNAL;
 	}
 	rung_demo_report rep;
 	if (rung_demo_build(&rep, &plan, dir, "demo") < 0) {
 		fprintf(stderr, "rung demo: %s\n", rung_error_last());
 		fprintf(stderr, "rung demo: the half-built repository is left in %s\n", dir);
-		rung_demo_plan_free(&plan);
+		rung_demo_plan_clear(&plan);
 		return RUNG_EXIT_INTERNAL;
 	}
 	char abs[PATH_MAX];
@@ -122,11 +122,11 @@ int rung_cmd_demo(int argc, char **argv)
 		printf("\nrung demo: open the workbench with: rung tui -C %s %s\n", word, plan.tasks[0]);
 	} else {
 		/* on a GPU box the versions are evaluated at once, in the background */
-		char *targv[] = {"tui", "-C", (char *)dir, "--auto-eval", plan.tasks[0], NULL};
+		char *targv[] = {"tui", "-C", (char *)dir, "--auto-eval=gpu", plan.tasks[0], NULL};
 		rc = rung_cmd_tui(5, targv);
 		if (rc == RUNG_EXIT_OK)
 			printf("rung demo: the repository stays in %s\n", dir);
 	}
-	rung_demo_plan_free(&plan);
+	rung_demo_plan_clear(&plan);
 	return rc;
 }

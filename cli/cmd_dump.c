@@ -98,7 +98,7 @@ static int dump_one(const rung_task *t, bool reference, const char *out_dir, boo
 	}
 	free(sass);
 done:
-	rung_compiled_free(&c);
+	rung_compiled_clear(&c);
 	return rc;
 }
 
@@ -125,20 +125,20 @@ int rung_cmd_dump(int argc, char **argv)
 	rung_task t;
 	int rc = rung_cli_task_load(&t, "dump", target, &where);
 	if (rc) {
-		rung_task_free(&t);
+		rung_task_clear(&t);
 		return rc;
 	}
 	char sub[64];
 	snprintf(sub, sizeof(sub), ".rung/dumps%s%s", t.short_rev[0] ? "/" : "", t.short_rev);
 	char *out_dir = out ? strdup(out) : rung_path_join(t.dir, sub);
 	if (!out_dir) {
-		rung_task_free(&t);
+		rung_task_clear(&t);
 		return RUNG_EXIT_INTERNAL;
 	}
 	if (mkdir_p(out_dir) < 0) {
 		fprintf(stderr, "rung dump: %s\n", rung_error_last());
 		free(out_dir);
-		rung_task_free(&t);
+		rung_task_clear(&t);
 		return RUNG_EXIT_INTERNAL;
 	}
 	if (!out) {
@@ -161,6 +161,6 @@ int rung_cmd_dump(int argc, char **argv)
 	if (sass_missing)
 		fprintf(stderr, "rung dump: no .sass written: nvdisasm not found (pip install nvidia-cuda-nvdisasm)\n");
 	free(out_dir);
-	rung_task_free(&t);
+	rung_task_clear(&t);
 	return rc;
 }

@@ -11,12 +11,13 @@
  * SKIPPED (no compute-sanitizer) makes the exit code 4.
  *
  * Versions reach the GPU one at a time (one GPU, and timings must not share it),
- * but their compiles overlap: --jobs N (default 3) runs N-1 NVRTC compile threads
+ * but their compiles overlap: --jobs N (default: the cores + 1, at most 17) runs N-1 NVRTC compile threads
  * ahead of the version on the GPU (rung_evaler_run_all, app/pipeline.c);
  * --jobs 1 is strictly serial. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/err.h"
 #include "app/evaluate.h"
@@ -59,7 +60,7 @@ static const rung_opt_spec eval_specs[] = {
 	{RUNG_OPT_BOOL(eval_opts, missing), .name = "missing",
 	 .help = "every version without a stored result (the default with no REV)"},
 	{RUNG_OPT_NUM(eval_opts, jobs, 1, 64), .name = "jobs", .value = "N",
-	 .help = "versions in flight: N-1 compile threads ahead of the GPU (default 3)"},
+	 .help = "versions in flight: N-1 compile threads ahead of the GPU (default: the cores + 1, at most 17)"},
 	{RUNG_OPT_BOOL(eval_opts, compile_only), .name = "compile-only", .help = "the compile rung only (no GPU)"},
 	{RUNG_OPT_SUBTABLE(eval_opts, sanitize, rung_sanitize_opt_specs)},
 	{RUNG_OPT_SUBTABLE(eval_opts, where, rung_vctx_opt_specs)},
@@ -68,7 +69,8 @@ const rung_opt_table rung_opts_eval = {.cmd = "eval", .args = "[REV...]", .max_a
 
 int rung_cmd_eval(int argc, char **argv)
 {
-	eval_opts eo = {.jobs = 3};
+	long cores = sysconf(_SC_NPROCESSORS_ONLN);
+	eval_opts eo = {.jobs = cores < 2 ? 3 : cores > 16 ? 17 : (int)cores + 1}; /* compiles ahead on every core */
 	int prc, nrevs;
 	if (rung_opts_parse(&prc, &rung_opts_eval, &eo, argc, argv, &nrevs))
 		return prc;

@@ -2,7 +2,7 @@
  * first) with its stored results: status per rung, max rel error, PSNR,
  * cosine, median time, delta vs the baseline, TFLOP/s or TB/s, regs/spills,
  * verdict and the first line of the note. Failed versions show the reason
- * ("check: max_rel 3.1e-2 at (127,4)"). In the table, a version with no live
+ * ("check: C: worst at (127,4): ..."). In the table, a version with no live
  * result shows its recorded one (rung demo, rung import) when there is one,
  * labelled "recorded on <GPU>, <date> (not measured here)", its delta taken
  * against the baseline's recorded result only (never mixed with live). A
@@ -73,7 +73,7 @@ static void texts(row_text *t, const rung_vrow *row, const rung_result *base)
 	rung_result_steps_str(t->steps, sizeof(t->steps), r);
 	double mr, ps, cs;
 	rung_result_worst(r, &mr, &ps, &cs);
-	num(t->max_rel, sizeof(t->max_rel), "%.2g", mr);
+	rung_fmt_max_rel(t->max_rel, sizeof(t->max_rel), mr);
 	num(t->psnr, sizeof(t->psnr), "%.1f", ps);
 	num(t->cossim, sizeof(t->cossim), "%.6f", cs);
 	num(t->median, sizeof(t->median), "%.4g", r && r->bench.valid ? r->bench.median : NAN);
@@ -94,11 +94,14 @@ static void texts(row_text *t, const rung_vrow *row, const rung_result *base)
 		snprintf(t->reason, sizeof(t->reason), "%s", rung_result_reason(r));
 }
 
-/* The table's verdict: the person's, else "suspect" for a suspect version. */
-static void table_verdict(row_text *t)
+/* The table's verdict: the person's, else "suspect" for a suspect version,
+ * else "no-op" for a version with the machine code of an earlier one. */
+static void table_verdict(row_text *t, const rung_result *r)
 {
 	if (!t->verdict[0] && t->suspects[0])
 		snprintf(t->verdict, sizeof(t->verdict), "suspect");
+	else if (!t->verdict[0] && r && r->noop_of[0])
+		snprintf(t->verdict, sizeof(t->verdict), "no-op");
 }
 
 /* One CSV field, quoted per RFC 4180 where it must be. A text field (subject,
@@ -166,6 +169,8 @@ static void print_json(const rung_vrow *row, const rung_result *base, bool is_ba
 		json_array_append_new(sus, json_pack("{s:s,s:s}", "kind", rung_suspect_name(r->suspects[k].kind), "reason",
 						     r->suspects[k].reason));
 	json_object_set_new(o, "suspect", json_boolean(r && r->nsuspects > 0));
+	if (r && r->noop_of[0])
+		json_object_set_new(o, "noop_of", json_string(r->noop_of));
 	json_object_set_new(o, "suspects", sus);
 	json_object_set_new(o, "max_rel", jnum(mr));
 	json_object_set_new(o, "psnr", jnum(ps));
@@ -289,7 +294,7 @@ int rung_cmd_log(int argc, char **argv)
 		row_text t;
 		texts(&t, &rows[i], base);
 		if (fmt == FMT_TABLE)
-			table_verdict(&t);
+			table_verdict(&t, rows[i].result);
 		if (fmt == FMT_JSON) {
 			print_json(&rows[i], base, i == b, rec ? rec[i] : NULL);
 			continue;
@@ -317,7 +322,7 @@ int rung_cmd_log(int argc, char **argv)
 			rung_vrow tmp = rows[i];
 			tmp.result = rec[i];
 			texts(&t, &tmp, base_rec);
-			table_verdict(&t);
+			table_verdict(&t, rec[i]);
 			if (t.reason[0])
 				printf("%-8s %-24s %-28s %s%s%s\n", rows[i].v.short_id, subj, t.steps, t.reason,
 				       t.verdict[0] ? "  " : "", t.verdict);
@@ -340,6 +345,9 @@ int rung_cmd_log(int argc, char **argv)
 		/* never compared silently across environments */
 		const rung_result *shown = rows[i].result ? rows[i].result : rec ? rec[i] : NULL;
 		rung_suspects_print(stdout, shown, "         suspect "); /* one line each, inert */
+		if (shown && shown->noop_of[0])
+			printf("         no-op: same machine code, launch, spec and reference as %.7s (its verdict and timing; "
+			       "rung check --force REV measures it)\n", shown->noop_of);
 		const rung_result *against = rows[i].result ? base : base_rec;
 		char envwhy[256];
 		if (shown && against && shown != against && !isnan(delta_vs(shown, against)) &&

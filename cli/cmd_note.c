@@ -1,5 +1,6 @@
-/* rung note REV [--verdict keep|reject|baseline|best] [--done] TEXT:
- * steering notes for the agent, stored in refs/notes/rung. */
+/* rung note REV [--verdict keep|reject|baseline|best] [--done] [--remark] TEXT:
+ * steering notes for the agent, stored in refs/notes/rung. TEXT is a
+ * directive (open until --done) unless --remark makes it a remark. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 typedef struct {
 	const char *verdict;
 	bool done;
+	bool remark;
 	rung_vctx_opts where;
 } note_opts;
 
@@ -19,6 +21,8 @@ static const rung_opt_spec note_specs[] = {
 	{RUNG_OPT_STR(note_opts, verdict), .name = "verdict", .value = "VERDICT",
 	 .choices = "keep reject baseline best none", .help = "the version's verdict (none clears it)"},
 	{RUNG_OPT_BOOL(note_opts, done), .name = "done", .help = "close the version's open directives"},
+	{RUNG_OPT_BOOL(note_opts, remark), .name = "remark",
+	 .help = "TEXT is a remark on the version, not a directive: never open, listed under the brief's Remarks"},
 	{RUNG_OPT_SUBTABLE(note_opts, where, rung_vctx_opt_specs)},
 	{0}};
 const rung_opt_table rung_opts_note = {.cmd = "note", .args = "REV [TEXT...]", .min_args = 1, .max_args = -1,
@@ -95,6 +99,11 @@ int rung_cmd_note(int argc, char **argv)
 			strcat(text, " ");
 		strcat(text, argv[i]);
 	}
+	if (no.remark && !text[0]) {
+		fprintf(stderr, "rung note: --remark needs TEXT\n");
+		free(text);
+		return rung_cli_usage("note", 1);
+	}
 	if (!text[0] && verdict == RUNG_NOTE_NONE && !done && !clear_verdict) {
 		fprintf(stderr, "rung note: nothing to note: give TEXT, --verdict or --done\n");
 		free(text);
@@ -112,7 +121,8 @@ int rung_cmd_note(int argc, char **argv)
 		if (done)
 			e = rung_note_close_all(c.repo, rev);
 		if (e == 0 && (text[0] || verdict != RUNG_NOTE_NONE))
-			e = rung_note_add(c.repo, rev, verdict, text, 0);
+			e = rung_note_add_entry(c.repo, rev, verdict, no.remark ? RUNG_ENTRY_REMARK : RUNG_ENTRY_DIRECTIVE,
+						text, 0);
 		if (e == 0 && clear_verdict)
 			e = rung_note_set_verdict(c.repo, rev, RUNG_NOTE_NONE);
 		rung_note n;

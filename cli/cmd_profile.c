@@ -123,7 +123,7 @@ static int sass_report(const rung_task *t, const rung_compiled *kc, const rung_r
 	}
 	if (ps->status == RUNG_S_FAILED && code == RUNG_EXIT_OK)
 		code = RUNG_EXIT_FAIL;
-	rung_sass_counts_free(&sc);
+	rung_sass_counts_clear(&sc);
 	json_decref(aux);
 	return code;
 }
@@ -273,7 +273,7 @@ int rung_cmd_profile(int argc, char **argv)
 	rung_task t;
 	rc = rung_cli_task_load(&t, "profile", target, &po.run.where);
 	if (rc) {
-		rung_task_free(&t);
+		rung_task_clear(&t);
 		return rc;
 	}
 	rung_compiled kc, refc;
@@ -347,8 +347,8 @@ int rung_cmd_profile(int argc, char **argv)
 	}
 done:
 	rung_result_clear(&r);
-	rung_compiled_free(&kc);
-	rung_compiled_free(&refc);
-	rung_task_free(&t);
+	rung_compiled_clear(&kc);
+	rung_compiled_clear(&refc);
+	rung_task_clear(&t);
 	return code;
 }

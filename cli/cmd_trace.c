@@ -45,7 +45,7 @@ int rung_cmd_trace(int argc, char **argv)
 	rung_task t;
 	rc = rung_cli_task_load(&t, "trace", nargs ? argv[1] : NULL, &to.run.where);
 	if (rc) {
-		rung_task_free(&t);
+		rung_task_clear(&t);
 		return rc;
 	}
 	rung_compiled kc, refc;
@@ -97,10 +97,10 @@ int rung_cmd_trace(int argc, char **argv)
 	}
 done:
 	json_decref(aux);
-	rung_trace_free(&tr);
+	rung_trace_clear(&tr);
 	rung_result_clear(&r);
-	rung_compiled_free(&kc);
-	rung_compiled_free(&refc);
-	rung_task_free(&t);
+	rung_compiled_clear(&kc);
+	rung_compiled_clear(&refc);
+	rung_task_clear(&t);
 	return code;
 }

@@ -1,11 +1,15 @@
-/* rung tui [-C DIR] [--theme NAME] [TASKDIR]: the workbench on a repository.
- * --auto-eval (hidden; rung demo): asks a worker process for the GPU in the
- * background and evaluates every version without a live result when there is
- * one (as `E`), else says "no GPU: showing recorded results".
+/* rung tui [-C DIR] [--theme NAME] [--auto-eval[=MODE]|--no-auto-eval] [TASKDIR]:
+ * the workbench on a repository. Auto-evaluation (--auto-eval=MODE, else
+ * `auto_eval` in the config, else gpu): the model's worker says in the
+ * background whether there is a GPU; with one (gpu, on) every version without
+ * a live result is evaluated (as `E`) and each new commit as it appears;
+ * without one the compile rung runs for the versions with no result at all
+ * (gpu) or for every version without a live one (on). off: nothing unless asked.
  * RUNG_TUI_SCRIPT=FILE reads keys from FILE with no display (tests);
  * RUNG_TUI_DUMP_DIR says where its :dump and :dump-attrs files go. Without a
  * script, a non-terminal or a TERM curses cannot draw on exits 2 at once. */
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,17 +21,44 @@
 #include "tui/view.h"
 
 typedef struct {
+	bool set;
+	rung_auto_eval mode;
+} auto_eval_sel;
+
+typedef struct {
 	const char *dir, *theme;
 	int memory;
-	bool auto_eval;
+	auto_eval_sel auto_eval;
 } tui_opts;
+
+static int auto_eval_fn(void *field, const rung_opt_spec *s, const char *cmd, const char *value)
+{
+	auto_eval_sel *sel = field;
+	sel->set = true;
+	if (!strcmp(s->name, "no-auto-eval")) {
+		sel->mode = RUNG_AUTO_EVAL_OFF;
+		return 0;
+	}
+	if (!value) {
+		sel->mode = RUNG_AUTO_EVAL_GPU;
+		return 0;
+	}
+	if (rung_auto_eval_parse(&sel->mode, value) < 0) {
+		fprintf(stderr, "rung %s: --auto-eval: %s\n", cmd, rung_error_last());
+		return -1;
+	}
+	return 0;
+}
 
 static const rung_opt_spec tui_specs[] = {
 	{RUNG_CLI_OPT_C(tui_opts, dir)},
 	{RUNG_OPT_STR(tui_opts, theme), .name = "theme", .value = "NAME",
-	 .help = "a theme of themes/ (default, light, high-contrast, monochrome) or a theme file"},
-	{RUNG_OPT_BOOL(tui_opts, auto_eval), .name = "auto-eval", .flags = RUNG_OPTF_HIDDEN,
-	 .help = "rung demo: evaluate every version without a live result when there is a GPU"},
+	 .help = "a theme by name (default, light, high-contrast, monochrome) or a theme file"},
+	{.kind = RUNG_OPT_FN, .offset = offsetof(tui_opts, auto_eval), .fn = auto_eval_fn, .name = "auto-eval",
+	 .value = "MODE", .flags = RUNG_OPTF_OPTIONAL, .choices = "gpu on off",
+	 .help = "evaluate without asking: gpu (default; without a GPU only the compile rung of unmeasured versions), on, off"},
+	{.kind = RUNG_OPT_FN, .offset = offsetof(tui_opts, auto_eval), .fn = auto_eval_fn, .name = "no-auto-eval",
+	 .help = "evaluate nothing unless asked (e, E), whatever the config's auto_eval says"},
 	{RUNG_OPT_NUM(tui_opts, memory, 0, 10000000), .name = "memory", .value = "N", .flags = RUNG_OPTF_HIDDEN,
 	 .help = "an in-memory demo model of N versions (0: the repository)"},
 	{0}};
@@ -41,7 +72,7 @@ int rung_cmd_tui(int argc, char **argv)
 		return rc;
 	const char *dir = to.dir, *theme = to.theme, *task = nargs ? argv[1] : NULL;
 	const int memory = to.memory;
-	const bool auto_eval = to.auto_eval;
+	rung_auto_eval auto_eval = to.auto_eval.mode;
 	const char *script = getenv("RUNG_TUI_SCRIPT");
 	if (script && !*script)
 		script = NULL;
@@ -53,6 +84,14 @@ int rung_cmd_tui(int argc, char **argv)
 	    rung_theme_load(&th, theme_name) < 0) {
 		fprintf(stderr, "rung tui: %s\n", rung_error_last());
 		return RUNG_EXIT_USAGE;
+	}
+	if (!to.auto_eval.set && memory <= 0) {
+		rung_config cfg;
+		if (rung_config_read(&cfg) < 0) {
+			fprintf(stderr, "rung tui: %s\n", rung_error_last());
+			return RUNG_EXIT_USAGE;
+		}
+		auto_eval = cfg.auto_eval;
 	}
 	/* keys from a script need no terminal; the keyboard needs one that curses can draw on */
 	if (!script && rung_tui_terminal_check() < 0) {
@@ -68,7 +107,9 @@ int rung_cmd_tui(int argc, char **argv)
 		rung_model_free(m);
 		return e == RUNG_EINVAL ? RUNG_EXIT_SPEC : e == RUNG_ENOTFOUND ? RUNG_EXIT_USAGE : RUNG_EXIT_INTERNAL;
 	}
-	if (auto_eval && memory <= 0 && rung_model_auto_evaluate(m) < 0)
+	if (auto_eval != RUNG_AUTO_EVAL_OFF && memory <= 0 &&
+	    rung_model_auto_evaluate(m, RUNG_AUTO_MISSING,
+				     auto_eval == RUNG_AUTO_EVAL_ON ? RUNG_AUTO_MISSING : RUNG_AUTO_UNSEEN) < 0)
 		snprintf(m->message, sizeof(m->message), "auto-evaluation: %.200s", rung_error_last());
 	rung_tui_opts o = {
 		.theme = theme,

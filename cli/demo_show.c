@@ -27,7 +27,7 @@ static rung_result *compile_only(rung_vctx *c, const rung_vrow *row)
 		return NULL;
 	rung_result *r = malloc(sizeof(*r));
 	if (!r) {
-		rung_source_free(&src);
+		rung_source_clear(&src);
 		return NULL;
 	}
 	rung_result_init(r);
@@ -60,8 +60,8 @@ static rung_result *compile_only(rung_vctx *c, const rung_vrow *row)
 		snprintf(st->reason, sizeof(st->reason), "%s", kc.error[0] ? kc.error : rung_error_last());
 		rung_error_clear();
 	}
-	rung_compiled_free(&kc);
-	rung_source_free(&src);
+	rung_compiled_clear(&kc);
+	rung_source_clear(&src);
 	return r;
 }
 

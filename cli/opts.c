@@ -344,3 +344,55 @@ void rung_opts_markdown(FILE *f, const rung_opt_table *t)
 	fprintf(f, "\n| option | meaning |\n|---|---|\n");
 	rung_opts_each(t, md_line, f);
 }
+
+void rung_roff_text(FILE *f, const char *text)
+{
+	bool bol = true;
+	for (const char *p = text; *p; p++) {
+		if (bol && (*p == '.' || *p == '\''))
+			fputs("\\&", f);
+		bol = *p == '\n';
+		if (*p == '\\')
+			fputs("\\e", f);
+		else if (*p == '-')
+			fputs("\\-", f);
+		else
+			fputc(*p, f);
+	}
+}
+
+static void man_line(const rung_opt_spec *s, void *ctx)
+{
+	FILE *f = ctx;
+	char label[96];
+	rung_opt_label(label, sizeof(label), s);
+	fputs(".TP\n\\fB", f);
+	rung_roff_text(f, label);
+	fputs("\\fR\n", f);
+	rung_roff_text(f, s->help ? s->help : "");
+	fputc('\n', f);
+}
+
+void rung_opts_man(FILE *f, const rung_opt_table *t, const char *summary)
+{
+	fputs(".SS \"", f);
+	rung_roff_text(f, "rung ");
+	rung_roff_text(f, t->cmd);
+	fputs("\"\n", f);
+	if (summary) {
+		rung_roff_text(f, summary);
+		fputc('\n', f);
+	}
+	char *syn = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&syn, &len);
+	if (m) {
+		rung_opts_synopsis(m, t, 78);
+		fclose(m);
+	}
+	fputs(".PP\n.nf\n", f);
+	rung_roff_text(f, syn ? syn : "");
+	fputs(".fi\n", f);
+	free(syn);
+	rung_opts_each(t, man_line, f);
+}

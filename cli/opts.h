@@ -88,6 +88,13 @@ void rung_opts_synopsis(FILE *f, const rung_opt_table *t, int width);
 /* The docs/CLI.md block of one command: its synopsis and option table in markdown. */
 void rung_opts_markdown(FILE *f, const rung_opt_table *t);
 
+/* The man page section of one command (rung help --man): its summary,
+ * synopsis and one tagged paragraph per option, in roff. */
+void rung_opts_man(FILE *f, const rung_opt_table *t, const char *summary);
+/* text as roff running text: backslashes and hyphens escaped, and a line that
+ * would start with '.' or '\'' (a request) guarded. */
+void rung_roff_text(FILE *f, const char *text);
+
 /* Visits every listed option of a table (RUNG_OPTF_HIDDEN ones left out),
  * sub-tables flattened, in help order. */
 typedef void (*rung_opt_visit)(const rung_opt_spec *s, void *ctx);

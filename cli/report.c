@@ -103,13 +103,12 @@ static const char *g2(char *buf, size_t len, double v)
 
 static void print_check_ok(FILE *f, const rung_result *r)
 {
-	double max_abs = 0, max_rel = 0, rmse = 0, psnr = INFINITY, cos = 1;
+	double max_abs = 0, rmse = 0, psnr = INFINITY, cos = 1;
+	double max_rel = rung_result_max_rel(r); /* the one max_rel (core/result.h) */
 	for (int i = 0; i < r->nmetrics; i++) {
 		const rung_check_metric *m = &r->metrics[i];
 		if (m->max_abs > max_abs || isnan(m->max_abs))
 			max_abs = m->max_abs;
-		if (m->max_rel > max_rel || isnan(m->max_rel))
-			max_rel = m->max_rel;
 		if (m->rmse > rmse || isnan(m->rmse))
 			rmse = m->rmse;
 		if (m->psnr < psnr || isnan(m->psnr))
@@ -118,6 +117,7 @@ static void print_check_ok(FILE *f, const rung_result *r)
 			cos = m->cossim;
 	}
 	char a[32], b[32], c[32], p[32];
+	rung_fmt_max_rel(b, sizeof(b), max_rel);
 	if (isfinite(psnr))
 		snprintf(p, sizeof(p), "%.1fdB", psnr);
 	else
@@ -132,7 +132,7 @@ static void print_check_ok(FILE *f, const rung_result *r)
 	}
 	int runs = rung_result_runs(r);
 	fprintf(f, "[check] ok %d shape%s, %d run%s%s max_abs=%s max_rel=%s rmse=%s psnr=%s cos=%.7f", r->nshapes,
-		r->nshapes == 1 ? "" : "s", runs, runs == 1 ? "" : "s", in, g2(a, sizeof(a), max_abs), g2(b, sizeof(b), max_rel), g2(c, sizeof(c), rmse), p,
+		r->nshapes == 1 ? "" : "s", runs, runs == 1 ? "" : "s", in, g2(a, sizeof(a), max_abs), b, g2(c, sizeof(c), rmse), p,
 		cos);
 	if (r->nondet_elements > 0) /* declared deterministic = false: reported, not failed */
 		fprintf(f, " nondeterministic=%lld elements (max |diff| %.2g)", (long long)r->nondet_elements,
@@ -292,7 +292,7 @@ int rung_profile_print_hot(FILE *f, const rung_compiled *kc, const rung_sass_cou
 	fprintf(f, "[sass] %d instructions executed %llu times (warp level), %llu thread instructions; top %d:\n", c->n,
 		(unsigned long long)total, (unsigned long long)thr, max);
 	rung_sass_print_hot(f, &s, func, c, max);
-	rung_sass_free(&s);
+	rung_sass_clear(&s);
 	return 0;
 }
 

@@ -300,7 +300,6 @@ void rung_metrics_feed(const rung_metrics_ctx *c, rung_metrics_acc *a, const voi
 				if (ex > a->worst_excess) {
 					a->worst_excess = ex;
 					a->worst = i;
-					a->worst_rel = rel;
 					a->worst_got = g;
 					a->worst_ref = r;
 				}
@@ -364,7 +363,6 @@ void rung_metrics_merge(rung_metrics_acc *d, const rung_metrics_acc *src)
 	if (s.worst_excess > d->worst_excess) { /* ties keep the earlier element, as a single pass does */
 		d->worst_excess = s.worst_excess;
 		d->worst = s.worst;
-		d->worst_rel = s.worst_rel;
 		d->worst_got = s.worst_got;
 		d->worst_ref = s.worst_ref;
 	}
@@ -470,10 +468,16 @@ void rung_metrics_end(const rung_metrics_ctx *c, const rung_metrics_acc *acc, ru
 		rung_fmt_double(v1, sizeof v1, a.worst >= 0 ? a.worst_got : a.bad_got[0], 6);
 		rung_fmt_double(v2, sizeof v2, a.worst >= 0 ? a.worst_ref : a.bad_expected[0], 6);
 		rung_fmt_double(v3, sizeof v3, atol, 2);
+		/* the element furthest outside its tolerance (by |got - ref| / tolerance),
+		 * which need not be the one with the largest relative error: its relative
+		 * error is not called max_rel here (max_rel is m->max_rel, one number) */
+		char ex[48] = ""; /* a zero tolerance (exact compare) has no ratio */
+		if (a.worst >= 0 && isfinite(a.worst_excess))
+			snprintf(ex, sizeof ex, ", %.2gx its tolerance", a.worst_excess);
 		if (a.worst >= 0)
-			reasonf(m, "max_rel %.1e at %s: got %s expected %s; %" PRId64 " of %" PRId64
-				 " elements of %s outside atol %s + rtol %.1e*|ref|", a.worst_rel, c1, v1, v2, m->mismatches, n,
-				 name, v3, rtol);
+			reasonf(m, "worst at %s: got %s expected %s%s; %" PRId64 " of %" PRId64
+				 " elements of %s outside atol %s + rtol %.1e*|ref|", c1, v1, v2, ex, m->mismatches, n, name, v3,
+				 rtol);
 		else
 			reasonf(m, "%" PRId64 " mismatches in %s, first at %s: got %s expected %s",
 				 m->mismatches, name, c1, v1, v2);

@@ -84,7 +84,7 @@ typedef struct {
 	int64_t start, end;
 	int64_t nfinite, unwritten, nan_count, inf_count, bad_nan, bad_inf, mismatches;
 	int64_t first_unwritten, first_nan, first_inf, worst;
-	double first_inf_ref, worst_excess, worst_rel, worst_got, worst_ref;
+	double first_inf_ref, worst_excess, worst_got, worst_ref; /* worst: furthest outside its tolerance */
 	double max_abs, max_rel;
 	double b_abs, b_sq, b_dot, b_gg, b_rr; /* the block being summed */
 	int inblock;

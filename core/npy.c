@@ -34,7 +34,7 @@ const char *rung_npy_descr(rung_dtype dt)
 	}
 }
 
-void rung_npy_free(rung_npy *a)
+void rung_npy_clear(rung_npy *a)
 {
 	if (!a)
 		return;

@@ -30,7 +30,7 @@ int rung_npy_load(rung_npy *out, const char *path);
 int rung_npy_parse(rung_npy *out, const void *buf, size_t len, const char *name);
 /* Writes a version 1.0 file (2.0 if the header would not fit). */
 int rung_npy_save(const char *path, rung_dtype dt, int rank, const int64_t *shape, const void *data);
-void rung_npy_free(rung_npy *a);
+void rung_npy_clear(rung_npy *a);
 
 /* Checks an array against an argument's dtype and dims:
  * "w.npy: arg W expects f32 (64,32), file has f16 (64,32)". */

@@ -667,6 +667,8 @@ char *rung_result_to_json(const rung_result *r)
 	pb(o, "cached", r->cached);
 	pb(o, "recorded", r->recorded);
 	ps(o, "recorded_note", r->recorded_note);
+	if (r->noop_of[0])
+		ps(o, "noop_of", r->noop_of);
 	ps(o, "status", rung_status_name(rung_result_status(r)));
 
 	json_t *steps = json_object();
@@ -796,6 +798,7 @@ int rung_result_from_json(rung_result *out, const char *text)
 	gb(o, "cached", &out->cached);
 	gb(o, "recorded", &out->recorded);
 	gs(o, "recorded_note", out->recorded_note, sizeof out->recorded_note);
+	gs(o, "noop_of", out->noop_of, sizeof out->noop_of);
 
 	json_t *steps = json_object_get(o, "steps");
 	for (int s = 0; s < RUNG_NSTEPS; s++) {
@@ -950,4 +953,26 @@ done:
 	if (rc < 0)
 		rung_result_clear(out);
 	return rc;
+}
+
+double rung_result_max_rel(const rung_result *r)
+{
+	double w = NAN;
+	for (int i = 0; r && i < r->nmetrics; i++) {
+		double v = r->metrics[i].max_rel;
+		if (!isnan(v) && (isnan(w) || v > w))
+			w = v;
+	}
+	return w;
+}
+
+const char *rung_fmt_max_rel(char *buf, size_t len, double v)
+{
+	if (isnan(v))
+		snprintf(buf, len, "-");
+	else if (isinf(v))
+		snprintf(buf, len, "%s", v > 0 ? "inf" : "-inf");
+	else
+		snprintf(buf, len, "%.2e", v);
+	return buf;
 }

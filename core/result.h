@@ -92,6 +92,9 @@ typedef struct {
 	uint64_t seed;
 	rung_dist inputs; /* the case's input distribution ([check] inputs); normal unless listed */
 	int64_t n;
+	/* max_rel: max over the finite elements of |got - ref| / max(|ref|, atol_eff)
+	 * (docs/CHECKS.md); NAN when no element is finite. Shown only through
+	 * rung_result_max_rel and rung_fmt_max_rel. */
 	double max_abs, max_rel, mae, mse, rmse, psnr, cossim, peak; /* psnr peak = max |ref| */
 	int64_t nan_count, inf_count, mismatches, unwritten;
 	int nbad;
@@ -102,7 +105,7 @@ typedef struct {
 	bool has_ulp;
 	uint64_t ulp_hist[RUNG_ULP_BINS];
 	bool pass;
-	char reason[256]; /* first failure: "max_rel 3.1e-2 at (127,4)" */
+	char reason[256]; /* first failure: "12 of 4096 elements of C outside ...; worst at (127,4): ..." */
 } rung_check_metric;
 
 /* Another process with a context on the GPU (NVML's compute and MPS process
@@ -216,6 +219,10 @@ typedef struct rung_result {
 	bool cached;         /* came from the store */
 	bool recorded;       /* imported from another machine (demo): never mixed with live */
 	char recorded_note[128]; /* "recorded on NVIDIA H200, 2026-11-29" */
+	/* A no-op version: its machine code, launch geometry, spec and reference
+	 * equal those of this earlier commit, whose verdict and timing it carries
+	 * (app/evaluate.c; docs/CHECKS.md "No-op versions"). "" otherwise. */
+	char noop_of[41];
 
 	rung_step steps[RUNG_NSTEPS];
 	rung_compile_info compile;
@@ -283,8 +290,16 @@ rung_status rung_result_status(const rung_result *r);
  * (SKIPPED or FAILED): what a report of s should say ("SKIPPED no CUDA
  * driver"). */
 const rung_step *rung_result_step_or_cause(const rung_result *r, rung_step_id s);
-/* "check: max_rel 3.1e-2 at (127,4)" of the first failed step, or "" */
+/* "check: C: 12 of 4096 elements ..." of the first failed step, or "" */
 const char *rung_result_reason(const rung_result *r);
+
+/* A result's max_rel: the largest of its metrics' max_rel (every shape, seed
+ * and input distribution), NAN ones skipped; NAN when none is a number. The
+ * one value every view shows as the version's max_rel. */
+double rung_result_max_rel(const rung_result *r);
+/* A max_rel as every view writes it: "4.50e+01" (3 significant digits), "inf",
+ * or "-" for NAN (not checked). Returns buf. */
+const char *rung_fmt_max_rel(char *buf, size_t len, double v);
 
 /* How many (shape, seed, distribution) cases the run and check rungs ran:
  * (nshapes - 1) * nseeds + 1 for normal (the benchmark shape with the first seed

@@ -443,13 +443,13 @@ done:
 	}
 	free(o.v);
 	if (rc < 0) {
-		rung_sass_free(out);
+		rung_sass_clear(out);
 		return rung_error_set(rc, "out of memory normalizing SASS");
 	}
 	return 0;
 }
 
-void rung_sass_free(rung_sass *s)
+void rung_sass_clear(rung_sass *s)
 {
 	if (!s)
 		return;
@@ -636,9 +636,9 @@ int rung_sass_normalize_pair(rung_sass *a, rung_sass *b, const char *la, const c
 	if (ra < 0 || jb.rc < 0) {
 		int rc = ra < 0 ? ra : rung_error_set(jb.rc, "%s", jb.err);
 		if (ra == 0)
-			rung_sass_free(a);
+			rung_sass_clear(a);
 		if (jb.rc == 0)
-			rung_sass_free(b);
+			rung_sass_clear(b);
 		return rc;
 	}
 	return 0;

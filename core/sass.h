@@ -38,7 +38,7 @@ typedef struct {
  * `BRA `(.L_x_7)`) and NOP padding after it; renumbers labels per function;
  * collapses whitespace and drops the trailing " ;". Returns 0 or RUNG_ENOMEM. */
 int rung_sass_normalize(rung_sass *out, const char *listing, unsigned flags);
-void rung_sass_free(rung_sass *s);
+void rung_sass_clear(rung_sass *s);
 
 /* Normalizes two listings at once (the second on its own thread), as the
  * compare screen's diff needs both. On error both are freed; returns the error. */

@@ -5,7 +5,7 @@
 
 #include "core/err.h"
 
-void rung_sass_counts_free(rung_sass_counts *c)
+void rung_sass_counts_clear(rung_sass_counts *c)
 {
 	free(c->pcs);
 	memset(c, 0, sizeof(*c));
@@ -80,14 +80,14 @@ int rung_sass_counts_from_json(rung_sass_counts *c, const json_t *j)
 	const json_t *e;
 	json_array_foreach(recs, i, e) {
 		if (!json_is_array(e) || json_array_size(e) != 3 || !json_is_integer(json_array_get(e, 0))) {
-			rung_sass_counts_free(c);
+			rung_sass_counts_clear(c);
 			return rung_error_set(RUNG_EINVAL, "SASS counts JSON: record %zu is not [pc,inst,thread_inst]", i);
 		}
 		int rc = rung_sass_counts_add(c, json_integer_value(json_array_get(e, 0)),
 					      (uint64_t)json_integer_value(json_array_get(e, 1)),
 					      (uint64_t)json_integer_value(json_array_get(e, 2)));
 		if (rc) {
-			rung_sass_counts_free(c);
+			rung_sass_counts_clear(c);
 			return rc;
 		}
 	}

@@ -24,7 +24,7 @@ typedef struct {
 	rung_sass_pc *pcs; /* ascending pc (owned) */
 } rung_sass_counts;
 
-void rung_sass_counts_free(rung_sass_counts *c);
+void rung_sass_counts_clear(rung_sass_counts *c);
 /* Adds to the count at pc (creating it): records of several instances sum. */
 int rung_sass_counts_add(rung_sass_counts *c, int64_t pc, uint64_t inst, uint64_t thread_inst);
 /* Sorts by pc and merges duplicates. */

@@ -172,7 +172,7 @@ int rung_spec_confine(const rung_spec *spec, const char *root, const char *what)
 int rung_launch_from_source(rung_launch *out, const rung_spec *spec, const char *src, const char *file);
 /* Frees the strings of a launch filled by rung_launch_from_source (which always copies them,
  * also when it returns 0); safe on a zeroed struct. Never call it on spec->launch. */
-void rung_launch_free(rung_launch *l);
+void rung_launch_clear(rung_launch *l);
 
 /* Evaluated launch geometry for one dim set. */
 typedef struct {

@@ -168,7 +168,7 @@ int rung__launch_check(const rung_launch *l, const rung_spec *s, const char *lab
 	return 0;
 }
 
-void rung_launch_free(rung_launch *l)
+void rung_launch_clear(rung_launch *l)
 {
 	if (!l)
 		return;
@@ -293,7 +293,7 @@ int rung_launch_from_source(rung_launch *out, const rung_spec *spec, const char 
 {
 	int rc = launch_copy(out, &spec->launch);
 	if (rc) {
-		rung_launch_free(out);
+		rung_launch_clear(out);
 		return rc;
 	}
 	int key_line[3] = { 0, 0, 0 };
@@ -318,7 +318,7 @@ int rung_launch_from_source(rung_launch *out, const rung_spec *spec, const char 
 	}
 	return found;
 fail:
-	rung_launch_free(out);
+	rung_launch_clear(out);
 	return rc;
 }
 

@@ -12,7 +12,7 @@ void rung_trace_init(rung_trace *t)
 	t->kernel_us = NAN;
 }
 
-void rung_trace_free(rung_trace *t)
+void rung_trace_clear(rung_trace *t)
 {
 	free(t->recs);
 	free(t->regions);
@@ -201,7 +201,7 @@ json_t *rung_trace_to_json(const rung_trace *t)
 
 int rung_trace_from_json(rung_trace *t, const json_t *j)
 {
-	rung_trace_free(t);
+	rung_trace_clear(t);
 	const json_t *recs = json_object_get(j, "records");
 	if (!json_is_object(j) || !json_is_array(recs))
 		return rung_error_set(RUNG_EINVAL, "trace JSON: no records array");
@@ -218,7 +218,7 @@ int rung_trace_from_json(rung_trace *t, const json_t *j)
 	for (size_t i = 0; i < n; i++) {
 		const json_t *e = json_array_get(recs, i);
 		if (!json_is_array(e) || json_array_size(e) != 5) {
-			rung_trace_free(t);
+			rung_trace_clear(t);
 			return rung_error_set(RUNG_EINVAL, "trace JSON: record %zu is not [region,block,smid,t0,t1]", i);
 		}
 		rung_trace_rec r;

@@ -45,7 +45,7 @@ typedef struct {
 } rung_trace;
 
 void rung_trace_init(rung_trace *t);
-void rung_trace_free(rung_trace *t);
+void rung_trace_clear(rung_trace *t);
 
 /* Decodes n raw device records (n * RUNG_TRACE_REC_BYTES bytes) into t->recs
  * (replacing them). Records with t1 < t0 are dropped (torn). RUNG_ENOMEM. */

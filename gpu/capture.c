@@ -249,7 +249,7 @@ void rung__capture_close(rung_capture *c)
 	close_stream(c, 1);
 }
 
-void rung__capture_free(rung_capture *c)
+void rung__capture_clear(rung_capture *c)
 {
 	rung__capture_close(c);
 	flush_lines(c);

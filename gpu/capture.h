@@ -64,6 +64,6 @@ void rung__capture_drain(rung_capture *c);
 void rung__capture_end(rung_capture *c, char **text, int64_t *bytes, int64_t *dropped);
 /* The worker is gone: drains what is left, closes the read ends. */
 void rung__capture_close(rung_capture *c);
-void rung__capture_free(rung_capture *c);
+void rung__capture_clear(rung_capture *c);
 
 #endif

@@ -33,7 +33,7 @@ int rung_worker_ceilings(rung_ceilings *out, rung_env *env, rung_worker *w, rung
 	if (rc) {
 		rc = rung_error_set(RUNG_ECOMPILE, "ceilings: the ceiling kernels do not compile for %s: %s", req.arch,
 				    k.error[0] ? k.error : rung_error_last());
-		rung_compiled_free(&k);
+		rung_compiled_clear(&k);
 		return rc;
 	}
 	json_t *hdr = json_pack("{s:s}", "type", "ceilings");
@@ -41,7 +41,7 @@ int rung_worker_ceilings(rung_ceilings *out, rung_env *env, rung_worker *w, rung
 	rung_exchange ex;
 	rc = rung__worker_exchange(w, hdr, &b, 1, 60.0, cb, ud, &ex);
 	json_decref(hdr);
-	rung_compiled_free(&k);
+	rung_compiled_clear(&k);
 	if (rc)
 		return rc;
 	if (ex.failed) {
@@ -66,6 +66,6 @@ int rung_worker_ceilings(rung_ceilings *out, rung_env *env, rung_worker *w, rung
 		json_object_foreach(notes, key, v)
 			fprintf(stderr, "rung ceilings: %s: %s\n", key, json_string_value(v) ? json_string_value(v) : "?");
 	}
-	rung__exchange_free(&ex);
+	rung__exchange_clear(&ex);
 	return rc;
 }

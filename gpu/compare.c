@@ -13,7 +13,7 @@
 #include "gpu/plan.h"
 #include "gpu/worker_internal.h"
 
-void rung_ab_free(rung_ab *ab)
+void rung_ab_clear(rung_ab *ab)
 {
 	if (!ab)
 		return;
@@ -30,10 +30,10 @@ static int plan_for(rung_plan *p, const rung_spec *spec, const char *src, const 
 	memset(&l, 0, sizeof(l));
 	if (rung_launch_from_source(&l, spec, src, file) < 0 || rung_plan_build(p, spec, &l, NULL, seed)) {
 		snprintf(reason, rlen, "%s", rung_error_last());
-		rung_launch_free(&l);
+		rung_launch_clear(&l);
 		return 1;
 	}
-	rung_launch_free(&l);
+	rung_launch_clear(&l);
 	p->has_ref = false;
 	snprintf(p->kernel.lowered, sizeof(p->kernel.lowered), "%s", k->lowered);
 	snprintf(p->kernel.file, sizeof(p->kernel.file), "%s", file);
@@ -147,7 +147,7 @@ int rung_compare_versions(rung_ab *out, rung_worker *w, const rung_spec *spec, c
 			snprintf(out->method, sizeof(out->method), "%s", m ? m : "");
 		}
 	}
-	rung__exchange_free(&ex);
+	rung__exchange_clear(&ex);
 done:
 	free(pa);
 	free(pb);

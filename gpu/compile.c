@@ -875,7 +875,7 @@ done:
 	return rc;
 }
 
-void rung_compiled_free(rung_compiled *c)
+void rung_compiled_clear(rung_compiled *c)
 {
 	if (!c)
 		return;

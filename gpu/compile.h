@@ -55,9 +55,11 @@ typedef struct {
 /* Returns 0 on success; RUNG_ECOMPILE with out->error and out->log filled when the
  * source does not compile or the entry is missing; other negatives on setup errors. */
 int rung_compile(rung_compiled *out, const rung_compile_req *req);
-void rung_compiled_free(rung_compiled *c);
+void rung_compiled_clear(rung_compiled *c);
 
 /* The version of NVRTC, "13.0". */
 const char *rung_nvrtc_version(void);
+/* The CUDA version of the headers rung was built against ("12.4", from cuda.h's CUDA_VERSION). */
+const char *rung_cuda_build_version(void);
 
 #endif

@@ -1,9 +1,11 @@
 #include "gpu/cubin.h"
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
 
 #include "core/err.h"
+#include "core/sha256.h"
 
 typedef struct {
 	const unsigned char *d;
@@ -93,4 +95,43 @@ int rung_cubin_same_code(const void *a, size_t na, const void *b, size_t nb)
 		if (strcmp(n1, n2) || s1 != s2 || (d1 && d2 && memcmp(d1, d2, s1)) || (!d1 != !d2))
 			return 0;
 	}
+}
+
+/* Sections that describe the source, not what runs: line tables, debug info, notes. */
+static bool source_only(const char *name)
+{
+	static const char *const prefixes[] = {".debug", ".nv_debug", ".note", ".rel.debug", ".rela.debug",
+					       ".rel.nv_debug", ".rela.nv_debug"};
+	for (size_t k = 0; k < sizeof(prefixes) / sizeof(prefixes[0]); k++)
+		if (!strncmp(name, prefixes[k], strlen(prefixes[k])))
+			return true;
+	return false;
+}
+
+int rung_cubin_code_key(char out[65], const void *cubin, size_t n)
+{
+	elf e;
+	out[0] = 0;
+	if (elf_open(&e, cubin, n))
+		return rung_error_set(RUNG_EINVAL, "not an ELF64 CUBIN");
+	rung_sha256_ctx c;
+	rung_sha256_init(&c);
+	/* the ELF header's machine and flags (the arch), then every section that runs */
+	rung_sha256_update(&c, e.d + 0x12, 2);
+	rung_sha256_update(&c, e.d + 0x30, 4);
+	for (int i = 0; i < e.shnum; i++) {
+		const char *name;
+		const unsigned char *data;
+		uint64_t size;
+		if (section(&e, i, &name, &data, &size))
+			return rung_error_set(RUNG_EINVAL, "malformed CUBIN section table");
+		if (!*name || source_only(name))
+			continue;
+		rung_sha256_update(&c, name, strlen(name) + 1);
+		rung_sha256_update(&c, &size, sizeof(size));
+		if (data)
+			rung_sha256_update(&c, data, (size_t)size);
+	}
+	rung_sha256_final_hex(&c, out);
+	return 0;
 }

@@ -10,4 +10,12 @@
  * is not an ELF64 image. */
 int rung_cubin_same_code(const void *a, size_t na, const void *b, size_t nb);
 
+/* The machine-code key of a CUBIN: SHA-256 over the ELF machine and flags
+ * and every section that runs or configures the kernel (code, constants,
+ * initialised globals, kernel attributes, symbols), leaving out what only
+ * describes the source (line tables, debug info, notes), so that a comment or
+ * a renamed local gives the same key. 64 hex digits into out; RUNG_EINVAL
+ * when it is not an ELF64 image. */
+int rung_cubin_code_key(char out[65], const void *cubin, size_t n);
+
 #endif

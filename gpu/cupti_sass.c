@@ -227,6 +227,6 @@ out:
 	free(data);
 	free(vals);
 	if (ret)
-		rung_sass_counts_free(out);
+		rung_sass_counts_clear(out);
 	return ret;
 }

@@ -1,5 +1,6 @@
 #include "gpu/compile.h"
 
+#include <cuda.h>
 #include <stdio.h>
 #include <nvrtc.h>
 
@@ -10,5 +11,12 @@ const char *rung_nvrtc_version(void)
 	if (nvrtcVersion(&ma, &mi) != NVRTC_SUCCESS)
 		return "unknown";
 	snprintf(buf, sizeof(buf), "%d.%d", ma, mi);
+	return buf;
+}
+
+const char *rung_cuda_build_version(void)
+{
+	static char buf[16];
+	snprintf(buf, sizeof(buf), "%d.%d", CUDA_VERSION / 1000, CUDA_VERSION % 1000 / 10);
 	return buf;
 }

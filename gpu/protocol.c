@@ -21,7 +21,7 @@ void rung_chan_init(rung_chan *c, int fd)
 	c->side_fd[0] = c->side_fd[1] = -1;
 }
 
-void rung_chan_free(rung_chan *c)
+void rung_chan_clear(rung_chan *c)
 {
 	free(c->buf);
 	c->buf = NULL;
@@ -144,7 +144,7 @@ static int fill(rung_chan *c, size_t need, int64_t *deadline_ms)
 	return 0;
 }
 
-void rung_msg_free(rung_msg *m)
+void rung_msg_clear(rung_msg *m)
 {
 	if (!m)
 		return;
@@ -197,14 +197,14 @@ int rung_msg_read(rung_msg *out, rung_chan *c, int64_t deadline)
 	if (!blobs)
 		return 0;
 	if (!json_is_array(blobs) || json_array_size(blobs) > RUNG_PROTO_MAX_BLOBS) {
-		rung_msg_free(out);
+		rung_msg_clear(out);
 		return rung_error_set(RUNG_EIO, "worker protocol: bad \"blobs\" list");
 	}
 	size_t nb = json_array_size(blobs);
 	for (size_t i = 0; i < nb; i++) {
 		json_t *v = json_array_get(blobs, i);
 		if (!json_is_integer(v) || json_integer_value(v) < 0 || (unsigned long long)json_integer_value(v) > RUNG_PROTO_MAX_BLOB) {
-			rung_msg_free(out);
+			rung_msg_clear(out);
 			return rung_error_set(RUNG_EIO, "worker protocol: bad blob size");
 		}
 		/* The announced size is only a claim: the buffer grows as the bytes
@@ -215,7 +215,7 @@ int rung_msg_read(rung_msg *out, rung_chan *c, int64_t deadline)
 		size_t cap = len < BLOB_FIRST ? len : BLOB_FIRST;
 		char *data = malloc(cap + 1);
 		if (!data) {
-			rung_msg_free(out);
+			rung_msg_clear(out);
 			return rung_error_set(RUNG_ENOMEM, "worker protocol: out of memory for a %zu-byte blob", len);
 		}
 		out->blobs[i].data = data;
@@ -227,7 +227,7 @@ int rung_msg_read(rung_msg *out, rung_chan *c, int64_t deadline)
 			if (have == 0) {
 				int err = fill(c, 1, &deadline_ms);
 				if (err) {
-					rung_msg_free(out);
+					rung_msg_clear(out);
 					return err;
 				}
 				have = c->len - c->off;
@@ -239,7 +239,7 @@ int rung_msg_read(rung_msg *out, rung_chan *c, int64_t deadline)
 					ncap = ncap > len / 2 ? len : ncap * 2;
 				char *nd = realloc(data, ncap + 1);
 				if (!nd) {
-					rung_msg_free(out);
+					rung_msg_clear(out);
 					return rung_error_set(RUNG_ENOMEM, "worker protocol: out of memory for a %zu-byte blob", len);
 				}
 				out->blobs[i].data = data = nd;

@@ -46,7 +46,7 @@ struct rung_chan {
 };
 
 void rung_chan_init(rung_chan *c, int fd);
-void rung_chan_free(rung_chan *c); /* frees the buffer; does not close fd */
+void rung_chan_clear(rung_chan *c); /* frees the buffer; does not close fd */
 
 /* Writes hdr (adds "blobs" when nblobs > 0) then the blobs. Retries on EINTR;
  * never raises SIGPIPE on sockets (MSG_NOSIGNAL). RUNG_EIO when the peer is gone. */
@@ -58,6 +58,6 @@ int rung_msg_write(int fd, json_t *hdr, const rung_blob *blobs, int nblobs);
  * RUNG_EIO at end of stream ("worker exited") or on a malformed frame
  * (message says what was wrong). */
 int rung_msg_read(rung_msg *out, rung_chan *c, int64_t deadline_ms);
-void rung_msg_free(rung_msg *m);
+void rung_msg_clear(rung_msg *m);
 
 #endif

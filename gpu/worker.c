@@ -131,7 +131,7 @@ static int worker_reap(rung_worker *w, bool kill_now, int grace_ms)
 	if (w->fd >= 0)
 		close(w->fd);
 	rung__capture_close(&w->cap); /* what it printed before it went stays with the job */
-	rung_chan_free(&w->chan);
+	rung_chan_clear(&w->chan);
 	w->fd = -1;
 	w->pid = -1;
 	w->running = false;
@@ -152,7 +152,7 @@ void rung_worker_close(rung_worker *w)
 		shutdown(w->fd, SHUT_WR);
 		worker_reap(w, false, 2000);
 	}
-	rung__capture_free(&w->cap);
+	rung__capture_clear(&w->cap);
 	free_prefix(w);
 	free(w);
 }
@@ -183,8 +183,8 @@ void rung_worker_detach(rung_worker *w)
 	}
 	if (w->fd >= 0)
 		close(w->fd); /* the worker also quits on end of input */
-	rung__capture_free(&w->cap);
-	rung_chan_free(&w->chan);
+	rung__capture_clear(&w->cap);
+	rung_chan_clear(&w->chan);
 	free_prefix(w);
 	free(w);
 }
@@ -368,7 +368,7 @@ int rung__worker_start(rung_worker *w)
 		return rung_error_set(RUNG_EIO, "%s before hello (%s)", why, err.msg);
 	}
 	if (strcmp(m.type, "hello") != 0) {
-		rung_msg_free(&m);
+		rung_msg_clear(&m);
 		worker_reap(w, true, 0);
 		return rung_error_set(RUNG_EIO, "worker protocol: expected hello, got '%s'", m.type);
 	}
@@ -376,13 +376,13 @@ int rung__worker_start(rung_worker *w)
 		const char *reason = json_string_value(json_object_get(m.json, "reason"));
 		snprintf(w->nodev_reason, sizeof(w->nodev_reason), "%s", reason ? reason : "no CUDA device");
 		w->nodev = true;
-		rung_msg_free(&m);
+		rung_msg_clear(&m);
 		worker_reap(w, false, 5000);
 		return rung_error_set(RUNG_ENODEV, "%s", w->nodev_reason);
 	}
 	rung_env_from_json(&w->env, json_object_get(m.json, "env"));
 	w->have_env = true;
-	rung_msg_free(&m);
+	rung_msg_clear(&m);
 	return 0;
 }
 
@@ -633,7 +633,7 @@ static int exchange(rung_worker *w, json_t *hdr, const rung_blob *blobs, int nbl
 				worker_reap(w, false, 2000);
 				return 0;
 			}
-			rung_msg_free(&m);
+			rung_msg_clear(&m);
 		}
 		int st = worker_reap(w, true, 0);
 		rung__describe_exit(ex->reason, sizeof(ex->reason), st);
@@ -680,7 +680,7 @@ static int exchange(rung_worker *w, json_t *hdr, const rung_blob *blobs, int nbl
 			const char *pm = json_string_value(json_object_get(m.json, "msg"));
 			double frac = json_number_value(json_object_get(m.json, "frac"));
 			progress(cb, ud, ex->step, frac, pm ? pm : "");
-			rung_msg_free(&m);
+			rung_msg_clear(&m);
 			continue;
 		}
 		if (!strcmp(m.type, "result") || !strcmp(m.type, "error") || !strcmp(m.type, "compare_result")) {
@@ -691,7 +691,7 @@ static int exchange(rung_worker *w, json_t *hdr, const rung_blob *blobs, int nbl
 			return 0;
 		}
 		/* Unknown message: ignore (forward compatible). */
-		rung_msg_free(&m);
+		rung_msg_clear(&m);
 	}
 }
 
@@ -711,10 +711,10 @@ int rung__worker_exchange(rung_worker *w, json_t *hdr, const rung_blob *blobs, i
 	return rc;
 }
 
-void rung__exchange_free(rung_exchange *ex)
+void rung__exchange_clear(rung_exchange *ex)
 {
 	if (ex->have_msg)
-		rung_msg_free(&ex->msg);
+		rung_msg_clear(&ex->msg);
 	ex->have_msg = false;
 	free(ex->output);
 	ex->output = NULL;
@@ -828,11 +828,11 @@ static int eval_gpu(rung_result *out, rung_worker *w, const rung_job *job, const
 			judge_roofline(out, plan, job);
 		}
 	}
-	rung__exchange_free(&ex);
+	rung__exchange_clear(&ex);
 done:
 	free(plan);
-	rung_launch_free(&kl);
-	rung_launch_free(&rl);
+	rung_launch_clear(&kl);
+	rung_launch_clear(&rl);
 	return ret;
 }
 
@@ -899,7 +899,7 @@ int rung_evaluate(rung_result *out, rung_worker *w, const rung_job *job, rung_pr
 	(void)t0;
 	rung_timing_flush("parent");
 	free(ref_owned);
-	rung_compiled_free(&kc);
-	rung_compiled_free(&rc);
+	rung_compiled_clear(&kc);
+	rung_compiled_clear(&rc);
 	return ret;
 }

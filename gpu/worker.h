@@ -144,7 +144,7 @@ typedef struct {
 int rung_compare_versions(rung_ab *out, rung_worker *w, const rung_spec *spec, const char *src_a, const char *file_a,
 			  const rung_compiled *ka, const char *src_b, const char *file_b, const rung_compiled *kb,
 			  double budget_s);
-void rung_ab_free(rung_ab *ab);
+void rung_ab_clear(rung_ab *ab);
 
 /* The worker process itself (`rung worker`): speaks the protocol on in_fd/out_fd
  * until end of input or "quit". out_fd == in_fd: one socket both ways, and

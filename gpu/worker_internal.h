@@ -55,7 +55,7 @@ typedef struct {
  * next request starts a fresh one. Returns negative only for rung's own errors. */
 int rung__worker_exchange(rung_worker *w, json_t *hdr, const rung_blob *blobs, int nblobs, double deadline_s,
 			  rung_progress_fn cb, void *ud, rung_exchange *ex);
-void rung__exchange_free(rung_exchange *ex);
+void rung__exchange_clear(rung_exchange *ex);
 
 /* Compiles candidate and reference into kc/rc and fills out's compile rung.
  * Returns 0 when both compiled, 1 when a verdict was set (compile FAILED, or

@@ -16,6 +16,7 @@ cmake --build "$src/build" -j"$(nproc 2>/dev/null || echo 2)" >/dev/null
 rm -rf .carry/bin .carry/lib
 mkdir -p .carry/bin
 cp "$src/build/rung" .carry/bin/
+cp "$src/build/bench_tui_eval" .carry/bin/
 for t in "$src"/build/gpu_*; do # every GPU test (tests/gpu_*.c)
   [ -x "$t" ] && cp "$t" .carry/bin/
 done

@@ -50,7 +50,7 @@ static int load(version *v, const char *name, const char *file, const char *pref
 
 static void unload(version *v)
 {
-	rung_compiled_free(&v->k);
+	rung_compiled_clear(&v->k);
 	free(v->src);
 }
 
@@ -70,7 +70,7 @@ static void test_identical_code_is_same(void)
 	compare(&ab, &good, &good2);
 	CHECK(ab.identical);
 	CHECK(!ab.disagree && !ab.failed);
-	rung_ab_free(&ab);
+	rung_ab_clear(&ab);
 }
 
 /* One of them cheats from its third launch: odd rows keep B's (or A's) poison. */
@@ -95,7 +95,7 @@ static void expect_disagree(version *a, version *b, const char *who, int64_t cou
 	CHECK_CONTAINS(ab.reason, "one of them behaves differently when timed; rung check each");
 	CHECK_INT(ab.verified, 4); /* the two warm-up rounds */
 	CHECK_INT(ab.n, 0);
-	rung_ab_free(&ab);
+	rung_ab_clear(&ab);
 }
 
 static void test_call_counter_as_b(void)
@@ -127,7 +127,7 @@ static void test_honest_pair_gets_a_verdict(void)
 	rung_compare cmp;
 	CHECK_INT(rung_compare_samples(&cmp, ab.a, ab.n, ab.b, ab.n, 0, 0x5eed), 0);
 	printf("     %s B/A=%.3f [%.3f, %.3f]\n", rung_cmp_verdict_name(cmp.verdict), cmp.ratio, cmp.lo, cmp.hi);
-	rung_ab_free(&ab);
+	rung_ab_clear(&ab);
 }
 
 /* The command line: the disagreement is the verdict, exit 1. */

@@ -122,7 +122,7 @@ static void test_trace_two_regions(void)
 		blocks += t.sms[i].blocks;
 	CHECK_INT(blocks, 64);
 	CHECK(t.kernel_us > 0);
-	rung_trace_free(&t);
+	rung_trace_clear(&t);
 	json_decref(aux);
 	rung_result_clear(&r);
 }
@@ -177,13 +177,13 @@ static void test_sass_loop_counts(void)
 		}
 		rung_sass_print_hot(stdout, &s, -1, &c, 8);
 		free(inst);
-		rung_sass_free(&s);
+		rung_sass_clear(&s);
 	} else {
 		printf("     note: no nvdisasm listing (%s): FFMA line not checked\n", rung_error_last());
 	}
 	free(listing);
-	rung_compiled_free(&kc);
-	rung_sass_counts_free(&c);
+	rung_compiled_clear(&kc);
+	rung_sass_counts_clear(&c);
 	json_decref(aux);
 	rung_result_clear(&r);
 }

@@ -109,7 +109,7 @@ static void test_kernels_compile(void)
 	CHECK_INT(rc, 0);
 	if (rc) {
 		fprintf(stderr, "%s\n%s\n", k.error, k.log ? k.log : "");
-		rung_compiled_free(&k);
+		rung_compiled_clear(&k);
 		return;
 	}
 	const char *entries[] = {".entry ceil_copy", ".entry ceil_ffma", ".entry ceil_dfma", ".entry ceil_mma_bf16",
@@ -122,7 +122,7 @@ static void test_kernels_compile(void)
 	CHECK_CONTAINS(k.ptx, "fma.rn.f64");
 	CHECK_CONTAINS(k.ptx, "ld.global.nc.v4");
 	CHECK(k.cubin_len > 0);
-	rung_compiled_free(&k);
+	rung_compiled_clear(&k);
 }
 
 static void test_print(void)

@@ -5,6 +5,7 @@
 
 #include "core/err.h"
 #include "gpu/compile.h"
+#include "gpu/cubin.h"
 #include "harness.h"
 
 static int compile_src(rung_compiled *out, const char *src, const char *file, const char *entry)
@@ -42,7 +43,7 @@ static void test_sgemm_task_kernel(void)
 	CHECK_CONTAINS(c.log, "Compiling entry function '_Z5sgemmILi32EEviiiPKfS1_Pf' for 'sm_90'");
 	CHECK(c.ms > 0);
 	CHECK_STR(c.error, "");
-	rung_compiled_free(&c);
+	rung_compiled_clear(&c);
 	free(src);
 }
 
@@ -59,7 +60,7 @@ static void test_syntax_error_file_line(void)
 	CHECK_STR(rung_error_last(), "bad.cu:3: identifier \"x\" is undefined");
 	CHECK_CONTAINS(c.log, "bad.cu(4): error: identifier \"y\" is undefined"); /* full log kept */
 	CHECK(c.ptx == NULL && c.cubin == NULL);
-	rung_compiled_free(&c);
+	rung_compiled_clear(&c);
 }
 
 static void test_template_entry(void)
@@ -77,10 +78,10 @@ static void test_template_entry(void)
 	CHECK_STR(c.lowered, "_Z1kILi128EEvPfi");
 	CHECK(c.kinfo.valid && c.kinfo.regs > 0);
 	CHECK_INT(c.kinfo.stack, 512); /* float loc[128] dynamically indexed: local memory */
-	rung_compiled_free(&c);
+	rung_compiled_clear(&c);
 	CHECK_INT(compile_src(&c, src, "k.cu", "k<4>"), 0);
 	CHECK_STR(c.lowered, "_Z1kILi4EEvPfi");
-	rung_compiled_free(&c);
+	rung_compiled_clear(&c);
 }
 
 static void test_plain_and_extern_c(void)
@@ -91,11 +92,11 @@ static void test_plain_and_extern_c(void)
 	CHECK_INT(compile_src(&c, src, "k.cu", "add"), 0);
 	CHECK_STR(c.lowered, "_Z3addPf");
 	CHECK_STR(c.kinfo.name, "_Z3addPf");
-	rung_compiled_free(&c);
+	rung_compiled_clear(&c);
 	CHECK_INT(compile_src(&c, src, "k.cu", "twice"), 0);
 	CHECK_STR(c.lowered, "twice");
 	CHECK(c.kinfo.regs > 0);
-	rung_compiled_free(&c);
+	rung_compiled_clear(&c);
 }
 
 static void test_missing_entry(void)
@@ -104,21 +105,21 @@ static void test_missing_entry(void)
 	rung_compiled c;
 	CHECK_INT(compile_src(&c, src, "k.cu", "foo"), RUNG_ECOMPILE);
 	CHECK_STR(c.error, "entry 'foo' not found in k.cu");
-	rung_compiled_free(&c);
+	rung_compiled_clear(&c);
 	/* a source error comes first even when the entry is missing too */
 	CHECK_INT(compile_src(&c, "__global__ void add(float *a) { a[0] = z; }\n", "k.cu", "foo"), RUNG_ECOMPILE);
 	CHECK_STR(c.error, "k.cu:1: identifier \"z\" is undefined");
-	rung_compiled_free(&c);
+	rung_compiled_clear(&c);
 	/* NVRTC prints the name expression's errors first when a template entry is missing */
 	CHECK_INT(compile_src(&c, "x\n", "k.cu", "sgemm<32>"), RUNG_ECOMPILE);
 	CHECK_STR(c.error, "k.cu:1: this declaration has no storage class or type specifier");
 	CHECK_CONTAINS(c.log, "__nv_name_map(2): error");
-	rung_compiled_free(&c);
+	rung_compiled_clear(&c);
 	/* an error with no line */
 	CHECK_INT(compile_src(&c, "__global__ void k(float *a) { a[0] = 1; }\nstruct S { int x; }\n", "k.cu", "k"),
 	          RUNG_ECOMPILE);
 	CHECK_STR(c.error, "k.cu: at end of source: expected a \";\"");
-	rung_compiled_free(&c);
+	rung_compiled_clear(&c);
 }
 
 static void test_device_function_is_not_a_kernel(void)
@@ -128,7 +129,7 @@ static void test_device_function_is_not_a_kernel(void)
 	rung_compiled c;
 	CHECK_INT(compile_src(&c, src, "k.cu", "f"), RUNG_ECOMPILE);
 	CHECK_STR(c.error, "k.cu: 'f' is not a __global__ kernel");
-	rung_compiled_free(&c);
+	rung_compiled_clear(&c);
 }
 
 static void test_headers_in_memory_and_dirs(void)
@@ -149,21 +150,21 @@ static void test_headers_in_memory_and_dirs(void)
 	rung_compiled c;
 	CHECK_INT(rung_compile(&c, &req), 0);
 	CHECK_CONTAINS(c.ptx, "1111490560"); /* 16 * 3 = 48.0f = 0x42400000 */
-	rung_compiled_free(&c);
+	rung_compiled_clear(&c);
 
 	/* an error inside a header names the header and its line */
 	rung_header bad[] = {{.name = "tile.cuh", .text = "#define TILE 16\n__device__ int oops() { return undefined_thing; }\n"}};
 	req.headers = bad;
 	CHECK_INT(rung_compile(&c, &req), RUNG_ECOMPILE);
 	CHECK_STR(c.error, "tile.cuh:2: identifier \"undefined_thing\" is undefined");
-	rung_compiled_free(&c);
+	rung_compiled_clear(&c);
 
 	/* a missing header is a catastrophic error at the #include line */
 	req.headers = NULL;
 	req.nheaders = 0;
 	CHECK_INT(rung_compile(&c, &req), RUNG_ECOMPILE);
 	CHECK_STR(c.error, "k.cu:1: cannot open source file \"tile.cuh\"");
-	rung_compiled_free(&c);
+	rung_compiled_clear(&c);
 }
 
 static void test_options(void)
@@ -172,15 +173,15 @@ static void test_options(void)
 	rung_compiled c;
 	rung_compile_req req = {.src = src, .file = "k.cu", .entry = "k", .options = "  -DSCALE=3\t--use_fast_math "};
 	CHECK_INT(rung_compile(&c, &req), 0);
-	rung_compiled_free(&c);
+	rung_compiled_clear(&c);
 	req.options = NULL;
 	CHECK_INT(rung_compile(&c, &req), RUNG_ECOMPILE);
 	CHECK_STR(c.error, "k.cu:1: identifier \"SCALE\" is undefined");
-	rung_compiled_free(&c);
+	rung_compiled_clear(&c);
 	req.options = "--no-such-option";
 	CHECK_INT(rung_compile(&c, &req), RUNG_ECOMPILE);
 	CHECK_CONTAINS(c.error, "invalid NVRTC option");
-	rung_compiled_free(&c);
+	rung_compiled_clear(&c);
 }
 
 static void test_ptxas_failures(void)
@@ -190,13 +191,13 @@ static void test_ptxas_failures(void)
 	CHECK_INT(compile_src(&c, asm_src, "k.cu", "k"), RUNG_ECOMPILE);
 	CHECK_CONTAINS(c.error, "k.cu: ptxas: ");
 	CHECK_CONTAINS(c.error, "Unknown modifier '.instr' (PTX line ");
-	rung_compiled_free(&c);
+	rung_compiled_clear(&c);
 
 	const char *big = "__global__ void k(float *a) { __shared__ float s[100000]; s[threadIdx.x] = a[0];"
 	                  " __syncthreads(); a[threadIdx.x] = s[threadIdx.x + 1]; }\n";
 	CHECK_INT(compile_src(&c, big, "k.cu", "k"), RUNG_ECOMPILE);
 	CHECK_STR(c.error, "k.cu: 400000 bytes of static shared memory (limit 49152; use dynamic shared memory)");
-	rung_compiled_free(&c);
+	rung_compiled_clear(&c);
 }
 
 /* A source that is not UTF-8 text fails with its file:line before NVRTC misreads it
@@ -211,49 +212,49 @@ static void test_source_encoding(void)
 	CHECK_STR(c.error, "vadd.cu:2: byte 0xFF is not UTF-8 (the file must be UTF-8 or ASCII)");
 	CHECK_STR(rung_error_last(), c.error);
 	CHECK_CONTAINS(c.log, "vadd.cu:2: byte 0xFF"); /* the log says why too */
-	rung_compiled_free(&c);
+	rung_compiled_clear(&c);
 	/* Latin-1: a lead byte without its continuation */
 	CHECK_INT(compile_src(&c, "// caf\xe9 au lait\n", "vadd.cu", "vadd"), RUNG_ECOMPILE);
 	CHECK_STR(c.error, "vadd.cu:1: byte 0xE9 is not UTF-8 (the file must be UTF-8 or ASCII)");
-	rung_compiled_free(&c);
+	rung_compiled_clear(&c);
 	/* UTF-8 itself is fine */
 	CHECK_INT(compile_src(&c, "// caf\xc3\xa9, \xe2\x88\x91, \xf0\x9f\x9a\x80\n__global__ void vadd(float *a) { a[0] = 1; }\n",
 	                      "vadd.cu", "vadd"),
 	          0);
-	rung_compiled_free(&c);
+	rung_compiled_clear(&c);
 	/* a UTF-8 byte-order mark is dropped: the compile succeeds (NVRTC: "unrecognized token") */
 	char bom[256];
 	snprintf(bom, sizeof(bom), "\xef\xbb\xbf%s", good);
 	CHECK_INT(compile_src(&c, bom, "vadd.cu", "vadd"), 0);
 	CHECK_STR(c.lowered, "_Z4vaddPf");
-	rung_compiled_free(&c);
+	rung_compiled_clear(&c);
 	/* ... and line numbers stay those of the file */
 	CHECK_INT(compile_src(&c, "\xef\xbb\xbf\n__global__ void vadd(float *a) { a[0] = x; }\n", "vadd.cu", "vadd"),
 	          RUNG_ECOMPILE);
 	CHECK_STR(c.error, "vadd.cu:2: identifier \"x\" is undefined");
-	rung_compiled_free(&c);
+	rung_compiled_clear(&c);
 	/* UTF-16, with and without a BOM */
 	const char u16le[] = "\xff\xfe/\0/\0 \0x\0\n\0";
 	rung_compile_req req = {.src = u16le, .src_len = sizeof(u16le) - 1, .file = "vadd.cu", .entry = "vadd"};
 	CHECK_INT(rung_compile(&c, &req), RUNG_ECOMPILE);
 	CHECK_STR(c.error, "vadd.cu: UTF-16 text (BOM FF FE): save it as UTF-8");
-	rung_compiled_free(&c);
+	rung_compiled_clear(&c);
 	const char u16be[] = "\xfe\xff\0/\0/";
 	req.src = u16be, req.src_len = sizeof(u16be) - 1;
 	CHECK_INT(rung_compile(&c, &req), RUNG_ECOMPILE);
 	CHECK_STR(c.error, "vadd.cu: UTF-16 text (BOM FE FF): save it as UTF-8");
-	rung_compiled_free(&c);
+	rung_compiled_clear(&c);
 	const char u16nobom[] = "/\0/\0 \0x\0\n\0";
 	req.src = u16nobom, req.src_len = sizeof(u16nobom) - 1;
 	CHECK_INT(rung_compile(&c, &req), RUNG_ECOMPILE);
 	CHECK_STR(c.error, "vadd.cu: UTF-16 text (little-endian, no BOM): save it as UTF-8");
-	rung_compiled_free(&c);
+	rung_compiled_clear(&c);
 	/* a NUL byte, seen when the length is given */
 	const char nul[] = "// a\n// b\n__global__ void vadd(float *a) {\n\0 a[0] = 1; }\n";
 	req.src = nul, req.src_len = sizeof(nul) - 1;
 	CHECK_INT(rung_compile(&c, &req), RUNG_ECOMPILE);
 	CHECK_STR(c.error, "vadd.cu:4: NUL byte (the file must be UTF-8 or ASCII text)");
-	rung_compiled_free(&c);
+	rung_compiled_clear(&c);
 }
 
 /* Headers are checked as the source is: in memory (from git) and on disk (-I dirs,
@@ -266,16 +267,16 @@ static void test_header_encoding(void)
 	rung_compile_req req = {.src = src, .file = "k.cu", .entry = "k", .headers = h, .nheaders = 1};
 	CHECK_INT(rung_compile(&c, &req), RUNG_ECOMPILE);
 	CHECK_STR(c.error, "tile.cuh:1: byte 0xFF is not UTF-8 (the file must be UTF-8 or ASCII)");
-	rung_compiled_free(&c);
+	rung_compiled_clear(&c);
 	const char nul[] = "// x\n#define TILE 16\n\0";
 	h[0].text = nul, h[0].len = sizeof(nul) - 1;
 	CHECK_INT(rung_compile(&c, &req), RUNG_ECOMPILE);
 	CHECK_STR(c.error, "tile.cuh:3: NUL byte (the file must be UTF-8 or ASCII text)");
-	rung_compiled_free(&c);
+	rung_compiled_clear(&c);
 	h[0].text = "\xef\xbb\xbf#define TILE 16\n", h[0].len = 0; /* dropped, as in the source */
 	CHECK_INT(rung_compile(&c, &req), 0);
 	CHECK_CONTAINS(c.ptx, "1098907648"); /* 16.0f */
-	rung_compiled_free(&c);
+	rung_compiled_clear(&c);
 
 	/* on disk: found through the -I dirs, and its own includes beside it */
 	const char *dir = t_tmpdir();
@@ -293,14 +294,14 @@ static void test_header_encoding(void)
 	char want[800];
 	snprintf(want, sizeof(want), "%s/inc/sub/two.cuh:1: byte 0xE9 is not UTF-8 (the file must be UTF-8 or ASCII)", dir);
 	CHECK_STR(c.error, want);
-	rung_compiled_free(&c);
+	rung_compiled_clear(&c);
 	CHECK_INT(t_write(p, "\xef\xbb\xbf// deux\n#define TWO 2\n"), 0); /* NVRTC reads a file's BOM as a token */
 	CHECK_INT(rung_compile(&c, &req), 0);
 	CHECK_CONTAINS(c.ptx, "1098907648"); /* 8 * 2 = 16.0f */
-	rung_compiled_free(&c);
+	rung_compiled_clear(&c);
 	CHECK_INT(t_write(p, "#define TWO 2\n"), 0);
 	CHECK_INT(rung_compile(&c, &req), 0);
-	rung_compiled_free(&c);
+	rung_compiled_clear(&c);
 	/* a git header that #includes a disk one */
 	rung_header gh[] = {{.name = "tile.cuh", .text = "#include \"sub/size.cuh\"\n#define TILE SIZE\n"}};
 	req.headers = gh, req.nheaders = 1;
@@ -308,7 +309,7 @@ static void test_header_encoding(void)
 	CHECK_INT(rung_compile(&c, &req), RUNG_ECOMPILE);
 	snprintf(want, sizeof(want), "%s/inc/sub/two.cuh:1: byte 0xC0 is not UTF-8 (the file must be UTF-8 or ASCII)", dir);
 	CHECK_STR(c.error, want);
-	rung_compiled_free(&c);
+	rung_compiled_clear(&c);
 }
 
 /* A spec of 4 [arg] sections; arch and options as given (lines 7 and 8). */
@@ -345,14 +346,14 @@ static void test_spec_arch_and_options(void)
 	CHECK_CONTAINS(c.error, " does not compile for 'sm_200' (it takes sm_");
 	CHECK_CONTAINS(c.error, "sm_90, "); /* the list NVRTC gives */
 	CHECK(c.spec_error);
-	rung_compiled_free(&c);
+	rung_compiled_clear(&c);
 	/* the same arch not from the spec (a device's): said against the file */
 	req.spec = NULL;
 	CHECK_INT(rung_compile(&c, &req), RUNG_ECOMPILE);
 	CHECK_CONTAINS(c.error, "k.cu: NVRTC ");
 	CHECK_CONTAINS(c.error, " does not compile for 'sm_200'");
 	CHECK(!c.spec_error);
-	rung_compiled_free(&c);
+	rung_compiled_clear(&c);
 	rung_spec_free(s);
 	/* a suffix NVRTC has not for that number: its front end refuses it */
 	s = spec_with("arch = sm_86a", "");
@@ -364,7 +365,7 @@ static void test_spec_arch_and_options(void)
 	CHECK_CONTAINS(c.error, " does not compile for 'sm_86a' (it takes sm_");
 	CHECK_CONTAINS(c.error, "; the a and f suffixes only for some)");
 	CHECK(c.spec_error);
-	rung_compiled_free(&c);
+	rung_compiled_clear(&c);
 	rung_spec_free(s);
 	/* an option NVRTC does not know: at the options line, in NVRTC's words */
 	s = spec_with("arch = sm_90", "options = -DX=1 --bogus");
@@ -374,12 +375,12 @@ static void test_spec_arch_and_options(void)
 	CHECK_INT(rung_compile(&c, &req), RUNG_ECOMPILE);
 	CHECK_STR(c.error, "t/rung.ini:8: [task] options: unrecognized option --bogus found");
 	CHECK(c.spec_error);
-	rung_compiled_free(&c);
+	rung_compiled_clear(&c);
 	req.spec = NULL;
 	CHECK_INT(rung_compile(&c, &req), RUNG_ECOMPILE);
 	CHECK_STR(c.error, "k.cu: invalid NVRTC option: unrecognized option --bogus found (options: -DX=1 --bogus)");
 	CHECK(!c.spec_error);
-	rung_compiled_free(&c);
+	rung_compiled_clear(&c);
 	rung_spec_free(s);
 	/* a good spec compiles */
 	s = spec_with("arch = sm_90", "options = -DX=1");
@@ -388,7 +389,7 @@ static void test_spec_arch_and_options(void)
 	req.spec = s, req.arch = s->arch, req.options = s->options;
 	CHECK_INT(rung_compile(&c, &req), 0);
 	CHECK_STR(c.error, "");
-	rung_compiled_free(&c);
+	rung_compiled_clear(&c);
 	rung_spec_free(s);
 }
 
@@ -407,25 +408,73 @@ static void test_params_against_spec(void)
 	                   "(the first without a parameter is [arg n] at t/rung.ini:23)");
 	CHECK(!c.spec_error); /* the kernel's mistake or the spec's: the kernel's compile rung fails */
 	CHECK(c.ptx != NULL); /* the PTX is kept for a look */
-	rung_compiled_free(&c);
+	rung_compiled_clear(&c);
 	req.src = "template <int T> __global__ void vadd(const float *a, const float *b, float *c, int n, int m)\n"
 	          "{ int i = threadIdx.x; if (i < n) c[i] = a[i] + b[i] + T + m; }\n";
 	req.entry = "vadd<2>";
 	CHECK_INT(rung_compile(&c, &req), RUNG_ECOMPILE);
 	CHECK_STR(c.error, "k.cu: kernel 'vadd<2>' takes 5 parameters but t/rung.ini declares 4 [arg] sections "
 	                   "(the last is [arg n] at t/rung.ini:23)");
-	rung_compiled_free(&c);
+	rung_compiled_clear(&c);
 	req.src = "extern \"C\" __global__ void vadd(const float *a, const float *b, float *c, int n)\n"
 	          "{ int i = threadIdx.x; if (i < n) c[i] = a[i] + b[i]; }\n";
 	req.entry = "vadd";
 	CHECK_INT(rung_compile(&c, &req), 0);
-	rung_compiled_free(&c);
+	rung_compiled_clear(&c);
 	/* without a spec nothing is counted */
 	req.spec = NULL;
 	req.src = "__global__ void vadd(float *c) { c[0] = 1; }\n";
 	CHECK_INT(rung_compile(&c, &req), 0);
-	rung_compiled_free(&c);
+	rung_compiled_clear(&c);
 	rung_spec_free(s);
+}
+
+
+/* The machine-code key (no-op versions): comments, blank lines and a renamed
+ * local that shift every line give the same key; a changed constant, a changed
+ * __constant__ initialiser or another arch give another. */
+static void code_key(char out[65], const char *src, const char *arch)
+{
+	rung_compiled c;
+	rung_compile_req req = {.src = src, .file = "k.cu", .entry = "k", .arch = arch};
+	out[0] = 0;
+	CHECK_INT(rung_compile(&c, &req), 0);
+	CHECK_INT(rung_cubin_code_key(out, c.cubin, c.cubin_len), 0);
+	rung_compiled_clear(&c);
+}
+
+static void test_code_key(void)
+{
+	const char *a = "__constant__ float w[2] = {1, 2};\n"
+			"extern \"C\" __global__ void k(float *y, int n) {\n"
+			"  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+			"  if (i < n) y[i] = y[i] * w[0] + 3.0f;\n}\n";
+	const char *a_comment = "// a comment that moves every line down\n\n\n"
+				"__constant__ float w[2] = {1, 2}; /* weights */\n"
+				"extern \"C\" __global__ void k(float *y, int n) {\n"
+				"  // the index\n  int idx = blockIdx.x * blockDim.x + threadIdx.x;\n"
+				"  if (idx < n) y[idx] = y[idx] * w[0] + 3.0f;\n}\n";
+	const char *b_const = "__constant__ float w[2] = {1, 2};\n"
+			      "extern \"C\" __global__ void k(float *y, int n) {\n"
+			      "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+			      "  if (i < n) y[i] = y[i] * w[0] + 4.0f;\n}\n";
+	const char *b_init = "__constant__ float w[2] = {5, 2};\n"
+			     "extern \"C\" __global__ void k(float *y, int n) {\n"
+			     "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+			     "  if (i < n) y[i] = y[i] * w[0] + 3.0f;\n}\n";
+	char ka[65], kc[65], kb[65], ki[65], k80[65];
+	code_key(ka, a, "sm_90");
+	code_key(kc, a_comment, "sm_90");
+	code_key(kb, b_const, "sm_90");
+	code_key(ki, b_init, "sm_90");
+	code_key(k80, a, "sm_80");
+	CHECK_INT(strlen(ka), 64);
+	CHECK_STR(ka, kc);
+	CHECK(strcmp(ka, kb) != 0);
+	CHECK(strcmp(ka, ki) != 0); /* same .text, other constant data */
+	CHECK(strcmp(ka, k80) != 0);
+	char junk[65];
+	CHECK_INT(rung_cubin_code_key(junk, "not an elf", 10), RUNG_EINVAL);
 }
 
 static void test_bad_request(void)
@@ -433,12 +482,13 @@ static void test_bad_request(void)
 	rung_compiled c;
 	CHECK_INT(compile_src(&c, NULL, "k.cu", "k"), RUNG_EINVAL);
 	CHECK_INT(compile_src(&c, "", "k.cu", ""), RUNG_EINVAL);
-	rung_compiled_free(&c);
-	rung_compiled_free(NULL);
+	rung_compiled_clear(&c);
+	rung_compiled_clear(NULL);
 }
 
 int main(void)
 {
+	T_RUN(test_code_key);
 	T_RUN(test_sgemm_task_kernel);
 	T_RUN(test_syntax_error_file_line);
 	T_RUN(test_template_entry);

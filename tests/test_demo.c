@@ -114,7 +114,8 @@ static void test_plan(void)
 	CHECK_INT(p.nnotes, 8);
 	CHECK_INT(p.notes[0].step, step_index(&p, "sgemm", "01-naive"));
 	CHECK_INT(p.notes[0].verdict, RUNG_NOTE_BASELINE);
-	CHECK_INT(p.notes[0].line, 12); /* examples/sgemm/ladder.txt:12 */
+	CHECK_INT(p.notes[0].line, 14); /* examples/sgemm/ladder.txt:14 */
+	CHECK_INT(p.notes[0].kind, RUNG_ENTRY_REMARK);
 	int k = -1;
 	for (int i = 0; i < p.nnotes; i++)
 		if (p.notes[i].step == step_index(&p, "sgemm", "07-warptile-ktail"))
@@ -124,7 +125,7 @@ static void test_plan(void)
 		CHECK_INT(p.notes[k].verdict, RUNG_NOTE_REJECT);
 		CHECK_CONTAINS(p.notes[k].text, "ktiles = K / BK");
 	}
-	rung_demo_plan_free(&p);
+	rung_demo_plan_clear(&p);
 }
 
 static void expect_error(const char *text, const char *msg)
@@ -133,7 +134,7 @@ static void expect_error(const char *text, const char *msg)
 	memset(&p, 0, sizeof(p));
 	CHECK_INT(rung_demo_plan_parse(&p, "sgemm", text, "x/ladder.txt"), RUNG_EINVAL);
 	CHECK_CONTAINS(rung_error_last(), msg);
-	rung_demo_plan_free(&p);
+	rung_demo_plan_clear(&p);
 }
 
 static void test_plan_errors(void)
@@ -144,7 +145,7 @@ static void test_plan_errors(void)
 	CHECK_INT(rung_demo_plan_parse(&p, "sgemm", ok, "x/ladder.txt"), 0);
 	CHECK_INT(p.nsteps, 1);
 	CHECK_STR(p.steps[0].name, "A");
-	rung_demo_plan_free(&p);
+	rung_demo_plan_clear(&p);
 
 	expect_error("# c\n\n01-naive | A <a@b> | 2025-06-02T09:04:00Z\n", "x/ladder.txt:3: expected 4 fields");
 	expect_error("99-nope | A <a@b> | 2025-06-02T09:04:00Z | m\n", "x/ladder.txt:1: step '99-nope' has no file sgemm/ladder/99-nope.cu");
@@ -153,8 +154,8 @@ static void test_plan_errors(void)
 	expect_error("01-naive | A <a@b> | 2025-06-02T09:04:00 | m\n", "x/ladder.txt:1: '2025-06-02T09:04:00': the date needs a zone");
 	expect_error("01-naive | A <a@b> | 2025-06-02T09:04:00Z | m\n02-coalesced | A <a@b> | 2025-06-02T09:00:00Z | m\n",
 		     "x/ladder.txt:2: date 2025-06-02T09:00:00Z is earlier than the step before");
-	expect_error("note | 01-naive | keep | too early\n", "x/ladder.txt:1: note on '01-naive', which is not an earlier step");
-	expect_error("01-naive | A <a@b> | 2025-06-02T09:04:00Z | m\nnote | 01-naive | great | x\n",
+	expect_error("remark | 01-naive | keep | too early\n", "x/ladder.txt:1: note on '01-naive', which is not an earlier step");
+	expect_error("01-naive | A <a@b> | 2025-06-02T09:04:00Z | m\ndirective | 01-naive | great | x\n",
 		     "x/ladder.txt:2: verdict 'great'");
 	expect_error("01-naive | A <a@b> | 2025-06-02T09:04:00Z | m\n01-naive | A <a@b> | 2025-06-02T09:05:00Z | m\n",
 		     "x/ladder.txt:2: step '01-naive' listed twice");
@@ -177,14 +178,14 @@ static void test_dates_and_sort(void)
 	memset(&p, 0, sizeof(p));
 	CHECK_INT(rung_demo_plan_parse(&p, "sgemm",
 				       "01-naive | A <a@b> | 2025-06-02T09:00:00Z | s1\n"
-				       "note | 01-naive | baseline | b\n"
+				       "remark | 01-naive | baseline | b\n"
 				       "02-coalesced | A <a@b> | 2025-06-02T09:20:00Z | s2\n"
-				       "note | 02-coalesced | keep | k\n",
+				       "directive | 02-coalesced | keep | k\n",
 				       "s"),
 		  0);
 	CHECK_INT(rung_demo_plan_parse(&p, "softmax",
 				       "01-naive-three-pass | B <b@c> | 2025-06-02T09:10:00Z | x1\n"
-				       "note | 01-naive-three-pass | best | n\n",
+				       "done | 01-naive-three-pass | best | n\n",
 				       "x"),
 		  0);
 	rung_demo_plan_sort(&p);
@@ -195,7 +196,7 @@ static void test_dates_and_sort(void)
 	CHECK_STR(p.steps[p.notes[0].step].message, "s1");
 	CHECK_STR(p.steps[p.notes[1].step].message, "s2");
 	CHECK_STR(p.steps[p.notes[2].step].message, "x1");
-	rung_demo_plan_free(&p);
+	rung_demo_plan_clear(&p);
 }
 
 /* The text of path at commit hex. */
@@ -323,11 +324,20 @@ static void test_build(void)
 		CHECK_STR(note.directives[0].author, RUNG_DEMO_HUMAN_NAME);
 		CHECK_INT(note.directives[0].time, 1748855040 + 120);
 		CHECK_CONTAINS(note.directives[0].text, "Baseline for this ladder");
+		CHECK(note.directives[0].remark); /* a remark on the baseline, not a directive */
+		CHECK(!rung_directive_open(&note.directives[0]));
 	}
 	rung_note_clear(&note);
 	CHECK_INT(rung_note_read(&note, r, commit_of(&p, "sgemm", "07-warptile")), 0);
 	CHECK_INT(note.verdict, RUNG_NOTE_NONE);
-	CHECK_CONTAINS(note.directives[0].text, "mma.sync m16n8k8");
+	CHECK_INT(note.ndirectives, 1);
+	if (note.ndirectives == 1) {
+		CHECK_CONTAINS(note.directives[0].text, "mma.sync m16n8k8");
+		CHECK(rung_directive_open(&note.directives[0])); /* the ladder's one open directive */
+	}
+	rung_note_clear(&note);
+	CHECK_INT(rung_note_read(&note, r, commit_of(&p, "sgemm", "05-2d-regblock")), 0);
+	CHECK(note.ndirectives == 1 && note.directives[0].done && !note.directives[0].remark); /* followed by 06 */
 	rung_note_clear(&note);
 	CHECK_INT(rung_note_read(&note, r, commit_of(&p, "sgemm", "02-coalesced")), RUNG_ENOTFOUND);
 	rung_repo_free(r);
@@ -340,7 +350,7 @@ static void test_build(void)
 	rung_demo_report rep2;
 	CHECK_INT(rung_demo_build(&rep2, &p2, dir2, "demo"), 0);
 	CHECK_STR(rep2.head, rep.head);
-	rung_demo_plan_free(&p2);
+	rung_demo_plan_clear(&p2);
 
 	/* a non-empty directory is refused and left alone */
 	CHECK_INT(rung_demo_build(&rep2, &p, dir, "demo"), RUNG_EINVAL);
@@ -348,7 +358,7 @@ static void test_build(void)
 	snprintf(path, sizeof(path), "%s/README.md", dir);
 	struct stat st;
 	CHECK_INT(stat(path, &st), 0);
-	rung_demo_plan_free(&p);
+	rung_demo_plan_clear(&p);
 }
 
 /* One `rung export` line for a passing result at `commit` (may be NULL) with `content`. */
@@ -402,7 +412,7 @@ static void test_recorded(void)
 	CHECK_INT(rung_vtask_source(&src, &c.task, commit_of(&p, "softmax", "02-warp-per-row"), NULL), 0);
 	char content[65];
 	rung_vtask_content(content, &c.task, &src);
-	rung_source_free(&src);
+	rung_source_clear(&src);
 	char *l1 = export_line("1111111111111111111111111111111111111111111111111111111111111111", "c1",
 			       commit_of(&p, "softmax", "01-naive-three-pass"), 2.5);
 	char *l2 = export_line("2222222222222222222222222222222222222222222222222222222222222222", content, NULL, 2.0);
@@ -448,7 +458,7 @@ static void test_recorded(void)
 	snprintf(want, sizeof(want), "%.7s  06-03 15:20 not evaluated", commit_of(&p, "softmax", "04-vectorized"));
 	CHECK_CONTAINS(text, want);
 	free(text);
-	rung_demo_plan_free(&p);
+	rung_demo_plan_clear(&p);
 }
 
 int main(void)

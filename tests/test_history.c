@@ -157,7 +157,7 @@ static void test_rename(void)
 		rung_source s;
 		CHECK_INT(rung_source_read(&s, r, l.v[2].id, l.v[2].kernel_path), 0);
 		CHECK_STR(s.text, body);
-		rung_source_free(&s);
+		rung_source_clear(&s);
 	}
 	o.no_follow = true;
 	CHECK_INT(list(&l, r, &o), 0);
@@ -199,11 +199,11 @@ static void test_worktree_and_includes(void)
 		CHECK_STR(s.headers[1].name, "detail/inner.cuh");
 		CHECK_CONTAINS(s.headers[1].text, "inner v1");
 	}
-	rung_source_free(&s);
+	rung_source_clear(&s);
 	CHECK_INT(rung_source_read(&s, r, "HEAD", "t/k.cu"), 0);
 	if (s.nheaders >= 1)
 		CHECK_CONTAINS(s.headers[0].text, "tile v2");
-	rung_source_free(&s);
+	rung_source_clear(&s);
 
 	/* the kernel file never changed: only the commit adding it is a version;
 	 * rung.ini changed at c3, so c1 is marked */
@@ -232,10 +232,10 @@ static void test_worktree_and_includes(void)
 	}
 	CHECK_INT(rung_source_read(&s, r, "WORKTREE", "t/k.cu"), 0);
 	CHECK_STR(s.text, wk);
-	rung_source_free(&s);
+	rung_source_clear(&s);
 	CHECK_INT(rung_source_read(&s, r, h1, "t/k.cu"), 0);
 	CHECK_STR(s.text, k);
-	rung_source_free(&s);
+	rung_source_clear(&s);
 	char *disk = t_slurp(path, NULL);
 	CHECK_STR(disk, wk);
 	free(disk);

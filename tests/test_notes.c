@@ -40,6 +40,54 @@ static void test_parse_format(void)
 	CHECK_CONTAINS(rung_error_last(), "great");
 }
 
+/* A remark ("* ") is an entry that is not a directive: parsed and written
+ * back as such, never open; --done (close_all) leaves it a remark. An
+ * undated "* " line is other text. */
+static void test_remarks(void)
+{
+	rung_note n;
+	const char *text = "verdict: baseline\n* 2025-11-29 21:50 Ada Lovelace: the yardstick: correct and simple\n"
+			   "- 2025-11-29 22:05 Ada Lovelace: try 2-D register blocking\n* a bullet, not rung's\n";
+	CHECK_INT(rung_note_parse(&n, text), 0);
+	CHECK_INT(n.ndirectives, 2);
+	if (n.ndirectives == 2) {
+		CHECK(n.directives[0].remark && !n.directives[0].done);
+		CHECK_STR(n.directives[0].text, "the yardstick: correct and simple");
+		CHECK(!rung_directive_open(&n.directives[0]));
+		CHECK(!n.directives[1].remark && rung_directive_open(&n.directives[1]));
+	}
+	CHECK_STR(n.other, "* a bullet, not rung's\n");
+	char *f = rung_note_format(&n);
+	CHECK_STR(f, text);
+	free(f);
+	rung_note_clear(&n);
+
+	const char *dir = t_tmpdir();
+	git_repository *g = gf_init(dir);
+	git_oid c1;
+	gf_commit(&c1, g, "HEAD", NULL, -1, GF_T0, "v1", (const char *[]){"k.cu", "v1", NULL});
+	rung_repo *r;
+	CHECK_INT(rung_repo_open(&r, dir), 0);
+	int64_t t = 1764453900;
+	CHECK_INT(rung_note_add_entry(r, "HEAD", RUNG_NOTE_BASELINE, RUNG_ENTRY_REMARK, "kept as the yardstick", t), 0);
+	CHECK_INT(rung_note_add(r, "HEAD", RUNG_NOTE_NONE, "try tiling", t + 60), 0);
+	CHECK_INT(rung_note_add_entry(r, "HEAD", RUNG_NOTE_NONE, RUNG_ENTRY_DONE, "already followed", t + 120), 0);
+	CHECK_INT(t_sh(NULL, "cd %s && git notes --ref=rung show HEAD | grep -qx '\\* 2025-11-29 22:05 Ada Lovelace: kept as the yardstick'", dir), 0);
+	CHECK_INT(t_sh(NULL, "cd %s && git notes --ref=rung show HEAD | grep -qx 'x 2025-11-29 22:07 Ada Lovelace: already followed'", dir), 0);
+	CHECK_INT(rung_note_close_all(r, "HEAD"), 0);
+	CHECK_INT(rung_note_read(&n, r, "HEAD"), 0);
+	CHECK_INT(n.verdict, RUNG_NOTE_BASELINE);
+	CHECK_INT(n.ndirectives, 3);
+	if (n.ndirectives == 3) {
+		CHECK(n.directives[0].remark && !n.directives[0].done);
+		CHECK(!n.directives[1].remark && n.directives[1].done);
+		CHECK(n.directives[2].done);
+	}
+	rung_note_clear(&n);
+	rung_repo_free(r);
+	git_repository_free(g);
+}
+
 static void test_round_trip_git(void)
 {
 	const char *dir = t_tmpdir();
@@ -246,6 +294,7 @@ int main(void)
 {
 	setenv("TZ", "UTC", 1);
 	T_RUN(test_parse_format);
+	T_RUN(test_remarks);
 	T_RUN(test_round_trip_git);
 	T_RUN(test_no_notes);
 	T_RUN(test_concurrent_writers);

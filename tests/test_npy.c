@@ -69,7 +69,7 @@ static void t_numpy_fixture(void)
 	CHECK_CONTAINS(rung_error_last(), "a.npy: arg W expects f32 (3,2), file has f32 (2,3)");
 	CHECK(rung_npy_expect(&a, path, "W", RUNG_DT_F16, 2, want) < 0);
 	CHECK_CONTAINS(rung_error_last(), "expects f16 (2,3), file has f32 (2,3)");
-	rung_npy_free(&a);
+	rung_npy_clear(&a);
 
 	/* our writer produces the same bytes numpy does */
 	char p2[512];
@@ -96,7 +96,7 @@ static void t_versions_and_variants(void)
 	CHECK_INT(a.rank, 1);
 	CHECK_INT(a.shape[0], 3);
 	CHECK_INT(((int64_t *)a.data)[2], 1LL << 40);
-	rung_npy_free(&a);
+	rung_npy_clear(&a);
 	/* version 3 (utf-8 header), scalar shape () */
 	double one = 2.5;
 	len = build(img, 3, "{'descr': '<f8', 'fortran_order': False, 'shape': (), }", &one, 8);
@@ -104,27 +104,27 @@ static void t_versions_and_variants(void)
 	CHECK_INT(a.rank, 0);
 	CHECK_INT(a.n, 1);
 	CHECK_NEAR(((double *)a.data)[0], 2.5, 0);
-	rung_npy_free(&a);
+	rung_npy_clear(&a);
 	/* empty array */
 	len = build(img, 1, "{'descr': '|u1', 'fortran_order': False, 'shape': (0, 4), }", NULL, 0);
 	CHECK_INT(rung_npy_parse(&a, img, len, "e.npy"), 0);
 	CHECK_INT(a.n, 0);
 	CHECK_INT(a.dtype, RUNG_DT_U8);
-	rung_npy_free(&a);
+	rung_npy_clear(&a);
 	/* f16 and bf16-as-raw */
 	uint16_t h[2] = { 0x3c00, 0x4000 };
 	len = build(img, 1, "{'descr': '<f2', 'fortran_order': False, 'shape': (2,), }", h, 4);
 	CHECK_INT(rung_npy_parse(&a, img, len, "h.npy"), 0);
 	CHECK_INT(a.dtype, RUNG_DT_F16);
 	CHECK(!a.raw16);
-	rung_npy_free(&a);
+	rung_npy_clear(&a);
 	len = build(img, 1, "{'descr': '<u2', 'fortran_order': False, 'shape': (2,), }", h, 4);
 	CHECK_INT(rung_npy_parse(&a, img, len, "bf.npy"), 0);
 	CHECK(a.raw16);
 	int64_t two = 2;
 	CHECK_INT(rung_npy_expect(&a, "bf.npy", "X", RUNG_DT_BF16, 1, &two), 0);
 	CHECK(rung_npy_expect(&a, "bf.npy", "X", RUNG_DT_F16, 1, &two) < 0);
-	rung_npy_free(&a);
+	rung_npy_clear(&a);
 	/* writer round trip for every dtype and rank 3 */
 	const char *dir = t_tmpdir();
 	int64_t shape[3] = { 2, 1, 3 };
@@ -139,7 +139,7 @@ static void t_versions_and_variants(void)
 		CHECK_INT(a.dtype, dt);
 		CHECK_INT(rung_npy_expect(&a, p, "T", (rung_dtype)dt, 3, shape), 0);
 		CHECK(memcmp(a.data, data, a.nbytes) == 0);
-		rung_npy_free(&a);
+		rung_npy_clear(&a);
 	}
 }
 

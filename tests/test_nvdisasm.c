@@ -59,9 +59,9 @@ static void test_live_listing(void)
 			CHECK_INT(s.lines[i].pc, 0);
 			break;
 		}
-	rung_sass_free(&s);
+	rung_sass_clear(&s);
 	free(text);
-	rung_compiled_free(&c);
+	rung_compiled_clear(&c);
 }
 
 static void test_garbage_cubin(void)

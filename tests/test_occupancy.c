@@ -301,7 +301,7 @@ static void t_recorded_ladder(void)
 			CHECK(o.pct + 0.5 >= achieved); /* the profiler's average may read a hair high */
 			checked++;
 		}
-		rung_launch_free(&l);
+		rung_launch_clear(&l);
 		free(src);
 		rung_result_clear(&r);
 	}

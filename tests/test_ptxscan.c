@@ -24,12 +24,12 @@ static char *scan_src(rung_ptxscan *s, const char *src)
 	CHECK_INT(e, 0);
 	if (e) {
 		fprintf(stderr, "%s\n", c.log ? c.log : rung_error_last());
-		rung_compiled_free(&c);
+		rung_compiled_clear(&c);
 		return NULL;
 	}
 	CHECK_INT(rung_ptxscan_text(s, c.ptx, c.ptx_len), 0);
 	char *ptx = strdup(c.ptx);
-	rung_compiled_free(&c);
+	rung_compiled_clear(&c);
 	return ptx;
 }
 
@@ -267,7 +267,7 @@ static void t_plain(void)
 		CHECK_INT(rung_ptxscan_text(&s, c.ptx, c.ptx_len), 0);
 		CHECK_INT(s.nmutable, 0);
 		CHECK_STR(s.heap_fn, "");
-		rung_compiled_free(&c);
+		rung_compiled_clear(&c);
 	} else {
 		CHECK(!"sgemm compiles");
 	}
@@ -482,8 +482,8 @@ static void t_evaluate_carries_suspects(void)
 	CHECK_INT(r.suspects[0].kind, RUNG_SUSPECT_MUTABLE_GLOBAL);
 	CHECK_STR(r.suspects[0].reason,
 		  "mutable __device__ global 'calls' (written by the kernel): state can carry over between launches");
-	rung_compiled_free(&kc);
-	rung_compiled_free(&rc);
+	rung_compiled_clear(&kc);
+	rung_compiled_clear(&rc);
 	rung_result_clear(&r);
 
 	/* the good kernel: nothing */
@@ -492,8 +492,8 @@ static void t_evaluate_carries_suspects(void)
 	gjob.kernel_src = good;
 	CHECK_INT(rung_evaluate_compile(&r, &kc, &rc, &gjob, "sm_90"), 0);
 	CHECK_INT(r.nsuspects, 0);
-	rung_compiled_free(&kc);
-	rung_compiled_free(&rc);
+	rung_compiled_clear(&kc);
+	rung_compiled_clear(&rc);
 	rung_result_clear(&r);
 	free(good);
 
@@ -557,7 +557,7 @@ static void t_entry_params(void)
 		CHECK_INT(rung_ptx_entry_params(&n, c.ptx, c.ptx_len, "_Z6helperPfi"), RUNG_ENOTFOUND);
 		CHECK_INT(rung_ptx_entry_params(&n, c.ptx, c.ptx_len, "_Z3one"), RUNG_ENOTFOUND);
 	}
-	rung_compiled_free(&c);
+	rung_compiled_clear(&c);
 	/* hand-written: comments, no parameter list, an unterminated one */
 	const char *ptx = "// .entry k(.param .u64 x)\n"
 			  "/* .entry k(.param .u64 y) */\n"

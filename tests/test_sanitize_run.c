@@ -145,7 +145,7 @@ static void t_plan_smallest(void)
 	CHECK_STR(a, b);
 	free(p);
 	free(src);
-	rung_launch_free(&kl);
+	rung_launch_clear(&kl);
 	rung_spec_free(spec);
 }
 
@@ -216,8 +216,8 @@ static int vers_open(vers *v)
 static void vers_close(vers *v)
 {
 	rung_result_clear(&v->r);
-	rung_compiled_free(&v->kc);
-	rung_compiled_free(&v->rc);
+	rung_compiled_clear(&v->kc);
+	rung_compiled_clear(&v->rc);
 	free(v->src);
 	rung_spec_free(v->spec);
 }

@@ -127,7 +127,7 @@ static void test_fixture_plain(void)
 			found = true;
 		}
 	CHECK(found);
-	rung_sass_free(&s);
+	rung_sass_clear(&s);
 	free(listing);
 }
 
@@ -148,7 +148,7 @@ static void test_fixture_renamed(void)
 			CHECK_STR(s.lines[i].text, "LDC R0, c[0x0][0x28]");
 			break;
 		}
-	rung_sass_free(&s);
+	rung_sass_clear(&s);
 	free(listing);
 }
 
@@ -173,7 +173,7 @@ static void test_fixture_mix(void)
 	CHECK_INT(m.n[RUNG_MIX_LDG32], 2);
 	CHECK_INT(m.n[RUNG_MIX_STG32], 1);
 	CHECK_INT(m.n[RUNG_MIX_BRA], 2);
-	rung_sass_free(&s);
+	rung_sass_clear(&s);
 	free(listing);
 }
 
@@ -244,7 +244,7 @@ static void test_hand_mix(void)
 	CHECK_STR(s.lines[1].text, "FFMA R1, R2, R3, R4");
 	CHECK_INT(s.lines[2].pc, 0x10);
 	CHECK_STR(s.lines[s.nlines - 1].text, "EXIT");
-	rung_sass_free(&s);
+	rung_sass_clear(&s);
 }
 
 static void test_names_and_classify(void)
@@ -278,7 +278,7 @@ static void test_rename_boundaries(void)
 	             "  @!UP0 ISETP.NE.AND P0, PT, R1, R0, PT\n"
 	             "  IADD3 R2, P0, R1, R2, RZ\n");
 	free(t);
-	rung_sass_free(&s);
+	rung_sass_clear(&s);
 }
 
 static void test_empty(void)
@@ -290,9 +290,9 @@ static void test_empty(void)
 	char *t = rung_sass_text(&s, -1);
 	CHECK_STR(t, "");
 	free(t);
-	rung_sass_free(&s);
+	rung_sass_clear(&s);
 	CHECK_INT(rung_sass_normalize(&s, NULL, 0), 0);
-	rung_sass_free(&s);
+	rung_sass_clear(&s);
 }
 
 /* Numbers too large for their field (issue item 4: signed overflow): an address
@@ -334,7 +334,7 @@ static void test_huge_numbers(void)
 		CHECK_INT(s.lines[4].pc, 0x40); /* leading zeros are not digits of value */
 		CHECK_INT(s.lines[6].pc, 0x50);
 	}
-	rung_sass_free(&s);
+	rung_sass_clear(&s);
 }
 
 int main(void)

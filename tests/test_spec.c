@@ -693,7 +693,7 @@ static void test_launch_from_source(void)
 	CHECK_INT(g.block[0], 256);
 	CHECK_INT(g.block[1], 1);
 	CHECK_INT(g.smem, 49152);
-	rung_launch_free(&l);
+	rung_launch_clear(&l);
 	CHECK(l.grid[0].text == NULL);
 
 	/* A subset of keys: the rest comes from [launch]. */
@@ -704,14 +704,14 @@ static void test_launch_from_source(void)
 	CHECK_INT(g.block[0], 8);
 	CHECK_INT(g.block[1], 8);
 	CHECK_INT(g.smem, 2048);
-	rung_launch_free(&l);
+	rung_launch_clear(&l);
 
 	/* No line: a copy of [launch]. */
 	CHECK_INT(rung_launch_from_source(&l, s, "__global__ void k() {}\n// rungs: not us\n", "k.cu"), 0);
 	CHECK_STR(l.grid[1].text, "cdiv(M,16)");
 	CHECK(l.grid[1].text != s->launch.grid[1].text);
 	CHECK_STR(l.file, P);
-	rung_launch_free(&l);
+	rung_launch_clear(&l);
 	rung_spec_free(s);
 }
 
@@ -726,7 +726,7 @@ static const char *launch_err(const char *src)
 	snprintf(msg, sizeof(msg), "%s", rc < 0 ? rung_error_last() : "(no error)");
 	if (rc < 0 && (l.ngrid != 0 || l.grid[0].text != NULL))
 		snprintf(msg, sizeof(msg), "(out not cleared on error)");
-	rung_launch_free(&l);
+	rung_launch_clear(&l);
 	rung_spec_free(s);
 	return msg;
 }

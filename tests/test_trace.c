@@ -41,7 +41,7 @@ static void test_rung_h_compiles(void)
 	CHECK_INT(rc, 0);
 	if (rc) {
 		fprintf(stderr, "%s\n%s\n", c.error, c.log ? c.log : "");
-		rung_compiled_free(&c);
+		rung_compiled_clear(&c);
 		return;
 	}
 	CHECK(c.ptx != NULL);
@@ -50,14 +50,14 @@ static void test_rung_h_compiles(void)
 	CHECK_CONTAINS(c.ptx, ".global .align 8 .b8 __rung_trace[16]");
 	CHECK_CONTAINS(c.ptx, "atom.global.add.u32");
 	CHECK(c.cubin_len > 0);
-	rung_compiled_free(&c);
+	rung_compiled_clear(&c);
 
 	/* A kernel without rung.h has no trace symbol: the worker attaches nothing. */
 	rung_compile_req plain = {.src = "extern \"C\" __global__ void k(float *x) { x[0] = 1; }\n", .file = "k.cu",
 				  .entry = "k", .arch = "sm_90"};
 	CHECK_INT(rung_compile(&c, &plain), 0);
 	CHECK(c.ptx && !strstr(c.ptx, "__rung_trace"));
-	rung_compiled_free(&c);
+	rung_compiled_clear(&c);
 
 	/* A version's own rung.h wins over the built-in one. */
 	rung_header own = {.name = "rung.h", .text = "#define RUNG_TRACE_BEGIN(r)\n#define RUNG_TRACE_END(r)\n"};
@@ -65,7 +65,7 @@ static void test_rung_h_compiles(void)
 				 .headers = &own, .nheaders = 1};
 	CHECK_INT(rung_compile(&c, &mine), 0);
 	CHECK(c.ptx && !strstr(c.ptx, "globaltimer"));
-	rung_compiled_free(&c);
+	rung_compiled_clear(&c);
 }
 
 static void put_rec(unsigned char *p, uint64_t t0, uint64_t t1, uint32_t block, uint32_t smid, uint32_t region)
@@ -149,14 +149,14 @@ static void test_trace_stats(void)
 	CHECK_CONTAINS(buf, "2 SMs, 2..2 blocks per SM");
 	free(buf);
 	json_decref(j);
-	rung_trace_free(&u);
-	rung_trace_free(&t);
+	rung_trace_clear(&u);
+	rung_trace_clear(&t);
 
 	/* Malformed JSON is an error, not a crash. */
 	json_t *bad = json_loads("{\"records\":[[1,2,3]]}", 0, NULL);
 	CHECK(rung_trace_from_json(&u, bad) < 0);
 	json_decref(bad);
-	rung_trace_free(&u);
+	rung_trace_clear(&u);
 }
 
 static const char *listing =
@@ -236,9 +236,9 @@ static void test_sass_annotate(void)
 	CHECK_INT(d.n, 6);
 	CHECK_INT(rung_sass_counts_at(&d, 0x40)->thread_inst, 12800);
 	json_decref(j);
-	rung_sass_counts_free(&d);
-	rung_sass_counts_free(&c);
-	rung_sass_free(&s);
+	rung_sass_counts_clear(&d);
+	rung_sass_counts_clear(&c);
+	rung_sass_clear(&s);
 }
 
 static void test_extra_store(void)

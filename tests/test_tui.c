@@ -13,6 +13,7 @@
 #include <jansson.h>
 
 #include "core/err.h"
+#include "core/metrics.h"
 #include "core/profile.h"
 #include "core/roofline_guard.h"
 #include "gitfix.h"
@@ -202,7 +203,38 @@ static void test_theme_choose(void)
 	/* a typo is an error at its line, not ignored */
 	t_write(path, "# mine\nthme = light\n");
 	CHECK(rung_theme_choose(name, sizeof(name), &colour, NULL) < 0);
-	CHECK_CONTAINS(rung_error_last(), "rung/config:2: unknown key 'thme' (known: theme)");
+	CHECK_CONTAINS(rung_error_last(), "rung/config:2: unknown key 'thme' (known: theme, auto_eval)");
+	unsetenv("XDG_CONFIG_HOME");
+}
+
+/* auto_eval in the config: gpu by default, on/off/gpu read, anything else an
+ * error at its line; the theme beside it is still read. */
+static void test_config_auto_eval(void)
+{
+	const char *dir = t_tmpdir();
+	char path[1024];
+	setenv("XDG_CONFIG_HOME", dir, 1);
+	snprintf(path, sizeof(path), "%s/rung/config", dir);
+	unlink(path);
+	rung_config c;
+	CHECK_INT(rung_config_read(&c), 0); /* no file: the defaults */
+	CHECK_INT(c.auto_eval, RUNG_AUTO_EVAL_GPU);
+	CHECK_STR(c.theme, "");
+	t_write(path, "theme = light\nauto_eval = off # reviewing by hand\n");
+	CHECK_INT(rung_config_read(&c), 0);
+	CHECK_INT(c.auto_eval, RUNG_AUTO_EVAL_OFF);
+	CHECK_STR(c.theme, "light");
+	t_write(path, "auto_eval = on\n");
+	CHECK_INT(rung_config_read(&c), 0);
+	CHECK_INT(c.auto_eval, RUNG_AUTO_EVAL_ON);
+	t_write(path, "auto_eval = gpu\n");
+	CHECK_INT(rung_config_read(&c), 0);
+	CHECK_INT(c.auto_eval, RUNG_AUTO_EVAL_GPU);
+	t_write(path, "# mine\n\nauto_eval = yes\n");
+	CHECK(rung_config_read(&c) < 0);
+	CHECK_CONTAINS(rung_error_last(), "rung/config:3: auto_eval is on, off or gpu, not 'yes'");
+	CHECK_STR(rung_auto_eval_name(RUNG_AUTO_EVAL_OFF), "off");
+	unlink(path);
 	unsetenv("XDG_CONFIG_HOME");
 }
 
@@ -325,7 +357,7 @@ static void test_textdiff(void)
 		CHECK(d.rows[5].left == NULL);
 		CHECK_INT(d.rows[5].rno, 5);
 	}
-	rung_sbs_free(&d);
+	rung_sbs_clear(&d);
 }
 
 /* ---- screens ----------------------------------------------------------- */
@@ -480,7 +512,8 @@ static void test_screen_detail(void)
 	golden(dir, "detail_page2.txt");
 	char *s = dump_of(dir, "detail_failed.txt");
 	CHECK_CONTAINS(s, "bad (127,4)");
-	CHECK_CONTAINS(s, "max_rel 3.1e-2 at (127,4)");
+	CHECK_CONTAINS(s, "worst at (127,4): got 1.5 expected 1.4535");
+	CHECK_CONTAINS(s, "2 shapes x 2 seeds  max_rel 3.10e-02");
 	free(s);
 	s = dump_of(dir, "detail_page2.txt");
 	CHECK_CONTAINS(s, "<- median");
@@ -536,6 +569,115 @@ static void test_inputs_shown(void)
 	CHECK_CONTAINS(s, "[check] ok 2 shapes, 3 runs max_abs=");
 	CHECK_CONTAINS(s, "[check] ok 1 shape, 1 run max_abs=");
 	free(s);
+	rung_model_free(m);
+}
+
+/* Every "max_rel X" in text s has X one of the allowed values (NULL-terminated);
+ * returns how many there were. */
+static int max_rel_tokens_in(const char *s, const char *const *allowed)
+{
+	int n = 0;
+	for (const char *p = s; p && (p = strstr(p, "max_rel")); p += 7) {
+		const char *v = p + 7;
+		if (*v == '=' || *v == ' ')
+			v++;
+		else
+			continue;
+		char tok[32];
+		int k = 0;
+		while (v[k] && v[k] != ' ' && v[k] != '\n' && k < 31)
+			tok[k] = v[k], k++;
+		tok[k] = 0;
+		bool ok = false;
+		for (int a = 0; allowed[a]; a++)
+			ok |= !strcmp(tok, allowed[a]);
+		if (!ok) {
+			fprintf(stderr, "max_rel %s is not one of the metrics' values, in:\n%s\n", tok, s);
+			t_case_failed = 1;
+		}
+		n++;
+	}
+	return n;
+}
+
+/* One name, one number (issue #12 item 11): max_rel is defined once
+ * (core/result.h, docs/CHECKS.md) and every view shows the same value in the
+ * same form. The outputs come from the real comparison (rung_metrics_compute):
+ * the element with the largest relative error (45) is not the one furthest
+ * outside its tolerance (rel 0.5, 49.5x), and the failure line used to call
+ * that element's 0.5 "max_rel"; a second seed has max_rel 50, the version's. */
+static void test_max_rel_one_number(void)
+{
+	rung_check_opts o;
+	rung_check_opts_default(&o, RUNG_DT_F32);
+	o.atol = 1e-3, o.rtol = 1e-2, o.atol_scaled = false;
+	const int64_t shape[2] = {2, 3};
+	const float ref1[6] = {1e-3f, 10, 1, 1, 1, 1}, got1[6] = {1e-3f + 0.045f, 15, 1, 1, 1, 1};
+	const float ref2[6] = {1e-3f, 1, 1, 1, 1, 1}, got2[6] = {1e-3f + 0.05f, 1, 1, 1, 1, 1};
+
+	rung_model *m = NULL;
+	CHECK_INT(rung_model_mem_new(&m), 0);
+	rung_model_row *rows = calloc(1, sizeof(*rows));
+	snprintf(rows[0].hash, sizeof(rows[0].hash), "%s", "eeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee");
+	snprintf(rows[0].subject, sizeof(rows[0].subject), "sgemm: drop the K tail");
+	rows[0].date = 1764417600;
+	rung_result *r = rows[0].result = rung_model_fake_result(rows[0].hash, 1.0, 1e-6, false, 5);
+	r->nshapes = 1;
+	r->nmetrics = 2; /* of the fake's 4 */
+	for (int i = 0; i < 2; i++) {
+		rung_check_metric *cm = &r->metrics[i];
+		rung_dimset dims = cm->dims;
+		CHECK_INT(rung_metrics_compute(cm, "C", i ? got2 : got1, i ? ref2 : ref1, RUNG_DT_F32, 6, 2, shape, &o), 0);
+		cm->dims = dims;
+		cm->seed = 1000 + (uint64_t)i;
+		CHECK(!cm->pass);
+	}
+	CHECK_NEAR(r->metrics[0].max_rel, 45, 1e-3);
+	CHECK_NEAR(r->metrics[1].max_rel, 50, 1e-3);
+	CHECK_NEAR(rung_result_max_rel(r), 50, 1e-3);
+	snprintf(r->steps[RUNG_STEP_CHECK].reason, sizeof(r->steps[0].reason), "C: %s at M=127,N=128,K=126 seed 1/2",
+		 r->metrics[0].reason);
+	rung_model_row_sync_steps(&rows[0]);
+	rung_model_set_rows(m, rows, 1);
+	const char *dir = run_script(m, ":dump maxrel_versions.txt\n<Enter>\n:dump maxrel_detail.txt\n", 200, 20, 0);
+	const char *const metric_values[] = {"4.50e+01", "5.00e+01", NULL};
+	const char *const version_value[] = {"5.00e+01", NULL};
+
+	char *d = dump_of(dir, "maxrel_detail.txt");
+	CHECK_CONTAINS(d, "1 shape x 2 seeds  max_rel 5.00e+01"); /* the check line: the version's */
+	CHECK_CONTAINS(d, "seed 1000: max_abs 5.00e+00 max_rel 4.50e+01");
+	CHECK_CONTAINS(d, "seed 1001: max_abs 5.00e-02 max_rel 5.00e+01");
+	CHECK_CONTAINS(d, "worst at (0,1): got 15 expected 10, 50x its tolerance; 2 of 6 elements of C outside");
+	CHECK_INT(max_rel_tokens_in(d, metric_values), 3); /* the failure line names no other max_rel */
+	free(d);
+
+	char *v = dump_of(dir, "maxrel_versions.txt");
+	const char *row = v ? strstr(v, "eeeeeee") : NULL;
+	CHECK(row != NULL);
+	CHECK_CONTAINS(row, " 5.00e+01 "); /* the table: the same number as the check line */
+	free(v);
+
+	/* rung check's lines: the failure's reason, and the ok line's max_rel */
+	char path[1024];
+	snprintf(path, sizeof(path), "%s/check.txt", t_tmpdir());
+	FILE *f = fopen(path, "w");
+	CHECK(f != NULL);
+	if (f) {
+		rung_check_print_gpu_step(f, r, NULL, RUNG_STEP_CHECK);
+		r->steps[RUNG_STEP_CHECK].status = RUNG_S_OK;
+		r->steps[RUNG_STEP_CHECK].reason[0] = 0;
+		r->metrics[0].pass = r->metrics[1].pass = true;
+		rung_check_print_gpu_step(f, r, NULL, RUNG_STEP_CHECK);
+		fclose(f);
+	}
+	char *c = t_slurp(path, NULL);
+	CHECK_CONTAINS(c, "[check] FAILED C: worst at (0,1)");
+	CHECK_CONTAINS(c, " max_rel=5.00e+01 ");
+	CHECK_INT(max_rel_tokens_in(c, version_value), 1);
+	free(c);
+	char line[256];
+	rung_vrow_line(line, sizeof(line), &(rung_version){.short_id = "eeeeeee", .subject = "s"}, r);
+	CHECK_CONTAINS(line, "max_rel 5.00e+01");
 	rung_model_free(m);
 }
 
@@ -1273,7 +1415,7 @@ static void test_git_demo(void)
 	rung_model *m = NULL;
 	CHECK_INT(rung_model_git_new(&m, dir, "sgemm"), 0);
 	if (!m) {
-		rung_demo_plan_free(&p);
+		rung_demo_plan_clear(&p);
 		return;
 	}
 	CHECK_INT(m->ntasks, 2);
@@ -1291,7 +1433,7 @@ static void test_git_demo(void)
 		CHECK_INT(rung_model_baseline(m), i1); /* its baseline verdict */
 		CHECK_NEAR(mx.delta, -0.75, 1e-12);    /* recorded 100 against recorded 400 */
 	}
-	CHECK_INT(rung_model_auto_evaluate(m), 0);
+	CHECK_INT(rung_model_auto_evaluate(m, RUNG_AUTO_MISSING, RUNG_AUTO_NONE), 0);
 	const char *d = run_script(m,
 				   ":wait\n:dump git_versions.txt\nG\n:dump git_base.txt\na k b\nT\n:dump git_softmax.txt\n"
 				   "T\n:dump git_back.txt\n",
@@ -1348,7 +1490,7 @@ static void test_git_demo(void)
 	rung_model_free(m); /* stops the evaluations' thread after the current one */
 	unsetenv("RUNG_WORKER_EXE");
 	unsetenv("RUNG_EXE");
-	rung_demo_plan_free(&p);
+	rung_demo_plan_clear(&p);
 }
 
 /* The roofline screen's ceilings are the guard's (one arch parse, one rule):
@@ -1501,6 +1643,7 @@ int main(void)
 	T_RUN(test_theme_files);
 	T_RUN(test_theme_errors);
 	T_RUN(test_theme_choose);
+	T_RUN(test_config_auto_eval);
 	T_RUN(test_color_reduce);
 	T_RUN(test_keymap_help);
 	T_RUN(test_events_threaded);
@@ -1532,6 +1675,7 @@ int main(void)
 	T_RUN(test_task_key_one_task);
 	T_RUN(test_git_demo);
 	T_RUN(test_inputs_shown);
+	T_RUN(test_max_rel_one_number);
 	T_RUN(test_verdict_keeps_note);
 	T_RUN(test_plurals_worktree);
 	return t_done();

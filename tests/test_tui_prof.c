@@ -218,30 +218,30 @@ static void test_annot(void)
 		CHECK(a.hot[ffma]);
 	}
 	CHECK_INT(nhot, 5); /* the loop body */
-	rung_sass_annot_free(&a);
+	rung_sass_annot_clear(&a);
 
 	/* no stored counts: the listing, and why there are no counts */
 	CHECK_INT(rung_sass_annot_load(&a, m, HASH_C, 0), 0);
 	CHECK(a.inst == NULL);
 	CHECK_CONTAINS(a.note, "no stored SASS counts");
-	rung_sass_annot_free(&a);
+	rung_sass_annot_clear(&a);
 
 	/* malformed stored JSON is reported, not shown as counts */
 	CHECK_INT(rung_model_mem_set_extra(m, HASH_C, "sass", "{\"records\":[[1,2]"), 0);
 	CHECK_INT(rung_sass_annot_load(&a, m, HASH_C, 0), 0);
 	CHECK(a.inst == NULL);
 	CHECK_CONTAINS(a.note, "SASS counts:");
-	rung_sass_annot_free(&a);
+	rung_sass_annot_clear(&a);
 
 	rung_sass_counts c;
 	CHECK_INT(rung_model_sass_counts(&c, m, HASH_B), 0);
 	CHECK_INT(c.n, 12);
 	CHECK_STR(c.func, "_Z4loopPfi");
-	rung_sass_counts_free(&c);
+	rung_sass_counts_clear(&c);
 
 	rung_trace t;
 	CHECK_INT(rung_model_trace(&t, m, HASH_A), RUNG_ENOTFOUND);
-	rung_trace_free(&t);
+	rung_trace_clear(&t);
 	CHECK_INT(rung_model_trace(&t, m, HASH_B), 0);
 	CHECK_INT(t.nrec, 16);
 	CHECK_INT(t.nregions, 2);
@@ -255,7 +255,7 @@ static void test_annot(void)
 		CHECK_NEAR(t.regions[1].median_us, 1.0, 1e-9);
 		CHECK_NEAR(t.regions[1].max_us, 2.0, 1e-9);
 	}
-	rung_trace_free(&t);
+	rung_trace_clear(&t);
 	rung_model_free(m);
 }
 
@@ -292,7 +292,7 @@ static void test_timeline(void)
 		CHECK_CONTAINS(l.v[1].text, "SM   3-7   |##::| 2 blocks");
 	rung_lines_clear(&l);
 	rung_tui_draw_init(true);
-	rung_trace_free(&t);
+	rung_trace_clear(&t);
 }
 
 /* The git backend's path: side data stored the way `rung profile --sass`

@@ -22,7 +22,7 @@ static void put_env(rung_store *s, const rung_vtask *t, const char *rev, double 
 	CHECK_INT(rung_vtask_source(&src, t, rev, NULL), 0);
 	char content[65];
 	rung_vtask_content(content, t, &src);
-	rung_source_free(&src);
+	rung_source_clear(&src);
 	rung_result r;
 	rung_result_init(&r);
 	rung_result_key(r.key, content, "GPU-1");
@@ -37,7 +37,7 @@ static void put_env(rung_store *s, const rung_vtask *t, const char *rev, double 
 	r.metrics[0].cossim = fail ? 0.9 : 1.0;
 	if (fail) {
 		r.steps[RUNG_STEP_CHECK].status = RUNG_S_FAILED;
-		snprintf(r.steps[RUNG_STEP_CHECK].reason, sizeof(r.steps[0].reason), "max_rel 3.1e-2 at (127,4)");
+		snprintf(r.steps[RUNG_STEP_CHECK].reason, sizeof(r.steps[0].reason), "C: worst at (127,4): got 1.5 expected 1.45");
 		r.steps[RUNG_STEP_BENCH].status = RUNG_S_SKIPPED;
 	} else {
 		r.bench.valid = true;
@@ -106,7 +106,7 @@ static void test_log_flags_other_environment(void)
 	CHECK_CONTAINS(out, "-50.0%");
 	CHECK_CONTAINS(out, "delta vs a baseline measured elsewhere: driver 580.159.04 vs 575.57");
 	free(out);
-	rung_vtask_free(&t);
+	rung_vtask_clear(&t);
 	rung_repo_free(r);
 	git_repository_free(g);
 	free(ini);
@@ -156,15 +156,15 @@ static void test_log_export_import(void)
 	CHECK_INT(t_sh(&out, "%s log --csv -C %s", RUNG_BIN, dir), 0);
 	/* newest first; c3 has c1's content: its result is found by content */
 	char want[1024];
-	snprintf(want, sizeof(want), "%s,back to naive,ok,ok,ok,ok,none,2e-07,130.0,1.000000,2,+0.0%%,10 TFLOP/s,40/0,,,,\n", h3);
+	snprintf(want, sizeof(want), "%s,back to naive,ok,ok,ok,ok,none,2.00e-07,130.0,1.000000,2,+0.0%%,10 TFLOP/s,40/0,,,,\n", h3);
 	CHECK_CONTAINS(out, want);
-	snprintf(want, sizeof(want), "%s,broken tiling,ok,ok,FAILED,SKIPPED,none,0.031,20.0,0.900000,-,-,-,40/0,,,\"check: max_rel 3.1e-2 at (127,4)\",\n", h2); /* quoted: it holds a comma */
+	snprintf(want, sizeof(want), "%s,broken tiling,ok,ok,FAILED,SKIPPED,none,3.10e-02,20.0,0.900000,-,-,-,40/0,,,\"check: C: worst at (127,4): got 1.5 expected 1.45\",\n", h2); /* quoted: it holds a comma */
 	CHECK_CONTAINS(out, want);
-	snprintf(want, sizeof(want), "%s,naive,ok,ok,ok,ok,none,2e-07,130.0,1.000000,2,+0.0%%", h1);
+	snprintf(want, sizeof(want), "%s,naive,ok,ok,ok,ok,none,2.00e-07,130.0,1.000000,2,+0.0%%", h1);
 	CHECK_CONTAINS(out, want);
 	free(out);
 	CHECK_INT(t_sh(&out, "%s log -C %s", RUNG_BIN, dir), 0);
-	CHECK_CONTAINS(out, "check: max_rel 3.1e-2 at (127,4)");
+	CHECK_CONTAINS(out, "check: C: worst at (127,4): got 1.5 expected 1.45");
 	CHECK_CONTAINS(out, "(same content as another version)");
 	free(out);
 	CHECK_INT(t_sh(&out, "%s log --json -C %s", RUNG_BIN, dir), 0);
@@ -205,7 +205,7 @@ static void test_log_export_import(void)
 	CHECK_CONTAINS(out, want);
 	free(out);
 
-	rung_vtask_free(&t);
+	rung_vtask_clear(&t);
 	rung_repo_free(r);
 	git_repository_free(g);
 	free(ini);
@@ -275,7 +275,7 @@ static void test_log_brief_suspects(void)
 	free(out);
 	CHECK_INT(t_sh(&out, "%s log --csv -C %s", RUNG_BIN, dir), 0);
 	CHECK_CONTAINS(out, ",verdict,note,reason,suspects\n");
-	snprintf(want, sizeof(want), "%s,counts its launches,ok,ok,ok,ok,none,2e-07,130.0,1.000000,0.5,-75.0%%,10 TFLOP/s,40/0,,,,"
+	snprintf(want, sizeof(want), "%s,counts its launches,ok,ok,ok,ok,none,2.00e-07,130.0,1.000000,0.5,-75.0%%,10 TFLOP/s,40/0,,,,"
 				     "mutable-global;device-malloc\n", h2);
 	CHECK_CONTAINS(out, want);
 	free(out);
@@ -302,7 +302,7 @@ static void test_log_brief_suspects(void)
 	t_sh(&out, "rm -rf '%s'", dir);
 	free(out);
 
-	rung_vtask_free(&t);
+	rung_vtask_clear(&t);
 	rung_repo_free(r);
 	git_repository_free(g);
 	free(ini);

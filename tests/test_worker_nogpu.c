@@ -66,18 +66,18 @@ static void test_frame_roundtrip_with_blobs(void)
 	CHECK_INT(m.blobs[1].len, 0);
 	CHECK_INT(m.blobs[2].len, 11);
 	CHECK_STR((const char *)m.blobs[2].data, "hello\nworld");
-	rung_msg_free(&m);
+	rung_msg_clear(&m);
 	CHECK_INT(rung_msg_read(&m, &ch, -1), 0);
 	CHECK_STR(m.type, "quit");
 	CHECK_INT(m.nblobs, 0);
-	rung_msg_free(&m);
+	rung_msg_clear(&m);
 	/* then end of stream */
 	CHECK_INT(rung_msg_read(&m, &ch, rung_now_ms() + 5000), RUNG_EIO);
 	CHECK_CONTAINS(rung_error_last(), "end of stream");
 	int st;
 	waitpid(pid, &st, 0);
 	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0);
-	rung_chan_free(&ch);
+	rung_chan_clear(&ch);
 	close(sv[0]);
 }
 
@@ -94,7 +94,7 @@ static void test_frame_deadline(void)
 	CHECK_INT(rung_msg_read(&m, &ch, t0 + 150), RUNG_ETIMEOUT);
 	int64_t dt = rung_now_ms() - t0;
 	CHECK(dt >= 140 && dt < 2000);
-	rung_chan_free(&ch);
+	rung_chan_clear(&ch);
 	close(sv[0]);
 	close(sv[1]);
 }
@@ -113,7 +113,7 @@ static void test_frame_malformed(void)
 		rung_msg m;
 		CHECK_INT(rung_msg_read(&m, &ch, rung_now_ms() + 2000), RUNG_EIO);
 		CHECK_CONTAINS(rung_error_last(), want[i]);
-		rung_chan_free(&ch);
+		rung_chan_clear(&ch);
 		close(sv[0]);
 		close(sv[1]);
 	}
@@ -128,7 +128,7 @@ static void test_frame_malformed(void)
 	rung_msg m;
 	CHECK_INT(rung_msg_read(&m, &ch, rung_now_ms() + 2000), RUNG_EIO);
 	CHECK_CONTAINS(rung_error_last(), "end of stream");
-	rung_chan_free(&ch);
+	rung_chan_clear(&ch);
 	close(sv[0]);
 }
 
@@ -166,7 +166,7 @@ static void test_frame_announced_size_not_allocated(void)
 			fprintf(stderr, "rung_msg_read: %d %s\n", rc, why);
 			_exit(1);
 		}
-		rung_chan_free(&ch);
+		rung_chan_clear(&ch);
 		_exit(0);
 	}
 	int st;
@@ -266,8 +266,8 @@ static void test_plan_from_sgemm_spec(void)
 	free(p);
 	free(q);
 	free(src);
-	rung_launch_free(&kl);
-	rung_launch_free(&rl);
+	rung_launch_clear(&kl);
+	rung_launch_clear(&rl);
 	rung_spec_free(spec);
 }
 
@@ -921,9 +921,9 @@ static void test_cubin_same_code(void)
 	CHECK_INT(rung_cubin_same_code(a.cubin, a.cubin_len, c.cubin, c.cubin_len), 0);
 	CHECK_INT(rung_cubin_same_code(a.cubin, a.cubin_len, "not an elf at all, really not", 29), RUNG_EINVAL);
 	CHECK_INT(rung_cubin_same_code(a.cubin, 100, a.cubin, a.cubin_len), RUNG_EINVAL);
-	rung_compiled_free(&a);
-	rung_compiled_free(&b);
-	rung_compiled_free(&c);
+	rung_compiled_clear(&a);
+	rung_compiled_clear(&b);
+	rung_compiled_clear(&c);
 	free(moved);
 	free(good);
 	free(other);
@@ -992,8 +992,8 @@ static void compare_with(rung_ab *ab, const char *exe)
 	CHECK_INT(rung_worker_open(&w, &o), 0);
 	CHECK_INT(rung_compare_versions(ab, w, spec, sa, "a.cu", &ka, sb, "b.cu", &kb, 0.5), 0);
 	rung_worker_close(w);
-	rung_compiled_free(&ka);
-	rung_compiled_free(&kb);
+	rung_compiled_clear(&ka);
+	rung_compiled_clear(&kb);
 	free(sa);
 	free(sb);
 	rung_spec_free(spec);
@@ -1038,7 +1038,7 @@ static void test_compare_result_disagree(void)
 	free(pb);
 	json_decref(j);
 	free(text);
-	rung_ab_free(&ab);
+	rung_ab_clear(&ab);
 	unlink(path);
 	rmdir(dir);
 }
@@ -1056,7 +1056,7 @@ static void test_compare_result_samples(void)
 	CHECK_INT(ab.sets, 2);
 	CHECK_NEAR(ab.verify_ms, 1.5, 0);
 	CHECK_STR(ab.method, "cupti-activity");
-	rung_ab_free(&ab);
+	rung_ab_clear(&ab);
 	char path[512];
 	snprintf(path, sizeof(path), "%s/compare.json", dir);
 	unlink(path);

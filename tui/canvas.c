@@ -20,13 +20,13 @@ int rung_canvas_init(rung_canvas *c, int w, int h)
 	c->role = calloc(n, sizeof(*c->role));
 	c->glyph = calloc(n, sizeof(*c->glyph));
 	if (!c->bits || !c->prio || !c->role || !c->glyph) {
-		rung_canvas_free(c);
+		rung_canvas_clear(c);
 		return -1;
 	}
 	return 0;
 }
 
-void rung_canvas_free(rung_canvas *c)
+void rung_canvas_clear(rung_canvas *c)
 {
 	free(c->bits);
 	free(c->prio);

@@ -19,7 +19,7 @@ typedef struct {
 } rung_canvas;
 
 int rung_canvas_init(rung_canvas *c, int w, int h);
-void rung_canvas_free(rung_canvas *c);
+void rung_canvas_clear(rung_canvas *c);
 void rung_canvas_dot(rung_canvas *c, int x, int y, rung_role role, int prio);
 void rung_canvas_line(rung_canvas *c, int x0, int y0, int x1, int y1, rung_role role, int prio);
 /* Puts a glyph (1 column) over the cell holding dot (x, y). */

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include "core/err.h"
 #include "core/fs.h"
@@ -260,6 +261,61 @@ static void config_dir(char *out, size_t len)
 		snprintf(out, len, "%s/.config/rung", getenv("HOME") ? getenv("HOME") : ".");
 }
 
+#ifndef RUNG_INSTALL_BINDIR
+#define RUNG_INSTALL_BINDIR "bin"
+#endif
+#ifndef RUNG_INSTALL_DATADIR
+#define RUNG_INSTALL_DATADIR "share"
+#endif
+
+#ifdef RUNG_BUILD_DIR
+/* Whether path is dir or inside it (both real paths). */
+static bool path_within(const char *path, const char *dir)
+{
+	size_t n = strlen(dir);
+	return !strncmp(path, dir, n) && (path[n] == 0 || path[n] == '/');
+}
+#endif
+
+/* Where the running binary's own themes are: <prefix>/share/rung/themes, the
+ * prefix being the binary's directory less the install's bindir
+ * (/usr/local/bin/rung -> /usr/local), so an installed tree can be moved as a
+ * whole. *in_build is set when the binary is the one in the build directory,
+ * whose themes are the source tree's. 0, or -1 when /proc/self/exe cannot be
+ * read. */
+int rung_theme_installed_dir(char *out, size_t len, bool *in_build)
+{
+	char exe[4096];
+	*in_build = false;
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n <= 0)
+		return -1;
+	exe[n] = 0;
+	char *slash = strrchr(exe, '/');
+	if (!slash)
+		return -1;
+	*slash = 0; /* its directory */
+#ifdef RUNG_BUILD_DIR
+	char build[4096];
+	if (realpath(RUNG_BUILD_DIR, build))
+		*in_build = path_within(exe, build);
+#endif
+	/* up one level per component of bindir ("bin": 1, "libexec/rung": 2) */
+	for (const char *p = RUNG_INSTALL_BINDIR; *p; p++) {
+		if (*p != '/' && (p[1] == '/' || p[1] == 0)) {
+			char *up = strrchr(exe, '/');
+			if (!up)
+				return -1;
+			*up = 0;
+		}
+	}
+	if (RUNG_INSTALL_DATADIR[0] == '/')
+		snprintf(out, len, "%s/rung/themes", RUNG_INSTALL_DATADIR);
+	else
+		snprintf(out, len, "%s/%s/rung/themes", exe[0] ? exe : "", RUNG_INSTALL_DATADIR);
+	return 0;
+}
+
 int rung_theme_load(rung_theme *t, const char *name)
 {
 	rung_theme_default(t);
@@ -267,45 +323,67 @@ int rung_theme_load(rung_theme *t, const char *name)
 		rung_theme_monochrome(t);
 		return 0;
 	}
-	char path[1024], dir[900];
+	char path[4200], dir[4096];
+	char looked[3 * 4200] = "";
 	char *text = NULL;
 	if (strchr(name, '/')) {
 		snprintf(path, sizeof(path), "%s", name);
 		text = slurp(path);
+		snprintf(looked, sizeof(looked), "%s", path);
 	} else {
-		config_dir(dir, sizeof(dir));
-		snprintf(path, sizeof(path), "%s/themes/%s.theme", dir, name);
-		text = slurp(path);
+		/* the person's own, then the binary's: the installed ones next to it,
+		 * or, for the binary in its build directory, the source tree's */
+		char inst[4096];
+		bool in_build = false, installed = rung_theme_installed_dir(inst, sizeof(inst), &in_build) == 0;
+		for (int where = 0; !text && where < 2; where++) {
+			if (where == 0) {
+				config_dir(dir, sizeof(dir));
+				snprintf(path, sizeof(path), "%s/themes/%s.theme", dir, name);
+			}
 #ifdef RUNG_SOURCE_DIR
-		if (!text) {
-			snprintf(path, sizeof(path), "%s/themes/%s.theme", RUNG_SOURCE_DIR, name);
-			text = slurp(path);
-		}
+			else if (in_build)
+				snprintf(path, sizeof(path), "%s/themes/%s.theme", RUNG_SOURCE_DIR, name);
 #endif
+			else if (installed && !in_build)
+				snprintf(path, sizeof(path), "%s/%s.theme", inst, name);
+			else
+				continue;
+			text = slurp(path);
+			size_t o = strlen(looked);
+			snprintf(looked + o, sizeof(looked) - o, "%s%s", o ? ", " : "", path);
+		}
 		if (!text && !strcmp(name, "default"))
 			return 0;
 	}
 	if (!text)
-		return rung_error_set(RUNG_ENOTFOUND, "theme '%s' not found (looked for %s)", name, path);
+		return rung_error_set(RUNG_ENOTFOUND, "theme '%s' not found (looked for %s)", name, looked);
 	snprintf(t->name, sizeof(t->name), "%s", name);
 	int err = rung_theme_parse(t, text, path);
 	free(text);
 	return err;
 }
 
-int rung_theme_choose(char *name, int len, bool *colour, const char *explicit_name)
+static const char *const auto_eval_names[] = {"gpu", "on", "off"};
+
+const char *rung_auto_eval_name(rung_auto_eval a)
 {
-	const char *nc = getenv("NO_COLOR");
-	*colour = !(nc && *nc);
-	if (explicit_name) {
-		snprintf(name, (size_t)len, "%s", explicit_name);
-		return 0;
-	}
-	if (!*colour) {
-		snprintf(name, (size_t)len, "monochrome");
-		return 0;
-	}
-	snprintf(name, (size_t)len, "default");
+	return (unsigned)a < 3 ? auto_eval_names[a] : "?";
+}
+
+int rung_auto_eval_parse(rung_auto_eval *out, const char *s)
+{
+	for (int i = 0; i < 3; i++)
+		if (!strcmp(s, auto_eval_names[i])) {
+			*out = (rung_auto_eval)i;
+			return 0;
+		}
+	return rung_error_set(RUNG_EINVAL, "auto_eval is on, off or gpu, not '%s'", s);
+}
+
+int rung_config_read(rung_config *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->auto_eval = RUNG_AUTO_EVAL_GPU;
 	char dir[900], path[1024];
 	config_dir(dir, sizeof(dir));
 	snprintf(path, sizeof(path), "%s/config", dir);
@@ -324,15 +402,41 @@ int rung_theme_choose(char *name, int len, bool *colour, const char *explicit_na
 			*hash = 0;
 		char key[64], val[64], extra[8];
 		int n = sscanf(p, " %63[^= \t] = %63s %7s", key, val, extra);
-		if (n == 2 && !strcmp(key, "theme"))
-			snprintf(name, (size_t)len, "%s", val);
-		else if (n >= 1 && n != 2)
+		if (n >= 1 && n != 2) {
 			err = rung_error_set(RUNG_EINVAL, "%s:%d: expected 'key = value'", path, lineno);
-		else if (n == 2) /* a typo would otherwise be ignored without a word */
-			err = rung_error_set(RUNG_EINVAL, "%s:%d: unknown key '%s' (known: theme)", path, lineno, key);
+		} else if (n == 2 && !strcmp(key, "theme")) {
+			snprintf(out->theme, sizeof(out->theme), "%s", val);
+		} else if (n == 2 && !strcmp(key, "auto_eval")) {
+			if (rung_auto_eval_parse(&out->auto_eval, val) < 0)
+				err = rung_error_set(RUNG_EINVAL, "%s:%d: auto_eval is on, off or gpu, not '%s'", path, lineno,
+						     val);
+		} else if (n == 2) { /* a typo would otherwise be ignored without a word */
+			err = rung_error_set(RUNG_EINVAL, "%s:%d: unknown key '%s' (known: theme, auto_eval)", path, lineno,
+					     key);
+		}
 		p = eol ? eol + 1 : NULL;
 	}
 	free(text);
+	return err;
+}
+
+int rung_theme_choose(char *name, int len, bool *colour, const char *explicit_name)
+{
+	const char *nc = getenv("NO_COLOR");
+	*colour = !(nc && *nc);
+	if (explicit_name) {
+		snprintf(name, (size_t)len, "%s", explicit_name);
+		return 0;
+	}
+	if (!*colour) {
+		snprintf(name, (size_t)len, "monochrome");
+		return 0;
+	}
+	snprintf(name, (size_t)len, "default");
+	rung_config cfg;
+	int err = rung_config_read(&cfg);
+	if (err == 0 && cfg.theme[0])
+		snprintf(name, (size_t)len, "%s", cfg.theme);
 	return err;
 }
 

@@ -6,6 +6,7 @@
 #define RUNG_TUI_THEME_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #define RUNG_ROLE_LIST(_) \
 	_(DEFAULT, "default") \
@@ -77,12 +78,36 @@ const char *rung_theme_default_text(void);
 const char *rung_theme_monochrome_text(void);
 
 /* Loads NAME (a path when it contains '/', else NAME.theme searched in
- * $XDG_CONFIG_HOME/rung/themes, then the source tree's themes/), over the default. */
+ * $XDG_CONFIG_HOME/rung/themes, then the installed themes next to the binary
+ * (<prefix>/share/rung/themes, rung_theme_installed_dir), then, for a binary
+ * in its build directory, the source tree's themes/), over the default. */
 int rung_theme_load(rung_theme *t, const char *name);
+/* The installed themes' directory for the running binary (from
+ * /proc/self/exe: <prefix>/share/rung/themes); *in_build: the binary is the
+ * build directory's. 0, or -1 when the binary's path cannot be read. */
+int rung_theme_installed_dir(char *out, size_t len, bool *in_build);
 /* Picks the theme name: explicit (--theme) > NO_COLOR ("monochrome") >
  * `theme = NAME` in $XDG_CONFIG_HOME/rung/config (~/.config) > "default". *colour is
  * false under NO_COLOR. Returns 0 or an error naming config:line. */
 int rung_theme_choose(char *name, int len, bool *colour, const char *explicit_name);
+
+/* `auto_eval` in the config: what the workbench evaluates without being asked.
+ * gpu (default): with a GPU every version without a live result, without one
+ * the compile rung of the versions with no result at all; on: every version
+ * without a live result either way (the compile rung alone without a GPU);
+ * off: nothing. */
+typedef enum { RUNG_AUTO_EVAL_GPU, RUNG_AUTO_EVAL_ON, RUNG_AUTO_EVAL_OFF } rung_auto_eval;
+const char *rung_auto_eval_name(rung_auto_eval a); /* "gpu", "on", "off" */
+int rung_auto_eval_parse(rung_auto_eval *out, const char *s); /* 0 or RUNG_EINVAL */
+
+/* $XDG_CONFIG_HOME/rung/config (~/.config), one `key = value` a line, `#`
+ * comments: theme = NAME ("" when not set), auto_eval = gpu|on|off. No file:
+ * the defaults. An unknown key or a bad value is an error naming config:line. */
+typedef struct {
+	char theme[64];
+	rung_auto_eval auto_eval;
+} rung_config;
+int rung_config_read(rung_config *out);
 
 /* A 0-255 colour reduced to what the terminal has (256 -> 16 -> 8). */
 short rung_color_reduce(short c, int ncolors);

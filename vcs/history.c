@@ -160,7 +160,7 @@ static int worktree_differs(rung_repo *r, const char *path)
 	if (rung_source_read(&sw, r, "WORKTREE", path) < 0)
 		return 0;
 	if (rung_source_read(&sh, r, "HEAD", path) < 0) {
-		rung_source_free(&sw);
+		rung_source_clear(&sw);
 		return 1;
 	}
 	if (sw.nheaders != sh.nheaders) {
@@ -169,8 +169,8 @@ static int worktree_differs(rung_repo *r, const char *path)
 		for (int i = 0; i < sw.nheaders && !differs; i++)
 			differs = strcmp(sw.headers[i].name, sh.headers[i].name) || strcmp(sw.headers[i].text, sh.headers[i].text);
 	}
-	rung_source_free(&sw);
-	rung_source_free(&sh);
+	rung_source_clear(&sw);
+	rung_source_clear(&sh);
 	return differs;
 }
 
@@ -483,18 +483,18 @@ int rung_source_read(rung_source *out, rung_repo *repo, const char *rev, const c
 	if (!out->path)
 		return rung_error_set(RUNG_ENOMEM, "out of memory");
 	if ((e = rung_repo_read(&out->text, &out->len, repo, out->rev, path)) < 0) {
-		rung_source_free(out);
+		rung_source_clear(out);
 		return e;
 	}
 	inc_ctx x = {out, NULL, 0};
 	e = add_includes(&x, repo, out->rev, path, out->text, 0);
 	rung_strv_free(x.paths, out->nheaders);
 	if (e < 0)
-		rung_source_free(out);
+		rung_source_clear(out);
 	return e;
 }
 
-void rung_source_free(rung_source *s)
+void rung_source_clear(rung_source *s)
 {
 	if (!s)
 		return;

@@ -65,7 +65,7 @@ typedef struct {
 /* RUNG_ENOTFOUND if the file does not exist at rev. Missing includes are not an
  * error here (they may be system or -I headers): the compiler reports them. */
 int rung_source_read(rung_source *out, rung_repo *repo, const char *rev, const char *path);
-void rung_source_free(rung_source *s);
+void rung_source_clear(rung_source *s);
 
 /* The quoted include names in src: rung_scan_includes (core/source.h). */
 

@@ -50,7 +50,12 @@ static int append_other(rung_note *n, const char *line, size_t len)
 	return 0;
 }
 
-static int push_directive(rung_note *n, int64_t t, const char *author, const char *text, bool done)
+bool rung_directive_open(const rung_directive *d)
+{
+	return !d->done && !d->remark;
+}
+
+static int push_directive(rung_note *n, int64_t t, const char *author, const char *text, rung_entry_kind kind)
 {
 	rung_directive *d = realloc(n->directives, (size_t)(n->ndirectives + 1) * sizeof(*d));
 	if (!d)
@@ -61,17 +66,18 @@ static int push_directive(rung_note *n, int64_t t, const char *author, const cha
 	d->time = t;
 	snprintf(d->author, sizeof(d->author), "%s", author);
 	d->text = strdup(text);
-	d->done = done;
+	d->done = kind == RUNG_ENTRY_DONE;
+	d->remark = kind == RUNG_ENTRY_REMARK;
 	if (!d->text)
 		return RUNG_ENOMEM;
 	n->ndirectives++;
 	return 0;
 }
 
-/* "- 2026-11-29 22:05 Ada Lovelace: text" */
+/* "- 2026-11-29 22:05 Ada Lovelace: text" ("x " done, "* " a remark) */
 static int parse_directive(rung_note *n, const char *line)
 {
-	bool done = line[0] == 'x';
+	rung_entry_kind kind = line[0] == 'x' ? RUNG_ENTRY_DONE : line[0] == '*' ? RUNG_ENTRY_REMARK : RUNG_ENTRY_DIRECTIVE;
 	const char *p = line + 2;
 	struct tm tm = {0};
 	int used = 0;
@@ -88,7 +94,7 @@ static int parse_directive(rung_note *n, const char *line)
 		return 1;
 	char author[128];
 	snprintf(author, sizeof(author), "%.*s", (int)(colon - p), p);
-	return push_directive(n, t, author, colon + 2, done) < 0 ? RUNG_ENOMEM : 0;
+	return push_directive(n, t, author, colon + 2, kind) < 0 ? RUNG_ENOMEM : 0;
 }
 
 int rung_note_parse(rung_note *out, const char *text)
@@ -114,7 +120,7 @@ int rung_note_parse(rung_note *out, const char *text)
 				e = 0;
 			}
 			rung_error_clear();
-		} else if ((line[0] == '-' || line[0] == 'x') && line[1] == ' ') {
+		} else if ((line[0] == '-' || line[0] == 'x' || line[0] == '*') && line[1] == ' ') {
 			e = parse_directive(out, line);
 		} else if (len == 0) {
 			e = 0;
@@ -150,7 +156,8 @@ char *rung_note_format(const rung_note *n)
 		localtime_r(&t, &tm);
 		char date[32];
 		strftime(date, sizeof(date), "%Y-%m-%d %H:%M", &tm);
-		o += (size_t)snprintf(b + o, cap - o, "%c %s %s: %s\n", d->done ? 'x' : '-', date, d->author, d->text);
+		o += (size_t)snprintf(b + o, cap - o, "%c %s %s: %s\n", d->remark ? '*' : d->done ? 'x' : '-', date, d->author,
+				      d->text);
 	}
 	if (n->other)
 		o += (size_t)snprintf(b + o, cap - o, "%s", n->other);
@@ -337,6 +344,7 @@ typedef struct {
 	rung_note_verdict verdict;
 	const char *text; /* one line, or NULL */
 	int64_t time;
+	rung_entry_kind kind;
 } add_edit;
 
 static int edit_add(rung_note *n, bool exists, const git_signature *sig, void *ud)
@@ -345,12 +353,18 @@ static int edit_add(rung_note *n, bool exists, const git_signature *sig, void *u
 	(void)exists;
 	if (a->verdict != RUNG_NOTE_NONE)
 		n->verdict = a->verdict;
-	if (a->text && push_directive(n, a->time, sig->name, a->text, false) < 0)
+	if (a->text && push_directive(n, a->time, sig->name, a->text, a->kind) < 0)
 		return rung_error_set(RUNG_ENOMEM, "out of memory");
 	return NOTE_WRITE;
 }
 
 int rung_note_add(rung_repo *r, const char *rev, rung_note_verdict verdict, const char *text, int64_t now)
+{
+	return rung_note_add_entry(r, rev, verdict, RUNG_ENTRY_DIRECTIVE, text, now);
+}
+
+int rung_note_add_entry(rung_repo *r, const char *rev, rung_note_verdict verdict, rung_entry_kind kind,
+			const char *text, int64_t now)
 {
 	git_oid oid;
 	int e = resolve_oid(&oid, r, rev);
@@ -366,7 +380,7 @@ int rung_note_add(rung_repo *r, const char *rev, rung_note_verdict verdict, cons
 				*p = ' ';
 	}
 	int64_t t = now ? now : (int64_t)time(NULL);
-	add_edit a = {verdict, flat, t - t % 60};
+	add_edit a = {verdict, flat, t - t % 60, kind};
 	e = update_note(r, &oid, edit_add, &a);
 	free(flat);
 	return e;
@@ -400,7 +414,8 @@ static int edit_close_all(rung_note *n, bool exists, const git_signature *sig, v
 	if (!exists)
 		return rung_error_set(RUNG_ENOTFOUND, "%s: no note", (const char *)ud);
 	for (int i = 0; i < n->ndirectives; i++)
-		n->directives[i].done = true;
+		if (!n->directives[i].remark)
+			n->directives[i].done = true;
 	return NOTE_WRITE;
 }
 

@@ -513,11 +513,9 @@ static int insert_result(rung_store *s, const rung_result *r, const char *conten
 	sqlite3_stmt *st;
 	if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK)
 		return db_error(s, "prepare insert");
-	double max_rel = NAN, psnr = NAN, cossim = NAN;
+	double max_rel = rung_result_max_rel(r), psnr = NAN, cossim = NAN; /* the one max_rel (core/result.h) */
 	for (int i = 0; i < r->nmetrics; i++) {
 		const rung_check_metric *m = &r->metrics[i];
-		if (!isnan(m->max_rel) && (isnan(max_rel) || m->max_rel > max_rel))
-			max_rel = m->max_rel;
 		if (!isnan(m->psnr) && (isnan(psnr) || m->psnr < psnr))
 			psnr = m->psnr;
 		if (!isnan(m->cossim) && (isnan(cossim) || m->cossim < cossim))

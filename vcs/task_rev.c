@@ -15,7 +15,7 @@ int rung_vtask_open(rung_vtask *out, rung_repo *r, const char *dir, const char *
 	out->dir = strdup(dir ? dir : "");
 	out->spec_path = rung_repo_join(out->dir ? out->dir : "", "rung.ini");
 	if (!out->dir || !out->spec_path) {
-		rung_vtask_free(out);
+		rung_vtask_clear(out);
 		return rung_error_set(RUNG_ENOMEM, "out of memory");
 	}
 	int e;
@@ -28,7 +28,7 @@ int rung_vtask_open(rung_vtask *out, rung_repo *r, const char *dir, const char *
 			e = rung_repo_resolve(out->spec_rev, r, "WORKTREE");
 	}
 	if (e < 0 || (e = rung_repo_read(&out->spec_text, NULL, r, out->spec_rev, out->spec_path)) < 0) {
-		rung_vtask_free(out);
+		rung_vtask_clear(out);
 		return e;
 	}
 	char *absdir = rung_repo_join(rung_repo_workdir(r), out->dir);
@@ -45,19 +45,19 @@ int rung_vtask_open(rung_vtask *out, rung_repo *r, const char *dir, const char *
 	if (e == 0 && rung_repo_workdir(r)[0])
 		e = rung_spec_check_headers(out->spec);
 	if (e < 0) {
-		rung_vtask_free(out);
+		rung_vtask_clear(out);
 		return e;
 	}
 	if (!out->spec->kernel) {
 		e = rung_error_set(RUNG_EINVAL, "%s: [task] has no kernel", out->spec_path);
-		rung_vtask_free(out);
+		rung_vtask_clear(out);
 		return e;
 	}
 	out->kernel_path = rung_repo_join(out->dir, out->spec->kernel);
 	size_t ol = 64 + (out->spec->options ? strlen(out->spec->options) : 0);
 	out->options = malloc(ol);
 	if (!out->kernel_path || !out->options) {
-		rung_vtask_free(out);
+		rung_vtask_clear(out);
 		return rung_error_set(RUNG_ENOMEM, "out of memory");
 	}
 	snprintf(out->options, ol, "%s --arch=%s", out->spec->options ? out->spec->options : "",
@@ -67,14 +67,14 @@ int rung_vtask_open(rung_vtask *out, rung_repo *r, const char *dir, const char *
 		e = rp ? rung_source_read(&out->ref, r, out->spec_rev, rp) : RUNG_ENOMEM;
 		free(rp);
 		if (e < 0) {
-			rung_vtask_free(out);
+			rung_vtask_clear(out);
 			return e == RUNG_ENOMEM ? rung_error_set(e, "out of memory") : e;
 		}
 	}
 	return 0;
 }
 
-void rung_vtask_free(rung_vtask *t)
+void rung_vtask_clear(rung_vtask *t)
 {
 	if (!t)
 		return;
@@ -84,7 +84,7 @@ void rung_vtask_free(rung_vtask *t)
 	rung_spec_free(t->spec);
 	free(t->kernel_path);
 	free(t->options);
-	rung_source_free(&t->ref);
+	rung_source_clear(&t->ref);
 	memset(t, 0, sizeof(*t));
 }
 

@@ -24,7 +24,7 @@ typedef struct {
 /* spec_rev NULL: HEAD, or the working tree when rung.ini is not committed yet.
  * Errors name the file ("t/rung.ini:12: ..."). */
 int rung_vtask_open(rung_vtask *out, rung_repo *r, const char *dir, const char *spec_rev);
-void rung_vtask_free(rung_vtask *t);
+void rung_vtask_clear(rung_vtask *t);
 
 /* The kernel of version `rev` (commit-ish or "WORKTREE"); `kernel_path` NULL:
  * the task's (a version from history passes its own, renames followed). */

@@ -25,7 +25,7 @@ static void set_free(rung_bset *b, int s, int nargs)
 	}
 }
 
-void rung__bset_free(rung_wjob *j)
+void rung__bset_clear(rung_wjob *j)
 {
 	rung_bset *b = &j->bset;
 	if (!j->fatal) {

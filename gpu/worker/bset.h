@@ -18,6 +18,6 @@ void rung__bench_prep(rung_wjob *j, const rung_plan_shape *sh, rung_dbuf *ref);
 void rung__bench_prep_keep(rung_wjob *j, rung_dbuf *ref, const double *peak);
 /* Waits for set 1 and reads its peaks. 0, or 1 with reason (a fault). */
 int rung__bset_wait(rung_wjob *j, char *reason, size_t rlen);
-void rung__bset_free(rung_wjob *j);
+void rung__bset_clear(rung_wjob *j);
 
 #endif

@@ -341,7 +341,7 @@ static int golden_pass(rung_wjob *j, rung_case *k, const rung_plan_shape *sh, in
 	if (rung_npy_load(&arr, a->golden) ||
 	    rung_npy_expect(&arr, a->golden, a->name, a->dtype, sh->rank[i], sh->extent[i])) {
 		rung__sfmt(reason, rlen, "%s", rung_error_last());
-		rung_npy_free(&arr);
+		rung_npy_clear(&arr);
 		return 1;
 	}
 	size_t es = rung_dtype_size(a->dtype);
@@ -369,7 +369,7 @@ static int golden_pass(rung_wjob *j, rung_case *k, const rung_plan_shape *sh, in
 	k->peak[i] = peak;
 	free(peaks);
 out:
-	rung_npy_free(&arr);
+	rung_npy_clear(&arr);
 	return ret;
 }
 
@@ -795,7 +795,7 @@ done:
 	return out;
 }
 
-void rung__keep_free(rung_wjob *j)
+void rung__keep_clear(rung_wjob *j)
 {
 	for (int i = 0; i < RUNG_MAX_ARGS; i++) {
 		if (j->keep[i].base && !j->fatal)

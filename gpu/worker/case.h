@@ -23,6 +23,6 @@ rung_case_outcome rung__run_case(rung_wjob *j, int s, int kseed, rung_dist dist,
 				 size_t rlen);
 
 /* Frees the kept run-case buffers (if the bench did not take them). */
-void rung__keep_free(rung_wjob *j);
+void rung__keep_clear(rung_wjob *j);
 
 #endif

@@ -31,12 +31,12 @@ void *rung__make_input(const rung_plan *p, const rung_plan_shape *sh, int i, uin
 		if (rung_npy_load(&arr, a->npy) ||
 		    rung_npy_expect(&arr, a->npy, a->name, a->dtype, sh->rank[i], sh->extent[i])) {
 			rung__sfmt(reason, rlen, "%s", rung_error_last());
-			rung_npy_free(&arr);
+			rung_npy_clear(&arr);
 			return NULL;
 		}
 		void *d = arr.data;
 		arr.data = NULL;
-		rung_npy_free(&arr);
+		rung_npy_clear(&arr);
 		return d;
 	}
 	void *buf = malloc((size_t)n * es + 1);

@@ -146,8 +146,8 @@ out:
 		for (int s = RUNG_STEP_RUN; s < RUNG_NSTEPS; s++)
 			if (res->steps[s].status == RUNG_S_FAILED)
 				res->steps[s].cause = RUNG_CAUSE_REFERENCE;
-	rung__bset_free(&j);
-	rung__keep_free(&j);
+	rung__bset_clear(&j);
+	rung__keep_clear(&j);
 	if (!j.fatal) {
 		if (j.kmod)
 			rung_cu.cuModuleUnload(j.kmod);

@@ -225,11 +225,11 @@ int rung_worker_main(int in_fd, int out_fd)
 			rung__sfmt(why, sizeof(why), "worker protocol: unknown message '%.60s'", m.type);
 			send_error(&c, RUNG_STEP_RUN, why, false);
 		}
-		rung_msg_free(&m);
+		rung_msg_clear(&m);
 		if (stop)
 			break;
 	}
-	rung_chan_free(&ch);
+	rung_chan_clear(&ch);
 	/* The parent has its answer and may have gone: let go of the pipes it shares
 	 * (stderr, often a pipe a caller reads to its end) before the teardown, so
 	 * nobody waits for the CUDA context to be destroyed. */

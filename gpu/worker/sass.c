@@ -70,7 +70,7 @@ void rung__wsass(rung_wjob *j)
 	json_decref(aux);
 	rung__wstep(res, RUNG_STEP_PROFILE, res->aux ? RUNG_S_OK : RUNG_S_FAILED, "sass: %d instructions counted%s",
 		    sc.n, res->aux ? "" : " (out of memory encoding them)");
-	rung_sass_counts_free(&sc);
+	rung_sass_counts_clear(&sc);
 out:
 	if (!j->fatal)
 		for (int i = 0; i < p->nargs; i++)

@@ -149,5 +149,5 @@ out:
 				rung_cu.cuMemFree(buf[i].base);
 	}
 	free(raw);
-	rung_trace_free(&t);
+	rung_trace_clear(&t);
 }

@@ -43,7 +43,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	} else if (rc < 0) {
 		FUZZ_ASSERT(strncmp(rung_error_last(), "fuzz/k.cu:", 10) == 0);
 	}
-	rung_launch_free(&l);
+	rung_launch_clear(&l);
 	rung_error_clear();
 	free(src);
 	return 0;

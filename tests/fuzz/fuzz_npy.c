@@ -29,7 +29,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	rung_npy a;
 	if (rung_npy_parse(&a, data, size, "fuzz.npy") == 0) {
 		check(&a, "fuzz.npy");
-		rung_npy_free(&a);
+		rung_npy_clear(&a);
 	}
 	rung_error_clear();
 
@@ -45,7 +45,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	if (rung_npy_load(&a, path) == 0) {
 		check(&a, path);
-		rung_npy_free(&a);
+		rung_npy_clear(&a);
 	}
 	rung_error_clear();
 	return 0;

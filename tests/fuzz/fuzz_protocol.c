@@ -55,9 +55,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				(void)rung_plan_first_output(plan);
 			}
 		}
-		rung_msg_free(&m);
+		rung_msg_clear(&m);
 	}
-	rung_chan_free(&ch);
+	rung_chan_clear(&ch);
 	rung_error_clear();
 	return 0;
 }

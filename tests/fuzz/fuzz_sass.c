@@ -10,7 +10,7 @@ static void check_one(const char *listing, unsigned flags)
 {
 	rung_sass s;
 	if (rung_sass_normalize(&s, listing, flags) != 0) {
-		rung_sass_free(&s);
+		rung_sass_clear(&s);
 		return;
 	}
 	FUZZ_ASSERT(s.nlines >= 0 && s.nfuncs >= 0);
@@ -41,8 +41,8 @@ static void check_one(const char *listing, unsigned flags)
 		free(inst);
 		free(t);
 	}
-	rung_sass_counts_free(&counts);
-	rung_sass_free(&s);
+	rung_sass_counts_clear(&counts);
+	rung_sass_clear(&s);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

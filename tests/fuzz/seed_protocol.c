@@ -136,8 +136,8 @@ int main(int argc, char **argv)
 	json_decref(quit);
 	json_decref(err);
 	json_decref(line);
-	rung_launch_free(&kl);
-	rung_launch_free(&rl);
+	rung_launch_clear(&kl);
+	rung_launch_clear(&rl);
 	rung_spec_free(spec);
 	rung_result_clear(r);
 	free(r);

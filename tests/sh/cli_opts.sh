@@ -141,9 +141,10 @@ usage_err demo "--no-tui takes no value (found '--no-tui=1')" --no-tui=1
 usage_err demo "unexpected argument 'b' (takes [DIR])" a b
 
 # ---- tui, from a key script
-help_lists tui "-C DIR" "--theme NAME"
+help_lists tui "-C DIR" "--theme NAME" "--auto-eval\\[=MODE\\]" "--no-auto-eval"
 not_listed tui --memory
-not_listed tui --auto-eval
+usage_err tui "--auto-eval: auto_eval is on, off or gpu, not 'sometimes'" --auto-eval=sometimes
+usage_err tui "--no-auto-eval takes no value (found '--no-auto-eval=1')" --no-auto-eval=1
 printf ':dump v.txt\nQ\n' >"$T/keys"
 RUNG_TUI_SCRIPT="$T/keys" RUNG_TUI_DUMP_DIR="$T" COLUMNS=100 LINES=20 run tui --memory=5
 [ "$rc" = 0 ] || fail "rung tui --memory=5: exit $rc ($err)"

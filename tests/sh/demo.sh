@@ -20,7 +20,7 @@ grep -q "sgemm: 11 versions, softmax: 4 versions" <<<"$out" || fail "version cou
 
 # the ladder commits, in date order, as ladder.txt says (author, date, message)
 want=$(cat "$RUNG_SRC"/examples/sgemm/ladder.txt "$RUNG_SRC"/examples/softmax/ladder.txt |
-	grep -v '^#' | grep -v '^note |' | grep -v '^ *$' |
+	grep -v '^#' | grep -Ev '^(remark|directive|done) [|]' | grep -v '^ *$' |
 	awk -F' [|] ' '{ printf "%s|%s|%s\n", $3, $2, $4 }' | sort -s -t'|' -k1,1)
 [ "$(wc -l <<<"$want")" = 15 ] || fail "ladder plans: $want"
 got=$(git -C "$T/d" log --reverse --date=format-local:%Y-%m-%dT%H:%M:%SZ --format='%ad|%an <%ae>|%s' | tail -n +2)
@@ -39,7 +39,7 @@ cmp -s "$T/d/sgemm/sgemm.cu" "$RUNG_SRC/examples/sgemm/ladder/08-tf32-mma.cu" ||
 base=$(git -C "$T/d" log --format=%h --grep='^sgemm: naive kernel')
 [ -n "$base" ] || fail "no baseline commit"
 git -C "$T/d" notes --ref=rung show "$base" | grep -q "^verdict: baseline$" || fail "baseline verdict: $(git -C "$T/d" notes --ref=rung show "$base")"
-git -C "$T/d" notes --ref=rung show "$base" | grep -q "^- 2025-06-02 09:06 Ada Lovelace: Baseline for this ladder" || fail "baseline note text"
+git -C "$T/d" notes --ref=rung show "$base" | grep -q "^\* 2025-06-02 09:06 Ada Lovelace: Baseline for this ladder" || fail "baseline note text (a remark)"
 ktail=$(git -C "$T/d" log --format=%h --grep='^sgemm: warp tiling')
 git -C "$T/d" notes --ref=rung show "$ktail" | grep -q "^verdict: reject$" || fail "reject verdict"
 

@@ -2,11 +2,16 @@
  * store, verdicts and directives from git notes (refs/notes/rung). PTX and
  * SASS are compiled on demand with NVRTC (no GPU needed) and cached.
  *
- * Threads: the UI thread owns `ui` handles (notes, texts). A reload (R) runs
- * on a background thread with its own handles and posts the new rows as
- * RUNG_EV_ROWS; an evaluation runs on the same thread, in this process, and
- * posts progress and each result (RUNG_EV_PROGRESS, RUNG_EV_RESULT); the UI
- * never waits for either. */
+ * Threads, each with its own handles; the UI never waits for any of them:
+ * - the UI thread owns `ui` handles (notes, texts made on the spot);
+ * - the background thread reads the rest of the first list, runs reloads (R,
+ *   RUNG_EV_ROWS), the auto-evaluation probe (RUNG_EV_AUTO) and the
+ *   evaluations, in this process with one persistent worker (RUNG_EV_PROGRESS,
+ *   RUNG_EV_RESULT);
+ * - the poller looks at HEAD every RUNG_MODEL_POLL_S and posts the versions
+ *   committed since (RUNG_EV_ROWS_NEW);
+ * - the texter makes the PTX and SASS asked for by text_prepare (compare),
+ *   RUNG_EV_TEXT. */
 #include "tui/model/model.h"
 
 #include <errno.h>
@@ -18,13 +23,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "core/err.h"
 #include "core/roofline.h"
 #include "gpu/compile.h"
 #include "gpu/nvdisasm.h"
-#include "gpu/worker.h"
 #include "app/demo.h"
 #include "tui/model/prof.h"
 #include "app/pipeline.h"
@@ -36,6 +41,8 @@
 typedef struct {
 	char hash[41];
 	char *ptx, *sass;
+	int err;         /* < 0: the compile failed (error says why): not tried again */
+	char error[512];
 } text_cache;
 
 /* A queued evaluation: the version and the task it belongs to (at queue time). */
@@ -68,8 +75,35 @@ typedef struct {
 	char rest_anchor[41];
 	unsigned rest_gen;
 
-	pthread_t probe;   /* rung_model_auto_evaluate */
-	bool probe_running;
+	/* rung_model_auto_evaluate: the scopes the probe picks from (under qlock),
+	 * run on the background thread with its worker */
+	bool probe;
+	rung_auto_scope probe_gpu, probe_nogpu;
+
+	/* new commits: a thread looks at HEAD every RUNG_MODEL_POLL_S. Under
+	 * qlock: HEAD and the newest commit of the list as last read (load_first,
+	 * a reload); poll_gen is bumped by each such read. */
+	pthread_t poller;
+	bool poller_running;
+	pthread_cond_t pcond;
+	char poll_head[41], poll_top[41];
+	unsigned poll_gen;
+
+	/* texts (PTX, SASS) made in the background (text_prepare): a thread of
+	 * its own, so that a compare never waits for an evaluation. tlock guards
+	 * the cache (the UI thread reads it), the queue and text_gen (bumped when
+	 * the cache is cleared: a text made before is dropped). */
+	pthread_t texter;
+	bool texter_running, tstop;
+	pthread_mutex_t tlock;
+	pthread_cond_t tcond;
+	char (*tq)[41];
+	int ntq, tqcap;
+	char tbusy[41];
+	unsigned text_gen;
+	rung_vctx tctx; /* the texter's handles on the task (tctx_gen) */
+	bool tctx_open;
+	unsigned tctx_gen;
 
 	/* evaluation on the background thread (evaluate_batch) */
 	rung_vctx ev_ctx;    /* its handles on the task evaluated */
@@ -138,80 +172,44 @@ static const char *note_line(const rung_vrow *r)
 	return r->note.other ? r->note.other : "";
 }
 
-/* The list read a chunk at a time: versions from a revwalk (vcs/history.h
- * yields them without walking everything), notes read once and sorted for
- * bsearch, results looked up per row with the store's cached statements. */
-typedef struct {
-	rung_history *h;
-	rung_note *notes; /* sorted by commit; a row takes its note over */
-	int nnotes;
-	bool any_results; /* the store holds results: else no row can have one and no content hash is needed */
-	bool done;        /* history exhausted */
-} loader;
-
-static int note_cmp(const void *a, const void *b)
-{
-	return strcmp(((const rung_note *)a)->commit, ((const rung_note *)b)->commit);
-}
+/* The list read a chunk at a time through the one row loader (app/session.h:
+ * versions from a revwalk that yields them without walking everything, notes
+ * read once and sorted, results looked up per row with the store's cached
+ * statements, no content hashed while the store holds no result). */
+typedef rung_rows_loader loader;
 
 static void loader_close(loader *l)
 {
-	rung_notes_free(l->notes, l->nnotes);
-	rung_history_free(l->h);
-	memset(l, 0, sizeof(*l));
+	rung_rows_close(l);
 }
 
 static int loader_open(loader *l, rung_vctx *c)
 {
-	memset(l, 0, sizeof(*l));
-	rung_history_opts o = rung_vtask_history_opts(&c->task);
-	int e = rung_history_open(&l->h, c->repo, &o);
-	if (e < 0)
-		return e;
-	if ((e = rung_notes_list(&l->notes, &l->nnotes, c->repo)) < 0) {
-		loader_close(l);
-		return e;
-	}
-	if (l->nnotes > 1)
-		qsort(l->notes, (size_t)l->nnotes, sizeof(*l->notes), note_cmp);
-	l->any_results = !c->store || rung_store_count(c->store, -1) != 0; /* -1 (error): look anyway */
-	rung_error_clear();
-	return 0;
+	return rung_rows_open(l, c, NULL, false);
 }
 
-/* One version into a row: its live result (by content, else by commit), its
- * recorded one and its note (as rung_vctx_rows + rung_recorded_lookup do). */
-static void fill_row(rung_model_row *r, loader *l, rung_vctx *c, const rung_version *v)
+/* One version into a row: its live result and note (the loader's), and its
+ * recorded result. */
+static void fill_row(rung_model_row *r, rung_vctx *c, rung_vrow *vr, bool lookups)
 {
+	const rung_version *v = &vr->v;
 	snprintf(r->hash, sizeof(r->hash), "%s", v->id);
 	snprintf(r->subject, sizeof(r->subject), "%s", v->subject);
 	snprintf(r->author, sizeof(r->author), "%.63s", v->author);
 	r->date = v->time;
-	if (l->any_results) {
-		char content[65] = "";
-		rung_source src;
-		if (rung_vtask_source(&src, &c->task, v->worktree ? "WORKTREE" : v->id, v->kernel_path) == 0) {
-			rung_vtask_content(content, &c->task, &src);
-			rung_source_free(&src);
-		}
-		rung_error_clear();
-		bool via_content = false;
-		r->result = rung_vctx_lookup(c, v, content, &via_content);
-		/* every row's result comes from the store: "cached" (the glyph) is
-		 * kept for one measured on another version with the same files */
-		if (r->result)
-			r->result->cached = via_content;
-		/* kept apart from the live one: shown only while there is no live result */
-		r->recorded = rung_recorded_lookup(c, v, content);
-	}
+	r->result = vr->result; /* taken over */
+	vr->result = NULL;
+	/* every row's result comes from the store: "cached" (the glyph) is
+	 * kept for one measured on another version with the same files */
+	if (r->result)
+		r->result->cached = vr->via_content;
+	/* kept apart from the live one: shown only while there is no live result */
+	if (lookups)
+		r->recorded = rung_recorded_lookup(c, v, vr->content);
 	rung_model_row_sync_steps(r);
-	rung_note key;
-	snprintf(key.commit, sizeof(key.commit), "%s", v->id);
-	rung_note *n = l->nnotes ? bsearch(&key, l->notes, (size_t)l->nnotes, sizeof(*l->notes), note_cmp) : NULL;
-	if (n) {
-		rung_vrow vr = {.note = *n, .has_note = true};
-		r->verdict = (rung_verdict)n->verdict;
-		const char *nl = note_line(&vr);
+	if (vr->has_note) {
+		r->verdict = (rung_verdict)vr->note.verdict;
+		const char *nl = note_line(vr);
 		const char *eol = strchr(nl, '\n');
 		snprintf(r->note, sizeof(r->note), "%.*s", eol ? (int)(eol - nl) : (int)strlen(nl), nl);
 	}
@@ -228,18 +226,18 @@ static int loader_next(rung_model_row **out, int *n, loader *l, rung_vctx *c, in
 	if (!rows)
 		return rung_error_set(RUNG_ENOMEM, "out of memory");
 	while (!l->done && (max <= 0 || cnt < max)) {
-		rung_version v;
-		e = rung_history_next(&v, l->h);
+		rung_vrow vr;
+		e = rung_rows_next(&vr, l, c);
 		if (e < 0)
 			break;
 		if (e == 1) {
-			l->done = true;
 			e = 0;
 			break;
 		}
 		if (cnt == cap) {
 			rung_model_row *nr = realloc(rows, ((size_t)cap * 2 + 1) * sizeof(*nr));
 			if (!nr) {
+				rung_vrow_clear(&vr);
 				e = rung_error_set(RUNG_ENOMEM, "out of memory");
 				break;
 			}
@@ -247,10 +245,9 @@ static int loader_next(rung_model_row **out, int *n, loader *l, rung_vctx *c, in
 			rows = nr;
 			cap *= 2;
 		}
-		fill_row(&rows[cnt++], l, c, &v);
+		fill_row(&rows[cnt++], c, &vr, l->hash_content);
+		rung_vrow_clear(&vr);
 	}
-	if (e == 0 && c->store && rung_store_read_error(c->store) < 0) /* a damaged store is not an empty one */
-		e = rung_store_read_error(c->store);
 	if (e < 0) {
 		rung_model_rows_free(rows, cnt);
 		return e;
@@ -295,6 +292,33 @@ static void post_message(rung_model *m, const char *fmt, const char *arg)
 	rung_model_post(m, &ev);
 }
 
+/* The newest commit of rows (a WORKTREE row on top skipped), "" when none. */
+static const char *rows_top(const rung_model_row *rows, int n)
+{
+	for (int i = 0; i < n && i < 2; i++)
+		if (strcmp(rows[i].hash, "WORKTREE"))
+			return rows[i].hash;
+	return "";
+}
+
+/* HEAD's commit into out ("" when unborn or unreadable). */
+static void head_of(char out[41], rung_repo *r)
+{
+	if (rung_repo_resolve(out, r, "HEAD") < 0) {
+		out[0] = 0;
+		rung_error_clear();
+	}
+}
+
+/* The list shown was read at HEAD head with newest commit top: the poll looks
+ * for commits after it from now on (under qlock). */
+static void poll_mark_locked(git_impl *g, const char *head, const char *top)
+{
+	snprintf(g->poll_head, sizeof(g->poll_head), "%s", head);
+	snprintf(g->poll_top, sizeof(g->poll_top), "%s", top);
+	g->poll_gen++;
+}
+
 /* The task directory and generation a background job works on (under qlock). */
 static char *task_snapshot(git_impl *g, unsigned *gen)
 {
@@ -317,16 +341,20 @@ static void reload_in_thread(rung_model *m, git_impl *g)
 	}
 	free(task);
 	rung_model_event ev = {.kind = RUNG_EV_ROWS};
+	char head[41];
+	head_of(head, c.repo);
 	if (load_rows(&ev.rows, &ev.nrows, &c) < 0) {
 		post_message(m, "reload failed: %s", rung_error_last());
 	} else {
 		/* a task switch while loading: these rows belong to the old task */
 		pthread_mutex_lock(&g->qlock);
 		bool current = gen == g->task_gen;
-		pthread_mutex_unlock(&g->qlock);
-		if (current)
+		if (current) {
+			poll_mark_locked(g, head, rows_top(ev.rows, ev.nrows));
 			rung_model_post(m, &ev);
-		else
+		}
+		pthread_mutex_unlock(&g->qlock);
+		if (!current)
 			rung_model_rows_free(ev.rows, ev.nrows);
 	}
 	rung_vctx_close(&c);
@@ -373,9 +401,14 @@ static void rest_in_thread(rung_model *m, git_impl *g, const char *anchor, unsig
 	if (e == 0 && !found) {
 		loader_close(&l);
 		rung_model_event ev = {.kind = RUNG_EV_ROWS};
+		char head[41];
+		head_of(head, c.repo);
 		if ((e = load_rows(&ev.rows, &ev.nrows, &c)) == 0 && job_current(g, gen)) {
 			rung_model_event fin = {.kind = RUNG_EV_ROWS_MORE, .last = true};
 			snprintf(fin.hash, sizeof(fin.hash), "%s", ev.nrows ? ev.rows[ev.nrows - 1].hash : "");
+			pthread_mutex_lock(&g->qlock);
+			poll_mark_locked(g, head, rows_top(ev.rows, ev.nrows));
+			pthread_mutex_unlock(&g->qlock);
 			rung_model_post(m, &ev);
 			rung_model_post(m, &fin);
 		} else {
@@ -478,7 +511,7 @@ static void batch_done(void *ud, int i, const rung_version *v, rung_result *r, i
 
 /* The handles and the worker for task (taskdir, gen): opened on first use,
  * the handles again after a task switch; the worker is kept. */
-static int eval_open(rung_model *m, git_impl *g, const char *taskdir, unsigned gen)
+static int eval_open(rung_model *m, git_impl *g, const char *taskdir, unsigned gen, bool quiet)
 {
 	if (g->ev_ctx_open && g->ev_gen == gen)
 		return 0;
@@ -495,7 +528,7 @@ static int eval_open(rung_model *m, git_impl *g, const char *taskdir, unsigned g
 		if ((e = rung_evaler_open(&g->evaler, &g->ev_ctx, 0)) < 0)
 			return e;
 		g->evaler_open = true;
-		if (!g->evaler.env.valid) {
+		if (!g->evaler.env.valid && !quiet) {
 			rung_model_event msg = {.kind = RUNG_EV_MESSAGE};
 			snprintf(msg.text, sizeof(msg.text), "no GPU: %.200s (the compile rung runs; nothing is stored)",
 				 g->evaler.no_gpu);
@@ -513,7 +546,7 @@ static void evaluate_batch(rung_model *m, git_impl *g, const qitem *items, int n
 	unsigned gen = items[0].gen;
 	rung_version *vs = calloc((size_t)n, sizeof(*vs));
 	int nv = 0;
-	int e = vs ? eval_open(m, g, items[0].taskdir, gen) : rung_error_set(RUNG_ENOMEM, "out of memory");
+	int e = vs ? eval_open(m, g, items[0].taskdir, gen, false) : rung_error_set(RUNG_ENOMEM, "out of memory");
 	for (int i = 0; e == 0 && i < n; i++) {
 		if (rung_version_at(&vs[nv], g->ev_ctx.repo, items[i].hash, g->ev_ctx.task.kernel_path) == 0) {
 			nv++;
@@ -552,13 +585,43 @@ static void evaluate_batch(rung_model *m, git_impl *g, const qitem *items, int n
 	free(vs);
 }
 
+/* rung_model_auto_evaluate's probe: the worker that evaluations use is
+ * opened now (no second worker, one CUDA context) and says whether there is a
+ * GPU; the scope follows from that. */
+static void probe_in_thread(rung_model *m, git_impl *g, rung_auto_scope with_gpu, rung_auto_scope without_gpu)
+{
+	unsigned gen;
+	char *task = task_snapshot(g, &gen);
+	int e = eval_open(m, g, task, gen, true);
+	free(task);
+	if (e < 0) {
+		post_message(m, "auto-evaluation: %s", rung_error_last());
+		return;
+	}
+	bool gpu = g->evaler.env.valid;
+	rung_auto_scope scope = gpu ? with_gpu : without_gpu;
+	rung_model_event ev = {.kind = RUNG_EV_MESSAGE};
+	if (gpu)
+		snprintf(ev.text, sizeof(ev.text), "%.120s: evaluating every version %s", g->evaler.env.gpu,
+			 scope == RUNG_AUTO_MISSING ? "without a live result here" : "of your own here");
+	else if (scope == RUNG_AUTO_MISSING)
+		snprintf(ev.text, sizeof(ev.text), "no GPU: the compile rung of every version runs (%.180s)",
+			 g->evaler.no_gpu);
+	else
+		snprintf(ev.text, sizeof(ev.text), "no GPU: showing recorded results (%.160s)%s", g->evaler.no_gpu,
+			 scope == RUNG_AUTO_UNSEEN ? "; versions without any get their compile rung" : "");
+	rung_model_post(m, &ev);
+	rung_model_event go = {.kind = RUNG_EV_AUTO, .scope = scope};
+	rung_model_post(m, &go);
+}
+
 static void *worker_main(void *arg)
 {
 	rung_model *m = arg;
 	git_impl *g = m->impl;
 	pthread_mutex_lock(&g->qlock);
 	while (!g->stop) {
-		if (!g->rest && !g->reload && !g->nqueue) {
+		if (!g->rest && !g->reload && !g->nqueue && !g->probe) {
 			pthread_cond_wait(&g->qcond, &g->qlock);
 			continue;
 		}
@@ -569,6 +632,14 @@ static void *worker_main(void *arg)
 			g->rest = false;
 			pthread_mutex_unlock(&g->qlock);
 			rest_in_thread(m, g, anchor, gen);
+			pthread_mutex_lock(&g->qlock);
+			continue;
+		}
+		if (g->probe) {
+			rung_auto_scope with = g->probe_gpu, without = g->probe_nogpu;
+			g->probe = false;
+			pthread_mutex_unlock(&g->qlock);
+			probe_in_thread(m, g, with, without);
 			pthread_mutex_lock(&g->qlock);
 			continue;
 		}
@@ -617,6 +688,124 @@ static int ensure_thread(rung_model *m)
 	return 0;
 }
 
+/* ---- new commits: HEAD looked at every RUNG_MODEL_POLL_S ----
+ *
+ * A thread of its own (an evaluation may keep the background thread for
+ * minutes) with its own repository handle: when HEAD moves, the versions
+ * newer than the list's newest commit are read (with their results and
+ * notes, as a reload reads them) and posted as RUNG_EV_ROWS_NEW; when that
+ * commit is no longer in the history (amend, reset, rebase) the whole list is
+ * posted as RUNG_EV_ROWS. Nothing is posted when a reload or a task switch
+ * read the list in between (poll_gen): the next look compares with that. */
+
+static void poll_once(rung_model *m, git_impl *g, rung_repo **repo, const char *head, const char *top,
+		      unsigned pgen)
+{
+	if (!*repo && rung_repo_open(repo, g->dir) < 0) {
+		rung_error_clear();
+		*repo = NULL;
+		return;
+	}
+	char now[41];
+	head_of(now, *repo);
+	if (!strcmp(now, head))
+		return;
+	unsigned tgen;
+	char *task = task_snapshot(g, &tgen);
+	rung_vctx c;
+	int e = open_ctx(&c, g->dir, task);
+	free(task);
+	if (e < 0) {
+		rung_error_clear();
+		return;
+	}
+	loader l;
+	rung_model_row *rows = NULL;
+	int n = 0, cap = 0;
+	bool found = false;
+	if ((e = loader_open(&l, &c)) == 0) {
+		while (!found) {
+			rung_vrow vr;
+			int r = rung_rows_next(&vr, &l, &c);
+			if (r < 0) {
+				e = r;
+				break;
+			}
+			if (r == 1) {
+				found = !top[0]; /* the list had no commit: all are new */
+				break;
+			}
+			if (top[0] && !strcmp(vr.v.id, top)) {
+				rung_vrow_clear(&vr);
+				found = true;
+				break;
+			}
+			if (n == cap) {
+				int nc = cap ? cap * 2 : 8;
+				rung_model_row *nr = realloc(rows, (size_t)nc * sizeof(*nr));
+				if (!nr) {
+					rung_vrow_clear(&vr);
+					e = rung_error_set(RUNG_ENOMEM, "out of memory");
+					break;
+				}
+				memset(nr + cap, 0, (size_t)(nc - cap) * sizeof(*nr));
+				rows = nr;
+				cap = nc;
+			}
+			fill_row(&rows[n++], &c, &vr, l.hash_content);
+			rung_vrow_clear(&vr);
+		}
+		loader_close(&l);
+	}
+	rung_vctx_close(&c);
+	if (e < 0) {
+		rung_error_clear();
+		rung_model_rows_free(rows, n);
+		return;
+	}
+	/* found: rows are the new ones (maybe only a WORKTREE row, or none when
+	 * HEAD moved without a new version); else the history was rewritten and
+	 * rows are all of it */
+	rung_model_event ev = {.kind = found ? RUNG_EV_ROWS_NEW : RUNG_EV_ROWS, .rows = rows, .nrows = n};
+	snprintf(ev.hash, sizeof(ev.hash), "%s", top);
+	pthread_mutex_lock(&g->qlock);
+	bool current = pgen == g->poll_gen && tgen == g->task_gen && !g->stop;
+	if (current) {
+		const char *nt = rows_top(rows, n);
+		poll_mark_locked(g, now, found && !nt[0] ? top : nt);
+		rung_model_post(m, &ev); /* none new: a stale WORKTREE row still goes */
+	}
+	pthread_mutex_unlock(&g->qlock);
+	if (!current)
+		rung_model_rows_free(rows, n);
+}
+
+static void *poll_main(void *arg)
+{
+	rung_model *m = arg;
+	git_impl *g = m->impl;
+	rung_repo *repo = NULL;
+	pthread_mutex_lock(&g->qlock);
+	while (!g->stop) {
+		struct timespec ts;
+		clock_gettime(CLOCK_REALTIME, &ts);
+		ts.tv_sec += RUNG_MODEL_POLL_S;
+		pthread_cond_timedwait(&g->pcond, &g->qlock, &ts);
+		if (g->stop)
+			break;
+		char head[41], top[41];
+		snprintf(head, sizeof(head), "%s", g->poll_head);
+		snprintf(top, sizeof(top), "%s", g->poll_top);
+		unsigned pgen = g->poll_gen;
+		pthread_mutex_unlock(&g->qlock);
+		poll_once(m, g, &repo, head, top, pgen);
+		pthread_mutex_lock(&g->qlock);
+	}
+	pthread_mutex_unlock(&g->qlock);
+	rung_repo_free(repo);
+	return NULL;
+}
+
 /* Reads the first rows of the task open in c into m (before the first frame)
  * and, when there are more, has the background thread read the rest
  * (m->loading until RUNG_EV_ROWS_MORE says the list is complete). Navigation,
@@ -630,6 +819,8 @@ static int load_first(rung_model *m, rung_vctx *c)
 	git_impl *g = m->impl;
 	loader l;
 	rung_model_row *rows;
+	char head[41];
+	head_of(head, c->repo);
 	int n, e = loader_open(&l, c);
 	if (e < 0)
 		return e;
@@ -642,6 +833,9 @@ static int load_first(rung_model *m, rung_vctx *c)
 	m->loading = more;
 	m->evaluate_when_loaded = false;
 	rung_model_set_rows(m, rows, n);
+	pthread_mutex_lock(&g->qlock);
+	poll_mark_locked(g, head, rows_top(m->rows, m->nrows));
+	pthread_mutex_unlock(&g->qlock);
 	if (!more)
 		return 0;
 	if ((e = ensure_thread(m)) < 0) { /* no thread: the rest now, on this one */
@@ -661,9 +855,12 @@ static int load_first(rung_model *m, rung_vctx *c)
 	return 0;
 }
 
+static void clear_texts(git_impl *g);
+
 static int git_refresh(rung_model *m)
 {
 	git_impl *g = m->impl;
+	clear_texts(g); /* a changed work tree is compiled again */
 	int e = ensure_thread(m);
 	if (e < 0)
 		return e;
@@ -716,37 +913,88 @@ static int git_sanitize(rung_model *m, const char *hash)
 	return queue_item(m, hash, tools);
 }
 
-static int compile_texts(git_impl *g, text_cache *tc, rung_model *m)
+/* PTX and SASS of tc->hash compiled with the task of c (NVRTC, then
+ * nvdisasm): into tc, or tc->err and tc->error when the compile fails. */
+static int compile_texts(rung_vctx *c, text_cache *tc)
 {
 	rung_source src;
-	int row = rung_model_find(m, tc->hash);
-	(void)row;
-	int e = rung_vtask_source(&src, &g->ui.task, tc->hash, NULL);
-	if (e < 0)
-		return e;
-	rung_compile_req req = {
-		.src = src.text,
-		.src_len = src.len,
-		.spec = g->ui.task.spec,
-		.file = src.path,
-		.entry = g->ui.task.spec->entry,
-		.arch = g->ui.task.spec->arch,
-		.options = g->ui.task.spec->options,
-		.headers = src.headers,
-		.nheaders = src.nheaders,
-	};
-	rung_compiled c;
-	e = rung_compile(&c, &req);
+	int e = rung_vtask_source(&src, &c->task, tc->hash, NULL);
 	if (e == 0) {
-		tc->ptx = c.ptx ? strndup(c.ptx, c.ptx_len) : NULL;
-		if (c.cubin && rung_sass_from_cubin(&tc->sass, c.cubin, c.cubin_len) < 0)
-			tc->sass = NULL;
-	} else {
-		e = rung_error_set(e, "%s", c.error[0] ? c.error : rung_error_last());
+		rung_compile_req req = {
+			.src = src.text,
+			.src_len = src.len,
+			.spec = c->task.spec,
+			.file = src.path,
+			.entry = c->task.spec->entry,
+			.arch = c->task.spec->arch,
+			.options = c->task.spec->options,
+			.headers = src.headers,
+			.nheaders = src.nheaders,
+		};
+		rung_compiled cc;
+		e = rung_compile(&cc, &req);
+		if (e == 0) {
+			tc->ptx = cc.ptx ? strndup(cc.ptx, cc.ptx_len) : NULL;
+			if (cc.cubin && rung_sass_from_cubin(&tc->sass, cc.cubin, cc.cubin_len) < 0)
+				tc->sass = NULL;
+			rung_error_clear();
+		} else {
+			e = rung_error_set(e, "%s", cc.error[0] ? cc.error : rung_error_last());
+		}
+		rung_compiled_clear(&cc);
+		rung_source_clear(&src);
 	}
-	rung_compiled_free(&c);
-	rung_source_free(&src);
+	if (e < 0) {
+		tc->err = e;
+		snprintf(tc->error, sizeof(tc->error), "%s", rung_error_last());
+	}
 	return e;
+}
+
+/* The cache entry of hash (under tlock), NULL when none. */
+static text_cache *cache_find(git_impl *g, const char *hash)
+{
+	for (int i = 0; i < g->ncache; i++)
+		if (!strcmp(g->cache[i].hash, hash))
+			return &g->cache[i];
+	return NULL;
+}
+
+static void text_cache_clear(text_cache *tc)
+{
+	free(tc->ptx);
+	free(tc->sass);
+	tc->ptx = tc->sass = NULL;
+}
+
+/* Adds *tc to the cache (under tlock; taken over, or freed when hash is
+ * there already). */
+static void cache_add(git_impl *g, text_cache *tc)
+{
+	if (cache_find(g, tc->hash)) {
+		text_cache_clear(tc);
+		return;
+	}
+	text_cache *nc = realloc(g->cache, (size_t)(g->ncache + 1) * sizeof(*nc));
+	if (!nc) {
+		text_cache_clear(tc);
+		return;
+	}
+	g->cache = nc;
+	g->cache[g->ncache++] = *tc;
+}
+
+/* The texts of kind from a cache entry (under tlock) into *out. */
+static int cache_text(char **out, const text_cache *tc, rung_text_kind kind)
+{
+	if (tc->err < 0)
+		return rung_error_set(tc->err, "%s", tc->error);
+	const char *t = kind == RUNG_TEXT_PTX ? tc->ptx : tc->sass;
+	if (!t)
+		return rung_error_set(RUNG_ENOTFOUND, "no %s for %.7s%s", rung_text_kind_name(kind), tc->hash,
+				      kind == RUNG_TEXT_SASS ? " (nvdisasm not found?)" : "");
+	*out = strdup(t);
+	return *out ? 0 : rung_error_set(RUNG_ENOMEM, "out of memory");
 }
 
 static int git_text(char **out, rung_model *m, const char *hash, rung_text_kind kind)
@@ -760,33 +1008,121 @@ static int git_text(char **out, rung_model *m, const char *hash, rung_text_kind 
 			return e;
 		*out = src.text;
 		src.text = NULL;
-		rung_source_free(&src);
+		rung_source_clear(&src);
 		return 0;
 	}
-	text_cache *tc = NULL;
-	for (int i = 0; i < g->ncache; i++)
-		if (!strcmp(g->cache[i].hash, hash))
-			tc = &g->cache[i];
-	if (!tc) {
-		text_cache *nc = realloc(g->cache, (size_t)(g->ncache + 1) * sizeof(*nc));
-		if (!nc)
-			return rung_error_set(RUNG_ENOMEM, "out of memory");
-		g->cache = nc;
-		tc = &g->cache[g->ncache++];
-		memset(tc, 0, sizeof(*tc));
-		snprintf(tc->hash, sizeof(tc->hash), "%s", hash);
-		int e = compile_texts(g, tc, m);
-		if (e < 0) {
-			g->ncache--;
-			return e;
+	pthread_mutex_lock(&g->tlock);
+	text_cache *tc = cache_find(g, hash);
+	int e = tc ? cache_text(out, tc, kind) : 1;
+	pthread_mutex_unlock(&g->tlock);
+	if (e <= 0)
+		return e;
+	/* not made yet: here and now (text_prepare makes it in the background) */
+	text_cache nt = {0};
+	snprintf(nt.hash, sizeof(nt.hash), "%s", hash);
+	compile_texts(&g->ui, &nt);
+	pthread_mutex_lock(&g->tlock);
+	e = cache_text(out, &nt, kind);
+	cache_add(g, &nt);
+	pthread_mutex_unlock(&g->tlock);
+	return e;
+}
+
+/* The texter: makes the texts asked for by text_prepare, one at a time, with
+ * handles of its own on the task shown. */
+static void *texter_main(void *arg)
+{
+	rung_model *m = arg;
+	git_impl *g = m->impl;
+	pthread_mutex_lock(&g->tlock);
+	while (!g->tstop) {
+		if (!g->ntq) {
+			pthread_cond_wait(&g->tcond, &g->tlock);
+			continue;
 		}
+		text_cache tc = {0};
+		snprintf(tc.hash, sizeof(tc.hash), "%s", g->tq[0]);
+		memmove(g->tq, g->tq + 1, (size_t)(g->ntq - 1) * sizeof(*g->tq));
+		g->ntq--;
+		snprintf(g->tbusy, sizeof(g->tbusy), "%s", tc.hash);
+		unsigned tgen = g->text_gen;
+		pthread_mutex_unlock(&g->tlock);
+		unsigned gen;
+		char *task = task_snapshot(g, &gen);
+		int e = 0;
+		if (g->tctx_open && g->tctx_gen != gen) {
+			rung_vctx_close(&g->tctx);
+			g->tctx_open = false;
+		}
+		if (!g->tctx_open && (e = open_ctx(&g->tctx, g->dir, task)) == 0) {
+			g->tctx_open = true;
+			g->tctx_gen = gen;
+		}
+		free(task);
+		if (e < 0) {
+			tc.err = e;
+			snprintf(tc.error, sizeof(tc.error), "%s", rung_error_last());
+		} else {
+			compile_texts(&g->tctx, &tc);
+		}
+		pthread_mutex_lock(&g->tlock);
+		g->tbusy[0] = 0;
+		if (tgen == g->text_gen)
+			cache_add(g, &tc);
+		else /* the cache was cleared meanwhile (another task) */
+			text_cache_clear(&tc);
+		rung_model_event ev = {.kind = RUNG_EV_TEXT};
+		snprintf(ev.hash, sizeof(ev.hash), "%s", tc.hash);
+		rung_model_post(m, &ev);
 	}
-	const char *t = kind == RUNG_TEXT_PTX ? tc->ptx : tc->sass;
-	if (!t)
-		return rung_error_set(RUNG_ENOTFOUND, "no %s for %.7s%s", rung_text_kind_name(kind), hash,
-				      kind == RUNG_TEXT_SASS ? " (nvdisasm not found?)" : "");
-	*out = strdup(t);
-	return *out ? 0 : rung_error_set(RUNG_ENOMEM, "out of memory");
+	pthread_mutex_unlock(&g->tlock);
+	return NULL;
+}
+
+static int git_text_prepare(rung_model *m, const char *hash)
+{
+	git_impl *g = m->impl;
+	pthread_mutex_lock(&g->tlock);
+	int e = 1;
+	if (cache_find(g, hash)) {
+		e = 0;
+		goto out;
+	}
+	if (!strcmp(g->tbusy, hash))
+		goto out;
+	for (int i = 0; i < g->ntq; i++)
+		if (!strcmp(g->tq[i], hash))
+			goto out;
+	if (!g->texter_running) {
+		if (pthread_create(&g->texter, NULL, texter_main, m) != 0) {
+			e = 0; /* no thread: text makes it when asked */
+			goto out;
+		}
+		g->texter_running = true;
+	}
+	if (g->ntq == g->tqcap) {
+		int cap = g->tqcap ? g->tqcap * 2 : 4;
+		char(*q)[41] = realloc(g->tq, (size_t)cap * sizeof(*q));
+		if (!q) {
+			e = rung_error_set(RUNG_ENOMEM, "out of memory");
+			goto out;
+		}
+		g->tq = q;
+		g->tqcap = cap;
+	}
+	snprintf(g->tq[g->ntq++], sizeof(g->tq[0]), "%s", hash);
+	pthread_cond_signal(&g->tcond);
+out:
+	pthread_mutex_unlock(&g->tlock);
+	return e;
+}
+
+static void git_text_cancel(rung_model *m)
+{
+	git_impl *g = m->impl;
+	pthread_mutex_lock(&g->tlock);
+	g->ntq = 0;
+	pthread_mutex_unlock(&g->tlock);
 }
 
 static int git_set_note(rung_model *m, const char *hash, rung_verdict v, const char *text)
@@ -803,13 +1139,15 @@ static int git_set_note(rung_model *m, const char *hash, rung_verdict v, const c
 
 static void clear_texts(git_impl *g)
 {
-	for (int i = 0; i < g->ncache; i++) {
-		free(g->cache[i].ptx);
-		free(g->cache[i].sass);
-	}
+	pthread_mutex_lock(&g->tlock);
+	for (int i = 0; i < g->ncache; i++)
+		text_cache_clear(&g->cache[i]);
 	free(g->cache);
 	g->cache = NULL;
 	g->ncache = 0;
+	g->ntq = 0;
+	g->text_gen++;
+	pthread_mutex_unlock(&g->tlock);
 }
 
 static void git_free(rung_model *m)
@@ -817,16 +1155,25 @@ static void git_free(rung_model *m)
 	git_impl *g = m->impl;
 	if (!g)
 		return;
-	if (g->probe_running)
-		pthread_join(g->probe, NULL);
-	if (g->thread_running) {
-		pthread_mutex_lock(&g->qlock);
-		g->stop = true;
-		g->evaler.cancel = 1; /* the version on the GPU finishes; the rest are left */
-		pthread_cond_signal(&g->qcond);
-		pthread_mutex_unlock(&g->qlock);
+	pthread_mutex_lock(&g->qlock);
+	g->stop = true;
+	g->evaler.cancel = 1; /* the version on the GPU finishes; the rest are left */
+	pthread_cond_signal(&g->qcond);
+	pthread_cond_signal(&g->pcond);
+	pthread_mutex_unlock(&g->qlock);
+	if (g->thread_running)
 		pthread_join(g->thread, NULL);
+	if (g->poller_running)
+		pthread_join(g->poller, NULL);
+	if (g->texter_running) { /* the text being made is finished first */
+		pthread_mutex_lock(&g->tlock);
+		g->tstop = true;
+		pthread_cond_signal(&g->tcond);
+		pthread_mutex_unlock(&g->tlock);
+		pthread_join(g->texter, NULL);
 	}
+	if (g->tctx_open)
+		rung_vctx_close(&g->tctx);
 	if (g->evaler_open)
 		rung_evaler_close(&g->evaler);
 	if (g->ev_ctx_open)
@@ -835,9 +1182,13 @@ static void git_free(rung_model *m)
 		free(g->queue[i].taskdir);
 	clear_texts(g);
 	free(g->queue);
+	free(g->tq);
 	rung_vctx_close(&g->ui);
 	pthread_mutex_destroy(&g->qlock);
 	pthread_cond_destroy(&g->qcond);
+	pthread_cond_destroy(&g->pcond);
+	pthread_mutex_destroy(&g->tlock);
+	pthread_cond_destroy(&g->tcond);
 	free(g->dir);
 	free(g->taskdir);
 	free(g);
@@ -941,39 +1292,20 @@ static int git_set_task(rung_model *m, int i)
 
 static const rung_model_ops git_ops;
 
-static void *probe_main(void *arg)
-{
-	rung_model *m = arg;
-	rung_worker *w = NULL;
-	rung_env env;
-	int e = rung_worker_open(&w, NULL);
-	if (e == 0) {
-		e = rung_worker_env(&env, w);
-		rung_worker_close(w);
-	}
-	rung_model_event ev = {.kind = RUNG_EV_MESSAGE};
-	if (e == 0) {
-		snprintf(ev.text, sizeof(ev.text), "%.120s: evaluating every version here", env.gpu);
-		rung_model_post(m, &ev);
-		rung_model_event go = {.kind = RUNG_EV_EVALUATE_MISSING};
-		rung_model_post(m, &go);
-	} else {
-		snprintf(ev.text, sizeof(ev.text), "no GPU: showing recorded results (%.200s)", rung_error_last());
-		rung_model_post(m, &ev);
-	}
-	return NULL;
-}
-
-int rung_model_auto_evaluate(rung_model *m)
+int rung_model_auto_evaluate(rung_model *m, rung_auto_scope with_gpu, rung_auto_scope without_gpu)
 {
 	if (m->ops != &git_ops)
 		return rung_error_set(RUNG_EUNSUPPORTED, "only a repository can be evaluated");
 	git_impl *g = m->impl;
-	if (g->probe_running)
-		return 0;
-	if (pthread_create(&g->probe, NULL, probe_main, m) != 0)
-		return rung_error_set(RUNG_EIO, "cannot start the background thread");
-	g->probe_running = true;
+	int e = ensure_thread(m);
+	if (e < 0)
+		return e;
+	pthread_mutex_lock(&g->qlock);
+	g->probe = true;
+	g->probe_gpu = with_gpu;
+	g->probe_nogpu = without_gpu;
+	pthread_cond_signal(&g->qcond);
+	pthread_mutex_unlock(&g->qlock);
 	return 0;
 }
 
@@ -1000,8 +1332,8 @@ static int git_launch(rung_geom *out, rung_model *m, const char *hash)
 	e = rung_launch_from_source(&l, spec, src.text, src.path);
 	if (e >= 0)
 		e = rung_launch_eval(out, &l, &spec->dims);
-	rung_launch_free(&l);
-	rung_source_free(&src);
+	rung_launch_clear(&l);
+	rung_source_clear(&src);
 	return e < 0 ? e : 0;
 }
 
@@ -1016,6 +1348,8 @@ static const rung_model_ops git_ops = {
 	.set_task = git_set_task,
 	.extra = git_extra,
 	.launch = git_launch,
+	.text_prepare = git_text_prepare,
+	.text_cancel = git_text_cancel,
 };
 
 int rung_model_git_new(rung_model **out, const char *dir, const char *taskdir)
@@ -1033,6 +1367,9 @@ int rung_model_git_new(rung_model **out, const char *dir, const char *taskdir)
 	g->jobs = 3;
 	pthread_mutex_init(&g->qlock, NULL);
 	pthread_cond_init(&g->qcond, NULL);
+	pthread_cond_init(&g->pcond, NULL);
+	pthread_mutex_init(&g->tlock, NULL);
+	pthread_cond_init(&g->tcond, NULL);
 	int e = rung_model_init(m, &git_ops, g);
 	if (e == 0)
 		e = open_ctx(&g->ui, dir, taskdir);
@@ -1046,6 +1383,9 @@ int rung_model_git_new(rung_model **out, const char *dir, const char *taskdir)
 			free(m);
 		pthread_mutex_destroy(&g->qlock);
 		pthread_cond_destroy(&g->qcond);
+		pthread_cond_destroy(&g->pcond);
+		pthread_mutex_destroy(&g->tlock);
+		pthread_cond_destroy(&g->tcond);
 		free(g->dir);
 		free(g->taskdir);
 		free(g);
@@ -1061,6 +1401,9 @@ int rung_model_git_new(rung_model **out, const char *dir, const char *taskdir)
 		return e;
 	}
 	set_ceilings(m, g->ui.store);
+	/* new commits appear while the workbench is open (no thread: only R reloads) */
+	if (pthread_create(&g->poller, NULL, poll_main, m) == 0)
+		g->poller_running = true;
 	*out = m;
 	return 0;
 }

@@ -312,11 +312,77 @@ static void append_rows(rung_model *m, rung_model_event *e)
 	}
 }
 
+/* Queues the rows of the auto-evaluation scope (rows arrived, or the scope
+ * was set); a failure goes to the status bar. */
+static void auto_queue(rung_model *m)
+{
+	if (m->auto_scope != RUNG_AUTO_NONE && rung_model_evaluate_scope(m, m->auto_scope) < 0)
+		snprintf(m->message, sizeof(m->message), "evaluate: %.240s", rung_error_last());
+}
+
+static bool is_worktree_row(const rung_model_row *r)
+{
+	return !strcmp(r->hash, "WORKTREE");
+}
+
+/* RUNG_EV_ROWS_NEW: the new commits go on top when the list's newest commit
+ * is the one they were read after (a WORKTREE row on top gives way to
+ * theirs); rows already there (a reload got them first) are dropped; a list
+ * that does not fit (history rewritten) is read again. */
+static void prepend_rows(rung_model *m, rung_model_event *e)
+{
+	int start = m->nrows && is_worktree_row(&m->rows[0]) ? 1 : 0;
+	bool fits = start < m->nrows ? !strcmp(m->rows[start].hash, e->hash) : !e->hash[0];
+	if (!fits) {
+		for (int k = 0; k < e->nrows; k++)
+			if (!is_worktree_row(&e->rows[k]) && rung_model_find(m, e->rows[k].hash) >= 0)
+				return; /* already shown */
+		if (rung_model_refresh(m) < 0)
+			snprintf(m->message, sizeof(m->message), "reload: %.240s", rung_error_last());
+		return;
+	}
+	int keep = m->nrows - start, n = e->nrows + keep;
+	rung_model_row *nr = malloc((size_t)(n > 0 ? n : 1) * sizeof(*nr));
+	if (!nr) {
+		snprintf(m->message, sizeof(m->message), "new versions: out of memory");
+		return;
+	}
+	int fresh = 0, newest = -1; /* index in e->rows, the same in nr */
+	for (int k = 0; k < e->nrows; k++)
+		if (!is_worktree_row(&e->rows[k])) {
+			fresh++;
+			if (newest < 0)
+				newest = k;
+		}
+	if (e->nrows)
+		memcpy(nr, e->rows, (size_t)e->nrows * sizeof(*nr));
+	if (keep)
+		memcpy(nr + e->nrows, m->rows + start, (size_t)keep * sizeof(*nr));
+	if (start) /* the old WORKTREE row */
+		rung_model_rows_free(m->rows, 1);
+	else
+		free(m->rows);
+	free(e->rows); /* the rows and their results now belong to m->rows */
+	e->rows = NULL;
+	e->nrows = 0;
+	m->rows = nr;
+	m->nrows = n;
+	rows_changed(m, true);
+	const rung_model_row *nw = newest >= 0 ? &m->rows[newest] : NULL;
+	if (fresh == 1)
+		snprintf(m->message, sizeof(m->message), "new version %.7s: %.200s", nw->hash, nw->subject);
+	else if (fresh > 1)
+		snprintf(m->message, sizeof(m->message), "%d new versions, the newest %.7s: %.200s", fresh, nw->hash,
+			 nw->subject);
+	auto_queue(m);
+}
+
 static void apply_one(rung_model *m, rung_model_event *e)
 {
-	int i = e->kind == RUNG_EV_ROWS || e->kind == RUNG_EV_ROWS_MORE || e->kind == RUNG_EV_MESSAGE
-			? -1
-			: rung_model_find(m, e->hash);
+	int i = e->kind == RUNG_EV_ROWS || e->kind == RUNG_EV_ROWS_MORE || e->kind == RUNG_EV_MESSAGE ||
+			e->kind == RUNG_EV_ROWS_NEW || e->kind == RUNG_EV_AUTO || e->kind == RUNG_EV_TEXT
+		    ? -1
+		    : rung_model_find(m, e->hash);
 	rung_model_row *r = i >= 0 ? &m->rows[i] : NULL;
 	switch (e->kind) {
 	case RUNG_EV_QUEUED:
@@ -367,6 +433,7 @@ static void apply_one(rung_model *m, rung_model_event *e)
 		rung_model_set_rows(m, e->rows, e->nrows);
 		e->rows = NULL;
 		e->nrows = 0;
+		auto_queue(m);
 		break;
 	case RUNG_EV_NOTE:
 		if (r) {
@@ -389,6 +456,16 @@ static void apply_one(rung_model *m, rung_model_event *e)
 		break;
 	case RUNG_EV_ROWS_MORE:
 		append_rows(m, e);
+		auto_queue(m);
+		break;
+	case RUNG_EV_ROWS_NEW:
+		prepend_rows(m, e);
+		break;
+	case RUNG_EV_AUTO:
+		m->auto_scope = e->scope;
+		auto_queue(m);
+		break;
+	case RUNG_EV_TEXT:
 		break;
 	}
 	m->generation++;
@@ -449,19 +526,29 @@ int rung_model_sanitize(rung_model *m, const char *hash)
 	return m->ops->sanitize(m, hash);
 }
 
-int rung_model_evaluate_missing(rung_model *m)
+/* The row is in scope and not queued or running already. */
+static bool in_scope(const rung_model_row *r, rung_auto_scope scope)
+{
+	if (r->step[0] == RUNG_S_PENDING || r->step[0] == RUNG_S_RUNNING)
+		return false;
+	switch (scope) {
+	case RUNG_AUTO_MISSING: /* a recorded result is not an evaluation on this machine */
+		return !r->result || rung_model_row_is_recorded(r);
+	case RUNG_AUTO_UNSEEN:
+		return !r->result && !r->recorded;
+	case RUNG_AUTO_NONE:
+		break;
+	}
+	return false;
+}
+
+int rung_model_evaluate_scope(rung_model *m, rung_auto_scope scope)
 {
 	int n = 0;
-	/* while the first list is still arriving: the rows loaded now, the rest
-	 * when it is complete (rows already queued are skipped then) */
-	if (m->loading)
-		m->evaluate_when_loaded = true;
 	/* oldest first, so results arrive in commit order */
 	for (int i = m->nrows - 1; i >= 0; i--) {
 		rung_model_row *r = &m->rows[i];
-		/* a recorded result is not an evaluation on this machine */
-		if ((r->result && !rung_model_row_is_recorded(r)) || r->step[0] == RUNG_S_PENDING ||
-		    r->step[0] == RUNG_S_RUNNING)
+		if (!in_scope(r, scope))
 			continue;
 		int err = rung_model_evaluate(m, r->hash);
 		if (err < 0)
@@ -469,6 +556,26 @@ int rung_model_evaluate_missing(rung_model *m)
 		n++;
 	}
 	return n;
+}
+
+int rung_model_evaluate_missing(rung_model *m)
+{
+	/* while the first list is still arriving: the rows loaded now, the rest
+	 * when it is complete (rows already queued are skipped then) */
+	if (m->loading)
+		m->evaluate_when_loaded = true;
+	return rung_model_evaluate_scope(m, RUNG_AUTO_MISSING);
+}
+
+int rung_model_text_prepare(rung_model *m, const char *hash)
+{
+	return m->ops && m->ops->text_prepare ? m->ops->text_prepare(m, hash) : 0;
+}
+
+void rung_model_text_cancel(rung_model *m)
+{
+	if (m->ops && m->ops->text_cancel)
+		m->ops->text_cancel(m);
 }
 
 int rung_model_set_note(rung_model *m, const char *hash, rung_verdict v, const char *text)
@@ -513,6 +620,7 @@ int rung_model_set_task(rung_model *m, int i)
 		return e;
 	m->task = i;
 	m->generation++;
+	auto_queue(m); /* the other task's versions in scope too */
 	return 0;
 }
 

@@ -79,7 +79,28 @@ typedef enum {
 	 * when the list still ends at row .hash (else they are stale and dropped);
 	 * .last: the list is complete (clears m->loading) */
 	RUNG_EV_ROWS_MORE,
+	/* versions committed since the list was read (the model's poll of HEAD):
+	 * .rows/.nrows, newest first, go on top when the list's newest commit is
+	 * .hash ("" : the list had none); a WORKTREE row on top is replaced by
+	 * theirs. Selection and marks stay (they are kept by hash). When the list
+	 * does not fit (history rewritten) the model reloads it instead. The new
+	 * rows in the auto-evaluation scope are queued. */
+	RUNG_EV_ROWS_NEW,
+	/* the probe of rung_model_auto_evaluate answered: .scope is what is
+	 * evaluated without asking from now on (the rows in it are queued now,
+	 * and every row that arrives later) */
+	RUNG_EV_AUTO,
+	/* the PTX and SASS of .hash asked for by rung_model_text_prepare are made
+	 * (or failed: rung_model_text says why); bumps the generation */
+	RUNG_EV_TEXT,
 } rung_event_kind;
+
+/* What the workbench evaluates without being asked. */
+typedef enum {
+	RUNG_AUTO_NONE,    /* nothing */
+	RUNG_AUTO_UNSEEN,  /* versions with no result at all, live or recorded (own versions) */
+	RUNG_AUTO_MISSING, /* versions without a live result (as `E`) */
+} rung_auto_scope;
 
 typedef struct rung_model_event {
 	rung_event_kind kind;
@@ -92,6 +113,7 @@ typedef struct rung_model_event {
 	rung_verdict verdict;
 	char text[256];
 	bool last;                     /* RUNG_EV_ROWS_MORE: the list is complete */
+	rung_auto_scope scope;         /* RUNG_EV_AUTO */
 	struct rung_model_event *next; /* queue link (internal) */
 } rung_model_event;
 
@@ -139,6 +161,12 @@ typedef struct {
 	 * overridden by the version's `// rung:` line, evaluated with [dims].
 	 * RUNG_ENOTFOUND when the version has none. NULL: the backend cannot tell. */
 	int (*launch)(rung_geom *out, rung_model *m, const char *hash);
+	/* Has the PTX and SASS of a version made in the background where that is
+	 * slow (NVRTC, nvdisasm): 0 when `text` answers at once now, 1 when they
+	 * are being made (RUNG_EV_TEXT follows). NULL: `text` is always quick. */
+	int (*text_prepare)(rung_model *m, const char *hash);
+	/* Drops the text_prepare requests not started yet (NULL: none to drop). */
+	void (*text_cancel)(rung_model *m);
 } rung_model_ops;
 
 struct rung_model {
@@ -166,6 +194,8 @@ struct rung_model {
 	 * sets evaluate_when_loaded: the rest is queued when the list is complete. */
 	bool loading;
 	bool evaluate_when_loaded;
+	/* what arriving rows get queued for without a key (RUNG_EV_AUTO sets it) */
+	rung_auto_scope auto_scope;
 
 	/* event queue */
 	pthread_mutex_t lock;
@@ -195,6 +225,14 @@ int rung_model_evaluate(rung_model *m, const char *hash);
 int rung_model_sanitize(rung_model *m, const char *hash);
 /* Evaluates every row without a result and not already queued; returns the count queued (>= 0). */
 int rung_model_evaluate_missing(rung_model *m);
+/* Queues the rows in scope not already queued or running (MISSING: as
+ * rung_model_evaluate_missing, but the rest of a list still loading is left
+ * to the scope; UNSEEN: rows with neither a live nor a recorded result);
+ * returns the count queued (>= 0). */
+int rung_model_evaluate_scope(rung_model *m, rung_auto_scope scope);
+/* ops->text_prepare (0 where the backend has none), ops->text_cancel. */
+int rung_model_text_prepare(rung_model *m, const char *hash);
+void rung_model_text_cancel(rung_model *m);
 /* Writes through the backend and updates the row (verdict baseline/best also moves the flags). */
 int rung_model_set_note(rung_model *m, const char *hash, rung_verdict v, const char *text);
 
@@ -237,10 +275,16 @@ rung_result *rung_model_fake_result(const char *hash, double median_ms, double m
  * taskdir = task directory relative to it (NULL = the repository root). */
 int rung_model_git_new(rung_model **out, const char *dir, const char *taskdir);
 
-/* Auto-evaluation (rung demo): on a background thread, asks a worker process
- * for the device (rung_worker_env; no CUDA in this process). With a GPU it
- * posts RUNG_EV_EVALUATE_MISSING (as if `E` were pressed); without one it posts
- * the message "no GPU: showing recorded results (<reason>)". Never blocks. */
-int rung_model_auto_evaluate(rung_model *m);
+/* Auto-evaluation (`rung tui`, `auto_eval` in the config; rung demo): the
+ * model's background thread opens its evaluation worker (the one `e` and `E`
+ * use later: one worker, one CUDA context) and reads the device from it. With
+ * a GPU it posts RUNG_EV_AUTO with scope with_gpu and the message "<GPU>:
+ * evaluating ..."; without one, scope without_gpu (there the compile rung runs:
+ * registers, spills, SASS) and "no GPU: showing recorded results (<reason>)".
+ * The rows in scope are queued then, and every row that arrives later (new
+ * commits, a reload, another task). Never blocks. */
+int rung_model_auto_evaluate(rung_model *m, rung_auto_scope with_gpu, rung_auto_scope without_gpu);
+/* Seconds between two looks at HEAD for new commits (RUNG_EV_ROWS_NEW): 1. */
+#define RUNG_MODEL_POLL_S 1
 
 #endif

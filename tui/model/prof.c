@@ -108,9 +108,9 @@ void rung_fmt_count(char *buf, int len, uint64_t n)
 	snprintf(buf, (size_t)len, x >= 99.95 ? "%.0f%c" : x >= 9.995 ? "%.1f%c" : "%.2f%c", x, unit[u]);
 }
 
-void rung_sass_annot_free(rung_sass_annot *a)
+void rung_sass_annot_clear(rung_sass_annot *a)
 {
-	rung_sass_free(&a->s);
+	rung_sass_clear(&a->s);
 	free(a->inst);
 	free(a->hot);
 	memset(a, 0, sizeof(*a));
@@ -127,21 +127,21 @@ static int annot_counts(rung_sass_annot *a, rung_model *m, const char *hash)
 			snprintf(a->note, sizeof(a->note), "no stored SASS counts (rung profile --sass %.7s)", hash);
 		else
 			snprintf(a->note, sizeof(a->note), "SASS counts: %s", rung_error_last());
-		rung_sass_counts_free(&c);
+		rung_sass_counts_clear(&c);
 		return 0;
 	}
 	int n = a->s.nlines;
 	a->inst = malloc(sizeof(*a->inst) * (size_t)(n > 0 ? n : 1));
 	a->hot = calloc((size_t)(n > 0 ? n : 1), sizeof(*a->hot));
 	if (!a->inst || !a->hot) {
-		rung_sass_counts_free(&c);
-		rung_sass_annot_free(a);
+		rung_sass_counts_clear(&c);
+		rung_sass_annot_clear(a);
 		return rung_error_set(RUNG_ENOMEM, "out of memory");
 	}
 	/* the counts name their kernel; a listing without it: match by pc alone */
 	int func = c.func[0] ? rung_sass_find_func(&a->s, c.func) : -1;
 	a->counted = rung_sass_annotate(a->inst, &a->s, func, &c);
-	rung_sass_counts_free(&c);
+	rung_sass_counts_clear(&c);
 	for (int i = 0; i < n; i++)
 		if (a->inst[i] > 0)
 			a->total += (uint64_t)a->inst[i];
@@ -190,8 +190,8 @@ int rung_sass_annot_load_pair(rung_sass_annot *a, rung_sass_annot *b, rung_model
 	if (e < 0)
 		return e;
 	if ((e = annot_counts(a, m, ha)) < 0 || (e = annot_counts(b, m, hb)) < 0) {
-		rung_sass_annot_free(a);
-		rung_sass_annot_free(b);
+		rung_sass_annot_clear(a);
+		rung_sass_annot_clear(b);
 		return e;
 	}
 	return 0;

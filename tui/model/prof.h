@@ -48,7 +48,7 @@ typedef struct {
  * Returns 0 (a->inst NULL and a->note filled when there are no counts), or
  * negative when there is no SASS. a is always safe to free. */
 int rung_sass_annot_load(rung_sass_annot *a, rung_model *m, const char *hash, unsigned flags);
-void rung_sass_annot_free(rung_sass_annot *a);
+void rung_sass_annot_clear(rung_sass_annot *a);
 /* Both sides of a compare: the two listings are normalized at once. On error
  * neither is left allocated. */
 int rung_sass_annot_load_pair(rung_sass_annot *a, rung_sass_annot *b, rung_model *m, const char *ha, const char *hb,

@@ -7,17 +7,6 @@
 #include "core/roofline.h"
 #include "core/roofline_guard.h"
 
-static double worst_rel(const rung_result *r)
-{
-	double w = NAN;
-	for (int i = 0; i < r->nmetrics; i++) {
-		double v = r->metrics[i].max_rel;
-		if (!isnan(v) && (isnan(w) || v > w))
-			w = v;
-	}
-	return w;
-}
-
 static double usable_median(const rung_result *r)
 {
 	if (!r || !r->bench.valid || r->steps[RUNG_STEP_CHECK].status == RUNG_S_FAILED)
@@ -38,7 +27,7 @@ void rung_row_metrics_get(rung_row_metrics *o, const rung_model *m, int row, int
 	const rung_result *r = m->rows[row].result;
 	if (!r)
 		return;
-	o->max_rel = worst_rel(r);
+	o->max_rel = rung_result_max_rel(r); /* the one max_rel (core/result.h) */
 	o->median_ms = usable_median(r);
 	if (!isnan(o->median_ms) && rung_bench_shared(&r->bench)) {
 		o->shared = true;

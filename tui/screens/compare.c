@@ -1,6 +1,9 @@
 /* Compare: versions a and b side by side: metrics with deltas, the SASS
  * instruction mix, then a source / PTX / SASS diff (libgit2, patience) whose
- * two panes scroll together. The SASS diff shows, per side with stored
+ * two panes scroll together. The PTX and SASS are made in the background
+ * (rung_model_text_prepare: NVRTC and nvdisasm take a second or two): until
+ * both are there the screen says "computing SASS diff... (Esc cancels)" and
+ * every key works; RUNG_EV_TEXT reopens it, and the diff is built then. The SASS diff shows, per side with stored
  * counts (`rung profile --sass`), how often each instruction ran: a diff
  * line's number is its line in the normalized listing, whose pc maps to the
  * count (tui/model_prof.h). */
@@ -42,7 +45,19 @@ typedef struct {
 	rung_sass_mix xa, xb;
 	bool mix_ok;
 	char mix_err[256];
+	/* the texts of a and b are being made (the diff waits for them) */
+	bool pending;
 } compare_priv;
+
+/* Whether the PTX and SASS of both are at hand, asking for them in the
+ * background where they are not (a failure shows when they are read). */
+static bool texts_ready(rung_model *m, const char *ha, const char *hb)
+{
+	int ea = rung_model_text_prepare(m, ha), eb = rung_model_text_prepare(m, hb);
+	if (ea < 0 || eb < 0)
+		rung_error_clear();
+	return ea != 1 && eb != 1;
+}
 
 static void pick_ab(rung_tui *t, int *ra, int *rb)
 {
@@ -175,8 +190,10 @@ static void build_top(rung_view *v, int ra, int rb)
 	int_row(l, "spills", kv, ma.spills, mb.spills, true);
 	int_row(l, "smem", kv, ma.smem, mb.smem, true);
 	occ_row(l, m, ra, rb);
-	/* instruction mix from the SASS of both */
-	if (strcmp(p->mix_a, A->hash) || strcmp(p->mix_b, B->hash)) {
+	/* instruction mix from the SASS of both, once it is made */
+	bool mix_waits = strcmp(p->mix_a, A->hash) || strcmp(p->mix_b, B->hash);
+	if (mix_waits && texts_ready(m, A->hash, B->hash)) {
+		mix_waits = false;
 		char ea[256] = "", eb[256] = "";
 		char *ta = get_text(t, A->hash, RUNG_TEXT_SASS, &p->xa, ea, sizeof(ea));
 		char *tb = get_text(t, B->hash, RUNG_TEXT_SASS, &p->xb, eb, sizeof(eb));
@@ -188,7 +205,9 @@ static void build_top(rung_view *v, int ra, int rb)
 		snprintf(p->mix_b, sizeof(p->mix_b), "%s", B->hash);
 	}
 	rung_lines_add(l, RUNG_ROLE_DEFAULT, "%s", "");
-	if (p->mix_ok) {
+	if (mix_waits) {
+		rung_lines_add(l, RUNG_ROLE_DIM, "instruction mix: computing the SASS...");
+	} else if (p->mix_ok) {
 		const rung_sass_mix *xa = &p->xa, *xb = &p->xb;
 		rung_lines_add(l, RUNG_ROLE_HEADER, "instruction mix (a>b)");
 		rung_mix_id ids[RUNG_MIX_COUNT];
@@ -233,7 +252,7 @@ static char *sass_side(rung_sass_annot *a, side_counts *c, rung_sass_mix *x, cha
 		a->inst = NULL;
 		a->hot = NULL;
 	}
-	rung_sass_annot_free(a);
+	rung_sass_annot_clear(a);
 	if (!text)
 		snprintf(err, (size_t)errlen, "out of memory");
 	return text;
@@ -244,7 +263,7 @@ static void build_diff(rung_view *v, int ra, int rb)
 	compare_priv *p = v->priv;
 	rung_tui *t = v->tui;
 	rung_model *m = t->model;
-	rung_sbs_free(&p->diff);
+	rung_sbs_clear(&p->diff);
 	free(p->hunks);
 	p->hunks = NULL;
 	p->nhunks = 0;
@@ -302,16 +321,24 @@ static int compare_open(rung_view *v)
 		return 0;
 	}
 	/* the diff is costly: rebuild only when a, b or the kind changed; it comes
-	 * first so that a SASS diff also gives the top its instruction mix */
-	if (!p->built || strcmp(p->a, t->model->rows[ra].hash) || strcmp(p->b, t->model->rows[rb].hash) || p->built_kind != p->kind) {
-		build_diff(v, ra, rb);
-		snprintf(p->a, sizeof(p->a), "%s", t->model->rows[ra].hash);
-		snprintf(p->b, sizeof(p->b), "%s", t->model->rows[rb].hash);
-		p->built_kind = p->kind;
-		p->built = true;
+	 * first so that a SASS diff also gives the top its instruction mix. The
+	 * PTX and SASS are made in the background first: meanwhile the screen says
+	 * so and keys work (RUNG_EV_TEXT reopens it). */
+	const char *ha = t->model->rows[ra].hash, *hb = t->model->rows[rb].hash;
+	if (!p->built || strcmp(p->a, ha) || strcmp(p->b, hb) || p->built_kind != p->kind) {
+		snprintf(p->a, sizeof(p->a), "%s", ha);
+		snprintf(p->b, sizeof(p->b), "%s", hb);
+		p->pending = p->kind != RUNG_TEXT_SOURCE && !texts_ready(t->model, ha, hb);
+		if (!p->pending) {
+			build_diff(v, ra, rb);
+			p->built_kind = p->kind;
+			p->built = true;
+		} else {
+			p->built = false;
+		}
 	}
 	build_top(v, ra, rb);
-	v->nlines = p->top.n + 1 + (p->diff_error[0] || !p->diff.n ? 1 : p->diff.n);
+	v->nlines = p->top.n + 1 + (p->pending || p->diff_error[0] || !p->diff.n ? 1 : p->diff.n);
 	return 0;
 }
 
@@ -357,6 +384,12 @@ static void compare_draw(rung_view *v)
 			continue;
 		}
 		line -= p->top.n;
+		if (p->pending) {
+			if (line == 0)
+				rung_tui_drawf(v->win, y, 0, v->width, RUNG_ROLE_DIM, "computing %s diff... (Esc cancels)",
+					       rung_text_kind_name(p->kind));
+			continue;
+		}
 		if (line == 0) {
 			rung_tui_fill(v->win, y, 0, v->width, RUNG_ROLE_HEADER);
 			char counts[96] = "";
@@ -442,9 +475,11 @@ static int compare_request(rung_view *v, rung_request req)
 static void compare_done(rung_view *v)
 {
 	compare_priv *p = v->priv;
+	if (p && p->pending) /* Esc: the texts not started yet are not made */
+		rung_model_text_cancel(v->tui->model);
 	if (p) {
 		rung_lines_clear(&p->top);
-		rung_sbs_free(&p->diff);
+		rung_sbs_clear(&p->diff);
 		side_free(&p->ca);
 		side_free(&p->cb);
 		free(p->hunks);
@@ -459,7 +494,7 @@ static const char *compare_line_text(rung_view *v, int i, char *buf, int len)
 	if (i < p->top.n)
 		return p->top.v[i].text;
 	i -= p->top.n + 1;
-	if (i < 0 || i >= p->diff.n)
+	if (p->pending || i < 0 || i >= p->diff.n)
 		return NULL;
 	snprintf(buf, (size_t)len, "%s | %s", p->diff.rows[i].left ? p->diff.rows[i].left : "",
 		 p->diff.rows[i].right ? p->diff.rows[i].right : "");

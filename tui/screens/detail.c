@@ -225,6 +225,9 @@ static void build_summary(rung_view *v, int row)
 	if (r->cached && !r->recorded) /* an imported result was run elsewhere, not reused from here */
 		rung_lines_add(l, RUNG_ROLE_CACHED, "%s result of another version with the same files (reused, not run again)",
 			       rung_glyph(RUNG_G_CACHED));
+	if (r->noop_of[0]) /* the edit changed nothing that runs */
+		rung_lines_add(l, RUNG_ROLE_CACHED, "no-op: same machine code, launch, spec and reference as %.7s:"
+			       " its verdict and timing (rung check --force measures this one)", r->noop_of);
 	if (r->recorded)
 		rung_lines_add(l, RUNG_ROLE_WARNING, "recorded: %s (imported, not measured here)",
 			       r->recorded_note[0] ? r->recorded_note : "on another machine");
@@ -256,6 +259,11 @@ static void build_summary(rung_view *v, int row)
 		size_t n = strlen(buf);
 		snprintf(buf + n, sizeof(buf) - n, ", inputs %s", names);
 	}
+	if (r->nmetrics) { /* the version's max_rel, the number the versions table shows */
+		char rel[32];
+		size_t n = strlen(buf);
+		snprintf(buf + n, sizeof(buf) - n, "  max_rel %s", rung_fmt_max_rel(rel, sizeof(rel), rung_result_max_rel(r)));
+	}
 	step_line(l, r, RUNG_STEP_CHECK, r->nmetrics ? buf : "");
 	for (int i = 0; i < r->nmetrics; i++) {
 		const rung_check_metric *cm = &r->metrics[i];
@@ -266,14 +274,15 @@ static void build_summary(rung_view *v, int row)
 		char in[24] = "";
 		if (cm->inputs != RUNG_DIST_NORMAL)
 			snprintf(in, sizeof(in), " %s", rung_dist_name(cm->inputs));
-		rung_lines_seg(l, RUNG_ROLE_DEFAULT, "%s %s%s seed %llu: max_abs %.2e max_rel %.2e rmse %.2e psnr %.1f cos %.6f",
-			       cm->output, ds, in, (unsigned long long)cm->seed, cm->max_abs, cm->max_rel, cm->rmse, cm->psnr,
-			       cm->cossim);
+		char rel[32];
+		rung_lines_seg(l, RUNG_ROLE_DEFAULT, "%s %s%s seed %llu: max_abs %.2e max_rel %s rmse %.2e psnr %.1f cos %.6f",
+			       cm->output, ds, in, (unsigned long long)cm->seed, cm->max_abs,
+			       rung_fmt_max_rel(rel, sizeof(rel), cm->max_rel), cm->rmse, cm->psnr, cm->cossim);
 		if (cm->nan_count || cm->inf_count || cm->unwritten)
 			rung_lines_add(l, RUNG_ROLE_FAILED, "      nan %lld  inf %lld  unwritten %lld", (long long)cm->nan_count,
 				       (long long)cm->inf_count, (long long)cm->unwritten);
-		if (!cm->pass && cm->reason[0])
-			rung_lines_add(l, RUNG_ROLE_FAILED, "      %s (%lld mismatches)", cm->reason, (long long)cm->mismatches);
+		if (!cm->pass && cm->reason[0]) /* the reason counts the mismatches itself */
+			rung_lines_add(l, RUNG_ROLE_FAILED, "      %s", cm->reason);
 		for (int b = 0; b < cm->nbad; b++) {
 			char coord[128] = "(";
 			for (int d = 0; d < cm->bad_rank; d++) {

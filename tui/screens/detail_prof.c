@@ -30,7 +30,7 @@ void rung_detail_sass_lines(rung_lines *l, rung_model *m, const char *hash)
 	if (rung_sass_annot_load(&a, m, hash, 0) < 0) {
 		rung_lines_add(l, RUNG_ROLE_HEADER, "SASS");
 		rung_lines_add(l, RUNG_ROLE_DIM, "  %s", rung_error_last());
-		rung_sass_annot_free(&a);
+		rung_sass_annot_clear(&a);
 		return;
 	}
 	int ninst = 0;
@@ -75,7 +75,7 @@ void rung_detail_sass_lines(rung_lines *l, rung_model *m, const char *hash)
 		}
 		rung_lines_seg(l, hot ? RUNG_ROLE_HOT : RUNG_ROLE_DEFAULT, "    %s", sl->text);
 	}
-	rung_sass_annot_free(&a);
+	rung_sass_annot_clear(&a);
 }
 
 /* When one block ran on one SM: its records' first start to last end. */
@@ -218,7 +218,7 @@ void rung_detail_trace_lines(rung_lines *l, rung_model *m, const char *hash, int
 			rung_lines_add(l, RUNG_ROLE_DIM, "  no stored trace (mark regions with rung.h, then rung trace %.*s)", RUNG_ID(hash));
 		else
 			rung_lines_add(l, RUNG_ROLE_ERROR, "  %s", rung_error_last());
-		rung_trace_free(&t);
+		rung_trace_clear(&t);
 		return;
 	}
 	char ku[32] = "unknown";
@@ -231,7 +231,7 @@ void rung_detail_trace_lines(rung_lines *l, rung_model *m, const char *hash, int
 			       (unsigned long long)t.written, t.nrec);
 	if (t.nrec == 0) {
 		rung_lines_add(l, RUNG_ROLE_DIM, "  no records (the kernel reached no RUNG_TRACE_END in thread 0 of a block)");
-		rung_trace_free(&t);
+		rung_trace_clear(&t);
 		return;
 	}
 	rung_lines_add(l, RUNG_ROLE_DEFAULT, "%s", "");
@@ -248,5 +248,5 @@ void rung_detail_trace_lines(rung_lines *l, rung_model *m, const char *hash, int
 	int bar = width - 30;
 	bar = bar < 16 ? 16 : bar > 100 ? 100 : bar;
 	rung_trace_timeline(l, &t, bar, 32);
-	rung_trace_free(&t);
+	rung_trace_clear(&t);
 }

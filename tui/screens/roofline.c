@@ -387,7 +387,7 @@ static void roof_draw(rung_view *v)
 		rung_tui_draw(v->win, ly, v->width - 6, 6, RUNG_ROLE_AXIS, "FLOP/B");
 	if (v->width >= margin + 12 && ph >= 2)
 		rung_tui_draw(v->win, 1, v->width - 7, 7, RUNG_ROLE_AXIS, "FLOP/s");
-	rung_canvas_free(&c);
+	rung_canvas_clear(&c);
 }
 
 static int roof_request(rung_view *v, rung_request req)

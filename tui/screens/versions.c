@@ -47,7 +47,7 @@ static const struct {
 } cols[NCOLS] = {
 	[C_MARK] = {"", 3, 0, false, false},	    [C_HASH] = {"hash", 7, 0, false, false},
 	[C_DATE] = {"date", 11, 15, false, true},    [C_SUBJECT] = {"subject", 0, 0, false, false},
-	[C_STEPS] = {"CRKB", 4, 3, false, false},    [C_MAXREL] = {"max_rel", 8, 8, true, false},
+	[C_STEPS] = {"CRKB", 4, 3, false, false},    [C_MAXREL] = {"max_rel", 9, 8, true, false},
 	[C_MEDIAN] = {"median", 9, 4, true, false},  [C_DELTA] = {"vs base", 12, 7, true, false},
 	[C_PERF] = {"perf", 13, 13, true, true},     [C_ROOF] = {"roof", 5, 9, true, false},
 	[C_CLOCK] = {"clock", 7, 14, true, true},    [C_REGS] = {"regs/sp", 7, 10, true, false},
@@ -295,10 +295,7 @@ static void draw_row(rung_view *v, int y, int mrow, bool cursor, const bool show
 			break;
 		}
 		case C_MAXREL:
-			if (isnan(mx->max_rel))
-				snprintf(buf, sizeof(buf), "-");
-			else
-				snprintf(buf, sizeof(buf), "%.1e", mx->max_rel);
+			rung_fmt_max_rel(buf, sizeof(buf), mx->max_rel);
 			rung_tui_draw_right(w, y, x, cw, ROLE(r->step[RUNG_STEP_CHECK] == RUNG_S_FAILED ? RUNG_ROLE_FAILED : RUNG_ROLE_DEFAULT), buf);
 			break;
 		case C_MEDIAN:
@@ -349,6 +346,8 @@ static void draw_row(rung_view *v, int y, int mrow, bool cursor, const bool show
 			/* no verdict from the person yet: a suspect version says so */
 			if (r->verdict == RUNG_VERDICT_NONE && mx->suspect)
 				rung_tui_draw(w, y, x, cw, ROLE(RUNG_ROLE_SUSPECT), "suspect");
+			else if (r->verdict == RUNG_VERDICT_NONE && r->result && r->result->noop_of[0])
+				rung_tui_draw(w, y, x, cw, ROLE(RUNG_ROLE_DIM), "no-op"); /* its edit changed nothing that runs */
 			else
 				rung_tui_draw(w, y, x, cw, ROLE(verdict_role(r->verdict)), rung_verdict_name(r->verdict));
 			break;
