@@ -122,9 +122,9 @@ static void test_alone_then_shared(void)
 		char s[512];
 		rung_gpu_procs_str(s, sizeof(s), &ab.shared);
 		printf("     compare n=%d: %s\n", ab.n, s);
-		rung_ab_free(&ab);
-		rung_compiled_free(&ka);
-		rung_compiled_free(&kb);
+		rung_ab_clear(&ab);
+		rung_compiled_clear(&ka);
+		rung_compiled_clear(&kb);
 	}
 	free(srcb);
 	rung_worker_close(w2);
