@@ -87,7 +87,9 @@ rung_result *rung_vctx_lookup(rung_vctx *c, const rung_version *v, const char *c
 
 /* The baseline: the version with a `baseline` verdict, else the oldest passing one. -1 if none. */
 int rung_vrows_baseline(const rung_vrow *rows, int n);
-/* The fastest passing version (a `best` verdict does not override a measurement). -1 if none. */
+/* The fastest passing version (a `best` verdict does not override a measurement),
+ * among those timed alone on the GPU (rung_bench_shared), unless every one was
+ * timed beside another process. -1 if none. */
 int rung_vrows_best(const rung_vrow *rows, int n);
 bool rung_result_passed(const rung_result *r);
 

@@ -9,7 +9,9 @@
  *   SAME identical machine code
  * without timing. A verified launch that did not match gives no timing verdict:
  *   DISAGREE A and B disagree at timed round 7 (12288 elements of y, first at (1,0), ...): ...
- * and exit 1. --json prints one object with the same content. A and B are
+ * and exit 1. Another process on the GPU during the rounds (NVML) gives
+ *   SHARED B/A=0.953 [...] ... shared GPU: pid 4242 python3: the timing is not trusted (...)
+ * and exit 1, unless --allow-shared (then the verdict, marked). --json prints one object with the same content. A and B are
  * kernel files (or task directories) of the same task; A's rung.ini is used for
  * both. A and B may also be git revisions (HEAD~1 HEAD, a short hash,
  * WORKTREE), read from git (rung_task_load_target).
@@ -220,6 +222,7 @@ static void print_static(json_t *o, const rung_task *ta, const rung_compiled *ka
 typedef struct {
 	bool json;
 	double budget;
+	bool allow_shared;
 	rung_task_where where;
 } compare_opts;
 
@@ -227,6 +230,8 @@ static const rung_opt_spec compare_specs[] = {
 	{RUNG_OPT_BOOL(compare_opts, json), .name = "json", .help = "print one JSON object instead of the line"},
 	{RUNG_OPT_DBL(compare_opts, budget, 0, 3600), .flags = RUNG_OPTF_GT, .name = "budget", .value = "SEC",
 	 .help = "time budget of the interleaved rounds (default 2)"},
+	{RUNG_OPT_BOOL(compare_opts, allow_shared), .name = "allow-shared",
+	 .help = "give the timing verdict even when another process was on the GPU (else SHARED)"},
 	{RUNG_OPT_SUBTABLE(compare_opts, where, rung_vctx_opt_specs)},
 	{0}};
 const rung_opt_table rung_opts_compare = {.cmd = "compare", .args = "A B", .max_args = 2,
@@ -323,20 +328,36 @@ int rung_cmd_compare(int argc, char **argv)
 		code = RUNG_EXIT_FAIL;
 		goto done;
 	}
+	/* another process on the GPU: the timing is not trusted, no verdict unless asked */
+	char shared[512];
+	rung_gpu_procs_str(shared, sizeof(shared), &ab.shared);
+	bool held = shared[0] && !co.allow_shared;
+	const char *verdict = held ? "SHARED" : rung_cmp_verdict_name(cmp.verdict);
+	if (held)
+		code = RUNG_EXIT_FAIL;
 	if (json) {
 		json_t *o = json_pack("{s:s,s:o,s:o,s:o,s:o,s:o,s:i,s:i,s:s,s:s}", "verdict",
-				      rung_cmp_verdict_name(cmp.verdict), "ratio", num_or_null(cmp.ratio), "lo",
+				      verdict, "ratio", num_or_null(cmp.ratio), "lo",
 				      num_or_null(cmp.lo), "hi", num_or_null(cmp.hi), "median_a", num_or_null(cmp.median_a),
 				      "median_b", num_or_null(cmp.median_b), "n", ab.n, "dropped", ab.dropped, "method",
 				      ab.method, "order", "alternate");
 		add_verified(o, &ab);
+		json_object_set_new(o, "shared", rung_gpu_procs_to_json(&ab.shared));
+		if (held)
+			json_object_set_new(o, "timing_verdict", json_string(rung_cmp_verdict_name(cmp.verdict)));
 		print_json(o);
 		goto done;
 	}
-	printf("%s B/A=%.3f [%.3f, %.3f] A=%.3fms B=%.3fms n=%d dropped=%d verified=%d%s%s%s\n",
-	       rung_cmp_verdict_name(cmp.verdict), cmp.ratio, cmp.lo, cmp.hi, cmp.median_a, cmp.median_b, ab.n,
+	printf("%s B/A=%.3f [%.3f, %.3f] A=%.3fms B=%.3fms n=%d dropped=%d verified=%d%s%s%s",
+	       verdict, cmp.ratio, cmp.lo, cmp.hi, cmp.median_a, cmp.median_b, ab.n,
 	       ab.dropped, ab.verified, ab.sets == 1 ? " sets=1" : "", strcmp(ab.method, "cupti-activity") ? " method=" : "",
 	       strcmp(ab.method, "cupti-activity") ? ab.method : "");
+	if (held)
+		printf(" %s: the timing is not trusted (it would say %s; --allow-shared gives that verdict)", shared,
+		       rung_cmp_verdict_name(cmp.verdict));
+	else if (shared[0])
+		printf(" %s", shared);
+	printf("\n");
 done:
 	rung_ab_clear(&ab);
 	rung_worker_detach(w);

@@ -77,6 +77,8 @@ static void texts(row_text *t, const rung_vrow *row, const rung_result *base)
 	num(t->psnr, sizeof(t->psnr), "%.1f", ps);
 	num(t->cossim, sizeof(t->cossim), "%.6f", cs);
 	num(t->median, sizeof(t->median), "%.4g", r && r->bench.valid ? r->bench.median : NAN);
+	if (r && r->bench.valid && rung_bench_shared(&r->bench)) /* timed beside another process */
+		snprintf(t->median, sizeof(t->median), "~%.4g", r->bench.median);
 	num(t->delta, sizeof(t->delta), "%+.1f%%", 100 * delta_vs(r, base));
 	rung_result_perf(t->perf, sizeof(t->perf), r);
 	if (r && r->compile.kernel.valid)
@@ -174,6 +176,10 @@ static void print_json(const rung_vrow *row, const rung_result *base, bool is_ba
 	json_object_set_new(o, "psnr", jnum(ps));
 	json_object_set_new(o, "cossim", jnum(cs));
 	json_object_set_new(o, "median_ms", jnum(r && r->bench.valid ? r->bench.median : NAN));
+	char shared[512] = "";
+	if (r && r->bench.valid)
+		rung_gpu_procs_str(shared, sizeof(shared), &r->bench.shared);
+	json_object_set_new(o, "shared", shared[0] ? json_string(shared) : json_null());
 	json_object_set_new(o, "delta_vs_baseline", jnum(delta_vs(r, base)));
 	json_object_set_new(o, "baseline", json_boolean(is_base));
 	json_object_set_new(o, "tflops", jnum(r && r->bench.valid ? r->bench.tflops : NAN));

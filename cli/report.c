@@ -166,6 +166,10 @@ static void print_bench_ok(FILE *f, const rung_result *r)
 		fprintf(f, " noisy");
 	if (strcmp(b->method, "cupti-activity") != 0)
 		fprintf(f, " method=%s", b->method);
+	char shared[512];
+	rung_gpu_procs_str(shared, sizeof(shared), &b->shared);
+	if (shared[0]) /* another process timed beside it (NVML) */
+		fprintf(f, " %s", shared);
 	fprintf(f, "\n");
 }
 

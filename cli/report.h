@@ -2,6 +2,7 @@
  *   [run] ok shape=(4096,4096) finite=true 15.6ms seed=1234
  *   [check] ok 4 shapes, 10 runs max_abs=1.2e-4 max_rel=3.10e-06 rmse=2.0e-5 psnr=118.3dB cos=1.0000000
  *   [bench] ok median=15.503ms ±0.06% n=41 dropped=0 clock=1980MHz 8.87TFLOP/s
+ * (ending in " shared GPU: pid 4242 python3" when another process was on the GPU),
  * the kernel's output, the suspects, the progress line, and the exit codes of
  * a verdict (docs/CLI.md). Everything printed is inert (core/inert.h). */
 #ifndef RUNG_CLI_REPORT_H

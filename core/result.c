@@ -433,6 +433,7 @@ static json_t *bench_to(const rung_bench *b)
 	pi(o, "verified", b->verified);
 	pi(o, "sets", b->sets);
 	pd(o, "verify_ms", b->verify_ms);
+	json_object_set_new(o, "shared", rung_gpu_procs_to_json(&b->shared));
 	return o;
 }
 
@@ -470,7 +471,78 @@ static int bench_from(rung_bench *b, const json_t *o)
 	gint(o, "verified", &b->verified);
 	gint(o, "sets", &b->sets);
 	gd(o, "verify_ms", &b->verify_ms);
+	rung_gpu_procs_from_json(&b->shared, json_object_get(o, "shared"));
 	return 0;
+}
+
+void rung_gpu_procs_add(rung_gpu_procs *s, int pid, const char *name)
+{
+	for (int i = 0; i < s->n; i++)
+		if (s->p[i].pid == pid)
+			return;
+	if (s->n >= RUNG_MAX_GPU_PROCS) {
+		if (s->more < 1000000)
+			s->more++;
+		return;
+	}
+	rung_gpu_proc *p = &s->p[s->n++];
+	p->pid = pid;
+	size_t k = 0;
+	for (const char *c = name ? name : ""; *c && k + 1 < sizeof(p->name); c++)
+		p->name[k++] = *c >= 0x20 && *c < 0x7f ? *c : '?';
+	p->name[k] = 0;
+}
+
+bool rung_gpu_procs_any(const rung_gpu_procs *s)
+{
+	return s && (s->n > 0 || s->more > 0);
+}
+
+void rung_gpu_procs_str(char *buf, size_t len, const rung_gpu_procs *s)
+{
+	if (!len)
+		return;
+	buf[0] = 0;
+	if (!rung_gpu_procs_any(s))
+		return;
+	size_t o = (size_t)snprintf(buf, len, "shared GPU:");
+	for (int i = 0; i < s->n && o < len; i++)
+		o += (size_t)snprintf(buf + o, len - o, "%s pid %d %s", i ? "," : "", s->p[i].pid,
+				      s->p[i].name[0] ? s->p[i].name : "?");
+	if (s->more > 0 && o < len)
+		snprintf(buf + o, len - o, " (+%d more)", s->more);
+}
+
+bool rung_bench_shared(const rung_bench *b)
+{
+	return b && rung_gpu_procs_any(&b->shared);
+}
+
+json_t *rung_gpu_procs_to_json(const rung_gpu_procs *s)
+{
+	json_t *a = json_array();
+	for (int k = 0; k < s->n; k++)
+		json_array_append_new(a, json_pack("{s:i,s:s}", "pid", s->p[k].pid, "name", s->p[k].name));
+	return json_pack("{s:b,s:o,s:i}", "read", s->read, "procs", a, "more", s->more);
+}
+
+void rung_gpu_procs_from_json(rung_gpu_procs *s, const json_t *o)
+{
+	memset(s, 0, sizeof(*s));
+	if (!json_is_object(o))
+		return;
+	s->read = json_is_true(json_object_get(o, "read"));
+	const json_t *a = json_object_get(o, "procs");
+	for (size_t k = 0; k < json_array_size(a); k++) {
+		const json_t *e = json_array_get(a, k);
+		const json_t *pid = json_object_get(e, "pid");
+		if (!json_is_integer(pid) || json_integer_value(pid) <= 0 || json_integer_value(pid) > INT32_MAX)
+			continue;
+		rung_gpu_procs_add(s, (int)json_integer_value(pid), json_string_value(json_object_get(e, "name")));
+	}
+	const json_t *m = json_object_get(o, "more");
+	if (json_is_integer(m) && json_integer_value(m) > 0)
+		s->more += json_integer_value(m) > 1000000 ? 1000000 : (int)json_integer_value(m);
 }
 
 static json_t *env_to(const rung_env *e)

@@ -108,6 +108,36 @@ typedef struct {
 	char reason[256]; /* first failure: "12 of 4096 elements of C outside ...; worst at (127,4): ..." */
 } rung_check_metric;
 
+/* Another process with a context on the GPU (NVML's compute and MPS process
+ * lists): its kernels share the SMs, the memory bandwidth and the clocks with
+ * the timed ones. name: its command (/proc/PID/comm), printable ASCII only. */
+#define RUNG_MAX_GPU_PROCS 8
+typedef struct {
+	int pid;
+	char name[64];
+} rung_gpu_proc;
+
+/* The other processes seen on the device while something was timed. */
+typedef struct {
+	bool read; /* the process lists were read (false: unknown, e.g. no NVML) */
+	int n;     /* kept in p */
+	int more;  /* seen beyond RUNG_MAX_GPU_PROCS */
+	rung_gpu_proc p[RUNG_MAX_GPU_PROCS];
+} rung_gpu_procs;
+
+/* Adds a process once (by pid); beyond RUNG_MAX_GPU_PROCS it is counted in
+ * more. The name is kept as printable ASCII ('?' for any other byte). */
+void rung_gpu_procs_add(rung_gpu_procs *s, int pid, const char *name);
+/* True when any other process was seen. */
+bool rung_gpu_procs_any(const rung_gpu_procs *s);
+/* "shared GPU: pid 4242 python3, pid 77 a.out (+3 more)", or "" when none. */
+void rung_gpu_procs_str(char *buf, size_t len, const rung_gpu_procs *s);
+/* JSON {"read": true, "procs": [{"pid": 4242, "name": "python3"}], "more": 0}
+ * (docs/RESULT-JSON.md, bench.shared), and back (0; a malformed entry is skipped). */
+struct json_t;
+struct json_t *rung_gpu_procs_to_json(const rung_gpu_procs *s);
+void rung_gpu_procs_from_json(rung_gpu_procs *s, const struct json_t *o);
+
 /* Timing statistics (all in milliseconds). */
 typedef struct {
 	bool valid;
@@ -125,7 +155,14 @@ typedef struct {
 	int verified;       /* launches verified (0 in results from before) */
 	int sets;           /* input sets the timed launches ran on */
 	double verify_ms;   /* GPU time of that verification, ms (NAN if unknown) */
+	/* The other processes on the device, listed before and after the timed
+	 * loop (the worker itself left out; docs/CHECKS.md, "A shared GPU"). A
+	 * timing taken beside any is marked and kept out of A/B verdicts. */
+	rung_gpu_procs shared;
 } rung_bench;
+
+/* True when another process was on the GPU while b was timed. */
+bool rung_bench_shared(const rung_bench *b);
 
 typedef struct {
 	bool valid;

@@ -130,6 +130,7 @@ int rung_compare_versions(rung_ab *out, rung_worker *w, const rung_spec *spec, c
 		out->sets = (int)json_integer_value(json_object_get(j, "sets"));
 		const json_t *vms = json_object_get(j, "verify_ms");
 		out->verify_ms = json_is_number(vms) ? json_number_value(vms) : NAN;
+		rung_gpu_procs_from_json(&out->shared, json_object_get(j, "shared"));
 		const json_t *dis = json_object_get(j, "disagree");
 		if (json_is_object(dis)) {
 			disagree_from(out, dis);

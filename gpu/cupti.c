@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cupti.h>
 
@@ -246,6 +247,113 @@ int rung_nvml_open(const char *uuid)
 		return rung_error_set(RUNG_ENOTFOUND, "NVML: device not found");
 	nv.ok = true;
 	return 0;
+}
+
+/* nvmlProcessInfo_t of the _v2/_v3 calls: pid, used memory, GPU and compute
+ * instance ids (24 bytes; the unversioned call's v1 struct is 16). */
+typedef struct {
+	unsigned pid;
+	unsigned long long used_memory;
+	unsigned gpu_instance, compute_instance;
+} nvml_proc;
+enum { NVML_ERROR_INSUFFICIENT_SIZE = 7 };
+typedef int (*nvml_procs_fn)(nvml_device_t, unsigned *, nvml_proc *);
+
+static nvml_procs_fn procs_fn(const char *v3, const char *v2)
+{
+	nvml_procs_fn f = NULL;
+	*(void **)&f = dlsym(nv.lib, v3);
+	if (!f)
+		*(void **)&f = dlsym(nv.lib, v2);
+	return f;
+}
+
+/* One NVML list into out (malloc'd, *n entries); -1 when it cannot be read. */
+static int list_procs(nvml_proc **out, unsigned *n, nvml_procs_fn f)
+{
+	*out = NULL;
+	*n = 0;
+	unsigned cap = 64;
+	for (int tries = 0; tries < 4; tries++) {
+		nvml_proc *v = calloc(cap, sizeof(*v));
+		if (!v)
+			return -1;
+		unsigned cnt = cap;
+		int r = f(nv.dev, &cnt, v);
+		if (r == NVML_OK) {
+			*out = v;
+			*n = cnt < cap ? cnt : cap;
+			return 0;
+		}
+		free(v);
+		if (r != NVML_ERROR_INSUFFICIENT_SIZE)
+			return -1;
+		cap = cnt > cap ? cnt + 16 : cap * 2; /* more came up since */
+	}
+	return -1;
+}
+
+static void proc_name(char *buf, size_t len, unsigned pid)
+{
+	buf[0] = 0;
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/%u/comm", pid);
+	FILE *f = fopen(path, "r");
+	if (f) {
+		if (fgets(buf, (int)len, f))
+			buf[strcspn(buf, "\n")] = 0;
+		fclose(f);
+	}
+	if (buf[0])
+		return;
+	int (*name_of)(unsigned, char *, unsigned) = NULL;
+	*(void **)&name_of = dlsym(nv.lib, "nvmlSystemGetProcessName");
+	char full[256];
+	if (name_of && name_of(pid, full, sizeof(full)) == NVML_OK) {
+		full[sizeof(full) - 1] = 0;
+		const char *b = strrchr(full, '/');
+		b = b ? b + 1 : full;
+		size_t n = strlen(b) < len - 1 ? strlen(b) : len - 1;
+		memcpy(buf, b, n);
+		buf[n] = 0;
+	}
+}
+
+int rung_nvml_others(rung_gpu_procs *s)
+{
+	if (!nv.ok)
+		return -1;
+	nvml_procs_fn lists[2] = {
+		procs_fn("nvmlDeviceGetComputeRunningProcesses_v3", "nvmlDeviceGetComputeRunningProcesses_v2"),
+		procs_fn("nvmlDeviceGetMPSComputeRunningProcesses_v3", "nvmlDeviceGetMPSComputeRunningProcesses_v2"),
+	};
+	if (!lists[0])
+		return -1;
+	unsigned self = (unsigned)getpid();
+	int found = 0, read = 0;
+	for (int k = 0; k < 2; k++) {
+		nvml_proc *v;
+		unsigned n;
+		if (!lists[k] || list_procs(&v, &n, lists[k]) < 0)
+			continue;
+		read++;
+		for (unsigned i = 0; i < n; i++) {
+			if (v[i].pid == self || v[i].pid == 0)
+				continue;
+			char name[64];
+			proc_name(name, sizeof(name), v[i].pid);
+			/* the MPS server ("nvidia-cuda-mps-server"; comm keeps 15 characters) */
+			if (!strncmp(name, "nvidia-cuda-mps", 15))
+				continue;
+			rung_gpu_procs_add(s, (int)v[i].pid, name);
+			found++;
+		}
+		free(v);
+	}
+	if (!read)
+		return -1;
+	s->read = true;
+	return found;
 }
 
 int rung_nvml_sm_clock_mhz(void)

@@ -11,6 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/result.h"
+
 /* Loads libcupti (RUNG_CUDA_LIBDIR, /usr/local/cuda/lib64,
  * /usr/local/cuda/extras/CUPTI/lib64, then the plain soname) and registers the
  * buffer callbacks. RUNG_ENOTFOUND with a message when absent. Idempotent. */
@@ -38,6 +40,12 @@ int rung_nvml_open(const char *uuid); /* "GPU-xxxxxxxx-..." or NULL for index 0 
 int rung_nvml_sm_clock_mhz(void);     /* current SM clock */
 int rung_nvml_max_sm_clock_mhz(void);
 double rung_nvml_power_limit_w(void);
+/* The other processes with a context on the device now, added to s
+ * (rung_gpu_procs_add) with s->read set: NVML's compute processes and
+ * MPS clients, this process and the MPS server (nvidia-cuda-mps-server, which
+ * holds every MPS client's context) left out; names from /proc/PID/comm, else
+ * NVML's. Returns how many were listed, or -1 when NVML cannot tell. */
+int rung_nvml_others(rung_gpu_procs *s);
 const char *rung_nvml_driver_version(void); /* "580.95.05" */
 
 #endif

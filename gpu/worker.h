@@ -130,6 +130,9 @@ typedef struct {
 	int64_t count;    /* elements that differ (bytes of guard band) */
 	int rank;         /* of first; 0 when no element is named */
 	int64_t first[RUNG_MAX_RANK];
+	/* Other processes on the GPU during the timed rounds (NVML, before and
+	 * after them): the timing is not trusted (rung compare says SHARED). */
+	rung_gpu_procs shared;
 } rung_ab;
 
 /* Times kernel A (src_a/file_a, compiled ka) against B at the spec's benchmark

@@ -23,7 +23,9 @@
  *  - samples in batches; the SM clock (NVML) is read while each batch runs and a
  *    batch under 75% of the max clock is dropped and counted;
  *  - adaptive stop: at least 10 samples, then stop when the relative standard
- *    error of the median is <= 0.5% or the budget is spent. */
+ *    error of the median is <= 0.5% or the budget is spent;
+ *  - the other processes on the device (NVML) are listed before and after the
+ *    timed loop into bench.shared: a timing taken beside them is marked. */
 #include <fcntl.h>
 #include <inttypes.h>
 #include <math.h>
@@ -470,6 +472,9 @@ void rung__wbench(rung_wjob *j)
 		rung_cupti_collect(cupti_ns, MAX_BATCH * 4); /* drop warm-up records */
 		rung_cupti_others(NULL, 0);
 	}
+	/* who else is on the GPU: listed before and after the timed loop */
+	if (c->nvml)
+		rung_nvml_others(&b->shared);
 	while (n < MAX_SAMPLES) {
 		int m = batch;
 		if (n < MIN_SAMPLES && n + m > MIN_SAMPLES)
@@ -584,6 +589,8 @@ void rung__wbench(rung_wjob *j)
 	}
 	if (use_cupti)
 		rung_cupti_stop();
+	if (c->nvml)
+		rung_nvml_others(&b->shared);
 	if (n < 1) {
 		rung__wstep(res, RUNG_STEP_BENCH, RUNG_S_FAILED,
 			    "no valid samples: all %d were taken under 75%% of the max SM clock (%d MHz)", dropped,

@@ -458,6 +458,7 @@ typedef struct {
 	bool fatal;
 	const char *reason;
 	const disinfo *dis; /* or NULL */
+	const rung_gpu_procs *shared;
 } reply_args;
 
 static void reply(rung_wctx *c, const reply_args *ra)
@@ -466,6 +467,8 @@ static void reply(rung_wctx *c, const reply_args *ra)
 			      arr(ra->a, ra->n), "b", arr(ra->b, ra->n), "method", ra->method, "dropped", ra->dropped,
 			      "fatal", ra->fatal, "reason", ra->reason ? ra->reason : "", "verified", ra->verified, "sets",
 			      ra->sets, "verify_ms", isfinite(ra->verify_ms) ? ra->verify_ms : 0.0, "order", "alternate");
+	if (ra->shared)
+		json_object_set_new(j, "shared", rung_gpu_procs_to_json(ra->shared));
 	if (ra->dis) {
 		const disinfo *d = ra->dis;
 		json_t *first = json_array();
@@ -500,6 +503,8 @@ bool rung__wcompare(rung_wctx *c, const json_t *msg, const rung_blob *blobs, int
 	memset(ev, 0, sizeof(ev));
 	CUdeviceptr slots = 0;
 	cslot *hslots = NULL;
+	rung_gpu_procs shared;
+	memset(&shared, 0, sizeof(shared));
 	double *sa = malloc(MAX_ROUNDS * sizeof(double)), *sb = malloc(MAX_ROUNDS * sizeof(double));
 	double ns[4 * BATCH];
 	int n = 0, dropped = 0, verified = 0, k = 0, timed = 0, per_set[NSETS] = { 0 };
@@ -591,6 +596,8 @@ bool rung__wcompare(rung_wctx *c, const json_t *msg, const rung_blob *blobs, int
 	use_cupti = rung_cupti_available() && rung_cupti_start2(pa->kernel.lowered, pb->kernel.lowered) == 0;
 	double budget = pa->budget_s > 0 ? pa->budget_s : 2.0, start = rung_now_s(), last = 0;
 	int next_check = MIN_ROUNDS;
+	if (c->nvml) /* who else is on the GPU: before and after the timed rounds */
+		rung_nvml_others(&shared);
 	while (n < MAX_ROUNDS) {
 		int m = n + BATCH > MAX_ROUNDS ? MAX_ROUNDS - n : BATCH, xs[BATCH];
 		r = rung_cu.cuMemsetD8Async(slots, 0, (size_t)m * sizeof(cslot), c->stream);
@@ -678,6 +685,8 @@ bool rung__wcompare(rung_wctx *c, const json_t *msg, const rung_blob *blobs, int
 			last = el;
 		}
 	}
+	if (c->nvml)
+		rung_nvml_others(&shared);
 out:
 	if (use_cupti)
 		rung_cupti_stop();
@@ -685,7 +694,7 @@ out:
 	int sets = (per_set[0] > 0) + (per_set[1] > 0);
 	reply_args ra = { .a = sa, .b = sb, .n = reason[0] ? 0 : n, .dropped = dropped, .verified = verified,
 			  .sets = sets, .verify_ms = verify_ms, .method = use_cupti ? "cupti-activity" : "events",
-			  .fatal = fatal, .reason = reason, .dis = have_dis ? &dis : NULL };
+			  .fatal = fatal, .reason = reason, .dis = have_dis ? &dis : NULL, .shared = &shared };
 	reply(c, &ra);
 	if (!fatal) {
 		for (int i = 0; i < NE * BATCH; i++)

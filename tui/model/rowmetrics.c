@@ -17,7 +17,8 @@ static double usable_median(const rung_result *r)
 void rung_row_metrics_get(rung_row_metrics *o, const rung_model *m, int row, int base_row)
 {
 	o->median_ms = o->max_rel = o->delta = o->noise = o->intensity = o->flop_s = o->roof_pct = NAN;
-	o->has_delta = o->impossible = o->suspect = o->has_regs = false;
+	o->has_delta = o->impossible = o->suspect = o->has_regs = o->shared = o->delta_shared = false;
+	o->shared_why[0] = 0;
 	o->cmp = RUNG_CMP_SAME;
 	o->regs = 0;
 	o->spills = o->smem = 0;
@@ -28,6 +29,10 @@ void rung_row_metrics_get(rung_row_metrics *o, const rung_model *m, int row, int
 		return;
 	o->max_rel = rung_result_max_rel(r); /* the one max_rel (core/result.h) */
 	o->median_ms = usable_median(r);
+	if (!isnan(o->median_ms) && rung_bench_shared(&r->bench)) {
+		o->shared = true;
+		rung_gpu_procs_str(o->shared_why, sizeof(o->shared_why), &r->bench.shared);
+	}
 	if (r->compile.kernel.valid) {
 		o->has_regs = true;
 		o->regs = r->compile.kernel.regs;
@@ -47,6 +52,10 @@ void rung_row_metrics_get(rung_row_metrics *o, const rung_model *m, int row, int
 		o->noise = 2 * sqrt(ra * ra + rb * rb);
 		double band = fmax(o->noise, RUNG_CMP_MIN_EFFECT);
 		o->cmp = o->delta < -band ? RUNG_CMP_FASTER : o->delta > band ? RUNG_CMP_SLOWER : RUNG_CMP_SAME;
+		/* a timing beside another process on the GPU gives no A/B verdict */
+		o->delta_shared = o->shared || rung_bench_shared(&b->bench);
+		if (o->delta_shared)
+			o->cmp = RUNG_CMP_SAME;
 		o->env_differs = rung_env_diff(o->env_why, sizeof(o->env_why), &r->env, &b->env) > 0;
 	}
 	bool fallback_impossible = false;

@@ -16,6 +16,9 @@ typedef struct {
 	double delta;            /* (t - t_base) / t_base */
 	double noise;            /* half-width of the ~95% band: 2 * sqrt(rse_a^2 + rse_b^2) */
 	rung_cmp_verdict cmp;    /* FASTER / SLOWER / SAME within noise */
+	bool shared;             /* timed beside another process on the GPU (NVML; rung_bench_shared) */
+	char shared_why[160];    /* "shared GPU: pid 4242 python3" */
+	bool delta_shared;       /* this one or the baseline was timed so: cmp stays SAME (no verdict) */
 	bool env_differs;        /* the baseline was measured in another environment */
 	char env_why[160];       /* what differs ("GPU NVIDIA H200 vs NVIDIA H100; ...") */
 	double intensity;        /* FLOP/B (NAN when unknown) */

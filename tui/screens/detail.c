@@ -317,9 +317,15 @@ static void build_summary(rung_view *v, int row)
 				       mx.intensity, mx.roof_pct);
 		if (mx.impossible)
 			rung_lines_add(l, RUNG_ROLE_IMPOSSIBLE, "  IMPOSSIBLE: faster than the roofline floor; the check or timing is fooled");
+		if (mx.shared)
+			rung_lines_add(l, RUNG_ROLE_SLOWER, "  %s: another process ran on the GPU during the bench; the timing is not trusted",
+				       mx.shared_why);
 		if (mx.has_delta && mx.env_differs)
 			rung_lines_add(l, RUNG_ROLE_SLOWER, "  the baseline was measured elsewhere: %s", mx.env_why);
-		if (mx.has_delta)
+		if (mx.has_delta && mx.delta_shared)
+			rung_lines_add(l, RUNG_ROLE_SAME, "  %+.1f%% vs baseline (noise band +-%.1f%%): no verdict, %s was timed on a shared GPU",
+				       mx.delta * 100, mx.noise * 100, mx.shared ? "this version" : "the baseline");
+		else if (mx.has_delta)
 			rung_lines_add(l, mx.cmp == RUNG_CMP_FASTER ? RUNG_ROLE_FASTER : mx.cmp == RUNG_CMP_SLOWER ? RUNG_ROLE_SLOWER : RUNG_ROLE_SAME,
 				       "  %+.1f%% vs baseline (noise band +-%.1f%%): %s", mx.delta * 100, mx.noise * 100,
 				       rung_cmp_verdict_name(mx.cmp));

@@ -300,7 +300,11 @@ static void draw_row(rung_view *v, int y, int mrow, bool cursor, const bool show
 			break;
 		case C_MEDIAN:
 			rung_fmt_ms(buf, sizeof(buf), mx->median_ms);
-			rung_tui_draw_right(w, y, x, cw, ROLE(recorded ? RUNG_ROLE_RECORDED : RUNG_ROLE_DEFAULT), buf);
+			if (mx->shared) { /* timed beside another process on the GPU: "~" (the detail names it) */
+				memmove(buf + 1, buf, strlen(buf) + 1);
+				buf[0] = '~';
+			}
+			rung_tui_draw_right(w, y, x, cw, ROLE(recorded ? RUNG_ROLE_RECORDED : mx->shared ? RUNG_ROLE_SLOWER : RUNG_ROLE_DEFAULT), buf);
 			break;
 		case C_DELTA: {
 			rung_role rl = RUNG_ROLE_SAME;
@@ -308,11 +312,11 @@ static void draw_row(rung_view *v, int y, int mrow, bool cursor, const bool show
 				snprintf(buf, sizeof(buf), "baseline");
 				rl = RUNG_ROLE_BASELINE;
 			} else if (mx->has_delta) {
-				snprintf(buf, sizeof(buf), "%s%+.1f%% \u00b1%.1f", mx->env_differs ? "\u2260" : "", mx->delta * 100,
-					 mx->noise * 100);
+				snprintf(buf, sizeof(buf), "%s%+.1f%% \u00b1%.1f", mx->delta_shared ? "~" : mx->env_differs ? "\u2260" : "",
+					 mx->delta * 100, mx->noise * 100);
 				if (!rung_tui_utf8)
-					snprintf(buf, sizeof(buf), "%s%+.1f%% +-%.1f", mx->env_differs ? "!=" : "", mx->delta * 100,
-						 mx->noise * 100);
+					snprintf(buf, sizeof(buf), "%s%+.1f%% +-%.1f", mx->delta_shared ? "~" : mx->env_differs ? "!=" : "",
+						 mx->delta * 100, mx->noise * 100);
 				rl = mx->cmp == RUNG_CMP_FASTER ? RUNG_ROLE_FASTER : mx->cmp == RUNG_CMP_SLOWER ? RUNG_ROLE_SLOWER : RUNG_ROLE_SAME;
 			} else {
 				snprintf(buf, sizeof(buf), "-");
