@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Key-press latency of `rung tui` under a pseudo-terminal (160x40, TERM=xterm-256color).
 
-Usage: pty_key_latency.py [--evaluate] [--keys N] [--gap MIN:MAX] [--seed S] -- CMD...
+Usage: pty_key_latency.py [--evaluate] [--keys N] [--gap MIN:MAX] [--seed S] [--nice-others N] -- CMD...
 
 Forks CMD (a `rung tui` command line) on a new pty and reads everything it
 writes, feeding a small VT100/xterm screen model (enough of what ncurses sends
@@ -11,6 +11,10 @@ status line's right side reads " 1/TOTAL"):
 
   --evaluate  sends `E` (queue every version), waits until the status line says
               "queued", and measures the keys while the evaluation runs;
+
+  --nice-others N  before each key, sets every thread of CMD but the main
+              (UI) one to nice N (setpriority on the thread id): an experiment,
+              what the UI thread gets when the compile threads yield to it;
 
 then sends N keys (j ten times, k ten times, and so on: the cursor walks rows
 1..11 and back, no scrolling), each MIN..MAX ms (uniform, seeded) after the one
@@ -23,7 +27,11 @@ moment just before write():
          redraw, whatever progress redraws of the evaluation came before it);
   end    the last byte of that redraw: the output is then quiet for 2 ms;
 
-and whether the evaluation was in flight: the status line's left side starts
+the UI (main) thread's time on a CPU and its time runnable but waiting for
+a CPU between the write and the effect (/proc/PID/task/PID/schedstat: what is
+rung's own work and what is the machine's other load), and this harness's own
+time waiting for a CPU (its timestamps are late by as much); and whether the
+evaluation was in flight: the status line's left side starts
 with "evaluating" once the key's redraw ended. With --evaluate it then waits
 for the evaluation to end and prints how long it ran from `E`. Prints median / p90 / max of
 each over all keys and over the in-flight ones, the counts, and the three
@@ -226,7 +234,7 @@ def main():
     a = sys.argv[1:]
     sep = a.index("--")
     opts, cmd = a[:sep], a[sep + 1:]
-    evaluate, nkeys, gap, seed = False, 60, (50.0, 100.0), 13
+    evaluate, nkeys, gap, seed, nice_others = False, 60, (50.0, 100.0), 13, None
     i = 0
     while i < len(opts):
         o = opts[i]
@@ -239,6 +247,9 @@ def main():
             i += 1
             lo, hi = opts[i].split(":")
             gap = (float(lo), float(hi))
+        elif o == "--nice-others":
+            i += 1
+            nice_others = int(opts[i])
         elif o == "--seed":
             i += 1
             seed = int(opts[i])
@@ -292,6 +303,34 @@ def main():
         os.waitpid(pid, 0)
         sys.exit("pty_key_latency.py: %s\nstatus line: %r" % (msg, status().rstrip()))
 
+    def sched():
+        """The UI (main) thread's time on a CPU and time waiting for one, and this
+        harness's time waiting for one, in ns (/proc schedstat)."""
+        v = []
+        for path in ("/proc/%d/task/%d/schedstat" % (pid, pid), "/proc/self/schedstat"):
+            try:
+                with open(path) as f:
+                    v += [int(x) for x in f.read().split()[:2]]
+            except (OSError, ValueError):
+                v += [0, 0]
+        return v[0], v[1], v[3]
+
+    reniced = set()
+
+    def renice_others():
+        """Every thread of CMD but its main (UI) thread to nice nice_others."""
+        try:
+            tids = [int(t) for t in os.listdir("/proc/%d/task" % pid)]
+        except OSError:
+            return
+        for tid in tids:
+            if tid != pid and tid not in reniced:
+                try:
+                    os.setpriority(os.PRIO_PROCESS, tid, nice_others)
+                    reniced.add(tid)
+                except OSError:
+                    pass
+
     pos = re.compile(r" (\d+)/(\d+)\s*$")
     if not wait_for(lambda: pos.search(status()) is not None, 30):
         fail("no first frame (status line ' ROW/TOTAL')")
@@ -317,6 +356,9 @@ def main():
             pump(t_next - time.monotonic())
         while pump(0) is not None:
             pass
+        if nice_others is not None:
+            renice_others()
+        s0 = sched()
         t0 = time.monotonic()
         os.write(fd, key)
         first = drawn = None
@@ -334,13 +376,15 @@ def main():
                 drawn = t
             else:
                 reads += 1
+        s1 = sched()
         # the end of this redraw: 2 ms without output
         while pump(QUIET) is not None:
             pass
         end = state["last"]
         in_flight = status().lstrip().startswith("evaluating")
         res.append(((first - t0) * 1e3, (drawn - t0) * 1e3, (end - t0) * 1e3, in_flight, k + 1, key.decode(), reads,
-                    status().strip()))
+                    status().strip(), (s1[0] - s0[0]) / 1e6, (s1[1] - s0[1]) / 1e6,
+                    (s1[2] - s0[2]) / 1e6))
         t_next = end + rnd.uniform(*gap) / 1e3
     still = status().lstrip().startswith("evaluating")
     t_over = None
@@ -353,6 +397,8 @@ def main():
     os.close(fd)
 
     name = "evaluation in flight" if evaluate else "idle"
+    if nice_others is not None:
+        name += ", rung's other threads at nice %d (%d threads)" % (nice_others, len(reniced))
     print("%s: %d keys sent (j/k, %g-%g ms apart), %d of them with the status line saying 'evaluating' after the "
           "key's redraw%s" % (name, len(res), gap[0], gap[1], sum(r[3] for r in res),
                                ("; at the last key the evaluation was " + ("still running" if still else "over"))
@@ -367,16 +413,20 @@ def main():
         if not rs:
             print("%s: %s: none" % (name, label))
             continue
-        for j, what in enumerate(["write -> first output byte", "write -> key's effect on screen",
-                                  "write -> end of redraw (2 ms quiet)"]):
+        for j, what in [(0, "write -> first output byte"), (1, "write -> key's effect on screen"),
+                        (2, "write -> end of redraw (2 ms quiet)"),
+                        (8, "rung's UI thread on a CPU, write -> effect"),
+                        (9, "rung's UI thread runnable but waiting for a CPU, write -> effect"),
+                        (10, "this harness waiting for a CPU, write -> effect")]:
             col = [r[j] for r in rs]
             print("%s: %s (n=%d): %s: median %.2f ms, p90 %.2f, max %.2f, over 16 ms: %d" %
                   (name, label, len(rs), what, statistics.median(col), pct(col, 90), max(col),
                    sum(c > 16 for c in col)))
     for r in sorted(res, key=lambda r: -r[1])[:3]:
         print("%s: slow key #%d (%s): first byte %.2f ms, effect %.2f ms, end %.2f ms, %d read(s) of output "
-              "before the one with the effect; status line then: %r" %
-              (name, r[4], r[5], r[0], r[1], r[2], r[6], " ".join(r[7].split())))
+              "before the one with the effect, UI thread on a CPU %.2f ms, waiting for one %.2f ms, harness waiting "
+              "for one %.2f ms; status line then: %r" %
+              (name, r[4], r[5], r[0], r[1], r[2], r[6], r[8], r[9], r[10], " ".join(r[7].split())))
 
 
 main()

@@ -10,7 +10,9 @@
 #     50-100 ms apart, each timed from write() to the first output byte, to the key's effect
 #     on screen (the status line's " ROW/TOTAL") and to the end of the redraw (2 ms quiet);
 #  3. the same after `E` (every version queued), counting the keys sent while the status
-#     line says "evaluating".
+#     line says "evaluating";
+#  4. the same again with rung's threads other than the UI thread set to nice 10 by the
+#     harness (an experiment: the UI thread ahead of the compile threads for a CPU).
 set -euo pipefail
 SRC=$(cd "$(dirname "$0")/.." && pwd)
 B=$(cd "${1:-$SRC/build-tuibench}" && pwd)
@@ -51,4 +53,5 @@ echo "rung eval --all on the same versions (no GPU: compile rung only, nothing s
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 python3 "$SRC/bench/pty_key_latency.py" --keys "$KEYS" -- "$RUNG" tui | sed 's/^/pty 160x40: /'
 python3 "$SRC/bench/pty_key_latency.py" --evaluate --keys "$KEYS" -- "$RUNG" tui | sed 's/^/pty 160x40: /'
+python3 "$SRC/bench/pty_key_latency.py" --evaluate --nice-others 10 --keys "$KEYS" -- "$RUNG" tui | sed 's/^/pty 160x40: /'
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
