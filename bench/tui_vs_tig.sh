@@ -5,11 +5,12 @@
 #  1. builds a throwaway NCOMMITS-commit repository holding tests/tasks/sgemm, every
 #     commit changing sgemm.cu (one comment line), with git fast-import;
 #  2. rung tui, display-less (RUNG_TUI_SCRIPT with "Q": curses on /dev/null):
-#     process start -> every version listed -> first frame drawn -> Q -> exit (hyperfine);
-#  3. rung tui and tig under a 160x40 pseudo-terminal (bench/pty_first_frame.py):
-#     process start -> the 20th commit's subject on screen (first frame), and -> exit after
-#     the quit key sent once it was seen; tig also to "of NCOMMITS" in its status line (list
-#     fully read) with tmux capture-pane polling;
+#     process start -> first frame drawn (the newest versions; the rest load behind) -> Q -> exit,
+#     and with ":wait" before Q: -> every version listed -> exit (hyperfine);
+#  3. rung tui, tig and tig -- sgemm.cu (the path-limited walk rung does) under a 160x40
+#     pseudo-terminal (bench/pty_first_frame.py): process start -> the 20th commit's subject
+#     on screen (first frame), and -> exit after the quit key sent once it was seen; both tigs
+#     also to "of NCOMMITS" in the status line (list fully read) with tmux capture-pane polling;
 #  4. bench_tui: redraw per key (idle and with an evaluation in flight), SASS diff.
 set -euo pipefail
 SRC=$(cd "$(dirname "$0")/.." && pwd)
@@ -47,6 +48,7 @@ BEGIN {
 }' | git -C "$R" fast-import --quiet
 git -C "$R" checkout -q -f main
 echo "repository: $(git -C "$R" rev-list --count HEAD) commits, every one changing sgemm.cu, built in $(( ($(date +%s%N) - t0) / 1000000 )) ms"
+echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 MARK="try $((N - 19))"
 
 # 2. rung display-less, real binary, real git backend
@@ -55,23 +57,35 @@ cd "$R"
 RUNG_TUI_SCRIPT=$W/q.keys RUNG_TUI_DUMP_DIR=$W "$RUNG" tui # warm the page cache and the store
 hyperfine -N -w 2 -r "$RUNS" --export-json "$W/h.json" \
 	"env RUNG_TUI_SCRIPT=$W/q.keys RUNG_TUI_DUMP_DIR=$W LINES=40 COLUMNS=160 $RUNG tui" >/dev/null
-python3 -c "import json,sys; r=json.load(open(sys.argv[1]))['results'][0]; print('rung tui display-less: start -> all $N versions listed -> first frame -> exit: median %.1f ms (min %.1f, max %.1f, n=%d, hyperfine)' % (r['median']*1e3, r['min']*1e3, r['max']*1e3, len(r['times'])))" "$W/h.json"
+python3 -c "import json,sys; r=json.load(open(sys.argv[1]))['results'][0]; print('rung tui display-less ($N commits): start -> first frame -> Q -> exit: median %.1f ms (min %.1f, max %.1f, n=%d, hyperfine)' % (r['median']*1e3, r['min']*1e3, r['max']*1e3, len(r['times'])))" "$W/h.json"
+printf ':wait\nQ\n' > "$W/wq.keys"
+hyperfine -N -w 2 -r "$RUNS" --export-json "$W/hw.json" \
+	"env RUNG_TUI_SCRIPT=$W/wq.keys RUNG_TUI_DUMP_DIR=$W LINES=40 COLUMNS=160 $RUNG tui" >/dev/null
+python3 -c "import json,sys; r=json.load(open(sys.argv[1]))['results'][0]; print('rung tui display-less ($N commits): start -> every version listed (:wait, which ends after 50 ms without an event) -> Q -> exit: median %.1f ms (min %.1f, max %.1f, n=%d, hyperfine)' % (r['median']*1e3, r['min']*1e3, r['max']*1e3, len(r['times'])))" "$W/hw.json"
 
-# 3. under a pseudo-terminal, rung and tig the same way
+# 3. under a pseudo-terminal, rung and tig the same way. rung lists the commits that change
+# the kernel (a path-limited walk); `tig -- sgemm.cu` does the same walk, plain `tig` the whole
+# log (here every commit changes sgemm.cu, so both list the same N commits).
 python3 "$SRC/bench/pty_first_frame.py" "$RUNS" Q "$MARK" -- "$RUNG" tui | sed 's/^/pty 160x40: /'
 python3 "$SRC/bench/pty_first_frame.py" "$RUNS" q "$MARK" -- tig | sed 's/^/pty 160x40: /'
-loads=()
-for i in $(seq "$RUNS"); do
-	s=$(date +%s%N)
-	tmux new-session -d -s rungbench$$ -x 160 -y 40 tig
-	until tmux capture-pane -p -t rungbench$$ 2>/dev/null | grep -q "of $N\b"; do sleep 0.002; done
-	loads+=($(( ($(date +%s%N) - s) / 100000 )))
-	tmux kill-session -t rungbench$$
+python3 "$SRC/bench/pty_first_frame.py" "$RUNS" q "$MARK" -- tig -- sgemm.cu | sed 's/^/pty 160x40: (tig -- sgemm.cu) /'
+for variant in "tig" "tig -- sgemm.cu"; do
+	loads=()
+	for i in $(seq "$RUNS"); do
+		s=$(date +%s%N)
+		tmux new-session -d -s rungbench$$ -x 160 -y 40 "$variant"
+		until tmux capture-pane -p -t rungbench$$ 2>/dev/null | grep -q "of $N\b"; do sleep 0.002; done
+		loads+=($(( ($(date +%s%N) - s) / 100000 )))
+		tmux kill-session -t rungbench$$
+	done
+	printf '%s\n' "${loads[@]}" | sort -n | awk -v n="$N" -v v="$variant" '{a[NR]=$1} END {m = NR % 2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2;
+		printf "tmux 160x40: %s: start -> \"of %d\" in its status line (all commits read): median %.1f ms (min %.1f, max %.1f, n=%d; 2 ms polling + tmux)\n", v, n, m/10, a[1]/10, a[NR]/10, NR}'
 done
-printf '%s\n' "${loads[@]}" | sort -n | awk -v n="$N" '{a[NR]=$1} END {m = NR % 2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2;
-	printf "tmux 160x40: tig: start -> \"of %d\" in its status line (all commits read): median %.1f ms (min %.1f, max %.1f, n=%d; 2 ms polling + tmux)\n", n, m/10, a[1]/10, a[NR]/10, NR}'
 gl=$( { /usr/bin/time -f %e git -C "$R" log --pretty=raw --parents >/dev/null; } 2>&1 )
 echo "git log --pretty=raw --parents (what tig reads): $gl s"
+gl=$( { /usr/bin/time -f %e git -C "$R" log --pretty=raw --parents -- sgemm.cu >/dev/null; } 2>&1 )
+echo "git log --pretty=raw --parents -- sgemm.cu (what tig -- sgemm.cu reads): $gl s"
 
 # 4. in-memory model: key presses, evaluation in flight, SASS diff
 "$B/bench_tui" | sed 's/^/bench_tui: /'
+echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
