@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Key-press latency of `rung tui` under a pseudo-terminal (160x40, TERM=xterm-256color).
 
-Usage: pty_key_latency.py [--evaluate] [--keys N] [--gap MIN:MAX] [--seed S] [--nice-others N] -- CMD...
+Usage: pty_key_latency.py [--evaluate] [--no-wait] [--keys N] [--gap MIN:MAX] [--seed S] [--nice-others N]
+                          -- CMD...
 
 Forks CMD (a `rung tui` command line) on a new pty and reads everything it
 writes, feeding a small VT100/xterm screen model (enough of what ncurses sends
@@ -33,7 +34,8 @@ rung's own work and what is the machine's other load), and this harness's own
 time waiting for a CPU (its timestamps are late by as much); and whether the
 evaluation was in flight: the status line's left side starts
 with "evaluating" once the key's redraw ended. With --evaluate it then waits
-for the evaluation to end and prints how long it ran from `E`. Prints median / p90 / max of
+(up to 600 s; not with --no-wait) for the evaluation to end and prints how long
+it ran from `E`. Prints median / p90 / max of
 each over all keys and over the in-flight ones, the counts, and the three
 slowest keys with what came before their effect; exits 1 when a
 key's effect never appeared (1 s) or the program died."""
@@ -234,7 +236,7 @@ def main():
     a = sys.argv[1:]
     sep = a.index("--")
     opts, cmd = a[:sep], a[sep + 1:]
-    evaluate, nkeys, gap, seed, nice_others = False, 60, (50.0, 100.0), 13, None
+    evaluate, nkeys, gap, seed, nice_others, wait_end = False, 60, (50.0, 100.0), 13, None, True
     i = 0
     while i < len(opts):
         o = opts[i]
@@ -247,6 +249,8 @@ def main():
             i += 1
             lo, hi = opts[i].split(":")
             gap = (float(lo), float(hi))
+        elif o == "--no-wait":
+            wait_end = False
         elif o == "--nice-others":
             i += 1
             nice_others = int(opts[i])
@@ -388,7 +392,7 @@ def main():
         t_next = end + rnd.uniform(*gap) / 1e3
     still = status().lstrip().startswith("evaluating")
     t_over = None
-    if evaluate and wait_for(lambda: not status().lstrip().startswith("evaluating"), 600):
+    if evaluate and wait_end and wait_for(lambda: not status().lstrip().startswith("evaluating"), 600):
         t_over = state["last"]
     os.write(fd, b"Q")
     if not wait_for(lambda: state["dead"], 10):
