@@ -461,9 +461,14 @@ static const char *write_fake(const char *name, const char *body)
 	static int k;
 	char *p = path[k++ % 16];
 	snprintf(p, 512, "%s/%s", fake_dir, name);
-	char text[4096];
-	snprintf(text, sizeof(text), "#!/bin/sh\n%s", body);
+	size_t n = strlen(body) + 16;
+	char *text = malloc(n);
+	CHECK(text != NULL);
+	if (!text)
+		return p;
+	snprintf(text, n, "#!/bin/sh\n%s", body);
 	t_write(p, text);
+	free(text);
 	chmod(p, 0755);
 	return p;
 }
