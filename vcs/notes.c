@@ -5,6 +5,9 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/file.h>
 
 #include <git2.h>
 
@@ -313,6 +316,43 @@ out:
 	return e;
 }
 
+/* rung's writers also take an exclusive flock on the git directory for the
+ * whole read-edit-swap. The compare-and-swap alone is not enough: when the
+ * notes ref does not exist yet, libgit2 (1.5) checks that it does not exist
+ * before it takes the ref's lock, so two processes writing a repository's
+ * first note could both "create" it and one note was lost
+ * (tests/test_notes.c test_first_note_race). The flock goes with the process
+ * (no stale lock after a SIGKILL) and leaves no file; writers from outside
+ * (git notes) are still caught by the swap. Where flock is refused (some
+ * network file systems) the swap alone guards. Returns the fd to close, -1
+ * when unlocked, or an error after about 10 s of another writer holding it. */
+enum { NOTE_LOCK_WAIT_MS = 10000 };
+static int lock_notes(rung_repo *r, uint64_t *seed)
+{
+	int fd = open(rung_repo_gitdir(r), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	struct timespec t0, now;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (int attempt = 0;; attempt++) {
+		if (flock(fd, LOCK_EX | LOCK_NB) == 0)
+			return fd;
+		if (errno != EWOULDBLOCK && errno != EINTR) {
+			close(fd);
+			return -1;
+		}
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if ((now.tv_sec - t0.tv_sec) * 1000 + (now.tv_nsec - t0.tv_nsec) / 1000000 > NOTE_LOCK_WAIT_MS) {
+			close(fd);
+			return rung_error_set(RUNG_EVCS,
+					      "another rung process has been writing notes in %s for %d s; the note was "
+					      "not written (try again)",
+					      rung_repo_gitdir(r), NOTE_LOCK_WAIT_MS / 1000);
+		}
+		backoff(attempt, seed);
+	}
+}
+
 static int update_note(rung_repo *r, const git_oid *oid, note_edit_fn edit, void *ud)
 {
 	git_signature *sig = NULL;
@@ -324,11 +364,18 @@ static int update_note(rung_repo *r, const git_oid *oid, note_edit_fn edit, void
 	uint64_t seed = (uint64_t)getpid() * 0x9e3779b97f4a7c15ULL ^ (uint64_t)now.tv_nsec;
 	if (!seed)
 		seed = 1;
+	int lock = lock_notes(r, &seed);
+	if (lock < -1) {
+		git_signature_free(sig);
+		return lock;
+	}
 	for (int attempt = 0; attempt < NOTE_TRIES; attempt++) {
 		if ((e = update_once(r, oid, edit, ud, sig)) != 1)
 			break;
 		backoff(attempt, &seed);
 	}
+	if (lock >= 0)
+		close(lock); /* releases the flock */
 	git_signature_free(sig);
 	if (e == 1) {
 		const git_error *ge = git_error_last();
