@@ -211,6 +211,7 @@ int rung_metrics_begin(rung_metrics_ctx *c, const char *output, rung_dtype dt, i
 	c->peak = peak;
 	c->atol = c->o.atol_scaled ? c->o.atol * peak : c->o.atol;
 	c->rtol = c->o.rtol;
+	rung_err_map_geom_init(&c->map, n, rank, c->has_shape ? c->shape : NULL);
 	return 0;
 }
 
@@ -232,13 +233,17 @@ void rung_metrics_feed(const rung_metrics_ctx *c, rung_metrics_acc *a, const voi
 	size_t es = rung_dt_size(dt);
 	uint8_t pat[8];
 	rung_poison_bits(pat, dt, o->poison_variant);
+	/* the element's place on the map's plane, advanced element by element */
+	const rung_err_map_geom *mg = &c->map;
+	bool mapped = mg->rows > 0;
+	int64_t col = mapped ? a->end % mg->w : 0, row = mapped ? a->end / mg->w % mg->h : 0;
 
 	for (int64_t j = 0; j < count; j++) {
 		int64_t i = a->end + j; /* global index */
 		double g = rung_load_double(got, dt, j);
 		double r = rung_load_double(ref, dt, j);
 		bool mismatch = false;
-		int ubin = -1;
+		int ubin = -1, level = 0;
 
 		if (o->check_poison && memcmp((const char *)got + (size_t)j * es, pat, es) == 0 &&
 		    memcmp((const char *)ref + (size_t)j * es, pat, es) != 0) {
@@ -247,6 +252,7 @@ void rung_metrics_feed(const rung_metrics_ctx *c, rung_metrics_acc *a, const voi
 				a->first_unwritten = i;
 			mismatch = true;
 			ubin = RUNG_ULP_BINS - 1;
+			level = RUNG_MAP_UNWRITTEN;
 		} else if (isnan(g) || isnan(r) || isinf(g) || isinf(r)) {
 			if (isnan(g))
 				a->nan_count++;
@@ -255,6 +261,7 @@ void rung_metrics_feed(const rung_metrics_ctx *c, rung_metrics_acc *a, const voi
 			bool equal = (isnan(g) && isnan(r)) || (!isnan(g) && g == r);
 			if (!equal) {
 				mismatch = true;
+				level = isnan(g) ? RUNG_MAP_NAN : isinf(g) ? RUNG_MAP_INF : RUNG_MAP_EXCESS_MAX;
 				if (isnan(g)) {
 					a->bad_nan++;
 					if (a->first_nan < 0)
@@ -297,6 +304,7 @@ void rung_metrics_feed(const rung_metrics_ctx *c, rung_metrics_acc *a, const voi
 			if (mismatch) {
 				double tol = atol + rtol * ar;
 				double ex = tol > 0 ? d / tol : INFINITY;
+				level = rung_err_map_level(ex);
 				if (ex > a->worst_excess) {
 					a->worst_excess = ex;
 					a->worst = i;
@@ -318,6 +326,19 @@ void rung_metrics_feed(const rung_metrics_ctx *c, rung_metrics_acc *a, const voi
 				a->bad_expected[k] = r;
 			}
 			a->mismatches++;
+		}
+		if (mapped) {
+			if (level > 0) {
+				uint8_t *t = &a->map[(row / mg->th) * mg->cols + col / mg->tw];
+				if (level > *t)
+					*t = (uint8_t)level;
+				a->map_any = true;
+			}
+			if (++col == mg->w) {
+				col = 0;
+				if (++row == mg->h)
+					row = 0;
+			}
 		}
 	}
 	a->end += count;
@@ -372,6 +393,12 @@ void rung_metrics_merge(rung_metrics_acc *d, const rung_metrics_acc *src)
 		d->max_rel = s.max_rel;
 	for (int k = 0; k < RUNG_ULP_BINS; k++)
 		d->ulp_hist[k] += s.ulp_hist[k];
+	if (s.map_any) {
+		for (int k = 0; k < RUNG_MAP_TILES; k++)
+			if (s.map[k] > d->map[k])
+				d->map[k] = s.map[k];
+		d->map_any = true;
+	}
 	for (int k = 0; k < s.nbad && d->nbad < RUNG_MAX_BAD; k++) {
 		d->bad_index[d->nbad] = s.bad_index[k];
 		d->bad_got[d->nbad] = s.bad_got[k];
@@ -406,6 +433,9 @@ void rung_metrics_end(const rung_metrics_ctx *c, const rung_metrics_acc *acc, ru
 	m->mismatches = a.mismatches;
 	for (int k = 0; k < RUNG_ULP_BINS; k++)
 		m->ulp_hist[k] = a.ulp_hist[k];
+	m->map.g = c->map;
+	if (a.map_any)
+		memcpy(m->map.lv, a.map, sizeof m->map.lv);
 	m->nbad = a.nbad;
 	for (int k = 0; k < a.nbad; k++) {
 		m->bad_index[k] = a.bad_index[k];

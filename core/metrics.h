@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/errmap.h"
 #include "core/result.h"
 #include "core/spec.h"
 
@@ -54,8 +55,8 @@ int rung_metrics_compute(rung_check_metric *m, const char *output, const void *g
  *   4. total = acc[0], then rung_metrics_merge(&total, &acc[k]) for k = 1, 2, ...
  *      in increasing order (each chunk follows the previous one);
  *   5. rung_metrics_end(&ctx, &total, m).
- * Counts, maxima, the first bad elements, the histogram and the verdict do not
- * depend on the chunking. The sums (MAE, MSE, cosine) are accumulated in blocks
+ * Counts, maxima, the first bad elements, the histogram, the error map and the
+ * verdict do not depend on the chunking. The sums (MAE, MSE, cosine) are accumulated in blocks
  * of 4096 finite elements within a chunk, Neumaier-compensated, and chunks are
  * added in chunk order: the bits depend on where chunks start, not on threads.
  * Feeding consecutive chunks into ONE accumulator equals one big chunk exactly.
@@ -77,6 +78,7 @@ typedef struct {
 	int64_t shape[RUNG_MAX_RANK];
 	rung_check_opts o;
 	double peak, atol, rtol; /* atol: effective (peak-scaled when the default) */
+	rung_err_map_geom map;   /* the error map's grid (core/errmap.h) */
 } rung_metrics_ctx;
 
 /* Partial results over elements [start, end). */
@@ -93,6 +95,10 @@ typedef struct {
 	int nbad;
 	int64_t bad_index[RUNG_MAX_BAD];
 	double bad_got[RUNG_MAX_BAD], bad_expected[RUNG_MAX_BAD];
+	/* the error map of these elements: the largest level per tile (a max, so
+	 * merging in any order gives the same map); map_any when one is not 0 */
+	bool map_any;
+	uint8_t map[RUNG_MAP_TILES];
 } rung_metrics_acc;
 
 /* Largest finite |ref| over n elements (0 when none). */

@@ -352,7 +352,37 @@ static json_t *metric_to(const rung_check_metric *m)
 	}
 	pb(o, "pass", m->pass);
 	ps(o, "reason", m->reason);
+	if (m->map.g.rows > 0) {
+		char lv[RUNG_MAP_TEXT_MAX];
+		rung_err_map_encode(lv, sizeof lv, &m->map);
+		json_object_set_new(o, "map", json_pack("{s:i,s:i,s:I,s:I,s:[I,I],s:s}", "rows", m->map.g.rows, "cols",
+							m->map.g.cols, "h", (json_int_t)m->map.g.h, "w", (json_int_t)m->map.g.w,
+							"tile", (json_int_t)m->map.g.th, (json_int_t)m->map.g.tw, "levels", lv));
+	}
 	return o;
+}
+
+/* The map of a metric row; absent (a result from before it) or malformed: none. */
+static void map_from(rung_err_map *m, const json_t *o)
+{
+	memset(m, 0, sizeof *m);
+	json_t *tile = json_object_get(o, "tile");
+	if (!json_is_object(o) || !json_is_array(tile) || json_array_size(tile) != 2)
+		return;
+	const json_t *v[6] = {json_object_get(o, "rows"), json_object_get(o, "cols"), json_object_get(o, "h"),
+			      json_object_get(o, "w"), json_array_get(tile, 0), json_array_get(tile, 1)};
+	for (int k = 0; k < 6; k++)
+		if (!json_is_integer(v[k]) || json_integer_value(v[k]) <= 0 || json_integer_value(v[k]) > INT64_MAX / 2)
+			return;
+	if (json_integer_value(v[0]) > RUNG_MAP_SIDE || json_integer_value(v[1]) > RUNG_MAP_SIDE)
+		return;
+	rung_err_map_geom g = {(int)json_integer_value(v[0]), (int)json_integer_value(v[1]), json_integer_value(v[2]),
+			       json_integer_value(v[3]), json_integer_value(v[4]), json_integer_value(v[5])};
+	rung_error_state st; /* a bad map is dropped, not an error of the record */
+	rung_error_save(&st);
+	if (rung_err_map_decode(m, &g, json_string_value(json_object_get(o, "levels"))) < 0)
+		memset(m, 0, sizeof *m);
+	rung_error_restore(&st);
 }
 
 static void metric_from(rung_check_metric *m, const json_t *o)
@@ -404,6 +434,7 @@ static void metric_from(rung_check_metric *m, const json_t *o)
 	}
 	gb(o, "pass", &m->pass);
 	gs(o, "reason", m->reason, sizeof m->reason);
+	map_from(&m->map, json_object_get(o, "map"));
 }
 
 static json_t *bench_to(const rung_bench *b)

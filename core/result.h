@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/errmap.h"
 #include "core/sanitize.h"
 #include "core/spec.h"
 
@@ -106,6 +107,9 @@ typedef struct {
 	uint64_t ulp_hist[RUNG_ULP_BINS];
 	bool pass;
 	char reason[256]; /* first failure: "12 of 4096 elements of C outside ...; worst at (127,4): ..." */
+	/* Where the output is wrong: the worst level per tile (core/errmap.h);
+	 * map.g.rows == 0 when there is none (results from before it). */
+	rung_err_map map;
 } rung_check_metric;
 
 /* Another process with a context on the GPU (NVML's compute and MPS process

@@ -7,6 +7,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/err.h"
+#include "core/errmap.h"
 #include "core/guard.h"
 #include "core/metrics.h"
 #include "core/rng.h"
@@ -407,6 +409,7 @@ static bool same_metric(const rung_check_metric *a, const rung_check_metric *b)
 	double y[] = { b->max_abs, b->max_rel, b->mae, b->mse, b->rmse, b->psnr, b->cossim, b->peak };
 	same = same && memcmp(x, y, sizeof x) == 0;
 	same = same && memcmp(a->ulp_hist, b->ulp_hist, sizeof a->ulp_hist) == 0;
+	same = same && memcmp(&a->map, &b->map, sizeof a->map) == 0;
 	for (int k = 0; k < a->nbad && same; k++)
 		same = a->bad_index[k] == b->bad_index[k] && memcmp(&a->bad_got[k], &b->bad_got[k], 8) == 0 &&
 		       memcmp(&a->bad_expected[k], &b->bad_expected[k], 8) == 0 &&
@@ -479,6 +482,7 @@ static void t_streaming_equals_whole(void)
 		CHECK_INT(part.nbad, whole.nbad);
 		CHECK_STR(part.reason, whole.reason);
 		CHECK(memcmp(part.ulp_hist, whole.ulp_hist, sizeof part.ulp_hist) == 0);
+		CHECK(memcmp(&part.map, &whole.map, sizeof part.map) == 0); /* a max per tile: any chunking */
 		CHECK(part.max_abs == whole.max_abs && part.max_rel == whole.max_rel && part.peak == whole.peak);
 		CHECK_NEAR(part.mae, whole.mae, 1e-12 * whole.mae);
 		CHECK_NEAR(part.mse, whole.mse, 1e-12 * whole.mse);
@@ -520,6 +524,193 @@ static void t_streaming_equals_whole(void)
 	free(got);
 }
 
+/* ---- the error map ---------------------------------------------------------- */
+
+static void t_map_geometry(void)
+{
+	rung_err_map_geom g;
+	int64_t s2[2] = { 127, 255 }; /* 127 rows: 2 per tile -> 64 tiles (the last holds row 126); 255 cols: 4 per tile */
+	rung_err_map_geom_init(&g, 127 * 255, 2, s2);
+	CHECK_INT(g.rows, 64);
+	CHECK_INT(g.cols, 64);
+	CHECK_INT(g.th, 2);
+	CHECK_INT(g.tw, 4);
+	CHECK_INT(g.h, 127);
+	CHECK_INT(g.w, 255);
+	int64_t s3[3] = { 5, 3, 7 }; /* leading dim folded: a 3 x 7 plane, one element per tile */
+	rung_err_map_geom_init(&g, 105, 3, s3);
+	CHECK(g.rows == 3 && g.cols == 7 && g.th == 1 && g.tw == 1);
+	int64_t s1[1] = { 1000 }; /* rank 1: a strip of 63 tiles of 16 (the last holds 8) */
+	rung_err_map_geom_init(&g, 1000, 1, s1);
+	CHECK(g.rows == 1 && g.cols == 63 && g.tw == 16 && g.h == 1);
+	rung_err_map_geom_init(&g, 999, 1, s1); /* a shape that is not n: a strip of n */
+	CHECK(g.rows == 1 && g.w == 999);
+	int64_t big[2] = { 4096, 4096 };
+	rung_err_map_geom_init(&g, 4096 * 4096, 2, big);
+	CHECK(g.rows == 64 && g.cols == 64 && g.th == 64 && g.tw == 64);
+	rung_err_map_geom_init(&g, 0, 2, big);
+	CHECK_INT(g.rows, 0);
+	/* levels: (1,10] -> 1, (10,100] -> 2, ..., beyond 1e8 and a zero tolerance -> 9 */
+	CHECK_INT(rung_err_map_level(1.0001), 1);
+	CHECK_INT(rung_err_map_level(10), 1);
+	CHECK_INT(rung_err_map_level(10.5), 2);
+	CHECK_INT(rung_err_map_level(1000), 3);
+	CHECK_INT(rung_err_map_level(1e12), 9);
+	CHECK_INT(rung_err_map_level(INFINITY), 9);
+	/* text: runs of 5 and more as c{k}; the reader gives back the same levels */
+	rung_err_map m, back;
+	memset(&m, 0, sizeof m);
+	rung_err_map_geom_init(&m.g, 4 * 10, 2, (int64_t[]){ 4, 10 });
+	m.lv[7] = m.lv[8] = m.lv[9] = 3;
+	m.lv[10] = RUNG_MAP_UNWRITTEN;
+	m.lv[11] = RUNG_MAP_NAN;
+	m.lv[12] = RUNG_MAP_INF;
+	char text[RUNG_MAP_TEXT_MAX];
+	rung_err_map_encode(text, sizeof text, &m);
+	CHECK_STR(text, ".{7}333UNI.{27}");
+	CHECK_INT(rung_err_map_decode(&back, &m.g, text), 0);
+	CHECK(memcmp(&back, &m, sizeof m) == 0);
+	CHECK_INT(rung_err_map_worst(&m), RUNG_MAP_UNWRITTEN);
+	/* too few, too many, unknown characters, a bad run, a grid that is not the grid: rejected */
+	const char *bad[] = { ".{39}", ".{41}", ".{39}x", ".{0}.{40}", ".{40", "{3}.{37}", ".{99999999999}" };
+	for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+		CHECK_INT(rung_err_map_decode(&back, &m.g, bad[k]), RUNG_EINVAL);
+		CHECK_INT(back.g.rows, 0);
+	}
+	rung_err_map_geom odd = m.g;
+	odd.cols = 5;
+	CHECK_INT(rung_err_map_decode(&back, &odd, ".{20}"), RUNG_EINVAL);
+}
+
+/* A (rows x cols) f32 case: ref a smooth ramp, got = ref + bump(r, c). */
+typedef float (*bump_fn)(int64_t r, int64_t c);
+
+static void map_case(rung_check_metric *m, int64_t rows, int64_t cols, bump_fn bump, const rung_check_opts *o)
+{
+	int64_t n = rows * cols, shape[2] = { rows, cols };
+	float *ref = malloc(sizeof(float) * (size_t)n), *got = malloc(sizeof(float) * (size_t)n);
+	for (int64_t i = 0; i < n; i++) {
+		ref[i] = 1.0f + (float)(i % 97) / 97.0f;
+		got[i] = ref[i] + bump(i / cols, i % cols);
+	}
+	memset(m, 0, sizeof *m);
+	CHECK_INT(rung_metrics_compute(m, "C", got, ref, RUNG_DT_F32, n, 2, shape, o), 0);
+	/* the streamed map is the same with any chunking */
+	rung_check_metric part;
+	streamed(&part, got, ref, n, 777, shape, o);
+	CHECK(memcmp(&part.map, &m->map, sizeof part.map) == 0);
+	free(ref);
+	free(got);
+}
+
+/* The K/N tail bug at M=127,N=255: the last 15 columns (a missing bounds
+ * check past the last full 16-wide step) are off by 0.5; tolerance 1e-3. */
+static float tail_bump(int64_t r, int64_t c) { (void)r; return c >= 240 ? 0.5f : 0.0f; }
+/* a race in one block: rows 64..65, columns 100..103, one tile (32, 25) */
+static float tile_bump(int64_t r, int64_t c) { return r >= 64 && r < 66 && c >= 100 && c < 104 ? 2.0f : 0.0f; }
+/* wrong strides on 128 x 128 (tiles of 2 x 2): every other 16 x 16 block */
+static float checker_bump(int64_t r, int64_t c) { return (r / 16 + c / 16) % 2 ? 0.05f : 0.0f; }
+/* precision: everything 3x its tolerance off */
+static float slight_bump(int64_t r, int64_t c) { (void)r, (void)c; return 3e-3f; }
+
+static void t_map_patterns(void)
+{
+	rung_check_opts o = abs_opts(1e-3, 0);
+	rung_check_metric m;
+	char text[RUNG_MAP_TEXT_MAX], want[RUNG_MAP_TEXT_MAX] = "";
+
+	/* tail: tile columns 60..63 (columns 240..254, 4 per tile) at 0.5/1e-3 = 500x -> level 3; the rest clean */
+	map_case(&m, 127, 255, tail_bump, &o);
+	CHECK(!m.pass);
+	CHECK(m.map.g.rows == 64 && m.map.g.cols == 64);
+	for (int r = 0; r < 64; r++) {
+		for (int c = 0; c < 64; c++)
+			if (rung_err_map_at(&m.map, r, c) != (c >= 60 ? 3 : 0))
+				CHECK_INT(rung_err_map_at(&m.map, r, c) * 1000 + r * 100 + c, -1);
+		strcat(want, ".{60}3333");
+	}
+	rung_err_map_encode(text, sizeof text, &m.map);
+	CHECK_STR(text, want);
+
+	/* one tile: (32, 25) at 2/1e-3 = 2000x -> level 4 */
+	map_case(&m, 127, 255, tile_bump, &o);
+	CHECK_INT(rung_err_map_at(&m.map, 32, 25), 4);
+	int nbad = 0;
+	for (int k = 0; k < 64 * 64; k++)
+		nbad += m.map.lv[k] != 0;
+	CHECK_INT(nbad, 1);
+	rung_err_map_encode(text, sizeof text, &m.map);
+	CHECK_STR(text, ".{2073}4.{2022}"); /* 32 * 64 + 25 = 2073 */
+
+	/* checkerboard: 128 / 64 = 2 per tile, so 16-wide blocks are 8 tiles: tile (r, c) bad when (r/8 + c/8) is odd, 50x -> 2 */
+	map_case(&m, 128, 128, checker_bump, &o);
+	CHECK(m.map.g.th == 2 && m.map.g.tw == 2);
+	int wrong = 0;
+	for (int r = 0; r < 64; r++)
+		for (int c = 0; c < 64; c++)
+			wrong += rung_err_map_at(&m.map, r, c) != ((r / 8 + c / 8) % 2 ? 2 : 0);
+	CHECK_INT(wrong, 0);
+
+	/* all slightly off: every tile at level 1 */
+	map_case(&m, 127, 255, slight_bump, &o);
+	rung_err_map_encode(text, sizeof text, &m.map);
+	CHECK_STR(text, "1{4096}");
+
+	/* a passing output: every tile 0 */
+	o = abs_opts(1.0, 0);
+	map_case(&m, 127, 255, slight_bump, &o);
+	CHECK(m.pass);
+	CHECK(!rung_err_map_any(&m.map));
+	CHECK_INT(m.map.g.rows, 64);
+}
+
+/* Unwritten, NaN and Inf are marked apart, and win over a tile's mismatches. */
+static void t_map_special(void)
+{
+	float ref[2 * 8], got[2 * 8];
+	for (int i = 0; i < 16; i++)
+		ref[i] = got[i] = (float)i;
+	uint32_t pois;
+	uint8_t pat[8];
+	rung_poison_bits(pat, RUNG_DT_F32, 0);
+	memcpy(&pois, pat, 4);
+	memcpy(&got[1], &pois, 4); /* (0,1) unwritten */
+	got[2] = NAN;              /* (0,2) */
+	got[3] = INFINITY;         /* (0,3) */
+	got[4] = 100.0f;           /* (0,4): 96 / (0.1 + 0.1*4) = 192x -> 3 */
+	got[8] = 50.0f;            /* (1,0): 42 / (0.1 + 0.1*8) = 46.7x -> 2 */
+	got[9] = NAN;              /* (1,1) */
+	ref[15] = got[15] = NAN;   /* NaN where the reference has NaN: fine */
+	int64_t shape[2] = { 2, 8 };
+	rung_check_opts o = abs_opts(0.1, 0.1);
+	rung_check_metric m = { 0 };
+	CHECK_INT(rung_metrics_compute(&m, "C", got, ref, RUNG_DT_F32, 16, 2, shape, &o), 0);
+	char text[RUNG_MAP_TEXT_MAX];
+	rung_err_map_encode(text, sizeof text, &m.map);
+	CHECK_STR(text, ".UNI3...2N.{6}");
+	/* a 4 x 128 plane has tiles of 1 x 2: what shares a tile, the worst kind wins */
+	float r2[4 * 128], g2[4 * 128];
+	for (int i = 0; i < 512; i++)
+		r2[i] = g2[i] = 1.0f;
+	g2[0] = 5.0f;  /* tile (0,0): a mismatch... */
+	g2[1] = NAN;   /* ...and a NaN in the same tile: N */
+	memcpy(&g2[130], &pois, 4); /* (1,2): tile (0,1) with 2-wide tiles, unwritten */
+	int64_t s2[2] = { 4, 128 };
+	CHECK_INT(rung_metrics_compute(&m, "C", g2, r2, RUNG_DT_F32, 512, 2, s2, &o), 0);
+	CHECK(m.map.g.rows == 4 && m.map.g.cols == 64 && m.map.g.tw == 2);
+	CHECK_INT(rung_err_map_at(&m.map, 0, 0), RUNG_MAP_NAN);
+	CHECK_INT(rung_err_map_at(&m.map, 1, 1), RUNG_MAP_UNWRITTEN);
+	CHECK_INT(rung_err_map_worst(&m.map), RUNG_MAP_UNWRITTEN);
+	/* exact compare (ints): any difference is level 9 */
+	rung_check_opts ex = abs_opts(0, 0);
+	g2[0] = 2.0f;
+	g2[1] = 1.0f;
+	memcpy(&g2[130], &r2[130], 4);
+	CHECK_INT(rung_metrics_compute(&m, "C", g2, r2, RUNG_DT_F32, 512, 2, s2, &ex), 0);
+	CHECK_INT(rung_err_map_at(&m.map, 0, 0), 9);
+	CHECK_INT(rung_err_map_worst(&m.map), 9);
+}
+
 int main(void)
 {
 	T_RUN(t_hand_computed);
@@ -531,5 +722,8 @@ int main(void)
 	T_RUN(t_ulp_bins_and_coords);
 	T_RUN(t_speed_16m);
 	T_RUN(t_streaming_equals_whole);
+	T_RUN(t_map_geometry);
+	T_RUN(t_map_patterns);
+	T_RUN(t_map_special);
 	return t_done();
 }

@@ -108,6 +108,12 @@ static void populate(rung_result *r)
 			m->ulp_hist[u] = m->has_ulp ? (uint64_t)(u * 1000 + 1) : 0;
 		m->pass = k == 1;
 		snprintf(m->reason, sizeof m->reason, "max_rel 3.1e-2 at (127,%d)", 4 + k);
+		if (k == 0) { /* a map on the first row only: the second reads as none */
+			rung_err_map_geom_init(&m->map.g, m->n, 2, (int64_t[]){ 127, 4096 });
+			for (int t = 0; t < 64; t++)
+				m->map.lv[t * 64 + 63] = (uint8_t)(1 + t % RUNG_MAP_UNWRITTEN);
+			m->map.lv[5] = RUNG_MAP_NAN;
+		}
 	}
 	r->nshapes = 3;
 	r->nseeds = 2;
@@ -251,6 +257,7 @@ static void same_result(const rung_result *a, const rung_result *b)
 		CHECK(x->pass == y->pass);
 		CHECK_STR(x->reason, y->reason);
 		CHECK_INT(x->inputs, y->inputs);
+		CHECK(memcmp(&x->map, &y->map, sizeof x->map) == 0);
 	}
 	CHECK_INT(a->nshapes, b->nshapes);
 	CHECK_INT(a->nseeds, b->nseeds);
@@ -374,6 +381,63 @@ static void t_inputs(void)
 	CHECK_INT(rung_result_runs(&a), 1 + 2);
 	a.nshapes = 0;
 	CHECK_INT(rung_result_runs(&a), 0);
+	rung_result_clear(&a);
+}
+
+/* The error map: written as rows/cols/h/w/tile/levels when present, absent
+ * otherwise; a record without one (older) reads with none; a malformed one is
+ * dropped, the rest of the record kept. */
+static void t_map(void)
+{
+	rung_result a, b;
+	populate(&a);
+	char *js = rung_result_to_json(&a);
+	CHECK_CONTAINS(js, "\"map\":{\"rows\":64,\"cols\":64,\"h\":127,\"w\":4096,\"tile\":[2,64],\"levels\":\".{5}N.{57}1.{63}2");
+	CHECK(strstr(strstr(js, "\"map\"") + 1, "\"map\"") == NULL); /* the second row has none */
+	CHECK_INT(rung_result_from_json(&b, js), 0);
+	CHECK_INT(b.metrics[0].map.g.rows, 64);
+	CHECK_INT(rung_err_map_at(&b.metrics[0].map, 0, 5), RUNG_MAP_NAN);
+	CHECK_INT(rung_err_map_at(&b.metrics[0].map, 11, 63), RUNG_MAP_UNWRITTEN);
+	CHECK_INT(b.metrics[1].map.g.rows, 0);
+	rung_result_clear(&b);
+	/* an older record: no "map" key at all */
+	char *at = strstr(js, ",\"map\":{");
+	CHECK(at != NULL);
+	char *lv = at ? strstr(at, "\"levels\":\"") : NULL; /* the levels hold braces: the object ends after their quote */
+	char *end = lv ? strchr(strchr(lv + 10, '"'), '}') : NULL;
+	if (at && end) {
+		memmove(at, end + 1, strlen(end + 1) + 1);
+		CHECK(strstr(js, "\"map\"") == NULL);
+		CHECK_INT(rung_result_from_json(&b, js), 0);
+		CHECK_INT(b.metrics[0].map.g.rows, 0);
+		CHECK_INT(b.metrics[0].nbad, 2);
+		rung_result_clear(&b);
+	}
+	free(js);
+	/* malformed maps: dropped, the record still reads */
+	const char *bad[] = {
+		"{\"rows\":64,\"cols\":64,\"h\":127,\"w\":4096,\"tile\":[2,64],\"levels\":\".{4095}\"}",
+		"{\"rows\":65,\"cols\":64,\"h\":130,\"w\":4096,\"tile\":[2,64],\"levels\":\".{4160}\"}",
+		"{\"rows\":2,\"cols\":2,\"h\":127,\"w\":4096,\"tile\":[2,64],\"levels\":\"....\"}",
+		"{\"rows\":1,\"cols\":1,\"h\":1,\"w\":1,\"tile\":[1],\"levels\":\".\"}",
+		"{\"rows\":1,\"cols\":1,\"h\":1,\"w\":1,\"tile\":[1,1],\"levels\":\"Z\"}",
+		"{\"rows\":1,\"cols\":1,\"h\":-1,\"w\":1,\"tile\":[1,1],\"levels\":\".\"}",
+		"\"1{4096}\"",
+	};
+	for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+		char doc[1024];
+		snprintf(doc, sizeof doc, "{\"format\":1,\"metrics\":[{\"output\":\"C\",\"n\":4,\"mismatches\":3,\"map\":%s}]}", bad[k]);
+		CHECK_INT(rung_result_from_json(&b, doc), 0);
+		CHECK_INT(b.nmetrics, 1);
+		CHECK_INT(b.metrics[0].mismatches, 3);
+		CHECK_INT(b.metrics[0].map.g.rows, 0);
+		rung_result_clear(&b);
+	}
+	const char *good = "{\"format\":1,\"metrics\":[{\"output\":\"C\",\"n\":3,\"map\":{\"rows\":1,\"cols\":3,\"h\":1,\"w\":3,\"tile\":[1,1],\"levels\":\".U9\"}}]}";
+	CHECK_INT(rung_result_from_json(&b, good), 0);
+	CHECK_INT(rung_err_map_at(&b.metrics[0].map, 0, 1), RUNG_MAP_UNWRITTEN);
+	CHECK_INT(rung_err_map_at(&b.metrics[0].map, 0, 2), 9);
+	rung_result_clear(&b);
 	rung_result_clear(&a);
 }
 
@@ -538,6 +602,7 @@ int main(void)
 {
 	T_RUN(t_roundtrip);
 	T_RUN(t_inputs);
+	T_RUN(t_map);
 	T_RUN(t_empty_and_errors);
 	T_RUN(t_status_and_reason);
 	T_RUN(t_cause);
