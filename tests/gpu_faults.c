@@ -141,7 +141,53 @@ static void test_oob_write(void)
 	expect("oob_write", RUNG_STEP_CHECK, RUNG_S_FAILED, "c: out-of-bounds write: 4 bytes after the buffer");
 }
 
-static void test_unwritten(void) { expect("unwritten", RUNG_STEP_CHECK, RUNG_S_FAILED, "unwritten "); }
+static void test_unwritten(void)
+{
+	expect("unwritten", RUNG_STEP_CHECK, RUNG_S_FAILED, "unwritten ");
+	/* the map marks them apart: element 64k + 63 is in tile 4k + 3 of 16 (N = 1000: 63 tiles, the last of 8) */
+	rung_result r;
+	CHECK_INT(eval_fault(&r, "unwritten", 0), 0);
+	for (int i = 0; i < r.nmetrics; i++) {
+		char lv[RUNG_MAP_TEXT_MAX], want[RUNG_MAP_TEXT_MAX] = "";
+		rung_err_map_encode(lv, sizeof lv, &r.metrics[i].map);
+		if (r.metrics[i].n == 1000) {
+			for (int k = 0; k < 15; k++)
+				strcat(want, "...U");
+			strcat(want, "...");
+		} else { /* N = 4096: tiles of 64, each with one */
+			strcpy(want, "U{64}");
+		}
+		CHECK_STR(lv, want);
+	}
+	rung_result_clear(&r);
+}
+
+/* The error map of each checked case (docs/CHECKS.md, "The error map"): the
+ * tail columns bad, every other tile clean, in the check shape (127 x 255:
+ * columns 224.. are tiles 56..63 of 4 columns) and at the benchmark shape
+ * (2048 x 4100 over 9 readback slabs: columns 4096.. are in tile 63 of 65). */
+static void test_tail_columns_map(void)
+{
+	rung_result r;
+	CHECK_INT(eval_fault(&r, "tail_columns", 0), 0);
+	CHECK_INT(r.steps[RUNG_STEP_CHECK].status, RUNG_S_FAILED);
+	CHECK(r.nmetrics >= 1);
+	for (int i = 0; i < r.nmetrics; i++) {
+		const rung_check_metric *m = &r.metrics[i];
+		int first_bad = m->n == 127 * 255 ? 56 : 63;
+		CHECK(m->n == 127 * 255 || m->n == 2048 * 4100);
+		CHECK(m->map.g.rows == 64 && m->map.g.cols == 64);
+		int wrong = 0;
+		for (int y = 0; y < m->map.g.rows; y++)
+			for (int x = 0; x < m->map.g.cols; x++)
+				wrong += (rung_err_map_at(&m->map, y, x) > 0) != (x >= first_bad);
+		CHECK_INT(wrong, 0);
+		char lv[RUNG_MAP_TEXT_MAX];
+		rung_err_map_encode(lv, sizeof lv, &m->map);
+		printf("     map n=%lld: %.60s...\n", (long long)m->n, lv);
+	}
+	rung_result_clear(&r);
+}
 
 static void test_nan_output(void) { expect("nan_output", RUNG_STEP_CHECK, RUNG_S_FAILED, "NaN in c"); }
 
@@ -188,6 +234,7 @@ int main(void)
 	T_RUN(test_never_ends);
 	T_RUN(test_oob_write);
 	T_RUN(test_unwritten);
+	T_RUN(test_tail_columns_map);
 	T_RUN(test_nan_output);
 	T_RUN(test_input_modified);
 	T_RUN(test_device_oom);

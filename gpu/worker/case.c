@@ -237,7 +237,7 @@ typedef struct {
 	unsigned char *changed;   /* per chunk: 1 when the hash differs */
 	/* metrics pass */
 	const rung_metrics_ctx *ctx;
-	rung_metrics_acc *acc;    /* per chunk */
+	rung_metrics_acc *acc;    /* per chunk of the slab (each holds an error map: merged slab by slab) */
 } pass_job;
 
 static void ref_chunk(void *ud, int64_t k)
@@ -259,8 +259,8 @@ static void metrics_chunk(void *ud, int64_t k)
 	pass_job *w = ud;
 	int64_t off = k * CH, cnt = w->cnt - off < CH ? w->cnt - off : CH, c = (w->s0 + off) / CH;
 	const char *g = w->got + (size_t)off * w->es, *r = w->ref + (size_t)off * w->es;
-	rung_metrics_acc_init(&w->acc[c], w->s0 + off);
-	rung_metrics_feed(w->ctx, &w->acc[c], g, r, cnt);
+	rung_metrics_acc_init(&w->acc[k], w->s0 + off); /* acc per chunk of this slab */
+	rung_metrics_feed(w->ctx, &w->acc[k], g, r, cnt);
 	w->changed[c] = rung__hash_bytes(r, (size_t)cnt * w->es) != w->hash[c];
 }
 
@@ -447,8 +447,14 @@ static int metrics_pass(rung_wjob *j, rung_case *k, const rung_plan_shape *sh, i
 		rung__sfmt(reason, rlen, "metrics for %s: %s", a->name, rung_error_last());
 		return 1;
 	}
-	rung_metrics_acc *acc = malloc(((size_t)nc + 1) * sizeof(*acc));
+	/* the chunks' accumulators of one slab, merged into total in chunk order
+	 * after each slab (the same merges as at the end, in the same order) */
+	int64_t slab_chunks = rung__nchunks(rung__slab_elems(es));
+	rung_metrics_acc *acc = malloc(((size_t)slab_chunks + 1) * sizeof(*acc));
 	unsigned char *changed = calloc((size_t)nc + 1, 1);
+	rung_metrics_acc total;
+	rung_metrics_acc_init(&total, 0);
+	bool first = true;
 	int ret = 0;
 	if (!acc || !changed) {
 		rung__sfmt(reason, rlen, "metrics for %s: out of host memory", a->name);
@@ -467,7 +473,14 @@ static int metrics_pass(rung_wjob *j, rung_case *k, const rung_plan_shape *sh, i
 		t0 = rung_timing_lap("metrics: readback (wait)", t0);
 		w.got = bufs[0];
 		w.ref = bufs[1];
-		rung_par_for(rung__nchunks(w.cnt), metrics_chunk, &w);
+		int64_t ks = rung__nchunks(w.cnt);
+		rung_par_for(ks, metrics_chunk, &w);
+		for (int64_t c = 0; c < ks; c++, first = false) {
+			if (first)
+				total = acc[c];
+			else
+				rung_metrics_merge(&total, &acc[c]);
+		}
 		rung_timing_lap("metrics: compare", t0);
 		rung__beat(j, "comparing outputs");
 	}
@@ -483,13 +496,6 @@ static int metrics_pass(rung_wjob *j, rung_case *k, const rung_plan_shape *sh, i
 			ret = 2;
 			goto out;
 		}
-	}
-	rung_metrics_acc total;
-	rung_metrics_acc_init(&total, 0);
-	if (nc > 0) {
-		total = acc[0];
-		for (int64_t c = 1; c < nc; c++)
-			rung_metrics_merge(&total, &acc[c]);
 	}
 	rung_metrics_end(&ctx, &total, m);
 out:
