@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "tui/draw.h"
+#include "tui/maplines.h"
 
 rung_line *rung_lines_new(rung_lines *l)
 {
@@ -96,6 +97,17 @@ void rung_line_draw(WINDOW *w, int y, int x, int width, const rung_line *line, i
 	char buf[4096];
 	for (int s = 0; s < line->nseg && col - hscroll < width; s++) {
 		int end = line->seg[s].end;
+		if (line->seg[s].role == RUNG_ROLE_MAP_OK) {
+			/* error map cells (tui/maplines.h): one level character per column */
+			for (int i = start; i < end && col - hscroll < width; i++, col++) {
+				rung_role role;
+				const char *g = rung_map_glyph(line->text[i], &role);
+				if (col >= hscroll)
+					rung_tui_draw(w, y, x + col - hscroll, 1, role, g);
+			}
+			start = end;
+			continue;
+		}
 		/* sanitize the segment as it will appear at column col */
 		rung_tui_sanitize(buf, sizeof(buf), line->text + start, end - start, col);
 		int sw = rung_tui_width(buf);

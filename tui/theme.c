@@ -52,6 +52,12 @@ static const char default_text[] =
 	"recorded       = 139     default\n"
 	"hot            = 208     default  bold\n"
 	"suspect        = black   208      bold\n"
+	"map_ok         = 244     default\n"
+	"scale_1        = 228     default\n"
+	"scale_2        = 214     default\n"
+	"scale_3        = 196     default\n"
+	"scale_4        = white   160      bold\n"
+	"map_mark       = black   cyan     bold\n"
 	;
 
 /* Same text as themes/monochrome.theme. */
@@ -93,6 +99,12 @@ static const char mono_text[] =
 	"recorded       = default default dim\n"
 	"hot            = default default bold\n"
 	"suspect        = default default reverse underline\n"
+	"map_ok         = default default dim\n"
+	"scale_1        = default default\n"
+	"scale_2        = default default\n"
+	"scale_3        = default default bold\n"
+	"scale_4        = default default bold\n"
+	"map_mark       = default default reverse\n"
 	;
 
 static const char *const role_names[] = {

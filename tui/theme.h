@@ -44,7 +44,13 @@
 	_(SEARCH, "search") \
 	_(RECORDED, "recorded") \
 	_(HOT, "hot") \
-	_(SUSPECT, "suspect")
+	_(SUSPECT, "suspect") \
+	_(MAP_OK, "map_ok") \
+	_(SCALE_1, "scale_1") \
+	_(SCALE_2, "scale_2") \
+	_(SCALE_3, "scale_3") \
+	_(SCALE_4, "scale_4") \
+	_(MAP_MARK, "map_mark")
 
 typedef enum {
 #define RUNG_ROLE_ENUM(id, name) RUNG_ROLE_##id,

@@ -15,6 +15,7 @@
 #include "core/err.h"
 #include "core/stats.h"
 #include "tui/draw.h"
+#include "tui/maplines.h"
 #include "tui/model/prof.h"
 #include "tui/model/occ_row.h"
 #include "tui/model/rowmetrics.h"
@@ -47,6 +48,7 @@ typedef struct {
 	char mix_err[256];
 	/* the texts of a and b are being made (the diff waits for them) */
 	bool pending;
+	int map_case; /* which case with errors the maps show (m: next) */
 } compare_priv;
 
 /* Whether the PTX and SASS of both are at hand, asking for them in the
@@ -144,6 +146,36 @@ static char *get_text(rung_tui *t, const char *hash, rung_text_kind kind, rung_s
 	return raw;
 }
 
+/* The cases with errors in b, then those only a has; the k-th (mod their
+ * count) as a's and b's metric of it (NULL where one has none). Returns how
+ * many there are. */
+static int map_pair(const rung_check_metric **ca, const rung_check_metric **cb, const rung_result *a,
+		    const rung_result *b, int k)
+{
+	const rung_check_metric *list[128][2];
+	int cases[64], n = 0;
+	int nb = rung_map_cases(cases, 64, b);
+	for (int i = 0; i < nb; i++, n++) {
+		list[n][1] = &b->metrics[cases[i]];
+		list[n][0] = rung_map_same_case(a, list[n][1]);
+	}
+	int na = rung_map_cases(cases, 64, a);
+	for (int i = 0; i < na; i++) {
+		const rung_check_metric *x = &a->metrics[cases[i]], *y = rung_map_same_case(b, x);
+		if (y && rung_err_map_any(&y->map))
+			continue; /* listed with b's */
+		list[n][0] = x;
+		list[n][1] = y;
+		n++;
+	}
+	*ca = *cb = NULL;
+	if (n > 0) {
+		*ca = list[k % n][0];
+		*cb = list[k % n][1];
+	}
+	return n;
+}
+
 static void build_top(rung_view *v, int ra, int rb)
 {
 	compare_priv *p = v->priv;
@@ -229,6 +261,13 @@ static void build_top(rung_view *v, int ra, int rb)
 		rung_lines_add(l, RUNG_ROLE_DIM, "instruction mix: %s", p->mix_err);
 	}
 	rung_lines_add(l, RUNG_ROLE_DEFAULT, "%s", "");
+	/* where each is wrong: the maps of one case side by side (m: next) */
+	const rung_check_metric *ca, *cb;
+	int nc = map_pair(&ca, &cb, A->result, B->result, p->map_case);
+	if (nc > 0) {
+		rung_map_section_pair(l, ca, cb, p->map_case % nc, nc, v->width);
+		rung_lines_add(l, RUNG_ROLE_DEFAULT, "%s", "");
+	}
 }
 
 static void side_free(side_counts *c)
@@ -435,6 +474,19 @@ static int compare_request(rung_view *v, rung_request req)
 	compare_priv *p = v->priv;
 	int base = p->top.n + 1;
 	switch (req) {
+	case RUNG_REQ_NEXT_CASE: {
+		const rung_check_metric *ca, *cb;
+		int ra, rb;
+		pick_ab(v->tui, &ra, &rb);
+		int nc = ra >= 0 && rb >= 0 ? map_pair(&ca, &cb, v->tui->model->rows[ra].result, v->tui->model->rows[rb].result, 0) : 0;
+		if (nc == 0) {
+			rung_tui_message(v->tui, false, "no case with errors to map");
+			return RUNG_R_NONE;
+		}
+		p->map_case = (p->map_case + 1) % nc;
+		rung_tui_message(v->tui, false, "error map: case %d of %d", p->map_case + 1, nc);
+		return RUNG_R_REOPEN;
+	}
 	case RUNG_REQ_TEXT_KIND:
 		p->kind = (rung_text_kind)((p->kind + 1) % RUNG_NTEXT);
 		rung_tui_message(v->tui, false, "%s diff", rung_text_kind_name(p->kind));

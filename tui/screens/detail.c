@@ -13,6 +13,7 @@
 #include "core/profile.h"
 #include "tui/screens/detail_prof.h"
 #include "tui/draw.h"
+#include "tui/maplines.h"
 #include "tui/model/occ_row.h"
 #include "tui/model/rowmetrics.h"
 #include "tui/view.h"
@@ -23,6 +24,7 @@ static const char *const pane_names[NPANES] = {"summary", "SASS", "trace"};
 typedef struct {
 	rung_lines lines;
 	int pane;
+	int map_case; /* which case with errors the error map shows (m: next) */
 } detail_priv;
 
 static void histogram(rung_lines *l, const rung_bench *b)
@@ -295,6 +297,13 @@ static void build_summary(rung_view *v, int row)
 				       (long long)cm->bad_index[b], cm->bad_got[b], cm->bad_expected[b]);
 		}
 	}
+	/* where the selected case is wrong (m: the next case with errors) */
+	int cases[64], nc = rung_map_cases(cases, 64, r);
+	if (nc > 0) {
+		rung_lines_add(l, RUNG_ROLE_DEFAULT, "%s", "");
+		rung_map_section(l, &r->metrics[cases[p->map_case % nc]], p->map_case % nc, nc, v->width);
+		rung_lines_add(l, RUNG_ROLE_DEFAULT, "%s", "");
+	}
 	const rung_bench *b = &r->bench;
 	if (b->valid) {
 		char med[32], q1[32], q3[32];
@@ -434,11 +443,24 @@ static int detail_request(rung_view *v, rung_request req)
 		rung_tui_message(t, false, "detail: %s", pane_names[p->pane]);
 		return RUNG_R_REOPEN;
 	}
+	if (req == RUNG_REQ_NEXT_CASE) {
+		detail_priv *p = v->priv;
+		int row = rung_tui_selected_row(t), cases[64];
+		int nc = row >= 0 ? rung_map_cases(cases, 64, m->rows[row].result) : 0;
+		if (nc == 0) {
+			rung_tui_message(t, false, "no case with errors to map");
+			return RUNG_R_NONE;
+		}
+		p->map_case = (p->map_case + 1) % nc;
+		rung_tui_message(t, false, "error map: case %d of %d", p->map_case + 1, nc);
+		return RUNG_R_REOPEN;
+	}
 	/* Tab: next version, so the detail can be paged through versions */
 	if (req == RUNG_REQ_NEXT_PANE && m->nrows) {
 		int row = rung_tui_selected_row(t);
 		rung_tui_select_row(t, (row + 1) % m->nrows);
 		v->offset = 0;
+		((detail_priv *)v->priv)->map_case = 0;
 		return RUNG_R_REOPEN;
 	}
 	return RUNG_R_UNHANDLED;
