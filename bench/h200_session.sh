@@ -64,6 +64,14 @@ if want demo; then
     done
   done
   rung export -C "$D" --out "$O/recorded.jsonl"; wc -l "$O/recorded.jsonl"
+  echo "== error maps of the failing cases in the export (docs/CHECKS.md, \"The error map\")"
+  python3 -c 'import json, sys
+for line in open(sys.argv[1]):
+    r = json.loads(line)["result"]
+    for m in r["metrics"]:
+        if not m["pass"]:
+            mp = m.get("map")
+            print(r["label"][:40], m["dims"], m.get("inputs", "normal"), mp["levels"][:100] if mp else "NO MAP")' "$O/recorded.jsonl"
 fi
 
 if want verdict; then
