@@ -623,12 +623,13 @@ static void t_map_patterns(void)
 	map_case(&m, 127, 255, tail_bump, &o);
 	CHECK(!m.pass);
 	CHECK(m.map.g.rows == 64 && m.map.g.cols == 64);
+	int off = 0;
 	for (int r = 0; r < 64; r++) {
 		for (int c = 0; c < 64; c++)
-			if (rung_err_map_at(&m.map, r, c) != (c >= 60 ? 3 : 0))
-				CHECK_INT(rung_err_map_at(&m.map, r, c) * 1000 + r * 100 + c, -1);
+			off += rung_err_map_at(&m.map, r, c) != (c >= 60 ? 3 : 0);
 		strcat(want, ".{60}3333");
 	}
+	CHECK_INT(off, 0);
 	rung_err_map_encode(text, sizeof text, &m.map);
 	CHECK_STR(text, want);
 

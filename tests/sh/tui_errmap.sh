@@ -18,6 +18,10 @@ sed "s/@REV@/$head/g" "$RUNG_SRC/tests/fixtures/errmap/tail.jsonl" >"$T/tail.jso
 sed "s/@REV@/$first/g" "$RUNG_SRC/tests/fixtures/errmap/slight.jsonl" >"$T/slight.jsonl"
 "$RUNG" import -C "$REPO" "$T/tail.jsonl" >/dev/null || fail "import tail"
 "$RUNG" import -C "$REPO" "$T/slight.jsonl" >/dev/null || fail "import slight"
+# --json carries the maps (here the recorded result of HEAD)
+"$RUNG" log -C "$REPO" --json >"$T/log.json" || fail "rung log --json"
+grep -qF '"map":{"rows":64,"cols":64,"h":127,"w":255,"tile":[2,4],"levels":".{60}3333.{60}3333' "$T/log.json" ||
+	fail "no map in --json: $(head -c 600 "$T/log.json")"
 
 tui() { # LOCALE KEYS...
 	local loc=$1
