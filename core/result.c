@@ -87,6 +87,7 @@ void rung_result_init(rung_result *r)
 	bench_init(&r->bench);
 	r->env.power_limit_w = NAN;
 	r->floor_ms = NAN;
+	r->gpu_busy_ms = NAN;
 	r->nondet_elements = -1;
 	r->nondet_max_abs = NAN;
 }
@@ -717,6 +718,10 @@ char *rung_result_to_json(const rung_result *r)
 	json_object_set_new(o, "env", env_to(&r->env));
 	pb(o, "impossible", r->impossible);
 	pd(o, "floor_ms", r->floor_ms);
+	if (r->gpu_kernels > 0) {
+		pd(o, "gpu_busy_ms", r->gpu_busy_ms);
+		pi(o, "gpu_kernels", r->gpu_kernels);
+	}
 	json_t *sus = json_array();
 	for (int k = 0; k < r->nsuspects; k++) {
 		json_t *e = json_object();
@@ -868,6 +873,8 @@ int rung_result_from_json(rung_result *out, const char *text)
 	env_from(&out->env, json_object_get(o, "env"));
 	gb(o, "impossible", &out->impossible);
 	gd(o, "floor_ms", &out->floor_ms);
+	gd(o, "gpu_busy_ms", &out->gpu_busy_ms);
+	gi64(o, "gpu_kernels", &out->gpu_kernels);
 	json_t *sus = json_object_get(o, "suspects");
 	for (size_t k = 0; k < json_array_size(sus); k++) {
 		json_t *e = json_array_get(sus, k);

@@ -278,6 +278,13 @@ typedef struct rung_result {
 	 * the bytes printed, output_dropped those beyond the first RUNG_OUTPUT_KEEP. */
 	char *output;
 	int64_t output_bytes, output_dropped;
+
+	/* GPU busy time of the worker's job (`rung eval --stats`, RUNG_JOB_STATS):
+	 * the sum of the durations of every kernel that ran in it, rung's own
+	 * included, from CUPTI's kernel records, and how many; gpu_kernels 0 and
+	 * gpu_busy_ms NAN when not measured. In the result JSON only when set. */
+	double gpu_busy_ms;
+	int64_t gpu_kernels;
 } rung_result;
 
 #define RUNG_OUTPUT_KEEP (64 * 1024)
