@@ -73,7 +73,7 @@ static void bench_init(rung_bench *b)
 {
 	memset(b, 0, sizeof *b);
 	b->median = b->mean = b->min = b->max = b->q1 = b->q3 = b->stddev = NAN;
-	b->rse_median = b->event_median = b->clock_mhz = b->tflops = b->tbps = NAN;
+	b->rse_median = b->event_median = b->record_median = b->clock_mhz = b->tflops = b->tbps = NAN;
 	b->verify_ms = NAN;
 }
 
@@ -427,6 +427,8 @@ static json_t *bench_to(const rung_bench *b)
 		json_array_append_new(s, jd(b->samples[k]));
 	json_object_set_new(o, "samples", s);
 	pd(o, "event_median", b->event_median);
+	if (!isnan(b->record_median))
+		pd(o, "record_median", b->record_median);
 	pd(o, "clock_mhz", b->clock_mhz);
 	pd(o, "tflops", b->tflops);
 	pd(o, "tbps", b->tbps);
@@ -465,6 +467,7 @@ static int bench_from(rung_bench *b, const json_t *o)
 		b->n = (int)ns;
 	}
 	gd(o, "event_median", &b->event_median);
+	gd(o, "record_median", &b->record_median);
 	gd(o, "clock_mhz", &b->clock_mhz);
 	gd(o, "tflops", &b->tflops);
 	gd(o, "tbps", &b->tbps);

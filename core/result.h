@@ -147,9 +147,12 @@ typedef struct {
 	int n, dropped;     /* dropped: samples under 75% of max SM clock */
 	double *samples;    /* n values, ms, owned */
 	double event_median; /* CUDA-event cross-check, ms (NAN if absent) */
+	/* With method "cupti-profiler" (short kernels, docs/CHECKS.md): the serial
+	 * kernel records' median of the same bench, ms (NAN otherwise). */
+	double record_median;
 	double clock_mhz;   /* median SM clock during sampling (NAN if unknown) */
 	double tflops, tbps; /* achieved, from [roofline] (NAN if absent) */
-	char method[64];    /* "cupti-activity", "events" */
+	char method[64];    /* "cupti-activity", "cupti-profiler", "events" */
 	/* Every bench launch (warm-up and timed) is verified: the outputs poisoned
 	 * before it and compared with the reference's after it (docs/CHECKS.md). */
 	int verified;       /* launches verified (0 in results from before) */

@@ -438,3 +438,15 @@ const char *rung_nvml_driver_version(void)
 		return NULL;
 	return buf;
 }
+
+void rung_cupti_busy_pause(bool pause)
+{
+	if (!cu.ok || !busy)
+		return;
+	if (pause) {
+		cu.flush_all(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+		cu.disable(activity_kind());
+	} else {
+		cu.enable(activity_kind());
+	}
+}

@@ -43,6 +43,9 @@ void rung_cupti_stop(void);
 int rung_cupti_busy_on(void);
 void rung_cupti_busy_take(double *ns, int64_t *kernels);
 void rung_cupti_busy_off(void);
+/* Suspends (true) and resumes (false) the busy accounting's records around a
+ * range-profiler session, keeping the sum. */
+void rung_cupti_busy_pause(bool pause);
 
 /* NVML (libnvidia-ml.so.1, dlopen), all optional: -1 / NAN / NULL when absent. */
 int rung_nvml_open(const char *uuid); /* "GPU-xxxxxxxx-..." or NULL for index 0 */
