@@ -7,6 +7,7 @@
 # nvidia-smi dmon, for the rung on PATH and (when present) .carry/bin/rung-before
 # in the same run. Prints wall time, GPU busy %, the no-op rows.
 set -u
+[ -f bench/h200_env.sh ] && . bench/h200_env.sh
 W=$(mktemp -d)
 trap 'rm -rf "$W"' EXIT
 SRC=$PWD

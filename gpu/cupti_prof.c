@@ -125,17 +125,19 @@ static int cfail(CUptiResult r, const char *call, char *why, size_t len)
 /* One profiler session (initialize, configure, one launch under kernel replay,
  * evaluate, tear down) for a handful of metrics. */
 /* One session: the metrics over `calls` calls of launch (auto range: one
- * range per kernel, at most max_ranges in all). With only == NULL the last
- * range is the one measured (values[i] is metric i); else every range named
- * `only` is, in launch order, values[k * n + i] metric i of the k-th, up to
- * `calls` of them, their count in *nvalues. one_pass: refuse a configuration
- * that would replay the kernel (timing). */
+ * range per kernel, at most max_ranges in all). With first == false the last
+ * range is the one measured (values[i] is metric i); with first == true every
+ * call must launch the same number of kernels, the measured one first, and
+ * values[k * n + i] is metric i of call k's first (*nvalues of them). The
+ * profiler names auto ranges by their index ("0", "1", ...), not by kernel,
+ * hence the order. one_pass: refuse a configuration that would replay the
+ * kernel (timing). */
 static int profile_session(double *values, int *nvalues, char *skipped, size_t skipped_len, CUcontext ctx,
-			   CUdevice dev, const char *const *metrics, int n, int calls, int max_ranges, const char *only,
+			   CUdevice dev, const char *const *metrics, int n, int calls, int max_ranges, bool first,
 			   bool one_pass, rung_prof_launch_fn launch, void *ud, CUresult *launch_err, char *why,
 			   size_t why_len)
 {
-	int nout = only ? calls : 1;
+	int nout = first ? calls : 1;
 	for (int i = 0; i < n * nout; i++)
 		values[i] = NAN;
 	if (nvalues)
@@ -318,18 +320,18 @@ static int profile_session(double *values, int *nvalues, char *skipped, size_t s
 		ret = RUNG_ECUDA;
 		goto out;
 	}
-	int found = 0;
-	for (size_t rg = only ? 0 : gi.numTotalRanges - 1; rg < gi.numTotalRanges && found < nout; rg++) {
-		if (only) { /* auto range: each range is named after its kernel */
-			CUpti_RangeProfiler_CounterData_GetRangeInfo_Params ri = {.structSize = CUpti_RangeProfiler_CounterData_GetRangeInfo_Params_STRUCT_SIZE};
-			ri.pCounterDataImage = data;
-			ri.counterDataImageSize = gs.counterDataSize;
-			ri.rangeIndex = rg;
-			ri.rangeDelimiter = "/";
-			CALL(cuptiRangeProfilerCounterDataGetRangeInfo, ri);
-			if (!ri.rangeName || strcmp(ri.rangeName, only) != 0)
-				continue;
+	size_t per = 1;
+	if (first) {
+		per = gi.numTotalRanges / (size_t)calls;
+		if (per < 1 || per * (size_t)calls != gi.numTotalRanges) {
+			snprintf(why, why_len, "the profiler recorded %zu ranges for %d launches (not the same number each)",
+				 (size_t)gi.numTotalRanges, calls);
+			ret = RUNG_ECUDA;
+			goto out;
 		}
+	}
+	int found = 0;
+	for (size_t rg = first ? 0 : gi.numTotalRanges - 1; rg < gi.numTotalRanges && found < nout; rg += per) {
 		CUpti_Profiler_Host_EvaluateToGpuValues_Params ev = {.structSize = CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE};
 		ev.pHostObject = host;
 		ev.pCounterDataImage = data;
@@ -345,19 +347,6 @@ static int profile_session(double *values, int *nvalues, char *skipped, size_t s
 	}
 	if (nvalues)
 		*nvalues = found;
-	if (only && found == 0) {
-		/* name the ranges there were, to see how the profiler names kernels */
-		CUpti_RangeProfiler_CounterData_GetRangeInfo_Params ri = {.structSize = CUpti_RangeProfiler_CounterData_GetRangeInfo_Params_STRUCT_SIZE};
-		ri.pCounterDataImage = data;
-		ri.counterDataImageSize = gs.counterDataSize;
-		ri.rangeIndex = 0;
-		ri.rangeDelimiter = "/";
-		P.cuptiRangeProfilerCounterDataGetRangeInfo(&ri);
-		snprintf(why, why_len, "no range named %s among %zu (the first: %s)", only, (size_t)gi.numTotalRanges,
-			 ri.rangeName ? ri.rangeName : "?");
-		ret = RUNG_ECUDA;
-		goto out;
-	}
 	ret = 0;
 out:
 	if (enabled) {
@@ -403,7 +392,7 @@ int rung_cupti_profile(double *values, char *skipped, size_t skipped_len, CUcont
 	for (int i = 0; i < n; i += group) {
 		int m = n - i < group ? n - i : group;
 		char sub[512];
-		int rc = profile_session(values + i, NULL, sub, sizeof(sub), ctx, dev, metrics + i, m, 1, 4, NULL, false,
+		int rc = profile_session(values + i, NULL, sub, sizeof(sub), ctx, dev, metrics + i, m, 1, 4, false, false,
 					 launch, ud, launch_err, why, why_len);
 		if (*launch_err != CUDA_SUCCESS)
 			return rc;
@@ -431,16 +420,15 @@ int rung_cupti_profile(double *values, char *skipped, size_t skipped_len, CUcont
 	return 0;
 }
 
-int rung_cupti_durations(double *ns, int *got, const char *kernel, int calls, int max_ranges, CUcontext ctx,
-			 CUdevice dev, rung_prof_launch_fn launch, void *ud, CUresult *launch_err, char *why,
-			 size_t why_len)
+int rung_cupti_durations(double *ns, int *got, int calls, int max_ranges, CUcontext ctx, CUdevice dev,
+			 rung_prof_launch_fn launch, void *ud, CUresult *launch_err, char *why, size_t why_len)
 {
 	static const char *const duration[] = {"gpu__time_duration.sum"};
 	char skipped[256];
 	*got = 0;
-	if (calls < 1 || max_ranges < calls || !kernel)
+	if (calls < 1 || max_ranges < calls)
 		return rung_error_set(RUNG_EINVAL, "rung_cupti_durations: %d calls, %d ranges", calls, max_ranges);
-	int rc = profile_session(ns, got, skipped, sizeof(skipped), ctx, dev, duration, 1, calls, max_ranges, kernel,
+	int rc = profile_session(ns, got, skipped, sizeof(skipped), ctx, dev, duration, 1, calls, max_ranges, true,
 				 true, launch, ud, launch_err, why, why_len);
 	if (rc == 0 && skipped[0]) {
 		snprintf(why, why_len, "gpu__time_duration.sum: %s", skipped);

@@ -348,22 +348,31 @@ typedef struct {
 	const rung_plan_shape *sh;
 	void **params;
 	CUdeviceptr slots;
-	int k, launches, *cur, xs[WINDOW];
+	int k, launches, *cur, xs[WINDOW + 1];
 } pwin;
+
+/* Call i: the kernel first (its inputs and the flush were queued by call
+ * i - 1, or before the session for call 0), then its checks, then the next
+ * launch's inputs, poison and flush: every call launches the same kernels,
+ * the measured one first (rung_cupti_durations). */
+static CUresult pwin_prepare(pwin *w, int i)
+{
+	rung_wjob *j = w->j;
+	w->xs[i] = rung__pick_set(j->bset.nsets);
+	CUresult r = before_launch(j, w->cand, w->sh, w->xs[i], w->cur, (w->launches + i) & 1);
+	return r == CUDA_SUCCESS ? rung__flush_l2(j->c) : r;
+}
 
 static CUresult pwin_launch(void *ud)
 {
 	pwin *w = ud;
 	rung_wjob *j = w->j;
-	int i = w->k++, var = (w->launches + i) & 1;
-	w->xs[i] = rung__pick_set(j->bset.nsets);
-	CUresult r = before_launch(j, w->cand, w->sh, w->xs[i], w->cur, var);
+	int i = w->k++;
+	CUresult r = rung__launch(j->c, j->kfn, &w->sh->geom, w->params);
 	if (r == CUDA_SUCCESS)
-		r = rung__flush_l2(j->c);
+		r = after_launch(j, w->cand, w->sh, w->xs[i], (w->launches + i) & 1, w->slots + (size_t)i * sizeof(vslot));
 	if (r == CUDA_SUCCESS)
-		r = rung__launch(j->c, j->kfn, &w->sh->geom, w->params);
-	if (r == CUDA_SUCCESS)
-		r = after_launch(j, w->cand, w->sh, w->xs[i], var, w->slots + (size_t)i * sizeof(vslot));
+		r = pwin_prepare(w, i + 1 < WINDOW ? i + 1 : WINDOW);
 	if (r == CUDA_SUCCESS)
 		r = rung_cu.cuStreamSynchronize(j->c->stream);
 	return r;
@@ -396,14 +405,18 @@ static int profiler_window(rung_wjob *j, rung_dbuf *cand, const rung_plan_shape 
 		rung__sfmt(why, wlen, "out of memory for the profiler window");
 		return -1;
 	}
-	CUresult lerr = CUDA_SUCCESS;
+	CUresult lerr = pwin_prepare(&w, 0);
+	if (lerr == CUDA_SUCCESS)
+		lerr = rung_cu.cuStreamSynchronize(j->c->stream);
 	/* kernels per launch: the flush, the kernel, and per argument a
 	 * verification and a guard-band check (and the poison of 8-byte outputs) */
-	int per = 2 + 4 * p->nargs;
-	rung_cupti_busy_pause(true);
-	int rc = rung_cupti_durations(ns, got, p->kernel.lowered, WINDOW, WINDOW * per, j->c->ctx, j->c->dev,
-				      pwin_launch, &w, &lerr, why, wlen);
-	rung_cupti_busy_pause(false);
+	int per = 2 + 4 * p->nargs, rc = 0;
+	if (lerr == CUDA_SUCCESS) {
+		rung_cupti_busy_pause(true);
+		rc = rung_cupti_durations(ns, got, WINDOW, WINDOW * per, j->c->ctx, j->c->dev, pwin_launch, &w, &lerr,
+					  why, wlen);
+		rung_cupti_busy_pause(false);
+	}
 	int ret = 0;
 	if (lerr != CUDA_SUCCESS) {
 		rung__step_fault(j, RUNG_STEP_BENCH, lerr, p->kernel.name);
