@@ -820,6 +820,38 @@ static char *dup_log(const char *fmt, ...)
 	return s;
 }
 
+/* The architecture named by the PTX's ".target sm_90a[, debug]" line (the
+ * first one, before any .entry), when it is a plain sm_NN[a|f] name. */
+static bool ptx_target(char *out, size_t outlen, const char *ptx, size_t len)
+{
+	const char *end = ptx + len;
+	for (const char *p = ptx; p < end;) {
+		const char *eol = memchr(p, '\n', (size_t)(end - p));
+		if (!eol)
+			eol = end;
+		const char *q = p;
+		while (q < eol && (*q == ' ' || *q == '\t'))
+			q++;
+		if ((size_t)(eol - q) > 7 && !memcmp(q, ".entry", 6))
+			return false;
+		if ((size_t)(eol - q) > 8 && !memcmp(q, ".target", 7) && (q[7] == ' ' || q[7] == '\t')) {
+			q += 8;
+			while (q < eol && (*q == ' ' || *q == '\t'))
+				q++;
+			size_t n = 0;
+			while (q + n < eol && (isalnum((unsigned char)q[n]) || q[n] == '_'))
+				n++;
+			if (n < 5 || n >= outlen || memcmp(q, "sm_", 3) || !isdigit((unsigned char)q[3]))
+				return false;
+			memcpy(out, q, n);
+			out[n] = 0;
+			return true;
+		}
+		p = eol + 1;
+	}
+	return false;
+}
+
 /* A .ptx kernel: the entry and its parameters checked in the text, then
  * assembled by ptxas (registers and spills from its -v log) or, without
  * ptxas, handed to the worker as PTX for the driver to JIT-compile. */
@@ -856,6 +888,12 @@ static int compile_ptx(rung_compiled *out, const rung_compile_req *req, const ch
 	void *cubin = NULL;
 	size_t cl = 0;
 	char *log = NULL;
+	/* the PTX's own .target wins over the spec's arch: Triton writes
+	 * ".target sm_90a" (wgmma and setmaxnreg need the a-variant), which ptxas
+	 * refuses to assemble for plain sm_90 (seen on the H200) */
+	char target[32];
+	if (ptx_target(target, sizeof(target), ptx, len))
+		arch = target;
 	rc = rung_ptxas_run(&cubin, &cl, &log, ptx, len, arch);
 	if (rc == RUNG_ENOTFOUND) {
 		/* the driver JIT-compiles PTX: cuModuleLoadData takes the text (NUL-terminated) */

@@ -130,6 +130,18 @@ static void test_ptx_entry_and_params(void)
 	CHECK_STR(c.error, "e.ptx: no kernel 'k': the PTX has no .entry");
 	rung_compiled_clear(&c);
 
+	/* Triton writes ".target sm_90a": assembled for sm_90a although the spec
+	 * says sm_90 (ptxas refuses sm_90a PTX for sm_90) */
+	if (rung_ptxas_path()) {
+		const char *a = ".version 8.0\n.target sm_90a\n.address_size 64\n.visible .entry k(.param .u64 a)\n{\n"
+		                "\tret;\n}\n";
+		rung_compile_req req = {.src = a, .file = "a.ptx", .entry = "k", .arch = "sm_90"};
+		CHECK_INT(rung_compile(&c, &req), 0);
+		CHECK_STR(c.error, "");
+		CHECK_CONTAINS(c.log, "for 'sm_90a'");
+		rung_compiled_clear(&c);
+	}
+
 	/* ptxas's own error, with the PTX line */
 	if (rung_ptxas_path()) {
 		const char *bad = ".version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k(.param .u64 a)\n{\n"
