@@ -1,5 +1,10 @@
-/* One (shape, seed) case, streamed so the worker never holds whole host copies
- * of the arguments (peak RSS stays near the four 4 MiB staging buffers):
+/* One (shape, seed) case. By default the check runs on the device
+ * (gpu/worker/devcheck.c: inputs generated into the buffers, the reference's
+ * peak, poison and chunk hashes, the inputs' hashes and the metrics, with only
+ * summaries read back: the same bits as the host path below). The host path
+ * (RUNG_HOST_CHECK=1, or no device module) is streamed so the worker never
+ * holds whole host copies of the arguments (peak RSS stays near the four 4 MiB
+ * staging buffers):
  *  - inputs are generated chunk by chunk (rung_fill_at on a thread pool) into
  *    one staging slab while the previous slab is uploaded (pinned memory, async
  *    copies: generation and PCIe overlap) to the candidate's buffer; the
