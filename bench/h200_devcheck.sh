@@ -3,6 +3,7 @@
 #  1. tests/gpu_devcheck: device generation, chunk hashes, the reference scan and
 #     the metrics bit-identical to the host path (its lines "generation: N of N"
 #     and "metrics: N of N ... bit-identical", then "K passed, 0 failed");
+#     then the GPU tests whose verdicts go through the check (GPU_TESTS= to skip);
 #  2. the time to verdict of `rung check` on the 4096^3 SGEMM (bench/tasks/sgemm4096)
 #     and on the softmax demo task (examples/softmax), 5 runs each with the device
 #     path and with RUNG_HOST_CHECK=1 (the host path), interleaved: per run the
@@ -19,6 +20,10 @@ timeout 300 "$B/gpu_devcheck" > "$O/gpu_devcheck.log" 2>&1
 rc=$?
 grep -E "device |generation:|metrics:|differs|DIFFERS|FAIL|passed" "$O/gpu_devcheck.log" | head -40
 echo "gpu_devcheck rc=$rc"
+# the GPU tests whose verdicts go through the check (now on the device by default)
+for t in ${GPU_TESTS-gpu_inputs gpu_exploits gpu_faults gpu_output}; do
+  timeout 300 "$B/$t" > "$O/$t.log" 2>&1; echo "$t rc=$? $(tail -1 "$O/$t.log")"
+done
 laps='inputs: |reference: |reference kernel|inputs unchanged|metrics: |candidate kernel|device alloc|guards'
 for task in bench/tasks/sgemm4096 examples/softmax; do
   name=$(basename "$task")
