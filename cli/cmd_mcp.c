@@ -920,7 +920,10 @@ static json_t *resources_list(void)
 		}
 		rung_history_free(h);
 		/* what rung dump wrote: <taskdir>/.rung/dumps/<rev>/ */
-		char *root = rung_path_join(c.task.dir && c.task.dir[0] ? c.task.dir : ".", ".rung/dumps");
+		const char *wd = rung_repo_workdir(c.repo);
+		char *tdir = rung_path_join(wd ? wd : ".", c.task.dir && c.task.dir[0] ? c.task.dir : ".");
+		char *root = tdir ? rung_path_join(tdir, ".rung/dumps") : NULL;
+		free(tdir);
 		DIR *d = root ? opendir(root) : NULL;
 		struct dirent *de;
 		while (d && (de = readdir(d))) {
@@ -1196,7 +1199,7 @@ int rung_cmd_mcp(int argc, char **argv)
 		if (strspn(line, " \t") == (size_t)n)
 			continue;
 		json_error_t je;
-		json_t *msg = json_loadb(line, (size_t)n, JSON_REJECT_DUPLICATES, &je);
+		json_t *msg = json_loadb(line, (size_t)n, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &je);
 		if (!msg) {
 			char m[400];
 			snprintf(m, sizeof(m), "Parse error: %s at column %d", je.text, je.column);
