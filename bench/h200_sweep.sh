@@ -7,6 +7,7 @@
 # nvidia-smi dmon, for the rung on PATH and (when present) .carry/bin/rung-before
 # in the same run. Prints wall time, GPU busy %, the no-op rows.
 set -u
+[ -f bench/h200_env.sh ] && . bench/h200_env.sh
 W=$(mktemp -d)
 trap 'rm -rf "$W"' EXIT
 SRC=$PWD
@@ -28,7 +29,8 @@ sweep() { # BIN LABEL
 	rm -rf "$d"; build_repo "$d"
 	nvidia-smi dmon -s u -d 1 > "$W/dmon-$label" 2>/dev/null & local dm=$!
 	local s e; s=$(date +%s.%N)
-	"$bin" eval --all -C "$d" > "$W/eval-$label" 2>&1; local rc=$?
+	local stats=; "$bin" eval --help 2>&1 | grep -q -- --stats && stats=--stats
+	"$bin" eval --all $stats -C "$d" > "$W/eval-$label" 2>&1; local rc=$?
 	e=$(date +%s.%N)
 	kill $dm 2>/dev/null; wait $dm 2>/dev/null
 	local busy; busy=$(awk '$1 ~ /^[0-9]+$/ {s += $2; n++} END {if (n) printf "%.1f", s / n; else print "?"}' "$W/dmon-$label")
@@ -36,6 +38,7 @@ sweep() { # BIN LABEL
 	echo "   rows: $(grep -cE '^[0-9a-f]{7} ' "$W/eval-$label"), failed: $(grep -cE '^[0-9a-f]{7} .* FAIL' "$W/eval-$label"), from the store: $(grep -c '(cached)' "$W/eval-$label")"
 	"$bin" log -C "$d" > "$W/log-$label" 2>&1
 	echo "   no-op rows in rung log: $(grep -cE '^[0-9a-f]{7} .* no-op' "$W/log-$label")"
+	grep '^stats:' "$W/eval-$label"
 	tail -1 "$W/eval-$label"
 }
 if [ -x .carry/bin/rung-before ]; then sweep .carry/bin/rung-before before; fi

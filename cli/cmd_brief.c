@@ -148,6 +148,17 @@ static bool of_task(const rung_vrow *rows, int nrows, const char *commit)
 	return false;
 }
 
+/* "  - declined by 3c452f7 (claude, 2026-11-30 09:12): reason" under an answered directive. */
+static void answer_line(const rung_directive *d)
+{
+	if (d->answer == RUNG_ANSWER_NONE)
+		return;
+	char t[32];
+	fmt_time(t, sizeof(t), d->answer_time);
+	printf("  - %s%s%.7s (%s, %s)%s%s\n", rung_answer_name(d->answer), d->answer_version[0] ? " by " : "",
+	       d->answer_version, d->answer_author, t, d->answer_text ? ": " : "", d->answer_text ? d->answer_text : "");
+}
+
 /* Remembers id as seen; the first failure goes to *failed (its message to why). */
 static void mark_seen(rung_vctx *c, const char *id, int64_t now, int *failed, char *why, size_t len)
 {
@@ -223,8 +234,14 @@ static int notes_sections(rung_vctx *c, int64_t now, const rung_vrow *rows, int 
 				goto fail;
 			if (!seen) {
 				fmt_time(t, sizeof(t), d->time);
-				printf("- %s %s %s %s: %s%s\n", t, d->author, d->remark ? "remarked on" : "on",
-				       subject_of(c, nt->commit, subj, sizeof(subj)), d->text, d->done ? " (done)" : "");
+				rung_dstatus st = rung_directive_status(d);
+				printf("- %s %s %s %s: %s%s%s%s", t, d->author, d->remark ? "remarked on" : "on",
+				       subject_of(c, nt->commit, subj, sizeof(subj)), d->task_wide ? "(task-wide) " : "", d->text,
+				       st != RUNG_DSTATUS_OPEN ? " (" : "", st != RUNG_DSTATUS_OPEN ? rung_dstatus_name(st) : "");
+				if (st != RUNG_DSTATUS_OPEN)
+					printf(")\n");
+				else
+					printf("\n");
 				fresh++;
 			}
 			if (mark)
@@ -233,19 +250,58 @@ static int notes_sections(rung_vctx *c, int64_t now, const rung_vrow *rows, int 
 	}
 	if (!fresh)
 		printf("nothing new\n");
+	/* the directives with their status and ids: the agent answers one with
+	 * `rung note --ack|--decline ID REASON` (or rung mcp's ack_directive) */
+	char did[RUNG_DIRECTIVE_ID_LEN + 1];
+	printf("\n## Task-wide directives\n\n");
+	int ntw = 0;
+	for (int i = 0; i < n; i++) {
+		for (int k = 0; k < notes[i].ndirectives; k++) {
+			const rung_directive *d = &notes[i].directives[k];
+			if (d->remark || !d->task_wide)
+				continue;
+			rung_directive_id(did, &notes[i], k);
+			fmt_time(t, sizeof(t), d->time);
+			printf("- [%s] %s (%s, %s, on %.7s): %s\n", did, rung_dstatus_name(rung_directive_status(d)), d->author, t,
+			       notes[i].commit, d->text);
+			answer_line(d);
+			ntw++;
+		}
+	}
+	if (!ntw)
+		printf("none\n");
 	printf("\n## Open directives\n\n");
 	int open = 0;
 	for (int i = 0; i < n; i++) {
 		for (int k = 0; k < notes[i].ndirectives; k++) {
 			const rung_directive *d = &notes[i].directives[k];
-			if (!rung_directive_open(d))
+			if (!rung_directive_open(d) || d->task_wide)
 				continue;
+			rung_directive_id(did, &notes[i], k);
 			fmt_time(t, sizeof(t), d->time);
-			printf("- %s (%s, %s): %s\n", subject_of(c, notes[i].commit, subj, sizeof(subj)), d->author, t, d->text);
+			printf("- [%s] %s (%s, %s): %s\n", did, subject_of(c, notes[i].commit, subj, sizeof(subj)), d->author, t,
+			       d->text);
 			open++;
 		}
 	}
 	if (!open)
+		printf("none\n");
+	printf("\n## Answered directives\n\n");
+	int nans = 0;
+	for (int i = 0; i < n; i++) {
+		for (int k = 0; k < notes[i].ndirectives; k++) {
+			const rung_directive *d = &notes[i].directives[k];
+			if (d->remark || d->task_wide || rung_directive_open(d))
+				continue;
+			rung_directive_id(did, &notes[i], k);
+			fmt_time(t, sizeof(t), d->time);
+			printf("- [%s] %s: %s (%s, %s): %s\n", did, rung_dstatus_name(rung_directive_status(d)),
+			       subject_of(c, notes[i].commit, subj, sizeof(subj)), d->author, t, d->text);
+			answer_line(d);
+			nans++;
+		}
+	}
+	if (!nans)
 		printf("none\n");
 	/* what the person said that is not a directive: remarks, and note lines
 	 * not in rung's form (written with git notes by hand) */

@@ -44,6 +44,7 @@
 
 typedef struct {
 	bool compile_only, json, force;
+	bool both; /* hidden, for rung mcp: the lines, then the JSON object as the last line */
 	rung_task_where where;
 	bool has_seed;
 	unsigned long long seed;
@@ -64,6 +65,8 @@ static const rung_opt_spec check_specs[] = {
 	 .help = "a REV target: run the GPU rungs even when the store has this content's result"},
 	{RUNG_OPT_SUBTABLE(check_opts, sanitize, rung_sanitize_opt_specs)},
 	{RUNG_OPT_SUBTABLE(check_opts, where, rung_vctx_opt_specs)},
+	{RUNG_OPT_BOOL(check_opts, both), .name = "lines-and-json", .flags = RUNG_OPTF_HIDDEN,
+	 .help = "the lines, then the JSON object on the last line (rung mcp)"},
 	{0}};
 const rung_opt_table rung_opts_check = {.cmd = "check", .args = "[TASKDIR|FILE|REV]", .max_args = 1, .opts = check_specs};
 
@@ -249,7 +252,7 @@ int rung_cmd_check(int argc, char **argv)
 		return rc < 0 ? RUNG_EXIT_OK : rc; /* -1: --help */
 	rung_task t;
 	if ((rc = rung_cli_task_load(&t, "check", o.target, &o.where))) {
-		if (o.json) { /* an agent reading stdout gets the error too, not nothing */
+		if (o.json || o.both) { /* an agent reading stdout gets the error too, not nothing */
 			json_t *e = json_pack("{s:s,s:i,s:s}", "status", "error", "exit", rc, "error", rung_error_last());
 			char *js = e ? json_dumps(e, JSON_COMPACT | JSON_ENSURE_ASCII) : NULL;
 			if (js)
@@ -320,6 +323,7 @@ int rung_cmd_check(int argc, char **argv)
 	if (o.json) {
 		print_json(&r, &t, &kc, &refc, ref_error);
 	} else {
+		fflush(stdout);
 		for (int s = 0; s < RUNG_NSTEPS; s++)
 			print_step_line(&r, t.spec, (rung_step_id)s, sanitize_fresh);
 		rung_suspects_print(stdout, &r, "[suspect] "); /* evidence: the exit code is the rungs' */
@@ -327,6 +331,8 @@ int rung_cmd_check(int argc, char **argv)
 		if (r.noop_of[0])
 			printf("[no-op] same machine code, launch, spec and reference as %.7s: its verdict and timing"
 			       " (rung check --force measures this version)\n", r.noop_of);
+		if (o.both)
+			print_json(&r, &t, &kc, &refc, ref_error);
 	}
 	fflush(stdout);
 	rung_evaluator_detach(&ev);

@@ -2,6 +2,9 @@
  *
  * Compiles the kernel and the reference and writes, for an agent to read:
  *   kernel.cu kernel.ptx kernel.cubin kernel.sass ptxas.log
+ * (a PTX version: kernel.ptx as committed; a CUBIN version: kernel.cubin as
+ * committed, with no .cu or .ptx; the log is ptxas's, or says the CUBIN was
+ * loaded as it is)
  *   reference.cu reference.ptx reference.cubin reference.sass reference.ptxas.log
  * into DIR (default <taskdir>/.rung/dumps/, or <taskdir>/.rung/dumps/<rev>/ for a
  * REV target read from git), printing each path written. Without
@@ -63,8 +66,11 @@ static int dump_one(const rung_task *t, bool reference, const char *out_dir, boo
 	const char *prefix = reference ? "reference" : "kernel";
 	char name[64];
 	int rc;
-	snprintf(name, sizeof(name), "%s.cu", prefix);
-	if ((rc = dump_file(out_dir, name, s->src, strlen(s->src))))
+	/* the source as committed: kernel.cu, or kernel.ptx for a PTX version (then
+	 * it is also the PTX); a CUBIN version's source is its kernel.cubin */
+	rung_kernel_lang lang = rung_kernel_lang_of(s->path);
+	snprintf(name, sizeof(name), "%s.%s", prefix, lang == RUNG_LANG_PTX ? "ptx" : "cu");
+	if (lang != RUNG_LANG_CUBIN && (rc = dump_file(out_dir, name, s->src, s->len ? s->len : strlen(s->src))))
 		return rc;
 
 	rung_compiled c;
@@ -80,8 +86,10 @@ static int dump_one(const rung_task *t, bool reference, const char *out_dir, boo
 		goto done;
 	}
 	snprintf(name, sizeof(name), "%s.ptx", prefix);
-	if ((rc = dump_file(out_dir, name, c.ptx, c.ptx_len)))
+	if (lang == RUNG_LANG_CUDA && (rc = dump_file(out_dir, name, c.ptx, c.ptx_len)))
 		goto done;
+	if (c.cubin_len < 4 || memcmp(c.cubin, "\x7f" "ELF", 4) != 0)
+		goto done; /* PTX without ptxas: the driver JIT-compiles it (the log says so); no CUBIN, no SASS */
 	snprintf(name, sizeof(name), "%s.cubin", prefix);
 	if ((rc = dump_file(out_dir, name, c.cubin, c.cubin_len)))
 		goto done;

@@ -1,5 +1,5 @@
 /* rung eval [REV...|--all|--missing] [--jobs N] [--compile-only]
- * [--sanitize[=TOOLS]|--no-sanitize] [-C DIR] [--task DIR] [--spec-rev REV]:
+ * [--sanitize[=TOOLS]|--no-sanitize] [--stats] [-C DIR] [--task DIR] [--spec-rev REV]:
  * evaluate versions of the task and store their results. With no REV,
  * --missing. Progress goes to stderr (a bar with count, version and ETA on a
  * terminal, plain lines otherwise); one result line per version on stdout, in
@@ -14,18 +14,24 @@
  * but their compiles overlap: --jobs N (default: the cores + 1, at most 17) runs N-1 NVRTC compile threads
  * ahead of the version on the GPU (rung_evaler_run_all, app/pipeline.c);
  * --jobs 1 is strictly serial. */
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "core/err.h"
+#include "core/timing.h"
 #include "app/evaluate.h"
 #include "cli/cli.h"
 #include "app/pipeline.h"
 
 typedef struct {
 	int failed, cached, internal, sanitize_skipped;
+	/* --stats */
+	int noop, measured;
+	double busy_ms;
+	int64_t kernels;
 } eval_tally;
 
 /* One result line per version, in commit order (rung_evaler_run_all's callback). */
@@ -46,10 +52,33 @@ static void print_one(void *ud, int i, const rung_version *v, rung_result *r, in
 	t->failed += rung_result_status(r) == RUNG_S_FAILED;
 	t->cached += r->cached;
 	t->sanitize_skipped += r->steps[RUNG_STEP_SANITIZE].status == RUNG_S_SKIPPED;
+	t->noop += r->noop_of[0] != 0;
+	if (r->gpu_kernels > 0 && !r->cached) {
+		t->measured++;
+		t->busy_ms += r->gpu_busy_ms;
+		t->kernels += r->gpu_kernels;
+	}
+}
+
+/* --stats: where the wall time of the batch went, on stdout after the result
+ * lines. GPU busy is the sum of every kernel's duration in the worker's jobs
+ * (CUPTI kernel records, rung's own kernels included), against the wall time
+ * from the first compile to the last result. */
+static void print_stats(const eval_tally *t, int nv, double wall_s, int jobs, bool gpu)
+{
+	printf("stats: %d version(s) in %.2f s wall (%d compile thread%s ahead); %d ran on the GPU, %d no-op, %d from "
+	       "the store\n",
+	       nv, wall_s, jobs > 1 ? jobs - 1 : 0, jobs == 2 ? "" : "s", t->measured, t->noop, t->cached);
+	if (t->measured > 0)
+		printf("stats: GPU busy %.3f s, %.1f %% of the wall time (%" PRId64 " kernels, CUPTI kernel records)\n",
+		       t->busy_ms * 1e-3, wall_s > 0 ? 100 * t->busy_ms * 1e-3 / wall_s : 0.0, t->kernels);
+	else
+		printf("stats: GPU busy not measured (%s)\n",
+		       !gpu ? "no GPU" : nv == t->noop + t->cached ? "nothing ran on the GPU" : "CUPTI absent");
 }
 
 typedef struct {
-	bool all, missing, compile_only;
+	bool all, missing, compile_only, stats;
 	int jobs;
 	rung_sanitize_sel sanitize;
 	rung_vctx_opts where;
@@ -62,6 +91,8 @@ static const rung_opt_spec eval_specs[] = {
 	{RUNG_OPT_NUM(eval_opts, jobs, 1, 64), .name = "jobs", .value = "N",
 	 .help = "versions in flight: N-1 compile threads ahead of the GPU (default: the cores + 1, at most 17)"},
 	{RUNG_OPT_BOOL(eval_opts, compile_only), .name = "compile-only", .help = "the compile rung only (no GPU)"},
+	{RUNG_OPT_BOOL(eval_opts, stats), .name = "stats",
+	 .help = "after the results: wall time, GPU busy time and share (CUPTI kernel records), no-op and stored counts"},
 	{RUNG_OPT_SUBTABLE(eval_opts, sanitize, rung_sanitize_opt_specs)},
 	{RUNG_OPT_SUBTABLE(eval_opts, where, rung_vctx_opt_specs)},
 	{0}};
@@ -157,12 +188,17 @@ int rung_cmd_eval(int argc, char **argv)
 		ev.opts.sanitize = sanitize;
 		ev.progress = rung_cli_eval_progress;
 		ev.progress_ud = &bar;
+		if (eo.stats)
+			ev.opts.job_flags |= RUNG_JOB_STATS;
 	}
 	eval_tally tally = {0};
+	double t0 = rung_now_s();
 	if (nv && rung_evaler_run_all(&ev, vs, nv, jobs, print_one, &tally) < 0) {
 		fprintf(stderr, "rung eval: %s\n", rung_error_last());
 		rc = RUNG_EXIT_INTERNAL;
 	}
+	if (nv && eo.stats)
+		print_stats(&tally, nv, rung_now_s() - t0, jobs, ev.env.valid);
 	if (tally.internal)
 		rc = RUNG_EXIT_INTERNAL;
 	int failed = tally.failed, cached = tally.cached;

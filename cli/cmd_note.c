@@ -1,12 +1,17 @@
 /* rung note REV [--verdict keep|reject|baseline|best] [--done] [--remark] TEXT:
  * steering notes for the agent, stored in refs/notes/rung. TEXT is a
- * directive (open until --done) unless --remark makes it a remark. */
+ * directive (open until --done or an answer) unless --remark makes it a remark.
+ * rung note --task-wide TEXT: a directive for the task as a whole, on its
+ * newest version. rung note --ack|--decline|--close ID REASON: answers the
+ * directive ID (as `rung brief` lists it): done or declined (the agent), or
+ * closed (the person), the reason kept in the note. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/err.h"
 #include "cli/cli.h"
+#include "app/directives.h"
 #include "app/session.h"
 #include "vcs/history.h"
 
@@ -14,6 +19,8 @@ typedef struct {
 	const char *verdict;
 	bool done;
 	bool remark;
+	bool task_wide;
+	const char *ack, *decline, *close, *at;
 	rung_vctx_opts where;
 } note_opts;
 
@@ -23,6 +30,17 @@ static const rung_opt_spec note_specs[] = {
 	{RUNG_OPT_BOOL(note_opts, done), .name = "done", .help = "close the version's open directives"},
 	{RUNG_OPT_BOOL(note_opts, remark), .name = "remark",
 	 .help = "TEXT is a remark on the version, not a directive: never open, listed under the brief's Remarks"},
+	{RUNG_OPT_BOOL(note_opts, task_wide), .name = "task-wide",
+	 .help = "TEXT is a directive for the task as a whole (every version), not for the next one; no REV: it goes "
+		 "on the task's newest version"},
+	{RUNG_OPT_STR(note_opts, ack), .name = "ack", .value = "ID",
+	 .help = "the agent did directive ID; the arguments are the reason (no REV)"},
+	{RUNG_OPT_STR(note_opts, decline), .name = "decline", .value = "ID",
+	 .help = "the agent declines directive ID; the arguments are the reason (no REV)"},
+	{RUNG_OPT_STR(note_opts, close), .name = "close", .value = "ID",
+	 .help = "the person closes directive ID; the arguments are the reason (no REV)"},
+	{RUNG_OPT_STR(note_opts, at), .name = "at", .value = "REV",
+	 .help = "with --ack/--decline/--close: the version that answered it (default: the task's newest)"},
 	{RUNG_OPT_SUBTABLE(note_opts, where, rung_vctx_opt_specs)},
 	{0}};
 const rung_opt_table rung_opts_note = {.cmd = "note", .args = "REV [TEXT...]", .min_args = 1, .max_args = -1,
@@ -74,30 +92,106 @@ static int task_version(char out[41], rung_vctx *c, const char *rev)
 	return RUNG_EXIT_OK;
 }
 
+/* The words argv[from..nargs], joined by spaces (caller frees; NULL: no memory). */
+static char *join_words(char **argv, int from, int nargs)
+{
+	size_t tlen = 1;
+	for (int i = from; i <= nargs; i++)
+		tlen += strlen(argv[i]) + 1;
+	char *text = calloc(1, tlen);
+	for (int i = from; text && i <= nargs; i++) {
+		if (text[0])
+			strcat(text, " ");
+		strcat(text, argv[i]);
+	}
+	return text;
+}
+
+static void print_note(rung_vctx *c, const char *rev)
+{
+	rung_note n;
+	if (rung_note_read(&n, c->repo, rev) == 0) {
+		char *f = rung_note_format(&n);
+		printf("%.10s:\n%s", n.commit, f ? f : "");
+		free(f);
+		rung_note_clear(&n);
+	}
+	rung_error_clear();
+}
+
+/* --ack/--decline/--close ID REASON... */
+static int answer(const note_opts *no, char **argv, int nargs)
+{
+	int given = !!no->ack + !!no->decline + !!no->close;
+	if (given > 1 || no->verdict || no->done || no->remark || no->task_wide) {
+		fprintf(stderr, "rung note: --ack, --decline and --close go alone (with the reason)\n");
+		return rung_cli_usage("note", 1);
+	}
+	const char *id = no->ack ? no->ack : no->decline ? no->decline : no->close;
+	rung_answer_kind kind = no->ack ? RUNG_ANSWER_DONE : no->decline ? RUNG_ANSWER_DECLINED : RUNG_ANSWER_CLOSED;
+	char *reason = join_words(argv, 1, nargs);
+	if (!reason)
+		return RUNG_EXIT_INTERNAL;
+	rung_vctx c;
+	rung_vctx_opts o = no->where;
+	int rc = rung_cli_vctx_open(&c, "note", &o, RUNG_VCTX_TASK_IF_ONE);
+	if (rc == RUNG_EXIT_OK) {
+		char by[41];
+		int e = rung_directive_answer(&c, id, kind, no->at, reason, by);
+		if (e < 0) {
+			rc = rung_cli_fail("note", e);
+		} else {
+			rung_directives ds;
+			if (rung_directives_load(&ds, &c) == 0) {
+				int i = rung_directives_find(&ds, id);
+				if (i >= 0) {
+					printf("directive %s %s%s%.7s\n", ds.items[i].id, rung_answer_name(kind), by[0] ? " by " : "", by);
+					print_note(&c, ds.items[i].note->commit);
+				}
+				rung_directives_clear(&ds);
+			}
+			rung_error_clear();
+		}
+		rung_vctx_close(&c);
+	}
+	free(reason);
+	return rc;
+}
+
 int rung_cmd_note(int argc, char **argv)
 {
 	note_opts no = {0};
 	int rc, nargs;
 	if (rung_opts_parse(&rc, &rung_opts_note, &no, argc, argv, &nargs))
 		return rc;
+	if (no.ack || no.decline || no.close)
+		return answer(&no, argv, nargs);
+	if (no.at) {
+		fprintf(stderr, "rung note: --at goes with --ack, --decline or --close\n");
+		return rung_cli_usage("note", 1);
+	}
+	if (no.task_wide && (no.remark || no.done || no.verdict)) {
+		fprintf(stderr, "rung note: --task-wide takes TEXT alone (no --remark, --done or --verdict)\n");
+		return rung_cli_usage("note", 1);
+	}
 	rung_vctx_opts o = no.where;
-	const char *rev = argv[1];
+	const char *rev = no.task_wide ? "HEAD" : argv[1];
 	rung_note_verdict verdict = RUNG_NOTE_NONE;
 	bool done = no.done, clear_verdict = no.verdict && !strcmp(no.verdict, "none");
 	if (no.verdict && !clear_verdict && rung_note_verdict_parse(&verdict, no.verdict) < 0) {
 		fprintf(stderr, "rung note: --verdict: %s\n", rung_error_last());
 		return RUNG_EXIT_USAGE;
 	}
-	size_t tlen = 1;
-	for (int i = 2; i <= nargs; i++)
-		tlen += strlen(argv[i]) + 1;
-	char *text = calloc(1, tlen);
-	if (!text)
+	/* the words of TEXT, joined by spaces, with the task-wide marker in front */
+	char *words = join_words(argv, no.task_wide ? 1 : 2, nargs);
+	char *text = words && no.task_wide ? malloc(strlen(RUNG_TASK_WIDE_MARK) + strlen(words) + 1) : words;
+	if (!text) {
+		free(words);
 		return RUNG_EXIT_INTERNAL;
-	for (int i = 2; i <= nargs; i++) { /* the words of TEXT, joined by spaces */
-		if (text[0])
-			strcat(text, " ");
-		strcat(text, argv[i]);
+	}
+	if (no.task_wide) {
+		sprintf(text, "%s%s", RUNG_TASK_WIDE_MARK, words);
+		free(words);
 	}
 	if (no.remark && !text[0]) {
 		fprintf(stderr, "rung note: --remark needs TEXT\n");
@@ -112,7 +206,7 @@ int rung_cmd_note(int argc, char **argv)
 	rung_vctx c;
 	char id[41];
 	if (rc == RUNG_EXIT_OK && (rc = rung_cli_vctx_open(&c, "note", &o, RUNG_VCTX_TASK_IF_ONE)) == RUNG_EXIT_OK &&
-	    (rc = task_version(id, &c, argv[1])) != RUNG_EXIT_OK)
+	    (rc = task_version(id, &c, rev)) != RUNG_EXIT_OK)
 		rung_vctx_close(&c);
 	else if (rc == RUNG_EXIT_OK)
 		rev = id;

@@ -166,6 +166,8 @@ static void print_bench_ok(FILE *f, const rung_result *r)
 		fprintf(f, " noisy");
 	if (strcmp(b->method, "cupti-activity") != 0)
 		fprintf(f, " method=%s", b->method);
+	if (isfinite(b->record_median)) /* short kernel: the profiler's figure, the records' beside it */
+		fprintf(f, " records=%.3fms", b->record_median);
 	char shared[512];
 	rung_gpu_procs_str(shared, sizeof(shared), &b->shared);
 	if (shared[0]) /* another process timed beside it (NVML) */

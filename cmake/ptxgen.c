@@ -1,10 +1,12 @@
 /* Build tool: compiles one CUDA C file of rung's own kernels with NVRTC and
  * writes a C file holding the PTX as a string, plus a CUBIN for one arch:
- *   rung_ptxgen IN.cu OUT.c SYMBOL ARCH
+ *   rung_ptxgen IN.cu OUT.c SYMBOL ARCH [INCLUDE_DIR]
  * defines `const char SYMBOL[]` (PTX for compute_75, JIT-compiled by the driver
  * on any newer GPU) and `const unsigned char SYMBOL_cubin_ARCH[]` with its size
  * (loaded first where the device matches, so no JIT is needed there).
- * --fmad=false: the tolerance arithmetic rounds as on the host. */
+ * --fmad=false: the tolerance arithmetic rounds as on the host. INCLUDE_DIR
+ * (the source root) lets a kernel include rung's shared host/device headers
+ * (core/hd.h and the *_hd.h built on it). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,15 +34,18 @@ static char *slurp(const char *path, size_t *len)
 	return b;
 }
 
-static int compile(const char *src, const char *name, const char *arch, int cubin, char **out, size_t *outlen)
+static int compile(const char *src, const char *name, const char *arch, const char *inc, int cubin, char **out,
+		   size_t *outlen)
 {
 	nvrtcProgram prog;
 	if (nvrtcCreateProgram(&prog, src, name, 0, NULL, NULL) != NVRTC_SUCCESS)
 		return 1;
 	char archopt[64];
 	snprintf(archopt, sizeof archopt, "--gpu-architecture=%s", arch);
-	const char *opts[] = { archopt, "--fmad=false", "-default-device", "--std=c++17" };
-	nvrtcResult r = nvrtcCompileProgram(prog, 4, opts);
+	char incopt[4200];
+	snprintf(incopt, sizeof incopt, "-I%s", inc ? inc : ".");
+	const char *opts[] = { archopt, "--fmad=false", "-default-device", "--std=c++17", incopt };
+	nvrtcResult r = nvrtcCompileProgram(prog, inc ? 5 : 4, opts);
 	size_t loglen = 0;
 	nvrtcGetProgramLogSize(prog, &loglen);
 	if (loglen > 1) {
@@ -68,10 +73,11 @@ static int compile(const char *src, const char *name, const char *arch, int cubi
 
 int main(int argc, char **argv)
 {
-	if (argc != 5) {
-		fprintf(stderr, "usage: rung_ptxgen IN.cu OUT.c SYMBOL ARCH\n");
+	if (argc != 5 && argc != 6) {
+		fprintf(stderr, "usage: rung_ptxgen IN.cu OUT.c SYMBOL ARCH [INCLUDE_DIR]\n");
 		return 2;
 	}
+	const char *inc = argc == 6 ? argv[5] : NULL;
 	size_t len = 0;
 	char *src = slurp(argv[1], &len);
 	if (!src) {
@@ -81,7 +87,8 @@ int main(int argc, char **argv)
 	char *ptx = NULL, *cubin = NULL;
 	size_t ptxlen = 0, cubinlen = 0;
 	const char *base = strrchr(argv[1], '/') ? strrchr(argv[1], '/') + 1 : argv[1];
-	if (compile(src, base, "compute_75", 0, &ptx, &ptxlen) || compile(src, base, argv[4], 1, &cubin, &cubinlen)) {
+	if (compile(src, base, "compute_75", inc, 0, &ptx, &ptxlen) ||
+	    compile(src, base, argv[4], inc, 1, &cubin, &cubinlen)) {
 		fprintf(stderr, "rung_ptxgen: %s does not compile\n", argv[1]);
 		return 1;
 	}

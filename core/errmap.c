@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/err.h"
+#include "core/metrics_hd.h"
 
 static void axis(int *tiles, int64_t *per, int64_t ext)
 {
@@ -44,15 +45,7 @@ void rung_err_map_geom_init(rung_err_map_geom *g, int64_t n, int rank, const int
 
 int rung_err_map_level(double excess)
 {
-	int lv = 1;
-	double t = 10;
-	if (isnan(excess))
-		return RUNG_MAP_EXCESS_MAX;
-	while (lv < RUNG_MAP_EXCESS_MAX && excess > t) {
-		lv++;
-		t *= 10;
-	}
-	return lv;
+	return rung_hd_map_level(excess); /* the feed's, host and device (core/metrics_hd.h) */
 }
 
 char rung_err_map_char(int level)

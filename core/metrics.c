@@ -120,48 +120,15 @@ int rung_unflatten(int64_t *coord, int64_t i, int rank, const int64_t *shape, in
 
 int rung_ulp_bin(uint64_t u)
 {
-	if (u == 0) return 0;
-	if (u == 1) return 1;
-	if (u < 4) return 2;
-	if (u < 16) return 3;
-	if (u < 256) return 4;
-	if (u < 65536) return 5;
-	return 6;
+	return rung_hd_ulp_bin(u);
 }
 
-/* sign and magnitude bits of a float element */
-static void fbits(const void *buf, rung_dtype dt, int64_t i, int *sign, uint64_t *mag)
-{
-	uint64_t b = 0;
-	switch (dt) {
-	case RUNG_DT_F64: memcpy(&b, (const uint64_t *)buf + i, 8); *sign = (int)(b >> 63); *mag = b & ~(UINT64_C(1) << 63); return;
-	case RUNG_DT_F32: { uint32_t w; memcpy(&w, (const uint32_t *)buf + i, 4); *sign = (int)(w >> 31); *mag = w & 0x7fffffffu; return; }
-	default: { uint16_t h = ((const uint16_t *)buf)[i]; *sign = h >> 15; *mag = h & 0x7fffu; return; }
-	}
-}
+_Static_assert(RUNG_HD_MAX_BAD == RUNG_MAX_BAD && RUNG_HD_ULP_BINS == RUNG_ULP_BINS, "core/metrics_hd.h sizes");
+_Static_assert(RUNG_HD_MAP_TILES == RUNG_MAP_TILES && RUNG_HD_MAP_EXCESS_MAX == RUNG_MAP_EXCESS_MAX &&
+		       RUNG_HD_MAP_INF == RUNG_MAP_INF && RUNG_HD_MAP_NAN == RUNG_MAP_NAN &&
+		       RUNG_HD_MAP_UNWRITTEN == RUNG_MAP_UNWRITTEN,
+	       "core/metrics_hd.h error map levels");
 
-static uint64_t ulp_dist(const void *g, const void *r, rung_dtype dt, int64_t i)
-{
-	int sg, sr;
-	uint64_t mg, mr;
-	fbits(g, dt, i, &sg, &mg);
-	fbits(r, dt, i, &sr, &mr);
-	if (sg == sr)
-		return mg > mr ? mg - mr : mr - mg;
-	return mg + mr; /* across zero; < 2^64 since each magnitude < 2^63 */
-}
-
-static void neum_add(rung_neum *a, double v)
-{
-	double t = a->sum + v;
-	if (fabs(a->sum) >= fabs(v))
-		a->c += (a->sum - t) + v;
-	else
-		a->c += (v - t) + a->sum;
-	a->sum = t;
-}
-
-#define BLOCK 4096
 
 /* the reason is truncated to its field when long (names are user-chosen) */
 __attribute__((format(printf, 2, 3))) static void reasonf(rung_check_metric *m, const char *fmt, ...)
@@ -211,207 +178,42 @@ int rung_metrics_begin(rung_metrics_ctx *c, const char *output, rung_dtype dt, i
 	c->peak = peak;
 	c->atol = c->o.atol_scaled ? c->o.atol * peak : c->o.atol;
 	c->rtol = c->o.rtol;
-	rung_err_map_geom_init(&c->map, n, rank, c->has_shape ? c->shape : NULL);
+	uint8_t pat[8] = { 0 };
+	rung_poison_bits(pat, dt, c->o.poison_variant);
+	c->f = (rung_hd_feed){ .dt = (int32_t)dt, .es = (int32_t)rung_dt_size(dt), .is_float = dt_is_float(dt),
+			       .check_poison = c->o.check_poison, .atol = c->atol, .rtol = c->rtol };
+	memcpy(&c->f.poison, pat, rung_dt_size(dt)); /* little-endian, as the loads */
+	rung_err_map_geom g;
+	rung_err_map_geom_init(&g, n, rank, c->has_shape ? c->shape : NULL);
+	c->f.map_rows = g.rows;
+	c->f.map_cols = g.cols;
+	c->f.map_h = g.h;
+	c->f.map_w = g.w;
+	c->f.map_th = g.th;
+	c->f.map_tw = g.tw;
 	return 0;
 }
 
 void rung_metrics_acc_init(rung_metrics_acc *a, int64_t start)
 {
-	memset(a, 0, sizeof *a);
-	a->start = a->end = start;
-	a->first_unwritten = a->first_nan = a->first_inf = a->worst = -1;
-	a->worst_excess = -1;
+	rung_hd_acc_init(a, start);
 }
 
 void rung_metrics_feed(const rung_metrics_ctx *c, rung_metrics_acc *a, const void *got, const void *ref,
 		       int64_t count)
 {
-	rung_dtype dt = c->dt;
-	const rung_check_opts *o = &c->o;
-	bool is_float = dt_is_float(dt), is_int = !is_float;
-	double atol = c->atol, rtol = c->rtol;
-	size_t es = rung_dt_size(dt);
-	uint8_t pat[8];
-	rung_poison_bits(pat, dt, o->poison_variant);
-	/* the element's place on the map's plane, advanced element by element */
-	const rung_err_map_geom *mg = &c->map;
-	bool mapped = mg->rows > 0;
-	int64_t col = mapped ? a->end % mg->w : 0, row = mapped ? a->end / mg->w % mg->h : 0;
-
-	for (int64_t j = 0; j < count; j++) {
-		int64_t i = a->end + j; /* global index */
-		double g = rung_load_double(got, dt, j);
-		double r = rung_load_double(ref, dt, j);
-		bool mismatch = false;
-		int ubin = -1, level = 0;
-
-		if (o->check_poison && memcmp((const char *)got + (size_t)j * es, pat, es) == 0 &&
-		    memcmp((const char *)ref + (size_t)j * es, pat, es) != 0) {
-			a->unwritten++;
-			if (a->first_unwritten < 0)
-				a->first_unwritten = i;
-			mismatch = true;
-			ubin = RUNG_ULP_BINS - 1;
-			level = RUNG_MAP_UNWRITTEN;
-		} else if (isnan(g) || isnan(r) || isinf(g) || isinf(r)) {
-			if (isnan(g))
-				a->nan_count++;
-			else if (isinf(g))
-				a->inf_count++;
-			bool equal = (isnan(g) && isnan(r)) || (!isnan(g) && g == r);
-			if (!equal) {
-				mismatch = true;
-				level = isnan(g) ? RUNG_MAP_NAN : isinf(g) ? RUNG_MAP_INF : RUNG_MAP_EXCESS_MAX;
-				if (isnan(g)) {
-					a->bad_nan++;
-					if (a->first_nan < 0)
-						a->first_nan = i;
-				} else if (isinf(g)) {
-					a->bad_inf++;
-					if (a->first_inf < 0) {
-						a->first_inf = i;
-						a->first_inf_ref = r;
-					}
-				}
-			}
-			ubin = equal ? 0 : RUNG_ULP_BINS - 1;
-		} else {
-			double d = fabs(g - r), ar = fabs(r);
-			a->nfinite++;
-			a->b_abs += d;
-			a->b_sq += d * d;
-			a->b_dot += g * r;
-			a->b_gg += g * g;
-			a->b_rr += r * r;
-			if (++a->inblock == BLOCK) {
-				neum_add(&a->s_abs, a->b_abs); neum_add(&a->s_sq, a->b_sq); neum_add(&a->s_dot, a->b_dot);
-				neum_add(&a->s_gg, a->b_gg); neum_add(&a->s_rr, a->b_rr);
-				a->b_abs = a->b_sq = a->b_dot = a->b_gg = a->b_rr = 0;
-				a->inblock = 0;
-			}
-			if (d > a->max_abs)
-				a->max_abs = d;
-			double den = ar > atol ? ar : atol;
-			double rel = den > 0 ? d / den : (d > 0 ? INFINITY : 0);
-			if (rel > a->max_rel)
-				a->max_rel = rel;
-			if (is_int && atol == 0 && rtol == 0) {
-				/* exact compare on the raw integers (i64 beyond 2^53) */
-				mismatch = memcmp((const char *)got + (size_t)j * es, (const char *)ref + (size_t)j * es, es) != 0;
-			} else {
-				mismatch = d > atol + rtol * ar;
-			}
-			if (mismatch) {
-				double tol = atol + rtol * ar;
-				double ex = tol > 0 ? d / tol : INFINITY;
-				level = rung_err_map_level(ex);
-				if (ex > a->worst_excess) {
-					a->worst_excess = ex;
-					a->worst = i;
-					a->worst_got = g;
-					a->worst_ref = r;
-				}
-			}
-		}
-		if (is_float) {
-			if (ubin < 0)
-				ubin = rung_ulp_bin(ulp_dist(got, ref, dt, j));
-			a->ulp_hist[ubin]++;
-		}
-		if (mismatch) {
-			if (a->nbad < RUNG_MAX_BAD) {
-				int k = a->nbad++;
-				a->bad_index[k] = i;
-				a->bad_got[k] = g;
-				a->bad_expected[k] = r;
-			}
-			a->mismatches++;
-		}
-		if (mapped) {
-			if (level > 0) {
-				uint8_t *t = &a->map[(row / mg->th) * mg->cols + col / mg->tw];
-				if (level > *t)
-					*t = (uint8_t)level;
-				a->map_any = true;
-			}
-			if (++col == mg->w) {
-				col = 0;
-				if (++row == mg->h)
-					row = 0;
-			}
-		}
-	}
-	a->end += count;
-}
-
-/* Adds the pending block into the compensated sums. */
-static void acc_close(rung_metrics_acc *a)
-{
-	neum_add(&a->s_abs, a->b_abs); neum_add(&a->s_sq, a->b_sq); neum_add(&a->s_dot, a->b_dot);
-	neum_add(&a->s_gg, a->b_gg); neum_add(&a->s_rr, a->b_rr);
-	a->b_abs = a->b_sq = a->b_dot = a->b_gg = a->b_rr = 0;
-	a->inblock = 0;
-}
-
-static void neum_merge(rung_neum *d, const rung_neum *s)
-{
-	neum_add(d, s->sum);
-	d->c += s->c;
+	rung_hd_feed_span(&c->f, a, got, ref, count);
 }
 
 void rung_metrics_merge(rung_metrics_acc *d, const rung_metrics_acc *src)
 {
-	rung_metrics_acc s = *src;
-	acc_close(d);
-	acc_close(&s);
-	neum_merge(&d->s_abs, &s.s_abs); neum_merge(&d->s_sq, &s.s_sq); neum_merge(&d->s_dot, &s.s_dot);
-	neum_merge(&d->s_gg, &s.s_gg); neum_merge(&d->s_rr, &s.s_rr);
-	d->nfinite += s.nfinite;
-	d->unwritten += s.unwritten;
-	d->nan_count += s.nan_count;
-	d->inf_count += s.inf_count;
-	d->bad_nan += s.bad_nan;
-	d->bad_inf += s.bad_inf;
-	d->mismatches += s.mismatches;
-	if (d->first_unwritten < 0)
-		d->first_unwritten = s.first_unwritten;
-	if (d->first_nan < 0)
-		d->first_nan = s.first_nan;
-	if (d->first_inf < 0) {
-		d->first_inf = s.first_inf;
-		d->first_inf_ref = s.first_inf_ref;
-	}
-	if (s.worst_excess > d->worst_excess) { /* ties keep the earlier element, as a single pass does */
-		d->worst_excess = s.worst_excess;
-		d->worst = s.worst;
-		d->worst_got = s.worst_got;
-		d->worst_ref = s.worst_ref;
-	}
-	if (s.max_abs > d->max_abs)
-		d->max_abs = s.max_abs;
-	if (s.max_rel > d->max_rel)
-		d->max_rel = s.max_rel;
-	for (int k = 0; k < RUNG_ULP_BINS; k++)
-		d->ulp_hist[k] += s.ulp_hist[k];
-	if (s.map_any) {
-		for (int k = 0; k < RUNG_MAP_TILES; k++)
-			if (s.map[k] > d->map[k])
-				d->map[k] = s.map[k];
-		d->map_any = true;
-	}
-	for (int k = 0; k < s.nbad && d->nbad < RUNG_MAX_BAD; k++) {
-		d->bad_index[d->nbad] = s.bad_index[k];
-		d->bad_got[d->nbad] = s.bad_got[k];
-		d->bad_expected[d->nbad] = s.bad_expected[k];
-		d->nbad++;
-	}
-	d->end = s.end;
+	rung_hd_merge(d, src);
 }
 
 void rung_metrics_end(const rung_metrics_ctx *c, const rung_metrics_acc *acc, rung_check_metric *m)
 {
 	rung_metrics_acc a = *acc;
-	acc_close(&a);
+	rung_hd_acc_close(&a);
 	const char *name = c->name;
 	const int64_t *shape = c->has_shape ? c->shape : NULL;
 	int rank = c->rank;
@@ -433,7 +235,7 @@ void rung_metrics_end(const rung_metrics_ctx *c, const rung_metrics_acc *acc, ru
 	m->mismatches = a.mismatches;
 	for (int k = 0; k < RUNG_ULP_BINS; k++)
 		m->ulp_hist[k] = a.ulp_hist[k];
-	m->map.g = c->map;
+	m->map.g = (rung_err_map_geom){ c->f.map_rows, c->f.map_cols, c->f.map_h, c->f.map_w, c->f.map_th, c->f.map_tw };
 	if (a.map_any)
 		memcpy(m->map.lv, a.map, sizeof m->map.lv);
 	m->nbad = a.nbad;

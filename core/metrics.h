@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "core/errmap.h"
+#include "core/metrics_hd.h"
 #include "core/result.h"
 #include "core/spec.h"
 
@@ -66,10 +67,6 @@ int rung_metrics_compute(rung_check_metric *m, const char *output, const void *g
 #define RUNG_METRICS_CHUNK (INT64_C(1) << 16)
 
 typedef struct {
-	double sum, c;
-} rung_neum;
-
-typedef struct {
 	char name[RUNG_NAME_MAX];
 	rung_dtype dt;
 	int64_t n;
@@ -78,28 +75,11 @@ typedef struct {
 	int64_t shape[RUNG_MAX_RANK];
 	rung_check_opts o;
 	double peak, atol, rtol; /* atol: effective (peak-scaled when the default) */
-	rung_err_map_geom map;   /* the error map's grid (core/errmap.h) */
+	rung_hd_feed f;          /* what the shared feed needs (dtype, tolerances, poison) */
 } rung_metrics_ctx;
 
-/* Partial results over elements [start, end). */
-typedef struct {
-	int64_t start, end;
-	int64_t nfinite, unwritten, nan_count, inf_count, bad_nan, bad_inf, mismatches;
-	int64_t first_unwritten, first_nan, first_inf, worst;
-	double first_inf_ref, worst_excess, worst_got, worst_ref; /* worst: furthest outside its tolerance */
-	double max_abs, max_rel;
-	double b_abs, b_sq, b_dot, b_gg, b_rr; /* the block being summed */
-	int inblock;
-	rung_neum s_abs, s_sq, s_dot, s_gg, s_rr;
-	uint64_t ulp_hist[RUNG_ULP_BINS];
-	int nbad;
-	int64_t bad_index[RUNG_MAX_BAD];
-	double bad_got[RUNG_MAX_BAD], bad_expected[RUNG_MAX_BAD];
-	/* the error map of these elements: the largest level per tile (a max, so
-	 * merging in any order gives the same map); map_any when one is not 0 */
-	bool map_any;
-	uint8_t map[RUNG_MAP_TILES];
-} rung_metrics_acc;
+/* The accumulator rung_metrics_acc (partial results over elements [start, end))
+ * and the feed are core/metrics_hd.h, shared with the device metrics kernel. */
 
 /* Largest finite |ref| over n elements (0 when none). */
 double rung_metrics_peak(const void *ref, rung_dtype dt, int64_t n);

@@ -833,3 +833,160 @@ int rung_ptx_entry_params(int *n, const char *ptx, size_t len, const char *entry
 	}
 	return rung_error_set(RUNG_ENOTFOUND, "PTX: no .entry %s", entry);
 }
+
+/* ---- entries and their parameter lists (PTX kernels committed as they are) ---- */
+
+/* p after ".entry": the name's start and length; 0 when there is none. */
+static size_t entry_name(const char **name, const char *p, const char *end)
+{
+	while (p < end && ptx_space(*p))
+		p++;
+	const char *s = p;
+	while (p < end && ptx_ident_char(*p))
+		p++;
+	*name = s;
+	return (size_t)(p - s);
+}
+
+int rung_ptx_entry_names(char *buf, size_t len, int *count, const char *ptx, size_t plen)
+{
+	if (len)
+		buf[0] = 0;
+	if (count)
+		*count = 0;
+	if (!ptx)
+		return rung_error_set(RUNG_EINVAL, "rung_ptx_entry_names: PTX is required");
+	size_t used = 0;
+	const char *end = ptx + plen;
+	for (const char *p = ptx; p < end;) {
+		if (p + 1 < end && p[0] == '/' && (p[1] == '/' || p[1] == '*')) {
+			p = skip_comment(p, end);
+			continue;
+		}
+		if (*p != '.' || !at_directive(p, end, ptx, ".entry")) {
+			p++;
+			continue;
+		}
+		const char *name;
+		size_t nl = entry_name(&name, p + 6, end);
+		p = name + nl;
+		if (!nl)
+			continue;
+		if (count)
+			(*count)++;
+		if (len && used < len - 1) {
+			int w = snprintf(buf + used, len - used, "%s%.*s", used ? ", " : "", (int)nl, name);
+			used = w < 0 ? len - 1 : used + (size_t)w >= len ? len - 1 : used + (size_t)w;
+		}
+	}
+	return 0;
+}
+
+/* Bytes of a PTX parameter type: ".u64" 8, ".b8" 1, ".f16x2" 4; 0 when unknown. */
+static int64_t type_bytes(const char *t, size_t n)
+{
+	if (n < 3 || t[0] != '.')
+		return 0;
+	if (n == 5 && !memcmp(t, ".pred", 5))
+		return 0;
+	if (!strchr("usbf", t[1]))
+		return 0;
+	int64_t bits = 0;
+	size_t i = 2;
+	for (; i < n && t[i] >= '0' && t[i] <= '9'; i++)
+		bits = bits * 10 + (t[i] - '0');
+	if (i + 2 < n + 1 && i < n && t[i] == 'x') /* .f16x2 */
+		bits *= atoi(t + i + 1);
+	return bits >= 8 && bits % 8 == 0 ? bits / 8 : 0;
+}
+
+int rung_ptx_entry_info(rung_ptx_entry *out, const char *ptx, size_t len, const char *entry)
+{
+	memset(out, 0, sizeof(*out));
+	if (!ptx || !entry || !*entry)
+		return rung_error_set(RUNG_EINVAL, "rung_ptx_entry_info: PTX and entry are required");
+	size_t el = strlen(entry);
+	const char *end = ptx + len;
+	for (const char *p = ptx; p < end;) {
+		if (p + 1 < end && p[0] == '/' && (p[1] == '/' || p[1] == '*')) {
+			p = skip_comment(p, end);
+			continue;
+		}
+		if (*p != '.' || !at_directive(p, end, ptx, ".entry")) {
+			p++;
+			continue;
+		}
+		const char *name;
+		size_t nl = entry_name(&name, p + 6, end);
+		p = name + nl;
+		if (nl != el || memcmp(name, entry, el) != 0)
+			continue;
+		const char *q = p;
+		while (q < end && ptx_space(*q))
+			q++;
+		if (q < end && *q == '(') {
+			for (q++; q < end && *q != ')';) {
+				if (q + 1 < end && q[0] == '/' && (q[1] == '/' || q[1] == '*')) {
+					q = skip_comment(q, end);
+					continue;
+				}
+				if (*q != '.' || !at_directive(q, end, ptx, ".param")) {
+					q++;
+					continue;
+				}
+				/* one parameter: ".param .u64 .ptr .global .align 1 name" or
+				 * ".param .align 8 .b8 name[16]", up to ',' or ')' */
+				int64_t tb = 0, count = 1;
+				for (q += 6; q < end && *q != ',' && *q != ')';) {
+					if (*q == '.') {
+						const char *t = q;
+						while (q < end && (*q == '.' || ptx_ident_char(*q)))
+							q++;
+						if (!tb && (size_t)(q - t) >= 3 && strncmp(t, ".align", 6) && strncmp(t, ".ptr", 4) &&
+						    strncmp(t, ".global", 7) && strncmp(t, ".const", 6) && strncmp(t, ".shared", 7) &&
+						    strncmp(t, ".local", 6))
+							tb = type_bytes(t, (size_t)(q - t));
+					} else if (*q == '[') {
+						count = atoll(q + 1);
+						q++;
+					} else {
+						q++;
+					}
+				}
+				if (out->nparams < RUNG_PTX_MAX_PARAMS)
+					out->size[out->nparams] = tb * (count > 0 ? count : 1);
+				out->nparams++;
+			}
+			if (q >= end)
+				return rung_error_set(RUNG_EINVAL, "PTX: the parameter list of .entry %s has no end", entry);
+			q++;
+		}
+		/* performance directives up to the body: .maxntid, .reqntid, .maxnreg */
+		for (; q < end && *q != '{'; q++) {
+			int *dst = NULL;
+			if (*q == '.' && at_directive(q, end, ptx, ".reqntid"))
+				dst = out->reqntid, q += 8;
+			else if (*q == '.' && at_directive(q, end, ptx, ".maxntid"))
+				dst = out->maxntid, q += 8;
+			if (!dst)
+				continue;
+			for (int k = 0; k < 3; k++)
+				dst[k] = 1;
+			for (int k = 0; k < 3 && q < end; k++) {
+				while (q < end && ptx_space(*q))
+					q++;
+				dst[k] = atoi(q);
+				while (q < end && *q >= '0' && *q <= '9')
+					q++;
+				while (q < end && ptx_space(*q))
+					q++;
+				if (q >= end || *q != ',')
+					break;
+				q++;
+			}
+			q--;
+		}
+		return 0;
+	}
+	return rung_error_set(RUNG_ENOTFOUND, "PTX: no .entry %s", entry);
+}

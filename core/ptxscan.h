@@ -20,6 +20,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "core/result.h"
 
@@ -54,5 +55,25 @@ int rung_ptxscan_result(rung_result *r, const char *ptx, size_t len);
  * parameter, however it is passed. Returns 0 with *n set, RUNG_ENOTFOUND when the
  * PTX has no such .entry (a device function is a .func), RUNG_EINVAL otherwise. */
 int rung_ptx_entry_params(int *n, const char *ptx, size_t len, const char *entry);
+
+/* The kernels of a PTX module, as committed (a Triton or hand-written .ptx):
+ * the names of every .entry, comma separated ("softmax_kernel, other") into buf
+ * (truncated to fit), and how many there are. 0 or RUNG_EINVAL. */
+int rung_ptx_entry_names(char *buf, size_t len, int *count, const char *ptx, size_t plen);
+
+#define RUNG_PTX_MAX_PARAMS 64
+
+/* One .entry: its parameters' sizes in bytes, in order (".u64" 8, ".u32" 4,
+ * ".align 8 .b8 p[16]" 16; 0 when rung cannot tell), and its .reqntid and
+ * .maxntid (0 when absent; missing dimensions are 1). */
+typedef struct {
+	int nparams; /* may exceed RUNG_PTX_MAX_PARAMS: only the first sizes are kept */
+	int64_t size[RUNG_PTX_MAX_PARAMS];
+	int reqntid[3], maxntid[3];
+} rung_ptx_entry;
+
+/* Fills out for the .entry named entry. 0, RUNG_ENOTFOUND (no such .entry),
+ * RUNG_EINVAL (no end to its parameter list). */
+int rung_ptx_entry_info(rung_ptx_entry *out, const char *ptx, size_t len, const char *entry);
 
 #endif

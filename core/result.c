@@ -73,7 +73,7 @@ static void bench_init(rung_bench *b)
 {
 	memset(b, 0, sizeof *b);
 	b->median = b->mean = b->min = b->max = b->q1 = b->q3 = b->stddev = NAN;
-	b->rse_median = b->event_median = b->clock_mhz = b->tflops = b->tbps = NAN;
+	b->rse_median = b->event_median = b->record_median = b->clock_mhz = b->tflops = b->tbps = NAN;
 	b->verify_ms = NAN;
 }
 
@@ -87,6 +87,7 @@ void rung_result_init(rung_result *r)
 	bench_init(&r->bench);
 	r->env.power_limit_w = NAN;
 	r->floor_ms = NAN;
+	r->gpu_busy_ms = NAN;
 	r->nondet_elements = -1;
 	r->nondet_max_abs = NAN;
 }
@@ -457,6 +458,8 @@ static json_t *bench_to(const rung_bench *b)
 		json_array_append_new(s, jd(b->samples[k]));
 	json_object_set_new(o, "samples", s);
 	pd(o, "event_median", b->event_median);
+	if (!isnan(b->record_median))
+		pd(o, "record_median", b->record_median);
 	pd(o, "clock_mhz", b->clock_mhz);
 	pd(o, "tflops", b->tflops);
 	pd(o, "tbps", b->tbps);
@@ -495,6 +498,7 @@ static int bench_from(rung_bench *b, const json_t *o)
 		b->n = (int)ns;
 	}
 	gd(o, "event_median", &b->event_median);
+	gd(o, "record_median", &b->record_median);
 	gd(o, "clock_mhz", &b->clock_mhz);
 	gd(o, "tflops", &b->tflops);
 	gd(o, "tbps", &b->tbps);
@@ -748,6 +752,10 @@ char *rung_result_to_json(const rung_result *r)
 	json_object_set_new(o, "env", env_to(&r->env));
 	pb(o, "impossible", r->impossible);
 	pd(o, "floor_ms", r->floor_ms);
+	if (r->gpu_kernels > 0) {
+		pd(o, "gpu_busy_ms", r->gpu_busy_ms);
+		pi(o, "gpu_kernels", r->gpu_kernels);
+	}
 	json_t *sus = json_array();
 	for (int k = 0; k < r->nsuspects; k++) {
 		json_t *e = json_object();
@@ -899,6 +907,8 @@ int rung_result_from_json(rung_result *out, const char *text)
 	env_from(&out->env, json_object_get(o, "env"));
 	gb(o, "impossible", &out->impossible);
 	gd(o, "floor_ms", &out->floor_ms);
+	gd(o, "gpu_busy_ms", &out->gpu_busy_ms);
+	gi64(o, "gpu_kernels", &out->gpu_kernels);
 	json_t *sus = json_object_get(o, "suspects");
 	for (size_t k = 0; k < json_array_size(sus); k++) {
 		json_t *e = json_array_get(sus, k);

@@ -151,9 +151,12 @@ typedef struct {
 	int n, dropped;     /* dropped: samples under 75% of max SM clock */
 	double *samples;    /* n values, ms, owned */
 	double event_median; /* CUDA-event cross-check, ms (NAN if absent) */
+	/* With method "cupti-profiler" (short kernels, docs/CHECKS.md): the serial
+	 * kernel records' median of the same bench, ms (NAN otherwise). */
+	double record_median;
 	double clock_mhz;   /* median SM clock during sampling (NAN if unknown) */
 	double tflops, tbps; /* achieved, from [roofline] (NAN if absent) */
-	char method[64];    /* "cupti-activity", "events" */
+	char method[64];    /* "cupti-activity", "cupti-profiler", "events" */
 	/* Every bench launch (warm-up and timed) is verified: the outputs poisoned
 	 * before it and compared with the reference's after it (docs/CHECKS.md). */
 	int verified;       /* launches verified (0 in results from before) */
@@ -282,6 +285,13 @@ typedef struct rung_result {
 	 * the bytes printed, output_dropped those beyond the first RUNG_OUTPUT_KEEP. */
 	char *output;
 	int64_t output_bytes, output_dropped;
+
+	/* GPU busy time of the worker's job (`rung eval --stats`, RUNG_JOB_STATS):
+	 * the sum of the durations of every kernel that ran in it, rung's own
+	 * included, from CUPTI's kernel records, and how many; gpu_kernels 0 and
+	 * gpu_busy_ms NAN when not measured. In the result JSON only when set. */
+	double gpu_busy_ms;
+	int64_t gpu_kernels;
 } rung_result;
 
 #define RUNG_OUTPUT_KEEP (64 * 1024)

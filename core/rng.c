@@ -10,8 +10,20 @@
 #include "core/err.h"
 #include "core/half.h"
 #include "core/par.h"
+#include "core/rng_hd.h"
 
-#define GOLDEN UINT64_C(0x9E3779B97F4A7C15)
+/* the codes of core/hd.h and core/rng_hd.h are rung_dtype's and rung_init_kind's */
+#define SAME(x, y) _Static_assert((int)(x) == (int)(y), #x)
+SAME(RUNG_DT_F64, RUNG_HD_F64); SAME(RUNG_DT_F32, RUNG_HD_F32); SAME(RUNG_DT_F16, RUNG_HD_F16);
+SAME(RUNG_DT_BF16, RUNG_HD_BF16); SAME(RUNG_DT_I64, RUNG_HD_I64); SAME(RUNG_DT_I32, RUNG_HD_I32);
+SAME(RUNG_DT_U8, RUNG_HD_U8);
+SAME(RUNG_INIT_RANDN, RUNG_HD_RANDN); SAME(RUNG_INIT_UNIFORM, RUNG_HD_UNIFORM); SAME(RUNG_INIT_ONES, RUNG_HD_ONES);
+SAME(RUNG_INIT_ZEROS, RUNG_HD_ZEROS); SAME(RUNG_INIT_ARANGE, RUNG_HD_ARANGE); SAME(RUNG_INIT_NPY, RUNG_HD_NPY);
+SAME(RUNG_INIT_WIDE, RUNG_HD_WIDE); SAME(RUNG_INIT_CONSTANT, RUNG_HD_CONSTANT); SAME(RUNG_INIT_INTS, RUNG_HD_INTS);
+SAME(RUNG_WIDE_BLOCK, RUNG_HD_WIDE_BLOCK); SAME(RUNG_INTS_MAX, RUNG_HD_INTS_MAX);
+#undef SAME
+
+#define GOLDEN RUNG_HD_GOLDEN
 
 uint64_t rung_hash_str(const char *s)
 {
@@ -27,9 +39,7 @@ uint64_t rung_hash_str(const char *s)
 
 uint64_t rung_mix64(uint64_t z)
 {
-	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-	return z ^ (z >> 31);
+	return rung_hd_mix64(z);
 }
 
 uint64_t rung_rng_key(uint64_t seed, const char *argname)
@@ -39,23 +49,29 @@ uint64_t rung_rng_key(uint64_t seed, const char *argname)
 
 uint64_t rung_rng_u64(uint64_t key, uint64_t i)
 {
-	return rung_mix64(key + (i + 1) * GOLDEN);
+	return rung_hd_u64(key, i);
 }
 
 double rung_rng_uniform(uint64_t key, uint64_t i)
 {
-	return (double)(rung_rng_u64(key, i) >> 11) * 0x1.0p-53;
+	return rung_hd_uniform(key, i);
 }
 
 double rung_rng_normal(uint64_t key, uint64_t i)
 {
-	uint64_t p = i >> 1;
-	/* u1 in (0, 1] so log() is finite */
-	double u1 = (double)((rung_rng_u64(key, 2 * p) >> 11) + 1) * 0x1.0p-53;
-	double u2 = rung_rng_uniform(key, 2 * p + 1);
-	double r = sqrt(-2.0 * log(u1));
-	double t = 2.0 * M_PI * u2;
-	return (i & 1) ? r * sin(t) : r * cos(t);
+	double z0, z1;
+	rung_hd_normal_pair(key, i >> 1, &z0, &z1);
+	return (i & 1) ? z1 : z0;
+}
+
+double rung_rng_log(double x)
+{
+	return rung_hd_log(x);
+}
+
+void rung_rng_sincos_turn(double u, double *s, double *c)
+{
+	rung_hd_sincos_turn(u, s, c);
 }
 
 size_t rung_dt_size(rung_dtype dt)
@@ -71,16 +87,8 @@ size_t rung_dt_size(rung_dtype dt)
 
 void rung_store_double(void *buf, rung_dtype dt, int64_t i, double v)
 {
-	switch (dt) {
-	case RUNG_DT_F64: ((double *)buf)[i] = v; break;
-	case RUNG_DT_F32: ((float *)buf)[i] = (float)v; break;
-	case RUNG_DT_F16: ((uint16_t *)buf)[i] = rung_f64_to_f16(v); break;
-	case RUNG_DT_BF16: ((uint16_t *)buf)[i] = rung_f64_to_bf16(v); break;
-	case RUNG_DT_I64: ((int64_t *)buf)[i] = isnan(v) ? 0 : v >= 0x1p63 ? INT64_MAX : v <= -0x1p63 ? INT64_MIN : (int64_t)v; break;
-	case RUNG_DT_I32: ((int32_t *)buf)[i] = isnan(v) ? 0 : v >= 2147483647.0 ? INT32_MAX : v <= -2147483648.0 ? INT32_MIN : (int32_t)v; break;
-	case RUNG_DT_U8: ((uint8_t *)buf)[i] = isnan(v) || v <= 0 ? 0 : v >= 255 ? 255 : (uint8_t)v; break;
-	default: break;
-	}
+	if (rung_dt_size(dt))
+		rung_hd_store_bits(buf, (int)rung_dt_size(dt), i, rung_hd_to_bits((int)dt, v));
 }
 
 double rung_load_double(const void *buf, rung_dtype dt, int64_t i)
@@ -102,57 +110,46 @@ static int is_int(rung_dtype dt)
 	return dt == RUNG_DT_I64 || dt == RUNG_DT_I32 || dt == RUNG_DT_U8;
 }
 
-static void store_randn(void *buf, rung_dtype dt, int64_t j, double v)
-{
-	if (dt == RUNG_DT_F32) {
-		((float *)buf)[j] = (float)v;
-		return;
-	}
-	if (is_int(dt))
-		v = nearbyint(v);
-	rung_store_double(buf, dt, j, v);
-}
-
 double rung_wide_offset(rung_dtype dt)
 {
 	return dt == RUNG_DT_F16 ? 100.0 : 1000.0;
 }
 
-/* Element j (stream index i) of a normal fill: z itself (w == 0, randn) or the
- * wide value s * (w + w/10 * z). */
-static void store_normal(void *buf, rung_dtype dt, int64_t j, uint64_t i, double z, double w)
+void rung_gen_params(rung_hd_gen *g, rung_dtype dt, rung_init_kind init, double a, double b, uint64_t seed,
+		     const char *argname)
 {
-	if (w == 0) {
-		store_randn(buf, dt, j, z);
-		return;
-	}
-	double v = w + (w / 10) * z;
-	store_randn(buf, dt, j, ((i / RUNG_WIDE_BLOCK) & 1) ? -v : v);
+	memset(g, 0, sizeof *g);
+	g->dt = (int32_t)dt;
+	g->init = (int32_t)init;
+	g->a = a;
+	g->b = b;
+	g->key = rung_rng_key(seed, argname);
+	if (init == RUNG_INIT_WIDE)
+		g->w = rung_wide_offset(dt);
+	if (init == RUNG_INIT_CONSTANT)
+		g->c = a < b ? a + (b - a) * rung_rng_uniform(g->key, 0) : rung_rng_normal(g->key, 0);
 }
 
-/* randn (w == 0) or wide (w = the offset) over elements [start, start + n): each
- * Box-Muller pair p (elements 2p, 2p + 1) costs one pair of raw draws, one log, one
- * sqrt and one sin/cos pair, and gives both of its elements: the same bits as
- * rung_rng_normal element by element (same operations in the same order), at
- * about half the cost. */
-static void fill_randn(void *buf, rung_dtype dt, int64_t start, int64_t n, uint64_t key, double w)
+/* Elements [start, start + n) pair by pair (rung_hd_gen_pair: one Box-Muller
+ * pair gives two randn elements); an odd start or end takes half a pair. */
+static void fill_pairs(void *buf, int es, int64_t start, int64_t n, const rung_hd_gen *g)
 {
 	int64_t j = 0;
-	if (n > 0 && (start & 1)) { /* odd start: the sine half of a pair */
-		store_normal(buf, dt, 0, (uint64_t)start, rung_rng_normal(key, (uint64_t)start), w);
+	uint64_t b0, b1;
+	if (n > 0 && (start & 1)) { /* odd start: the second half of a pair */
+		rung_hd_gen_pair(g, (uint64_t)start >> 1, &b0, &b1);
+		rung_hd_store_bits(buf, es, 0, b1);
 		j = 1;
 	}
 	for (; j + 1 < n; j += 2) {
-		uint64_t i = (uint64_t)(start + j); /* even */
-		double u1 = (double)((rung_rng_u64(key, i) >> 11) + 1) * 0x1.0p-53;
-		double u2 = (double)(rung_rng_u64(key, i + 1) >> 11) * 0x1.0p-53;
-		double r = sqrt(-2.0 * log(u1));
-		double t = 2.0 * M_PI * u2;
-		store_normal(buf, dt, j, i, r * cos(t), w);
-		store_normal(buf, dt, j + 1, i + 1, r * sin(t), w);
+		rung_hd_gen_pair(g, (uint64_t)(start + j) >> 1, &b0, &b1);
+		rung_hd_store_bits(buf, es, j, b0);
+		rung_hd_store_bits(buf, es, j + 1, b1);
 	}
-	if (j < n) /* even last element: the cosine half alone */
-		store_normal(buf, dt, j, (uint64_t)(start + j), rung_rng_normal(key, (uint64_t)(start + j)), w);
+	if (j < n) { /* even last element: the first half alone */
+		rung_hd_gen_pair(g, (uint64_t)(start + j) >> 1, &b0, &b1);
+		rung_hd_store_bits(buf, es, j, b0);
+	}
 }
 
 int rung_fill_at(void *buf, rung_dtype dt, int64_t start, int64_t n, rung_init_kind init, double a,
@@ -168,65 +165,25 @@ int rung_fill_at(void *buf, rung_dtype dt, int64_t start, int64_t n, rung_init_k
 		return rung_error_set(RUNG_EINVAL, "fill %s: the %s distribution needs a float dtype, not %s",
 				      argname ? argname : "?", init == RUNG_INIT_WIDE ? "wide" : init == RUNG_INIT_INTS ? "ints" : "constant",
 				      rung_dtype_name(dt));
-	uint64_t key = rung_rng_key(seed, argname);
-	int64_t j;
-
 	switch (init) {
 	case RUNG_INIT_ZEROS:
 		memset(buf, 0, (size_t)n * rung_dt_size(dt));
 		return 0;
-	case RUNG_INIT_ONES:
-		for (j = 0; j < n; j++)
-			rung_store_double(buf, dt, j, 1.0);
-		return 0;
-	case RUNG_INIT_ARANGE:
-		for (j = 0; j < n; j++) {
-			int64_t v = start + j;
-			if (dt == RUNG_DT_U8)
-				((uint8_t *)buf)[j] = (uint8_t)(v & 0xff);
-			else if (dt == RUNG_DT_I64)
-				((int64_t *)buf)[j] = v;
-			else
-				rung_store_double(buf, dt, j, (double)v);
-		}
-		return 0;
 	case RUNG_INIT_UNIFORM:
 		if (!(b >= a))
 			return rung_error_set(RUNG_EINVAL, "fill %s: uniform(%g, %g) needs a <= b", argname ? argname : "?", a, b);
-		for (j = 0; j < n; j++) {
-			double v = a + (b - a) * rung_rng_uniform(key, (uint64_t)(start + j));
-			if (is_int(dt)) {
-				v = floor(v);
-				if (v >= b && b > a) /* rounding of a + (b-a)u can reach b */
-					v = ceil(b) - 1;
-			}
-			rung_store_double(buf, dt, j, v);
-		}
-		return 0;
-	case RUNG_INIT_RANDN:
-		fill_randn(buf, dt, start, n, key, 0);
-		return 0;
-	case RUNG_INIT_WIDE:
-		fill_randn(buf, dt, start, n, key, rung_wide_offset(dt));
-		return 0;
-	case RUNG_INIT_CONSTANT: {
-		double c = a < b ? a + (b - a) * rung_rng_uniform(key, 0) : rung_rng_normal(key, 0);
-		for (j = 0; j < n; j++)
-			store_randn(buf, dt, j, c);
-		return 0;
-	}
+		break;
+	case RUNG_INIT_ONES: case RUNG_INIT_ARANGE: case RUNG_INIT_RANDN: case RUNG_INIT_WIDE: case RUNG_INIT_CONSTANT:
 	case RUNG_INIT_INTS:
-		for (j = 0; j < n; j++) {
-			/* the top 32 bits scaled to [0, 2 * RUNG_INTS_MAX + 1) (multiply-shift, no rounding) */
-			uint64_t hi = rung_rng_u64(key, (uint64_t)(start + j)) >> 32;
-			int64_t k = (int64_t)((hi * (2 * RUNG_INTS_MAX + 1)) >> 32);
-			store_randn(buf, dt, j, (double)(k - RUNG_INTS_MAX));
-		}
-		return 0;
+		break;
 	default:
 		return rung_error_set(RUNG_EINVAL, "fill %s: init kind %d is not generated (npy is loaded, not filled)",
 				      argname ? argname : "?", (int)init);
 	}
+	rung_hd_gen g;
+	rung_gen_params(&g, dt, init, a, b, seed, argname);
+	fill_pairs(buf, (int)rung_dt_size(dt), start, n, &g);
+	return 0;
 }
 
 int rung_fill(void *buf, rung_dtype dt, int64_t n, rung_init_kind init, double a, double b,

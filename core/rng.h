@@ -7,12 +7,17 @@
  * slice can be generated in any order or in parallel and gives the same bits.
  * randn uses Box-Muller on the pair (2p, 2p+1) with p = i / 2: even i take the
  * cosine branch, odd i the sine branch, so it too is order-independent. The
- * fills compute both branches of a pair at once (same bits, half the cost). */
+ * fills compute both branches of a pair at once (same bits, half the cost).
+ * The element function is core/rng_hd.h, compiled for the host and for rung's
+ * device kernels alike: its log and sine/cosine are rung's own, built from
+ * correctly rounded operations, so a device fill gives the host fill's bytes
+ * (docs/CHECKS.md, "Inputs"). */
 #ifndef RUNG_CORE_RNG_H
 #define RUNG_CORE_RNG_H
 
 #include <stdint.h>
 
+#include "core/rng_hd.h"
 #include "core/spec.h"
 
 /* FNV-1a 64 of a string (NULL hashes like ""). */
@@ -27,6 +32,10 @@ uint64_t rung_rng_u64(uint64_t key, uint64_t i);
 double rung_rng_uniform(uint64_t key, uint64_t i);
 /* Standard normal (Box-Muller, see above). */
 double rung_rng_normal(uint64_t key, uint64_t i);
+/* The log and the sine/cosine of 2 pi u that randn uses (core/rng_hd.h): within
+ * a few ulps of libm's, and the same bits on the host and the device. */
+double rung_rng_log(double x);
+void rung_rng_sincos_turn(double u, double *s, double *c);
 
 /* wide: the offset W per dtype: 1000 for f64, f32 and bf16 (every element's exp
  * overflows f32 and bf16, and nearly every one f64), 100 for f16 (exp overflows
@@ -54,6 +63,10 @@ double rung_wide_offset(rung_dtype dt);
  * Values are computed in double and rounded once to dt (RNE for f32/f16/bf16);
  * integer dtypes round randn to nearest and saturate u8 to [0, 255].
  * RUNG_INIT_NPY is not generated here (RUNG_EINVAL). Returns 0 or negative. */
+/* The parameters of one stream (dtype, init, a, b, key and the derived offset or
+ * constant) for rung_hd_gen_pair: what the host fill and the device fill both use. */
+void rung_gen_params(rung_hd_gen *g, rung_dtype dt, rung_init_kind init, double a, double b, uint64_t seed,
+		     const char *argname);
 int rung_fill(void *buf, rung_dtype dt, int64_t n, rung_init_kind init, double a, double b,
 	      uint64_t seed, const char *argname);
 int rung_fill_at(void *buf, rung_dtype dt, int64_t start, int64_t n, rung_init_kind init, double a,

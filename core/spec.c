@@ -38,8 +38,8 @@ static const char *const task_keys[] = { "name", "kernel", "entry", "reference",
 enum { C_SIZES, C_SEEDS, C_ATOL, C_RTOL, C_MIN_PSNR, C_MIN_COSSIM, C_DETERMINISTIC, C_INPUTS, C_SANITIZE, C_COUNT };
 static const char *const check_keys[] = { "sizes", "seeds", "atol", "rtol", "min_psnr", "min_cossim",
 	                                      "deterministic", "inputs", "sanitize", NULL };
-enum { A_KIND, A_DTYPE, A_SHAPE, A_INIT, A_VALUE, A_GOLDEN, A_COUNT };
-static const char *const arg_keys[] = { "kind", "dtype", "shape", "init", "value", "golden", NULL };
+enum { A_KIND, A_DTYPE, A_SHAPE, A_INIT, A_VALUE, A_GOLDEN, A_SIZE, A_COUNT };
+static const char *const arg_keys[] = { "kind", "dtype", "shape", "init", "value", "golden", "size", NULL };
 enum { L_GRID, L_BLOCK, L_SMEM, L_COUNT };
 static const char *const launch_keys[] = { "grid", "block", "smem", NULL };
 enum { R_FLOPS, R_BYTES, R_COUNT };
@@ -411,7 +411,12 @@ static int set_arg(pstate *ps, int k, const char *v, int line)
 				return 0;
 			}
 		}
-		return fail(ps, line, "kind", "unknown kind '%s' (expected input, output, inout or scalar)", v);
+		if (strcmp(v, "scratch") == 0) { /* a pointer the kernel takes and rung does not check (Triton's scratch) */
+			a->kind = RUNG_ARG_SCALAR;
+			a->scratch = true;
+			return 0;
+		}
+		return fail(ps, line, "kind", "unknown kind '%s' (expected input, output, inout, scalar or scratch)", v);
 	case A_DTYPE:
 		if (rung_dtype_parse(&a->dtype, v))
 			return fail(ps, line, "dtype", "%s", rung_error_last());
@@ -423,6 +428,8 @@ static int set_arg(pstate *ps, int k, const char *v, int line)
 		return parse_init(ps, a, v, line);
 	case A_VALUE:
 		return set_one_expr(ps, &a->value, "value", v, line);
+	case A_SIZE:
+		return set_one_expr(ps, &a->size, "size", v, line);
 	default:
 		a->golden_line = line;
 		a->golden_absolute = v[0] == '/';
@@ -738,6 +745,48 @@ static int check_expr(pstate *ps, const rung_expr_src *e, const char *key, int64
 	return 0;
 }
 
+/* [arg X] kind = scratch: a global scratch pointer of a DSL's kernel (Triton
+ * passes global and profile scratch after the kernel's own arguments). Its
+ * size in bytes is an expression >= 0; rung passes a null pointer, so only 0
+ * is taken for now. It must come after every other argument (a kernel may take
+ * the arguments without the scratch ones: a CUDA version, the reference). */
+static int check_scratch(pstate *ps, int idx)
+{
+	rung_spec *s = ps->s;
+	rung_arg *a = &s->args[idx];
+	int *seen = ps->arg_line[idx];
+	static const int not_for[] = { A_DTYPE, A_SHAPE, A_INIT, A_VALUE, A_GOLDEN };
+	for (size_t k = 0; k < sizeof(not_for) / sizeof(not_for[0]); k++)
+		if (seen[not_for[k]])
+			return fail(ps, seen[not_for[k]], arg_keys[not_for[k]], "a scratch argument takes only 'size' (bytes)");
+	if (!seen[A_SIZE])
+		return fail(ps, a->line, "size", "missing; a scratch argument needs a size in bytes (e.g. size = 0)");
+	if (check_expr(ps, &a->size, "size", 0))
+		return RUNG_EINVAL;
+	for (int i = -1; i < s->ncheck; i++) {
+		const rung_dimset *ds = i < 0 ? &s->dims : &s->check[i];
+		int64_t v = 0;
+		if (rung__expr_at(&v, &a->size, ds, ps->path, ps->label, "size") == 0 && v > 0)
+			return rung__in_set(fail(ps, seen[A_SIZE], "size",
+			                         "'%s' = %lld: rung passes scratch as a null pointer, so a kernel that needs "
+			                         "global scratch is not supported yet (size must be 0)",
+			                         a->size.text, (long long)v),
+			                    ds, &s->dims);
+	}
+	for (int k = idx + 1; k < s->nargs; k++)
+		if (!s->args[k].scratch)
+			return fail(ps, s->args[k].line, NULL, "[arg %s] comes after the scratch argument [arg %s]; scratch "
+			            "arguments go last", s->args[k].name, a->name);
+	/* a 64-bit null pointer, passed by value like a scalar */
+	a->dtype = RUNG_DT_I64;
+	free(a->value.text);
+	if (!(a->value.text = strdup("0")))
+		return nomem();
+	a->value.line = a->line;
+	s->nscratch++;
+	return 0;
+}
+
 static int check_arg(pstate *ps, int idx)
 {
 	rung_spec *s = ps->s;
@@ -745,7 +794,11 @@ static int check_arg(pstate *ps, int idx)
 	int *seen = ps->arg_line[idx];
 	use_label(ps, "[arg %s]", a->name);
 	if (!seen[A_KIND])
-		return fail(ps, a->line, "kind", "missing (input, output, inout or scalar)");
+		return fail(ps, a->line, "kind", "missing (input, output, inout, scalar or scratch)");
+	if (a->scratch)
+		return check_scratch(ps, idx);
+	if (seen[A_SIZE])
+		return fail(ps, seen[A_SIZE], "size", "only a scratch argument takes a size");
 	if (!seen[A_DTYPE])
 		return fail(ps, a->line, "dtype", "missing (f64, f32, f16, bf16, i64, i32 or u8)");
 	const char *kind = rung_arg_kind_name(a->kind);
@@ -1109,6 +1162,7 @@ void rung_spec_free(rung_spec *s)
 		free(a->npy_path);
 		free(a->golden);
 		free(a->value.text);
+		free(a->size.text);
 	}
 	for (int i = 0; i < 3; i++) {
 		free(s->launch.grid[i].text);
@@ -1118,4 +1172,24 @@ void rung_spec_free(rung_spec *s)
 	free(s->flops.text);
 	free(s->bytes.text);
 	free(s);
+}
+
+static bool has_ext(const char *p, const char *ext)
+{
+	size_t n = p ? strlen(p) : 0, m = strlen(ext);
+	return n > m && strcmp(p + n - m, ext) == 0;
+}
+
+rung_kernel_lang rung_kernel_lang_of(const char *path)
+{
+	if (has_ext(path, ".ptx"))
+		return RUNG_LANG_PTX;
+	if (has_ext(path, ".cubin"))
+		return RUNG_LANG_CUBIN;
+	return RUNG_LANG_CUDA;
+}
+
+const char *rung_kernel_lang_name(rung_kernel_lang l)
+{
+	return l == RUNG_LANG_PTX ? "ptx" : l == RUNG_LANG_CUBIN ? "cubin" : "cuda";
 }

@@ -89,6 +89,12 @@ typedef struct {
 	int init_line, golden_line;        /* lines of init and golden (0 when absent) */
 	bool npy_absolute, golden_absolute; /* the npy: path or golden was written absolute */
 	rung_expr_src value;               /* scalars */
+	/* kind = scratch: a pointer the kernel takes after its own arguments
+	 * (Triton's global and profile scratch), not checked. It is kept as a
+	 * scalar i64 of value 0 (a null pointer) with scratch set; size is its
+	 * size in bytes as written (only 0 is taken). */
+	bool scratch;
+	rung_expr_src size;
 	int line;                          /* line of the [arg NAME] header */
 } rung_arg;
 
@@ -131,10 +137,18 @@ typedef struct {
 
 	int nargs;
 	rung_arg args[RUNG_MAX_ARGS];
+	int nscratch; /* scratch arguments, the last nscratch of args: a kernel may take nargs or nargs - nscratch parameters */
 
 	rung_launch launch; /* [launch] */
 	rung_expr_src flops, bytes; /* [roofline] */
 } rung_spec;
+
+/* What a kernel file is, by its extension: CUDA C++ (compiled by NVRTC;
+ * anything but .ptx and .cubin), PTX text (assembled by ptxas, or JIT-compiled
+ * by the driver in the worker without one) or a CUBIN (loaded as it is). */
+typedef enum { RUNG_LANG_CUDA, RUNG_LANG_PTX, RUNG_LANG_CUBIN } rung_kernel_lang;
+rung_kernel_lang rung_kernel_lang_of(const char *path);
+const char *rung_kernel_lang_name(rung_kernel_lang l); /* "cuda", "ptx", "cubin" */
 
 /* Parses a task from TASKDIR or a path to rung.ini. On error returns negative
  * with rung_error_last() = "path/rung.ini:14: [arg C] shape: unknown dim 'Q'".

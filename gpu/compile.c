@@ -19,6 +19,8 @@
 #include "core/err.h"
 #include "core/fs.h"
 #include "core/ptxscan.h"
+#include "gpu/cubin.h"
+#include "gpu/ptxas_run.h"
 #include "core/timing.h"
 #include "gpu/rung_h.h"
 
@@ -736,7 +738,7 @@ static int check_sources(src_set *x, const char **src)
 static int check_params(rung_compiled *out, const rung_compile_req *req, int nparams)
 {
 	const rung_spec *sp = req->spec;
-	if (!sp || nparams == sp->nargs || sp->nargs <= 0)
+	if (!sp || nparams == sp->nargs || sp->nargs <= 0 || (sp->nscratch && nparams == sp->nargs - sp->nscratch))
 		return 0;
 	const rung_arg *at = nparams < sp->nargs ? &sp->args[nparams] : &sp->args[sp->nargs - 1];
 	errorf(out, "%s: kernel '%s' takes %d parameter%s but %s declares %d [arg] section%s (%s is [arg %s] at %s:%d)",
@@ -756,6 +758,215 @@ static void disable_compute_cache(void)
 	setenv("CUDA_CACHE_DISABLE", "1", 1);
 }
 
+/* ---- kernels committed as PTX or CUBIN (a DSL's output) --------------------- */
+
+/* The bytes the worker passes for argument a: a pointer for a tensor (and a
+ * scratch), the dtype's size for a scalar. */
+static int64_t arg_bytes(const rung_arg *a)
+{
+	return a->kind == RUNG_ARG_SCALAR ? (int64_t)rung_dtype_size(a->dtype) : 8;
+}
+
+/* The entry's parameter list against the [arg] sections: the count (all of
+ * them, or all but the scratch ones) and each size rung can tell. */
+static int check_param_sizes(rung_compiled *out, const rung_compile_req *req, int nparams, const int64_t *size,
+			     int nsize)
+{
+	int rc = check_params(out, req, nparams);
+	const rung_spec *sp = req->spec;
+	if (rc < 0 || !sp)
+		return rc;
+	for (int i = 0; i < nparams && i < nsize && i < sp->nargs; i++) {
+		const rung_arg *a = &sp->args[i];
+		int64_t want = arg_bytes(a);
+		if (size[i] > 0 && size[i] != want) {
+			errorf(out, "%s: parameter %d of '%s' is %lld byte%s, but [arg %s] (%s:%d) passes %lld (%s)", req->file,
+			       i + 1, req->entry, (long long)size[i], size[i] == 1 ? "" : "s", a->name, sp->path, a->line,
+			       (long long)want,
+			       a->scratch ? "a scratch pointer"
+			       : a->kind == RUNG_ARG_SCALAR ? rung_dtype_name(a->dtype)
+			                                    : "a pointer");
+			return rung_error_set(RUNG_ECOMPILE, "%s", out->error);
+		}
+	}
+	return 0;
+}
+
+static int fail_with(rung_compiled *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int fail_with(rung_compiled *out, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(out->error, sizeof(out->error), fmt, ap);
+	va_end(ap);
+	if (!out->log && (out->log = malloc(strlen(out->error) + 2)))
+		sprintf(out->log, "%s\n", out->error);
+	return rung_error_set(RUNG_ECOMPILE, "%s", out->error);
+}
+
+static char *dup_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static char *dup_log(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	char *s = n >= 0 ? malloc((size_t)n + 1) : NULL;
+	if (s) {
+		va_start(ap, fmt);
+		vsnprintf(s, (size_t)n + 1, fmt, ap);
+		va_end(ap);
+	}
+	return s;
+}
+
+/* The architecture named by the PTX's ".target sm_90a[, debug]" line (the
+ * first one, before any .entry), when it is a plain sm_NN[a|f] name. */
+static bool ptx_target(char *out, size_t outlen, const char *ptx, size_t len)
+{
+	const char *end = ptx + len;
+	for (const char *p = ptx; p < end;) {
+		const char *eol = memchr(p, '\n', (size_t)(end - p));
+		if (!eol)
+			eol = end;
+		const char *q = p;
+		while (q < eol && (*q == ' ' || *q == '\t'))
+			q++;
+		if ((size_t)(eol - q) > 7 && !memcmp(q, ".entry", 6))
+			return false;
+		if ((size_t)(eol - q) > 8 && !memcmp(q, ".target", 7) && (q[7] == ' ' || q[7] == '\t')) {
+			q += 8;
+			while (q < eol && (*q == ' ' || *q == '\t'))
+				q++;
+			size_t n = 0;
+			while (q + n < eol && (isalnum((unsigned char)q[n]) || q[n] == '_'))
+				n++;
+			if (n < 5 || n >= outlen || memcmp(q, "sm_", 3) || !isdigit((unsigned char)q[3]))
+				return false;
+			memcpy(out, q, n);
+			out[n] = 0;
+			return true;
+		}
+		p = eol + 1;
+	}
+	return false;
+}
+
+/* A .ptx kernel: the entry and its parameters checked in the text, then
+ * assembled by ptxas (registers and spills from its -v log) or, without
+ * ptxas, handed to the worker as PTX for the driver to JIT-compile. */
+static int compile_ptx(rung_compiled *out, const rung_compile_req *req, const char *arch)
+{
+	size_t len = req->src_len ? req->src_len : strlen(req->src), skip = 0;
+	if (rung_source_check(&skip, req->src, len, req->file) < 0)
+		return fail_with(out, "%s", rung_error_last());
+	const char *ptx = req->src + skip;
+	len -= skip;
+	if (memchr(ptx, 0, len))
+		return fail_with(out, "%s: a NUL byte in PTX text", req->file);
+	rung_ptx_entry e;
+	int rc = rung_ptx_entry_info(&e, ptx, len, req->entry);
+	if (rc == RUNG_ENOTFOUND) {
+		char names[400];
+		int n = 0;
+		rung_ptx_entry_names(names, sizeof(names), &n, ptx, len);
+		rung_error_clear();
+		if (!n)
+			return fail_with(out, "%s: no kernel '%s': the PTX has no .entry", req->file, req->entry);
+		return fail_with(out, "%s: no kernel '%s' (its .entry list: %s)", req->file, req->entry, names);
+	}
+	if (rc < 0)
+		return fail_with(out, "%s: %s", req->file, rung_error_last());
+	snprintf(out->lowered, sizeof(out->lowered), "%s", req->entry);
+	if ((rc = check_param_sizes(out, req, e.nparams, e.size, RUNG_PTX_MAX_PARAMS)) < 0)
+		return rc;
+	if (!(out->ptx = malloc(len + 1)))
+		return rung_error_set(RUNG_ENOMEM, "out of memory");
+	memcpy(out->ptx, ptx, len);
+	out->ptx[len] = 0;
+	out->ptx_len = len;
+	void *cubin = NULL;
+	size_t cl = 0;
+	char *log = NULL;
+	/* the PTX's own .target wins over the spec's arch: Triton writes
+	 * ".target sm_90a" (wgmma and setmaxnreg need the a-variant), which ptxas
+	 * refuses to assemble for plain sm_90 (seen on the H200) */
+	char target[32];
+	if (ptx_target(target, sizeof(target), ptx, len))
+		arch = target;
+	rc = rung_ptxas_run(&cubin, &cl, &log, ptx, len, arch);
+	if (rc == RUNG_ENOTFOUND) {
+		/* the driver JIT-compiles PTX: cuModuleLoadData takes the text (NUL-terminated) */
+		rung_error_clear();
+		free(log);
+		if (!(out->cubin = malloc(len + 1)))
+			return rung_error_set(RUNG_ENOMEM, "out of memory");
+		memcpy(out->cubin, ptx, len);
+		((char *)out->cubin)[len] = 0;
+		out->cubin_len = len + 1;
+		out->log = dup_log("%s: ptxas not found: the driver JIT-compiles the PTX in the worker (registers, spills "
+		                   "and SASS are not known before it runs)\n",
+		                   req->file);
+		return 0;
+	}
+	out->log = log ? log : strdup("");
+	if (rc == RUNG_ECOMPILE) {
+		char msg[400];
+		if (ptxas_diag(out->log, msg, sizeof(msg)))
+			errorf(out, "%s: %s", req->file, msg);
+		else
+			errorf(out, "%s: %s", req->file, rung_error_last());
+		return rung_error_set(RUNG_ECOMPILE, "%s", out->error);
+	}
+	if (rc < 0)
+		return fail_with(out, "%s: %s", req->file, rung_error_last());
+	out->cubin = cubin;
+	out->cubin_len = cl;
+	if (rung_ptxas_parse(&out->kinfo, out->log, out->lowered) < 0) {
+		rung_error_clear();
+		memset(&out->kinfo, 0, sizeof(out->kinfo));
+	}
+	return 0;
+}
+
+/* A .cubin kernel: loaded as it is; the entry, its parameters and its
+ * register count read from the ELF image. */
+static int compile_cubin(rung_compiled *out, const rung_compile_req *req)
+{
+	size_t len = req->src_len ? req->src_len : strlen(req->src);
+	char names[400];
+	int n = 0;
+	if (rung_cubin_entry_names(names, sizeof(names), &n, req->src, len) < 0) {
+		rung_error_clear();
+		return fail_with(out, "%s: not a CUBIN (an ELF64 image from ptxas or nvcc -cubin)", req->file);
+	}
+	rung_cubin_entry e;
+	int rc = rung_cubin_entry_info(&e, req->src, len, req->entry);
+	if (rc == RUNG_ENOTFOUND) {
+		rung_error_clear();
+		if (!n)
+			return fail_with(out, "%s: no kernel '%s': the CUBIN has no kernel", req->file, req->entry);
+		return fail_with(out, "%s: no kernel '%s' (its kernels: %s)", req->file, req->entry, names);
+	}
+	if (rc < 0)
+		return fail_with(out, "%s: %s", req->file, rung_error_last());
+	snprintf(out->lowered, sizeof(out->lowered), "%s", req->entry);
+	if ((rc = check_param_sizes(out, req, e.nparams, e.size, RUNG_CUBIN_MAX_PARAMS)) < 0)
+		return rc;
+	if (!(out->cubin = malloc(len ? len : 1)))
+		return rung_error_set(RUNG_ENOMEM, "out of memory");
+	memcpy(out->cubin, req->src, len);
+	out->cubin_len = len;
+	if (e.has_regs) {
+		out->kinfo.valid = true;
+		snprintf(out->kinfo.name, sizeof(out->kinfo.name), "%s", req->entry);
+		out->kinfo.regs = e.regs;
+	}
+	out->log = e.has_regs ? dup_log("%s: CUBIN loaded as it is: %s uses %d registers\n", req->file, req->entry, e.regs)
+	                      : dup_log("%s: CUBIN loaded as it is\n", req->file);
+	return 0;
+}
+
 int rung_compile(rung_compiled *out, const rung_compile_req *req)
 {
 	pthread_once(&cache_once, disable_compute_cache);
@@ -765,6 +976,16 @@ int rung_compile(rung_compiled *out, const rung_compile_req *req)
 		return rung_error_set(RUNG_EINVAL, "compile: source, file name and entry are required");
 	double t0 = rung_now_s();
 	const char *arch = req->arch && *req->arch ? req->arch : "sm_90";
+	rung_kernel_lang lang = rung_kernel_lang_of(req->file);
+	if (lang != RUNG_LANG_CUDA) {
+		int lr = lang == RUNG_LANG_PTX ? compile_ptx(out, req, arch) : compile_cubin(out, req);
+		if (!out->log)
+			out->log = strdup(out->error);
+		out->ms = (rung_now_s() - t0) * 1e3;
+		if (lr < 0 && !out->error[0])
+			errorf(out, "%s", rung_error_last());
+		return lr;
+	}
 
 	opt_list opts = {0};
 	src_set x = {.req = req, .out = out};

@@ -2,6 +2,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "core/err.h"
@@ -133,5 +134,145 @@ int rung_cubin_code_key(char out[65], const void *cubin, size_t n)
 			rung_sha256_update(&c, data, (size_t)size);
 	}
 	rung_sha256_final_hex(&c, out);
+	return 0;
+}
+
+/* ---- kernels and their parameters (a CUBIN committed as it is) ---------------- */
+
+#define EIFMT_SVAL 4
+#define EIATTR_KPARAM_INFO 0x17
+#define EIATTR_REGCOUNT 0x2f
+
+/* Walks an .nv.info attribute list: calls fn for each EIFMT_SVAL attribute. */
+static void each_attr(const unsigned char *d, uint64_t n, void (*fn)(void *, int, const unsigned char *, uint64_t),
+		      void *ud)
+{
+	for (uint64_t p = 0; p + 2 <= n;) {
+		int fmt = d[p], attr = d[p + 1];
+		if (fmt == EIFMT_SVAL) {
+			if (p + 4 > n)
+				return;
+			uint64_t l = rd(d + p + 2, 2);
+			if (l > n - p - 4)
+				return;
+			fn(ud, attr, d + p + 4, l);
+			p += 4 + l;
+		} else if (fmt == 3) { /* EIFMT_HVAL: 2 bytes of value */
+			p += 4;
+		} else if (fmt == 2) { /* EIFMT_BVAL */
+			p += 3;
+		} else {
+			p += 2;
+		}
+	}
+}
+
+static void kparam(void *ud, int attr, const unsigned char *b, uint64_t l)
+{
+	rung_cubin_entry *e = ud;
+	if (attr != EIATTR_KPARAM_INFO || l < 12)
+		return;
+	int ord = (int)rd(b + 4, 2);
+	uint64_t tmp = rd(b + 8, 4);
+	if (ord >= 0 && ord < RUNG_CUBIN_MAX_PARAMS) {
+		e->size[ord] = (int64_t)((tmp >> 18) & 0x3fff);
+		if (ord + 1 > e->nparams)
+			e->nparams = ord + 1;
+	}
+}
+
+int rung_cubin_entry_names(char *buf, size_t len, int *count, const void *cubin, size_t n)
+{
+	elf e;
+	if (len)
+		buf[0] = 0;
+	if (count)
+		*count = 0;
+	if (elf_open(&e, cubin, n))
+		return rung_error_set(RUNG_EINVAL, "not an ELF64 CUBIN");
+	size_t used = 0;
+	for (int i = 0; i < e.shnum; i++) {
+		const char *name;
+		const unsigned char *data;
+		uint64_t size;
+		if (section(&e, i, &name, &data, &size))
+			return rung_error_set(RUNG_EINVAL, "malformed CUBIN section table");
+		if (strncmp(name, ".nv.info.", 9) || !name[9])
+			continue;
+		if (count)
+			(*count)++;
+		if (len && used < len - 1) {
+			int w = snprintf(buf + used, len - used, "%s%s", used ? ", " : "", name + 9);
+			used = w < 0 || used + (size_t)w >= len ? len - 1 : used + (size_t)w;
+		}
+	}
+	return 0;
+}
+
+typedef struct {
+	uint32_t sym;
+	int regs;
+	bool found;
+} regcount;
+
+static void regcount_attr(void *ud, int attr, const unsigned char *b, uint64_t l)
+{
+	regcount *r = ud;
+	if (attr == EIATTR_REGCOUNT && l >= 8 && rd(b, 4) == r->sym) {
+		r->regs = (int)rd(b + 4, 4);
+		r->found = true;
+	}
+}
+
+int rung_cubin_entry_info(rung_cubin_entry *out, const void *cubin, size_t n, const char *entry)
+{
+	memset(out, 0, sizeof(*out));
+	elf e;
+	if (elf_open(&e, cubin, n))
+		return rung_error_set(RUNG_EINVAL, "not an ELF64 CUBIN");
+	bool found = false;
+	int symtab = -1;
+	const unsigned char *global = NULL;
+	uint64_t global_n = 0;
+	for (int i = 0; i < e.shnum; i++) {
+		const char *name;
+		const unsigned char *data;
+		uint64_t size;
+		if (section(&e, i, &name, &data, &size))
+			return rung_error_set(RUNG_EINVAL, "malformed CUBIN section table");
+		if (!strcmp(name, ".symtab"))
+			symtab = i;
+		else if (!strcmp(name, ".nv.info") && data)
+			global = data, global_n = size;
+		else if (!strncmp(name, ".nv.info.", 9) && !strcmp(name + 9, entry) && data) {
+			found = true;
+			each_attr(data, size, kparam, out);
+		}
+	}
+	if (!found)
+		return rung_error_set(RUNG_ENOTFOUND, "CUBIN: no kernel %s", entry);
+	/* registers: EIATTR_REGCOUNT in .nv.info names the kernel by its symbol index */
+	if (symtab >= 0 && global) {
+		const char *name;
+		const unsigned char *syms, *strs;
+		uint64_t ssize, strsize;
+		const unsigned char *sh = e.d + e.shoff + (uint64_t)symtab * e.shentsize;
+		uint64_t link = rd(sh + 0x28, 4);
+		if (section(&e, symtab, &name, &syms, &ssize) == 0 && syms && link < e.shnum &&
+		    section(&e, (int)link, &name, &strs, &strsize) == 0 && strs) {
+			for (uint64_t k = 0; k + 24 <= ssize; k += 24) {
+				uint64_t no = rd(syms + k, 4);
+				if (no >= strsize || !memchr(strs + no, 0, strsize - no) || strcmp((const char *)strs + no, entry))
+					continue;
+				regcount r = {.sym = (uint32_t)(k / 24)};
+				each_attr(global, global_n, regcount_attr, &r);
+				if (r.found) {
+					out->has_regs = true;
+					out->regs = r.regs;
+				}
+				break;
+			}
+		}
+	}
 	return 0;
 }

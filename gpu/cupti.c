@@ -38,6 +38,9 @@ static double *got;
 static int ngot, capgot;
 static int nothers;
 static char other_name[128];
+static bool busy;           /* busy accounting on */
+static double busy_ns;      /* every kernel's duration since the last take */
+static int64_t busy_kernels;
 
 static void CUPTIAPI buffer_requested(uint8_t **buffer, size_t *size, size_t *max_records)
 {
@@ -57,6 +60,10 @@ static void CUPTIAPI buffer_completed(CUcontext ctx, uint32_t stream, uint8_t *b
 		if (rec->kind != CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL && rec->kind != CUPTI_ACTIVITY_KIND_KERNEL)
 			continue;
 		const CUpti_ActivityKernel10 *k = (const CUpti_ActivityKernel10 *)rec;
+		if (busy && k->end >= k->start) {
+			busy_ns += (double)(k->end - k->start);
+			busy_kernels++;
+		}
 		if (!collecting || !k->name)
 			continue;
 		if (strcmp(k->name, want[0]) != 0 && strcmp(k->name, want[1]) != 0) {
@@ -151,6 +158,8 @@ int rung_cupti_start2(const char *name_a, const char *name_b)
 {
 	if (!cu.ok)
 		return rung_error_set(RUNG_ENOTFOUND, "CUPTI not loaded");
+	if (busy) /* records of the job's earlier kernels are not this collection's */
+		cu.flush_all(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
 	pthread_mutex_lock(&lock);
 	snprintf(want[0], sizeof(want[0]), "%s", name_a);
 	snprintf(want[1], sizeof(want[1]), "%s", name_b);
@@ -196,12 +205,54 @@ void rung_cupti_stop(void)
 {
 	if (!cu.ok)
 		return;
-	cu.disable(activity_kind());
+	if (!busy)
+		cu.disable(activity_kind());
 	cu.flush_all(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
 	pthread_mutex_lock(&lock);
 	collecting = false;
 	ngot = 0;
 	pthread_mutex_unlock(&lock);
+}
+
+int rung_cupti_busy_on(void)
+{
+	if (!cu.ok)
+		return rung_error_set(RUNG_ENOTFOUND, "CUPTI not loaded");
+	pthread_mutex_lock(&lock);
+	busy = true;
+	busy_ns = 0;
+	busy_kernels = 0;
+	pthread_mutex_unlock(&lock);
+	CUptiResult r = cu.enable(activity_kind());
+	if (r != CUPTI_SUCCESS) {
+		busy = false;
+		return rung_error_set(RUNG_ECUDA, "cuptiActivityEnable: %d", (int)r);
+	}
+	return 0;
+}
+
+void rung_cupti_busy_take(double *ns, int64_t *kernels)
+{
+	if (cu.ok)
+		cu.flush_all(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+	pthread_mutex_lock(&lock);
+	*ns = busy_ns;
+	*kernels = busy_kernels;
+	busy_ns = 0;
+	busy_kernels = 0;
+	pthread_mutex_unlock(&lock);
+}
+
+void rung_cupti_busy_off(void)
+{
+	if (!cu.ok || !busy)
+		return;
+	pthread_mutex_lock(&lock);
+	busy = false;
+	bool running = collecting;
+	pthread_mutex_unlock(&lock);
+	if (!running)
+		cu.disable(activity_kind());
 }
 
 /* --- NVML: types declared locally (no nvml.h needed) ------------------------- */
@@ -386,4 +437,16 @@ const char *rung_nvml_driver_version(void)
 	if (!nv.ok || !nv.driver_version || nv.driver_version(buf, sizeof(buf)) != NVML_OK)
 		return NULL;
 	return buf;
+}
+
+void rung_cupti_busy_pause(bool pause)
+{
+	if (!cu.ok || !busy)
+		return;
+	if (pause) {
+		cu.flush_all(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+		cu.disable(activity_kind());
+	} else {
+		cu.enable(activity_kind());
+	}
 }

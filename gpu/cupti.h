@@ -32,8 +32,20 @@ int rung_cupti_collect(double *ns, int max);
  * and the first one's name into name (may be NULL). Call after
  * rung_cupti_collect, which flushes. */
 int rung_cupti_others(char *name, size_t len);
-/* Stops collecting (disables the activity kind, drops pending records). */
+/* Stops collecting (disables the activity kind unless busy accounting is on,
+ * drops pending records). */
 void rung_cupti_stop(void);
+
+/* Busy accounting (`rung eval --stats`): while on, the kernel records stay
+ * enabled and every kernel's duration (any name) is summed. rung_cupti_busy_take
+ * flushes, returns the sum (ns) and the count since the last take, and resets.
+ * Off disables the records unless a collection is running. */
+int rung_cupti_busy_on(void);
+void rung_cupti_busy_take(double *ns, int64_t *kernels);
+void rung_cupti_busy_off(void);
+/* Suspends (true) and resumes (false) the busy accounting's records around a
+ * range-profiler session, keeping the sum. */
+void rung_cupti_busy_pause(bool pause);
 
 /* NVML (libnvidia-ml.so.1, dlopen), all optional: -1 / NAN / NULL when absent. */
 int rung_nvml_open(const char *uuid); /* "GPU-xxxxxxxx-..." or NULL for index 0 */

@@ -33,6 +33,7 @@
 	_(cuptiProfilerHostGetConfigImageSize, CUpti_Profiler_Host_GetConfigImageSize_Params) \
 	_(cuptiProfilerHostGetConfigImage, CUpti_Profiler_Host_GetConfigImage_Params) \
 	_(cuptiProfilerHostEvaluateToGpuValues, CUpti_Profiler_Host_EvaluateToGpuValues_Params) \
+	_(cuptiProfilerHostGetNumOfPasses, CUpti_Profiler_Host_GetNumOfPasses_Params) \
 	_(cuptiRangeProfilerEnable, CUpti_RangeProfiler_Enable_Params) \
 	_(cuptiRangeProfilerDisable, CUpti_RangeProfiler_Disable_Params) \
 	_(cuptiRangeProfilerGetCounterDataSize, CUpti_RangeProfiler_GetCounterDataSize_Params) \
@@ -41,7 +42,8 @@
 	_(cuptiRangeProfilerStart, CUpti_RangeProfiler_Start_Params) \
 	_(cuptiRangeProfilerStop, CUpti_RangeProfiler_Stop_Params) \
 	_(cuptiRangeProfilerDecodeData, CUpti_RangeProfiler_DecodeData_Params) \
-	_(cuptiRangeProfilerGetCounterDataInfo, CUpti_RangeProfiler_GetCounterDataInfo_Params)
+	_(cuptiRangeProfilerGetCounterDataInfo, CUpti_RangeProfiler_GetCounterDataInfo_Params) \
+	_(cuptiRangeProfilerCounterDataGetRangeInfo, CUpti_RangeProfiler_CounterData_GetRangeInfo_Params)
 
 static struct {
 	void *lib;
@@ -122,12 +124,24 @@ static int cfail(CUptiResult r, const char *call, char *why, size_t len)
 
 /* One profiler session (initialize, configure, one launch under kernel replay,
  * evaluate, tear down) for a handful of metrics. */
-static int profile_session(double *values, char *skipped, size_t skipped_len, CUcontext ctx, CUdevice dev,
-			   const char *const *metrics, int n, rung_prof_launch_fn launch, void *ud,
-			   CUresult *launch_err, char *why, size_t why_len)
+/* One session: the metrics over `calls` calls of launch (auto range: one
+ * range per kernel, at most max_ranges in all). With first == false the last
+ * range is the one measured (values[i] is metric i); with first == true every
+ * call must launch the same number of kernels, the measured one first, and
+ * values[k * n + i] is metric i of call k's first (*nvalues of them). The
+ * profiler names auto ranges by their index ("0", "1", ...), not by kernel,
+ * hence the order. one_pass: refuse a configuration that would replay the
+ * kernel (timing). */
+static int profile_session(double *values, int *nvalues, char *skipped, size_t skipped_len, CUcontext ctx,
+			   CUdevice dev, const char *const *metrics, int n, int calls, int max_ranges, bool first,
+			   bool one_pass, rung_prof_launch_fn launch, void *ud, CUresult *launch_err, char *why,
+			   size_t why_len)
 {
-	for (int i = 0; i < n; i++)
+	int nout = first ? calls : 1;
+	for (int i = 0; i < n * nout; i++)
 		values[i] = NAN;
+	if (nvalues)
+		*nvalues = 0;
 	if (skipped_len)
 		skipped[0] = 0;
 	why[0] = 0;
@@ -224,6 +238,18 @@ static int profile_session(double *values, char *skipped, size_t skipped_len, CU
 	ci.configImageSize = cs.configImageSize;
 	ci.pConfigImage = config;
 	CALL(cuptiProfilerHostGetConfigImage, ci);
+	if (one_pass) {
+		CUpti_Profiler_Host_GetNumOfPasses_Params np = {.structSize = CUpti_Profiler_Host_GetNumOfPasses_Params_STRUCT_SIZE};
+		np.configImageSize = cs.configImageSize;
+		np.pConfigImage = config;
+		CALL(cuptiProfilerHostGetNumOfPasses, np);
+		if (np.numOfPasses != 1) {
+			snprintf(why, why_len, "%s needs %zu passes here (the kernel would be replayed)", metrics[0],
+				 np.numOfPasses);
+			ret = RUNG_EUNSUPPORTED;
+			goto out;
+		}
+	}
 
 	CUpti_RangeProfiler_Enable_Params en = {.structSize = CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE};
 	en.ctx = ctx;
@@ -235,8 +261,9 @@ static int profile_session(double *values, char *skipped, size_t skipped_len, CU
 	gs.pRangeProfilerObject = obj;
 	gs.pMetricNames = ok;
 	gs.numMetrics = (size_t)nok;
-	gs.maxNumOfRanges = 4;
-	gs.maxNumRangeTreeNodes = 4;
+	size_t nranges = max_ranges > 4 ? (size_t)max_ranges : 4;
+	gs.maxNumOfRanges = nranges;
+	gs.maxNumRangeTreeNodes = gs.maxNumOfRanges;
 	CALL(cuptiRangeProfilerGetCounterDataSize, gs);
 	data = calloc(1, gs.counterDataSize + 1);
 	if (!data) {
@@ -257,7 +284,7 @@ static int profile_session(double *values, char *skipped, size_t skipped_len, CU
 	sc.pCounterDataImage = data;
 	sc.range = CUPTI_AutoRange;
 	sc.replayMode = CUPTI_KernelReplay;
-	sc.maxRangesPerPass = 4;
+	sc.maxRangesPerPass = gs.maxNumOfRanges;
 	sc.numNestingLevels = 1;
 	sc.minNestingLevel = 1;
 	sc.passIndex = 0;
@@ -267,7 +294,8 @@ static int profile_session(double *values, char *skipped, size_t skipped_len, CU
 	CUpti_RangeProfiler_Start_Params st = {.structSize = CUpti_RangeProfiler_Start_Params_STRUCT_SIZE};
 	st.pRangeProfilerObject = obj;
 	CALL(cuptiRangeProfilerStart, st);
-	*launch_err = launch(ud);
+	for (int c = 0; c < calls && *launch_err == CUDA_SUCCESS; c++)
+		*launch_err = launch(ud);
 	CUpti_RangeProfiler_Stop_Params sp = {.structSize = CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE};
 	sp.pRangeProfilerObject = obj;
 	CUptiResult stop_r = P.cuptiRangeProfilerStop(&sp);
@@ -292,17 +320,33 @@ static int profile_session(double *values, char *skipped, size_t skipped_len, CU
 		ret = RUNG_ECUDA;
 		goto out;
 	}
-	CUpti_Profiler_Host_EvaluateToGpuValues_Params ev = {.structSize = CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE};
-	ev.pHostObject = host;
-	ev.pCounterDataImage = data;
-	ev.counterDataImageSize = gs.counterDataSize;
-	ev.rangeIndex = gi.numTotalRanges - 1; /* the kernel is the last (only) launch */
-	ev.ppMetricNames = ok;
-	ev.numMetrics = (size_t)nok;
-	ev.pMetricValues = okval;
-	CALL(cuptiProfilerHostEvaluateToGpuValues, ev);
-	for (int k = 0; k < nok; k++)
-		values[okidx[k]] = okval[k];
+	size_t per = 1;
+	if (first) {
+		per = gi.numTotalRanges / (size_t)calls;
+		if (per < 1 || per * (size_t)calls != gi.numTotalRanges) {
+			snprintf(why, why_len, "the profiler recorded %zu ranges for %d launches (not the same number each)",
+				 (size_t)gi.numTotalRanges, calls);
+			ret = RUNG_ECUDA;
+			goto out;
+		}
+	}
+	int found = 0;
+	for (size_t rg = first ? 0 : gi.numTotalRanges - 1; rg < gi.numTotalRanges && found < nout; rg += per) {
+		CUpti_Profiler_Host_EvaluateToGpuValues_Params ev = {.structSize = CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE};
+		ev.pHostObject = host;
+		ev.pCounterDataImage = data;
+		ev.counterDataImageSize = gs.counterDataSize;
+		ev.rangeIndex = rg;
+		ev.ppMetricNames = ok;
+		ev.numMetrics = (size_t)nok;
+		ev.pMetricValues = okval;
+		CALL(cuptiProfilerHostEvaluateToGpuValues, ev);
+		for (int k = 0; k < nok; k++)
+			values[(size_t)found * (size_t)n + (size_t)okidx[k]] = okval[k];
+		found++;
+	}
+	if (nvalues)
+		*nvalues = found;
 	ret = 0;
 out:
 	if (enabled) {
@@ -348,8 +392,8 @@ int rung_cupti_profile(double *values, char *skipped, size_t skipped_len, CUcont
 	for (int i = 0; i < n; i += group) {
 		int m = n - i < group ? n - i : group;
 		char sub[512];
-		int rc = profile_session(values + i, sub, sizeof(sub), ctx, dev, metrics + i, m, launch, ud, launch_err,
-					 why, why_len);
+		int rc = profile_session(values + i, NULL, sub, sizeof(sub), ctx, dev, metrics + i, m, 1, 4, false, false,
+					 launch, ud, launch_err, why, why_len);
 		if (*launch_err != CUDA_SUCCESS)
 			return rc;
 		if (rc == RUNG_EUNSUPPORTED && ngood == 0 && !strstr(why, "none of the"))
@@ -374,4 +418,21 @@ int rung_cupti_profile(double *values, char *skipped, size_t skipped_len, CUcont
 		return last ? last : RUNG_EUNSUPPORTED;
 	why[0] = 0;
 	return 0;
+}
+
+int rung_cupti_durations(double *ns, int *got, int calls, int max_ranges, CUcontext ctx, CUdevice dev,
+			 rung_prof_launch_fn launch, void *ud, CUresult *launch_err, char *why, size_t why_len)
+{
+	static const char *const duration[] = {"gpu__time_duration.sum"};
+	char skipped[256];
+	*got = 0;
+	if (calls < 1 || max_ranges < calls)
+		return rung_error_set(RUNG_EINVAL, "rung_cupti_durations: %d calls, %d ranges", calls, max_ranges);
+	int rc = profile_session(ns, got, skipped, sizeof(skipped), ctx, dev, duration, 1, calls, max_ranges, true,
+				 true, launch, ud, launch_err, why, why_len);
+	if (rc == 0 && skipped[0]) {
+		snprintf(why, why_len, "gpu__time_duration.sum: %s", skipped);
+		return RUNG_EUNSUPPORTED;
+	}
+	return rc;
 }

@@ -22,4 +22,15 @@ int rung_cupti_profile(double *values, char *skipped, size_t skipped_len, CUcont
 		       const char *const *metrics, int n, rung_prof_launch_fn launch, void *ud, CUresult *launch_err,
 		       char *why, size_t why_len);
 
+/* Kernel durations in ns from the range profiler's gpu__time_duration.sum,
+ * the counter ncu reports as Duration: launch(ud) is called `calls` times in
+ * one session (auto range: every kernel is a range, at most max_ranges in
+ * all); each call must launch the same number of kernels, the measured one
+ * FIRST (the profiler names auto ranges by index, not by kernel); ns[0..*got)
+ * are the calls' first kernels. The configuration must take one pass, so
+ * nothing is replayed (RUNG_EUNSUPPORTED otherwise, or when the profiler
+ * cannot run here; why says which). Activity records must be off meanwhile. */
+int rung_cupti_durations(double *ns, int *got, int calls, int max_ranges, CUcontext ctx, CUdevice dev,
+			 rung_prof_launch_fn launch, void *ud, CUresult *launch_err, char *why, size_t why_len);
+
 #endif

@@ -581,6 +581,8 @@ static void merge(rung_result *out, rung_result *wr)
 		out->env = wr->env;
 	out->impossible = wr->impossible;
 	out->floor_ms = wr->floor_ms;
+	out->gpu_busy_ms = wr->gpu_busy_ms;
+	out->gpu_kernels = wr->gpu_kernels;
 	for (int k = 0; k < wr->nsuspects; k++) /* the worker's evidence after the compile's */
 		rung_result_add_suspect(out, wr->suspects[k].kind, "%s", wr->suspects[k].reason);
 	free(out->counters);

@@ -31,6 +31,9 @@ enum {
 	/* The sanitize rung's job (gpu/sanitize.c): the plan cut to the smallest
 	 * check shape and one seed (rung_plan_sanitize); give RUNG_JOB_NO_BENCH too. */
 	RUNG_JOB_SANITIZE = 1 << 5,
+	/* Measure the job's GPU busy time (result gpu_busy_ms, gpu_kernels) from
+	 * CUPTI kernel records kept on for the whole job (`rung eval --stats`). */
+	RUNG_JOB_STATS = 1 << 6,
 };
 
 /* One version to evaluate. Strings are borrowed. */

@@ -99,6 +99,35 @@ static void test_rev_store(void)
 	CHECK_CONTAINS(out, want);
 	free(out);
 	CHECK_INT(live_results(dir), 3);
+
+	/* eval --stats: a version with new machine code runs on the GPU; its jobs'
+	 * kernels are summed from CUPTI's records into the GPU busy line, which
+	 * cannot exceed the wall time */
+	char *k4 = cat2(k, "\n__global__ void rung_stats_probe(float *p) { if (p) p[0] = 1.0f; }\n");
+	g = NULL;
+	CHECK_INT(git_repository_open(&g, dir), 0);
+	git_oid c4;
+	gf_commit(&c4, g, "HEAD", NULL, -1, GF_T0 + 180, "new code",
+		  (const char *[]){"t/rung.ini", ini, "t/reference.cu", ref, "t/sgemm.cu", k4, NULL});
+	git_repository_free(g);
+	gf_hex(hex, &c4);
+	CHECK_INT(t_sh(&out, "%s eval -C %s --stats --jobs 2 %.7s 2>/dev/null", RUNG_BIN, dir, hex), 0);
+	CHECK_CONTAINS(out, "stats: 1 version(s) in ");
+	CHECK_CONTAINS(out, "1 ran on the GPU, 0 no-op, 0 from the store");
+	const char *busy = strstr(out, "stats: GPU busy ");
+	CHECK(busy != NULL);
+	const char *wall = strstr(out, " s wall");
+	double busy_s = busy ? atof(busy + strlen("stats: GPU busy ")) : -1, wall_s = -1;
+	if (wall) { /* "stats: 1 version(s) in W s wall" */
+		const char *w = wall;
+		while (w > out && w[-1] != ' ')
+			w--;
+		wall_s = atof(w);
+	}
+	fprintf(stderr, "eval --stats: busy %.3f s of %.3f s wall\n%s", busy_s, wall_s, out);
+	CHECK(busy_s > 0 && wall_s > 0 && busy_s <= wall_s);
+	free(out);
+	free(k4);
 	free(ini);
 	free(ref);
 	free(k);

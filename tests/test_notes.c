@@ -346,11 +346,121 @@ static void test_stale_lock(void)
 	rung_repo_free(r);
 }
 
+/* An old note (before answers and task-wide directives) reads as it did; the
+ * new lines parse, format back byte for byte, and ids do not move. */
+static void test_answers_parse(void)
+{
+	rung_note n;
+	const char *old = "verdict: keep\n- 2025-11-29 22:05 Ada Lovelace: try 2-D register blocking\n"
+			  "x 2025-11-29 22:40 Bob: use float4\n* 2025-11-29 22:41 Bob: fine\n";
+	CHECK_INT(rung_note_parse(&n, old), 0);
+	snprintf(n.commit, sizeof(n.commit), "%s", "0123456789abcdef0123456789abcdef01234567");
+	CHECK_INT(n.ndirectives, 3);
+	CHECK(n.other == NULL);
+	char id0[9], id1[9];
+	if (n.ndirectives == 3) {
+		CHECK_INT(rung_directive_status(&n.directives[0]), RUNG_DSTATUS_OPEN);
+		CHECK_INT(rung_directive_status(&n.directives[1]), RUNG_DSTATUS_DONE); /* "x " with no answer: done */
+		CHECK_INT(n.directives[1].answer, RUNG_ANSWER_NONE);
+		CHECK(!n.directives[0].task_wide);
+		rung_directive_id(id0, &n, 0);
+		rung_directive_id(id1, &n, 1);
+		CHECK_INT((int)strlen(id0), 8);
+		CHECK(strcmp(id0, id1) != 0);
+	}
+	rung_note_clear(&n);
+
+	const char *text = "- 2025-11-29 22:05 Ada Lovelace: try 2-D register blocking\n"
+			   "  > declined 2025-11-30 09:12 [3c452f7a] claude: smem: 48 KiB at this occupancy\n"
+			   "- 2025-11-29 22:06 Ada Lovelace: [task-wide] never loosen tolerances\n"
+			   "x 2025-11-29 22:07 Ada: again\n"
+			   "  > closed 2025-11-30 09:13 Ada\n"
+			   "  > done 2025-11-30 09:14 stray: an answer to nothing\n";
+	CHECK_INT(rung_note_parse(&n, text), 0);
+	snprintf(n.commit, sizeof(n.commit), "%s", "0123456789abcdef0123456789abcdef01234567");
+	CHECK_INT(n.ndirectives, 3);
+	if (n.ndirectives == 3) {
+		const rung_directive *d = &n.directives[0];
+		CHECK_INT(d->answer, RUNG_ANSWER_DECLINED);
+		CHECK(!d->done); /* "- ": an answer line under an open directive keeps it open */
+		CHECK_STR(d->answer_version, "3c452f7a");
+		CHECK_STR(d->answer_author, "claude");
+		CHECK_STR(d->answer_text, "smem: 48 KiB at this occupancy");
+		CHECK_INT(d->answer_time, 1764493920); /* 2025-11-30 09:12 UTC */
+		char id[9];
+		rung_directive_id(id, &n, 0);
+		CHECK_STR(id, id0); /* same commit, time, author, text: same id, answered or not */
+		CHECK(n.directives[1].task_wide);
+		CHECK_STR(n.directives[1].text, "never loosen tolerances");
+		CHECK_INT(rung_directive_status(&n.directives[2]), RUNG_DSTATUS_CLOSED);
+		CHECK(n.directives[2].answer_text == NULL);
+	}
+	CHECK_STR(n.other, "  > done 2025-11-30 09:14 stray: an answer to nothing\n"); /* the second answer is kept as text */
+	char *f = rung_note_format(&n);
+	CHECK_STR(f, text);
+	free(f);
+	rung_note_clear(&n);
+}
+
+/* Answering through git: by id, with the reason; the id stays; a second
+ * writer's entry does not move it; an unknown id and a remark are refused. */
+static void test_answer_git(void)
+{
+	const char *dir = t_tmpdir();
+	git_repository *g = gf_init(dir);
+	git_oid c1;
+	gf_commit(&c1, g, "HEAD", NULL, -1, GF_T0, "v1", (const char *[]){"k.cu", "v1", NULL});
+	rung_repo *r;
+	CHECK_INT(rung_repo_open(&r, dir), 0);
+	int64_t t = GF_T0 + 600;
+	CHECK_INT(rung_note_add(r, "HEAD", RUNG_NOTE_NONE, "try float4 loads", t), 0);
+	CHECK_INT(rung_note_add(r, "HEAD", RUNG_NOTE_NONE, RUNG_TASK_WIDE_MARK "never loosen tolerances", t), 0);
+	CHECK_INT(rung_note_add_entry(r, "HEAD", RUNG_NOTE_NONE, RUNG_ENTRY_REMARK, "a remark", t), 0);
+	rung_note n;
+	char id[9], tw[9], rem[9];
+	CHECK_INT(rung_note_read(&n, r, "HEAD"), 0);
+	CHECK_INT(n.ndirectives, 3);
+	rung_directive_id(id, &n, 0);
+	rung_directive_id(tw, &n, 1);
+	rung_directive_id(rem, &n, 2);
+	CHECK(n.directives[1].task_wide);
+	rung_note_clear(&n);
+	char h1[41];
+	gf_hex(h1, &c1);
+	CHECK_INT(rung_note_answer(r, "HEAD", id, RUNG_ANSWER_DECLINED, h1, "C is odd\nin two shapes", t + 60), 0);
+	CHECK_INT(rung_note_add(r, "HEAD", RUNG_NOTE_NONE, "another", t + 120), 0);
+	CHECK_INT(rung_note_answer(r, "HEAD", "deadbeef", RUNG_ANSWER_DONE, NULL, "x", 0), RUNG_ENOTFOUND);
+	CHECK_INT(rung_note_answer(r, "HEAD", rem, RUNG_ANSWER_DONE, NULL, "x", 0), RUNG_EINVAL);
+	CHECK_INT(rung_note_read(&n, r, "HEAD"), 0);
+	CHECK_INT(n.ndirectives, 4);
+	if (n.ndirectives == 4) {
+		char again[9];
+		rung_directive_id(again, &n, 0);
+		CHECK_STR(again, id);
+		rung_directive_id(again, &n, 1);
+		CHECK_STR(again, tw);
+		CHECK_INT(rung_directive_status(&n.directives[0]), RUNG_DSTATUS_DECLINED);
+		CHECK_STR(n.directives[0].answer_text, "C is odd in two shapes");
+		CHECK_STR(n.directives[0].answer_version, h1);
+		CHECK_INT(rung_directive_status(&n.directives[1]), RUNG_DSTATUS_OPEN);
+	}
+	rung_note_clear(&n);
+	/* git notes shows the answer as a line of its own */
+	char cmd[600];
+	snprintf(cmd, sizeof(cmd), "git -C '%s' notes --ref=rung show HEAD | grep -q '^  > declined .*\\[%s\\] .*: C is odd in two shapes$'",
+		 dir, h1);
+	CHECK_INT(system(cmd), 0);
+	rung_repo_free(r);
+	git_repository_free(g);
+}
+
 int main(void)
 {
 	setenv("TZ", "UTC", 1);
 	T_RUN(test_parse_format);
 	T_RUN(test_remarks);
+	T_RUN(test_answers_parse);
+	T_RUN(test_answer_git);
 	T_RUN(test_round_trip_git);
 	T_RUN(test_no_notes);
 	T_RUN(test_concurrent_writers);

@@ -11,6 +11,9 @@
 #include "core/err.h"
 #include "core/half.h"
 #include "core/rng.h"
+#include "core/metrics_hd.h"
+#include "core/rng_hd.h"
+#include "gpu/worker/stage.h"
 
 static void t_reproducible(void)
 {
@@ -200,7 +203,7 @@ static void t_parallel_fill(void)
 {
 	const int64_t n = 300001, start = 12345;
 	rung_dtype dts[] = { RUNG_DT_F32, RUNG_DT_F64, RUNG_DT_F16, RUNG_DT_BF16, RUNG_DT_I32, RUNG_DT_U8, RUNG_DT_I64 };
-	rung_init_kind inits[] = { RUNG_INIT_RANDN, RUNG_INIT_UNIFORM, RUNG_INIT_ARANGE, RUNG_INIT_ONES,
+	rung_init_kind inits[] = { RUNG_INIT_RANDN, RUNG_INIT_UNIFORM, RUNG_INIT_ARANGE, RUNG_INIT_ONES, RUNG_INIT_ZEROS,
 				   RUNG_INIT_WIDE, RUNG_INIT_CONSTANT, RUNG_INIT_INTS };
 	char *ser = malloc((size_t)n * 8), *par = malloc((size_t)n * 8);
 	const char *threads[] = { "1", "4" };
@@ -416,6 +419,133 @@ static void t_dist_init(void)
 	CHECK_STR(rung_error_last(), "unknown distribution 'Wide' (normal, wide, constant, ints)");
 }
 
+/* The documented stream values (docs/CHECKS.md, "Inputs"): randn through rung's
+ * own log and sine/cosine (core/rng_hd.h), compiled with no FMA contraction.
+ * These are the host path's values; the device's fill must give the same bytes
+ * (tests/gpu_devcheck.c). */
+static void t_stream_values(void)
+{
+	double d[4];
+	CHECK_INT(rung_fill(d, RUNG_DT_F64, 4, RUNG_INIT_RANDN, 0, 0, 7, "A"), 0);
+	uint64_t want[4] = { UINT64_C(0xbf8ac1f5fce2ca71), UINT64_C(0xbfdff3be27630bfd), UINT64_C(0xbfcc4574f10d3e5c),
+			     UINT64_C(0x3fcc32e3cb756f78) };
+	for (int i = 0; i < 4; i++) {
+		uint64_t u;
+		memcpy(&u, &d[i], 8);
+		CHECK_INT(u, (long long)want[i]);
+	}
+	float f[3];
+	CHECK_INT(rung_fill(f, RUNG_DT_F32, 3, RUNG_INIT_RANDN, 0, 0, 7, "A"), 0);
+	CHECK(f[0] == -0x1.ac1f6p-7f && f[1] == -0x1.ff3be2p-2f && f[2] == -0x1.c4575p-3f);
+	uint16_t h[3], b[3];
+	CHECK_INT(rung_fill(h, RUNG_DT_F16, 3, RUNG_INIT_WIDE, 0, 0, 7, "A"), 0);
+	CHECK_INT(h[0], 0x563e);
+	CHECK_INT(h[1], 0x55f0);
+	CHECK_INT(h[2], 0x561d);
+	CHECK_INT(rung_fill(b, RUNG_DT_BF16, 3, RUNG_INIT_RANDN, 0, 0, 7, "A"), 0);
+	CHECK_INT(b[0], 0xbc56);
+	CHECK_INT(b[1], 0xbf00);
+	CHECK_INT(b[2], 0xbe62);
+	CHECK(rung_rng_log(0.3) == -0x1.34378fcbda721p+0);
+	double sn, cs;
+	rung_rng_sincos_turn(0.3, &sn, &cs);
+	CHECK(sn == 0x1.e6f0e134455p-1 && cs == -0x1.3c6ef372fe94ep-2);
+	rung_rng_sincos_turn(0, &sn, &cs);
+	CHECK(sn == 0 && cs == 1);
+	CHECK(rung_rng_log(1.0) == 0);
+	CHECK(rung_rng_log(0x1p-53) == -53 * 0x1.62e42fefa39efp-1); /* E ln2, rounded once */
+}
+
+/* rung's log and sine/cosine are close to libm's over the inputs randn gives
+ * them: the log within 2 ulps, sin and cos of 2 pi u within 1e-15. */
+static void t_log_sincos_accuracy(void)
+{
+	uint64_t key = rung_rng_key(3, "acc");
+	double worst_log = 0, worst_sc = 0;
+	for (uint64_t p = 0; p < 400000; p++) {
+		double u1 = (double)((rung_rng_u64(key, 2 * p) >> 11) + 1) * 0x1.0p-53;
+		double u2 = rung_rng_uniform(key, 2 * p + 1);
+		double l = rung_rng_log(u1), L = log(u1);
+		if (L != 0) {
+			double ulp = nextafter(fabs(L), INFINITY) - fabs(L);
+			worst_log = fmax(worst_log, fabs(l - L) / ulp);
+		}
+		double s, c, t = 2 * M_PI * u2;
+		rung_rng_sincos_turn(u2, &s, &c);
+		worst_sc = fmax(worst_sc, fmax(fabs(s - sin(t)), fabs(c - cos(t))));
+	}
+	if (worst_log > 2 || worst_sc > 1e-15)
+		fprintf(stderr, "  log %.2f ulps, sincos %.3g\n", worst_log, worst_sc);
+	CHECK(worst_log <= 2);
+	CHECK(worst_sc <= 1e-15);
+}
+
+/* The fill is the shared element function (core/rng_hd.h) pair by pair: what
+ * the device kernel computes, one thread per pair. */
+static void t_fill_is_element_function(void)
+{
+	enum { N = 9001 };
+	rung_dtype dts[] = { RUNG_DT_F32, RUNG_DT_F64, RUNG_DT_F16, RUNG_DT_BF16, RUNG_DT_I32, RUNG_DT_U8, RUNG_DT_I64 };
+	rung_init_kind inits[] = { RUNG_INIT_RANDN, RUNG_INIT_UNIFORM, RUNG_INIT_ARANGE, RUNG_INIT_ONES, RUNG_INIT_ZEROS,
+				   RUNG_INIT_WIDE, RUNG_INIT_CONSTANT, RUNG_INIT_INTS };
+	char *fill = malloc((size_t)N * 8), *elem = malloc((size_t)N * 8);
+	for (size_t d = 0; d < sizeof dts / sizeof dts[0]; d++) {
+		for (size_t k = 0; k < sizeof inits / sizeof inits[0]; k++) {
+			if (inits[k] >= RUNG_INIT_WIDE && !rung_dtype_is_float(dts[d]))
+				continue;
+			int es = (int)rung_dt_size(dts[d]);
+			CHECK_INT(rung_fill(fill, dts[d], N, inits[k], -3, 5, 11, "E"), 0);
+			rung_hd_gen g;
+			rung_gen_params(&g, dts[d], inits[k], -3, 5, 11, "E");
+			for (uint64_t p = 0; 2 * p < N; p++) {
+				uint64_t b0, b1;
+				rung_hd_gen_pair(&g, p, &b0, &b1);
+				rung_hd_store_bits(elem, es, (int64_t)(2 * p), b0);
+				if (2 * p + 1 < N)
+					rung_hd_store_bits(elem, es, (int64_t)(2 * p + 1), b1);
+			}
+			CHECK(memcmp(fill, elem, (size_t)N * (size_t)es) == 0);
+		}
+	}
+	free(fill);
+	free(elem);
+}
+
+/* The chunk hash (gpu/worker/stage.c, core/metrics_hd.h): a sum of
+ * position-mixed words, so any order of the additions gives it (the device sums
+ * with a block of threads), and one changed byte anywhere changes it. */
+static void t_chunk_hash(void)
+{
+	enum { LEN = 8 * 1000 + 5 };
+	unsigned char *b = malloc(LEN);
+	for (int i = 0; i < LEN; i++)
+		b[i] = (unsigned char)(rung_rng_u64(9, (uint64_t)i) >> 56);
+	uint64_t h = rung__hash_bytes(b, LEN);
+	/* the words summed backwards, the tail word zero-padded */
+	uint64_t sum = 0, tail = 0;
+	memcpy(&tail, b + 8000, 5);
+	sum += rung_hd_hash_term(1000, tail);
+	for (int k = 999; k >= 0; k--) {
+		uint64_t w;
+		memcpy(&w, b + 8 * k, 8);
+		sum += rung_hd_hash_term((uint64_t)k, w);
+	}
+	CHECK(rung_hd_hash_final(sum, LEN) == h);
+	for (int i = 0; i < LEN; i += 997) {
+		b[i] ^= 1;
+		CHECK(rung__hash_bytes(b, LEN) != h);
+		b[i] ^= 1;
+	}
+	CHECK(rung__hash_bytes(b, LEN - 1) != h); /* the length counts */
+	/* two words swapped change it (positions are mixed in) */
+	unsigned char t[8];
+	memcpy(t, b, 8);
+	memcpy(b, b + 8, 8);
+	memcpy(b + 8, t, 8);
+	CHECK(rung__hash_bytes(b, LEN) != h);
+	free(b);
+}
+
 int main(void)
 {
 	T_RUN(t_reproducible);
@@ -429,5 +559,9 @@ int main(void)
 	T_RUN(t_constant);
 	T_RUN(t_ints);
 	T_RUN(t_dist_init);
+	T_RUN(t_stream_values);
+	T_RUN(t_log_sincos_accuracy);
+	T_RUN(t_fill_is_element_function);
+	T_RUN(t_chunk_hash);
 	return t_done();
 }

@@ -304,7 +304,7 @@ static void test_err_missing_required_key(void)
 {
 	CHECK_STR(small_sub("entry = k\n", "# entry = k\n"), P ":1: [task] entry: missing (required)");
 	CHECK_STR(small_sub("grid = cdiv(M, 32)\n", "#\n"), P ":10: [launch] grid: missing (required)");
-	CHECK_STR(small_sub("kind = output\n", "#\n"), P ":13: [arg X] kind: missing (input, output, inout or scalar)");
+	CHECK_STR(small_sub("kind = output\n", "#\n"), P ":13: [arg X] kind: missing (input, output, inout, scalar or scratch)");
 	CHECK_STR(small_sub("dtype = f32\n", "#\n"), P ":13: [arg X] dtype: missing (f64, f32, f16, bf16, i64, i32 or u8)");
 	CHECK_STR(small_sub("shape = M\n", "#\n"), P ":13: [arg X] shape: missing; an output needs a shape (e.g. shape = M, K)");
 }
@@ -332,7 +332,7 @@ static void test_err_unknown_key(void)
 {
 	CHECK_STR(small_sub("name = t\n", "nmae = t\n"),
 	          P ":2: [task]: unknown key 'nmae' (expected name, kernel, entry, reference, reference_entry, arch, options, headers)");
-	CHECK_STR(small_err("grid = 4\n"), P ":17: [arg X]: unknown key 'grid' (expected kind, dtype, shape, init, value, golden)");
+	CHECK_STR(small_err("grid = 4\n"), P ":17: [arg X]: unknown key 'grid' (expected kind, dtype, shape, init, value, golden, size)");
 	CHECK_STR(small_err("[check]\ntolerance = 1\n"),
 	          P ":18: [check]: unknown key 'tolerance' (expected sizes, seeds, atol, rtol, min_psnr, min_cossim, deterministic, inputs, sanitize)");
 }
@@ -352,7 +352,7 @@ static void test_err_duplicate_section_and_arg(void)
 static void test_err_bad_kind_dtype(void)
 {
 	CHECK_STR(small_sub("kind = output\n", "kind = outptu\n"),
-	          P ":14: [arg X] kind: unknown kind 'outptu' (expected input, output, inout or scalar)");
+	          P ":14: [arg X] kind: unknown kind 'outptu' (expected input, output, inout, scalar or scratch)");
 	CHECK_STR(small_sub("dtype = f32\n", "dtype = float\n"),
 	          P ":15: [arg X] dtype: unknown dtype 'float' (expected f64, f32, f16, bf16, i64, i32 or u8)");
 }

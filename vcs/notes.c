@@ -1,5 +1,6 @@
 #include "vcs/notes.h"
 
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 #include <git2.h>
 
 #include "core/err.h"
+#include "core/sha256.h"
 
 static const char *const verdict_names[] = {"", "keep", "reject", "baseline", "best"};
 
@@ -31,10 +33,73 @@ int rung_note_verdict_parse(rung_note_verdict *out, const char *s)
 	return rung_error_set(RUNG_EINVAL, "unknown verdict '%s' (keep, reject, baseline or best)", s);
 }
 
+static const char *const answer_names[] = {"", "done", "declined", "closed"};
+
+const char *rung_answer_name(rung_answer_kind k)
+{
+	return (unsigned)k < sizeof(answer_names) / sizeof(answer_names[0]) ? answer_names[k] : "";
+}
+
+int rung_answer_parse(rung_answer_kind *out, const char *s)
+{
+	for (int i = 1; i < (int)(sizeof(answer_names) / sizeof(answer_names[0])); i++) {
+		if (!strcmp(s, answer_names[i])) {
+			*out = (rung_answer_kind)i;
+			return 0;
+		}
+	}
+	return rung_error_set(RUNG_EINVAL, "unknown answer '%s' (done, declined or closed)", s);
+}
+
+rung_dstatus rung_directive_status(const rung_directive *d)
+{
+	if (!d->done || d->remark)
+		return RUNG_DSTATUS_OPEN;
+	return d->answer == RUNG_ANSWER_DECLINED ? RUNG_DSTATUS_DECLINED
+	       : d->answer == RUNG_ANSWER_CLOSED ? RUNG_DSTATUS_CLOSED
+						 : RUNG_DSTATUS_DONE;
+}
+
+const char *rung_dstatus_name(rung_dstatus s)
+{
+	static const char *const names[] = {"open", "done", "declined", "closed"};
+	return (unsigned)s < 4 ? names[s] : "open";
+}
+
+static void entry_id(char out[RUNG_DIRECTIVE_ID_LEN + 1], const char *commit, const rung_directive *d, int rank)
+{
+	char head[256];
+	snprintf(head, sizeof(head), "%s\n%" PRId64 " %s: ", commit, d->time, d->author);
+	rung_sha256_ctx c;
+	rung_sha256_init(&c);
+	rung_sha256_update(&c, head, strlen(head));
+	rung_sha256_update(&c, d->text, strlen(d->text));
+	if (rank > 0) {
+		snprintf(head, sizeof(head), "\n#%d", rank);
+		rung_sha256_update(&c, head, strlen(head));
+	}
+	char hex[65];
+	rung_sha256_final_hex(&c, hex);
+	snprintf(out, RUNG_DIRECTIVE_ID_LEN + 1, "%.*s", RUNG_DIRECTIVE_ID_LEN, hex);
+}
+
+void rung_directive_id(char out[RUNG_DIRECTIVE_ID_LEN + 1], const rung_note *n, int k)
+{
+	const rung_directive *d = &n->directives[k];
+	int rank = 0; /* identical entries earlier in the note (same minute, author and text) */
+	for (int i = 0; i < k; i++) {
+		const rung_directive *e = &n->directives[i];
+		rank += e->time == d->time && !strcmp(e->author, d->author) && !strcmp(e->text, d->text);
+	}
+	entry_id(out, n->commit, d, rank);
+}
+
 void rung_note_clear(rung_note *n)
 {
-	for (int i = 0; i < n->ndirectives; i++)
+	for (int i = 0; i < n->ndirectives; i++) {
 		free(n->directives[i].text);
+		free(n->directives[i].answer_text);
+	}
 	free(n->directives);
 	free(n->other);
 	memset(n, 0, sizeof(*n));
@@ -68,6 +133,11 @@ static int push_directive(rung_note *n, int64_t t, const char *author, const cha
 	memset(d, 0, sizeof(*d));
 	d->time = t;
 	snprintf(d->author, sizeof(d->author), "%s", author);
+	size_t mark = strlen(RUNG_TASK_WIDE_MARK);
+	if (kind != RUNG_ENTRY_REMARK && !strncmp(text, RUNG_TASK_WIDE_MARK, mark)) {
+		d->task_wide = true;
+		text += mark;
+	}
 	d->text = strdup(text);
 	d->done = kind == RUNG_ENTRY_DONE;
 	d->remark = kind == RUNG_ENTRY_REMARK;
@@ -100,6 +170,54 @@ static int parse_directive(rung_note *n, const char *line)
 	return push_directive(n, t, author, colon + 2, kind) < 0 ? RUNG_ENOMEM : 0;
 }
 
+/* "  > declined 2026-11-30 09:12 [3c452f7a] claude: reason" under the
+ * directive it answers (the last entry, a directive with no answer yet).
+ * 0 attached, 1 not an answer line (kept as other), RUNG_ENOMEM. */
+static int parse_answer(rung_note *n, const char *line)
+{
+	if (strncmp(line, "  > ", 4) || !n->ndirectives)
+		return 1;
+	rung_directive *d = &n->directives[n->ndirectives - 1];
+	if (d->remark || d->answer != RUNG_ANSWER_NONE)
+		return 1;
+	const char *p = line + 4;
+	char word[16];
+	int used = 0;
+	rung_answer_kind kind = RUNG_ANSWER_NONE;
+	if (sscanf(p, "%15[a-z]%n", word, &used) != 1 || p[used] != ' ' || rung_answer_parse(&kind, word) < 0) {
+		rung_error_clear();
+		return 1;
+	}
+	p += used + 1;
+	struct tm tm = {0};
+	if (sscanf(p, "%4d-%2d-%2d %2d:%2d%n", &tm.tm_year, &tm.tm_mon, &tm.tm_mday, &tm.tm_hour, &tm.tm_min, &used) != 5 ||
+	    p[used] != ' ')
+		return 1;
+	p += used + 1;
+	char version[41] = "";
+	if (*p == '[') {
+		size_t h = strspn(p + 1, "0123456789abcdef");
+		if (h < 4 || h > 40 || p[1 + h] != ']' || p[2 + h] != ' ')
+			return 1;
+		snprintf(version, sizeof(version), "%.*s", (int)h, p + 1);
+		p += h + 3;
+	}
+	const char *colon = strstr(p, ": ");
+	const char *end = colon ? colon : p + strlen(p);
+	if (end == p)
+		return 1;
+	tm.tm_year -= 1900;
+	tm.tm_mon -= 1;
+	tm.tm_isdst = -1;
+	d->answer = kind;
+	d->answer_time = (int64_t)mktime(&tm);
+	snprintf(d->answer_author, sizeof(d->answer_author), "%.*s", (int)(end - p), p);
+	snprintf(d->answer_version, sizeof(d->answer_version), "%s", version);
+	if (colon && colon[2] && !(d->answer_text = strdup(colon + 2)))
+		return RUNG_ENOMEM;
+	return 0;
+}
+
 int rung_note_parse(rung_note *out, const char *text)
 {
 	memset(out, 0, sizeof(*out));
@@ -113,7 +231,9 @@ int rung_note_parse(rung_note *out, const char *text)
 		while (len && (line[len - 1] == '\r' || line[len - 1] == ' '))
 			line[--len] = 0;
 		int e = 1;
-		if (!strncmp(line, "verdict:", 8)) {
+		if (!strncmp(line, "  > ", 4)) {
+			e = parse_answer(out, line);
+		} else if (!strncmp(line, "verdict:", 8)) {
 			const char *v = line + 8;
 			while (*v == ' ')
 				v++;
@@ -145,7 +265,9 @@ char *rung_note_format(const rung_note *n)
 {
 	size_t cap = 256 + (n->other ? strlen(n->other) : 0);
 	for (int i = 0; i < n->ndirectives; i++)
-		cap += strlen(n->directives[i].text) + strlen(n->directives[i].author) + 40;
+		cap += strlen(n->directives[i].text) + strlen(n->directives[i].author) + 60 +
+		       strlen(n->directives[i].answer_author) + 64 +
+		       (n->directives[i].answer_text ? strlen(n->directives[i].answer_text) : 0);
 	char *b = malloc(cap);
 	if (!b)
 		return NULL;
@@ -159,8 +281,18 @@ char *rung_note_format(const rung_note *n)
 		localtime_r(&t, &tm);
 		char date[32];
 		strftime(date, sizeof(date), "%Y-%m-%d %H:%M", &tm);
-		o += (size_t)snprintf(b + o, cap - o, "%c %s %s: %s\n", d->remark ? '*' : d->done ? 'x' : '-', date, d->author,
-				      d->text);
+		o += (size_t)snprintf(b + o, cap - o, "%c %s %s: %s%s\n", d->remark ? '*' : d->done ? 'x' : '-', date, d->author,
+				      d->task_wide && !d->remark ? RUNG_TASK_WIDE_MARK : "", d->text);
+		if (d->answer != RUNG_ANSWER_NONE && !d->remark) {
+			t = (time_t)d->answer_time;
+			localtime_r(&t, &tm);
+			strftime(date, sizeof(date), "%Y-%m-%d %H:%M", &tm);
+			o += (size_t)snprintf(b + o, cap - o, "  > %s %s %s%s%s%s%s%s\n", rung_answer_name(d->answer), date,
+					      d->answer_version[0] ? "[" : "", d->answer_version,
+					      d->answer_version[0] ? "] " : "", d->answer_author,
+					      d->answer_text && d->answer_text[0] ? ": " : "",
+					      d->answer_text ? d->answer_text : "");
+		}
 	}
 	if (n->other)
 		o += (size_t)snprintf(b + o, cap - o, "%s", n->other);
@@ -280,6 +412,7 @@ static int update_once(rung_repo *r, const git_oid *oid, note_edit_fn edit, void
 	} else if (e != GIT_ENOTFOUND) {
 		return rung_git_error(e, RUNG_NOTES_REF);
 	}
+	git_oid_tostr(n.commit, sizeof(n.commit), oid); /* the ids of its directives need it */
 	int how = edit(&n, exists, sig, ud);
 	if (how < 0 || how == NOTE_KEEP || (how == NOTE_REMOVE && !exists)) {
 		e = how < 0 ? how : 0;
@@ -464,6 +597,66 @@ static int edit_close_all(rung_note *n, bool exists, const git_signature *sig, v
 		if (!n->directives[i].remark)
 			n->directives[i].done = true;
 	return NOTE_WRITE;
+}
+
+typedef struct {
+	const char *rev, *id, *version, *reason;
+	rung_answer_kind kind;
+	int64_t time;
+} answer_edit;
+
+static int edit_answer(rung_note *n, bool exists, const git_signature *sig, void *ud)
+{
+	const answer_edit *a = ud;
+	if (!exists)
+		return rung_error_set(RUNG_ENOTFOUND, "%s: no note, so no directive %s", a->rev, a->id);
+	for (int k = 0; k < n->ndirectives; k++) {
+		char id[RUNG_DIRECTIVE_ID_LEN + 1];
+		rung_directive_id(id, n, k);
+		if (strcmp(id, a->id))
+			continue;
+		rung_directive *d = &n->directives[k];
+		if (d->remark)
+			return rung_error_set(RUNG_EINVAL, "%s is a remark, not a directive: there is nothing to answer", a->id);
+		char *text = a->reason && *a->reason ? strdup(a->reason) : NULL;
+		if (a->reason && *a->reason && !text)
+			return rung_error_set(RUNG_ENOMEM, "out of memory");
+		free(d->answer_text);
+		d->answer_text = text;
+		d->done = true;
+		d->answer = a->kind;
+		d->answer_time = a->time;
+		snprintf(d->answer_author, sizeof(d->answer_author), "%s", sig->name && *sig->name ? sig->name : "rung");
+		snprintf(d->answer_version, sizeof(d->answer_version), "%s", a->version ? a->version : "");
+		return NOTE_WRITE;
+	}
+	return rung_error_set(RUNG_ENOTFOUND, "%s: no directive %s in its note", a->rev, a->id);
+}
+
+int rung_note_answer(rung_repo *r, const char *rev, const char *id, rung_answer_kind kind, const char *version,
+		     const char *reason, int64_t now)
+{
+	git_oid oid;
+	int e = resolve_oid(&oid, r, rev);
+	if (e < 0)
+		return e;
+	if (kind == RUNG_ANSWER_NONE)
+		return rung_error_set(RUNG_EINVAL, "an answer is done, declined or closed");
+	if (version && *version && (strspn(version, "0123456789abcdef") != strlen(version) || strlen(version) > 40))
+		return rung_error_set(RUNG_EINVAL, "%s: the answering version must be a commit id", version);
+	char *flat = NULL;
+	if (reason && *reason) { /* one line: a newline would end the answer */
+		if (!(flat = strdup(reason)))
+			return rung_error_set(RUNG_ENOMEM, "out of memory");
+		for (char *p = flat; *p; p++)
+			if (*p == '\n' || *p == '\r')
+				*p = ' ';
+	}
+	int64_t t = now ? now : (int64_t)time(NULL);
+	answer_edit a = {rev, id, version, flat, kind, t - t % 60};
+	e = update_note(r, &oid, edit_answer, &a);
+	free(flat);
+	return e;
 }
 
 int rung_note_close_all(rung_repo *r, const char *rev)

@@ -454,7 +454,14 @@ void rung_content_hash(char out[65], const rung_key_input *in)
 	char v[32];
 	snprintf(v, sizeof(v), "%d", RUNG_MEASUREMENT_VERSION);
 	part(&c, "rung-measurement", v);
-	part(&c, "kernel", in->kernel_src);
+	if (in->kernel_src && in->kernel_len && memchr(in->kernel_src, 0, in->kernel_len)) {
+		char hdr[96];
+		int l = snprintf(hdr, sizeof(hdr), "kernel-bytes %zu\n", in->kernel_len);
+		rung_sha256_update(&c, hdr, (size_t)l);
+		rung_sha256_update(&c, in->kernel_src, in->kernel_len);
+	} else {
+		part(&c, "kernel", in->kernel_src);
+	}
 	for (int i = 0; i < in->nheaders; i++) {
 		part(&c, "header", in->headers[i].name);
 		part(&c, "text", in->headers[i].text);

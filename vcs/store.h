@@ -55,6 +55,8 @@ const char *rung_store_path(const rung_store *s);
 /* What a result's content key is made of. NULL strings count as empty. */
 typedef struct {
 	const char *kernel_src;
+	size_t kernel_len; /* bytes of kernel_src; 0: strlen. A kernel with a NUL byte inside
+	                    * (a committed .cubin) is hashed whole; text hashes as before */
 	const rung_header *headers; int nheaders;
 	const char *ref_src;
 	const rung_header *ref_headers; int nref_headers;

@@ -97,6 +97,7 @@ void rung_vtask_content(char out[65], const rung_vtask *t, const rung_source *k)
 {
 	rung_key_input in = {
 		.kernel_src = k->text,
+		.kernel_len = k->len,
 		.headers = k->headers,
 		.nheaders = k->nheaders,
 		.ref_src = t->ref.text,

@@ -1,5 +1,10 @@
-/* One (shape, seed) case, streamed so the worker never holds whole host copies
- * of the arguments (peak RSS stays near the four 4 MiB staging buffers):
+/* One (shape, seed) case. By default the check runs on the device
+ * (gpu/worker/devcheck.c: inputs generated into the buffers, the reference's
+ * peak, poison and chunk hashes, the inputs' hashes and the metrics, with only
+ * summaries read back: the same bits as the host path below). The host path
+ * (RUNG_HOST_CHECK=1, or no device module) is streamed so the worker never
+ * holds whole host copies of the arguments (peak RSS stays near the four 4 MiB
+ * staging buffers):
  *  - inputs are generated chunk by chunk (rung_fill_at on a thread pool) into
  *    one staging slab while the previous slab is uploaded (pinned memory, async
  *    copies: generation and PCIe overlap) to the candidate's buffer; the
@@ -37,6 +42,7 @@
 #include "core/timing.h"
 #include "gpu/worker/bset.h"
 #include "gpu/worker/case.h"
+#include "gpu/worker/devcheck.h"
 #include "gpu/worker/input.h"
 #include "gpu/worker/launch.h"
 #include "gpu/worker/report.h"
@@ -287,33 +293,47 @@ static int ref_pass(rung_wjob *j, rung_case *k, const rung_plan_shape *sh, int i
 		ret = 1;
 		goto out;
 	}
-	pass_job w = { .dt = a->dtype, .es = es, .count_poison = a->kind == RUNG_ARG_OUTPUT, .pcount = pcount,
-		       .pfirst = pfirst, .peaks = peaks, .hash = k->ref_hash[i] };
-	rung_slab_walk sw;
-	CUresult cr = rung__walk_start(&sw, j, &k->ref[i].ptr, 1, es, n);
-	char *bufs[2];
-	for (int got = cr == CUDA_SUCCESS ? 1 : -1; got > 0;) {
-		double t0 = rung_now_s();
-		if ((got = rung__walk_next(&sw, &w.s0, &w.cnt, bufs, &cr)) <= 0)
-			break;
-		t0 = rung_timing_lap("reference: readback (wait)", t0);
-		w.ref = bufs[0];
-		rung_par_for(rung__nchunks(w.cnt), ref_chunk, &w);
-		rung_timing_lap("reference: poison+peak+hash", t0);
-		rung__beat(j, "checking the reference");
-	}
-	if (cr != CUDA_SUCCESS) {
-		rung__cu_fail(j, cr, reason, rlen, "reading back", a->name);
-		ret = 1;
-		goto out;
-	}
 	double peak = 0;
 	int64_t un = 0, first = -1;
-	for (int64_t c = 0; c < nc; c++) {
-		peak = peaks[c] > peak ? peaks[c] : peak;
-		un += pcount[c];
-		if (first < 0 && pcount[c] > 0)
-			first = pfirst[c];
+	if (rung__devcheck_on(j->c)) {
+		double t0 = rung_now_s();
+		CUresult cr = rung__dev_scan(j->c->stream, k->ref[i].ptr, n, a->dtype, a->kind == RUNG_ARG_OUTPUT, &peak, &un,
+					     &first);
+		if (cr == CUDA_SUCCESS)
+			cr = rung__dev_hash(j->c->stream, k->ref[i].ptr, n, es, k->ref_hash[i]);
+		rung_timing_lap("reference: poison+peak+hash (device)", t0);
+		if (cr != CUDA_SUCCESS) {
+			rung__cu_fail(j, cr, reason, rlen, "checking", a->name);
+			ret = 1;
+			goto out;
+		}
+	} else {
+		pass_job w = { .dt = a->dtype, .es = es, .count_poison = a->kind == RUNG_ARG_OUTPUT, .pcount = pcount,
+			       .pfirst = pfirst, .peaks = peaks, .hash = k->ref_hash[i] };
+		rung_slab_walk sw;
+		CUresult cr = rung__walk_start(&sw, j, &k->ref[i].ptr, 1, es, n);
+		char *bufs[2];
+		for (int got = cr == CUDA_SUCCESS ? 1 : -1; got > 0;) {
+			double t0 = rung_now_s();
+			if ((got = rung__walk_next(&sw, &w.s0, &w.cnt, bufs, &cr)) <= 0)
+				break;
+			t0 = rung_timing_lap("reference: readback (wait)", t0);
+			w.ref = bufs[0];
+			rung_par_for(rung__nchunks(w.cnt), ref_chunk, &w);
+			rung_timing_lap("reference: poison+peak+hash", t0);
+			rung__beat(j, "checking the reference");
+		}
+		if (cr != CUDA_SUCCESS) {
+			rung__cu_fail(j, cr, reason, rlen, "reading back", a->name);
+			ret = 1;
+			goto out;
+		}
+		for (int64_t c = 0; c < nc; c++) {
+			peak = peaks[c] > peak ? peaks[c] : peak;
+			un += pcount[c];
+			if (first < 0 && pcount[c] > 0)
+				first = pfirst[c];
+		}
 	}
 	k->peak[i] = peak;
 	if (un > 0) {
@@ -373,6 +393,42 @@ out:
 	return ret;
 }
 
+/* Input i (generated) unchanged, on the device: its chunk hashes against those
+ * of the generation; a changed chunk alone is read back and compared with the
+ * host's fill of it (the first changed element). Returns as input_pass. */
+static int64_t device_input_pass(rung_wjob *j, rung_case *k, const rung_plan_shape *sh, int i, uint64_t seed,
+				 char *reason, size_t rlen)
+{
+	const rung_plan_arg *a = &j->p->args[i];
+	size_t es = rung_dtype_size(a->dtype);
+	int64_t n = sh->numel[i], nc = rung__nchunks(n), at = -1;
+	uint64_t *h = malloc(((size_t)nc + 1) * sizeof(uint64_t));
+	if (!h) {
+		rung__sfmt(reason, rlen, "out of host memory checking %s", a->name);
+		return -2;
+	}
+	double t0 = rung_now_s();
+	CUresult cr = rung__dev_hash(j->c->stream, k->cand[i].ptr, n, es, h);
+	for (int64_t c = 0; c < nc && cr == CUDA_SUCCESS && at == -1; c++) {
+		if (h[c] == k->in_hash[i][c])
+			continue;
+		int64_t c0 = c * CH, cc = n - c0 < CH ? n - c0 : CH;
+		cr = rung_cu.cuMemcpyDtoH(rung__stage(0), k->cand[i].ptr + (size_t)c0 * es, (size_t)cc * es);
+		if (cr != CUDA_SUCCESS)
+			break;
+		rung_fill_at(rung__stage(2), a->dtype, c0, cc, k->init[i], a->a, a->b, seed, a->name);
+		int64_t d = rung_input_first_change(rung__stage(2), rung__stage(0), a->dtype, cc);
+		at = c0 + (d >= 0 ? d : 0);
+	}
+	rung_timing_lap("inputs unchanged: hash (device)", t0);
+	free(h);
+	if (cr != CUDA_SUCCESS) {
+		rung__cu_fail(j, cr, reason, rlen, "checking", a->name);
+		return -2;
+	}
+	return at;
+}
+
 /* Input i unchanged? Returns -1 (unchanged), the first changed element, or -2
  * with reason on a failure. */
 static int64_t input_pass(rung_wjob *j, rung_case *k, const rung_plan_shape *sh, int i, uint64_t seed, char *reason,
@@ -385,6 +441,11 @@ static int64_t input_pass(rung_wjob *j, rung_case *k, const rung_plan_shape *sh,
 	if (!k->in_host[i] && !(changed = calloc((size_t)nc + 1, 1))) {
 		rung__sfmt(reason, rlen, "out of host memory checking %s", a->name);
 		return -2;
+	}
+	if (!k->in_host[i] && rung__devcheck_on(j->c)) {
+		int64_t at = device_input_pass(j, k, sh, i, seed, reason, rlen);
+		free(changed);
+		return at;
 	}
 	int64_t at = -1, s = 0, cnt = 0;
 	rung_slab_walk sw;
@@ -447,47 +508,69 @@ static int metrics_pass(rung_wjob *j, rung_case *k, const rung_plan_shape *sh, i
 		rung__sfmt(reason, rlen, "metrics for %s: %s", a->name, rung_error_last());
 		return 1;
 	}
-	/* the chunks' accumulators of one slab, merged into total in chunk order
-	 * after each slab (the same merges as at the end, in the same order) */
+	/* host path: the chunks' accumulators of one slab (each holds a 4 KiB
+	 * error map), merged into total in chunk order after each slab (the same
+	 * merges as at the end, in the same order); device path: the reference's
+	 * chunk hashes */
+	bool dev = rung__devcheck_on(j->c);
 	int64_t slab_chunks = rung__nchunks(rung__slab_elems(es));
-	rung_metrics_acc *acc = malloc(((size_t)slab_chunks + 1) * sizeof(*acc));
+	rung_metrics_acc *acc = dev ? NULL : malloc(((size_t)slab_chunks + 1) * sizeof(*acc));
+	uint64_t *h = dev ? malloc(((size_t)nc + 1) * sizeof(uint64_t)) : NULL;
 	unsigned char *changed = calloc((size_t)nc + 1, 1);
 	rung_metrics_acc total;
 	rung_metrics_acc_init(&total, 0);
-	bool first = true;
 	int ret = 0;
-	if (!acc || !changed) {
+	if (!(dev ? (void *)h : (void *)acc) || !changed) {
 		rung__sfmt(reason, rlen, "metrics for %s: out of host memory", a->name);
 		ret = 1;
 		goto out;
 	}
-	pass_job w = { .dt = a->dtype, .es = es, .hash = k->ref_hash[i], .changed = changed, .ctx = &ctx, .acc = acc };
-	CUdeviceptr src[2] = { k->cand[i].ptr, k->ref[i].ptr };
-	rung_slab_walk sw;
-	CUresult cr = rung__walk_start(&sw, j, src, 2, es, n);
-	char *bufs[2];
-	for (int got = cr == CUDA_SUCCESS ? 1 : -1; got > 0;) {
+	if (dev) {
+		/* on the device: the reference's chunk hashes, then every chunk fed and
+		 * merged there; one accumulator comes back */
 		double t0 = rung_now_s();
-		if ((got = rung__walk_next(&sw, &w.s0, &w.cnt, bufs, &cr)) <= 0)
-			break;
-		t0 = rung_timing_lap("metrics: readback (wait)", t0);
-		w.got = bufs[0];
-		w.ref = bufs[1];
-		int64_t ks = rung__nchunks(w.cnt);
-		rung_par_for(ks, metrics_chunk, &w);
-		for (int64_t c = 0; c < ks; c++, first = false) {
-			if (first)
-				total = acc[c];
-			else
-				rung_metrics_merge(&total, &acc[c]);
+		CUresult cr = rung__dev_hash(j->c->stream, k->ref[i].ptr, n, es, h);
+		for (int64_t c = 0; c < nc && cr == CUDA_SUCCESS; c++)
+			changed[c] = h[c] != k->ref_hash[i][c];
+		if (cr == CUDA_SUCCESS)
+			cr = rung__dev_metrics(j->c->stream, k->cand[i].ptr, k->ref[i].ptr, n, &ctx.f, &total);
+		rung_timing_lap("metrics: compare (device)", t0);
+		if (cr != CUDA_SUCCESS) {
+			rung__cu_fail(j, cr, reason, rlen, "comparing", a->name);
+			ret = 1;
+			goto out;
 		}
-		rung_timing_lap("metrics: compare", t0);
-		rung__beat(j, "comparing outputs");
-	}
-	if (cr != CUDA_SUCCESS) {
-		rung__cu_fail(j, cr, reason, rlen, "reading back", a->name);
-		ret = 1;
-		goto out;
+	} else {
+		pass_job w = { .dt = a->dtype, .es = es, .hash = k->ref_hash[i], .changed = changed, .ctx = &ctx,
+			       .acc = acc };
+		CUdeviceptr src[2] = { k->cand[i].ptr, k->ref[i].ptr };
+		rung_slab_walk sw;
+		CUresult cr = rung__walk_start(&sw, j, src, 2, es, n);
+		char *bufs[2];
+		bool first = true;
+		for (int got = cr == CUDA_SUCCESS ? 1 : -1; got > 0;) {
+			double t0 = rung_now_s();
+			if ((got = rung__walk_next(&sw, &w.s0, &w.cnt, bufs, &cr)) <= 0)
+				break;
+			t0 = rung_timing_lap("metrics: readback (wait)", t0);
+			w.got = bufs[0];
+			w.ref = bufs[1];
+			int64_t ks = rung__nchunks(w.cnt);
+			rung_par_for(ks, metrics_chunk, &w);
+			for (int64_t c = 0; c < ks; c++, first = false) {
+				if (first)
+					total = acc[c];
+				else
+					rung_metrics_merge(&total, &acc[c]);
+			}
+			rung_timing_lap("metrics: compare", t0);
+			rung__beat(j, "comparing outputs");
+		}
+		if (cr != CUDA_SUCCESS) {
+			rung__cu_fail(j, cr, reason, rlen, "reading back", a->name);
+			ret = 1;
+			goto out;
+		}
 	}
 	for (int64_t c = 0; c < nc; c++) {
 		if (changed[c]) {
@@ -500,6 +583,7 @@ static int metrics_pass(rung_wjob *j, rung_case *k, const rung_plan_shape *sh, i
 	rung_metrics_end(&ctx, &total, m);
 out:
 	free(acc);
+	free(h);
 	free(changed);
 	return ret;
 }

@@ -1,8 +1,11 @@
 /* Inputs inside the worker (gpu/worker/input.h). Generated inputs are written
- * chunk by chunk (rung_fill_at on a thread pool) into one staging slab while
- * the previous slab is uploaded (pinned memory, async copies: generation and
- * PCIe overlap); element i is a pure function of (seed, name, i), so the bytes
- * equal the serial fill's. npy inputs are loaded whole. */
+ * on the device, straight into the buffers (gpu/worker/devcheck.c: the same
+ * element function, core/rng_hd.h, so the same bytes); on the host path
+ * (RUNG_HOST_CHECK=1, or no device module) chunk by chunk (rung_fill_at on a
+ * thread pool) into one staging slab while the previous slab is uploaded
+ * (pinned memory, async copies: generation and PCIe overlap); element i is a
+ * pure function of (seed, name, i), so the bytes equal the serial fill's. npy
+ * inputs are loaded whole. */
 #include "gpu/worker/input.h"
 
 #include <stdlib.h>
@@ -15,6 +18,7 @@
 #include "core/par.h"
 #include "core/rng.h"
 #include "core/timing.h"
+#include "gpu/worker/devcheck.h"
 #include "gpu/worker/launch.h"
 #include "gpu/worker/report.h"
 #include "gpu/worker/stage.h"
@@ -85,6 +89,22 @@ int rung__gen_upload(rung_wjob *j, const rung_plan_shape *sh, int i, uint64_t se
 	if (rung_fill_at(rung__stage(0), a->dtype, 0, 0, init, a->a, a->b, seed, a->name)) {
 		rung__sfmt(reason, rlen, "input %s: %s", a->name, rung_error_last());
 		return 1;
+	}
+	if (rung__devcheck_on(j->c)) {
+		/* straight into the device buffer: the same bytes (core/rng_hd.h) */
+		double t0 = rung_now_s();
+		rung_hd_gen g;
+		rung_gen_params(&g, a->dtype, init, a->a, a->b, seed, a->name);
+		CUresult r = rung__dev_gen(st, dst[0], n, &g);
+		for (int k = 1; k < ndst && r == CUDA_SUCCESS && n > 0; k++)
+			r = rung_cu.cuMemcpyDtoDAsync(dst[k], dst[0], (size_t)n * es, st);
+		if (r == CUDA_SUCCESS)
+			r = hash ? rung__dev_hash(st, dst[0], n, es, hash) : rung_cu.cuStreamSynchronize(st);
+		rung_timing_lap("inputs: generate + hash (device)", t0);
+		if (r != CUDA_SUCCESS)
+			return rung__cu_fail(j, r, reason, rlen, "generation of", a->name);
+		rung__beat(j, "generating inputs");
+		return 0;
 	}
 	int64_t slab = rung__slab_elems(es);
 	CUresult r = CUDA_SUCCESS;

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "core/timing.h"
+#include "gpu/cupti.h"
 #include "gpu/worker/bench.h"
 #include "gpu/worker/bset.h"
 #include "gpu/worker/case.h"
@@ -39,6 +40,9 @@ void rung__wjob_run(rung_wctx *c, const rung_plan *p, const void *kcubin, size_t
 		memcpy(res->inputs, p->dists, sizeof(res->inputs));
 	}
 	rung_cu.cuCtxSetCurrent(c->ctx);
+	/* --stats: every kernel of the job counted (profiling runs never ask) */
+	bool stats = (p->flags & RUNG_JOB_STATS) && !(p->flags & RUNG_JOB_PROFILE) && rung_cupti_available() &&
+		     rung_cupti_busy_on() == 0;
 
 	double tm = rung_now_s();
 	rung__wstep(res, RUNG_STEP_RUN, RUNG_S_RUNNING, NULL);
@@ -146,6 +150,18 @@ out:
 		for (int s = RUNG_STEP_RUN; s < RUNG_NSTEPS; s++)
 			if (res->steps[s].status == RUNG_S_FAILED)
 				res->steps[s].cause = RUNG_CAUSE_REFERENCE;
+	if (stats) {
+		if (!j.fatal)
+			rung_cu.cuCtxSynchronize();
+		double ns;
+		int64_t nk;
+		rung_cupti_busy_take(&ns, &nk);
+		rung_cupti_busy_off();
+		if (nk > 0) {
+			res->gpu_busy_ms = ns * 1e-6;
+			res->gpu_kernels = nk;
+		}
+	}
 	rung__bset_clear(&j);
 	rung__keep_clear(&j);
 	if (!j.fatal) {

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "core/metrics.h"
+#include "core/metrics_hd.h"
 #include "core/rng.h"
 
 #define STAGE_BYTES ((size_t)4 << 20)
@@ -87,17 +88,22 @@ int64_t rung__nchunks(int64_t n)
 
 uint64_t rung__hash_bytes(const void *p, size_t len)
 {
+	/* core/metrics_hd.h: a sum of position-mixed words, which the device
+	 * computes with many threads per chunk (gpu/kernels/check.cu) */
 	const unsigned char *b = p;
-	uint64_t h = UINT64_C(0x6a09e667f3bcc909);
-	size_t k = 0;
-	for (; k + 8 <= len; k += 8) {
+	uint64_t sum = 0, k = 0;
+	size_t off = 0;
+	for (; off + 8 <= len; off += 8, k++) {
 		uint64_t w;
-		memcpy(&w, b + k, 8);
-		h = rung_mix64(h ^ w);
+		memcpy(&w, b + off, 8);
+		sum += rung_hd_hash_term(k, w);
 	}
-	uint64_t w = 0;
-	memcpy(&w, b + k, len - k);
-	return rung_mix64(h ^ w ^ (uint64_t)len);
+	if (off < len) {
+		uint64_t w = 0;
+		memcpy(&w, b + off, len - off);
+		sum += rung_hd_hash_term(k, w);
+	}
+	return rung_hd_hash_final(sum, len);
 }
 
 /* --- the readback walk ---------------------------------------------------------- */

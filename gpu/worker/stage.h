@@ -28,7 +28,8 @@ int64_t rung__slab_elems(size_t es);
 
 /* Chunks of RUNG_METRICS_CHUNK elements in n. */
 int64_t rung__nchunks(int64_t n);
-/* A 64-bit hash of len bytes (per chunk: "input unchanged", "reference unchanged"). */
+/* A 64-bit hash of len bytes (per chunk: "input unchanged", "reference unchanged"):
+ * rung_hd_hash_term/final of core/metrics_hd.h, which the device computes too. */
 uint64_t rung__hash_bytes(const void *p, size_t len);
 
 /* A double-buffered walk over nsrc (1 or 2) device arrays of n elements in

@@ -45,19 +45,19 @@ grep -q "$HEAD \"tile it\" (verdict baseline)" <<<"$brief" || fail "baseline fro
 new=$(sed -n '/^## From the person/,/^## Open/p' <<<"$brief")
 grep -q "Ada Lovelace on $HEAD \"tile it\": try 2-D tiling" <<<"$new" || fail "directive not reported as new"
 grep -q "verdict \*\*baseline\*\* on $HEAD" <<<"$new" || fail "verdict not reported as new"
-open=$(sed -n '/^## Open directives/,$p' <<<"$brief")
+open=$(sed -n '/^## Open directives/,/^## Answered directives/p' <<<"$brief")
 grep -q "try 2-D tiling" <<<"$open" || fail "directive not open"
 
 # a second brief: nothing new, still open
 brief2=$("$RUNG" brief --mark 2>&1) || fail "second brief: $brief2"
 new2=$(sed -n '/^## From the person/,/^## Open/p' <<<"$brief2")
 grep -q "nothing new" <<<"$new2" || fail "second brief repeats old items: $new2"
-grep -q "try 2-D tiling" <<<"$(sed -n '/^## Open directives/,$p' <<<"$brief2")" || fail "open directive lost"
+grep -q "try 2-D tiling" <<<"$(sed -n '/^## Open directives/,/^## Answered directives/p' <<<"$brief2")" || fail "open directive lost"
 
 # marking it done closes it
 "$RUNG" note HEAD --done >/dev/null || fail "note --done"
 brief3=$("$RUNG" brief 2>&1)
-grep -q "try 2-D tiling" <<<"$(sed -n '/^## Open directives/,$p' <<<"$brief3")" && fail "done directive still open"
+grep -q "try 2-D tiling" <<<"$(sed -n '/^## Open directives/,/^## Answered directives/p' <<<"$brief3")" && fail "done directive still open"
 
 notes=$("$RUNG" notes) || fail "rung notes"
 grep -q "^$HEAD 2025-11-29 17:00 tile it$" <<<"$notes" || fail "notes listing: $notes"

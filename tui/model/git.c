@@ -162,13 +162,26 @@ static int open_ctx(rung_vctx *c, const char *dir, const char *taskdir)
 	return 0;
 }
 
-static const char *note_line(const rung_vrow *r)
+/* The note's last entry, a directive's status in front when it is not a
+ * plain open one: "[declined by 3c452f7: smem] try 64x64 tiles",
+ * "[task-wide] never loosen tolerances" (the steer screen's list). */
+static const char *note_line(const rung_vrow *r, char *buf, size_t len)
 {
 	if (!r->has_note)
 		return "";
-	for (int k = r->note.ndirectives - 1; k >= 0; k--)
-		if (r->note.directives[k].text)
-			return r->note.directives[k].text;
+	for (int k = r->note.ndirectives - 1; k >= 0; k--) {
+		const rung_directive *d = &r->note.directives[k];
+		if (!d->text)
+			continue;
+		rung_dstatus st = rung_directive_status(d);
+		if (d->remark || (st == RUNG_DSTATUS_OPEN && !d->task_wide))
+			return d->text;
+		snprintf(buf, len, "[%s%s%s%s%.7s%s%s] %s", d->task_wide ? "task-wide" : "",
+			 d->task_wide && st != RUNG_DSTATUS_OPEN ? ", " : "", st != RUNG_DSTATUS_OPEN ? rung_dstatus_name(st) : "",
+			 d->answer_version[0] ? " by " : "", d->answer_version, d->answer_text ? ": " : "",
+			 d->answer_text ? d->answer_text : "", d->text);
+		return buf;
+	}
 	return r->note.other ? r->note.other : "";
 }
 
@@ -209,7 +222,8 @@ static void fill_row(rung_model_row *r, rung_vctx *c, rung_vrow *vr, bool lookup
 	rung_model_row_sync_steps(r);
 	if (vr->has_note) {
 		r->verdict = (rung_verdict)vr->note.verdict;
-		const char *nl = note_line(vr);
+		char line[512];
+		const char *nl = note_line(vr, line, sizeof(line));
 		const char *eol = strchr(nl, '\n');
 		snprintf(r->note, sizeof(r->note), "%.*s", eol ? (int)(eol - nl) : (int)strlen(nl), nl);
 	}

@@ -341,6 +341,10 @@ static void build_summary(rung_view *v, int row)
 		if (!isnan(b->event_median))
 			rung_lines_add(l, RUNG_ROLE_DIM, "  event cross-check median %.4f ms, SM clock %.0f MHz, %d dropped",
 				       b->event_median, b->clock_mhz, b->dropped);
+		if (isfinite(b->record_median))
+			rung_lines_add(l, RUNG_ROLE_DIM,
+				       "  short kernel: median from the range profiler (gpu__time_duration); kernel records %.4f ms",
+				       b->record_median);
 		histogram(l, b);
 	}
 	step_line(l, r, RUNG_STEP_PROFILE, "");

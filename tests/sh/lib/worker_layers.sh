@@ -23,14 +23,15 @@ command -v nm >/dev/null 2>&1 || { echo "SKIP: no nm"; exit 77; }
 
 # Bottom first; layers separated by ';'. A file calls only files of earlier layers.
 #  report: messages to the parent, step verdicts, reason text
-#  flush, launch, stage, verify: the L2 flush; modules, geometry and launches;
+#  devcheck, flush, launch, stage, verify: the device-side check; the L2 flush;
+#    modules, geometry and launches;
 #    the host staging slabs and the readback walk; rung's verification kernels
 #  input: inputs generated or loaded and uploaded; the benchmark shape's buffers
 #  bset: the bench's two input sets, prepared during the run case
 #  bench, case: the bench rung and the determinism run; one run/check case
 #  ceil, compare, profile, sass, trace: the other requests and rungs
 #  job: one job's rungs in order; main: the process, its device and message loop
-order=${RUNG_WORKER_ORDER:-'report; flush launch stage verify; input; bset; bench case; ceil compare profile sass trace; job; main'}
+order=${RUNG_WORKER_ORDER:-'report; devcheck flush launch stage verify; input; bset; bench case; ceil compare profile sass trace; job; main'}
 
 objdir=$dir/CMakeFiles/rung_gpu.dir/gpu/worker
 src=

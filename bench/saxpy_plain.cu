@@ -1,0 +1,38 @@
+// A plain CUDA program for the short-kernel fidelity table (bench/h200_short.sh):
+// the same saxpy as bench/tasks/saxpy, launched 30 times on N floats with an L2
+// flush (a write of twice the L2 size) before each, timed by nothing but ncu
+// (gpu__time_duration.sum) from outside. No rung, CUPTI or NVML inside.
+//   nvcc -O3 -arch=sm_90 -o saxpy_plain bench/saxpy_plain.cu && saxpy_plain N
+#include <cstdio>
+#include <cstdlib>
+#include <cuda_runtime.h>
+
+extern "C" __global__ void saxpy(const float *x, float *y, float a, int n)
+{
+	long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+	if (i < n)
+		y[i] = a * x[i] + y[i];
+}
+
+int main(int argc, char **argv)
+{
+	int n = argc > 1 ? atoi(argv[1]) : 1 << 20;
+	float *x, *y;
+	char *flush;
+	int l2 = 0;
+	cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, 0);
+	size_t fb = 2 * (size_t)l2;
+	if (cudaMalloc(&x, n * sizeof(float)) || cudaMalloc(&y, n * sizeof(float)) || cudaMalloc(&flush, fb)) {
+		fprintf(stderr, "cudaMalloc failed\n");
+		return 1;
+	}
+	cudaMemset(x, 0, n * sizeof(float));
+	cudaMemset(y, 0, n * sizeof(float));
+	for (int i = 0; i < 30; i++) {
+		cudaMemsetAsync(flush, i, fb);
+		saxpy<<<(n + 255) / 256, 256>>>(x, y, 2.0f, n);
+	}
+	cudaError_t e = cudaDeviceSynchronize();
+	printf("saxpy_plain n=%d: %s\n", n, cudaGetErrorString(e));
+	return e != cudaSuccess;
+}

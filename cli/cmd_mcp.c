@@ -1,0 +1,1216 @@
+/* rung mcp [-C DIR] [--task DIR] [--spec-rev REV]: a Model Context Protocol
+ * server on stdin/stdout for a coding agent (docs/CLI.md, "rung mcp").
+ *
+ * Transport: stdio, one JSON-RPC 2.0 message per line, UTF-8, no embedded
+ * newlines (JSON escapes them). Protocol revision 2025-11-25, the latest one
+ * with the initialize handshake; a client asking for 2025-06-18, 2025-03-26 or
+ * 2024-11-05 gets that one, any other gets 2025-11-25 (the spec's version
+ * negotiation: the client decides whether to go on).
+ *
+ * Nothing but protocol reaches stdout: the descriptor is kept for the protocol
+ * and fd 1 is pointed at stderr before anything runs, so a child (the worker,
+ * ptxas, nvdisasm) or a stray write cannot corrupt the stream; each tool runs
+ * the CLI command in this process with stdout and stderr captured to memory.
+ *
+ * Errors: a line that is not JSON is -32700, not a request object -32600 (a
+ * batch too: batches were removed in 2025-06-18), an unknown method -32601,
+ * bad params of a method (no tool name, an unknown tool, no uri) -32602, an
+ * unknown resource -32002. What a tool itself fails at (its arguments, the
+ * task, a compile, git) is a tools/call result with isError true and the
+ * message rung would print. The loop never exits on a bad request; it ends at
+ * the end of stdin. */
+#define _GNU_SOURCE /* open_memstream */
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "core/err.h"
+#include "core/fs.h"
+#include "core/inert.h"
+#include "core/version.h"
+#include "cli/cli.h"
+#include "app/directives.h"
+#include "app/session.h"
+#include "app/task.h"
+
+#define MCP_LATEST "2025-11-25"
+static const char *const mcp_versions[] = {MCP_LATEST, "2025-06-18", "2025-03-26", "2024-11-05"};
+
+enum {
+	RPC_PARSE = -32700,
+	RPC_INVALID_REQUEST = -32600,
+	RPC_NO_METHOD = -32601,
+	RPC_INVALID_PARAMS = -32602,
+	RPC_INTERNAL = -32603,
+	MCP_NO_RESOURCE = -32002,
+};
+
+enum { TEXT_MAX = 256 * 1024, DUMP_TEXT_DEFAULT = 64 * 1024, DUMP_TEXT_MAX = 4 * 1024 * 1024 };
+
+typedef struct {
+	rung_vctx_opts where;
+} mcp_opts;
+
+static const rung_opt_spec mcp_specs[] = {{RUNG_OPT_SUBTABLE(mcp_opts, where, rung_vctx_opt_specs)}, {0}};
+const rung_opt_table rung_opts_mcp = {.cmd = "mcp", .args = "", .max_args = 0, .opts = mcp_specs};
+
+static int proto_fd = -1;
+static rung_vctx_opts defaults; /* the server's -C, --task, --spec-rev: a tool's own arguments override them */
+
+/* ---- the protocol's output ------------------------------------------------ */
+
+static void send_msg(json_t *msg)
+{
+	char *s = json_dumps(msg, JSON_COMPACT | JSON_ENSURE_ASCII | JSON_REAL_PRECISION(17));
+	json_decref(msg);
+	if (!s) {
+		fprintf(stderr, "rung mcp: out of memory writing a reply\n");
+		return;
+	}
+	size_t n = strlen(s);
+	s[n] = '\n'; /* replaces the NUL: one line */
+	for (size_t off = 0; off < n + 1;) {
+		ssize_t w = write(proto_fd, s + off, n + 1 - off);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0)
+			break;
+		off += (size_t)w;
+	}
+	free(s);
+}
+
+static void send_result(json_t *id, json_t *result)
+{
+	send_msg(json_pack("{s:s,s:O,s:o}", "jsonrpc", "2.0", "id", id, "result", result));
+}
+
+static void send_error(json_t *id, int code, const char *msg, json_t *data)
+{
+	json_t *err = json_pack("{s:i,s:s}", "code", code, "message", msg);
+	if (data)
+		json_object_set_new(err, "data", data);
+	send_msg(json_pack("{s:s,s:O,s:o}", "jsonrpc", "2.0", "id", id ? id : json_null(), "error", err));
+}
+
+/* text made inert (core/inert.h) and valid UTF-8, at most max bytes of it */
+static json_t *inert_string(const char *src, size_t n, size_t max)
+{
+	bool cut = n > max;
+	if (cut)
+		n = max;
+	size_t cap = n * 4 + 64, o = 0;
+	char *buf = malloc(cap);
+	if (!buf)
+		return json_string("");
+	for (size_t off = 0; off < n;) {
+		size_t used = rung_inert_lines(buf + o, cap - o, src + off, n - off);
+		o += strlen(buf + o);
+		if (!used)
+			break;
+		off += used;
+	}
+	if (cut)
+		o += (size_t)snprintf(buf + o, cap - o, "\n[... cut at %zu bytes]\n", max);
+	json_t *s = json_stringn(buf, o);
+	free(buf);
+	return s ? s : json_string("");
+}
+
+/* ---- running a command of the CLI in this process, its output captured ---- */
+
+typedef struct {
+	char *out, *err;
+	size_t nout, nerr;
+	int rc;
+} captured;
+
+static void captured_clear(captured *c)
+{
+	free(c->out);
+	free(c->err);
+	memset(c, 0, sizeof(*c));
+}
+
+typedef struct {
+	char *v[40];
+	int n;
+} args_t;
+
+static void arg(args_t *a, const char *s)
+{
+	if (a->n < (int)(sizeof(a->v) / sizeof(a->v[0])) - 1 && s)
+		a->v[a->n++] = strdup(s);
+	a->v[a->n] = NULL;
+}
+
+static void args_clear(args_t *a)
+{
+	for (int i = 0; i < a->n; i++)
+		free(a->v[i]);
+	a->n = 0;
+}
+
+static int run_cmd(captured *c, int (*fn)(int, char **), args_t *a)
+{
+	memset(c, 0, sizeof(*c));
+	for (int i = 0; i < a->n; i++)
+		if (!a->v[i])
+			return rung_error_set(RUNG_ENOMEM, "out of memory");
+	FILE *o = open_memstream(&c->out, &c->nout), *e = open_memstream(&c->err, &c->nerr);
+	if (!o || !e) {
+		if (o)
+			fclose(o);
+		if (e)
+			fclose(e);
+		captured_clear(c);
+		return rung_error_set(RUNG_ENOMEM, "out of memory");
+	}
+	fflush(stdout);
+	fflush(stderr);
+	FILE *so = stdout, *se = stderr;
+	stdout = o;
+	stderr = e;
+	char *argv[41];
+	memcpy(argv, a->v, sizeof(char *) * (size_t)(a->n + 1)); /* the parser reorders argv */
+	c->rc = fn(a->n, argv);
+	stdout = so;
+	stderr = se;
+	fclose(o);
+	fclose(e);
+	if (c->nerr) /* for the person watching the agent's log: what the command said */
+		fprintf(stderr, "%s", c->err);
+	rung_error_clear();
+	return 0;
+}
+
+/* ---- the tools' arguments ------------------------------------------------- */
+
+typedef struct {
+	json_t *args;     /* the call's arguments object (borrowed) */
+	char why[512];    /* the first bad argument */
+} targs;
+
+static const char *str_arg(targs *t, const char *name)
+{
+	json_t *v = json_object_get(t->args, name);
+	if (!v || json_is_null(v))
+		return NULL;
+	if (!json_is_string(v)) {
+		if (!t->why[0])
+			snprintf(t->why, sizeof(t->why), "argument '%s': expected a string", name);
+		return NULL;
+	}
+	return json_string_value(v);
+}
+
+static bool bool_arg(targs *t, const char *name)
+{
+	json_t *v = json_object_get(t->args, name);
+	if (!v || json_is_null(v))
+		return false;
+	if (!json_is_boolean(v)) {
+		if (!t->why[0])
+			snprintf(t->why, sizeof(t->why), "argument '%s': expected true or false", name);
+		return false;
+	}
+	return json_is_true(v);
+}
+
+/* 1 given, 0 absent (t->why set when of the wrong type or out of range) */
+static int int_arg(targs *t, const char *name, long long lo, long long hi, long long *out)
+{
+	json_t *v = json_object_get(t->args, name);
+	if (!v || json_is_null(v))
+		return 0;
+	if (!json_is_integer(v) || json_integer_value(v) < lo || json_integer_value(v) > hi) {
+		if (!t->why[0])
+			snprintf(t->why, sizeof(t->why), "argument '%s': expected an integer from %lld to %lld", name, lo, hi);
+		return 0;
+	}
+	*out = json_integer_value(v);
+	return 1;
+}
+
+/* -C, --task, --spec-rev: the call's, else the server's */
+static void where_args(targs *t, args_t *a)
+{
+	const char *dir = str_arg(t, "dir"), *task = str_arg(t, "task"), *spec = str_arg(t, "spec_rev");
+	if (!dir)
+		dir = defaults.dir;
+	if (!task)
+		task = defaults.task;
+	if (!spec)
+		spec = defaults.spec_rev;
+	if (dir) {
+		arg(a, "-C");
+		arg(a, dir);
+	}
+	if (task) {
+		arg(a, "--task");
+		arg(a, task);
+	}
+	if (spec) {
+		arg(a, "--spec-rev");
+		arg(a, spec);
+	}
+}
+
+static void where_of(targs *t, rung_vctx_opts *w)
+{
+	const char *dir = str_arg(t, "dir"), *task = str_arg(t, "task"), *spec = str_arg(t, "spec_rev");
+	w->dir = dir ? dir : defaults.dir;
+	w->task = task ? task : defaults.task;
+	w->spec_rev = spec ? spec : defaults.spec_rev;
+}
+
+/* A revision or path as the CLI's positional argument: one that starts with
+ * '-' would be read as an option. */
+static bool positional_ok(targs *t, const char *name, const char *v)
+{
+	if (v && v[0] == '-') {
+		if (!t->why[0])
+			snprintf(t->why, sizeof(t->why), "argument '%s': '%s' is not a revision or path", name, v);
+		return false;
+	}
+	return true;
+}
+
+/* ---- tool results ---------------------------------------------------------- */
+
+static json_t *tool_result(json_t *text, json_t *structured, bool is_error)
+{
+	json_t *content = json_array();
+	json_array_append_new(content, json_pack("{s:s,s:o}", "type", "text", "text", text));
+	json_t *r = json_pack("{s:o}", "content", content);
+	if (structured)
+		json_object_set_new(r, "structuredContent", structured);
+	if (is_error)
+		json_object_set_new(r, "isError", json_true());
+	return r;
+}
+
+static json_t *tool_error(const char *fmt, const char *msg)
+{
+	char buf[2048];
+	snprintf(buf, sizeof(buf), fmt, msg);
+	return tool_result(inert_string(buf, strlen(buf), TEXT_MAX), NULL, true);
+}
+
+/* A command that failed before it had anything to say on stdout: its stderr (what rung prints). */
+static json_t *command_error(const captured *c, const char *cmd)
+{
+	char head[64];
+	snprintf(head, sizeof(head), "rung %s: exit %d\n", cmd, c->rc);
+	size_t n = c->nerr ? c->nerr : strlen(head);
+	json_t *r = tool_result(inert_string(c->nerr ? c->err : head, n, TEXT_MAX), NULL, true);
+	json_object_set_new(r, "_meta", json_pack("{s:i}", "rung/exit", c->rc));
+	return r;
+}
+
+/* stdout's last line as a JSON object (NULL when it is not one) */
+static json_t *last_json_line(char *out, size_t n, size_t *text_len)
+{
+	while (n && (out[n - 1] == '\n'))
+		n--;
+	size_t start = n;
+	while (start && out[start - 1] != '\n')
+		start--;
+	json_t *j = json_loadb(out + start, n - start, 0, NULL);
+	if (j && !json_is_object(j)) {
+		json_decref(j);
+		j = NULL;
+	}
+	if (text_len)
+		*text_len = start;
+	return j;
+}
+
+static const char *exit_meaning(int rc)
+{
+	switch (rc) {
+	case RUNG_EXIT_OK: return "ok";
+	case RUNG_EXIT_FAIL: return "a rung failed";
+	case RUNG_EXIT_USAGE: return "usage";
+	case RUNG_EXIT_SPEC: return "bad task spec or launch line";
+	case RUNG_EXIT_NOGPU: return "no GPU: the GPU rungs were SKIPPED";
+	default: return "rung itself failed";
+	}
+}
+
+/* text: stdout's lines (cut), the exit code and stderr's messages */
+static json_t *summary_text(const char *lines, size_t nlines, const captured *c)
+{
+	size_t cap = nlines + c->nerr + 128;
+	char *b = malloc(cap);
+	if (!b)
+		return json_string("");
+	size_t o = 0;
+	memcpy(b, lines, nlines);
+	o = nlines;
+	if (o && b[o - 1] != '\n')
+		b[o++] = '\n';
+	o += (size_t)snprintf(b + o, cap - o, "exit %d (%s)\n", c->rc, exit_meaning(c->rc));
+	if (c->nerr) {
+		memcpy(b + o, c->err, c->nerr);
+		o += c->nerr;
+	}
+	json_t *s = inert_string(b, o, TEXT_MAX);
+	free(b);
+	return s;
+}
+
+/* ---- the tools -------------------------------------------------------------- */
+
+static const char where_props[] =
+	"\"task\":{\"type\":\"string\",\"description\":\"the task directory, where the repository has several (--task)\"},"
+	"\"dir\":{\"type\":\"string\",\"description\":\"the repository or a directory in it (-C; default: where rung mcp runs)\"},"
+	"\"spec_rev\":{\"type\":\"string\",\"description\":\"read rung.ini and the reference at this revision (--spec-rev)\"}";
+
+static json_t *t_check(targs *t)
+{
+	args_t a = {0};
+	arg(&a, "check");
+	arg(&a, "--lines-and-json");
+	if (bool_arg(t, "compile_only"))
+		arg(&a, "--compile-only");
+	if (bool_arg(t, "force"))
+		arg(&a, "--force");
+	const char *seed = str_arg(t, "seed");
+	if (seed) {
+		arg(&a, "--seed");
+		arg(&a, seed);
+	}
+	json_t *b = json_object_get(t->args, "budget");
+	char bud[64];
+	if (b && !json_is_null(b)) {
+		if (!json_is_number(b) && !t->why[0])
+			snprintf(t->why, sizeof(t->why), "argument 'budget': expected a number of seconds");
+		snprintf(bud, sizeof(bud), "%.17g", json_number_value(b));
+		arg(&a, "--budget");
+		arg(&a, bud);
+	}
+	where_args(t, &a);
+	const char *rev = str_arg(t, "rev");
+	if (rev && positional_ok(t, "rev", rev)) {
+		arg(&a, "--");
+		arg(&a, rev);
+	}
+	if (t->why[0]) {
+		args_clear(&a);
+		return tool_error("rung check: %s", t->why);
+	}
+	captured c;
+	int e = run_cmd(&c, rung_cmd_check, &a);
+	args_clear(&a);
+	if (e < 0)
+		return tool_error("rung check: %s", rung_error_last());
+	size_t nlines = 0;
+	json_t *j = c.out ? last_json_line(c.out, c.nout, &nlines) : NULL;
+	json_t *r;
+	if (!j || !strcmp(json_string_value(json_object_get(j, "status")) ? json_string_value(json_object_get(j, "status")) : "", "error")) {
+		json_decref(j);
+		r = command_error(&c, "check");
+	} else {
+		r = tool_result(summary_text(c.out, nlines, &c), j, false);
+		json_object_set_new(r, "_meta", json_pack("{s:i}", "rung/exit", c.rc));
+	}
+	captured_clear(&c);
+	return r;
+}
+
+static json_t *file_text(const char *path, size_t max)
+{
+	char *s = NULL;
+	size_t n = 0;
+	struct stat st;
+	if (stat(path, &st) != 0)
+		return NULL;
+	if (rung_fs_read_head(&s, &n, path, max) < 0) {
+		rung_error_clear();
+		return NULL;
+	}
+	json_t *o = json_pack("{s:s,s:I,s:b}", "path", path, "bytes", (json_int_t)st.st_size, "truncated",
+			      (size_t)st.st_size > n);
+	json_object_set_new(o, "text", inert_string(s, n, max));
+	free(s);
+	return o;
+}
+
+static json_t *t_dump(targs *t)
+{
+	long long max = DUMP_TEXT_DEFAULT;
+	int_arg(t, "max_bytes", 1, DUMP_TEXT_MAX, &max);
+	args_t a = {0};
+	arg(&a, "dump");
+	where_args(t, &a);
+	const char *rev = str_arg(t, "rev");
+	if (rev && positional_ok(t, "rev", rev)) {
+		arg(&a, "--");
+		arg(&a, rev);
+	}
+	if (t->why[0]) {
+		args_clear(&a);
+		return tool_error("rung dump: %s", t->why);
+	}
+	captured c;
+	int e = run_cmd(&c, rung_cmd_dump, &a);
+	args_clear(&a);
+	if (e < 0)
+		return tool_error("rung dump: %s", rung_error_last());
+	if (c.rc != 0) {
+		json_t *r = command_error(&c, "dump");
+		captured_clear(&c);
+		return r;
+	}
+	json_t *paths = json_array(), *st = json_object();
+	char *dir = NULL;
+	for (char *line = c.out, *nl; line && *line; line = nl + 1) {
+		nl = strchr(line, '\n');
+		if (!nl)
+			nl = line + strlen(line);
+		char p[PATH_MAX];
+		snprintf(p, sizeof(p), "%.*s", (int)(nl - line), line);
+		char real[PATH_MAX];
+		const char *abs = realpath(p, real) ? real : p;
+		json_array_append_new(paths, json_string(abs));
+		if (!dir)
+			dir = rung_fs_dir_of(abs);
+		const char *base = strrchr(abs, '/') ? strrchr(abs, '/') + 1 : abs;
+		static const char *const keep[][2] = {
+			{"kernel.ptx", "ptx"}, {"kernel.sass", "sass"}, {"ptxas.log", "ptxas_log"}};
+		for (size_t k = 0; k < sizeof(keep) / sizeof(keep[0]); k++) {
+			json_t *f;
+			if (!strcmp(base, keep[k][0]) && (f = file_text(abs, (size_t)max)))
+				json_object_set_new(st, keep[k][1], f);
+		}
+		if (!*nl)
+			break;
+	}
+	json_object_set_new(st, "dir", json_string(dir ? dir : ""));
+	json_object_set_new(st, "paths", paths);
+	json_object_set_new(st, "max_bytes", json_integer(max));
+	free(dir);
+	json_t *r = tool_result(summary_text(c.out, c.nout, &c), st, false);
+	captured_clear(&c);
+	return r;
+}
+
+/* A command whose --json output is the structured content, and a second,
+ * plain run its text (log: its --json is a line per row, as {"rows": [...]}),
+ * or the same run (compare). */
+static json_t *json_command(targs *t, const char *cmd, int (*fn)(int, char **), args_t *a, bool plain_too)
+{
+	if (t->why[0]) {
+		args_clear(a);
+		return tool_error("%s", t->why);
+	}
+	args_t pa = {0};
+	for (int i = 0; i < a->n; i++)
+		arg(&pa, a->v[i]);
+	args_t ja = {0}; /* --json first: the positional arguments come after "--" */
+	arg(&ja, a->v[0]);
+	arg(&ja, "--json");
+	for (int i = 1; i < a->n; i++)
+		arg(&ja, a->v[i]);
+	args_clear(a);
+	*a = ja;
+	captured c;
+	int e = run_cmd(&c, fn, a);
+	args_clear(a);
+	if (e < 0) {
+		args_clear(&pa);
+		return tool_error("rung: %s", rung_error_last());
+	}
+	json_t *j = NULL;
+	if (c.out && !plain_too) {
+		j = json_loadb(c.out, c.nout, 0, NULL);
+	} else if (c.out && c.rc == 0) { /* JSON lines, one per row: {"rows": [...]} */
+		json_t *rows = json_array();
+		for (char *line = c.out, *nl; rows && *line; line = nl + 1) {
+			nl = strchr(line, '\n');
+			size_t len = nl ? (size_t)(nl - line) : strlen(line);
+			json_t *row = len ? json_loadb(line, len, 0, NULL) : NULL;
+			if (len && !json_is_object(row)) {
+				json_decref(row);
+				json_decref(rows);
+				rows = NULL;
+			} else if (row) {
+				json_array_append_new(rows, row);
+			}
+			if (!nl)
+				break;
+		}
+		j = rows ? json_pack("{s:o}", "rows", rows) : NULL;
+	}
+	if (!j || !json_is_object(j)) {
+		json_decref(j);
+		json_t *r = command_error(&c, cmd);
+		captured_clear(&c);
+		args_clear(&pa);
+		return r;
+	}
+	json_t *r;
+	captured p;
+	if (plain_too && run_cmd(&p, fn, &pa) == 0) {
+		r = tool_result(summary_text(p.out ? p.out : "", p.nout, &c), j, false);
+		captured_clear(&p);
+	} else {
+		r = tool_result(summary_text("", 0, &c), j, false);
+	}
+	json_object_set_new(r, "_meta", json_pack("{s:i}", "rung/exit", c.rc));
+	args_clear(&pa);
+	captured_clear(&c);
+	return r;
+}
+
+static json_t *t_compare(targs *t)
+{
+	const char *A = str_arg(t, "a"), *B = str_arg(t, "b");
+	if ((!A || !B) && !t->why[0])
+		snprintf(t->why, sizeof(t->why), "rung compare: arguments 'a' and 'b' (two revisions) are required");
+	args_t a = {0};
+	arg(&a, "compare");
+	json_t *b = json_object_get(t->args, "budget");
+	char bud[64];
+	if (b && json_is_number(b)) {
+		snprintf(bud, sizeof(bud), "%.17g", json_number_value(b));
+		arg(&a, "--budget");
+		arg(&a, bud);
+	}
+	if (bool_arg(t, "allow_shared"))
+		arg(&a, "--allow-shared");
+	where_args(t, &a);
+	if (A && B && positional_ok(t, "a", A) && positional_ok(t, "b", B)) {
+		arg(&a, "--");
+		arg(&a, A);
+		arg(&a, B);
+	}
+	return json_command(t, "compare", rung_cmd_compare, &a, false);
+}
+
+static json_t *t_log(targs *t)
+{
+	args_t a = {0};
+	arg(&a, "log");
+	long long n;
+	char nb[32];
+	if (int_arg(t, "n", 0, INT_MAX, &n)) {
+		snprintf(nb, sizeof(nb), "%lld", n);
+		arg(&a, "-n");
+		arg(&a, nb);
+	}
+	const char *range = str_arg(t, "range");
+	if (range) {
+		arg(&a, "--rev");
+		arg(&a, range);
+	}
+	where_args(t, &a);
+	return json_command(t, "log", rung_cmd_log, &a, true);
+}
+
+static json_t *directive_json(const rung_directive_item *it)
+{
+	const rung_directive *d = it->d;
+	json_t *o = json_pack("{s:s,s:s,s:b,s:s,s:s,s:I,s:s}", "id", it->id, "status",
+			      rung_dstatus_name(rung_directive_status(d)), "task_wide", d->task_wide, "version",
+			      it->note->commit, "author", d->author, "time", (json_int_t)d->time, "text", "");
+	json_object_set_new(o, "text", inert_string(d->text, strlen(d->text), TEXT_MAX));
+	json_object_set_new(o, "subject", inert_string(it->subject, strlen(it->subject), 256));
+	if (d->answer != RUNG_ANSWER_NONE) {
+		json_t *an = json_pack("{s:s,s:s,s:I}", "kind", rung_answer_name(d->answer), "author", d->answer_author, "time",
+				       (json_int_t)d->answer_time);
+		json_object_set_new(an, "by_version", d->answer_version[0] ? json_string(d->answer_version) : json_null());
+		json_object_set_new(an, "reason", d->answer_text ? inert_string(d->answer_text, strlen(d->answer_text), TEXT_MAX)
+								 : json_null());
+		json_object_set_new(o, "answer", an);
+	}
+	return o;
+}
+
+static void directive_line(FILE *f, const rung_directive_item *it)
+{
+	const rung_directive *d = it->d;
+	fprintf(f, "[%s] %s%s on %s \"%s\" (%s): %s\n", it->id, rung_dstatus_name(rung_directive_status(d)),
+		d->task_wide ? " task-wide" : "", it->short_id, it->subject, d->author, d->text);
+	if (d->answer != RUNG_ANSWER_NONE)
+		fprintf(f, "    %s%s%.7s (%s)%s%s\n", rung_answer_name(d->answer), d->answer_version[0] ? " by " : "",
+			d->answer_version, d->answer_author, d->answer_text ? ": " : "", d->answer_text ? d->answer_text : "");
+}
+
+/* The directives of the task, as a result: all, or the open ones (id: the one with that id). */
+static json_t *directives_result(rung_vctx *c, bool all, const char *only_id)
+{
+	rung_directives ds;
+	int e = rung_directives_load(&ds, c);
+	if (e < 0)
+		return tool_error("rung mcp: %s", rung_error_last());
+	int one = only_id ? rung_directives_find(&ds, only_id) : -1;
+	rung_error_clear();
+	json_t *arr = json_array();
+	char *text = NULL;
+	size_t tlen = 0;
+	FILE *f = open_memstream(&text, &tlen);
+	int shown = 0;
+	for (int i = 0; i < ds.n; i++) {
+		if (only_id ? i != one : !all && rung_directive_status(ds.items[i].d) != RUNG_DSTATUS_OPEN)
+			continue;
+		json_array_append_new(arr, directive_json(&ds.items[i]));
+		if (f)
+			directive_line(f, &ds.items[i]);
+		shown++;
+	}
+	if (f && !shown)
+		fprintf(f, "%s\n", all ? "no directives" : "no open directives");
+	if (f)
+		fclose(f);
+	json_t *st = json_pack("{s:o}", "directives", arr);
+	json_t *r = tool_result(inert_string(text ? text : "", text ? tlen : 0, TEXT_MAX), st, false);
+	free(text);
+	rung_directives_clear(&ds);
+	return r;
+}
+
+static json_t *t_brief(targs *t)
+{
+	args_t a = {0};
+	arg(&a, "brief");
+	long long n;
+	char nb[32];
+	if (int_arg(t, "n", 0, 100000, &n)) {
+		snprintf(nb, sizeof(nb), "%lld", n);
+		arg(&a, "-n");
+		arg(&a, nb);
+	}
+	if (bool_arg(t, "mark"))
+		arg(&a, "--mark");
+	where_args(t, &a);
+	if (t->why[0]) {
+		args_clear(&a);
+		return tool_error("rung brief: %s", t->why);
+	}
+	captured c;
+	int e = run_cmd(&c, rung_cmd_brief, &a);
+	args_clear(&a);
+	if (e < 0)
+		return tool_error("rung brief: %s", rung_error_last());
+	if (c.rc != 0 && !c.nout) {
+		json_t *r = command_error(&c, "brief");
+		captured_clear(&c);
+		return r;
+	}
+	json_t *md = inert_string(c.out ? c.out : "", c.nout, TEXT_MAX);
+	json_t *st = json_pack("{s:O,s:i}", "markdown", md, "exit", c.rc);
+	json_t *r = tool_result(md, st, c.rc != 0);
+	captured_clear(&c);
+	return r;
+}
+
+static json_t *t_directives(targs *t)
+{
+	bool all = bool_arg(t, "all");
+	rung_vctx_opts w;
+	where_of(t, &w);
+	if (t->why[0])
+		return tool_error("rung mcp: %s", t->why);
+	rung_vctx c;
+	if (rung_vctx_open(&c, "mcp", &w, RUNG_VCTX_TASK_IF_ONE) < 0)
+		return tool_error("rung mcp: %s", rung_error_last());
+	json_t *r = directives_result(&c, all, NULL);
+	rung_vctx_close(&c);
+	return r;
+}
+
+static json_t *t_ack(targs *t)
+{
+	const char *id = str_arg(t, "id"), *status = str_arg(t, "status"), *reason = str_arg(t, "reason"),
+		   *version = str_arg(t, "version");
+	rung_answer_kind kind = RUNG_ANSWER_NONE;
+	if (!t->why[0] && (!id || !status || !reason || !*reason))
+		snprintf(t->why, sizeof(t->why), "arguments 'id', 'status' (done or declined) and 'reason' are required");
+	else if (!t->why[0] && strcmp(status, "done") && strcmp(status, "declined"))
+		snprintf(t->why, sizeof(t->why), "argument 'status': '%s': done or declined", status);
+	else if (!t->why[0])
+		kind = !strcmp(status, "done") ? RUNG_ANSWER_DONE : RUNG_ANSWER_DECLINED;
+	rung_vctx_opts w;
+	where_of(t, &w);
+	if (t->why[0])
+		return tool_error("rung note: %s", t->why);
+	rung_vctx c;
+	if (rung_vctx_open(&c, "mcp", &w, RUNG_VCTX_TASK_IF_ONE) < 0)
+		return tool_error("rung note: %s", rung_error_last());
+	char by[41];
+	json_t *r;
+	if (rung_directive_answer(&c, id, kind, version, reason, by) < 0)
+		r = tool_error("rung note: %s", rung_error_last());
+	else
+		r = directives_result(&c, true, id);
+	rung_vctx_close(&c);
+	return r;
+}
+
+typedef struct {
+	const char *name, *title, *description;
+	const char *props;    /* the inputSchema's properties, without the where ones */
+	const char *required; /* a JSON array */
+	json_t *(*fn)(targs *t);
+	bool read_only;
+} tool;
+
+static const tool tools[] = {
+	{"check", "Check a version",
+	 "Compile, run, check and bench one version of the task (rung check): the rung lines as text, the result JSON "
+	 "(docs/RESULT-JSON.md) as structured content. compile_only needs no GPU.",
+	 "\"rev\":{\"type\":\"string\",\"description\":\"a revision (HEAD, a commit), a task directory or a kernel file; default: the task's working tree\"},"
+	 "\"compile_only\":{\"type\":\"boolean\",\"description\":\"stop after the compile rung\"},"
+	 "\"force\":{\"type\":\"boolean\",\"description\":\"run the GPU rungs even when the store has this content's result\"},"
+	 "\"seed\":{\"type\":\"string\",\"description\":\"base seed for the input data (decimal or 0x hex)\"},"
+	 "\"budget\":{\"type\":\"number\",\"description\":\"time budget of the bench rung in seconds\"}",
+	 "[]", t_check, false},
+	{"dump", "Dump PTX and SASS",
+	 "Compile the kernel and the reference and write kernel.cu/.ptx/.cubin/.sass and ptxas.log (rung dump): the "
+	 "paths, and the PTX, SASS and ptxas log text of the kernel, each cut at max_bytes.",
+	 "\"rev\":{\"type\":\"string\",\"description\":\"a revision, task directory or kernel file\"},"
+	 "\"max_bytes\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":4194304,\"description\":\"at most this much of each text (default 65536)\"}",
+	 "[]", t_dump, false},
+	{"compare", "Compare two versions",
+	 "Time two versions interleaved on the GPU, every launch verified (rung compare --json): SAME, FASTER, SLOWER or DISAGREE.",
+	 "\"a\":{\"type\":\"string\",\"description\":\"the first revision\"},"
+	 "\"b\":{\"type\":\"string\",\"description\":\"the second revision\"},"
+	 "\"budget\":{\"type\":\"number\",\"description\":\"time budget in seconds\"},"
+	 "\"allow_shared\":{\"type\":\"boolean\",\"description\":\"compare on a GPU other processes use too\"}",
+	 "[\"a\",\"b\"]", t_compare, false},
+	{"log", "Versions and results",
+	 "One row per version with its stored results (rung log): the table as text, rung log --json as structured content.",
+	 "\"n\":{\"type\":\"integer\",\"minimum\":0,\"description\":\"the newest N versions only (0: all)\"},"
+	 "\"range\":{\"type\":\"string\",\"description\":\"only these versions (a git range, A..B)\"}",
+	 "[]", t_log, true},
+	{"brief", "Task brief",
+	 "The markdown brief of the task (rung brief): roofline floor, best and baseline, the last versions, the "
+	 "person's verdicts, remarks and directives with their ids. mark: remember what it showed as new.",
+	 "\"n\":{\"type\":\"integer\",\"minimum\":0,\"description\":\"list the last N versions (default 10)\"},"
+	 "\"mark\":{\"type\":\"boolean\",\"description\":\"remember what this brief showed as new (rung brief --mark)\"}",
+	 "[]", t_brief, false},
+	{"directives", "Open directives",
+	 "The person's directives on the task that are still open, each with its id (all: done, declined and closed "
+	 "ones too, with the answer).",
+	 "\"all\":{\"type\":\"boolean\",\"description\":\"every directive, not only the open ones\"}", "[]", t_directives,
+	 true},
+	{"ack_directive", "Answer a directive",
+	 "Mark a directive done or declined, with the reason; kept in the version's note (rung note --ack/--decline) "
+	 "with the version that answered it (default: the task's newest).",
+	 "\"id\":{\"type\":\"string\",\"description\":\"the directive's id, as directives and brief list it\"},"
+	 "\"status\":{\"type\":\"string\",\"enum\":[\"done\",\"declined\"]},"
+	 "\"reason\":{\"type\":\"string\",\"description\":\"what was done, or why not\"},"
+	 "\"version\":{\"type\":\"string\",\"description\":\"the revision that answers it (default: the task's newest version)\"}",
+	 "[\"id\",\"status\",\"reason\"]", t_ack, false},
+};
+#define NTOOLS (int)(sizeof(tools) / sizeof(tools[0]))
+
+static json_t *tools_list(void)
+{
+	json_t *arr = json_array();
+	for (int i = 0; i < NTOOLS; i++) {
+		char schema[4096];
+		snprintf(schema, sizeof(schema), "{\"type\":\"object\",\"properties\":{%s%s%s},\"required\":%s}",
+			 tools[i].props, tools[i].props[0] ? "," : "", where_props, tools[i].required);
+		json_error_t je;
+		json_t *in = json_loads(schema, 0, &je);
+		if (!in) { /* a mistake in the table above: said, not fatal */
+			fprintf(stderr, "rung mcp: internal: %s's schema: %s\n", tools[i].name, je.text);
+			in = json_pack("{s:s}", "type", "object");
+		}
+		json_t *t = json_pack("{s:s,s:s,s:s,s:o}", "name", tools[i].name, "title", tools[i].title, "description",
+				      tools[i].description, "inputSchema", in);
+		json_object_set_new(t, "annotations", json_pack("{s:b,s:b,s:b}", "readOnlyHint", tools[i].read_only,
+								   "destructiveHint", false, "openWorldHint", false));
+		json_array_append_new(arr, t);
+	}
+	return json_pack("{s:o}", "tools", arr);
+}
+
+/* ---- resources ------------------------------------------------------------------ */
+
+/* rung://source/REV[?task=DIR] and rung://dump/REV/FILE[?task=DIR] */
+typedef struct {
+	bool dump;
+	char rev[256], file[64], task[1024];
+} res_uri;
+
+static int parse_uri(res_uri *u, const char *uri)
+{
+	memset(u, 0, sizeof(*u));
+	const char *p;
+	if (!strncmp(uri, "rung://source/", 14))
+		p = uri + 14;
+	else if (!strncmp(uri, "rung://dump/", 12))
+		p = uri + 12, u->dump = true;
+	else
+		return -1;
+	const char *q = strchr(p, '?');
+	size_t plen = q ? (size_t)(q - p) : strlen(p);
+	if (q) {
+		if (strncmp(q, "?task=", 6) || strlen(q + 6) >= sizeof(u->task) || !q[6])
+			return -1;
+		snprintf(u->task, sizeof(u->task), "%s", q + 6);
+	}
+	const char *slash = u->dump ? memchr(p, '/', plen) : NULL;
+	size_t rlen = slash ? (size_t)(slash - p) : plen;
+	if (!rlen || rlen >= sizeof(u->rev) || p[0] == '-' || memchr(p, '/', rlen) || (u->dump && !slash))
+		return -1;
+	snprintf(u->rev, sizeof(u->rev), "%.*s", (int)rlen, p);
+	if (u->dump) {
+		size_t flen = plen - rlen - 1;
+		if (!flen || flen >= sizeof(u->file))
+			return -1;
+		snprintf(u->file, sizeof(u->file), "%.*s", (int)flen, slash + 1);
+		static const char *const files[] = {"kernel.cu", "kernel.ptx", "kernel.sass", "ptxas.log", "reference.cu",
+						    "reference.ptx", "reference.sass", "reference.ptxas.log"};
+		bool ok = false;
+		for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++)
+			ok |= !strcmp(u->file, files[i]);
+		if (!ok)
+			return -1;
+	}
+	return 0;
+}
+
+static const char *mime_of(const char *file)
+{
+	const char *dot = strrchr(file, '.');
+	return dot && !strcmp(dot, ".cu") ? "text/x-cuda" : "text/plain";
+}
+
+static void add_resource(json_t *arr, const char *uri, const char *name, const char *title, const char *desc,
+			 const char *mime)
+{
+	json_t *r = json_pack("{s:s,s:s,s:s}", "uri", uri, "name", name, "mimeType", mime);
+	json_object_set_new(r, "title", inert_string(title, strlen(title), 512));
+	if (desc)
+		json_object_set_new(r, "description", inert_string(desc, strlen(desc), 512));
+	json_array_append_new(arr, r);
+}
+
+static json_t *resources_list(void)
+{
+	json_t *arr = json_array();
+	rung_vctx c;
+	if (rung_vctx_open(&c, "mcp", &defaults, RUNG_VCTX_TASK_IF_ONE) < 0) {
+		rung_error_clear();
+		return json_pack("{s:o}", "resources", arr);
+	}
+	if (c.task.kernel_path) {
+		rung_history_opts ho = {.kernel_path = c.task.kernel_path};
+		rung_history *h = NULL;
+		rung_version v;
+		if (rung_history_open(&h, c.repo, &ho) == 0) {
+			for (int i = 0; i < 50 && rung_history_next(&v, h) == 0; i++) {
+				char uri[128], title[600];
+				snprintf(uri, sizeof(uri), "rung://source/%s", v.short_id);
+				snprintf(title, sizeof(title), "%s at %s", c.task.kernel_path, v.short_id);
+				add_resource(arr, uri, uri + 7, title, v.subject, "text/x-cuda");
+			}
+		}
+		rung_history_free(h);
+		/* what rung dump wrote: <taskdir>/.rung/dumps/<rev>/ */
+		const char *wd = rung_repo_workdir(c.repo);
+		char *tdir = rung_path_join(wd ? wd : ".", c.task.dir && c.task.dir[0] ? c.task.dir : ".");
+		char *root = tdir ? rung_path_join(tdir, ".rung/dumps") : NULL;
+		free(tdir);
+		DIR *d = root ? opendir(root) : NULL;
+		struct dirent *de;
+		while (d && (de = readdir(d))) {
+			if (de->d_name[0] == '.' || strlen(de->d_name) > 40)
+				continue;
+			char *sub = rung_path_join(root, de->d_name);
+			DIR *d2 = sub ? opendir(sub) : NULL;
+			struct dirent *f;
+			while (d2 && (f = readdir(d2))) {
+				char uri[600];
+				snprintf(uri, sizeof(uri), "rung://dump/%s/%s", de->d_name, f->d_name);
+				res_uri u;
+				if (parse_uri(&u, uri) == 0)
+					add_resource(arr, uri, uri + 7, uri + 12, "written by rung dump", mime_of(f->d_name));
+			}
+			if (d2)
+				closedir(d2);
+			free(sub);
+		}
+		if (d)
+			closedir(d);
+		free(root);
+	}
+	rung_vctx_close(&c);
+	rung_error_clear();
+	return json_pack("{s:o}", "resources", arr);
+}
+
+static json_t *templates_list(void)
+{
+	return json_pack("{s:[{s:s,s:s,s:s,s:s},{s:s,s:s,s:s,s:s}]}", "resourceTemplates", "uriTemplate",
+			 "rung://source/{rev}", "name", "source", "description",
+			 "the task's kernel source at a revision (add ?task=DIR where the repository has several tasks)",
+			 "mimeType", "text/x-cuda", "uriTemplate", "rung://dump/{rev}/{file}", "name", "dump", "description",
+			 "what rung dump writes for a revision: kernel.cu, kernel.ptx, kernel.sass, ptxas.log, reference.*",
+			 "mimeType", "text/plain");
+}
+
+/* 0 and *out the contents, or an error code with msg */
+static int resource_read(json_t **out, const char *uri, char *msg, size_t len)
+{
+	res_uri u;
+	if (parse_uri(&u, uri) < 0) {
+		snprintf(msg, len, "Resource not found: %s (rung://source/REV or rung://dump/REV/FILE)", uri);
+		return MCP_NO_RESOURCE;
+	}
+	rung_vctx_opts w = defaults;
+	if (u.task[0])
+		w.task = u.task;
+	char *text = NULL;
+	size_t n = 0;
+	int code = 0;
+	if (!u.dump) {
+		rung_task t;
+		if (rung_task_load_target(&t, u.rev, &w) < 0) {
+			snprintf(msg, len, "Resource not found: %s: %s", uri, rung_error_last());
+			code = MCP_NO_RESOURCE;
+		} else if (t.kernel.src) {
+			n = strlen(t.kernel.src);
+			text = rung_inert_utf8(t.kernel.src, n);
+		}
+		rung_task_clear(&t);
+	} else {
+		args_t a = {0};
+		arg(&a, "dump");
+		if (w.dir) {
+			arg(&a, "-C");
+			arg(&a, w.dir);
+		}
+		if (w.task) {
+			arg(&a, "--task");
+			arg(&a, w.task);
+		}
+		if (w.spec_rev) {
+			arg(&a, "--spec-rev");
+			arg(&a, w.spec_rev);
+		}
+		arg(&a, "--");
+		arg(&a, u.rev);
+		captured c;
+		if (run_cmd(&c, rung_cmd_dump, &a) == 0) {
+			for (char *line = c.out, *nl; line && *line && !text; line = nl + 1) {
+				nl = strchr(line, '\n');
+				if (!nl)
+					break;
+				*nl = 0;
+				const char *base = strrchr(line, '/') ? strrchr(line, '/') + 1 : line;
+				char *raw = NULL;
+				if (!strcmp(base, u.file) && rung_fs_read_file(&raw, &n, line, 64u << 20) == 0) {
+					text = rung_inert_utf8(raw, n);
+					free(raw);
+				}
+				rung_error_clear();
+			}
+			if (!text) {
+				snprintf(msg, len, "Resource not found: %s: %.*s", uri, (int)(c.nerr ? c.nerr : 0),
+					 c.nerr ? c.err : "");
+				if (!c.nerr)
+					snprintf(msg, len, "Resource not found: %s: rung dump wrote no %s (exit %d)", uri, u.file, c.rc);
+				code = MCP_NO_RESOURCE;
+			}
+			captured_clear(&c);
+		}
+		args_clear(&a);
+	}
+	if (code)
+		return code;
+	if (!text) {
+		snprintf(msg, len, "out of memory");
+		return RPC_INTERNAL;
+	}
+	json_t *contents = json_pack("[{s:s,s:s,s:s}]", "uri", uri, "mimeType", mime_of(u.dump ? u.file : ".cu"), "text", text);
+	free(text);
+	if (!contents) {
+		snprintf(msg, len, "internal: the text is not valid UTF-8");
+		return RPC_INTERNAL;
+	}
+	*out = json_pack("{s:o}", "contents", contents);
+	return 0;
+}
+
+/* ---- the dispatch ---------------------------------------------------------------------- */
+
+static bool valid_id(const json_t *id)
+{
+	return json_is_string(id) || json_is_integer(id);
+}
+
+static void handle_initialize(json_t *id, json_t *params)
+{
+	json_t *pv = json_object_get(params, "protocolVersion");
+	if (!json_is_string(pv)) {
+		send_error(id, RPC_INVALID_PARAMS, "initialize: params.protocolVersion (a string) is required", NULL);
+		return;
+	}
+	const char *want = json_string_value(pv), *use = MCP_LATEST;
+	for (size_t i = 0; i < sizeof(mcp_versions) / sizeof(mcp_versions[0]); i++)
+		if (!strcmp(want, mcp_versions[i]))
+			use = mcp_versions[i];
+	json_t *ci = json_object_get(params, "clientInfo");
+	const char *cname = json_string_value(json_object_get(ci, "name"));
+	fprintf(stderr, "rung mcp: %s asked for protocol %s, using %s\n", cname ? cname : "a client", want, use);
+	json_t *r = json_pack(
+		"{s:s,s:{s:{s:b},s:{s:b,s:b}},s:{s:s,s:s,s:s},s:s}", "protocolVersion", use, "capabilities", "tools",
+		"listChanged", false, "resources", "subscribe", false, "listChanged", false, "serverInfo", "name", "rung",
+		"title", "rung GPU kernel workbench", "version", RUNG_VERSION, "instructions",
+		"rung evaluates the versions of a CUDA kernel committed to git. Call brief first: it has the person's "
+		"verdicts and directives (with ids). Commit a change, then check it (compile_only without a GPU), dump its "
+		"PTX/SASS, compare two versions. Answer each directive with ack_directive (done or declined, with the reason).");
+	send_result(id, r);
+}
+
+static void handle_call(json_t *id, json_t *params)
+{
+	json_t *name = json_object_get(params, "name");
+	if (!json_is_string(name)) {
+		send_error(id, RPC_INVALID_PARAMS, "tools/call: params.name (a string) is required", NULL);
+		return;
+	}
+	const tool *t = NULL;
+	for (int i = 0; i < NTOOLS; i++)
+		if (!strcmp(tools[i].name, json_string_value(name)))
+			t = &tools[i];
+	if (!t) {
+		char msg[300];
+		snprintf(msg, sizeof(msg), "Unknown tool: %.200s", json_string_value(name));
+		send_error(id, RPC_INVALID_PARAMS, msg, NULL);
+		return;
+	}
+	json_t *args = json_object_get(params, "arguments");
+	if (args && !json_is_object(args) && !json_is_null(args)) {
+		send_error(id, RPC_INVALID_PARAMS, "tools/call: params.arguments must be an object", NULL);
+		return;
+	}
+	json_t *empty = json_object();
+	targs ta = {.args = json_is_object(args) ? args : empty};
+	json_t *r = t->fn(&ta);
+	json_decref(empty);
+	if (!r) {
+		send_error(id, RPC_INTERNAL, "out of memory", NULL);
+		return;
+	}
+	send_result(id, r);
+}
+
+static void handle(json_t *msg)
+{
+	if (!json_is_object(msg)) {
+		send_error(NULL, RPC_INVALID_REQUEST,
+			   json_is_array(msg) ? "Invalid Request: batches are not supported (MCP 2025-06-18 removed them)"
+					      : "Invalid Request: not a JSON-RPC object",
+			   NULL);
+		return;
+	}
+	json_t *id = json_object_get(msg, "id"), *method = json_object_get(msg, "method"),
+	       *params = json_object_get(msg, "params");
+	const char *jv = json_string_value(json_object_get(msg, "jsonrpc"));
+	bool has_id = id != NULL;
+	if (!method && (json_object_get(msg, "result") || json_object_get(msg, "error")))
+		return; /* a response: rung sends no requests, so there is nothing it answers */
+	if (!jv || strcmp(jv, "2.0") || !json_is_string(method) || (has_id && !valid_id(id)) ||
+	    (params && !json_is_object(params) && !json_is_array(params))) {
+		send_error(has_id && valid_id(id) ? id : NULL, RPC_INVALID_REQUEST,
+			   "Invalid Request: needs \"jsonrpc\":\"2.0\", a string method, a string or integer id", NULL);
+		return;
+	}
+	const char *m = json_string_value(method);
+	if (!has_id) { /* a notification: never answered */
+		if (strcmp(m, "notifications/initialized") && strcmp(m, "notifications/cancelled"))
+			fprintf(stderr, "rung mcp: notification %s ignored\n", m);
+		return;
+	}
+	if (params && !json_is_object(params)) {
+		send_error(id, RPC_INVALID_PARAMS, "params must be an object", NULL);
+		return;
+	}
+	if (!strcmp(m, "initialize")) {
+		handle_initialize(id, params);
+	} else if (!strcmp(m, "ping")) {
+		send_result(id, json_object());
+	} else if (!strcmp(m, "tools/list")) {
+		send_result(id, tools_list());
+	} else if (!strcmp(m, "tools/call")) {
+		handle_call(id, params);
+	} else if (!strcmp(m, "resources/list")) {
+		send_result(id, resources_list());
+	} else if (!strcmp(m, "resources/templates/list")) {
+		send_result(id, templates_list());
+	} else if (!strcmp(m, "resources/read")) {
+		json_t *uri = json_object_get(params, "uri");
+		if (!json_is_string(uri)) {
+			send_error(id, RPC_INVALID_PARAMS, "resources/read: params.uri (a string) is required", NULL);
+			return;
+		}
+		json_t *out = NULL;
+		char emsg[2048];
+		int code = resource_read(&out, json_string_value(uri), emsg, sizeof(emsg));
+		if (code) {
+			char clean[4096];
+			rung_inert(clean, sizeof(clean), emsg, strlen(emsg));
+			send_error(id, code, clean, json_pack("{s:O}", "uri", uri));
+		} else {
+			send_result(id, out);
+		}
+	} else {
+		char msg[300];
+		snprintf(msg, sizeof(msg), "Method not found: %.200s", m);
+		send_error(id, RPC_NO_METHOD, msg, NULL);
+	}
+}
+
+int rung_cmd_mcp(int argc, char **argv)
+{
+	mcp_opts mo = {0};
+	int rc, nargs;
+	if (rung_opts_parse(&rc, &rung_opts_mcp, &mo, argc, argv, &nargs))
+		return rc;
+	defaults = mo.where;
+	/* stdout is the protocol's alone: its descriptor is kept, and fd 1 goes to
+	 * stderr for everything else (children inherit that) */
+	fflush(stdout);
+	proto_fd = dup(STDOUT_FILENO);
+	if (proto_fd < 0 || dup2(STDERR_FILENO, STDOUT_FILENO) < 0) {
+		fprintf(stderr, "rung mcp: %s\n", strerror(errno));
+		return RUNG_EXIT_INTERNAL;
+	}
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
+	while ((n = getline(&line, &cap, stdin)) >= 0) {
+		while (n && (line[n - 1] == '\n' || line[n - 1] == '\r'))
+			line[--n] = 0;
+		if (strspn(line, " \t") == (size_t)n)
+			continue;
+		json_error_t je;
+		json_t *msg = json_loadb(line, (size_t)n, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &je);
+		if (!msg) {
+			char m[400];
+			snprintf(m, sizeof(m), "Parse error: %s at column %d", je.text, je.column);
+			send_error(NULL, RPC_PARSE, m, NULL);
+			continue;
+		}
+		handle(msg);
+		json_decref(msg);
+		rung_error_clear();
+	}
+	free(line);
+	close(proto_fd);
+	return RUNG_EXIT_OK;
+}
