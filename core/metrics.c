@@ -333,6 +333,7 @@ typedef struct {
 	int64_t n;
 	size_t es;
 	rung_dtype dt;
+	int64_t k0; /* whole_feed: the window's first chunk */
 } whole_job;
 
 static void whole_peak(void *ud, int64_t k)
@@ -342,12 +343,13 @@ static void whole_peak(void *ud, int64_t k)
 	w->peaks[k] = rung_metrics_peak(w->ref + (size_t)s * w->es, w->dt, e - s);
 }
 
-static void whole_feed(void *ud, int64_t k)
+static void whole_feed(void *ud, int64_t t)
 {
 	whole_job *w = ud;
+	int64_t k = w->k0 + t;
 	int64_t s = k * RUNG_METRICS_CHUNK, e = s + RUNG_METRICS_CHUNK < w->n ? s + RUNG_METRICS_CHUNK : w->n;
-	rung_metrics_acc_init(&w->acc[k], s);
-	rung_metrics_feed(w->c, &w->acc[k], w->got + (size_t)s * w->es, w->ref + (size_t)s * w->es, e - s);
+	rung_metrics_acc_init(&w->acc[t], s);
+	rung_metrics_feed(w->c, &w->acc[t], w->got + (size_t)s * w->es, w->ref + (size_t)s * w->es, e - s);
 }
 
 int rung_metrics_compute(rung_check_metric *m, const char *output, const void *got, const void *ref,
@@ -369,24 +371,33 @@ int rung_metrics_compute(rung_check_metric *m, const char *output, const void *g
 		rung_metrics_end(&c, &total, m);
 		return 0;
 	}
-	rung_metrics_acc *acc = malloc((size_t)nchunks * sizeof(*acc));
+	/* the accumulators in windows of WINDOW chunks (each holds its error map):
+	 * fed in parallel, merged in chunk order */
+	enum { WINDOW = 1024 };
+	int64_t win = nchunks < WINDOW ? nchunks : WINDOW;
+	rung_metrics_acc *acc = malloc((size_t)win * sizeof(*acc));
 	double *peaks = malloc((size_t)nchunks * sizeof(double));
 	if (!acc || !peaks) {
 		free(acc);
 		free(peaks);
 		return rung_error_set(RUNG_ENOMEM, "check %s: out of memory", output ? output : "?");
 	}
-	whole_job w = { &c, got, ref, acc, peaks, n, rung_dt_size(dt), dt };
+	whole_job w = { &c, got, ref, acc, peaks, n, rung_dt_size(dt), dt, 0 };
 	rung_par_for(nchunks, whole_peak, &w);
 	double peak = 0;
 	for (int64_t k = 0; k < nchunks; k++)
 		peak = peaks[k] > peak ? peaks[k] : peak;
 	int rc = rung_metrics_begin(&c, output, dt, n, rank, shape, o, peak);
 	if (rc == 0) {
-		rung_par_for(nchunks, whole_feed, &w);
-		total = acc[0];
-		for (int64_t k = 1; k < nchunks; k++)
-			rung_metrics_merge(&total, &acc[k]);
+		for (int64_t k0 = 0; k0 < nchunks; k0 += win) {
+			int64_t cw = nchunks - k0 < win ? nchunks - k0 : win;
+			w.k0 = k0;
+			rung_par_for(cw, whole_feed, &w);
+			if (k0 == 0)
+				total = acc[0];
+			for (int64_t k = k0 ? 0 : 1; k < cw; k++)
+				rung_metrics_merge(&total, &acc[k]);
+		}
 		rung_metrics_end(&c, &total, m);
 	}
 	free(acc);

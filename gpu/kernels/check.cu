@@ -10,7 +10,7 @@
 #include "core/metrics_hd.h"
 #include "core/rng_hd.h"
 
-#define CHUNK 65536 /* RUNG_METRICS_CHUNK (core/metrics.h): devcheck.c checks it */
+#define CHUNK 4096 /* RUNG_METRICS_CHUNK (core/metrics.h): devcheck.c checks it */
 
 /* Elements [0, n) of the stream g: one thread per pair (2p, 2p + 1), so randn
  * costs one Box-Muller per pair, as on the host. */
@@ -113,25 +113,27 @@ extern "C" __global__ void rung_dc_scan(const void *ref, int64_t n, int dt, int 
 
 /* The accumulator of every chunk: one thread per chunk, fed element by element
  * in order (rung_hd_feed_span), exactly as the host's rung_metrics_feed. */
+/* Chunks c0 .. c0+cw-1 into acc[slot0 ..]: a window of the output's chunks
+ * (devcheck.c feeds an output window by window, merging each into acc[0]). */
 extern "C" __global__ void rung_dc_feed(const void *got, const void *ref, int64_t n, rung_hd_feed f,
-					rung_metrics_acc *acc)
+					rung_metrics_acc *acc, int64_t c0, int64_t cw, int64_t slot0)
 {
-	int64_t nchunks = (n + CHUNK - 1) / CHUNK, stride = (int64_t)gridDim.x * blockDim.x;
-	for (int64_t c = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; c < nchunks; c += stride) {
-		int64_t s = c * CHUNK, cnt = n - s < CHUNK ? n - s : CHUNK;
-		rung_metrics_acc a;
-		rung_hd_acc_init(&a, s);
-		rung_hd_feed_span(&f, &a, (const char *)got + s * f.es, (const char *)ref + s * f.es, cnt);
-		acc[c] = a;
+	int64_t stride = (int64_t)gridDim.x * blockDim.x;
+	for (int64_t t = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; t < cw; t += stride) {
+		int64_t c = c0 + t, s = c * CHUNK, cnt = n - s < CHUNK ? n - s : CHUNK;
+		rung_metrics_acc *a = &acc[slot0 + t];
+		rung_hd_acc_init(a, s);
+		rung_hd_feed_span(&f, a, (const char *)got + s * f.es, (const char *)ref + s * f.es, cnt);
 	}
 }
 
-/* acc[0] += acc[1], acc[2], ... in chunk order (rung_metrics_compute's merge). One thread. */
-extern "C" __global__ void rung_dc_merge(rung_metrics_acc *acc, int64_t nchunks)
+/* acc[0] += acc[from], ..., acc[to - 1], in chunk order (rung_metrics_compute's
+ * merge). One thread. */
+extern "C" __global__ void rung_dc_merge(rung_metrics_acc *acc, int64_t from, int64_t to)
 {
 	if (blockIdx.x != 0 || threadIdx.x != 0)
 		return;
-	for (int64_t c = 1; c < nchunks; c++)
+	for (int64_t c = from; c < to; c++)
 		rung_hd_merge(&acc[0], &acc[c]);
 }
 

@@ -194,20 +194,30 @@ CUresult rung__dev_metrics(CUstream st, CUdeviceptr got, CUdeviceptr ref, int64_
 		rung_hd_acc_init(total, 0);
 		return CUDA_SUCCESS;
 	}
+	/* windows of at most WINDOW chunks: acc[0] holds the total (the first
+	 * chunk's accumulator, then every later one merged into it in order, as
+	 * rung_metrics_compute does), the window's chunks go to acc[1 ..] (the
+	 * first window's to acc[0 ..]) */
+	enum { WINDOW = 8192 };
+	int64_t win = nc < WINDOW ? nc : WINDOW;
 	CUdeviceptr d;
-	CUresult r = scratch_get((size_t)nc * sizeof(rung_metrics_acc), &d);
+	CUresult r = scratch_get((size_t)(win + 1) * sizeof(rung_metrics_acc), &d);
 	if (r != CUDA_SUCCESS)
 		return r;
-	long long nn = n, nnc = nc;
+	long long nn = n;
 	rung_hd_feed fv = *f;
-	void *params[] = { &got, &ref, &nn, &fv, &d };
-	/* one thread per chunk, 32 to a block: a chunk is a long sequential walk,
-	 * so the chunks are spread over as many SMs as there are */
-	if ((r = launch(K_FEED, st, (unsigned)((nc + 31) / 32), 32, params)) != CUDA_SUCCESS)
-		return r;
-	void *mparams[] = { &d, &nnc };
-	if ((r = launch(K_MERGE, st, 1, 1, mparams)) != CUDA_SUCCESS)
-		return r;
+	for (int64_t c0 = 0; c0 < nc; c0 += win) {
+		long long lc0 = c0, cw = nc - c0 < win ? nc - c0 : win, slot0 = c0 ? 1 : 0;
+		long long from = 1, to = slot0 + cw;
+		void *params[] = { &got, &ref, &nn, &fv, &d, &lc0, &cw, &slot0 };
+		/* one thread per chunk, 32 to a block: a chunk is a sequential walk,
+		 * so the chunks are spread over as many SMs as there are */
+		if ((r = launch(K_FEED, st, (unsigned)((cw + 31) / 32), 32, params)) != CUDA_SUCCESS)
+			return r;
+		void *mparams[] = { &d, &from, &to };
+		if (to > from && (r = launch(K_MERGE, st, 1, 1, mparams)) != CUDA_SUCCESS)
+			return r;
+	}
 	if ((r = rung_cu.cuMemcpyDtoHAsync(total, d, sizeof *total, st)) != CUDA_SUCCESS)
 		return r;
 	return rung_cu.cuStreamSynchronize(st);
