@@ -54,6 +54,8 @@
 	_(cuMemsetD8Async, 3020, 1) \
 	_(cuStreamWaitEvent, 3020, 1) \
 	_(cuStreamCreate, 2000, 1) \
+	_(cuStreamCreateWithPriority, 5050, 0) \
+	_(cuCtxGetStreamPriorityRange, 5050, 0) \
 	_(cuStreamDestroy, 4000, 1) \
 	_(cuStreamSynchronize, 2000, 1) \
 	_(cuEventCreate, 2000, 1) \
