@@ -360,6 +360,9 @@ int rung_history_next(rung_version *v, rung_history *h)
 				return rung_git_error(e, "parent");
 			}
 			int sw = kernel_switch(&old, h, c, parent);
+			char ren[512] = "";
+			if (sw > 0 && find_rename(ren, sizeof(ren), g, parent, c, h->path) < 0)
+				rung_error_clear(); /* a rename is only how it is shown */
 			git_commit_free(parent);
 			parent = NULL;
 			if (sw < 0) {
@@ -371,7 +374,10 @@ int rung_history_next(rung_version *v, rung_history *h)
 				copy_str(v->kernel_path, sizeof(v->kernel_path), h->path);
 				git_oid_tostr(v->blob, sizeof(v->blob), &blob);
 				v->spec_differs = spec_differs(h, c);
-				copy_str(v->kernel_from, sizeof(v->kernel_from), old);
+				if (!strcmp(ren, old)) /* renamed, and rung.ini with it */
+					copy_str(v->renamed_from, sizeof(v->renamed_from), old);
+				else
+					copy_str(v->kernel_from, sizeof(v->kernel_from), old);
 				free(h->path);
 				h->path = old;
 				git_commit_free(c);
