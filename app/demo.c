@@ -109,10 +109,23 @@ static int add_note(rung_demo_plan *p, const rung_demo_note *n)
 static int parse_line(rung_demo_plan *p, const char *task, char *line, const char *name, int lineno,
 		      int64_t *last_time)
 {
-	char *f[4];
+	char *f[5];
 	int nf = split(f, 4, line);
 	if (nf != 4)
 		return rung_error_set(RUNG_EINVAL, "%s:%d: expected 4 fields separated by '|', got %d", name, lineno, nf);
+	/* a step's files: a last field that starts with "files:" */
+	for (char *bar = strchr(f[3], '|'); bar; bar = strchr(bar + 1, '|')) {
+		char *t = bar + 1;
+		while (*t == ' ' || *t == '\t')
+			t++;
+		if (!strncmp(t, "files:", 6)) {
+			*bar = 0;
+			f[3] = trim(f[3]);
+			f[4] = trim(t + 6);
+			nf = 5;
+			break;
+		}
+	}
 	/* a note's first field is its kind: a directive for the agent, one it has
 	 * since followed (done), or a remark (vcs/notes.h) */
 	static const char *const kinds[] = {"directive", "done", "remark"};
@@ -148,8 +161,31 @@ static int parse_line(rung_demo_plan *p, const char *task, char *line, const cha
 		return rung_error_set(RUNG_EINVAL, "%s:%d: step '%s' listed twice", name, lineno, s.step);
 	char path[512];
 	snprintf(path, sizeof(path), "%s/ladder/%s.cu", task, s.step);
-	if (!rung_demo_find(path))
+	if (nf == 5) {
+		if (kind >= 0)
+			return rung_error_set(RUNG_EINVAL, "%s:%d: a note takes 4 fields", name, lineno);
+		char *save = NULL;
+		for (char *it = strtok_r(f[4], " \t", &save); it; it = strtok_r(NULL, " \t", &save)) {
+			char *eq = strchr(it, '=');
+			if (!eq || eq == it || !eq[1] || s.nfiles == 4 || (size_t)(eq - it) >= sizeof(s.dest[0]) ||
+			    strlen(eq + 1) >= sizeof(s.src[0]))
+				return rung_error_set(RUNG_EINVAL, "%s:%d: files: expected up to 4 DEST=SRC, got '%s'", name,
+						      lineno, it);
+			*eq = 0;
+			if (strchr(it, '/') || !strcmp(it, "..") || !strcmp(it, "."))
+				return rung_error_set(RUNG_EINVAL, "%s:%d: files: '%s' is not a file name in the task directory",
+						      name, lineno, it);
+			snprintf(s.dest[s.nfiles], sizeof(s.dest[0]), "%s", it);
+			snprintf(s.src[s.nfiles], sizeof(s.src[0]), "%s", eq + 1);
+			if (!rung_demo_find(s.src[s.nfiles]) && !s.missing[0])
+				snprintf(s.missing, sizeof(s.missing), "%s", s.src[s.nfiles]);
+			s.nfiles++;
+		}
+		if (!s.nfiles)
+			return rung_error_set(RUNG_EINVAL, "%s:%d: files: empty", name, lineno);
+	} else if (!rung_demo_find(path)) {
 		return rung_error_set(RUNG_EINVAL, "%s:%d: step '%s' has no file %s", name, lineno, s.step, path);
+	}
 	/* author: Name <email> */
 	char *lt = strchr(f[1], '<'), *gt = lt ? strchr(lt, '>') : NULL;
 	if (!lt || !gt || lt == f[1])
@@ -487,6 +523,8 @@ static int write_notes(rung_demo_report *rep, const rung_demo_plan *p, const cha
 		e = gerr(e, "config");
 	for (int i = 0; e == 0 && i < p->nnotes; i++) {
 		const rung_demo_note *n = &p->notes[i];
+		if (p->steps[n->step].missing[0])
+			continue; /* on a step left out */
 		/* a couple of minutes after the commit it is about */
 		e = rung_note_add_entry(r, p->steps[n->step].commit, n->verdict, n->kind, n->text,
 					p->steps[n->step].time + 120);
@@ -559,9 +597,21 @@ int rung_demo_build(rung_demo_report *rep, rung_demo_plan *p, const char *dir, c
 		rung_demo_step *s = &p->steps[i];
 		const char *kernel = kernel_of(p, s->task);
 		char src[512], dst[512];
+		if (s->missing[0]) {
+			if (!rep->skipped++)
+				snprintf(rep->skip_note, sizeof(rep->skip_note),
+					 "%.60s step %.120s left out: examples/%.250s is not in this build (drop the file in and rebuild)",
+					 s->task, s->step, s->missing);
+			continue;
+		}
+		for (int k = 0; e == 0 && k < s->nfiles; k++) {
+			snprintf(dst, sizeof(dst), "%s/%s", s->task, s->dest[k]);
+			e = stage_embedded(&b, dst, s->src[k]);
+		}
 		snprintf(src, sizeof(src), "%s/ladder/%s.cu", s->task, s->step);
 		snprintf(dst, sizeof(dst), "%s/%s", s->task, kernel ? kernel : "");
-		e = stage_embedded(&b, dst, src);
+		if (e == 0 && !s->nfiles)
+			e = stage_embedded(&b, dst, src);
 		if (e == 0)
 			e = commit(&b, s->name, s->email, s->time, s->message);
 		if (e == 0) {

@@ -2,8 +2,16 @@
  * The example tasks (examples/sgemm, examples/softmax) are embedded in the
  * binary (tui/demo_data.h); each task's ladder.txt is the commit plan:
  *
- *   <step> | <author> | <date, ISO 8601> | <commit message>
+ *   <step> | <author> | <date, ISO 8601> | <commit message> [| files: <files>]
  *   note | <step> | <verdict> | <text>
+ *
+ * <files>, when given, replaces "write ladder/<step>.cu to the kernel file":
+ * space-separated DEST=SRC, each writing the embedded file SRC (relative to
+ * examples/) to DEST in the task directory, e.g. the Triton step
+ * `softmax.ptx=softmax-triton/softmax.ptx softmax.json=softmax-triton/softmax.json
+ * rung.ini=softmax/ladder/05-triton.ini`. A step whose SRC is not embedded (a
+ * build without the Triton PTX) is skipped, and its notes with it: the
+ * report says which file to drop in.
  *
  * The repository gets one setup commit (README.md, every task's rung.ini and
  * reference.cu), then one commit per ladder step writing ladder/<step>.cu to
@@ -38,6 +46,9 @@ typedef struct {
 	int line;           /* line in ladder.txt */
 	char message[512];
 	char commit[41];    /* filled by rung_demo_build */
+	int nfiles;         /* 0: ladder/<step>.cu to the task's kernel file */
+	char dest[4][128], src[4][256];
+	char missing[256];  /* "" or the SRC that is not embedded: the step is skipped */
 } rung_demo_step;
 
 typedef struct {
@@ -82,6 +93,8 @@ typedef struct {
 	int commits;   /* setup commit + steps */
 	int notes;     /* steering notes written */
 	int recorded;  /* recorded results imported */
+	int skipped;   /* steps left out (a file not embedded) */
+	char skip_note[512]; /* the first: "softmax 05-triton: examples/... is not in this build ..." */
 	char head[41];
 } rung_demo_report;
 

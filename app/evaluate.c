@@ -11,6 +11,7 @@
 
 #include <jansson.h>
 
+#include "core/sidecar.h"
 #include "core/err.h"
 #include "core/ptxscan.h"
 #include "core/rng.h"
@@ -113,6 +114,7 @@ void rung_task_job(rung_job *job, const rung_task *t, uint64_t seed, bool seed_s
 		.spec = t->spec,
 		.kernel_src = t->kernel.src,
 		.kernel_file = t->kernel.path,
+		.kernel_launch = &t->launch,
 		.ref_src = t->reference.src,
 		.ref_file = t->reference.path,
 		.kernel_len = t->kernel.len,
@@ -316,7 +318,8 @@ static int noop_key(char out[65], const rung_task *t, const rung_compiled *kc)
 	}
 	rung_launch l;
 	memset(&l, 0, sizeof(l));
-	if (rung_launch_from_source(&l, t->spec, t->kernel.src, t->kernel.path) < 0) {
+	if (rung_launch_with_sidecar(&l, t->spec, t->kernel.src, t->kernel.path, t->sidecar, t->sidecar_len,
+				     t->sidecar_path) < 0) {
 		rung_error_clear();
 		return 1;
 	}
@@ -333,6 +336,7 @@ static int noop_key(char out[65], const rung_task *t, const rung_compiled *kc)
 		.nref_headers = t->vtask->ref.nheaders,
 		.spec_text = t->vtask->spec_text,
 		.options = t->vtask->options,
+		.entry = t->ksrc && t->ksrc->entry ? t->ksrc->entry : NULL,
 	};
 	rung_content_hash(out, &in);
 	return 0;

@@ -1,4 +1,5 @@
 #include "app/session.h"
+#include "core/sidecar.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -105,7 +106,8 @@ static rung_result *launch_verdict(rung_vctx *c, const rung_version *v)
 		return NULL;
 	}
 	rung_launch l;
-	int e = rung_launch_from_source(&l, c->task.spec, src.text, v->kernel_path);
+	int e = rung_launch_with_sidecar(&l, c->task.spec, src.text, v->kernel_path, src.sidecar, src.sidecar_len,
+					 src.sidecar_path);
 	rung_launch_clear(&l);
 	rung_source_clear(&src);
 	if (e >= 0 || e == RUNG_ENOMEM) {

@@ -9,6 +9,7 @@
 
 #include "core/err.h"
 #include "core/fs.h"
+#include "core/sidecar.h"
 
 char *rung_path_join(const char *dir, const char *name)
 {
@@ -109,6 +110,32 @@ static int confine(rung_task *t)
 	return rc == RUNG_EINVAL ? rung_error_recode(RUNG_ESPEC) : rc;
 }
 
+/* A .ptx or .cubin kernel's sidecar next to it on disk, when there is one: it
+ * must lie inside t->root like every file the spec names. */
+static int read_sidecar(rung_task *t)
+{
+	char *p = rung_sidecar_path(t->kernel.path);
+	struct stat st;
+	if (!p || stat(p, &st) != 0) {
+		free(p);
+		return 0;
+	}
+	t->sidecar_path = t->sidecar_path_own = p;
+	char *res = NULL;
+	int rc = rung_fs_confined(&res, t->root, p);
+	free(res);
+	if (rc == RUNG_EINVAL)
+		return rung_error_set(RUNG_ESPEC, "%s: the kernel's sidecar is outside %s (%s): %s", p, t->root_what, t->root,
+				      rung_error_last());
+	if (rc < 0)
+		return rc;
+	rc = rung_fs_read_file(&t->sidecar_own, &t->sidecar_len, p, RUNG_SIDECAR_MAX);
+	if (rc < 0)
+		return rc == RUNG_ENOMEM ? rc : rung_error_recode(RUNG_ESPEC);
+	t->sidecar = t->sidecar_own;
+	return 0;
+}
+
 int rung_task_load(rung_task *out, const char *arg)
 {
 	memset(out, 0, sizeof(*out));
@@ -154,7 +181,10 @@ int rung_task_load(rung_task *out, const char *arg)
 		return rc;
 	if (rung_task_build_includes(out) < 0)
 		return rung_error_set(RUNG_ENOMEM, "out of memory");
-	rc = rung_launch_from_source(&out->launch, s, out->kernel.src, out->kernel.path);
+	if ((rc = read_sidecar(out)))
+		return rc;
+	rc = rung_launch_with_sidecar(&out->launch, s, out->kernel.src, out->kernel.path, out->sidecar, out->sidecar_len,
+				      out->sidecar_path);
 	if (rc < 0)
 		return rc == RUNG_ENOMEM ? rc : rung_error_recode(RUNG_ESPEC);
 	out->launch_from_source = rc == 1;
@@ -176,6 +206,8 @@ void rung_task_clear(rung_task *t)
 		memset(t, 0, sizeof(*t));
 		return;
 	}
+	free(t->sidecar_own);
+	free(t->sidecar_path_own);
 	free(t->root);
 	rung_launch_clear(&t->launch);
 	rung_spec_free(t->spec);

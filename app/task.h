@@ -26,7 +26,13 @@ typedef struct {
 	rung_spec *spec;
 	char *dir; /* task directory as given ("." by default) */
 	rung_task_source kernel, reference;
-	rung_launch launch; /* [launch] overridden by the kernel's `// rung:` line */
+	rung_launch launch; /* [launch], the kernel's sidecar and its `// rung:` line (rung_launch_for_kernel) */
+	/* A .ptx or .cubin kernel's sidecar (core/sidecar.h), NULL when it has
+	 * none: read from disk next to the kernel for a path target (owned, in
+	 * sidecar_own), borrowed from ksrc (or the view's source) for a version. */
+	const char *sidecar, *sidecar_path;
+	size_t sidecar_len;
+	char *sidecar_own, *sidecar_path_own;
 	bool launch_from_source;
 	/* A view (rung_task_of_version) whose `// rung:` line is broken: the
 	 * file:line message, the version's verdict (compile FAILED, set by

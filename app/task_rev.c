@@ -7,6 +7,7 @@
 
 #include "core/err.h"
 #include "app/task.h"
+#include "core/sidecar.h"
 
 static bool path_exists(const char *p)
 {
@@ -105,19 +106,30 @@ static int load_rev(rung_task *out, const char *rev, const rung_task_where *w)
 		return vfail(e);
 	}
 	rung_vtask *vt = out->vtask;
-	out->spec = vt->spec; /* the task owns the spec from here */
-	vt->spec = NULL;
-	rung_spec *s = out->spec;
+	rung_spec *s = vt->spec; /* the task owns it once the kernel is read */
 	out->arch = s->arch && *s->arch ? s->arch : "sm_90";
 	if (!s->entry)
 		return rung_error_set(RUNG_ESPEC, "%s: [task] needs kernel and entry", vt->spec_path);
-	if ((e = rung_vtask_source(out->ksrc, vt, out->rev, NULL)) < 0) {
+	/* the kernel the revision's own rung.ini names, when it is another file
+	 * (a CUDA version before `kernel = softmax.ptx`), else the spec's */
+	char *own = NULL;
+	if ((e = rung_vtask_kernel_at(&own, vt, out->rev)) < 0)
+		return vfail(e);
+	const char *kpath = own ? own : vt->kernel_path;
+	if ((e = rung_vtask_source(out->ksrc, vt, out->rev, own)) < 0) {
 		free(out->ksrc);
 		out->ksrc = NULL;
 		if (e == RUNG_ENOTFOUND)
-			return rung_error_set(RUNG_EUSAGE, "%s: %s does not exist at %s", rev, vt->kernel_path, out->short_rev);
-		return vfail(e);
+			e = rung_error_set(RUNG_EUSAGE, "%s: %s does not exist at %s", rev, kpath, out->short_rev);
+		else
+			e = vfail(e);
+		free(own);
+		return e;
 	}
+	out->kernel.path = at_rev(kpath, out->short_rev);
+	free(own);
+	out->spec = vt->spec; /* the task owns the spec from here */
+	vt->spec = NULL;
 	rung_vtask_content(out->content, vt, out->ksrc);
 	out->dir = rung_repo_join(rung_repo_workdir(out->repo), vt->dir);
 	if (out->dir && !*out->dir) {
@@ -127,8 +139,7 @@ static int load_rev(rung_task *out, const char *rev, const rung_task_where *w)
 	if (rung_repo_workdir(out->repo)[0] && !(out->root = strdup(rung_repo_workdir(out->repo))))
 		goto oom;
 	out->root_what = "the repository";
-	out->kernel.entry = s->entry;
-	out->kernel.path = at_rev(vt->kernel_path, out->short_rev);
+	out->kernel.entry = out->ksrc->entry ? out->ksrc->entry : s->entry;
 	out->kernel.src = dup_text(out->ksrc->text, out->ksrc->len);
 	out->kernel.len = out->ksrc->len;
 	if (!out->dir || !out->kernel.path || !out->kernel.src)
@@ -145,7 +156,15 @@ static int load_rev(rung_task *out, const char *rev, const rung_task_where *w)
 	}
 	if (rung_task_build_includes(out) < 0)
 		goto oom;
-	code = rung_launch_from_source(&out->launch, s, out->kernel.src, out->kernel.path);
+	if (out->ksrc->sidecar) {
+		out->sidecar = out->ksrc->sidecar;
+		out->sidecar_len = out->ksrc->sidecar_len;
+		out->sidecar_path = out->sidecar_path_own = at_rev(out->ksrc->sidecar_path, out->short_rev);
+		if (!out->sidecar_path)
+			goto oom;
+	}
+	code = rung_launch_with_sidecar(&out->launch, s, out->kernel.src, out->kernel.path, out->sidecar,
+					out->sidecar_len, out->sidecar_path);
 	if (code < 0)
 		return code == RUNG_ENOMEM ? code : rung_error_recode(RUNG_ESPEC);
 	out->launch_from_source = code == 1;
@@ -190,8 +209,11 @@ int rung_task_of_version(rung_task *t, rung_repo *repo, rung_vtask *vt, rung_sou
 	short_of(t->short_rev, t->rev);
 	rung_vtask_content(t->content, vt, src);
 	t->arch = vt->spec->arch && *vt->spec->arch ? vt->spec->arch : "sm_90";
-	t->kernel.entry = vt->spec->entry;
+	t->kernel.entry = src->entry ? src->entry : vt->spec->entry;
 	t->kernel.path = (char *)v->kernel_path; /* borrowed: never freed (t->borrowed) */
+	t->sidecar = src->sidecar;
+	t->sidecar_len = src->sidecar_len;
+	t->sidecar_path = src->sidecar_path;
 	t->kernel.src = src->text;
 	t->kernel.len = src->len;
 	t->reference.entry = vt->spec->reference_entry ? vt->spec->reference_entry : vt->spec->entry;
@@ -212,7 +234,8 @@ int rung_task_of_version(rung_task *t, rung_repo *repo, rung_vtask *vt, rung_sou
 	t->root_what = "the repository";
 	/* the launch line, validated as rung_task_load and load_rev do; a broken
 	 * one is this version's verdict (rung_eval_compile), not an error */
-	int code = rung_launch_from_source(&t->launch, vt->spec, src->text, t->kernel.path);
+	int code = rung_launch_with_sidecar(&t->launch, vt->spec, src->text, t->kernel.path, t->sidecar, t->sidecar_len,
+					    t->sidecar_path);
 	if (code == RUNG_ENOMEM)
 		return code;
 	if (code < 0) {

@@ -236,6 +236,18 @@ static void print_json(const rung_result *r, const rung_task *t, const rung_comp
 	json_t *launch = json_object();
 	json_object_set_new(launch, "from_source", json_boolean(t->launch_from_source));
 	json_object_set_new(launch, "file", json_string(t->launch.file));
+	if (t->sidecar_path)
+		json_object_set_new(launch, "sidecar", json_string(t->sidecar_path));
+	rung_geom g;
+	if (rung_launch_eval(&g, &t->launch, &t->spec->dims) == 0) { /* at the bench shape */
+		json_object_set_new(launch, "grid", json_pack("[III]", (json_int_t)g.grid[0], (json_int_t)g.grid[1],
+							      (json_int_t)g.grid[2]));
+		json_object_set_new(launch, "block", json_pack("[III]", (json_int_t)g.block[0], (json_int_t)g.block[1],
+							       (json_int_t)g.block[2]));
+		json_object_set_new(launch, "smem", json_integer((json_int_t)g.smem));
+	} else {
+		rung_error_clear();
+	}
 	json_object_set_new(o, "launch", launch);
 	char *s = json_dumps(o, JSON_COMPACT | JSON_ENSURE_ASCII | JSON_REAL_PRECISION(17));
 	if (s)

@@ -287,8 +287,8 @@ int rung_cmd_compare(int argc, char **argv)
 		code = RUNG_EXIT_INTERNAL;
 		goto done;
 	}
-	if (rung_compare_versions(&ab, w, ta.spec, ta.kernel.src, ta.kernel.path, &ka, tb.kernel.src, tb.kernel.path,
-				  &kb, budget)) {
+	rung_compare_launch la = {ta.kernel.src, &ta.launch, ta.kernel.path}, lb = {tb.kernel.src, &tb.launch, tb.kernel.path};
+	if (rung_compare_versions_l(&ab, w, ta.spec, &la, &ka, &lb, &kb, budget)) {
 		fprintf(stderr, "rung compare: %s\n", rung_error_last());
 		code = RUNG_EXIT_INTERNAL;
 		goto done;

@@ -98,10 +98,12 @@ int rung_cmd_demo(int argc, char **argv)
 	for (int t = 0; t < plan.ntasks; t++) {
 		int n = 0;
 		for (int i = 0; i < plan.nsteps; i++)
-			n += !strcmp(plan.steps[i].task, plan.tasks[t]);
+			n += !strcmp(plan.steps[i].task, plan.tasks[t]) && !plan.steps[i].missing[0];
 		printf("%s%s: %d version%s", t ? ", " : "", plan.tasks[t], n, n == 1 ? "" : "s");
 	}
 	printf("), %d steering notes, %d recorded results\n", rep.notes, rep.recorded);
+	if (rep.skipped)
+		printf("rung demo: %s%s\n", rep.skip_note, rep.skipped > 1 ? " (and more)" : "");
 	fflush(stdout);
 
 	const char *script = getenv("RUNG_TUI_SCRIPT");

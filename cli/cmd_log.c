@@ -154,6 +154,8 @@ static void print_json(const rung_vrow *row, const rung_result *base, bool is_ba
 	json_object_set_new(o, "kernel_path", json_string(row->v.kernel_path));
 	if (row->v.renamed_from[0])
 		json_object_set_new(o, "renamed_from", json_string(row->v.renamed_from));
+	if (row->v.kernel_from[0])
+		json_object_set_new(o, "kernel_from", json_string(row->v.kernel_from));
 	json_t *st = json_object();
 	for (int s = 0; s < RUNG_NSTEPS; s++)
 		json_object_set_new(st, rung_step_name((rung_step_id)s),
@@ -353,9 +355,10 @@ int rung_cmd_log(int argc, char **argv)
 		if (shown && against && shown != against && !isnan(delta_vs(shown, against)) &&
 		    rung_env_diff(envwhy, sizeof(envwhy), &shown->env, &against->env) > 0)
 			printf("         delta vs a baseline measured elsewhere: %s\n", envwhy);
-		if (rows[i].v.merge || rows[i].v.renamed_from[0] || rows[i].v.spec_differs)
-			printf("         %s%s%s%s\n", rows[i].v.merge ? "merge (compared with its first parent) " : "",
+		if (rows[i].v.merge || rows[i].v.renamed_from[0] || rows[i].v.kernel_from[0] || rows[i].v.spec_differs)
+			printf("         %s%s%s%s%s%s\n", rows[i].v.merge ? "merge (compared with its first parent) " : "",
 			       rows[i].v.renamed_from[0] ? "kernel renamed from " : "", rows[i].v.renamed_from,
+			       rows[i].v.kernel_from[0] ? "kernel = changed here from " : "", rows[i].v.kernel_from,
 			       rows[i].v.spec_differs ? " its own rung.ini differs from the one in use" : "");
 	}
 	if (fmt == FMT_TABLE && n == 0)

@@ -37,7 +37,7 @@ static rung_result *compile_only(rung_vctx *c, const rung_vrow *row)
 		.src_len = src.len,
 		.spec = spec,
 		.file = row->v.kernel_path,
-		.entry = spec->entry,
+		.entry = src.entry ? src.entry : spec->entry,
 		.arch = spec->arch ? spec->arch : "sm_90",
 		.options = spec->options,
 		.headers = src.headers,

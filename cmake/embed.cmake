@@ -17,6 +17,12 @@ foreach(task ${RUNG_EMBED_TASKS})
   list(SORT _files)
   list(APPEND RUNG_EMBED_FILES ${_files})
 endforeach()
+# the Triton step of the softmax ladder (05-triton): present once triton_softmax.py's
+# output is committed (bench/h200_triton.sh); without it the demo leaves the step out
+file(GLOB _files CONFIGURE_DEPENDS
+  ${CMAKE_SOURCE_DIR}/examples/softmax-triton/softmax.ptx
+  ${CMAKE_SOURCE_DIR}/examples/softmax-triton/softmax.json)
+list(APPEND RUNG_EMBED_FILES ${_files})
 list(APPEND RUNG_EMBED_FILES ${CMAKE_SOURCE_DIR}/examples/README.md)
 
 set(RUNG_EMBED_LIST ${CMAKE_BINARY_DIR}/rung_demo_files.txt)

@@ -911,10 +911,22 @@ static int validate(pstate *ps)
 	use_label(ps, "%s", "[launch]");
 	if (!s->launch.ngrid)
 		return fail(ps, ps->sec_line[SEC_LAUNCH], "grid", "missing (required)");
-	if (!s->launch.nblock)
+	/* a PTX or CUBIN kernel may take its block from its sidecar or its `// rung:`
+	 * line (rung_launch_for_kernel says so when neither gives one) */
+	bool dsl = s->kernel && rung_kernel_lang_of(s->kernel) != RUNG_LANG_CUDA;
+	if (!s->launch.nblock && !dsl)
 		return fail(ps, ps->sec_line[SEC_LAUNCH], "block", "missing (required)");
-	if ((rc = rung__launch_check(&s->launch, s, "[launch]")))
-		return rc;
+	if (s->launch.nblock) {
+		if ((rc = rung__launch_check(&s->launch, s, "[launch]")))
+			return rc;
+	} else {
+		rung_launch l = s->launch; /* grid and smem checked with a block of 1 */
+		l.nblock = 1;
+		l.block[0].text = "1";
+		l.block[0].line = ps->sec_line[SEC_LAUNCH];
+		if ((rc = rung__launch_check(&l, s, "[launch]")))
+			return rc;
+	}
 	use_label(ps, "%s", "[roofline]");
 	if (s->flops.text && (rc = check_expr(ps, &s->flops, "flops", 0)))
 		return rc;
@@ -1182,6 +1194,17 @@ static bool has_ext(const char *p, const char *ext)
 
 rung_kernel_lang rung_kernel_lang_of(const char *path)
 {
+	if (!path)
+		return RUNG_LANG_CUDA;
+	/* a version read from git is named "t/softmax.ptx@a1b2c3d" */
+	const char *at = strrchr(path, '@'), *slash = strrchr(path, '/');
+	char buf[1024];
+	if (at && (!slash || at > slash) && at[1] && strspn(at + 1, "0123456789abcdefWORKTRE") == strlen(at + 1) &&
+	    (size_t)(at - path) < sizeof(buf)) {
+		memcpy(buf, path, (size_t)(at - path));
+		buf[at - path] = 0;
+		path = buf;
+	}
 	if (has_ext(path, ".ptx"))
 		return RUNG_LANG_PTX;
 	if (has_ext(path, ".cubin"))
@@ -1192,4 +1215,50 @@ rung_kernel_lang rung_kernel_lang_of(const char *path)
 const char *rung_kernel_lang_name(rung_kernel_lang l)
 {
 	return l == RUNG_LANG_PTX ? "ptx" : l == RUNG_LANG_CUBIN ? "cubin" : "cuda";
+}
+
+int rung_spec_peek_task(char **kernel, char **entry, const char *text)
+{
+	*kernel = *entry = NULL;
+	bool in_task = false;
+	for (const char *p = text ? text : ""; *p;) {
+		const char *eol = strchr(p, '\n');
+		if (!eol)
+			eol = p + strlen(p);
+		const char *a = p, *b = eol;
+		p = *eol ? eol + 1 : eol;
+		while (a < b && (*a == ' ' || *a == '\t' || *a == '\r' || (unsigned char)*a == 0xef ||
+		                 (unsigned char)*a == 0xbb || (unsigned char)*a == 0xbf))
+			a++;
+		if (a == b || *a == '#' || *a == ';')
+			continue;
+		const char *hash = memchr(a, '#', (size_t)(b - a));
+		if (hash)
+			b = hash;
+		while (b > a && isspace((unsigned char)b[-1]))
+			b--;
+		if (*a == '[') {
+			in_task = (size_t)(b - a) == 6 && !strncmp(a, "[task]", 6);
+			continue;
+		}
+		const char *eq = in_task ? memchr(a, '=', (size_t)(b - a)) : NULL;
+		if (!eq)
+			continue;
+		const char *ke = eq, *v = eq + 1;
+		while (ke > a && isspace((unsigned char)ke[-1]))
+			ke--;
+		while (v < b && isspace((unsigned char)*v))
+			v++;
+		char **dst = (ke - a == 6 && !strncmp(a, "kernel", 6)) ? kernel
+		             : (ke - a == 5 && !strncmp(a, "entry", 5)) ? entry : NULL;
+		if (!dst || *dst || v == b)
+			continue;
+		if (!(*dst = strndup(v, (size_t)(b - v)))) {
+			free(*kernel);
+			free(*entry);
+			*kernel = *entry = NULL;
+			return rung_error_set(RUNG_ENOMEM, "out of memory");
+		}
+	}
+	return 0;
 }

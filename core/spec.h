@@ -147,7 +147,7 @@ typedef struct {
  * anything but .ptx and .cubin), PTX text (assembled by ptxas, or JIT-compiled
  * by the driver in the worker without one) or a CUBIN (loaded as it is). */
 typedef enum { RUNG_LANG_CUDA, RUNG_LANG_PTX, RUNG_LANG_CUBIN } rung_kernel_lang;
-rung_kernel_lang rung_kernel_lang_of(const char *path);
+rung_kernel_lang rung_kernel_lang_of(const char *path); /* an "@REV" suffix is dropped */
 const char *rung_kernel_lang_name(rung_kernel_lang l); /* "cuda", "ptx", "cubin" */
 
 /* Parses a task from TASKDIR or a path to rung.ini. On error returns negative
@@ -158,6 +158,11 @@ int rung_spec_load(rung_spec **out, const char *path);
  * `dir` resolves relative paths. */
 int rung_spec_parse(rung_spec **out, const char *text, const char *path, const char *dir);
 void rung_spec_free(rung_spec *spec);
+
+/* The [task] kernel and entry of a rung.ini's text, read without parsing the
+ * rest (an older commit's spec, to follow its kernel: vcs/history.c). Each is
+ * NULL when absent; caller frees. 0 or RUNG_ENOMEM. */
+int rung_spec_peek_task(char **kernel, char **entry, const char *text);
 
 /* Each directory of the spec's `headers`, resolved against spec->dir, must exist
  * (NVRTC reads them from the file system, for a version from git too). Returns 0,
@@ -184,6 +189,21 @@ int rung_spec_confine(const rung_spec *spec, const char *root, const char *what)
  * if present, into *out (starting from the spec's [launch]). Returns 1 if a line was
  * found, 0 if not, negative on a malformed line ("sgemm.cu:3: rung: unknown key 'gird'"). */
 int rung_launch_from_source(rung_launch *out, const rung_spec *spec, const char *src, const char *file);
+/* The launch of a kernel: rung_launch_from_source, then, for a PTX or CUBIN
+ * kernel with a sidecar (sc, NULL for none: core/sidecar.h), its num_warps and
+ * shared fill block (num_warps * 32) and smem where neither the `// rung:` line
+ * nor [launch] gives them. A value given there wins, and must agree with the
+ * sidecar (block = num_warps * 32 threads, smem >= shared under every size set),
+ * else "rung.ini:40: [launch] block: 256 x 1 x 1 threads, but softmax.json:5
+ * says num_warps = 4: ..." (the `// rung:` line's file:line for its keys). A
+ * sidecar that needs global or profile scratch is refused at its line. A
+ * launch with no block at all (a PTX task's [launch] may leave it out) is
+ * "rung.ini:L: [launch] block: missing for FILE: ...". */
+struct rung_sidecar;
+int rung_launch_for_kernel(rung_launch *out, const rung_spec *spec, const char *src, const char *file,
+                           const struct rung_sidecar *sc);
+/* A deep copy of in (free with rung_launch_clear). 0 or RUNG_ENOMEM. */
+int rung_launch_copy(rung_launch *out, const rung_launch *in);
 /* Frees the strings of a launch filled by rung_launch_from_source (which always copies them,
  * also when it returns 0); safe on a zeroed struct. Never call it on spec->launch. */
 void rung_launch_clear(rung_launch *l);

@@ -11,6 +11,7 @@
 
 #include "core/err.h"
 #include "core/expr.h"
+#include "core/sidecar.h"
 #include "core/spec_internal.h"
 
 int rung__fail(const char *file, int line, const char *label, const char *key, const char *fmt, ...)
@@ -180,6 +181,8 @@ void rung_launch_clear(rung_launch *l)
 	memset(l, 0, sizeof(*l));
 }
 
+static int launch_copy(rung_launch *out, const rung_launch *in);
+
 static int copy_src(rung_expr_src *dst, const rung_expr_src *src)
 {
 	dst->line = src->line;
@@ -187,6 +190,14 @@ static int copy_src(rung_expr_src *dst, const rung_expr_src *src)
 	if (src->text && !(dst->text = strdup(src->text)))
 		return rung_error_set(RUNG_ENOMEM, "out of memory");
 	return 0;
+}
+
+int rung_launch_copy(rung_launch *out, const rung_launch *in)
+{
+	int rc = launch_copy(out, in);
+	if (rc)
+		rung_launch_clear(out);
+	return rc;
 }
 
 static int launch_copy(rung_launch *out, const rung_launch *in)
@@ -289,14 +300,15 @@ static int parse_line(rung_launch *out, const char *p, const char *eol, const ch
 	return 0;
 }
 
-int rung_launch_from_source(rung_launch *out, const rung_spec *spec, const char *src, const char *file)
+/* The `// rung:` lines of src over spec's [launch]; key_line: the line of each
+ * key (grid, block, smem) the lines give, 0 for the others. */
+static int from_source(rung_launch *out, const rung_spec *spec, const char *src, const char *file, int key_line[3])
 {
 	int rc = launch_copy(out, &spec->launch);
 	if (rc) {
 		rung_launch_clear(out);
 		return rc;
 	}
-	int key_line[3] = { 0, 0, 0 };
 	int found = 0, lineno = 0;
 	for (const char *p = src ? src : ""; *p;) {
 		lineno++;
@@ -311,11 +323,114 @@ int rung_launch_from_source(rung_launch *out, const rung_spec *spec, const char 
 		}
 		p = *eol ? eol + 1 : eol;
 	}
-	if (found) {
+	if (found)
 		snprintf(out->file, sizeof(out->file), "%s", file);
-		if ((rc = rung__launch_check(out, spec, "rung")))
-			goto fail;
+	return found;
+fail:
+	rung_launch_clear(out);
+	return rc;
+}
+
+/* A spec whose kernel is PTX or CUBIN may leave [launch] block out (the
+ * sidecar or the kernel's `// rung:` line gives it): say where it can come from. */
+static int no_block(const rung_spec *spec, const char *file)
+{
+	int line = spec->launch.grid[0].line ? spec->launch.grid[0].line : 1;
+	return rung__fail(spec->path, line, "[launch]", "block", "missing for %s: give it in [launch], in a // rung: line "
+	                  "of the kernel, or from the kernel's sidecar (num_warps in its .json, docs/SPEC.md \"The sidecar\")",
+	                  file ? file : "the kernel");
+}
+
+int rung_launch_from_source(rung_launch *out, const rung_spec *spec, const char *src, const char *file)
+{
+	return rung_launch_for_kernel(out, spec, src, file, NULL);
+}
+
+/* An explicit value (the `// rung:` line's, else rung.ini's) that the sidecar
+ * contradicts: block other than num_warps * 32, smem under shared. */
+static int against_sidecar(const rung_launch *l, const rung_spec *spec, const rung_sidecar *sc, bool block_explicit,
+                           bool smem_explicit, const char *bfile, const char *sfile)
+{
+	for (int i = -1; i < spec->ncheck; i++) {
+		const rung_dimset *ds = i < 0 ? &spec->dims : &spec->check[i];
+		rung_geom g;
+		if (rung__launch_eval(&g, l, ds, "rung"))
+			return i < 0 ? RUNG_EINVAL : rung__in_set(RUNG_EINVAL, ds, &spec->dims);
+		int64_t want = sc->num_warps * 32;
+		if (block_explicit && sc->has_num_warps && (g.block[0] != want || g.block[1] != 1 || g.block[2] != 1)) {
+			int rc = rung__fail(bfile, l->block[0].line, bfile == spec->path ? "[launch]" : "rung", "block",
+			                    "%lld x %lld x %lld threads, but %s:%d says num_warps = %lld: the kernel was compiled "
+			                    "for a block of %lld threads (num_warps x 32); drop block here or make it %lld",
+			                    (long long)g.block[0], (long long)g.block[1], (long long)g.block[2], sc->file,
+			                    sc->num_warps_line, (long long)sc->num_warps, (long long)want, (long long)want);
+			return i < 0 ? rc : rung__in_set(rc, ds, &spec->dims);
+		}
+		if (smem_explicit && sc->has_shared && g.smem < sc->shared) {
+			int rc = rung__fail(sfile, l->smem.line, sfile == spec->path ? "[launch]" : "rung", "smem",
+			                    "%lld bytes, but %s:%d says shared = %lld: the kernel needs at least that much dynamic "
+			                    "shared memory; drop smem here or make it at least %lld",
+			                    (long long)g.smem, sc->file, sc->shared_line, (long long)sc->shared,
+			                    (long long)sc->shared);
+			return i < 0 ? rc : rung__in_set(rc, ds, &spec->dims);
+		}
 	}
+	return 0;
+}
+
+static int set_number(rung_expr_src *e, int64_t v, int line)
+{
+	char buf[32];
+	snprintf(buf, sizeof(buf), "%lld", (long long)v);
+	free(e->text);
+	if (!(e->text = strdup(buf)))
+		return rung_error_set(RUNG_ENOMEM, "out of memory");
+	e->line = line;
+	return 0;
+}
+
+int rung_launch_for_kernel(rung_launch *out, const rung_spec *spec, const char *src, const char *file,
+                           const struct rung_sidecar *sc)
+{
+	int key_line[3] = { 0, 0, 0 };
+	int found = from_source(out, spec, src, file, key_line);
+	if (found < 0)
+		return found;
+	int rc = 0;
+	if (sc) {
+		if (sc->has_global_scratch && sc->global_scratch > 0) {
+			rc = rung_error_set(RUNG_EINVAL, "%s:%d: global_scratch_size = %lld: rung passes scratch as a null "
+			                    "pointer, so a kernel that needs global scratch is not supported yet",
+			                    sc->file, sc->global_scratch_line, (long long)sc->global_scratch);
+			goto fail;
+		}
+		if (sc->has_profile_scratch && sc->profile_scratch > 0) {
+			rc = rung_error_set(RUNG_EINVAL, "%s:%d: profile_scratch_size = %lld: rung passes scratch as a null "
+			                    "pointer, so a kernel that needs profile scratch is not supported yet",
+			                    sc->file, sc->profile_scratch_line, (long long)sc->profile_scratch);
+			goto fail;
+		}
+		bool bx = key_line[1] || spec->launch.nblock > 0, sx = key_line[2] || spec->launch.smem.text;
+		const char *bfile = key_line[1] ? file : spec->path, *sfile = key_line[2] ? file : spec->path;
+		if (!bx && sc->has_num_warps) {
+			if ((rc = set_number(&out->block[0], sc->num_warps * 32, sc->num_warps_line)))
+				goto fail;
+			out->nblock = 1;
+			found = 1;
+		}
+		if (out->nblock > 0 && (bx || sx) && (rc = against_sidecar(out, spec, sc, bx, sx, bfile, sfile)))
+			goto fail;
+		if (!sx && sc->has_shared && sc->shared > 0) {
+			if ((rc = set_number(&out->smem, sc->shared, sc->shared_line)))
+				goto fail;
+			found = 1;
+		}
+	}
+	if (out->nblock < 1) {
+		rc = no_block(spec, file);
+		goto fail;
+	}
+	if (found && (rc = rung__launch_check(out, spec, key_line[0] || key_line[1] || key_line[2] ? "rung" : "[launch]")))
+		goto fail;
 	return found;
 fail:
 	rung_launch_clear(out);

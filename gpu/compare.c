@@ -23,12 +23,13 @@ void rung_ab_clear(rung_ab *ab)
 	ab->n = 0;
 }
 
-static int plan_for(rung_plan *p, const rung_spec *spec, const char *src, const char *file, const rung_compiled *k,
-		    uint64_t seed, double budget_s, char *reason, size_t rlen)
+static int plan_for(rung_plan *p, const rung_spec *spec, const char *src, const rung_launch *given, const char *file,
+		    const rung_compiled *k, uint64_t seed, double budget_s, char *reason, size_t rlen)
 {
 	rung_launch l;
 	memset(&l, 0, sizeof(l));
-	if (rung_launch_from_source(&l, spec, src, file) < 0 || rung_plan_build(p, spec, &l, NULL, seed)) {
+	if ((given ? rung_launch_copy(&l, given) : rung_launch_from_source(&l, spec, src, file)) < 0 ||
+	    rung_plan_build(p, spec, &l, NULL, seed)) {
 		snprintf(reason, rlen, "%s", rung_error_last());
 		rung_launch_clear(&l);
 		return 1;
@@ -72,6 +73,14 @@ int rung_compare_versions(rung_ab *out, rung_worker *w, const rung_spec *spec, c
 			  const rung_compiled *ka, const char *src_b, const char *file_b, const rung_compiled *kb,
 			  double budget_s)
 {
+	rung_compare_launch la = {src_a, NULL, file_a}, lb = {src_b, NULL, file_b};
+	return rung_compare_versions_l(out, w, spec, &la, ka, &lb, kb, budget_s);
+}
+
+int rung_compare_versions_l(rung_ab *out, rung_worker *w, const rung_spec *spec, const rung_compare_launch *a,
+			    const rung_compiled *ka, const rung_compare_launch *b, const rung_compiled *kb, double budget_s)
+{
+	const char *src_a = a->src, *file_a = a->file, *src_b = b->src, *file_b = b->file;
 	memset(out, 0, sizeof(*out));
 	out->verify_ms = NAN;
 	if (!w || !spec || !ka || !kb || !ka->cubin || !kb->cubin)
@@ -97,8 +106,8 @@ int rung_compare_versions(rung_ab *out, rung_worker *w, const rung_spec *spec, c
 	}
 	uint64_t seed = rung_seed_fresh();
 	int ret = 0;
-	if (plan_for(pa, spec, src_a, file_a, ka, seed, budget_s, out->reason, sizeof(out->reason)) ||
-	    plan_for(pb, spec, src_b, file_b, kb, seed, budget_s, out->reason, sizeof(out->reason))) {
+	if (plan_for(pa, spec, src_a, a->launch, file_a, ka, seed, budget_s, out->reason, sizeof(out->reason)) ||
+	    plan_for(pb, spec, src_b, b->launch, file_b, kb, seed, budget_s, out->reason, sizeof(out->reason))) {
 		out->failed = true;
 		goto done;
 	}

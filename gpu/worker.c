@@ -754,7 +754,9 @@ static int eval_gpu(rung_result *out, rung_worker *w, const rung_job *job, const
 	rung_plan *plan = NULL;
 	int ret = 0;
 	/* Launch geometry: [launch] or the source's `// rung:` line, for both kernels. */
-	if (rung_launch_from_source(&kl, spec, job->kernel_src, job->kernel_file ? job->kernel_file : spec->kernel) < 0) {
+	if (job->kernel_launch ? rung_launch_copy(&kl, job->kernel_launch) < 0
+	                       : rung_launch_from_source(&kl, spec, job->kernel_src,
+	                                                 job->kernel_file ? job->kernel_file : spec->kernel) < 0) {
 		set_step(out, RUNG_STEP_RUN, RUNG_S_FAILED, "%s", rung_error_last());
 		goto done;
 	}

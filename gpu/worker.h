@@ -40,6 +40,9 @@ enum {
 typedef struct {
 	const rung_spec *spec;
 	const char *kernel_src, *kernel_file;   /* candidate */
+	/* The candidate's launch as the loader resolved it ([launch], sidecar,
+	 * `// rung:` line: rung_launch_for_kernel); NULL: from kernel_src's line. */
+	const rung_launch *kernel_launch;
 	const rung_header *headers; int nheaders; /* files it #includes, at the same revision */
 	const char *ref_src, *ref_file;         /* reference */
 	size_t kernel_len, ref_len;             /* bytes of the sources; 0: strlen (rung_compile_req's src_len) */
@@ -147,6 +150,15 @@ typedef struct {
 int rung_compare_versions(rung_ab *out, rung_worker *w, const rung_spec *spec, const char *src_a, const char *file_a,
 			  const rung_compiled *ka, const char *src_b, const char *file_b, const rung_compiled *kb,
 			  double budget_s);
+/* The same with each version's launch as its loader resolved it (launch NULL:
+ * from src's `// rung:` line): a PTX version's sidecar sets its block. */
+typedef struct {
+	const char *src;
+	const rung_launch *launch;
+	const char *file;
+} rung_compare_launch;
+int rung_compare_versions_l(rung_ab *out, rung_worker *w, const rung_spec *spec, const rung_compare_launch *a,
+			    const rung_compiled *ka, const rung_compare_launch *b, const rung_compiled *kb, double budget_s);
 void rung_ab_clear(rung_ab *ab);
 
 /* The worker process itself (`rung worker`): speaks the protocol on in_fd/out_fd

@@ -74,6 +74,19 @@ static void test_embedded_table(void)
 			closedir(d);
 		CHECK(nladder >= 4);
 	}
+	/* the softmax ladder's Triton step: embedded when committed */
+	const char *triton[] = {"softmax-triton/softmax.ptx", "softmax-triton/softmax.json"};
+	for (int k = 0; k < 2; k++) {
+		char path[1024];
+		snprintf(path, sizeof(path), "%s/examples/%s", RUNG_SOURCE_DIR, triton[k]);
+		struct stat st;
+		if (stat(path, &st) == 0) {
+			check_same(triton[k]);
+			ondisk++;
+		} else {
+			CHECK(rung_demo_find(triton[k]) == NULL);
+		}
+	}
 	/* nothing embedded that is not on disk */
 	CHECK_INT(rung_demo_nfiles, ondisk);
 	CHECK(rung_demo_files[rung_demo_nfiles].path == NULL);
@@ -97,12 +110,28 @@ static void test_plan(void)
 	CHECK_STR(p.tasks[1], "softmax");
 	CHECK_STR(p.kernels[0], "sgemm.cu");
 	CHECK_STR(p.kernels[1], "softmax.cu");
-	/* every ladder file is a step, and every step has its file */
+	/* every ladder .cu is a step, and every step has its file; the softmax
+	 * ladder's Triton step (05-triton) lists its files instead, and is left
+	 * out where the Triton PTX is not in the build */
 	int nfiles = 0;
-	for (int i = 0; i < rung_demo_nfiles; i++)
-		nfiles += strstr(rung_demo_files[i].path, "/ladder/") != NULL;
-	CHECK_INT(p.nsteps, nfiles);
-	CHECK_INT(p.nsteps, 15);
+	for (int i = 0; i < rung_demo_nfiles; i++) {
+		const char *path = rung_demo_files[i].path;
+		size_t l = strlen(path);
+		nfiles += strstr(path, "/ladder/") != NULL && l > 3 && !strcmp(path + l - 3, ".cu");
+	}
+	CHECK_INT(p.nsteps, nfiles + 1);
+	CHECK_INT(p.nsteps, 16);
+	const rung_demo_step *tr = &p.steps[15];
+	CHECK_STR(tr->step, "05-triton");
+	CHECK_INT(tr->nfiles, 3);
+	CHECK_STR(tr->dest[0], "softmax.ptx");
+	CHECK_STR(tr->src[0], "softmax-triton/softmax.ptx");
+	CHECK_STR(tr->dest[1], "softmax.json");
+	CHECK_STR(tr->dest[2], "rung.ini");
+	CHECK_STR(tr->src[2], "softmax/ladder/05-triton.ini");
+	bool have_ptx = rung_demo_find("softmax-triton/softmax.ptx") && rung_demo_find("softmax-triton/softmax.json");
+	CHECK_STR(tr->missing, have_ptx ? "" : rung_demo_find("softmax-triton/softmax.ptx") ? "softmax-triton/softmax.json"
+	                                                                                  : "softmax-triton/softmax.ptx");
 	CHECK_STR(p.steps[0].step, "01-naive");
 	CHECK_STR(p.steps[0].name, "rung-agent");
 	CHECK_STR(p.steps[0].email, "agent@example.com");
@@ -111,7 +140,7 @@ static void test_plan(void)
 	CHECK_STR(p.steps[14].step, "04-vectorized");
 	for (int i = 1; i < p.nsteps; i++)
 		CHECK(p.steps[i - 1].time <= p.steps[i].time);
-	CHECK_INT(p.nnotes, 8);
+	CHECK_INT(p.nnotes, 9);
 	CHECK_INT(p.notes[0].step, step_index(&p, "sgemm", "01-naive"));
 	CHECK_INT(p.notes[0].verdict, RUNG_NOTE_BASELINE);
 	CHECK_INT(p.notes[0].line, 14); /* examples/sgemm/ladder.txt:14 */
@@ -236,9 +265,14 @@ static void test_build(void)
 	CHECK_INT(rung_demo_plan_load(&p), 0);
 	rung_demo_report rep;
 	CHECK_INT(rung_demo_build(&rep, &p, dir, "demo"), 0);
-	CHECK_INT(rep.commits, 16);
-	CHECK_INT(rep.notes, 8);
-	CHECK_STR(rep.head, p.steps[p.nsteps - 1].commit);
+	/* the Triton step is a commit (and its remark a note) only with its PTX in the build */
+	bool tri = !p.steps[p.nsteps - 1].missing[0];
+	CHECK_INT(rep.commits, 16 + tri);
+	CHECK_INT(rep.notes, 8 + tri);
+	CHECK_INT(rep.skipped, !tri);
+	if (!tri)
+		CHECK_CONTAINS(rep.skip_note, "softmax step 05-triton left out: examples/softmax-triton/softmax.ptx is not in this build");
+	CHECK_STR(rep.head, p.steps[p.nsteps - 1 - !tri].commit);
 
 	git_libgit2_init();
 	git_repository *g = NULL;
@@ -275,7 +309,7 @@ static void test_build(void)
 		git_commit_free(c);
 		n++;
 	}
-	CHECK_INT(n, 16);
+	CHECK_INT(n, 16 + tri);
 	git_revwalk_free(w);
 
 	/* each step commit holds its ladder file as the task's kernel file */
@@ -297,8 +331,16 @@ static void test_build(void)
 	CHECK(none == NULL);
 	free(none);
 	char *ini = blob_at(g, rep.head, "softmax/rung.ini");
-	CHECK(ini && !memcmp(ini, rung_demo_find("softmax/rung.ini")->bytes, strlen(ini)));
+	const char *want_ini = tri ? "softmax/ladder/05-triton.ini" : "softmax/rung.ini";
+	CHECK(ini && !memcmp(ini, rung_demo_find(want_ini)->bytes, strlen(ini)));
 	free(ini);
+	if (tri) { /* the Triton step: its PTX and sidecar next to the CUDA kernel of 04 */
+		char *ptx = blob_at(g, rep.head, "softmax/softmax.ptx"), *cu = blob_at(g, rep.head, "softmax/softmax.cu");
+		CHECK(ptx && !memcmp(ptx, rung_demo_find("softmax-triton/softmax.ptx")->bytes, strlen(ptx)));
+		CHECK(cu && !memcmp(cu, rung_demo_find("softmax/ladder/04-vectorized.cu")->bytes, strlen(cu)));
+		free(ptx);
+		free(cu);
+	}
 	/* the working tree is HEAD, and no user.name is left in the repository's config */
 	char path[1024];
 	snprintf(path, sizeof(path), "%s/sgemm/sgemm.cu", dir);
@@ -409,7 +451,8 @@ static void test_recorded(void)
 	rung_vctx_opts o = {.dir = dir, .task = "softmax"};
 	CHECK_INT(rung_vctx_open(&c, "demo", &o, RUNG_VCTX_TASK | RUNG_VCTX_STORE), 0);
 	rung_source src;
-	CHECK_INT(rung_vtask_source(&src, &c.task, commit_of(&p, "softmax", "02-warp-per-row"), NULL), 0);
+	/* (its own kernel: HEAD's rung.ini names softmax.ptx once the Triton step is in) */
+	CHECK_INT(rung_vtask_source_at(&src, &c.task, commit_of(&p, "softmax", "02-warp-per-row")), 0);
 	char content[65];
 	rung_vtask_content(content, &c.task, &src);
 	rung_source_clear(&src);
@@ -429,7 +472,8 @@ static void test_recorded(void)
 	rung_vrow *rows;
 	int nrows;
 	CHECK_INT(rung_vctx_rows(&rows, &nrows, &c, NULL, 0), 0);
-	CHECK_INT(nrows, 4);
+	bool tri = !p.steps[p.nsteps - 1].missing[0];
+	CHECK_INT(nrows, 4 + tri);
 	for (int i = 0; i < nrows; i++)
 		CHECK(rows[i].result == NULL);
 	rung_vrows_free(rows, nrows);
@@ -444,7 +488,8 @@ static void test_recorded(void)
 	CHECK_INT(rung_demo_show(f, dir, &one, false), 0);
 	fclose(f);
 	char *text = t_slurp(out, NULL);
-	CHECK_CONTAINS(text, "softmax: 4 versions of softmax/softmax.cu, newest first");
+	CHECK_CONTAINS(text, tri ? "softmax: 5 versions of softmax/softmax.ptx, newest first"
+	                         : "softmax: 4 versions of softmax/softmax.cu, newest first");
 	CHECK_CONTAINS(text, "recorded on NVIDIA H200, 2025-11-29");
 	CHECK_CONTAINS(text, "2 versions with results recorded on another machine (not measured here).");
 	char want[256];

@@ -9,6 +9,8 @@
 
 #include "core/err.h"
 #include "core/fs.h"
+#include "core/spec.h"
+#include "core/sidecar.h" /* rung_sidecar_path */
 
 struct rung_history {
 	rung_repo *repo;
@@ -131,6 +133,77 @@ done:
 	if (e < 0)
 		return rung_git_error(e, "rename detection");
 	return found;
+}
+
+/* The kernel (repo-relative) that commit c's own rung.ini names, with *sblob
+ * its blob; 0 and *out NULL when it has none. */
+static int own_kernel(char **out, git_oid *sblob, rung_history *h, const git_commit *c)
+{
+	*out = NULL;
+	git_repository *g = rung_repo_git(h->repo);
+	int e = blob_in(sblob, g, c, h->spec_path);
+	if (e <= 0)
+		return e;
+	git_blob *b = NULL;
+	if ((e = git_blob_lookup(&b, g, sblob)) < 0)
+		return rung_git_error(e, h->spec_path);
+	size_t n = (size_t)git_blob_rawsize(b);
+	char *text = malloc(n + 1);
+	if (!text) {
+		git_blob_free(b);
+		return rung_error_set(RUNG_ENOMEM, "out of memory");
+	}
+	memcpy(text, git_blob_rawcontent(b), n);
+	text[n] = 0;
+	git_blob_free(b);
+	char *k = NULL, *entry = NULL;
+	e = rung_spec_peek_task(&k, &entry, text);
+	free(text);
+	free(entry);
+	if (e < 0)
+		return e;
+	if (k && rung_fs_rel_inside(k)) {
+		char *dir = rung_fs_dir_of(h->spec_path);
+		*out = dir ? rung_repo_join(strcmp(dir, ".") ? dir : "", k) : NULL;
+		free(dir);
+		if (!*out)
+			e = rung_error_set(RUNG_ENOMEM, "out of memory");
+	}
+	free(k);
+	return e;
+}
+
+/* At a commit whose rung.ini changes `kernel =` from another file to the one
+ * followed (softmax.cu -> softmax.ptx), the other file as its parent holds it:
+ * 1 and *old set (caller frees), 0 when this commit switches nothing. */
+static int kernel_switch(char **old, rung_history *h, const git_commit *c, const git_commit *parent)
+{
+	*old = NULL;
+	if (!h->spec_path || !parent)
+		return 0;
+	git_oid sc, sp;
+	git_repository *g = rung_repo_git(h->repo);
+	/* most commits leave rung.ini alone: two tree lookups, no blob read */
+	int hc = blob_in(&sc, g, c, h->spec_path), hp = hc > 0 ? blob_in(&sp, g, parent, h->spec_path) : 0;
+	if (hc <= 0 || hp <= 0 || git_oid_equal(&sc, &sp))
+		return hc < 0 ? hc : hp < 0 ? hp : 0;
+	char *kc = NULL, *kp = NULL;
+	int e = own_kernel(&kc, &sc, h, c);
+	if (e >= 0 && kc && !strcmp(kc, h->path))
+		e = own_kernel(&kp, &sp, h, parent);
+	int found = 0;
+	if (e >= 0 && kp && strcmp(kp, h->path)) {
+		git_oid pb;
+		e = blob_in(&pb, rung_repo_git(h->repo), parent, kp);
+		if (e > 0) {
+			*old = kp;
+			kp = NULL;
+			found = 1;
+		}
+	}
+	free(kc);
+	free(kp);
+	return e < 0 ? e : found;
 }
 
 static int spec_differs(rung_history *h, const git_commit *c)
@@ -280,6 +353,37 @@ int rung_history_next(rung_version *v, rung_history *h)
 		}
 		int there = 0;
 		git_commit *parent = NULL;
+		if (git_commit_parentcount(c) > 0 && h->spec_path && !h->no_follow) {
+			char *old = NULL;
+			if ((e = git_commit_parent(&parent, c, 0)) < 0) {
+				git_commit_free(c);
+				return rung_git_error(e, "parent");
+			}
+			int sw = kernel_switch(&old, h, c, parent);
+			char ren[512] = "";
+			if (sw > 0 && find_rename(ren, sizeof(ren), g, parent, c, h->path) < 0)
+				rung_error_clear(); /* a rename is only how it is shown */
+			git_commit_free(parent);
+			parent = NULL;
+			if (sw < 0) {
+				git_commit_free(c);
+				return sw;
+			}
+			if (sw > 0) { /* a version: the kernel in use changed here */
+				fill_commit(v, c);
+				copy_str(v->kernel_path, sizeof(v->kernel_path), h->path);
+				git_oid_tostr(v->blob, sizeof(v->blob), &blob);
+				v->spec_differs = spec_differs(h, c);
+				if (!strcmp(ren, old)) /* renamed, and rung.ini with it */
+					copy_str(v->renamed_from, sizeof(v->renamed_from), old);
+				else
+					copy_str(v->kernel_from, sizeof(v->kernel_from), old);
+				free(h->path);
+				h->path = old;
+				git_commit_free(c);
+				return 0;
+			}
+		}
 		if (git_commit_parentcount(c) > 0) {
 			const git_oid *pid = git_commit_parent_id(c, 0);
 			there = blob_in_oid(&pblob, h, pid, h->path);
@@ -473,6 +577,22 @@ static int add_includes(inc_ctx *x, rung_repo *repo, const char *rev, const char
 	return e;
 }
 
+/* A .ptx or .cubin kernel's sidecar at the same revision, when there is one. */
+static int read_sidecar(rung_source *out, rung_repo *repo, const char *path)
+{
+	char *sc = rung_sidecar_path(path);
+	char blob[41];
+	if (!sc || rung_repo_blob_id(blob, repo, out->rev, sc) < 0) {
+		rung_error_clear();
+		free(sc);
+		return 0;
+	}
+	/* its size is judged where it is parsed (rung_sidecar_parse: the version's verdict) */
+	int e = rung_repo_read(&out->sidecar, &out->sidecar_len, repo, out->rev, sc);
+	out->sidecar_path = sc;
+	return e;
+}
+
 int rung_source_read(rung_source *out, rung_repo *repo, const char *rev, const char *path)
 {
 	memset(out, 0, sizeof(*out));
@@ -489,6 +609,8 @@ int rung_source_read(rung_source *out, rung_repo *repo, const char *rev, const c
 	inc_ctx x = {out, NULL, 0};
 	e = add_includes(&x, repo, out->rev, path, out->text, 0);
 	rung_strv_free(x.paths, out->nheaders);
+	if (e == 0)
+		e = read_sidecar(out, repo, path);
 	if (e < 0)
 		rung_source_clear(out);
 	return e;
@@ -505,5 +627,8 @@ void rung_source_clear(rung_source *s)
 		free((char *)s->headers[i].text);
 	}
 	free(s->headers);
+	free(s->sidecar_path);
+	free(s->sidecar);
+	free(s->entry);
 	memset(s, 0, sizeof(*s));
 }

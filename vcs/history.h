@@ -26,6 +26,9 @@ typedef struct {
 	bool spec_differs;  /* its own rung.ini differs from the spec in use */
 	char kernel_path[512];  /* repo-relative path of the kernel file in this version */
 	char renamed_from[512]; /* the kernel file was renamed from this path here ("" if not) */
+	/* rung.ini's `kernel =` named this other file before this commit (a CUDA
+	 * kernel before a Triton one): older versions follow that file ("" if not) */
+	char kernel_from[512];
 	char blob[41];          /* kernel blob id */
 } rung_version;
 
@@ -60,9 +63,18 @@ typedef struct {
 	size_t len;
 	rung_header *headers; /* name = as written in #include, text at rev (both owned) */
 	int nheaders;
+	/* A .ptx or .cubin kernel's metadata sidecar (core/sidecar.h) at rev, when
+	 * one is committed next to it: repo-relative path and text (NULL: none). */
+	char *sidecar_path, *sidecar;
+	size_t sidecar_len;
+	/* The entry named by the version's own rung.ini when its kernel is not the
+	 * spec's (a version from before a `kernel =` change); NULL: the spec's. */
+	char *entry;
 } rung_source;
 
-/* RUNG_ENOTFOUND if the file does not exist at rev. Missing includes are not an
+/* RUNG_ENOTFOUND if the file does not exist at rev. A .ptx or .cubin kernel's
+ * sidecar (X.json next to it) is read too, when present (judged where it is
+ * parsed: rung_sidecar_parse). Missing includes are not an
  * error here (they may be system or -I headers): the compiler reports them. */
 int rung_source_read(rung_source *out, rung_repo *repo, const char *rev, const char *path);
 void rung_source_clear(rung_source *s);

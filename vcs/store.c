@@ -473,6 +473,14 @@ void rung_content_hash(char out[65], const rung_key_input *in)
 	}
 	part(&c, "spec", in->spec_text);
 	part(&c, "options", in->options);
+	if (in->sidecar) {
+		char hdr[96];
+		int l = snprintf(hdr, sizeof(hdr), "sidecar %zu\n", in->sidecar_len);
+		rung_sha256_update(&c, hdr, (size_t)l);
+		rung_sha256_update(&c, in->sidecar, in->sidecar_len);
+	}
+	if (in->entry)
+		part(&c, "entry", in->entry);
 	rung_sha256_final_hex(&c, out);
 }
 

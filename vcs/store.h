@@ -62,6 +62,11 @@ typedef struct {
 	const rung_header *ref_headers; int nref_headers;
 	const char *spec_text;
 	const char *options;
+	/* A PTX or CUBIN kernel's sidecar (it sets the launch) and the entry of a
+	 * version whose own rung.ini names another kernel than the spec's: hashed
+	 * only when given, so other keys stay as they were. */
+	const char *sidecar; size_t sidecar_len;
+	const char *entry;
 } rung_key_input;
 
 /* 64 hex digits: the content hash (device-independent). */

@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 
 #include "core/err.h"
+#include "core/fs.h"
 #include "vcs/store.h"
 
 int rung_vtask_open(rung_vtask *out, rung_repo *r, const char *dir, const char *spec_rev)
@@ -88,9 +89,67 @@ void rung_vtask_clear(rung_vtask *t)
 	memset(t, 0, sizeof(*t));
 }
 
+/* The [task] kernel (repo-relative) and entry of the task's own rung.ini at
+ * rev; both NULL when it has none or names no kernel. */
+static int own_task(char **kernel, char **entry, const rung_vtask *t, const char *rev)
+{
+	*kernel = *entry = NULL;
+	char *text = NULL;
+	if (rung_repo_read(&text, NULL, t->repo, rev, t->spec_path) < 0) {
+		rung_error_clear();
+		return 0;
+	}
+	char *k = NULL;
+	int e = rung_spec_peek_task(&k, entry, text);
+	free(text);
+	if (e < 0)
+		return e;
+	if (k && rung_fs_rel_inside(k))
+		*kernel = rung_repo_join(t->dir, k);
+	free(k);
+	if (!*kernel) {
+		free(*entry);
+		*entry = NULL;
+	}
+	return 0;
+}
+
+int rung_vtask_kernel_at(char **path, const rung_vtask *t, const char *rev)
+{
+	*path = NULL;
+	char *k, *entry;
+	int e = own_task(&k, &entry, t, rev);
+	free(entry);
+	if (e < 0)
+		return e;
+	char blob[41];
+	if (k && strcmp(k, t->kernel_path) && rung_repo_blob_id(blob, t->repo, rev, k) == 0) {
+		*path = k;
+		return 0;
+	}
+	rung_error_clear();
+	free(k);
+	return 0;
+}
+
 int rung_vtask_source(rung_source *out, const rung_vtask *t, const char *rev, const char *kernel_path)
 {
-	return rung_source_read(out, t->repo, rev, kernel_path ? kernel_path : t->kernel_path);
+	int e = rung_source_read(out, t->repo, rev, kernel_path ? kernel_path : t->kernel_path);
+	if (e < 0 || !kernel_path || !strcmp(kernel_path, t->kernel_path))
+		return e;
+	/* another kernel than the spec's: the entry its own rung.ini names with it */
+	char *k, *entry;
+	if ((e = own_task(&k, &entry, t, rev)) < 0) {
+		rung_source_clear(out);
+		return e;
+	}
+	if (k && !strcmp(k, kernel_path) && entry && t->spec->entry && strcmp(entry, t->spec->entry)) {
+		out->entry = entry;
+		entry = NULL;
+	}
+	free(k);
+	free(entry);
+	return 0;
 }
 
 void rung_vtask_content(char out[65], const rung_vtask *t, const rung_source *k)
@@ -105,6 +164,9 @@ void rung_vtask_content(char out[65], const rung_vtask *t, const rung_source *k)
 		.nref_headers = t->ref.nheaders,
 		.spec_text = t->spec_text,
 		.options = t->options,
+		.sidecar = k->sidecar,
+		.sidecar_len = k->sidecar_len,
+		.entry = k->entry,
 	};
 	rung_content_hash(out, &in);
 }
@@ -128,4 +190,15 @@ int rung_arg_is_rev(rung_repo *r, const char *arg)
 	int e = rung_repo_resolve(id, r, arg);
 	rung_error_clear();
 	return e == 0;
+}
+
+int rung_vtask_source_at(rung_source *out, const rung_vtask *t, const char *rev)
+{
+	memset(out, 0, sizeof(*out));
+	char *k = NULL;
+	int e = rung_vtask_kernel_at(&k, t, rev);
+	if (e == 0)
+		e = rung_vtask_source(out, t, rev, k);
+	free(k);
+	return e;
 }

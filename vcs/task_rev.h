@@ -27,8 +27,23 @@ int rung_vtask_open(rung_vtask *out, rung_repo *r, const char *dir, const char *
 void rung_vtask_clear(rung_vtask *t);
 
 /* The kernel of version `rev` (commit-ish or "WORKTREE"); `kernel_path` NULL:
- * the task's (a version from history passes its own, renames followed). */
+ * the task's (a version from history passes its own, renames and `kernel =`
+ * changes followed). For another path than the spec's, out->entry is the
+ * entry the revision's own rung.ini names with it, when that differs from
+ * the spec's (NULL otherwise). */
 int rung_vtask_source(rung_source *out, const rung_vtask *t, const char *rev, const char *kernel_path);
+
+/* The kernel a revision's own rung.ini names, when that is another file than
+ * the spec's and exists there (a version from before `kernel = softmax.cu`
+ * became `kernel = softmax.ptx`): *path repo-relative (caller frees), else
+ * NULL (the spec's kernel). 0 or RUNG_ENOMEM. rung_vtask_source with that
+ * path fills the entry named with it (rung_source.entry). */
+int rung_vtask_kernel_at(char **path, const rung_vtask *t, const char *rev);
+
+/* rung_vtask_source of the kernel at rev: the one its own rung.ini names
+ * (rung_vtask_kernel_at), else the spec's. For readers that know only a
+ * revision (the workbench's texts). */
+int rung_vtask_source_at(rung_source *out, const rung_vtask *t, const char *rev);
 
 /* For `rung check ARG` / `rung dump ARG`: 1 when ARG names a revision (an
  * existing file or directory wins: 0), 0 otherwise. */

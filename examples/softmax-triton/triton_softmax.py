@@ -5,10 +5,13 @@ rung never runs this: a person or an agent runs it on a machine with a GPU,
 triton and torch, and commits what it writes next to rung.ini:
 
   softmax.ptx   the kernel's PTX as Triton made it, with one `// rung:` line
-                prepended (grid = R; block = num_warps*32; smem = Triton's
-                shared), which rung reads like a CUDA kernel's launch line
+                prepended for the grid (grid = R: the launch, which Triton's
+                metadata does not record)
   softmax.json  the compiled kernel's metadata (num_warps, shared, scratch
-                sizes, triton version), kept for the record
+                sizes, triton version): rung's sidecar for softmax.ptx, from
+                which it takes block = num_warps*32 and smem = shared
+                (docs/SPEC.md, "The sidecar"); it holds only numbers and names,
+                never a command (rung refuses a key that names one)
 
   python3 triton_softmax.py [--out DIR] [--bench]
 
@@ -95,9 +98,10 @@ def main():
     for key in ("global_scratch_size", "profile_scratch_size"):
         if md.get(key, 0):
             raise SystemExit(f"{key} = {md[key]}: rung passes scratch as a null pointer (size 0 only)")
-    head = ("// rung: grid = R; block = %d; smem = %d\n"
-            "// Written by triton_softmax.py (triton %s, num_warps %d, BLOCK %d); do not edit.\n"
-            % (block, smem, triton.__version__, md["num_warps"], BLOCK))
+    # block and smem come from the sidecar (softmax.json); the grid is the launch's
+    head = ("// rung: grid = R\n"
+            "// Written by triton_softmax.py (triton %s, num_warps %d, BLOCK %d, shared %d); do not edit.\n"
+            % (triton.__version__, md["num_warps"], BLOCK, smem))
     with open(os.path.join(a.out, "softmax.ptx"), "w") as f:
         f.write(head + ptx)
     with open(os.path.join(a.out, "softmax.json"), "w") as f:

@@ -26,6 +26,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/sidecar.h"
 #include "core/err.h"
 #include "core/roofline.h"
 #include "gpu/compile.h"
@@ -932,14 +933,14 @@ static int git_sanitize(rung_model *m, const char *hash)
 static int compile_texts(rung_vctx *c, text_cache *tc)
 {
 	rung_source src;
-	int e = rung_vtask_source(&src, &c->task, tc->hash, NULL);
+	int e = rung_vtask_source_at(&src, &c->task, tc->hash);
 	if (e == 0) {
 		rung_compile_req req = {
 			.src = src.text,
 			.src_len = src.len,
 			.spec = c->task.spec,
 			.file = src.path,
-			.entry = c->task.spec->entry,
+			.entry = src.entry ? src.entry : c->task.spec->entry,
 			.arch = c->task.spec->arch,
 			.options = c->task.spec->options,
 			.headers = src.headers,
@@ -1017,7 +1018,7 @@ static int git_text(char **out, rung_model *m, const char *hash, rung_text_kind 
 	*out = NULL;
 	if (kind == RUNG_TEXT_SOURCE) {
 		rung_source src;
-		int e = rung_vtask_source(&src, &g->ui.task, hash, NULL);
+		int e = rung_vtask_source_at(&src, &g->ui.task, hash);
 		if (e < 0)
 			return e;
 		*out = src.text;
@@ -1339,11 +1340,11 @@ static int git_launch(rung_geom *out, rung_model *m, const char *hash)
 	if (!spec)
 		return rung_error_set(RUNG_ENOTFOUND, "no task spec");
 	rung_source src;
-	int e = rung_vtask_source(&src, &g->ui.task, hash, NULL);
+	int e = rung_vtask_source_at(&src, &g->ui.task, hash);
 	if (e < 0)
 		return e;
 	rung_launch l = {0};
-	e = rung_launch_from_source(&l, spec, src.text, src.path);
+	e = rung_launch_with_sidecar(&l, spec, src.text, src.path, src.sidecar, src.sidecar_len, src.sidecar_path);
 	if (e >= 0)
 		e = rung_launch_eval(out, &l, &spec->dims);
 	rung_launch_clear(&l);
