@@ -36,10 +36,11 @@ python3 examples/softmax-triton/triton_softmax.py --out "$T" --bench 2>&1 | tee 
 python3 - "$D" <<'PY' | tee "$D/summary.txt"
 import json, re, sys
 d = sys.argv[1]
-def med(f):
-    m = re.search(r"do_bench_median_ms ([0-9.]+)", open(f"{d}/{f}").read())
+def med(f, what="do_bench_median_ms"):
+    m = re.search(what + r" ([0-9.]+)", open(f"{d}/{f}").read())
     return float(m.group(1)) if m else float("nan")
 b1, b2 = med("do_bench_1.txt"), med("do_bench_2.txt")
+g1, g2 = med("do_bench_1.txt", "do_bench_cudagraph_median_ms"), med("do_bench_2.txt", "do_bench_cudagraph_median_ms")
 def find_median(o):
     if isinstance(o, dict):
         b = o.get("bench")
@@ -61,8 +62,11 @@ except Exception:
     rm = None
 print(f"do_bench median ms: {b1:.6f} (before), {b2:.6f} (after)")
 print(f"rung median ms: {rm}")
+print(f"do_bench_cudagraph median ms: {g1:.6f} (before), {g2:.6f} (after)")
 if rm:
     ref = (b1 + b2) / 2
     print(f"rung / do_bench = {rm / ref:.4f} ({(rm / ref - 1) * 100:+.2f} %; done when within 2 %)")
+    ref = (g1 + g2) / 2
+    print(f"rung / do_bench_cudagraph = {rm / ref:.4f} ({(rm / ref - 1) * 100:+.2f} %)")
 PY
 rm -rf "$T"
