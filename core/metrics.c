@@ -210,6 +210,43 @@ void rung_metrics_merge(rung_metrics_acc *d, const rung_metrics_acc *src)
 	rung_hd_merge(d, src);
 }
 
+void rung_metrics_fold_init(rung_metrics_fold *f)
+{
+	f->n = 0;
+	rung_metrics_acc_init(&f->total, 0);
+	rung_metrics_acc_init(&f->group, 0);
+}
+
+static void fold_push(rung_metrics_fold *f)
+{
+	if (f->n <= RUNG_METRICS_GROUP) /* the first group */
+		f->total = f->group;
+	else
+		rung_metrics_merge(&f->total, &f->group);
+}
+
+void rung_metrics_fold_add(rung_metrics_fold *f, const rung_metrics_acc *a)
+{
+	if (f->n % RUNG_METRICS_GROUP == 0) {
+		if (f->n > 0)
+			fold_push(f);
+		f->group = *a;
+	} else {
+		rung_metrics_merge(&f->group, a);
+	}
+	f->n++;
+}
+
+void rung_metrics_fold_end(rung_metrics_fold *f, rung_metrics_acc *out)
+{
+	if (f->n == 0) {
+		rung_metrics_acc_init(out, 0);
+		return;
+	}
+	fold_push(f);
+	*out = f->total;
+}
+
 void rung_metrics_end(const rung_metrics_ctx *c, const rung_metrics_acc *acc, rung_check_metric *m)
 {
 	rung_metrics_acc a = *acc;
@@ -389,15 +426,22 @@ int rung_metrics_compute(rung_check_metric *m, const char *output, const void *g
 		peak = peaks[k] > peak ? peaks[k] : peak;
 	int rc = rung_metrics_begin(&c, output, dt, n, rank, shape, o, peak);
 	if (rc == 0) {
+		rung_metrics_fold *f = malloc(sizeof(*f)); /* big (error maps): off the stack */
+		if (!f) {
+			free(acc);
+			free(peaks);
+			return rung_error_set(RUNG_ENOMEM, "check %s: out of memory", output ? output : "?");
+		}
+		rung_metrics_fold_init(f);
 		for (int64_t k0 = 0; k0 < nchunks; k0 += win) {
 			int64_t cw = nchunks - k0 < win ? nchunks - k0 : win;
 			w.k0 = k0;
 			rung_par_for(cw, whole_feed, &w);
-			if (k0 == 0)
-				total = acc[0];
-			for (int64_t k = k0 ? 0 : 1; k < cw; k++)
-				rung_metrics_merge(&total, &acc[k]);
+			for (int64_t k = 0; k < cw; k++)
+				rung_metrics_fold_add(f, &acc[k]);
 		}
+		rung_metrics_fold_end(f, &total);
+		free(f);
 		rung_metrics_end(&c, &total, m);
 	}
 	free(acc);

@@ -127,14 +127,31 @@ extern "C" __global__ void rung_dc_feed(const void *got, const void *ref, int64_
 	}
 }
 
-/* acc[0] += acc[from], ..., acc[to - 1], in chunk order (rung_metrics_compute's
- * merge). One thread. */
-extern "C" __global__ void rung_dc_merge(rung_metrics_acc *acc, int64_t from, int64_t to)
+/* The merge order of core/metrics.h (rung_metrics_fold): first every group of
+ * GROUP consecutive accumulators acc[g*GROUP ..] merged, in order, into its
+ * first, one thread per group; then rung_dc_fold. acc[0 .. cw) is one window,
+ * starting at a multiple of GROUP. */
+#define GROUP 64 /* RUNG_METRICS_GROUP */
+extern "C" __global__ void rung_dc_group(rung_metrics_acc *acc, int64_t cw)
+{
+	int64_t ng = (cw + GROUP - 1) / GROUP, stride = (int64_t)gridDim.x * blockDim.x;
+	for (int64_t g = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; g < ng; g += stride)
+		for (int64_t c = g * GROUP + 1; c < (g + 1) * GROUP && c < cw; c++)
+			rung_hd_merge(&acc[g * GROUP], &acc[c]);
+}
+
+/* The window's groups, in order, into *total (which becomes the first group
+ * when first is set). One thread. */
+extern "C" __global__ void rung_dc_fold(rung_metrics_acc *acc, int64_t cw, rung_metrics_acc *total, int first)
 {
 	if (blockIdx.x != 0 || threadIdx.x != 0)
 		return;
-	for (int64_t c = from; c < to; c++)
-		rung_hd_merge(&acc[0], &acc[c]);
+	for (int64_t c = 0; c < cw; c += GROUP) {
+		if (first && c == 0)
+			*total = acc[0];
+		else
+			rung_hd_merge(total, &acc[c]);
+	}
 }
 
 /* The layout this module was compiled with, for devcheck.c to compare with the host's. */
@@ -147,4 +164,5 @@ extern "C" __global__ void rung_dc_abi(uint64_t *out)
 	out[3] = (uint64_t)((const char *)&a.bad_expected[0] - (const char *)&a);
 	out[4] = (uint64_t)((const char *)&a.ulp_hist[0] - (const char *)&a);
 	out[5] = CHUNK;
+	out[6] = GROUP;
 }

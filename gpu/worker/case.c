@@ -547,7 +547,13 @@ static int metrics_pass(rung_wjob *j, rung_case *k, const rung_plan_shape *sh, i
 		rung_slab_walk sw;
 		CUresult cr = rung__walk_start(&sw, j, src, 2, es, n);
 		char *bufs[2];
-		bool first = true;
+		rung_metrics_fold *fold = malloc(sizeof(*fold));
+		if (!fold) {
+			rung__sfmt(reason, rlen, "metrics for %s: out of host memory", a->name);
+			ret = 1;
+			goto out;
+		}
+		rung_metrics_fold_init(fold);
 		for (int got = cr == CUDA_SUCCESS ? 1 : -1; got > 0;) {
 			double t0 = rung_now_s();
 			if ((got = rung__walk_next(&sw, &w.s0, &w.cnt, bufs, &cr)) <= 0)
@@ -557,15 +563,13 @@ static int metrics_pass(rung_wjob *j, rung_case *k, const rung_plan_shape *sh, i
 			w.ref = bufs[1];
 			int64_t ks = rung__nchunks(w.cnt);
 			rung_par_for(ks, metrics_chunk, &w);
-			for (int64_t c = 0; c < ks; c++, first = false) {
-				if (first)
-					total = acc[c];
-				else
-					rung_metrics_merge(&total, &acc[c]);
-			}
+			for (int64_t c = 0; c < ks; c++)
+				rung_metrics_fold_add(fold, &acc[c]);
 			rung_timing_lap("metrics: compare", t0);
 			rung__beat(j, "comparing outputs");
 		}
+		rung_metrics_fold_end(fold, &total);
+		free(fold);
 		if (cr != CUDA_SUCCESS) {
 			rung__cu_fail(j, cr, reason, rlen, "reading back", a->name);
 			ret = 1;

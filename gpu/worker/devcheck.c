@@ -17,9 +17,9 @@ extern const size_t rung_check_ptx_cubin_sm_90_len;
 
 #define CH RUNG_METRICS_CHUNK
 
-enum { K_GEN, K_HASH, K_SCAN, K_FEED, K_MERGE, K_ABI, NK };
+enum { K_GEN, K_HASH, K_SCAN, K_FEED, K_GROUP, K_FOLD, K_ABI, NK };
 static const char *const knames[NK] = { "rung_dc_gen", "rung_dc_hash", "rung_dc_scan",
-					"rung_dc_feed", "rung_dc_merge", "rung_dc_abi" };
+					"rung_dc_feed", "rung_dc_group", "rung_dc_fold", "rung_dc_abi" };
 static CUmodule mod;
 static CUfunction fn[NK];
 static bool tried, ok;
@@ -78,7 +78,7 @@ bool rung__devcheck_load(const char *arch, int sms, char *reason, size_t rlen)
 			r = rung_cu.cuModuleLoadData(&mod, rung_check_ptx);
 		for (int k = 0; k < NK && r == CUDA_SUCCESS; k++)
 			r = rung_cu.cuModuleGetFunction(&fn[k], mod, knames[k]);
-		uint64_t abi[6] = { 0 };
+		uint64_t abi[7] = { 0 };
 		CUdeviceptr d = 0;
 		if (r == CUDA_SUCCESS && (r = scratch_get(sizeof abi, &d)) == CUDA_SUCCESS) {
 			void *params[] = { &d };
@@ -91,7 +91,8 @@ bool rung__devcheck_load(const char *arch, int sms, char *reason, size_t rlen)
 			rung__sfmt(why, sizeof(why), "cannot load rung's device check kernels: %s", dsc);
 		} else if (abi[0] != sizeof(rung_metrics_acc) || abi[1] != sizeof(rung_hd_gen) ||
 			   abi[2] != sizeof(rung_hd_feed) || abi[3] != offsetof(rung_metrics_acc, bad_expected) ||
-			   abi[4] != offsetof(rung_metrics_acc, ulp_hist) || abi[5] != (uint64_t)CH) {
+			   abi[4] != offsetof(rung_metrics_acc, ulp_hist) || abi[5] != (uint64_t)CH ||
+			   abi[6] != RUNG_METRICS_GROUP) {
 			rung__sfmt(why, sizeof(why), "rung's device check kernels were built with another layout (accumulator %llu bytes, host %zu)",
 				 (unsigned long long)abi[0], sizeof(rung_metrics_acc));
 		} else {
@@ -194,31 +195,36 @@ CUresult rung__dev_metrics(CUstream st, CUdeviceptr got, CUdeviceptr ref, int64_
 		rung_hd_acc_init(total, 0);
 		return CUDA_SUCCESS;
 	}
-	/* windows of at most WINDOW chunks: acc[0] holds the total (the first
-	 * chunk's accumulator, then every later one merged into it in order, as
-	 * rung_metrics_compute does), the window's chunks go to acc[1 ..] (the
-	 * first window's to acc[0 ..]) */
+	/* windows of at most WINDOW chunks (a multiple of RUNG_METRICS_GROUP) in
+	 * acc[0 ..], fed, merged by groups, then folded into the total kept in
+	 * acc[win]: core/metrics.h's merge order */
 	enum { WINDOW = 8192 };
+	_Static_assert(WINDOW % RUNG_METRICS_GROUP == 0, "windows hold whole groups");
 	int64_t win = nc < WINDOW ? nc : WINDOW;
 	CUdeviceptr d;
 	CUresult r = scratch_get((size_t)(win + 1) * sizeof(rung_metrics_acc), &d);
 	if (r != CUDA_SUCCESS)
 		return r;
+	CUdeviceptr dt = d + (size_t)win * sizeof(rung_metrics_acc);
 	long long nn = n;
 	rung_hd_feed fv = *f;
 	for (int64_t c0 = 0; c0 < nc; c0 += win) {
-		long long lc0 = c0, cw = nc - c0 < win ? nc - c0 : win, slot0 = c0 ? 1 : 0;
-		long long from = 1, to = slot0 + cw;
+		long long lc0 = c0, cw = nc - c0 < win ? nc - c0 : win, slot0 = 0;
+		int first = c0 == 0;
 		void *params[] = { &got, &ref, &nn, &fv, &d, &lc0, &cw, &slot0 };
 		/* one thread per chunk, 32 to a block: a chunk is a sequential walk,
 		 * so the chunks are spread over as many SMs as there are */
 		if ((r = launch(K_FEED, st, (unsigned)((cw + 31) / 32), 32, params)) != CUDA_SUCCESS)
 			return r;
-		void *mparams[] = { &d, &from, &to };
-		if (to > from && (r = launch(K_MERGE, st, 1, 1, mparams)) != CUDA_SUCCESS)
+		long long ng = (cw + RUNG_METRICS_GROUP - 1) / RUNG_METRICS_GROUP;
+		void *gparams[] = { &d, &cw };
+		if ((r = launch(K_GROUP, st, (unsigned)((ng + 31) / 32), 32, gparams)) != CUDA_SUCCESS)
+			return r;
+		void *fparams[] = { &d, &cw, &dt, &first };
+		if ((r = launch(K_FOLD, st, 1, 1, fparams)) != CUDA_SUCCESS)
 			return r;
 	}
-	if ((r = rung_cu.cuMemcpyDtoHAsync(total, d, sizeof *total, st)) != CUDA_SUCCESS)
+	if ((r = rung_cu.cuMemcpyDtoHAsync(total, dt, sizeof *total, st)) != CUDA_SUCCESS)
 		return r;
 	return rung_cu.cuStreamSynchronize(st);
 }
