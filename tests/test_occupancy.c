@@ -241,7 +241,7 @@ static void t_recorded_ladder(void)
 		{"01-naive", 100, RUNG_OCC_THREADS}, {"02-coalesced", 100, RUNG_OCC_THREADS},
 		{"03-smem-tiles", 100, RUNG_OCC_THREADS}, {"04-1d-regblock", 50, RUNG_OCC_REGS},
 		{"05-2d-regblock", 12.5, RUNG_OCC_REGS}, {"06-float4-transposedA", 25, RUNG_OCC_REGS},
-		{"07-warptile", 25, RUNG_OCC_REGS}, {"07-warptile-ktail", 25, RUNG_OCC_REGS},
+		{"07-warptile", 25, RUNG_OCC_REGS}, {"07-warptile-ntail", 25, RUNG_OCC_REGS},
 		{"08-tf32-mma", 12.5, RUNG_OCC_REGS},
 	};
 	int checked = 0, matched = 0;
@@ -305,7 +305,8 @@ static void t_recorded_ladder(void)
 		free(src);
 		rung_result_clear(&r);
 	}
-	/* 01..05, 06, 07-ktail, 07, 08 carry the counter (06-typo and 08-wild did not compile or run) */
+	/* 01..05, 06, 07, 08 carry the counter (06-typo and 08-wild did not compile or run; 07-ntail
+	 * has no recorded result until the ladder is re-recorded, then it carries one too) */
 	CHECK(checked >= 8);
 	CHECK(matched >= 8);
 out:

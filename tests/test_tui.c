@@ -619,7 +619,7 @@ static void test_max_rel_one_number(void)
 	CHECK_INT(rung_model_mem_new(&m), 0);
 	rung_model_row *rows = calloc(1, sizeof(*rows));
 	snprintf(rows[0].hash, sizeof(rows[0].hash), "%s", "eeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee");
-	snprintf(rows[0].subject, sizeof(rows[0].subject), "sgemm: drop the K tail");
+	snprintf(rows[0].subject, sizeof(rows[0].subject), "sgemm: skip the N tail");
 	rows[0].date = 1764417600;
 	rung_result *r = rows[0].result = rung_model_fake_result(rows[0].hash, 1.0, 1e-6, false, 5);
 	r->nshapes = 1;

@@ -51,8 +51,8 @@ base=$(git -C "$T/d" log --format=%h --grep='^sgemm: naive kernel')
 [ -n "$base" ] || fail "no baseline commit"
 git -C "$T/d" notes --ref=rung show "$base" | grep -q "^verdict: baseline$" || fail "baseline verdict: $(git -C "$T/d" notes --ref=rung show "$base")"
 git -C "$T/d" notes --ref=rung show "$base" | grep -q "^\* 2025-06-02 09:06 Ada Lovelace: Baseline for this ladder" || fail "baseline note text (a remark)"
-ktail=$(git -C "$T/d" log --format=%h --grep='^sgemm: warp tiling')
-git -C "$T/d" notes --ref=rung show "$ktail" | grep -q "^verdict: reject$" || fail "reject verdict"
+ntail=$(git -C "$T/d" log --format=%h --grep='^sgemm: warp tiling')
+git -C "$T/d" notes --ref=rung show "$ntail" | grep -q "^verdict: reject$" || fail "reject verdict"
 
 # a row per version; without recorded results, compile status from a real NVRTC compile
 for task in sgemm softmax; do
@@ -98,8 +98,9 @@ grep -q "not on a terminal" <<<"$out" || fail "no notice: $out"
 grep -qE "^softmax: $nsoft versions of softmax/softmax.(cu|ptx)" <<<"$out" || fail "no table without a terminal"
 # on a terminal it opens the workbench on the first task (keys from a script, no display)
 if command -v script >/dev/null; then
-	# it asks a worker for the GPU in the background; with none, it says so (no evaluation starts)
-	printf ':wait\n:dump versions.txt\nQ\n' >"$T/keys"
+	# it asks a worker for the GPU in the background; with none, it says so (only a
+	# version without a recorded result gets its compile rung: a few seconds for it)
+	printf ':wait\n:sleep 5\n:dump versions.txt\nQ\n' >"$T/keys"
 	TERM=xterm-256color COLUMNS=120 LINES=30 RUNG_TUI_SCRIPT="$T/keys" RUNG_TUI_DUMP_DIR="$T" \
 		timeout 60 script -qec "'$RUNG' demo '$T/tui'" /dev/null >"$T/tui.out" 2>&1 || fail "demo on a terminal: $(cat "$T/tui.out")"
 	grep -q "rung sgemm (task 1/2, T switches): 11 versions" "$T/versions.txt" || fail "workbench not opened on sgemm: $(cat "$T/versions.txt" "$T/tui.out")"

@@ -16,6 +16,10 @@ fail() { echo "FAIL: $*"; exit 1; }
 
 "$RUNG" demo --no-tui "$T/d" >/dev/null 2>&1 || fail "rung demo"
 R=$T/d
+# the recorded results the examples carry: one per sgemm version they cover (a
+# version changed since the ladder was recorded has none until it is re-recorded)
+nsgemm=$(wc -l <"$RUNG_SRC/examples/sgemm/recorded.jsonl")
+nrec=$(cat "$RUNG_SRC"/examples/*/recorded.jsonl | wc -l)
 rung=$RUNG
 as=()
 if [ "$(id -u)" = 0 ]; then
@@ -34,7 +38,7 @@ chmod 444 "$R/.git/rung/results.db"
 
 log=$("${as[@]}" "$rung" log -C "$R" --task sgemm 2>&1) || fail "rung log on a read-only store: exit $?: $log"
 grep -q "recorded on NVIDIA H200" <<<"$log" || fail "log shows no stored result: $log"
-grep -q "not evaluated" <<<"$log" && fail "log: $log"
+[ "$(grep -c "not evaluated" <<<"$log")" = $((11 - nsgemm)) ] || fail "log: $log"
 "${as[@]}" "$rung" log -C "$R" --json >/dev/null 2>&1 || fail "log --json on a read-only store"
 out=$("${as[@]}" "$rung" brief -C "$R" --task sgemm 2>&1) || fail "rung brief on a read-only store: exit $?: $out"
 grep -q "^## Open directives" <<<"$out" || fail "brief: $out"
@@ -43,7 +47,7 @@ grep -q "^## From the person since the start" "$T/out" || fail "brief --mark: $(
 grep -q "rung brief: warning: this brief could not be marked as seen (.*read-only.*); the next \`rung brief --mark\` shows the same items as new" "$T/err" ||
 	fail "brief --mark says nothing of its mark: $(cat "$T/err")"
 "${as[@]}" "$rung" export -C "$R" --recorded >"$T/export" 2>&1 || fail "export on a read-only store: $(cat "$T/export")"
-[ "$(wc -l <"$T/export")" = 15 ] || fail "export: $(cat "$T/export")"
+[ "$(wc -l <"$T/export")" = "$nrec" ] || fail "export: $(cat "$T/export")"
 
 # the workbench, driven by a script (no display)
 mkdir -m 777 "$T/dump"
@@ -51,7 +55,7 @@ printf ':dump versions.txt\nq\n' >"$T/keys"
 chmod 644 "$T/keys"
 RUNG_TUI_SCRIPT="$T/keys" RUNG_TUI_DUMP_DIR="$T/dump" COLUMNS=120 LINES=30 "${as[@]}" "$rung" tui -C "$R" sgemm \
 	>"$T/tui" 2>&1 || fail "rung tui on a read-only store: exit $?: $(cat "$T/tui")"
-grep -q "sgemm (task 1/2, T switches): 11 versions, 0 evaluated, 11 recorded" "$T/dump/versions.txt" || fail "tui: $(cat "$T/dump/versions.txt")"
+grep -q "sgemm (task 1/2, T switches): 11 versions, 0 evaluated, $nsgemm recorded" "$T/dump/versions.txt" || fail "tui: $(cat "$T/dump/versions.txt")"
 
 # a command that writes says why it cannot
 out=$("${as[@]}" "$rung" import -C "$R" "$RUNG_SRC/examples/sgemm/recorded.jsonl" 2>&1) && fail "import into a read-only store: $out"

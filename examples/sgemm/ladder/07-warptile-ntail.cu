@@ -28,7 +28,7 @@ sgemm(const float *__restrict__ A, const float *__restrict__ B, float *__restric
 	const int wm = (warp / (BN / WN)) * WM, wn = (warp % (BN / WN)) * WN;
 	const int lr = lane / 4, lc = lane % 4;
 	const bool vecA = (K & 3) == 0, vecB = (N & 3) == 0;
-	const int ktiles = K / BK;
+	const int ktiles = (K + BK - 1) / BK;
 
 	float4 pa[2], pb[2]; /* the slice in flight: two float4 of A and two of B per thread */
 
@@ -133,14 +133,15 @@ sgemm(const float *__restrict__ A, const float *__restrict__ B, float *__restric
 #pragma unroll
 			for (int j = 0; j < 2; ++j) {
 				const int col = n0 + wn + j * 16 + lc * 4;
+				if (col + 3 >= N)
+					continue; /* this group of four runs past the last column */
 				const float *v = &acc[i * 4 + q][j * 4];
-				if (vecB && col + 3 < N) {
+				if (vecB) {
 					*reinterpret_cast<float4 *>(&C[row * N + col]) = make_float4(v[0], v[1], v[2], v[3]);
-				} else {
+				} else { /* rows not 16-byte aligned: four scalar stores */
 #pragma unroll
 					for (int p = 0; p < 4; ++p)
-						if (col + p < N)
-							C[row * N + col + p] = v[p];
+						C[row * N + col + p] = v[p];
 				}
 			}
 		}
