@@ -63,7 +63,10 @@ if want demo; then
       echo "-- $task $rev: $(cd "$D" && rung profile --task $task "$rev" 2>&1 | grep -E '^\[profile\]' | cut -c1-160)"
     done
   done
-  rung export -C "$D" --out "$O/recorded.jsonl"; wc -l "$O/recorded.jsonl"
+  for task in sgemm softmax; do # one file per task: examples/<task>/recorded.jsonl
+    rung export -C "$D" --task $task --out "$O/recorded-$task.jsonl"; wc -l "$O/recorded-$task.jsonl"
+  done
+  cat "$O"/recorded-*.jsonl > "$O/recorded.jsonl"
   echo "== error maps of the failing cases in the export (docs/CHECKS.md, \"The error map\")"
   python3 -c 'import json, sys
 for line in open(sys.argv[1]):
