@@ -66,11 +66,11 @@ int rung_metrics_compute(rung_check_metric *m, const char *output, const void *g
  * rung_metrics_compute uses chunks of RUNG_METRICS_CHUNK elements, so a caller
  * that streams with chunks starting at multiples of RUNG_METRICS_CHUNK gets
  * bit-identical metrics. */
-/* 4096: small enough that the device's metrics kernel, one thread per chunk
- * walking it in order, has 4096 threads on a 16M-element output (with 64Ki,
+/* 1024: small enough that the device's metrics kernel, one thread per chunk
+ * walking it in order, has 16K threads on a 16M-element output (with 64Ki,
  * 256 threads took 23 ms on the H200's 4096^2 SGEMM output, more than the
- * host's 16 threads). */
-#define RUNG_METRICS_CHUNK (INT64_C(1) << 12)
+ * host's 16 threads; with 4096, one warp per SM still waited on memory). */
+#define RUNG_METRICS_CHUNK (INT64_C(1) << 10)
 
 typedef struct {
 	char name[RUNG_NAME_MAX];

@@ -10,7 +10,7 @@
 #include "core/metrics_hd.h"
 #include "core/rng_hd.h"
 
-#define CHUNK 4096 /* RUNG_METRICS_CHUNK (core/metrics.h): devcheck.c checks it */
+#define CHUNK 1024 /* RUNG_METRICS_CHUNK (core/metrics.h): devcheck.c checks it */
 
 /* Elements [0, n) of the stream g: one thread per pair (2p, 2p + 1), so randn
  * costs one Box-Muller per pair, as on the host. */
@@ -121,9 +121,12 @@ extern "C" __global__ void rung_dc_feed(const void *got, const void *ref, int64_
 	int64_t stride = (int64_t)gridDim.x * blockDim.x;
 	for (int64_t t = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; t < cw; t += stride) {
 		int64_t c = c0 + t, s = c * CHUNK, cnt = n - s < CHUNK ? n - s : CHUNK;
-		rung_metrics_acc *a = &acc[slot0 + t];
-		rung_hd_acc_init(a, s);
-		rung_hd_feed_span(&f, a, (const char *)got + s * f.es, (const char *)ref + s * f.es, cnt);
+		/* fed in local memory (cached in L1), then stored once: fed in place
+		 * in global memory, every field update went out to L2 */
+		rung_metrics_acc a;
+		rung_hd_acc_init(&a, s);
+		rung_hd_feed_span(&f, &a, (const char *)got + s * f.es, (const char *)ref + s * f.es, cnt);
+		memcpy(&acc[slot0 + t], &a, sizeof(a));
 	}
 }
 
@@ -147,8 +150,8 @@ extern "C" __global__ void rung_dc_fold(rung_metrics_acc *acc, int64_t cw, rung_
 	if (blockIdx.x != 0 || threadIdx.x != 0)
 		return;
 	for (int64_t c = 0; c < cw; c += GROUP) {
-		if (first && c == 0)
-			*total = acc[0];
+		if (first && c == 0) /* bytes, padding included, as the host's struct copy */
+			memcpy(total, &acc[0], sizeof(*total));
 		else
 			rung_hd_merge(total, &acc[c]);
 	}
