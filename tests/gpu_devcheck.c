@@ -205,17 +205,16 @@ static void test_metrics(void)
 					double hpeak = rung_metrics_peak(ref, dt, n);
 					CHECK_INT(rung_metrics_begin(&c, "C", dt, n, 1, shape, &o, hpeak), 0);
 					int64_t nc = rung__nchunks(n);
-					rung_metrics_acc th, tdv, part;
-					rung_metrics_acc_init(&th, 0);
+					static rung_metrics_acc th, tdv, part; /* big (error maps) */
+					static rung_metrics_fold fold;
+					rung_metrics_fold_init(&fold); /* core/metrics.h's merge order */
 					for (int64_t k = 0; k < nc; k++) {
 						int64_t s = k * RUNG_METRICS_CHUNK, cnt = n - s < RUNG_METRICS_CHUNK ? n - s : RUNG_METRICS_CHUNK;
 						rung_metrics_acc_init(&part, s);
 						rung_metrics_feed(&c, &part, (char *)got + (size_t)s * es, (char *)ref + (size_t)s * es, cnt);
-						if (k == 0)
-							th = part;
-						else
-							rung_metrics_merge(&th, &part);
+						rung_metrics_fold_add(&fold, &part);
 					}
+					rung_metrics_fold_end(&fold, &th);
 					CHECK_INT(rung_cu.cuMemcpyHtoD(dr, ref, (size_t)n * es), CUDA_SUCCESS);
 					CHECK_INT(rung_cu.cuMemcpyHtoD(dg, got, (size_t)n * es), CUDA_SUCCESS);
 					/* the scan: peak and the poison left in got */

@@ -34,6 +34,14 @@ static int64_t nchunks(int64_t n)
 }
 
 /* Scratch of at least bytes (contents undefined). */
+/* The metrics kernels' window of chunk accumulators (a multiple of
+ * RUNG_METRICS_GROUP), see rung__dev_metrics. */
+enum { WINDOW = 8192 };
+
+/* One scratch buffer, sized at the first use for a whole metrics window so it
+ * never grows during a job: growing frees the old one, and cuMemFree waits for
+ * the whole device, the second input set's reference run included (57 ms of
+ * the H200's SGEMM check went there). */
 static CUresult scratch_get(size_t bytes, CUdeviceptr *out)
 {
 	if (bytes > scratch_bytes) {
@@ -41,7 +49,8 @@ static CUresult scratch_get(size_t bytes, CUdeviceptr *out)
 			rung_cu.cuMemFree(scratch);
 		scratch = 0;
 		scratch_bytes = 0;
-		size_t want = bytes < ((size_t)1 << 20) ? (size_t)1 << 20 : bytes;
+		size_t least = (size_t)(WINDOW + 1) * sizeof(rung_metrics_acc);
+		size_t want = bytes < least ? least : bytes;
 		CUresult r = rung_cu.cuMemAlloc(&scratch, want);
 		if (r != CUDA_SUCCESS) {
 			scratch = 0;
@@ -198,7 +207,6 @@ CUresult rung__dev_metrics(CUstream st, CUdeviceptr got, CUdeviceptr ref, int64_
 	/* windows of at most WINDOW chunks (a multiple of RUNG_METRICS_GROUP) in
 	 * acc[0 ..], fed, merged by groups, then folded into the total kept in
 	 * acc[win]: core/metrics.h's merge order */
-	enum { WINDOW = 8192 };
 	_Static_assert(WINDOW % RUNG_METRICS_GROUP == 0, "windows hold whole groups");
 	int64_t win = nc < WINDOW ? nc : WINDOW;
 	CUdeviceptr d;
