@@ -1447,7 +1447,7 @@ static void test_git_demo(void)
 	CHECK_CONTAINS(t, H200_NOTE "; no GPU: showing recorded results");
 	free(t);
 	t = dump_of(d, "git_softmax.txt");
-	CHECK_CONTAINS(t, "rung softmax (task 2/2, T switches): 4 versions, 0 evaluated");
+	CHECK_CONTAINS(t, "rung softmax (task 2/2, T switches): 5 versions, 0 evaluated");
 	CHECK(!strstr(t, "recorded on"));
 	free(t);
 	t = dump_of(d, "git_back.txt");

@@ -13,7 +13,7 @@ fail() { echo "FAIL: $*"; exit 1; }
 cd "$T/d"
 head_id=$(git rev-parse HEAD)
 sgemm_id=$(git log -1 --format=%H -- sgemm/sgemm.cu)
-softmax_id=$(git log -1 --format=%H -- softmax/softmax.cu)
+softmax_id=$(git log -1 --format=%H -- softmax/)
 [ "$head_id" = "$softmax_id" ] && [ "$head_id" != "$sgemm_id" ] || fail "demo layout changed: HEAD is not softmax's"
 before=$(git notes --ref=rung show "$head_id")
 

@@ -66,6 +66,6 @@ expect bare "rung tui: TERM=dumb: the terminal cannot move the cursor$SUFFIX"
 [ "$(cat "$T/demo.rc")" = 0 ] || fail "demo on TERM=dumb: exit $(cat "$T/demo.rc"): $(cat "$T/demo.err")"
 grep -qx "rung demo: TERM=dumb: the terminal cannot move the cursor: printing the versions instead of opening the workbench" \
 	"$T/demo.err" || fail "demo message: $(cat "$T/demo.err")"
-tmux -S "$SOCK" capture-pane -p -S - -t t | grep -q "^softmax: 4 versions of softmax/softmax.cu" ||
+tmux -S "$SOCK" capture-pane -p -S - -t t | grep -q "^softmax: 5 versions of softmax/softmax.ptx" ||
 	fail "no demo table: $(tmux -S "$SOCK" capture-pane -p -S - -t t)"
 echo "ok"
