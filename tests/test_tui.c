@@ -848,8 +848,10 @@ static void test_steer_directives(void)
 	CHECK_INT(m->rows[row].dirs[0].status, RUNG_DIR_CLOSED);
 	CHECK_STR(m->rows[row].dirs[0].reason, "not needed now");
 	CHECK_INT(m->rows[row].dirs[1].status, RUNG_DIR_DONE);
-	/* closing it again is refused by the model */
+	/* closing it again is refused by the model, and so is closing an answered one (its answer stays) */
 	CHECK_INT(rung_model_close_directive(m, hash, "1a2b3c4d", "again"), RUNG_EINVAL);
+	CHECK_INT(rung_model_close_directive(m, hash, "99887766", "no"), RUNG_EINVAL);
+	CHECK_STR(m->rows[row].dirs[2].reason, "smem would exceed 48 KiB");
 	rung_model_free(m);
 }
 

@@ -641,7 +641,7 @@ int rung_model_close_directive(rung_model *m, const char *hash, const char *id, 
 		return rung_error_set(RUNG_EUNSUPPORTED, "this model cannot close directives");
 	rung_model_row *r = &m->rows[i];
 	for (int k = 0; k < r->ndirs; k++)
-		if (!strcmp(r->dirs[k].id, id) && (r->dirs[k].status == RUNG_DIR_CLOSED || r->dirs[k].status == RUNG_DIR_DONE))
+		if (!strcmp(r->dirs[k].id, id) && r->dirs[k].status != RUNG_DIR_OPEN) /* its answer stays */
 			return rung_error_set(RUNG_EINVAL, "directive %s is already %s", id,
 					      rung_dir_status_name(r->dirs[k].status));
 	int e = m->ops->close_directive(m, r->hash, id, reason ? reason : "");

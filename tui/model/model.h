@@ -270,10 +270,11 @@ void rung_model_text_cancel(rung_model *m);
 /* Writes through the backend and updates the row (verdict baseline/best also moves the flags). */
 int rung_model_set_note(rung_model *m, const char *hash, rung_verdict v, const char *text);
 
-/* Closes directive `id` of version hash (the person: "closed", with the
+/* Closes open directive `id` of version hash (the person: "closed", with the
  * reason, "" for none) through the backend, then the row's directives are
- * read again. RUNG_EUNSUPPORTED when the backend cannot; RUNG_EINVAL when it is
- * already closed or done. */
+ * read again. RUNG_EUNSUPPORTED when the backend cannot; RUNG_EINVAL when the
+ * row has it answered already (done, declined or closed: that answer stays;
+ * `rung note --close` replaces one). */
 int rung_model_close_directive(rung_model *m, const char *hash, const char *id, const char *reason);
 /* Replaces the row's directive list by a copy of dirs (n of them). */
 int rung_model_row_set_dirs(rung_model_row *r, const rung_model_directive *dirs, int n);

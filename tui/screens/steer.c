@@ -1,8 +1,8 @@
 /* Steer: verdict and directives for the selected version (written through the
  * model: git notes with the real backend), and every directive and verdict in
  * the history, each directive with its id, its status (open, done, declined,
- * closed), the version that answered it and the reason. The person closes one
- * from the list (x). */
+ * closed), the version that answered it and the reason. The person closes an
+ * open one from the list (x). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -264,7 +264,7 @@ static int close_request(rung_view *v)
 		return RUNG_R_NONE;
 	}
 	const rung_model_directive *d = &r->dirs[l->dir];
-	if (!d->id[0] || d->status == RUNG_DIR_DONE || d->status == RUNG_DIR_CLOSED) {
+	if (!d->id[0] || d->status != RUNG_DIR_OPEN) { /* an answer is not overwritten from here */
 		rung_tui_message(t, false, d->id[0] ? "directive %s is already %s" : "this directive has no id%s%s", d->id,
 				 d->id[0] ? rung_dir_status_name(d->status) : "");
 		return RUNG_R_NONE;
