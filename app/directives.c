@@ -107,6 +107,48 @@ int rung_directives_find(const rung_directives *d, const char *id)
 	return found;
 }
 
+/* The answering version: the task's newest at `version` (NULL: HEAD), or
+ * `version` itself without a task; "" for the work tree. */
+static int answering_version(char by[41], rung_vctx *c, const char *version)
+{
+	by[0] = 0;
+	if (c->task.kernel_path) {
+		rung_history_opts ho = {.kernel_path = c->task.kernel_path, .range = version};
+		rung_history *h = NULL;
+		rung_version v;
+		int e = rung_history_open(&h, c->repo, &ho);
+		int got = e < 0 ? e : rung_history_next(&v, h);
+		rung_history_free(h);
+		if (got < 0)
+			return got;
+		if (got == 0 && !v.worktree)
+			snprintf(by, 41, "%s", v.id);
+	} else if (version) {
+		char rid[41];
+		int e = rung_repo_resolve(rid, c->repo, version);
+		if (e < 0)
+			return e;
+		if (strcmp(rid, "WORKTREE"))
+			snprintf(by, 41, "%s", rid);
+	}
+	return 0;
+}
+
+static int answer_checked(rung_vctx *c, const char *commit, const char *full, bool same, rung_answer_kind kind,
+			  const char *version, const char *reason, char answered_by[41])
+{
+	if (same)
+		return rung_error_set(RUNG_EINVAL, "directive %s is already %s", full, rung_answer_name(kind));
+	char by[41];
+	int e = answering_version(by, c, version);
+	if (e < 0)
+		return e;
+	e = rung_note_answer(c->repo, commit, full, kind, by, reason, 0);
+	if (e == 0 && answered_by)
+		snprintf(answered_by, 41, "%s", by);
+	return e;
+}
+
 int rung_directive_answer(rung_vctx *c, const char *id, rung_answer_kind kind, const char *version,
 			  const char *reason, char answered_by[41])
 {
@@ -127,29 +169,35 @@ int rung_directive_answer(rung_vctx *c, const char *id, rung_answer_kind kind, c
 	snprintf(commit, sizeof(commit), "%s", it->note->commit);
 	bool same = it->d->done && it->d->answer == kind;
 	rung_directives_clear(&ds);
-	if (same)
-		return rung_error_set(RUNG_EINVAL, "directive %s is already %s", full, rung_answer_name(kind));
-	char by[41] = "";
-	if (c->task.kernel_path) { /* the task's newest version at `version` */
-		rung_history_opts ho = {.kernel_path = c->task.kernel_path, .range = version};
-		rung_history *h = NULL;
-		rung_version v;
-		e = rung_history_open(&h, c->repo, &ho);
-		int got = e < 0 ? e : rung_history_next(&v, h);
-		rung_history_free(h);
-		if (got < 0)
-			return got;
-		if (got == 0 && !v.worktree)
-			snprintf(by, sizeof(by), "%s", v.id);
-	} else if (version) {
-		char rid[41];
-		if ((e = rung_repo_resolve(rid, c->repo, version)) < 0)
-			return e;
-		if (strcmp(rid, "WORKTREE"))
-			snprintf(by, sizeof(by), "%s", rid);
+	return answer_checked(c, commit, full, same, kind, version, reason, answered_by);
+}
+
+int rung_directive_answer_on(rung_vctx *c, const char *commit, const char *id, rung_answer_kind kind,
+			     const char *version, const char *reason, char answered_by[41])
+{
+	if (answered_by)
+		answered_by[0] = 0;
+	rung_note nt;
+	int e = rung_note_read(&nt, c->repo, commit);
+	if (e == RUNG_ENOTFOUND)
+		return rung_error_set(RUNG_ENOTFOUND, "no directive %s on %.7s: it has no note", id, commit);
+	if (e < 0)
+		return e;
+	int found = -1;
+	for (int k = 0; k < nt.ndirectives && found < 0; k++) {
+		char kid[RUNG_DIRECTIVE_ID_LEN + 1];
+		rung_directive_id(kid, &nt, k);
+		if (!nt.directives[k].remark && !strcmp(kid, id))
+			found = k;
 	}
-	e = rung_note_answer(c->repo, commit, full, kind, by, reason, 0);
-	if (e == 0 && answered_by)
-		snprintf(answered_by, 41, "%s", by);
-	return e;
+	if (found < 0) {
+		rung_note_clear(&nt);
+		return rung_error_set(RUNG_ENOTFOUND, "no directive %s on %.7s (another writer changed it? R reloads)", id,
+				      commit);
+	}
+	char full[41];
+	snprintf(full, sizeof(full), "%s", nt.commit);
+	bool same = nt.directives[found].done && nt.directives[found].answer == kind;
+	rung_note_clear(&nt);
+	return answer_checked(c, full, id, same, kind, version, reason, answered_by);
 }

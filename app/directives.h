@@ -40,4 +40,10 @@ int rung_directives_find(const rung_directives *d, const char *id);
 int rung_directive_answer(rung_vctx *c, const char *id, rung_answer_kind kind, const char *version,
 			  const char *reason, char answered_by[41]);
 
+/* The same for the directive whose full id is `id` on commit's note, without
+ * listing the task's directives (the workbench, which knows the version):
+ * RUNG_ENOTFOUND when that note has no such directive (now). */
+int rung_directive_answer_on(rung_vctx *c, const char *commit, const char *id, rung_answer_kind kind,
+			     const char *version, const char *reason, char answered_by[41]);
+
 #endif

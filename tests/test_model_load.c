@@ -152,6 +152,36 @@ static void test_git_incremental(void)
 		CHECK_INT(live, 3);
 		CHECK_INT(recorded, 1);
 		CHECK_INT(rung_model_best(m), i5); /* 2.5 ms, the fastest live one */
+		/* the row's directives, with their ids (rung brief's); one written and
+		 * one closed through the model are read back from the note */
+		CHECK_INT(r2->ndirs, 1);
+		CHECK_INT(r2->ndirs ? (int)strlen(r2->dirs[0].id) : 0, 8);
+		CHECK_INT(r2->ndirs ? (int)r2->dirs[0].status : -1, RUNG_DIR_OPEN);
+		CHECK_INT(rung_model_set_note(m, vr[i2].v.id, RUNG_VERDICT_REJECT, "try float4"), 0);
+		r2 = &m->rows[i2];
+		CHECK_INT(r2->ndirs, 2);
+		char id[9] = "";
+		if (r2->ndirs == 2) {
+			CHECK_STR(r2->dirs[1].text, "try float4");
+			snprintf(id, sizeof(id), "%s", r2->dirs[1].id);
+		}
+		CHECK_INT(rung_model_close_directive(m, vr[i2].v.id, id, "not now"), 0);
+		r2 = &m->rows[i2];
+		if (r2->ndirs == 2) {
+			CHECK_INT(r2->dirs[1].status, RUNG_DIR_CLOSED);
+			CHECK_STR(r2->dirs[1].reason, "not now");
+			CHECK_STR(r2->dirs[1].by, vr[0].v.id); /* the task's newest version */
+			CHECK(r2->dirs[1].who[0] != 0);
+			CHECK_INT(r2->dirs[0].status, RUNG_DIR_OPEN);
+		}
+		CHECK_CONTAINS(r2->note, "[closed by ");
+		rung_note n;
+		CHECK_INT(rung_note_read(&n, c.repo, vr[i2].v.id), 0);
+		CHECK_INT(n.ndirectives, 2);
+		CHECK(n.ndirectives == 2 && n.directives[1].answer == RUNG_ANSWER_CLOSED && n.directives[1].done);
+		rung_note_clear(&n);
+		CHECK_INT(rung_model_close_directive(m, vr[i2].v.id, id, "again"), RUNG_EINVAL);
+		CHECK_INT(rung_model_close_directive(m, vr[i2].v.id, "deadbeef", "no"), RUNG_ENOTFOUND);
 	}
 	rung_model_free(m);
 

@@ -788,6 +788,73 @@ static void test_screen_steer(void)
 	rung_model_free(m);
 }
 
+/* Every directive of the selected version and the task-wide ones, with id,
+ * status (coloured), answering version and reason; x closes the open one
+ * under the list's cursor with the reason typed (the mem backend). */
+static void test_steer_directives(void)
+{
+	rung_model *m = demo_model(6);
+	rung_model_directive d[3] = {{.id = "1a2b3c4d", .status = RUNG_DIR_OPEN},
+				     {.id = "5e6f7a8b", .status = RUNG_DIR_DONE, .who = "claude"},
+				     {.id = "99887766", .status = RUNG_DIR_DECLINED, .who = "claude"}};
+	snprintf(d[0].text, sizeof(d[0].text), "try cp.async \x1b[31mnext");
+	snprintf(d[1].text, sizeof(d[1].text), "use float4 loads");
+	snprintf(d[1].by, sizeof(d[1].by), "%s", m->rows[0].hash);
+	snprintf(d[1].reason, sizeof(d[1].reason), "done in the inner loop");
+	snprintf(d[2].text, sizeof(d[2].text), "try 64x64 tiles");
+	snprintf(d[2].reason, sizeof(d[2].reason), "smem would exceed 48 KiB");
+	CHECK_INT(rung_model_row_set_dirs(&m->rows[2], d, 3), 0);
+	rung_model_directive tw = {.id = "0badcafe", .status = RUNG_DIR_OPEN, .task_wide = true};
+	snprintf(tw.text, sizeof(tw.text), "never loosen tolerances");
+	CHECK_INT(rung_model_row_set_dirs(&m->rows[5], &tw, 1), 0);
+	char hash[41];
+	snprintf(hash, sizeof(hash), "%s", m->rows[2].hash);
+	/* x in the form says how; on the list: the done one is refused, the open one asks a reason */
+	const char *dir = run_script(m,
+				     "j j v\n:dump steer_dirs.txt\n:dump-attrs steer_dirs_attrs.txt\nx\n:dump steer_x_form.txt\n"
+				     "<Tab> j j j\nx\n:dump steer_x_done.txt\nk x\n:type not needed now\n<Enter>\n:dump steer_closed.txt\n",
+				     120, 24, 0);
+	golden(dir, "steer_dirs.txt");
+	char *s = dump_of(dir, "steer_dirs.txt");
+	CHECK_CONTAINS(s, "directive 1a2b3c4d open     try cp.async ^[[31mnext\n");
+	CHECK_CONTAINS(s, "          5e6f7a8b done     use float4 loads  [by ");
+	CHECK_CONTAINS(s, ", claude: done in the inner loop]\n");
+	CHECK_CONTAINS(s, "          99887766 declined try 64x64 tiles  [claude: smem would exceed 48 KiB]\n");
+	CHECK_CONTAINS(s, "          0badcafe open     [task-wide, ");
+	CHECK_CONTAINS(s, "] never loosen tolerances\n");
+	char want[128];
+	snprintf(want, sizeof(want), "\n%.7s          5e6f7a8b done     use float4 loads  [by %.7s, claude: ", hash, m->rows[0].hash);
+	CHECK_CONTAINS(s, want); /* the list: the whole history's directives */
+	CHECK_CONTAINS(s, " baseline 0badcafe open     [task-wide] never loosen tolerances\n");
+	free(s);
+	s = dump_of(dir, "steer_dirs_attrs.txt");
+	CHECK_CONTAINS(s, "{note}open     ");
+	CHECK_CONTAINS(s, "{ok}done     ");
+	CHECK_CONTAINS(s, "{warning}declined ");
+	free(s);
+	s = dump_of(dir, "steer_x_form.txt");
+	CHECK_CONTAINS(s, "Tab to the notes list, then x on an open directive closes it");
+	free(s);
+	s = dump_of(dir, "steer_x_done.txt");
+	CHECK_CONTAINS(s, "directive 5e6f7a8b is already done");
+	free(s);
+	s = dump_of(dir, "steer_closed.txt");
+	CHECK_CONTAINS(s, "directive 1a2b3c4d closed: not needed now");
+	snprintf(want, sizeof(want), "\n%.7s          1a2b3c4d closed   try cp.async ^[[31mnext  [by %.7s, you: not needed now]\n",
+		 hash, m->rows[0].hash);
+	CHECK_CONTAINS(s, want);
+	free(s);
+	int row = rung_model_find(m, hash);
+	CHECK_INT(m->rows[row].dirs[0].status, RUNG_DIR_CLOSED);
+	CHECK_STR(m->rows[row].dirs[0].reason, "not needed now");
+	CHECK_INT(m->rows[row].dirs[1].status, RUNG_DIR_DONE);
+	/* closing it again is refused by the model, and so is closing an answered one (its answer stays) */
+	CHECK_INT(rung_model_close_directive(m, hash, "1a2b3c4d", "again"), RUNG_EINVAL);
+	CHECK_INT(rung_model_close_directive(m, hash, "99887766", "no"), RUNG_EINVAL);
+	CHECK_STR(m->rows[row].dirs[2].reason, "smem would exceed 48 KiB");
+	rung_model_free(m);
+}
+
 static void test_screen_help(void)
 {
 	rung_model *m = demo_model(3);
@@ -1658,6 +1725,7 @@ int main(void)
 	T_RUN(test_compare_occupancy);
 	T_RUN(test_screen_roofline);
 	T_RUN(test_screen_steer);
+	T_RUN(test_steer_directives);
 	T_RUN(test_screen_help);
 	T_RUN(test_tiny_and_resize);
 	T_RUN(test_colour_roles);

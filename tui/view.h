@@ -78,7 +78,8 @@ typedef enum {
 	_(VERDICT_BASELINE, "verdict-baseline", "Steer", '3', 0, 0, "verdict: baseline") \
 	_(VERDICT_BEST, "verdict-best", "Steer", '4', 0, 0, "verdict: best") \
 	_(VERDICT_NONE, "verdict-none", "Steer", '0', 0, 0, "clear the verdict") \
-	_(EDIT, "edit", "Steer", 'i', 0, 0, "edit the directive (Enter saves, Esc cancels)")
+	_(EDIT, "edit", "Steer", 'i', 0, 0, "edit the directive (Enter saves, Esc cancels)") \
+	_(CLOSE_DIRECTIVE, "close-directive", "Steer", 'x', 0, 0, "close the directive under the list's cursor (asks a reason)")
 
 typedef enum {
 	RUNG_REQ_NONE = 0,

@@ -32,6 +32,8 @@
 #include "gpu/compile.h"
 #include "gpu/nvdisasm.h"
 #include "app/demo.h"
+#include "app/directives.h"
+#include "core/inert.h"
 #include "tui/model/prof.h"
 #include "app/pipeline.h"
 #include "app/session.h"
@@ -165,13 +167,11 @@ static int open_ctx(rung_vctx *c, const char *dir, const char *taskdir)
 
 /* The note's last entry, a directive's status in front when it is not a
  * plain open one: "[declined by 3c452f7: smem] try 64x64 tiles",
- * "[task-wide] never loosen tolerances" (the steer screen's list). */
-static const char *note_line(const rung_vrow *r, char *buf, size_t len)
+ * "[task-wide] never loosen tolerances" (the versions table's note). */
+static const char *note_line(const rung_note *n, char *buf, size_t len)
 {
-	if (!r->has_note)
-		return "";
-	for (int k = r->note.ndirectives - 1; k >= 0; k--) {
-		const rung_directive *d = &r->note.directives[k];
+	for (int k = n->ndirectives - 1; k >= 0; k--) {
+		const rung_directive *d = &n->directives[k];
 		if (!d->text)
 			continue;
 		rung_dstatus st = rung_directive_status(d);
@@ -183,7 +183,53 @@ static const char *note_line(const rung_vrow *r, char *buf, size_t len)
 			 d->answer_text ? d->answer_text : "", d->text);
 		return buf;
 	}
-	return r->note.other ? r->note.other : "";
+	return n->other ? n->other : "";
+}
+
+/* src's first line into dst, cut at a whole UTF-8 character. */
+static void copy_line(char *dst, size_t len, const char *src)
+{
+	if (!src)
+		src = "";
+	const char *eol = strchr(src, '\n');
+	size_t n = eol ? (size_t)(eol - src) : strlen(src);
+	if (n >= len)
+		n = rung_utf8_whole(src, len - 1);
+	memcpy(dst, src, n);
+	dst[n] = 0;
+}
+
+/* The note's verdict, last entry and directives into the row (n NULL: none). */
+static void row_from_note(rung_model_row *r, const rung_note *n)
+{
+	free(r->dirs);
+	r->dirs = NULL;
+	r->ndirs = 0;
+	r->note[0] = 0;
+	r->verdict = RUNG_VERDICT_NONE;
+	if (!n)
+		return;
+	r->verdict = (rung_verdict)n->verdict;
+	char line[512];
+	copy_line(r->note, sizeof(r->note), note_line(n, line, sizeof(line)));
+	int cnt = 0;
+	for (int k = 0; k < n->ndirectives; k++)
+		cnt += !n->directives[k].remark;
+	if (!cnt || !(r->dirs = calloc((size_t)cnt, sizeof(*r->dirs))))
+		return; /* out of memory: the row shows its note line alone */
+	for (int k = 0; k < n->ndirectives; k++) {
+		const rung_directive *d = &n->directives[k];
+		if (d->remark)
+			continue;
+		rung_model_directive *md = &r->dirs[r->ndirs++];
+		rung_directive_id(md->id, n, k);
+		md->status = (rung_dir_status)rung_directive_status(d);
+		md->task_wide = d->task_wide;
+		copy_line(md->text, sizeof(md->text), d->text);
+		snprintf(md->by, sizeof(md->by), "%s", d->answer_version);
+		copy_line(md->who, sizeof(md->who), d->answer_author);
+		copy_line(md->reason, sizeof(md->reason), d->answer_text);
+	}
 }
 
 /* The list read a chunk at a time through the one row loader (app/session.h:
@@ -221,13 +267,8 @@ static void fill_row(rung_model_row *r, rung_vctx *c, rung_vrow *vr, bool lookup
 	if (lookups)
 		r->recorded = rung_recorded_lookup(c, v, vr->content);
 	rung_model_row_sync_steps(r);
-	if (vr->has_note) {
-		r->verdict = (rung_verdict)vr->note.verdict;
-		char line[512];
-		const char *nl = note_line(vr, line, sizeof(line));
-		const char *eol = strchr(nl, '\n');
-		snprintf(r->note, sizeof(r->note), "%.*s", eol ? (int)(eol - nl) : (int)strlen(nl), nl);
-	}
+	if (vr->has_note)
+		row_from_note(r, &vr->note);
 }
 
 /* Up to max more rows (max <= 0: all) into a new array (ownership to the
@@ -1152,6 +1193,31 @@ static int git_set_note(rung_model *m, const char *hash, rung_verdict v, const c
 	return 0;
 }
 
+static int git_close_directive(rung_model *m, const char *hash, const char *id, const char *reason)
+{
+	git_impl *g = m->impl;
+	return rung_directive_answer_on(&g->ui, hash, id, RUNG_ANSWER_CLOSED, NULL, reason, NULL);
+}
+
+static int git_reread_note(rung_model *m, rung_model_row *row)
+{
+	git_impl *g = m->impl;
+	if (!strcmp(row->hash, "WORKTREE"))
+		return 0;
+	rung_note n;
+	int e = rung_note_read(&n, g->ui.repo, row->hash);
+	if (e == RUNG_ENOTFOUND) {
+		rung_error_clear();
+		row_from_note(row, NULL);
+		return 0;
+	}
+	if (e < 0)
+		return e;
+	row_from_note(row, &n);
+	rung_note_clear(&n);
+	return 0;
+}
+
 static void clear_texts(git_impl *g)
 {
 	pthread_mutex_lock(&g->tlock);
@@ -1359,6 +1425,8 @@ static const rung_model_ops git_ops = {
 	.evaluate = git_evaluate,
 	.sanitize = git_sanitize,
 	.set_note = git_set_note,
+	.close_directive = git_close_directive,
+	.reread_note = git_reread_note,
 	.free = git_free,
 	.set_task = git_set_task,
 	.extra = git_extra,

@@ -105,12 +105,55 @@ static int mem_evaluate(rung_model *m, const char *hash)
 	return rung_model_post(m, &ev);
 }
 
+/* A directive's id here: 8 hex digits of FNV-1a over the version, its rank and text. */
+static void mem_directive_id(char out[9], const char *hash, int k, const char *text)
+{
+	uint32_t h = 2166136261u;
+	for (const char *s = hash; *s; s++)
+		h = (h ^ (unsigned char)*s) * 16777619u;
+	h = (h ^ (unsigned)k) * 16777619u;
+	for (const char *s = text; *s; s++)
+		h = (h ^ (unsigned char)*s) * 16777619u;
+	snprintf(out, 9, "%08x", (unsigned)h);
+}
+
+/* A directive written appends an open one to the row (the note's first line). */
 static int mem_set_note(rung_model *m, const char *hash, rung_verdict v, const char *text)
 {
 	mem_impl *im = m->impl;
-	(void)hash, (void)v, (void)text;
+	(void)v;
 	im->nnotes_written++;
+	int i = rung_model_find(m, hash);
+	if (i < 0 || !text || !text[0])
+		return 0;
+	rung_model_row *r = &m->rows[i];
+	rung_model_directive *nd = realloc(r->dirs, (size_t)(r->ndirs + 1) * sizeof(*nd));
+	if (!nd)
+		return rung_error_set(RUNG_ENOMEM, "out of memory");
+	r->dirs = nd;
+	rung_model_directive *d = &nd[r->ndirs];
+	memset(d, 0, sizeof(*d));
+	const char *eol = strchr(text, '\n');
+	snprintf(d->text, sizeof(d->text), "%.*s", eol ? (int)(eol - text) : (int)strlen(text), text);
+	mem_directive_id(d->id, r->hash, r->ndirs, d->text);
+	r->ndirs++;
 	return 0;
+}
+
+static int mem_close_directive(rung_model *m, const char *hash, const char *id, const char *reason)
+{
+	int i = rung_model_find(m, hash);
+	rung_model_row *r = i >= 0 ? &m->rows[i] : NULL;
+	for (int k = 0; r && k < r->ndirs; k++)
+		if (!strcmp(r->dirs[k].id, id)) {
+			rung_model_directive *d = &r->dirs[k];
+			d->status = RUNG_DIR_CLOSED;
+			snprintf(d->who, sizeof(d->who), "you");
+			snprintf(d->by, sizeof(d->by), "%s", m->rows[0].hash);
+			snprintf(d->reason, sizeof(d->reason), "%s", reason);
+			return 0;
+		}
+	return rung_error_set(RUNG_ENOTFOUND, "no directive %s on %.7s", id, hash);
 }
 
 static void mem_free(rung_model *m)
@@ -134,6 +177,7 @@ static const rung_model_ops mem_ops = {
 	.text = mem_text_get,
 	.evaluate = mem_evaluate,
 	.set_note = mem_set_note,
+	.close_directive = mem_close_directive,
 	.free = mem_free,
 	.extra = mem_extra_get,
 	.launch = mem_launch_get,

@@ -37,6 +37,12 @@ int rung_verdict_parse(rung_verdict *out, const char *s)
 	return rung_error_set(RUNG_EINVAL, "unknown verdict '%s' (keep, reject, baseline, best)", s);
 }
 
+const char *rung_dir_status_name(rung_dir_status s)
+{
+	static const char *const n[] = {"open", "done", "declined", "closed"};
+	return (unsigned)s < RUNG_NDIR_STATUS ? n[s] : "open";
+}
+
 const char *rung_text_kind_name(rung_text_kind k)
 {
 	static const char *const n[] = {"source", "PTX", "SASS"};
@@ -99,6 +105,7 @@ void rung_model_rows_free(rung_model_row *rows, int n)
 	for (int i = 0; i < n; i++) {
 		row_drop_live(&rows[i]);
 		result_free(rows[i].recorded);
+		free(rows[i].dirs);
 	}
 	free(rows);
 }
@@ -603,8 +610,45 @@ int rung_model_set_note(rung_model *m, const char *hash, rung_verdict v, const c
 		int len = nl ? (int)(nl - text) : (int)strlen(text);
 		snprintf(r->note, sizeof(r->note), "%.*s", len, text);
 	}
+	if (m->ops && m->ops->reread_note && m->ops->reread_note(m, r) < 0) /* written, not read back: R shows it */
+		snprintf(m->message, sizeof(m->message), "note written; reading it back: %.200s", rung_error_last());
 	if (v != RUNG_VERDICT_BEST)
 		recompute_best(m);
+	m->generation++;
+	return 0;
+}
+
+int rung_model_row_set_dirs(rung_model_row *r, const rung_model_directive *dirs, int n)
+{
+	rung_model_directive *nd = NULL;
+	if (n > 0) {
+		if (!(nd = malloc((size_t)n * sizeof(*nd))))
+			return rung_error_set(RUNG_ENOMEM, "out of memory");
+		memcpy(nd, dirs, (size_t)n * sizeof(*nd));
+	}
+	free(r->dirs);
+	r->dirs = nd;
+	r->ndirs = n > 0 ? n : 0;
+	return 0;
+}
+
+int rung_model_close_directive(rung_model *m, const char *hash, const char *id, const char *reason)
+{
+	int i = rung_model_find(m, hash);
+	if (i < 0)
+		return rung_error_set(RUNG_ENOTFOUND, "no version %s", hash);
+	if (!m->ops || !m->ops->close_directive)
+		return rung_error_set(RUNG_EUNSUPPORTED, "this model cannot close directives");
+	rung_model_row *r = &m->rows[i];
+	for (int k = 0; k < r->ndirs; k++)
+		if (!strcmp(r->dirs[k].id, id) && r->dirs[k].status != RUNG_DIR_OPEN) /* its answer stays */
+			return rung_error_set(RUNG_EINVAL, "directive %s is already %s", id,
+					      rung_dir_status_name(r->dirs[k].status));
+	int e = m->ops->close_directive(m, r->hash, id, reason ? reason : "");
+	if (e < 0)
+		return e;
+	if (m->ops->reread_note && m->ops->reread_note(m, r) < 0)
+		snprintf(m->message, sizeof(m->message), "closed; reading the note back: %.200s", rung_error_last());
 	m->generation++;
 	return 0;
 }

@@ -37,6 +37,28 @@ const char *rung_verdict_name(rung_verdict v);
 /* "keep" -> RUNG_VERDICT_KEEP; 0 or RUNG_EINVAL. */
 int rung_verdict_parse(rung_verdict *out, const char *s);
 
+/* A directive's status (the same order as vcs/notes.h's rung_dstatus: a cast converts). */
+typedef enum {
+	RUNG_DIR_OPEN = 0,
+	RUNG_DIR_DONE,     /* the agent did it */
+	RUNG_DIR_DECLINED, /* the agent declined it */
+	RUNG_DIR_CLOSED,   /* the person closed it */
+	RUNG_NDIR_STATUS
+} rung_dir_status;
+const char *rung_dir_status_name(rung_dir_status s); /* "open", "done", "declined", "closed" */
+
+/* One directive of a version's note (remarks are not directives). The texts
+ * are raw: sanitized when drawn. */
+typedef struct {
+	char id[9];            /* 8 hex digits, as `rung brief` lists it ("" : none known) */
+	rung_dir_status status;
+	bool task_wide;        /* "[task-wide] ": aimed at the task, not at the next version */
+	char text[256];
+	char by[41];           /* the version that answered it ("" : none, or not said) */
+	char who[64];          /* who answered it */
+	char reason[256];      /* the answer's reason ("" : none) */
+} rung_model_directive;
+
 /* One version (commit) as the table shows it. */
 typedef struct {
 	char hash[41];         /* full hex commit id (or any unique id) */
@@ -48,6 +70,10 @@ typedef struct {
 	rung_result *result;   /* owned by the model; NULL = not evaluated */
 	rung_verdict verdict;
 	char note[256];        /* first line of the steering note ("" = none) */
+	/* every directive of the version's note, in the note's order (owned by
+	 * the row, freed with it; moved with it like result) */
+	rung_model_directive *dirs;
+	int ndirs;
 	bool baseline, best;
 	/* A result recorded on another machine (rung demo, rung import), owned by
 	 * the row; never mixed with live ones. While the row has no live result,
@@ -150,6 +176,14 @@ typedef struct {
 	int (*sanitize)(rung_model *m, const char *hash);
 	/* Store verdict + note (the git backend writes a git note); the row is updated by the caller. */
 	int (*set_note)(rung_model *m, const char *hash, rung_verdict v, const char *text);
+	/* The person closes directive `id` of version hash (answer "closed", with
+	 * the reason; the git backend through app/directives.c). NULL: the backend
+	 * cannot. */
+	int (*close_directive)(rung_model *m, const char *hash, const char *id, const char *reason);
+	/* Reads the version's note again into its row (verdict, note, dirs) after
+	 * set_note or close_directive wrote it; a quick read (one note), as the
+	 * write was. NULL: the backend updates the row itself (mem). */
+	int (*reread_note)(rung_model *m, rung_model_row *row);
 	void (*free)(rung_model *m); /* frees the backend's own state (impl) */
 	/* Switches to task m->tasks[i]: replaces rows, title and ceilings (NULL: one task only). */
 	int (*set_task)(rung_model *m, int i);
@@ -235,6 +269,15 @@ int rung_model_text_prepare(rung_model *m, const char *hash);
 void rung_model_text_cancel(rung_model *m);
 /* Writes through the backend and updates the row (verdict baseline/best also moves the flags). */
 int rung_model_set_note(rung_model *m, const char *hash, rung_verdict v, const char *text);
+
+/* Closes open directive `id` of version hash (the person: "closed", with the
+ * reason, "" for none) through the backend, then the row's directives are
+ * read again. RUNG_EUNSUPPORTED when the backend cannot; RUNG_EINVAL when the
+ * row has it answered already (done, declined or closed: that answer stays;
+ * `rung note --close` replaces one). */
+int rung_model_close_directive(rung_model *m, const char *hash, const char *id, const char *reason);
+/* Replaces the row's directive list by a copy of dirs (n of them). */
+int rung_model_row_set_dirs(rung_model_row *r, const rung_model_directive *dirs, int n);
 
 /* Lookups (UI thread). */
 int rung_model_find(const rung_model *m, const char *hash_or_prefix); /* row index or -1 */
