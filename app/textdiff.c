@@ -1,11 +1,13 @@
 #include "app/textdiff.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <git2.h>
 
 #include "core/err.h"
+#include "core/sass_diff.h"
 
 static int push(rung_sbs *d, rung_diff_kind k, const char *l, int ll, const char *r, int rl, int lno, int rno)
 {
@@ -135,4 +137,125 @@ int rung_sass_prepare(char **text, rung_sass_mix *mix, const char *listing)
 	*text = rung_sass_text(&s, -1);
 	rung_sass_clear(&s);
 	return *text ? 0 : rung_error_set(RUNG_ENOMEM, "out of memory");
+}
+
+/* A line of a normalized listing as rung_sass_text writes it. */
+static char *line_text(const rung_sass *s, int i)
+{
+	if (i < 0)
+		return NULL;
+	const rung_sass_line *l = &s->lines[i];
+	size_t n = strlen(l->text);
+	char *t = malloc(n + 3);
+	if (!t)
+		return NULL;
+	if (l->kind == RUNG_SASS_INST) {
+		t[0] = t[1] = ' ';
+		memcpy(t + 2, l->text, n + 1);
+	} else {
+		memcpy(t, l->text, n);
+		t[n] = ':';
+		t[n + 1] = 0;
+	}
+	return t;
+}
+
+static int push_row(rung_sbs *d, rung_diff_kind k, char *l, char *r, int lno, int rno)
+{
+	if (d->n == d->cap) {
+		int cap = d->cap ? d->cap * 2 : 256;
+		rung_diff_row *v = realloc(d->rows, (size_t)cap * sizeof(*v));
+		if (!v) {
+			free(l);
+			free(r);
+			return RUNG_ENOMEM;
+		}
+		d->rows = v;
+		d->cap = cap;
+	}
+	d->rows[d->n++] = (rung_diff_row){k, l, r, lno, rno};
+	return 0;
+}
+
+int rung_sass_blockdiff(rung_sbs *out, const rung_sass *a, const rung_sass *b, int context)
+{
+	memset(out, 0, sizeof(*out));
+	rung_sass_diff sd;
+	int rc = rung_sass_diff_build(&sd, a, b, context);
+	if (rc < 0)
+		return rc;
+	for (int h = 0; h < sd.nhunks && rc == 0; h++) {
+		const rung_sd_hunk *hk = &sd.hunks[h];
+		/* the function and the block of the first change, from a (b where a has no line) */
+		const rung_sass *s = hk->block_a >= 0 ? a : b;
+		int head = hk->block_a >= 0 ? hk->block_a : hk->block_b;
+		char where[192] = "";
+		if (head >= 0) {
+			const rung_sass_line *l = &s->lines[head];
+			const char *fn = l->func >= 0 && l->func < s->nfuncs ? s->funcs[l->func] : "";
+			if (l->kind == RUNG_SASS_LABEL)
+				snprintf(where, sizeof(where), " %.120s %.40s", fn, l->text);
+			else
+				snprintf(where, sizeof(where), " %.120s", fn);
+		}
+		char hdr[256];
+		snprintf(hdr, sizeof(hdr), "@@ -%d,%d +%d,%d @@%s", hk->a0, hk->na, hk->b0, hk->nb, where);
+		char *t = strdup(hdr);
+		if (!t || (rc = push_row(out, RUNG_DIFF_HUNK, t, NULL, 0, 0)) < 0) {
+			rc = RUNG_ENOMEM;
+			break;
+		}
+		out->nhunks++;
+		for (int i = hk->r0; i < hk->r1; i++) {
+			const rung_sd_row *r = &sd.rows[i];
+			static const rung_diff_kind kinds[] = {
+			    [RUNG_SD_SAME] = RUNG_DIFF_SAME,
+			    [RUNG_SD_CHANGE] = RUNG_DIFF_CHANGE,
+			    [RUNG_SD_DEL] = RUNG_DIFF_DEL,
+			    [RUNG_SD_ADD] = RUNG_DIFF_ADD,
+			};
+			char *l = line_text(a, r->a), *rt = line_text(b, r->b);
+			if ((r->a >= 0 && !l) || (r->b >= 0 && !rt)) {
+				free(l);
+				free(rt);
+				rc = RUNG_ENOMEM;
+				break;
+			}
+			if ((rc = push_row(out, kinds[r->op], l, rt, r->a + 1, r->b + 1)) < 0)
+				break;
+		}
+	}
+	out->adds = sd.adds;
+	out->dels = sd.dels;
+	rung_sass_diff_clear(&sd);
+	if (rc < 0) {
+		rung_sbs_clear(out);
+		return rung_error_set(RUNG_ENOMEM, "out of memory");
+	}
+	return 0;
+}
+
+int rung_sass_diff_listings(rung_sbs *out, rung_sass_mix *ma, rung_sass_mix *mb, const char *la, const char *lb,
+			    bool raw, int context)
+{
+	memset(out, 0, sizeof(*out));
+	rung_sass a, b;
+	int rc = rung_sass_normalize_pair(&a, &b, la, lb, raw ? 0 : RUNG_SASS_RENAME_REGS);
+	if (rc < 0)
+		return rc;
+	if (ma)
+		rung_sass_count(ma, &a, -1);
+	if (mb)
+		rung_sass_count(mb, &b, -1);
+	if (raw) {
+		char *ta = rung_sass_text(&a, -1), *tb = rung_sass_text(&b, -1);
+		rc = ta && tb ? rung_textdiff(out, ta, tb, context) : rung_error_set(RUNG_ENOMEM, "out of memory");
+		free(ta);
+		free(tb);
+	} else {
+		rc = rung_sass_blockdiff(out, &a, &b, context);
+	}
+	rung_sass_clear(&a);
+	rung_sass_clear(&b);
+	return rc;
 }

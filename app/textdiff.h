@@ -30,4 +30,19 @@ void rung_sbs_clear(rung_sbs *d);
 /* Normalizes a SASS listing (registers renamed) into text and counts its mix. */
 int rung_sass_prepare(char **text, rung_sass_mix *mix, const char *listing);
 
+/* The SASS diff by basic block (core/sass_diff.h) of two listings normalized
+ * with RUNG_SASS_RENAME_REGS, as rows: a row's line numbers are its lines in
+ * rung_sass_text(s, -1), 1-based (so per-line counts map to them); a hunk's
+ * header names the function and the label of the block of its first change:
+ * "@@ -40,9 +40,10 @@ sgemm .L_x_2". A SAME row's two texts may differ by a
+ * consistent renaming. 0 or a negative rung_err. */
+int rung_sass_blockdiff(rung_sbs *out, const rung_sass *a, const rung_sass *b, int context);
+
+/* Both listings normalized and diffed as the compare screen and `rung compare`
+ * show them: by basic block with registers renamed (the default), or, raw, the
+ * listings with addresses and encodings dropped but nvdisasm's register names
+ * kept, line by line (rung_textdiff). Mixes into ma, mb when not NULL. */
+int rung_sass_diff_listings(rung_sbs *out, rung_sass_mix *ma, rung_sass_mix *mb, const char *la, const char *lb,
+			    bool raw, int context);
+
 #endif

@@ -19,8 +19,9 @@
  * Without a GPU the timing is skipped, and what needs none is printed instead,
  * as the workbench's compare screen shows it: registers, spills and shared
  * memory of each, the SASS instruction mix and the SASS diff (nvdisasm on the
- * CUBINs, gpu/nvdisasm.h; normalized as app/textdiff.h does; diffed by
- * rung_textdiff), then
+ * CUBINs, gpu/nvdisasm.h; registers renamed and diffed by basic block,
+ * rung_sass_diff_listings in app/textdiff.h; --raw-sass: line by line with
+ * nvdisasm's register names), then
  *   timing: SKIPPED (no GPU: no CUDA driver found (libcuda.so.1))
  * with exit 4. */
 #include <math.h>
@@ -96,7 +97,7 @@ static void say_disagree(bool json, const rung_ab *ab)
 typedef struct {
 	char name[160];     /* "a1b2c3d sgemm: tile it" or the kernel's path */
 	const rung_kinfo *k;
-	char *sass;         /* normalized SASS (registers renamed), NULL when unavailable */
+	char *sass;         /* nvdisasm's listing, NULL when unavailable */
 	rung_sass_mix mix;
 	char sass_err[256]; /* why there is no SASS */
 } static_side;
@@ -109,10 +110,8 @@ static void side_load(static_side *s, const rung_task *t, const rung_compiled *c
 	else
 		snprintf(s->name, sizeof(s->name), "%s", t->kernel.path ? t->kernel.path : "?");
 	s->k = &c->kinfo;
-	char *raw = NULL;
-	if (!c->cubin || rung_sass_from_cubin(&raw, c->cubin, c->cubin_len) < 0 || rung_sass_prepare(&s->sass, &s->mix, raw) < 0)
+	if (!c->cubin || rung_sass_from_cubin(&s->sass, c->cubin, c->cubin_len) < 0)
 		snprintf(s->sass_err, sizeof(s->sass_err), "%s", c->cubin ? rung_error_last() : "no CUBIN");
-	free(raw);
 	rung_error_clear();
 }
 
@@ -170,7 +169,8 @@ static void print_diff(const rung_sbs *d)
 }
 
 /* Without a GPU: what the two versions' compiles tell (o: the JSON answer, or NULL for text). */
-static void print_static(json_t *o, const rung_task *ta, const rung_compiled *ka, const rung_task *tb, const rung_compiled *kb)
+static void print_static(json_t *o, const rung_task *ta, const rung_compiled *ka, const rung_task *tb, const rung_compiled *kb,
+			 bool raw)
 {
 	static_side a, b;
 	side_load(&a, ta, ka);
@@ -179,7 +179,7 @@ static void print_static(json_t *o, const rung_task *ta, const rung_compiled *ka
 	memset(&d, 0, sizeof(d));
 	char diff_err[256] = "";
 	if (a.sass && b.sass) {
-		if (rung_textdiff(&d, a.sass, b.sass, 3) < 0)
+		if (rung_sass_diff_listings(&d, &a.mix, &b.mix, a.sass, b.sass, raw, 3) < 0)
 			snprintf(diff_err, sizeof(diff_err), "%s", rung_error_last());
 	} else {
 		snprintf(diff_err, sizeof(diff_err), "%s", a.sass ? b.sass_err : a.sass_err);
@@ -190,7 +190,8 @@ static void print_static(json_t *o, const rung_task *ta, const rung_compiled *ka
 		if (diff_err[0])
 			json_object_set_new(o, "sass_error", json_string(diff_err));
 		else
-			json_object_set_new(o, "sass_diff", json_pack("{s:i,s:i,s:i}", "hunks", d.nhunks, "adds", d.adds, "dels", d.dels));
+			json_object_set_new(o, "sass_diff", json_pack("{s:s,s:i,s:i,s:i}", "mode", raw ? "raw" : "normalized", "hunks",
+								       d.nhunks, "adds", d.adds, "dels", d.dels));
 	} else {
 		printf("a %s\nb %s\n", a.name, b.name);
 		printf("%-16s %8s %8s  %s\n", "", "a", "b", "b vs a");
@@ -210,7 +211,9 @@ static void print_static(json_t *o, const rung_task *ta, const rung_compiled *ka
 				snprintf(name, sizeof(name), "  %s", rung_mix_name(ids[i]));
 				int_line(name, true, (long long)a.mix.n[ids[i]], (long long)b.mix.n[ids[i]]);
 			}
-			printf("SASS diff a -> b: %d hunk%s, +%d -%d\n", d.nhunks, d.nhunks == 1 ? "" : "s", d.adds, d.dels);
+			printf("SASS diff a -> b (%s): %d hunk%s, +%d -%d\n",
+			       raw ? "raw, --raw-sass" : "normalized by basic block; --raw-sass for the raw diff", d.nhunks,
+			       d.nhunks == 1 ? "" : "s", d.adds, d.dels);
 			print_diff(&d);
 		}
 	}
@@ -223,6 +226,7 @@ typedef struct {
 	bool json;
 	double budget;
 	bool allow_shared;
+	bool raw_sass;
 	rung_task_where where;
 } compare_opts;
 
@@ -232,6 +236,8 @@ static const rung_opt_spec compare_specs[] = {
 	 .help = "time budget of the interleaved rounds (default 2)"},
 	{RUNG_OPT_BOOL(compare_opts, allow_shared), .name = "allow-shared",
 	 .help = "give the timing verdict even when another process was on the GPU (else SHARED)"},
+	{RUNG_OPT_BOOL(compare_opts, raw_sass), .name = "raw-sass",
+	 .help = "the SASS diff line by line with nvdisasm's register names (default: normalized, by basic block)"},
 	{RUNG_OPT_SUBTABLE(compare_opts, where, rung_vctx_opt_specs)},
 	{0}};
 const rung_opt_table rung_opts_compare = {.cmd = "compare", .args = "A B", .max_args = 2,
@@ -301,10 +307,10 @@ int rung_cmd_compare(int argc, char **argv)
 		/* no GPU: what the compiles tell, and the timing marked skipped */
 		if (json) {
 			json_t *o = json_pack("{s:s,s:s}", "verdict", "SKIPPED", "reason", ab.reason);
-			print_static(o, &ta, &ka, &tb, &kb);
+			print_static(o, &ta, &ka, &tb, &kb, co.raw_sass);
 			print_json(o);
 		} else {
-			print_static(NULL, &ta, &ka, &tb, &kb);
+			print_static(NULL, &ta, &ka, &tb, &kb, co.raw_sass);
 			printf("timing: SKIPPED (no GPU: %s)\n", ab.reason);
 		}
 		code = RUNG_EXIT_NOGPU;

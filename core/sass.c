@@ -293,8 +293,11 @@ static void out_num(outbuf *o, const char *prefix, int num)
 		o->v[o->n++] = tmp[--k];
 }
 
+/* Register classes renamed: R, P, UR, UP, B. */
+#define NREGCLS 5
+
 /* Phase 3: rewrite one line's text into o (labels always, registers if asked). */
-static int rewrite(outbuf *o, const char *t, size_t len, unsigned flags, renum *lab, renum *regs[4])
+static int rewrite(outbuf *o, const char *t, size_t len, unsigned flags, renum *lab, renum *regs[NREGCLS])
 {
 	/* Renumbered tokens grow by at most 8 chars each, and every token needs >= 2 chars. */
 	if (out_reserve(o, len * 5 + 16) < 0)
@@ -325,17 +328,19 @@ static int rewrite(outbuf *o, const char *t, size_t len, unsigned flags, renum *
 			i = j;
 			continue;
 		}
-		if (boundary && (flags & RUNG_SASS_RENAME_REGS) && (c == 'R' || c == 'P' || c == 'U')) {
+		if (boundary && (flags & RUNG_SASS_RENAME_REGS) && (c == 'R' || c == 'P' || c == 'U' || c == 'B')) {
+			/* R7 -> r0, UR4 -> ur0, P3 -> p0, UP1 -> up0, B2 -> b0: lower case, so a
+			 * renamed listing never reads as hardware names; RZ, PT, URZ, UPT stay */
 			size_t j = i;
 			int cls;
 			const char *prefix;
 			if (c == 'U' && i + 1 < len && (t[i + 1] == 'R' || t[i + 1] == 'P')) {
 				cls = t[i + 1] == 'R' ? 2 : 3;
-				prefix = cls == 2 ? "UR" : "UP";
+				prefix = cls == 2 ? "ur" : "up";
 				j += 2;
 			} else if (c != 'U') {
-				cls = c == 'R' ? 0 : 1;
-				prefix = cls == 0 ? "R" : "P";
+				cls = c == 'R' ? 0 : c == 'P' ? 1 : 4;
+				prefix = cls == 0 ? "r" : cls == 1 ? "p" : "b";
 				j += 1;
 			} else {
 				cls = -1;
@@ -371,8 +376,8 @@ int rung_sass_normalize(rung_sass *out, const char *listing, unsigned flags)
 	size_t len = strlen(listing);
 	char *scratch = malloc(len + 1);
 	raw_vec raw = {0};
-	renum lab = {0}, rr[4] = {{0}};
-	renum *regs[4] = {&rr[0], &rr[1], &rr[2], &rr[3]};
+	renum lab = {0}, rr[NREGCLS] = {{0}};
+	renum *regs[NREGCLS] = {&rr[0], &rr[1], &rr[2], &rr[3], &rr[4]};
 	outbuf o = {0};
 	int rc = RUNG_ENOMEM;
 	if (!scratch)
@@ -399,7 +404,7 @@ int rung_sass_normalize(rung_sass *out, const char *listing, unsigned flags)
 		if (l->func != cur) {
 			cur = l->func;
 			renum_reset(&lab);
-			for (int k = 0; k < 4; k++)
+			for (int k = 0; k < NREGCLS; k++)
 				renum_reset(regs[k]);
 		}
 		rung_sass_line *sl = &out->lines[out->nlines];
@@ -437,7 +442,7 @@ done:
 	free(raw.v);
 	free(lab.map);
 	free(lab.gen);
-	for (int k = 0; k < 4; k++) {
+	for (int k = 0; k < NREGCLS; k++) {
 		free(rr[k].map);
 		free(rr[k].gen);
 	}

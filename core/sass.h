@@ -9,7 +9,7 @@
 #include <stdint.h>
 
 enum {
-	RUNG_SASS_RENAME_REGS = 1 << 0, /* R7 -> R0, P3 -> P0, ... by first use, per function */
+	RUNG_SASS_RENAME_REGS = 1 << 0, /* R7 -> r0, P3 -> p0, UR4 -> ur0, UP1 -> up0, B2 -> b0 by first use, per function */
 };
 
 typedef enum {

@@ -36,24 +36,24 @@ static const char *copy4_plain = "copy4:\n"
                                  ".L_x_1:\n"
                                  "  EXIT\n";
 
-/* The same with registers renamed by first use: R1->R0, R0->R1, R7->R2, R4->R3, R2->R4, R8->R5, UR4->UR0. */
+/* The same with registers renamed by first use, in lower case: R1->r0, R0->r1, R7->r2, R4->r3, R2->r4, R8->r5, UR4->ur0. */
 static const char *copy4_renamed = "copy4:\n"
-                                   "  LDC R0, c[0x0][0x28]\n"
-                                   "  S2R R1, SR_TID.X\n"
-                                   "  S2UR UR0, SR_CTAID.X\n"
-                                   "  LDC R2, c[0x0][RZ]\n"
-                                   "  IMAD R2, R2, UR0, R1\n"
-                                   "  ULDC UR0, c[0x0][0x220]\n"
-                                   "  ISETP.GE.AND P0, PT, R2, UR0, PT\n"
+                                   "  LDC r0, c[0x0][0x28]\n"
+                                   "  S2R r1, SR_TID.X\n"
+                                   "  S2UR ur0, SR_CTAID.X\n"
+                                   "  LDC r2, c[0x0][RZ]\n"
+                                   "  IMAD r2, r2, ur0, r1\n"
+                                   "  ULDC ur0, c[0x0][0x220]\n"
+                                   "  ISETP.GE.AND p0, PT, r2, ur0, PT\n"
                                    ".L_x_0:\n"
-                                   "  @P0 EXIT\n"
-                                   "  LDC.64 R3, c[0x0][0x210]\n"
-                                   "  ULDC.64 UR0, c[0x0][0x208]\n"
-                                   "  LDC.64 R4, c[0x0][0x218]\n"
-                                   "  IMAD.WIDE R3, R2, 0x10, R3\n"
-                                   "  LDG.E.128.CONSTANT R5, desc[UR0][R3.64]\n"
-                                   "  IMAD.WIDE R4, R2, 0x10, R4\n"
-                                   "  STG.E.128 desc[UR0][R4.64], R5\n"
+                                   "  @p0 EXIT\n"
+                                   "  LDC.64 r3, c[0x0][0x210]\n"
+                                   "  ULDC.64 ur0, c[0x0][0x208]\n"
+                                   "  LDC.64 r4, c[0x0][0x218]\n"
+                                   "  IMAD.WIDE r3, r2, 0x10, r3\n"
+                                   "  LDG.E.128.CONSTANT r5, desc[ur0][r3.64]\n"
+                                   "  IMAD.WIDE r4, r2, 0x10, r4\n"
+                                   "  STG.E.128 desc[ur0][r4.64], r5\n"
                                    ".L_x_1:\n"
                                    "  EXIT\n";
 
@@ -141,11 +141,11 @@ static void test_fixture_renamed(void)
 	char *c = rung_sass_text(&s, 0);
 	CHECK_STR(c, copy4_renamed);
 	free(c);
-	/* renaming restarts per function: sgemm's first instruction also gets R0 */
+	/* renaming restarts per function: sgemm's first instruction also gets r0 */
 	int f = rung_sass_find_func(&s, "_Z5sgemmILi32EEviiiPKfS1_Pf");
 	for (int i = 0; i < s.nlines; i++)
 		if (s.lines[i].func == f && s.lines[i].kind == RUNG_SASS_INST) {
-			CHECK_STR(s.lines[i].text, "LDC R0, c[0x0][0x28]");
+			CHECK_STR(s.lines[i].text, "LDC r0, c[0x0][0x28]");
 			break;
 		}
 	rung_sass_clear(&s);
@@ -267,16 +267,20 @@ static void test_rename_boundaries(void)
 	                "        /*0010*/  R2UR UR9, R7 ;\n"
 	                "        /*0020*/  S2R R3, SR_TID.X ;\n"
 	                "        /*0030*/  @!UP2 ISETP.NE.AND P3, PT, R3, R7, PT ;\n"
-	                "        /*0040*/  IADD3 R12, P3, R3, R12, RZ ;\n";
+	                "        /*0040*/  IADD3 R12, P3, R3, R12, RZ ;\n"
+	                "        /*0050*/  BSSY B3, R7 ;\n"
+	                "        /*0060*/  BSYNC B3 ;\n";
 	rung_sass s;
 	CHECK_INT(rung_sass_normalize(&s, l, RUNG_SASS_RENAME_REGS), 0);
 	char *t = rung_sass_text(&s, -1);
 	CHECK_STR(t, "f:\n"
-	             "  P2R R0, PR, RZ, 0x1\n"
-	             "  R2UR UR0, R0\n"
-	             "  S2R R1, SR_TID.X\n"
-	             "  @!UP0 ISETP.NE.AND P0, PT, R1, R0, PT\n"
-	             "  IADD3 R2, P0, R1, R2, RZ\n");
+	             "  P2R r0, PR, RZ, 0x1\n"
+	             "  R2UR ur0, r0\n"
+	             "  S2R r1, SR_TID.X\n"
+	             "  @!up0 ISETP.NE.AND p0, PT, r1, r0, PT\n"
+	             "  IADD3 r2, p0, r1, r2, RZ\n"
+	             "  BSSY b0, r0\n"
+	             "  BSYNC b0\n");
 	free(t);
 	rung_sass_clear(&s);
 }

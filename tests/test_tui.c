@@ -685,17 +685,32 @@ static void test_screen_compare(void)
 {
 	rung_model *m = demo_model(12);
 	/* mark a = the baseline (last row), b = the third row */
-	const char *dir = run_script(m, "G a g j j b c\n:dump compare_sass.txt\n<Tab>\n:dump compare_diff.txt\n] ]\n:dump compare_hunk.txt\nt\n:dump compare_source.txt\nt\n:dump compare_ptx.txt\n",
+	const char *dir = run_script(m, "G a g j j b c\n:dump compare_sass.txt\n<Tab>\n:dump compare_diff.txt\n] ]\n:dump compare_hunk.txt\nw\ng\n:dump compare_sass_raw.txt\nw\ng\n:dump compare_sass_again.txt\nt\n:dump compare_source.txt\nw\nt\n:dump compare_ptx.txt\n",
 				     100, 40, 0);
 	golden(dir, "compare_sass.txt");
 	golden(dir, "compare_diff.txt");
 	golden(dir, "compare_hunk.txt");
+	golden(dir, "compare_sass_raw.txt");
 	golden(dir, "compare_ptx.txt");
 	golden(dir, "compare_source.txt");
 	char *s = dump_of(dir, "compare_sass.txt");
 	CHECK_CONTAINS(s, "instruction mix");
 	CHECK_CONTAINS(s, "FFMA");
 	CHECK_CONTAINS(s, "FASTER");
+	/* normalized by default: by basic block, registers in lower case */
+	CHECK_CONTAINS(s, "SASS diff, by basic block (t switches, w: raw)");
+	CHECK_CONTAINS(s, "SASS diff a -> b: 5 hunks, +186 -186");
+	CHECK_CONTAINS(s, "ISETP.GE.AND p0, PT, r0, c[0x0][0x164], PT");
+	free(s);
+	/* w: the raw diff, nvdisasm's registers line by line (the synthetic listings
+	 * share their register numbers, so raw is no bigger here); w again: back */
+	s = dump_of(dir, "compare_sass_raw.txt");
+	CHECK_CONTAINS(s, "SASS diff, raw (t switches, w normalizes)");
+	CHECK_CONTAINS(s, "SASS diff a -> b: 5 hunks, +161 -161");
+	CHECK_CONTAINS(s, "ISETP.GE.AND P0, PT, R52, c[0x0][0x164], P");
+	free(s);
+	s = dump_of(dir, "compare_sass_again.txt");
+	CHECK_CONTAINS(s, "SASS diff a -> b: 5 hunks, +186 -186");
 	free(s);
 	s = dump_of(dir, "compare_source.txt");
 	CHECK_CONTAINS(s, "source diff a -> b");

@@ -71,6 +71,7 @@ typedef enum {
 	_(NEXT_TASK, "next-task", "Versions", 'T', 0, 0, "switch to the next task of the repository") \
 	_(TEXT_KIND, "text-kind", "Compare", 't', 0, 0, "diff source/PTX/SASS; detail: SASS, trace") \
 	_(NEXT_CASE, "next-case", "Compare", 'm', 0, 0, "next case's error map (detail, compare)") \
+	_(SASS_RAW, "sass-raw", "Compare", 'w', 0, 0, "SASS diff: normalized by basic block or raw (toggle)") \
 	_(NEXT_HUNK, "next-hunk", "Compare", ']', 0, 0, "next hunk") \
 	_(PREV_HUNK, "prev-hunk", "Compare", '[', 0, 0, "previous hunk") \
 	_(VERDICT_KEEP, "verdict-keep", "Steer", '1', 0, 0, "verdict: keep") \

@@ -47,11 +47,20 @@ else
 	grep -qE "^  total +[0-9]+ +[0-9]+" <<<"$out" || fail "no mix total line"
 	grep -qE "^  LDG.32 +[0-9]+ +[0-9]+$" <<<"$out" || fail "no mix line for the loads"
 	grep -qE "^  FADD +[0-9]+ +[0-9]+$" <<<"$out" || fail "no mix line for the adds"
-	grep -qE "^SASS diff a -> b: [0-9]+ hunks?, \+[0-9]+ -[0-9]+$" <<<"$out" || fail "no SASS diff header"
-	grep -qE "^@@ -[0-9]+,[0-9]+ \+[0-9]+,[0-9]+ @@" <<<"$out" || fail "no SASS diff hunk"
+	grep -qE "^SASS diff a -> b \(normalized by basic block; --raw-sass for the raw diff\): [0-9]+ hunks?, \+[0-9]+ -[0-9]+$" <<<"$out" || fail "no SASS diff header"
+	grep -qE "^@@ -[0-9]+,[0-9]+ \+[0-9]+,[0-9]+ @@ " <<<"$out" || fail "no SASS diff hunk"
 	grep -qE "^\+  " <<<"$out" || fail "the hunk adds nothing"
+	# normalized: registers renamed in lower case; raw: nvdisasm's names
+	grep -qE "^[-+ ]  .*\br[0-9]+\b" <<<"$out" || fail "no renamed register in the diff"
 	grep -q '"mix":{' <<<"$j" || fail "--json: no mix: $j"
-	grep -qE '"sass_diff":\{"hunks":[1-9]' <<<"$j" || fail "--json: no sass_diff: $j"
+	grep -qE '"sass_diff":\{"mode":"normalized","hunks":[1-9]' <<<"$j" || fail "--json: no sass_diff: $j"
+	raw=$("$RUNG" compare --raw-sass -C "$R" --task t HEAD~1 HEAD 2>&1)
+	[ $? = 4 ] || fail "--raw-sass: exit not 4"
+	grep -qE "^SASS diff a -> b \(raw, --raw-sass\): [0-9]+ hunks?, \+[0-9]+ -[0-9]+$" <<<"$raw" || fail "--raw-sass: no header: $raw"
+	grep -qE "^[-+ ]  .*\bR[0-9]+\b" <<<"$raw" || fail "--raw-sass: no nvdisasm register"
+	grep -qE "^[-+ ]  .*\br[0-9]+\b" <<<"$raw" && fail "--raw-sass: a renamed register"
+	j2=$("$RUNG" compare --json --raw-sass -C "$R" --task t HEAD~1 HEAD 2>&1)
+	grep -qE '"sass_diff":\{"mode":"raw","hunks":[1-9]' <<<"$j2" || fail "--raw-sass --json: $j2"
 	# without nvdisasm the rest still prints, and the SASS part says why
 	out2=$(RUNG_NVDISASM=none "$RUNG" compare -C "$R" --task t HEAD~1 HEAD 2>&1)
 	[ $? = 4 ] || fail "without nvdisasm: exit not 4"

@@ -28,6 +28,9 @@ typedef struct {
 	bool *hot;
 	int n;
 	uint64_t total;
+	/* per line, the share of stalls (PC sampling, issue #15): NULL until rung
+	 * samples them; drawn beside the count delta of a changed line when there */
+	const double *stall;
 } side_counts;
 
 typedef struct {
@@ -38,6 +41,7 @@ typedef struct {
 	char a[41], b[41];
 	rung_text_kind built_kind;
 	bool built;
+	bool raw, built_raw; /* the SASS diff raw (w), not normalized by basic block */
 	char diff_error[256];
 	int *hunks;
 	int nhunks;
@@ -315,15 +319,23 @@ static void build_diff(rung_view *v, int ra, int rb)
 		rung_sass_annot sa, sb;
 		ta = tb = NULL;
 		if (rung_sass_annot_load_pair(&sa, &sb, t->model, m->rows[ra].hash, m->rows[rb].hash,
-					      RUNG_SASS_RENAME_REGS) < 0) {
+					      p->raw ? 0 : RUNG_SASS_RENAME_REGS) < 0) {
 			snprintf(p->diff_error, sizeof(p->diff_error), "%s", rung_error_last());
 		} else {
+			/* normalized: by basic block (core/sass_diff.h), straight from the listings */
+			if (!p->raw && rung_sass_blockdiff(&p->diff, &sa.s, &sb.s, 3) < 0)
+				snprintf(p->diff_error, sizeof(p->diff_error), "%s", rung_error_last());
 			ta = sass_side(&sa, &p->ca, &p->xa, p->diff_error, sizeof(p->diff_error));
 			tb = sass_side(&sb, &p->cb, &p->xb, p->diff_error, sizeof(p->diff_error));
 			p->mix_ok = ta && tb;
 			p->mix_err[0] = 0;
 			snprintf(p->mix_a, sizeof(p->mix_a), "%s", m->rows[ra].hash);
 			snprintf(p->mix_b, sizeof(p->mix_b), "%s", m->rows[rb].hash);
+			if (!p->raw) { /* the diff is made */
+				free(ta);
+				free(tb);
+				ta = tb = NULL;
+			}
 		}
 	} else {
 		ta = get_text(t, m->rows[ra].hash, p->kind, NULL, p->diff_error, sizeof(p->diff_error));
@@ -364,13 +376,14 @@ static int compare_open(rung_view *v)
 	 * PTX and SASS are made in the background first: meanwhile the screen says
 	 * so and keys work (RUNG_EV_TEXT reopens it). */
 	const char *ha = t->model->rows[ra].hash, *hb = t->model->rows[rb].hash;
-	if (!p->built || strcmp(p->a, ha) || strcmp(p->b, hb) || p->built_kind != p->kind) {
+	if (!p->built || strcmp(p->a, ha) || strcmp(p->b, hb) || p->built_kind != p->kind || p->built_raw != p->raw) {
 		snprintf(p->a, sizeof(p->a), "%s", ha);
 		snprintf(p->b, sizeof(p->b), "%s", hb);
 		p->pending = p->kind != RUNG_TEXT_SOURCE && !texts_ready(t->model, ha, hb);
 		if (!p->pending) {
 			build_diff(v, ra, rb);
 			p->built_kind = p->kind;
+			p->built_raw = p->raw;
 			p->built = true;
 		} else {
 			p->built = false;
@@ -381,8 +394,17 @@ static int compare_open(rung_view *v)
 	return 0;
 }
 
+/* The count of line lno of one side, -1 when unknown. */
+static int64_t count_at(const side_counts *c, int lno)
+{
+	return c->inst && lno > 0 && lno <= c->n ? c->inst[lno - 1] : -1;
+}
+
+/* One half of a diff row. The right half (ca: a's counts) of a changed row
+ * also shows the count's delta b - a where both sides have counts, and there
+ * the stall delta once stalls are sampled (side_counts.stall). */
 static void draw_half(WINDOW *w, int y, int x, int width, rung_role role, int lno, const char *text, int hscroll,
-		      const side_counts *c)
+		      const side_counts *c, const side_counts *ca, int alno, bool changed)
 {
 	if (width <= 0)
 		return;
@@ -401,6 +423,23 @@ static void draw_half(WINDOW *w, int y, int x, int width, rung_role role, int ln
 			rung_fmt_count(cs, sizeof(cs), (uint64_t)n);
 		rung_tui_drawf(w, y, x + nw, 8, hot ? RUNG_ROLE_HOT : RUNG_ROLE_DIM, "%7s%c", cs, hot ? '*' : ' ');
 		nw += 8;
+		if (ca && ca->inst && width >= 40) {
+			/* the delta column: on changed lines that both sides ran */
+			int64_t na = count_at(ca, alno);
+			char ds[40] = "";
+			rung_role dr = RUNG_ROLE_DIM;
+			if (changed && n >= 0 && na >= 0 && n != na) {
+				char mag[32];
+				rung_fmt_count(mag, sizeof(mag), (uint64_t)(n > na ? n - na : na - n));
+				snprintf(ds, sizeof(ds), "%c%s", n > na ? '+' : '-', mag);
+				dr = n > na ? RUNG_ROLE_SLOWER : RUNG_ROLE_FASTER;
+			}
+			if (changed && c->stall && ca->stall && lno > 0 && lno <= c->n && alno > 0 && alno <= ca->n)
+				snprintf(ds + strlen(ds), sizeof(ds) - strlen(ds), " %+.0f%%st",
+					 (c->stall[lno - 1] - ca->stall[alno - 1]) * 100);
+			rung_tui_drawf(w, y, x + nw, 8, dr, "%7s ", ds);
+			nw += 8;
+		}
 	}
 	rung_line line = {0};
 	line.text = (char *)text;
@@ -413,7 +452,10 @@ static void draw_half(WINDOW *w, int y, int x, int width, rung_role role, int ln
 static void compare_draw(rung_view *v)
 {
 	compare_priv *p = v->priv;
-	rung_view_draw_title(v, "compare a %.*s .. b %.*s  %s diff (t switches)", RUNG_ID(p->a), RUNG_ID(p->b), rung_text_kind_name(p->kind));
+	rung_view_draw_title(v, "compare a %.*s .. b %.*s  %s diff%s (t switches%s)", RUNG_ID(p->a), RUNG_ID(p->b),
+			     rung_text_kind_name(p->kind),
+			     p->kind != RUNG_TEXT_SASS ? "" : p->raw ? ", raw" : ", by basic block",
+			     p->kind != RUNG_TEXT_SASS ? "" : p->raw ? ", w normalizes" : ", w: raw");
 	int rows = rung_view_rows(v);
 	int half = (v->width - 1) / 2;
 	for (int i = 0; i < rows; i++) {
@@ -463,9 +505,10 @@ static void compare_draw(rung_view *v)
 		}
 		rung_role lr = d->kind == RUNG_DIFF_DEL || d->kind == RUNG_DIFF_CHANGE ? RUNG_ROLE_DIFF_DEL : RUNG_ROLE_DEFAULT;
 		rung_role rr = d->kind == RUNG_DIFF_ADD || d->kind == RUNG_DIFF_CHANGE ? RUNG_ROLE_DIFF_ADD : RUNG_ROLE_DEFAULT;
-		draw_half(v->win, y, 0, half, lr, d->lno, d->left, v->hscroll, &p->ca);
+		draw_half(v->win, y, 0, half, lr, d->lno, d->left, v->hscroll, &p->ca, NULL, 0, false);
 		rung_tui_draw(v->win, y, half, 1, RUNG_ROLE_AXIS, rung_glyph(RUNG_G_VBAR));
-		draw_half(v->win, y, half + 1, v->width - half - 1, rr, d->rno, d->right, v->hscroll, &p->cb);
+		draw_half(v->win, y, half + 1, v->width - half - 1, rr, d->rno, d->right, v->hscroll, &p->cb,
+			  p->kind == RUNG_TEXT_SASS ? &p->ca : NULL, d->lno, d->kind != RUNG_DIFF_SAME);
 	}
 }
 
@@ -487,6 +530,15 @@ static int compare_request(rung_view *v, rung_request req)
 		rung_tui_message(v->tui, false, "error map: case %d of %d", p->map_case + 1, nc);
 		return RUNG_R_REOPEN;
 	}
+	case RUNG_REQ_SASS_RAW:
+		if (p->kind != RUNG_TEXT_SASS) {
+			rung_tui_message(v->tui, false, "w: only the SASS diff has a raw form (t switches to it)");
+			return RUNG_R_NONE;
+		}
+		p->raw = !p->raw;
+		rung_tui_message(v->tui, false, p->raw ? "SASS diff: raw (nvdisasm's registers, line by line)"
+						       : "SASS diff: normalized (registers renamed, by basic block)");
+		return RUNG_R_REOPEN;
 	case RUNG_REQ_TEXT_KIND:
 		p->kind = (rung_text_kind)((p->kind + 1) % RUNG_NTEXT);
 		rung_tui_message(v->tui, false, "%s diff", rung_text_kind_name(p->kind));
