@@ -105,7 +105,7 @@ else
 	grep -q "^b $ptx$" <<<"$out" || fail "compare: no b ($ptx)"
 	grep -qE "^regs +[0-9]+ +[0-9]+" <<<"$out" || fail "compare: no registers"
 	if ! grep -q "^SASS: nvdisasm not found" <<<"$out"; then
-		grep -qE "^SASS diff a -> b: [0-9]+ hunks?" <<<"$out" || fail "compare: no SASS diff"
+		grep -qE "^SASS diff a -> b( \([^)]*\))?: [0-9]+ hunks?" <<<"$out" || fail "compare: no SASS diff"
 		grep -q "^-softmax:" <<<"$out" || fail "compare: the CUDA kernel's SASS is not on the a side"
 		grep -q "^+softmax_kernel:" <<<"$out" || fail "compare: the PTX kernel's SASS is not on the b side"
 	fi
