@@ -53,7 +53,9 @@ static void print_one(void *ud, int i, const rung_version *v, rung_result *r, in
 	t->cached += r->cached;
 	t->sanitize_skipped += r->steps[RUNG_STEP_SANITIZE].status == RUNG_S_SKIPPED;
 	t->noop += r->noop_of[0] != 0;
-	if (r->gpu_kernels > 0 && !r->cached) {
+	/* a no-op version carries the earlier commit's result, its GPU figures
+	 * included: counted once, where it ran */
+	if (r->gpu_kernels > 0 && !r->cached && !r->noop_of[0]) {
 		t->measured++;
 		t->busy_ms += r->gpu_busy_ms;
 		t->kernels += r->gpu_kernels;

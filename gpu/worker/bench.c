@@ -330,17 +330,19 @@ static int reload(rung_wjob *j, char *reason, size_t rlen)
 
 /* --- short kernels: the range profiler's duration ----------------------------
  *
- * A serial kernel record carries a fixed 0.7-0.9 us over ncu's
- * gpu__time_duration on the H200 (docs/BENCHMARKS.md): nothing for a 15 ms
- * SGEMM, 30 % of a 3 us saxpy. Below SHORT_MS (record median), the primary
- * figure comes from a window of verified launches in one range-profiler
- * session reading gpu__time_duration.sum, the counter ncu reports, in one pass
+ * A serial kernel record carries 1.1-2 us over ncu's gpu__time_duration on the
+ * H200 (docs/BENCHMARKS.md: +1.1 us at 3 us, +2.0 at 57 us, +1.5 at 232 us):
+ * nothing for a 15 ms SGEMM, 40 % of a 3 us saxpy. Below SHORT_MS (record median), the primary
+ * figure comes from a window of verified launches (WINDOW_S of them, 20 to
+ * 100) in one range-profiler session reading gpu__time_duration.sum, the counter ncu reports, in one pass
  * (no replay: checked). Each launch of the window is prepared, flushed and
  * verified like the timed loop's; the records' median stays as record_median.
  * RUNG_TIMER=records keeps records for every kernel, RUNG_TIMER=profiler takes
  * the window for every kernel (diagnostics). */
-#define SHORT_MS 0.05
+#define SHORT_MS 1.0
 #define WINDOW 100
+#define WINDOW_MIN 20
+#define WINDOW_S 0.05 /* about this long: 100 launches of 0.5 ms, 20 of 1 ms */
 
 typedef struct {
 	rung_wjob *j;
@@ -348,7 +350,7 @@ typedef struct {
 	const rung_plan_shape *sh;
 	void **params;
 	CUdeviceptr slots;
-	int k, launches, *cur, xs[WINDOW + 1];
+	int k, calls, launches, *cur, xs[WINDOW + 1];
 } pwin;
 
 /* Call i: the kernel first (its inputs and the flush were queued by call
@@ -372,7 +374,7 @@ static CUresult pwin_launch(void *ud)
 	if (r == CUDA_SUCCESS)
 		r = after_launch(j, w->cand, w->sh, w->xs[i], (w->launches + i) & 1, w->slots + (size_t)i * sizeof(vslot));
 	if (r == CUDA_SUCCESS)
-		r = pwin_prepare(w, i + 1 < WINDOW ? i + 1 : WINDOW);
+		r = pwin_prepare(w, i + 1); /* xs[calls] is the last call's spare */
 	if (r == CUDA_SUCCESS)
 		r = rung_cu.cuStreamSynchronize(j->c->stream);
 	return r;
@@ -392,10 +394,12 @@ static bool want_window(double record_median_ms)
  * bench failed (a launch differed: reason set, fault noted); -1 when the
  * profiler cannot time here (why), the records' figure then stands. */
 static int profiler_window(rung_wjob *j, rung_dbuf *cand, const rung_plan_shape *sh, void **params, int *cur,
-			   int launches, double *ns, int *got, char *why, size_t wlen)
+			   int launches, double record_ms, double *ns, int *got, char *why, size_t wlen)
 {
 	const rung_plan *p = j->p;
-	pwin w = {.j = j, .cand = cand, .sh = sh, .params = params, .cur = cur, .launches = launches};
+	int calls = record_ms > 0 ? (int)(WINDOW_S / (record_ms * 1e-3)) : WINDOW;
+	calls = calls < WINDOW_MIN ? WINDOW_MIN : calls > WINDOW ? WINDOW : calls;
+	pwin w = {.j = j, .cand = cand, .sh = sh, .params = params, .cur = cur, .launches = launches, .calls = calls};
 	vslot *h = malloc(WINDOW * sizeof(vslot));
 	CUresult r = h ? rung__dalloc(&w.slots, WINDOW * sizeof(vslot)) : CUDA_ERROR_OUT_OF_MEMORY;
 	if (r == CUDA_SUCCESS)
@@ -413,7 +417,7 @@ static int profiler_window(rung_wjob *j, rung_dbuf *cand, const rung_plan_shape 
 	int per = 2 + 4 * p->nargs, rc = 0;
 	if (lerr == CUDA_SUCCESS) {
 		rung_cupti_busy_pause(true);
-		rc = rung_cupti_durations(ns, got, WINDOW, WINDOW * per, j->c->ctx, j->c->dev, pwin_launch, &w, &lerr,
+		rc = rung_cupti_durations(ns, got, calls, calls * per, j->c->ctx, j->c->dev, pwin_launch, &w, &lerr,
 					  why, wlen);
 		rung_cupti_busy_pause(false);
 	}
@@ -730,7 +734,7 @@ void rung__wbench(rung_wjob *j)
 		int pgot = 0;
 		double rec = b->median;
 		rung__wprogress(c, RUNG_STEP_BENCH, 1, "short kernel: profiler window");
-		int w = profiler_window(j, cand, sh, params, &cur, launches, pns, &pgot, why, sizeof(why));
+		int w = profiler_window(j, cand, sh, params, &cur, launches, b->median, pns, &pgot, why, sizeof(why));
 		if (w > 0)
 			goto out;
 		if (w == 0 && pgot > 0) {
