@@ -339,7 +339,7 @@ static int reload(rung_wjob *j, char *reason, size_t rlen)
  * verified like the timed loop's; the records' median stays as record_median.
  * RUNG_TIMER=records keeps records for every kernel, RUNG_TIMER=profiler takes
  * the window for every kernel (diagnostics). */
-#define SHORT_MS 1.0
+#define SHORT_MS 0.05
 #define WINDOW 100
 #define WINDOW_MIN 20
 #define WINDOW_S 0.05 /* about this long: 100 launches of 0.5 ms, 20 of 1 ms */
