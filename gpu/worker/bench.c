@@ -333,8 +333,8 @@ static int reload(rung_wjob *j, char *reason, size_t rlen)
  * A serial kernel record carries 1.1-2 us over ncu's gpu__time_duration on the
  * H200 (docs/BENCHMARKS.md: +1.1 us at 3 us, +2.0 at 57 us, +1.5 at 232 us):
  * nothing for a 15 ms SGEMM, 40 % of a 3 us saxpy. Below SHORT_MS (record median), the primary
- * figure comes from a window of verified launches (WINDOW_S of them, 20 to
- * 100) in one range-profiler session reading gpu__time_duration.sum, the counter ncu reports, in one pass
+ * figure comes from a window of WINDOW_MIN verified launches (at most WINDOW
+ * with RUNG_PROFILER_WINDOW) in one range-profiler session reading gpu__time_duration.sum, the counter ncu reports, in one pass
  * (no replay: checked). Each launch of the window is prepared, flushed and
  * verified like the timed loop's; the records' median stays as record_median.
  * RUNG_TIMER=records keeps records for every kernel, RUNG_TIMER=profiler takes
@@ -342,7 +342,6 @@ static int reload(rung_wjob *j, char *reason, size_t rlen)
 #define SHORT_MS 0.05
 #define WINDOW 100
 #define WINDOW_MIN 20
-#define WINDOW_S 0.05 /* about this long: 100 launches of 0.5 ms, 20 of 1 ms */
 
 typedef struct {
 	rung_wjob *j;
@@ -397,8 +396,16 @@ static int profiler_window(rung_wjob *j, rung_dbuf *cand, const rung_plan_shape 
 			   int launches, double record_ms, double *ns, int *got, char *why, size_t wlen)
 {
 	const rung_plan *p = j->p;
-	int calls = record_ms > 0 ? (int)(WINDOW_S / (record_ms * 1e-3)) : WINDOW;
-	calls = calls < WINDOW_MIN ? WINDOW_MIN : calls > WINDOW ? WINDOW : calls;
+	/* each launch under the profiler costs milliseconds of host time (every
+	 * kernel is a range: the flush, the kernel, its checks): 100 launches made
+	 * a 5 us saxpy's check 2.2-3.6 s instead of 0.3 s on the H200, so the
+	 * window is WINDOW_MIN launches unless RUNG_PROFILER_WINDOW asks more */
+	int calls = WINDOW_MIN;
+	const char *ew = getenv("RUNG_PROFILER_WINDOW");
+	if (ew && atoi(ew) > 0)
+		calls = atoi(ew);
+	(void)record_ms;
+	calls = calls < 1 ? 1 : calls > WINDOW ? WINDOW : calls;
 	pwin w = {.j = j, .cand = cand, .sh = sh, .params = params, .cur = cur, .launches = launches, .calls = calls};
 	vslot *h = malloc(WINDOW * sizeof(vslot));
 	CUresult r = h ? rung__dalloc(&w.slots, WINDOW * sizeof(vslot)) : CUDA_ERROR_OUT_OF_MEMORY;
