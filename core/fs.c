@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stdint.h>
+#include <glob.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -262,6 +263,22 @@ bool rung_fs_is_exec(const char *path)
 {
 	struct stat st;
 	return stat(path, &st) == 0 && S_ISREG(st.st_mode) && access(path, X_OK) == 0;
+}
+
+bool rung_fs_glob_exec(char *buf, size_t len, const char *pattern)
+{
+	glob_t g;
+	bool ok = false;
+	if (glob(pattern, 0, NULL, &g) == 0) {
+		for (size_t i = g.gl_pathc; i-- > 0 && !ok;) {
+			if (rung_fs_is_exec(g.gl_pathv[i])) {
+				snprintf(buf, len, "%s", g.gl_pathv[i]);
+				ok = true;
+			}
+		}
+	}
+	globfree(&g);
+	return ok;
 }
 
 static bool try_dir(char *buf, size_t len, const char *dir, size_t dlen, const char *prog)

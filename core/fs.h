@@ -44,6 +44,9 @@ bool rung_fs_rel_inside(const char *rel);
 
 /* True when path is a regular file this process may execute. */
 bool rung_fs_is_exec(const char *path);
+/* The last (glob sorts: the newest package, cu13 after cu12) executable match
+ * of a glob pattern into buf; false, buf untouched, when none. */
+bool rung_fs_glob_exec(char *buf, size_t len, const char *pattern);
 /* Finds the executable prog: in each directory of $PATH in order, then in
  * each directory of extra (a NULL-terminated list, may be NULL); empty
  * directory names are skipped. On success writes "dir/prog" to

@@ -4,7 +4,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <glob.h>
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
@@ -33,19 +32,7 @@ static bool path_found;
 
 static bool try_glob(const char *pattern)
 {
-	glob_t g;
-	bool ok = false;
-	if (glob(pattern, 0, NULL, &g) == 0) {
-		/* glob sorts; the last match is the newest package (cu13 after cu12). */
-		for (size_t i = g.gl_pathc; i-- > 0 && !ok;) {
-			if (rung_fs_is_exec(g.gl_pathv[i])) {
-				snprintf(path_buf, sizeof(path_buf), "%s", g.gl_pathv[i]);
-				ok = true;
-			}
-		}
-	}
-	globfree(&g);
-	return ok;
+	return rung_fs_glob_exec(path_buf, sizeof(path_buf), pattern);
 }
 
 static void find_path(void)
