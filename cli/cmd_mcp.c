@@ -374,6 +374,33 @@ static const char where_props[] =
 	"\"dir\":{\"type\":\"string\",\"description\":\"the repository or a directory in it (-C; default: where rung mcp runs)\"},"
 	"\"spec_rev\":{\"type\":\"string\",\"description\":\"read rung.ini and the reference at this revision (--spec-rev)\"}";
 
+/* The common tail of a tool that runs one command: -C/--task, REV as the
+ * positional argument (with_rev), then the command with its output captured
+ * into *c. NULL when it ran (c to be cleared by the caller), else the tool
+ * error (a bad argument, or rung's own failure); a is cleared either way. */
+static json_t *run_tool(captured *c, targs *t, args_t *a, const char *cmd, int (*fn)(int, char **), bool with_rev)
+{
+	where_args(t, a);
+	const char *rev = with_rev ? str_arg(t, "rev") : NULL;
+	if (rev && positional_ok(t, "rev", rev)) {
+		arg(a, "--");
+		arg(a, rev);
+	}
+	char msg[1536];
+	if (t->why[0]) {
+		args_clear(a);
+		snprintf(msg, sizeof(msg), "rung %s: %s", cmd, t->why);
+		return tool_error("%s", msg);
+	}
+	int e = run_cmd(c, fn, a);
+	args_clear(a);
+	if (e < 0) {
+		snprintf(msg, sizeof(msg), "rung %s: %s", cmd, rung_error_last());
+		return tool_error("%s", msg);
+	}
+	return NULL;
+}
+
 static json_t *t_check(targs *t)
 {
 	args_t a = {0};
@@ -397,21 +424,10 @@ static json_t *t_check(targs *t)
 		arg(&a, "--budget");
 		arg(&a, bud);
 	}
-	where_args(t, &a);
-	const char *rev = str_arg(t, "rev");
-	if (rev && positional_ok(t, "rev", rev)) {
-		arg(&a, "--");
-		arg(&a, rev);
-	}
-	if (t->why[0]) {
-		args_clear(&a);
-		return tool_error("rung check: %s", t->why);
-	}
 	captured c;
-	int e = run_cmd(&c, rung_cmd_check, &a);
-	args_clear(&a);
-	if (e < 0)
-		return tool_error("rung check: %s", rung_error_last());
+	json_t *err = run_tool(&c, t, &a, "check", rung_cmd_check, true);
+	if (err)
+		return err;
 	size_t nlines = 0;
 	json_t *j = c.out ? last_json_line(c.out, c.nout, &nlines) : NULL;
 	json_t *r;
@@ -450,21 +466,10 @@ static json_t *t_dump(targs *t)
 	int_arg(t, "max_bytes", 1, DUMP_TEXT_MAX, &max);
 	args_t a = {0};
 	arg(&a, "dump");
-	where_args(t, &a);
-	const char *rev = str_arg(t, "rev");
-	if (rev && positional_ok(t, "rev", rev)) {
-		arg(&a, "--");
-		arg(&a, rev);
-	}
-	if (t->why[0]) {
-		args_clear(&a);
-		return tool_error("rung dump: %s", t->why);
-	}
 	captured c;
-	int e = run_cmd(&c, rung_cmd_dump, &a);
-	args_clear(&a);
-	if (e < 0)
-		return tool_error("rung dump: %s", rung_error_last());
+	json_t *err = run_tool(&c, t, &a, "dump", rung_cmd_dump, true);
+	if (err)
+		return err;
 	if (c.rc != 0) {
 		json_t *r = command_error(&c, "dump");
 		captured_clear(&c);
@@ -691,16 +696,10 @@ static json_t *t_brief(targs *t)
 	}
 	if (bool_arg(t, "mark"))
 		arg(&a, "--mark");
-	where_args(t, &a);
-	if (t->why[0]) {
-		args_clear(&a);
-		return tool_error("rung brief: %s", t->why);
-	}
 	captured c;
-	int e = run_cmd(&c, rung_cmd_brief, &a);
-	args_clear(&a);
-	if (e < 0)
-		return tool_error("rung brief: %s", rung_error_last());
+	json_t *err = run_tool(&c, t, &a, "brief", rung_cmd_brief, false);
+	if (err)
+		return err;
 	if (c.rc != 0 && !c.nout) {
 		json_t *r = command_error(&c, "brief");
 		captured_clear(&c);
