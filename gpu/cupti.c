@@ -149,6 +149,18 @@ int rung_cupti_load(void)
 	return 0;
 }
 
+/* The kernel records on (collecting, busy accounting); 0 or RUNG_ECUDA. */
+static int enable_records(void)
+{
+	CUptiResult r = cu.enable(activity_kind());
+	if (r == CUPTI_SUCCESS)
+		return 0;
+	const char *s = NULL;
+	if (cu.result_string)
+		cu.result_string(r, &s);
+	return rung_error_set(RUNG_ECUDA, "cuptiActivityEnable: %s", s ? s : "error");
+}
+
 int rung_cupti_start(const char *name)
 {
 	return rung_cupti_start2(name, name);
@@ -166,15 +178,10 @@ int rung_cupti_start2(const char *name_a, const char *name_b)
 	ngot = 0;
 	collecting = true;
 	pthread_mutex_unlock(&lock);
-	CUptiResult r = cu.enable(activity_kind());
-	if (r != CUPTI_SUCCESS) {
+	int e = enable_records();
+	if (e < 0)
 		collecting = false;
-		const char *s = NULL;
-		if (cu.result_string)
-			cu.result_string(r, &s);
-		return rung_error_set(RUNG_ECUDA, "cuptiActivityEnable: %s", s ? s : "error");
-	}
-	return 0;
+	return e;
 }
 
 int rung_cupti_collect(double *ns, int max)
@@ -223,12 +230,10 @@ int rung_cupti_busy_on(void)
 	busy_ns = 0;
 	busy_kernels = 0;
 	pthread_mutex_unlock(&lock);
-	CUptiResult r = cu.enable(activity_kind());
-	if (r != CUPTI_SUCCESS) {
+	int e = enable_records();
+	if (e < 0)
 		busy = false;
-		return rung_error_set(RUNG_ECUDA, "cuptiActivityEnable: %d", (int)r);
-	}
-	return 0;
+	return e;
 }
 
 void rung_cupti_busy_take(double *ns, int64_t *kernels)

@@ -393,7 +393,7 @@ static bool want_window(double record_median_ms)
  * bench failed (a launch differed: reason set, fault noted); -1 when the
  * profiler cannot time here (why), the records' figure then stands. */
 static int profiler_window(rung_wjob *j, rung_dbuf *cand, const rung_plan_shape *sh, void **params, int *cur,
-			   int launches, double record_ms, double *ns, int *got, char *why, size_t wlen)
+			   int launches, double *ns, int *got, char *why, size_t wlen)
 {
 	const rung_plan *p = j->p;
 	/* each launch under the profiler costs milliseconds of host time (every
@@ -404,7 +404,6 @@ static int profiler_window(rung_wjob *j, rung_dbuf *cand, const rung_plan_shape 
 	const char *ew = getenv("RUNG_PROFILER_WINDOW");
 	if (ew && atoi(ew) > 0)
 		calls = atoi(ew);
-	(void)record_ms;
 	calls = calls < 1 ? 1 : calls > WINDOW ? WINDOW : calls;
 	pwin w = {.j = j, .cand = cand, .sh = sh, .params = params, .cur = cur, .launches = launches, .calls = calls};
 	vslot *h = malloc(WINDOW * sizeof(vslot));
@@ -741,7 +740,7 @@ void rung__wbench(rung_wjob *j)
 		int pgot = 0;
 		double rec = b->median;
 		rung__wprogress(c, RUNG_STEP_BENCH, 1, "short kernel: profiler window");
-		int w = profiler_window(j, cand, sh, params, &cur, launches, b->median, pns, &pgot, why, sizeof(why));
+		int w = profiler_window(j, cand, sh, params, &cur, launches, pns, &pgot, why, sizeof(why));
 		if (w > 0)
 			goto out;
 		if (w == 0 && pgot > 0) {

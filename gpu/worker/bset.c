@@ -144,11 +144,7 @@ void rung__bench_prep(rung_wjob *j, const rung_plan_shape *sh, rung_dbuf *ref)
 	/* set 1 waits for those copies on a stream of its own, then runs beside the
 	 * checks of the run case */
 	CUevent ev = NULL;
-	int least = 0, greatest = 0;
-	CUresult r = rung_cu.cuStreamCreateWithPriority && rung_cu.cuCtxGetStreamPriorityRange &&
-				     rung_cu.cuCtxGetStreamPriorityRange(&least, &greatest) == CUDA_SUCCESS
-			     ? rung_cu.cuStreamCreateWithPriority(&b->st, CU_STREAM_NON_BLOCKING, least) /* behind the checks */
-			     : rung_cu.cuStreamCreate(&b->st, CU_STREAM_NON_BLOCKING);
+	CUresult r = rung__stream_create(&b->st, CU_STREAM_NON_BLOCKING, false); /* behind the checks */
 	if (r == CUDA_SUCCESS)
 		r = rung_cu.cuEventCreate(&ev, CU_EVENT_DISABLE_TIMING);
 	if (r == CUDA_SUCCESS)

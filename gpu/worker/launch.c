@@ -107,3 +107,12 @@ void rung__scalar_param(rung_kparam *kp, const rung_plan *p, const rung_plan_sha
 	default: break;
 	}
 }
+
+CUresult rung__stream_create(CUstream *st, unsigned flags, bool first)
+{
+	int least = 0, greatest = 0;
+	if (rung_cu.cuStreamCreateWithPriority && rung_cu.cuCtxGetStreamPriorityRange &&
+	    rung_cu.cuCtxGetStreamPriorityRange(&least, &greatest) == CUDA_SUCCESS)
+		return rung_cu.cuStreamCreateWithPriority(st, flags, first ? greatest : least);
+	return rung_cu.cuStreamCreate(st, flags);
+}

@@ -19,5 +19,11 @@ int rung__check_geometry(rung_wjob *j, CUfunction fn, int static_smem, bool ref,
 void rung__scalar_param(rung_kparam *kp, const rung_plan *p, const rung_plan_shape *sh, int i);
 /* Launches f with geometry g on the worker's stream (asynchronous). */
 CUresult rung__launch(rung_wctx *c, CUfunction f, const rung_geom *g, void **params);
+/* A stream at the device's greatest (first) or lowest priority, a plain one
+ * where priorities are not offered: the worker's own stream goes first, so
+ * rung's check kernels get SMs before the second input set's reference run
+ * (gpu/worker/bset.c), which on the H200 held every SM for 57 ms while they
+ * waited. */
+CUresult rung__stream_create(CUstream *st, unsigned flags, bool first);
 
 #endif

@@ -17,6 +17,7 @@
 #include "gpu/worker/child.h"
 #include "gpu/worker/compare.h"
 #include "gpu/worker/job.h"
+#include "gpu/worker/launch.h"
 #include "gpu/worker/report.h"
 #include "gpu/worker_internal.h"
 
@@ -30,20 +31,6 @@ static int attr(rung_wctx *c, CUdevice_attribute a)
 
 /* Driver, device 0 (CUDA_VISIBLE_DEVICES selects), primary context, stream, env. */
 
-/* The worker's stream at the device's greatest priority: rung's own check
- * kernels on it get SMs before the reference run of the second input set
- * (gpu/worker/bset.c, the lowest priority) that overlaps the run case's checks;
- * on the H200 that run (the 4096^3 SGEMM reference, 57 ms) held every SM while
- * the check's hash and metrics kernels waited behind it. Plain stream when
- * priorities are not offered. */
-static CUresult worker_stream(CUstream *st)
-{
-	int least = 0, greatest = 0;
-	if (rung_cu.cuStreamCreateWithPriority && rung_cu.cuCtxGetStreamPriorityRange &&
-	    rung_cu.cuCtxGetStreamPriorityRange(&least, &greatest) == CUDA_SUCCESS)
-		return rung_cu.cuStreamCreateWithPriority(st, CU_STREAM_DEFAULT, greatest);
-	return rung_cu.cuStreamCreate(st, CU_STREAM_DEFAULT);
-}
 
 static int device_open(rung_wctx *c)
 {
@@ -57,7 +44,7 @@ static int device_open(rung_wctx *c)
 	if ((r = rung_cu.cuDeviceGet(&c->dev, 0)) != CUDA_SUCCESS ||
 	    (r = rung_cu.cuDevicePrimaryCtxRetain(&c->ctx, c->dev)) != CUDA_SUCCESS ||
 	    (r = rung_cu.cuCtxSetCurrent(c->ctx)) != CUDA_SUCCESS ||
-	    (r = worker_stream(&c->stream)) != CUDA_SUCCESS) {
+	    (r = rung__stream_create(&c->stream, CU_STREAM_DEFAULT, true)) != CUDA_SUCCESS) {
 		rung_cu_describe(d, sizeof(d), r);
 		return rung_error_set(RUNG_ENODEV, "CUDA device 0 unusable: %s", d);
 	}
