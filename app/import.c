@@ -8,6 +8,48 @@
 #include <jansson.h>
 
 #include "core/err.h"
+#include "vcs/prof_store.h"
+
+/* The profile side data of one line ("extras": {kind: object}): checked
+ * before anything of the line is stored (a value that is not an object is an
+ * error), then stored beside the result; kinds this rung does not know are
+ * skipped (a newer export). */
+static int extras_check(const json_t *ex, const char *file, int lineno)
+{
+	if (!ex)
+		return 0;
+	if (!json_is_object(ex))
+		return rung_error_set(RUNG_EUSAGE, "%s:%d: \"extras\" is not an object", file, lineno);
+	const char *kind;
+	json_t *v;
+	json_object_foreach((json_t *)ex, kind, v)
+	{
+		if (rung_extra_portable(kind) && !json_is_object(v))
+			return rung_error_set(RUNG_EUSAGE, "%s:%d: extras.%s is not an object", file, lineno, kind);
+	}
+	return 0;
+}
+
+static int extras_put(rung_store *s, const json_t *ex, const char *key, int64_t created, const char *file, int lineno)
+{
+	const char *kind;
+	json_t *v;
+	json_object_foreach((json_t *)ex, kind, v)
+	{
+		if (!rung_extra_portable(kind))
+			continue;
+		char *txt = json_dumps(v, JSON_COMPACT);
+		int rc = txt ? rung_store_put_extra(s, key, kind, txt, created) : rung_error_set(RUNG_ENOMEM, "out of memory");
+		free(txt);
+		if (rc < 0) {
+			rung_error_state st;
+			rung_error_save(&st);
+			return rung_error_set(st.code < 0 ? st.code : RUNG_ESTORE, "%s:%d: extras.%s: %s", file, lineno, kind,
+					      st.msg);
+		}
+	}
+	return 0;
+}
 
 int rung_import_stream(int *n_out, rung_store *s, FILE *f, const char *file)
 {
@@ -49,12 +91,17 @@ int rung_import_stream(int *n_out, rung_store *s, FILE *f, const char *file)
 		snprintf(r.recorded_note, sizeof(r.recorded_note), "recorded on %.90s, %s",
 			 r.env.valid && r.env.gpu[0] ? r.env.gpu : "an unknown GPU", date);
 		const char *content = json_string_value(json_object_get(o2, "content"));
-		if (!r.key[0]) {
+		const json_t *ex = json_object_get(o2, "extras");
+		if ((rc = extras_check(ex, file, lineno))) {
+			;
+		} else if (!r.key[0]) {
 			rc = rung_error_set(RUNG_EUSAGE, "%s:%d: result has no key", file, lineno);
 		} else if (rung_store_put(s, &r, content ? content : "", NULL) < 0) {
 			rung_error_state st;
 			rung_error_save(&st);
 			rc = rung_error_set(st.code < 0 ? st.code : RUNG_ESTORE, "%s:%d: %s", file, lineno, st.msg);
+		} else if ((rc = extras_put(s, ex, r.key, r.created, file, lineno))) {
+			;
 		} else {
 			json_t *cs = json_object_get(o2, "commits");
 			size_t k;

@@ -1,6 +1,8 @@
 /* rung export [--out FILE] [--recorded] [-C DIR] [--task DIR] [--spec-rev REV]:
  * stored live results (--recorded: the recorded ones) as JSON lines, one per
- * result: {"rung_export":1,"content":...,"commits":[...],"result":{...}}.
+ * result: {"rung_export":1,"content":...,"commits":[...],"result":{...},
+ * "extras":{"sass":{...},"stall":{...},...}} (extras: the profile side data
+ * stored beside the result, vcs/prof_store.h; absent when there is none).
  * `rung import` reads them back as recorded results. */
 #include <errno.h>
 #include <stdio.h>
@@ -12,6 +14,7 @@
 #include "core/err.h"
 #include "cli/cli.h"
 #include "app/session.h"
+#include "vcs/prof_store.h"
 
 typedef struct {
 	FILE *f;
@@ -36,6 +39,27 @@ static int one(void *ud, const rung_result *r, const char *json, const char *con
 	json_object_set_new(o, "commits", cs);
 	json_t *res = json_loads(json, 0, NULL);
 	json_object_set_new(o, "result", res ? res : json_null());
+	/* the profile side data of the result (per-PC counts, stall samples, trace, ncu's pages) */
+	json_t *ex = json_object();
+	static const char *const kinds[] = {
+#define KIND(k) k,
+		RUNG_EXTRA_PORTABLE_LIST(KIND)
+#undef KIND
+	};
+	for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
+		char *txt = NULL;
+		if (rung_store_get_extra(&txt, x->s, r->key, kinds[k]) == 0) {
+			json_t *v = json_loads(txt, 0, NULL);
+			if (v)
+				json_object_set_new(ex, kinds[k], v);
+		}
+		free(txt);
+	}
+	rung_error_clear();
+	if (json_object_size(ex))
+		json_object_set_new(o, "extras", ex);
+	else
+		json_decref(ex);
 	char *line = json_dumps(o, JSON_COMPACT | JSON_ENSURE_ASCII);
 	json_decref(o);
 	if (!line)

@@ -1,4 +1,4 @@
-/* rung profile [--json] [--seed S] [--sass|--ncu] [-C DIR] [--task DIR] [--spec-rev REV]
+/* rung profile [--json] [--seed S] [--sass|--stalls|--ncu] [-C DIR] [--task DIR] [--spec-rev REV]
  *              [TASKDIR|FILE|REV]
  *
  * Collects CUPTI range-profiler counters for one version at the benchmark
@@ -13,7 +13,10 @@
  * store's profile_extra table (kind "sass"). --ncu: runs Nsight Compute on this
  * command's hidden --launch-only mode (run + check, no bench: the first
  * launch of the candidate is at the benchmark shape) and stores the report path
- * (kind "ncu"); exit 4 when ncu is not on PATH.
+ * (kind "ncu"); exit 4 when ncu is not on PATH. --stalls: warp stall reasons
+ * per PC from CUPTI PC sampling (gpu/worker/sass.c), printed as the top
+ * reasons (bars) and the 12 lines with the most samples, stored as kind
+ * "stall" (core/stall.h); RUNG_PCSAMP_PERIOD=N samples every 2^N cycles.
  * Exit: 0 (profiled, or counters not permitted), 1 a rung failed, 2 usage,
  * 3 spec, 4 no GPU, 5 internal. */
 #include <math.h>
@@ -40,6 +43,7 @@
 #include "app/task.h"
 #include "vcs/store.h"
 #include "core/sass_prof.h"
+#include "core/stall.h"
 
 /* [roofline] flops / bytes at the benchmark shape (NAN when absent). */
 static void needs(double *flops, double *bytes, const rung_spec *spec)
@@ -82,28 +86,37 @@ static int store_counters(const rung_task *t, const rung_result *r)
 	return ret;
 }
 
-/* --sass: the hot-instruction listing of result.aux "sass", stored beside the result. */
-static int sass_report(const rung_task *t, const rung_compiled *kc, const rung_result *r, bool json, int code)
+/* --sass / --stalls: the per-PC data of result.aux[kind] ("sass": the
+ * hot-instruction listing; "stall": the top stall reasons and the lines with
+ * the most samples), stored beside the result. */
+static int per_pc_report(const rung_task *t, const rung_compiled *kc, const rung_result *r, bool json, int code,
+			 const char *kind)
 {
 	const rung_step *ps = &r->steps[RUNG_STEP_PROFILE];
+	bool stall = !strcmp(kind, "stall");
+	const char *tag = stall ? "[stalls]" : "[sass]";
 	json_t *aux = r->aux ? json_loads(r->aux, 0, NULL) : NULL;
-	json_t *sj = json_object_get(aux, "sass");
+	json_t *sj = json_object_get(aux, kind);
 	rung_sass_counts sc;
+	rung_stall st;
 	memset(&sc, 0, sizeof(sc));
-	bool have = ps->status == RUNG_S_OK && sj && rung_sass_counts_from_json(&sc, sj) == 0;
+	memset(&st, 0, sizeof(st));
+	bool have = ps->status == RUNG_S_OK && sj &&
+		    (stall ? rung_stall_from_json(&st, sj) : rung_sass_counts_from_json(&sc, sj)) == 0;
 	int stored = 0;
 	if (have) {
 		char *txt = json_dumps(sj, JSON_COMPACT);
-		stored = rung_profile_extra_put(t, &r->env, "sass", txt);
+		stored = rung_profile_extra_put(t, &r->env, kind, txt);
 		free(txt);
 		if (stored < 0)
-			fprintf(stderr, "rung profile: %s (the SASS counts were not stored)\n", rung_error_last());
+			fprintf(stderr, "rung profile: %s (the %s were not stored)\n", rung_error_last(),
+				stall ? "stall samples" : "SASS counts");
 	}
 	if (json) {
 		json_t *o = json_pack("{s:s,s:s,s:b}", "status", rung_status_name(ps->status), "reason", ps->reason,
 				      "stored", stored > 0);
 		if (sj)
-			json_object_set(o, "sass", sj);
+			json_object_set(o, kind, sj);
 		char *s = json_dumps(o, JSON_COMPACT | JSON_ENSURE_ASCII);
 		if (s)
 			puts(s);
@@ -113,29 +126,34 @@ static int sass_report(const rung_task *t, const rung_compiled *kc, const rung_r
 		for (int s = RUNG_STEP_RUN; s <= RUNG_STEP_CHECK; s++)
 			rung_check_print_gpu_step(stdout, r, t->spec, (rung_step_id)s);
 		if (have) {
-			if (rung_profile_print_hot(stdout, kc, &sc, 20) < 0)
-				printf("[sass] %d instructions counted; no listing: %s\n", sc.n, rung_error_last());
+			int rc = stall ? rung_profile_print_stalls(stdout, kc, &st, 12) : rung_profile_print_hot(stdout, kc, &sc, 20);
+			if (rc < 0)
+				printf("%s %d PCs; no listing: %s\n", tag, stall ? st.n : sc.n, rung_error_last());
 			if (stored > 0)
-				printf("[sass] counts stored with the result of %s\n", t->short_rev[0] ? t->short_rev : "this version");
+				printf("%s %s stored with the result of %s\n", tag, stall ? "samples" : "counts",
+				       t->short_rev[0] ? t->short_rev : "this version");
 		} else if (ps->status != RUNG_S_NONE) {
-			printf("[sass] %s %s\n", rung_status_name(ps->status), ps->reason);
+			printf("%s %s %s\n", tag, rung_status_name(ps->status), ps->reason);
 		}
 	}
 	if (ps->status == RUNG_S_FAILED && code == RUNG_EXIT_OK)
 		code = RUNG_EXIT_FAIL;
 	rung_sass_counts_clear(&sc);
+	rung_stall_clear(&st);
 	json_decref(aux);
 	return code;
 }
 
 typedef struct {
-	bool sass, ncu, launch_only;
+	bool sass, stalls, ncu, launch_only;
 	rung_gpu_run_opts run;
 } profile_opts;
 
 static const rung_opt_spec profile_specs[] = {
 	{RUNG_OPT_BOOL(profile_opts, sass), .name = "sass",
 	 .help = "per-instruction SASS counts instead of the counters (the top 20 hot instructions)"},
+	{RUNG_OPT_BOOL(profile_opts, stalls), .name = "stalls",
+	 .help = "warp stall reasons per instruction from PC sampling (the top reasons and the lines with the most samples)"},
 	{RUNG_OPT_BOOL(profile_opts, ncu), .name = "ncu",
 	 .help = "an Nsight Compute report of the version (ncu on PATH)"},
 	{RUNG_OPT_BOOL(profile_opts, launch_only), .name = "launch-only", .flags = RUNG_OPTF_HIDDEN,
@@ -260,14 +278,14 @@ int rung_cmd_profile(int argc, char **argv)
 	if (rung_opts_parse(&rc, &rung_opts_profile, &po, argc, argv, &nargs))
 		return rc;
 	const char *target = nargs ? argv[1] : NULL;
-	bool json = po.run.json, sass = po.sass, ncu = po.ncu, launch_only = po.launch_only;
+	bool json = po.run.json, sass = po.sass, stalls = po.stalls, ncu = po.ncu, launch_only = po.launch_only;
 	char ncu_path[4096];
 	if (ncu && !rung_fs_which(ncu_path, sizeof(ncu_path), "ncu", NULL)) {
 		fprintf(stderr, "rung profile: ncu not found on PATH (install Nsight Compute, or add its directory to PATH)\n");
 		return RUNG_EXIT_NOGPU;
 	}
-	if (sass && ncu) {
-		fprintf(stderr, "rung profile: --sass and --ncu are separate runs; give one of them\n");
+	if ((int)sass + (int)stalls + (int)ncu > 1) {
+		fprintf(stderr, "rung profile: --sass, --stalls and --ncu are separate runs; give one of them\n");
 		return RUNG_EXIT_USAGE;
 	}
 	rung_task t;
@@ -289,7 +307,10 @@ int rung_cmd_profile(int argc, char **argv)
 		goto done;
 	}
 	rung_eval_opts eo = {
-		.job_flags = launch_only ? RUNG_JOB_NO_BENCH : sass ? RUNG_JOB_PROFILE | RUNG_JOB_SASS : RUNG_JOB_PROFILE,
+		.job_flags = launch_only ? RUNG_JOB_NO_BENCH
+			     : sass	 ? RUNG_JOB_PROFILE | RUNG_JOB_SASS
+			     : stalls	 ? RUNG_JOB_PROFILE | RUNG_JOB_STALLS
+					 : RUNG_JOB_PROFILE,
 		.seed = po.run.seed,
 		.seed_set = po.run.has_seed,
 		.sanitize_set = true, /* no sanitize rung in a profiling run */
@@ -306,8 +327,8 @@ int rung_cmd_profile(int argc, char **argv)
 			rung_check_print_gpu_step(stdout, &r, t.spec, (rung_step_id)s);
 		goto done;
 	}
-	if (sass) {
-		code = sass_report(&t, &kc, &r, json, code);
+	if (sass || stalls) {
+		code = per_pc_report(&t, &kc, &r, json, code, sass ? "sass" : "stall");
 		goto done;
 	}
 	int stored = ps->status == RUNG_S_OK ? store_counters(&t, &r) : 0;

@@ -298,6 +298,31 @@ int rung_profile_print_hot(FILE *f, const rung_compiled *kc, const rung_sass_cou
 	return 0;
 }
 
+int rung_profile_print_stalls(FILE *f, const rung_compiled *kc, const rung_stall *st, int max)
+{
+	fprintf(f, "[stalls] %llu samples at %d PCs%s", (unsigned long long)st->total, st->n,
+		st->period ? "" : " (CUPTI's default interval)");
+	if (st->period)
+		fprintf(f, ", one per %llu cycles per SM", 1ULL << st->period);
+	if (st->dropped)
+		fprintf(f, ", %llu dropped", (unsigned long long)st->dropped);
+	fprintf(f, "; top stall reasons:\n");
+	rung_stall_print_bars(f, st, 8, 40);
+	char *listing = NULL;
+	int rc = rung_sass_from_cubin(&listing, kc->cubin, kc->cubin_len);
+	if (rc)
+		return rc;
+	rung_sass s;
+	rc = rung_sass_normalize(&s, listing, 0);
+	free(listing);
+	if (rc)
+		return rc;
+	fprintf(f, "[stalls] the %d lines with the most samples:\n", max);
+	rung_stall_print_hot(f, &s, rung_sass_find_func(&s, kc->lowered), st, max);
+	rung_sass_clear(&s);
+	return 0;
+}
+
 void rung_cli_eval_progress(void *ud, int index, int total, const rung_version *v, rung_step_id step, double frac,
 			    const char *msg)
 {

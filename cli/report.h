@@ -13,6 +13,7 @@
 
 #include "core/result.h"
 #include "core/sass_prof.h"
+#include "core/stall.h"
 #include "core/spec.h"
 #include "gpu/compile.h"
 
@@ -63,5 +64,8 @@ void rung_suspects_print(FILE *f, const rung_result *r, const char *prefix);
 /* Disassembles kc's CUBIN, annotates it with c and prints the top max lines
  * ("[sass] ..." header). Returns 0, or negative (no nvdisasm: message). */
 int rung_profile_print_hot(FILE *f, const rung_compiled *kc, const rung_sass_counts *c, int max);
+/* `rung profile --stalls`: the sample count, the top stall reasons as bars and
+ * the max lines with the most samples (kc's SASS through nvdisasm). */
+int rung_profile_print_stalls(FILE *f, const rung_compiled *kc, const rung_stall *st, int max);
 
 #endif

@@ -11,10 +11,8 @@
 #include <cupti.h>
 
 #include "core/err.h"
+#include "gpu/cupti_lib.h"
 
-#ifndef RUNG_CUDA_LIBDIR
-#define RUNG_CUDA_LIBDIR "/usr/local/cuda/lib64"
-#endif
 
 /* --- CUPTI ------------------------------------------------------------------ */
 
@@ -89,15 +87,7 @@ static void CUPTIAPI buffer_completed(CUcontext ctx, uint32_t stream, uint8_t *b
 
 static void *open_cupti(void)
 {
-	const char *dirs[] = {RUNG_CUDA_LIBDIR, "/usr/local/cuda/lib64", "/usr/local/cuda/extras/CUPTI/lib64", NULL};
-	char path[1024];
-	for (int i = 0; dirs[i]; i++) {
-		snprintf(path, sizeof(path), "%s/libcupti.so.13", dirs[i]);
-		void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-		if (h)
-			return h;
-	}
-	return dlopen("libcupti.so.13", RTLD_NOW | RTLD_LOCAL);
+	return rung__cupti_open();
 }
 
 /* KIND_KERNEL (serial mode): the driver timestamps each kernel from outside.

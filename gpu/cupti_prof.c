@@ -16,10 +16,8 @@
 #include <cupti_target.h>
 
 #include "core/err.h"
+#include "gpu/cupti_lib.h"
 
-#ifndef RUNG_CUDA_LIBDIR
-#define RUNG_CUDA_LIBDIR "/usr/local/cuda/lib64"
-#endif
 
 #define PROF_FNS(_) \
 	_(cuptiProfilerInitialize, CUpti_Profiler_Initialize_Params) \
@@ -48,7 +46,6 @@
 static struct {
 	void *lib;
 	bool ok;
-	CUptiResult (*result_string)(CUptiResult, const char **);
 #define PROF_FIELD(name, T) CUptiResult (*name)(T *);
 	PROF_FNS(PROF_FIELD)
 #undef PROF_FIELD
@@ -58,19 +55,12 @@ static int load(char *why, size_t len)
 {
 	if (P.ok)
 		return 0;
-	const char *dirs[] = {RUNG_CUDA_LIBDIR, "/usr/local/cuda/lib64", "/usr/local/cuda/extras/CUPTI/lib64", NULL};
-	char path[1024];
-	for (int i = 0; dirs[i] && !P.lib; i++) {
-		snprintf(path, sizeof(path), "%s/libcupti.so.13", dirs[i]);
-		P.lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-	}
 	if (!P.lib)
-		P.lib = dlopen("libcupti.so.13", RTLD_NOW | RTLD_LOCAL);
+		P.lib = rung__cupti_open();
 	if (!P.lib) {
 		snprintf(why, len, "CUPTI not found (libcupti.so.13)");
 		return RUNG_EUNSUPPORTED;
 	}
-	*(void **)&P.result_string = dlsym(P.lib, "cuptiGetResultString");
 #define PROF_SYM(name, T) \
 	*(void **)&P.name = dlsym(P.lib, #name); \
 	if (!P.name) { \
@@ -85,10 +75,7 @@ static int load(char *why, size_t len)
 
 static const char *res_str(CUptiResult r)
 {
-	const char *s = NULL;
-	if (P.result_string && P.result_string(r, &s) == CUPTI_SUCCESS && s)
-		return s;
-	return "CUPTI error";
+	return rung__cupti_str(P.lib, r);
 }
 
 static const char *level(CUpti_Profiler_Support_Level l)
@@ -101,16 +88,9 @@ static const char *level(CUpti_Profiler_Support_Level l)
 	}
 }
 
-/* A failed CUPTI call: privileges and unsupported configurations become
- * RUNG_EUNSUPPORTED (the profile rung is SKIPPED), anything else RUNG_ECUDA. */
 static int cfail(CUptiResult r, const char *call, char *why, size_t len)
 {
-	snprintf(why, len, "%s: %s (CUptiResult %d)", call, res_str(r), (int)r);
-	if (r == CUPTI_ERROR_INSUFFICIENT_PRIVILEGES || r == CUPTI_ERROR_NOT_SUPPORTED ||
-	    r == CUPTI_ERROR_VIRTUALIZED_DEVICE_NOT_SUPPORTED || r == CUPTI_ERROR_CMP_DEVICE_NOT_SUPPORTED ||
-	    r == CUPTI_ERROR_NOT_COMPATIBLE || r == CUPTI_ERROR_LEGACY_PROFILER_NOT_SUPPORTED)
-		return RUNG_EUNSUPPORTED;
-	return RUNG_ECUDA;
+	return rung__cupti_fail(P.lib, r, call, why, len);
 }
 
 #define CALL(name, var) \

@@ -16,10 +16,7 @@
 #include <cupti_target.h>
 
 #include "core/err.h"
-
-#ifndef RUNG_CUDA_LIBDIR
-#define RUNG_CUDA_LIBDIR "/usr/local/cuda/lib64"
-#endif
+#include "gpu/cupti_lib.h"
 
 #define SASS_FNS(_) \
 	_(cuptiProfilerInitialize, CUpti_Profiler_Initialize_Params) \
@@ -36,7 +33,6 @@
 static struct {
 	void *lib;
 	bool ok;
-	CUptiResult (*result_string)(CUptiResult, const char **);
 #define SASS_FIELD(name, T) CUptiResult (*name)(T *);
 	SASS_FNS(SASS_FIELD)
 #undef SASS_FIELD
@@ -46,19 +42,12 @@ static int load(char *why, size_t len)
 {
 	if (S.ok)
 		return 0;
-	const char *dirs[] = {RUNG_CUDA_LIBDIR, "/usr/local/cuda/lib64", "/usr/local/cuda/extras/CUPTI/lib64", NULL};
-	char path[1024];
-	for (int i = 0; dirs[i] && !S.lib; i++) {
-		snprintf(path, sizeof(path), "%s/libcupti.so.13", dirs[i]);
-		S.lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-	}
 	if (!S.lib)
-		S.lib = dlopen("libcupti.so.13", RTLD_NOW | RTLD_LOCAL);
+		S.lib = rung__cupti_open();
 	if (!S.lib) {
 		snprintf(why, len, "CUPTI not found (libcupti.so.13)");
 		return RUNG_EUNSUPPORTED;
 	}
-	*(void **)&S.result_string = dlsym(S.lib, "cuptiGetResultString");
 #define SASS_SYM(name, T) \
 	*(void **)&S.name = dlsym(S.lib, #name); \
 	if (!S.name) { \
@@ -71,24 +60,11 @@ static int load(char *why, size_t len)
 	return 0;
 }
 
-static int cfail(CUptiResult r, const char *call, char *why, size_t len)
-{
-	const char *s = NULL;
-	if (!S.result_string || S.result_string(r, &s) != CUPTI_SUCCESS || !s)
-		s = "CUPTI error";
-	snprintf(why, len, "%s: %s (CUptiResult %d)", call, s, (int)r);
-	if (r == CUPTI_ERROR_INSUFFICIENT_PRIVILEGES || r == CUPTI_ERROR_NOT_SUPPORTED ||
-	    r == CUPTI_ERROR_VIRTUALIZED_DEVICE_NOT_SUPPORTED || r == CUPTI_ERROR_CMP_DEVICE_NOT_SUPPORTED ||
-	    r == CUPTI_ERROR_NOT_COMPATIBLE)
-		return RUNG_EUNSUPPORTED;
-	return RUNG_ECUDA;
-}
-
 #define CALL(name, var) \
 	do { \
 		CUptiResult r_ = S.name(&var); \
 		if (r_ != CUPTI_SUCCESS) { \
-			ret = cfail(r_, #name, why, why_len); \
+			ret = rung__cupti_fail(S.lib, r_, #name, why, why_len); \
 			goto out; \
 		} \
 	} while (0)

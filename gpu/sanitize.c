@@ -206,7 +206,7 @@ int rung_sanitize_version(rung_result *out, const rung_job *job, const rung_comp
 			break;
 		}
 		rung_job sj = *job;
-		sj.flags = (job->flags & ~(unsigned)(RUNG_JOB_PROFILE | RUNG_JOB_SASS | RUNG_JOB_TRACE)) | RUNG_JOB_SANITIZE |
+		sj.flags = (job->flags & ~(unsigned)(RUNG_JOB_PROFILE | RUNG_JOB_SASS | RUNG_JOB_STALLS | RUNG_JOB_TRACE)) | RUNG_JOB_SANITIZE |
 			   RUNG_JOB_NO_BENCH;
 		sj.deadline_s = deadline;
 		sj.seed = out->base_seed;

@@ -34,6 +34,9 @@ enum {
 	/* Measure the job's GPU busy time (result gpu_busy_ms, gpu_kernels) from
 	 * CUPTI kernel records kept on for the whole job (`rung eval --stats`). */
 	RUNG_JOB_STATS = 1 << 6,
+	/* With RUNG_JOB_PROFILE: warp stall reasons per PC from CUPTI PC
+	 * sampling (result.aux "stall"; gpu/worker/sass.c). */
+	RUNG_JOB_STALLS = 1 << 7,
 };
 
 /* One version to evaluate. Strings are borrowed. */

@@ -47,6 +47,14 @@ int rung_store_put_extra(rung_store *s, const char *key, const char *kind, const
 	return ret;
 }
 
+int rung_extra_portable(const char *kind)
+{
+#define PORTABLE(k) if (!strcmp(kind, k)) return 1;
+	RUNG_EXTRA_PORTABLE_LIST(PORTABLE)
+#undef PORTABLE
+	return 0;
+}
+
 int rung_store_get_extra(char **out, rung_store *s, const char *key, const char *kind)
 {
 	*out = NULL;

@@ -136,6 +136,8 @@ void rung__wjob_run(rung_wctx *c, const rung_plan *p, const void *kcubin, size_t
 		rung__wstep(res, RUNG_STEP_BENCH, RUNG_S_SKIPPED, "profile run (never timed)");
 		if (p->flags & RUNG_JOB_SASS)
 			rung__wsass(&j);
+		else if (p->flags & RUNG_JOB_STALLS)
+			rung__wstall(&j);
 		else
 			rung__wprofile(&j);
 		goto out;

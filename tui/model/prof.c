@@ -12,7 +12,10 @@
 int rung_model_store_extra(char **out, rung_store *st, const rung_model_row *row, const char *kind)
 {
 	*out = NULL;
+	/* the live result's, else the recorded one's (`rung import` stores both kinds by their key) */
 	const rung_result *r = row ? rung_model_row_result(row, false) : NULL;
+	if (row && !r)
+		r = rung_model_row_result(row, true);
 	if (!st || !r || !r->key[0])
 		return rung_error_set(RUNG_ENOTFOUND, "no stored %s data for %.7s", kind, row ? row->hash : "?");
 	return rung_store_get_extra(out, st, r->key, kind);
