@@ -317,8 +317,15 @@ static void test_store_extra(void)
 	CHECK(js && !strcmp(js, COUNTS_A));
 	free(js);
 	CHECK_INT(rung_model_store_extra(&js, st, &row, "trace"), RUNG_ENOTFOUND);
-	/* a recorded result (from another machine) never shows this machine's data */
+	/* a recorded result (from another machine) shows the side data stored
+	 * under its own key (what `rung import` stores from the export's
+	 * extras), never this machine's under another key */
 	row.recorded = row.result;
+	CHECK_INT(rung_model_store_extra(&js, st, &row, "sass"), 0);
+	CHECK(js && !strcmp(js, COUNTS_A));
+	free(js);
+	js = NULL;
+	rung_result_key(row.result->key, "1234abcd", "GPU-other");
 	CHECK_INT(rung_model_store_extra(&js, st, &row, "sass"), RUNG_ENOTFOUND);
 	row.recorded = NULL;
 	CHECK_INT(rung_model_store_extra(&js, st, NULL, "sass"), RUNG_ENOTFOUND);

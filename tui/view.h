@@ -61,7 +61,7 @@ typedef enum {
 	_(FIND_NEXT, "find-next", "Search", 'n', 0, 0, "next match") \
 	_(FIND_PREV, "find-prev", "Search", 'N', 0, 0, "previous match") \
 	_(FILTER, "filter", "Search", 'F', 0, 0, "show only versions matching the search (toggle)") \
-	_(SORT, "sort", "Versions", 's', 0, 0, "cycle the sort order (commit, time, error, roofline)") \
+	_(SORT, "sort", "Versions", 's', 0, 0, "cycle the sort order (commit, time, error, roofline); detail SASS: by pc or by stall samples") \
 	_(MARK_A, "mark-a", "Versions", 'a', 0, 0, "mark the selected version a, for compare") \
 	_(MARK_B, "mark-b", "Versions", 'b', 0, 0, "mark the selected version b, for compare") \
 	_(REFRESH, "refresh", "Versions", 'R', RUNG_CTRL('l'), 0, "reload history, notes and results") \
@@ -72,8 +72,8 @@ typedef enum {
 	_(TEXT_KIND, "text-kind", "Compare", 't', 0, 0, "diff source/PTX/SASS; detail: SASS, trace") \
 	_(NEXT_CASE, "next-case", "Compare", 'm', 0, 0, "next case's error map (detail, compare)") \
 	_(SASS_RAW, "sass-raw", "Compare", 'w', 0, 0, "SASS diff: normalized by basic block or raw (toggle)") \
-	_(NEXT_HUNK, "next-hunk", "Compare", ']', 0, 0, "next hunk") \
-	_(PREV_HUNK, "prev-hunk", "Compare", '[', 0, 0, "previous hunk") \
+	_(NEXT_HUNK, "next-hunk", "Compare", ']', 0, 0, "next hunk; detail SASS: next line with the most stalls") \
+	_(PREV_HUNK, "prev-hunk", "Compare", '[', 0, 0, "previous hunk; detail SASS: previous line with the most stalls") \
 	_(VERDICT_KEEP, "verdict-keep", "Steer", '1', 0, 0, "verdict: keep") \
 	_(VERDICT_REJECT, "verdict-reject", "Steer", '2', 0, 0, "verdict: reject") \
 	_(VERDICT_BASELINE, "verdict-baseline", "Steer", '3', 0, 0, "verdict: baseline") \

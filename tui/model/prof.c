@@ -65,6 +65,18 @@ int rung_model_trace(rung_trace *out, rung_model *m, const char *hash)
 	return e;
 }
 
+int rung_model_stall(rung_stall *out, rung_model *m, const char *hash)
+{
+	memset(out, 0, sizeof(*out));
+	json_t *j = NULL;
+	int e = load_json(&j, m, hash, "stall");
+	if (e < 0)
+		return e;
+	e = rung_stall_from_json(out, j);
+	json_decref(j);
+	return e;
+}
+
 static int cmp_desc(const void *a, const void *b)
 {
 	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
@@ -116,6 +128,10 @@ void rung_sass_annot_clear(rung_sass_annot *a)
 	rung_sass_clear(&a->s);
 	free(a->inst);
 	free(a->hot);
+	free(a->samples);
+	free(a->stall_top);
+	free(a->stall_hot);
+	rung_stall_clear(&a->stall);
 	memset(a, 0, sizeof(*a));
 }
 
@@ -160,6 +176,42 @@ static int annot_counts(rung_sass_annot *a, rung_model *m, const char *hash)
 	return 0;
 }
 
+/* Attaches the stored stall samples of hash (a missing or unmatched set only
+ * leaves a note). */
+static int annot_stalls(rung_sass_annot *a, rung_model *m, const char *hash)
+{
+	int e = rung_model_stall(&a->stall, m, hash);
+	if (e < 0) {
+		if (e == RUNG_ENOTFOUND)
+			snprintf(a->stall_note, sizeof(a->stall_note), "no stored stall samples (rung profile --stalls %.7s)", hash);
+		else
+			snprintf(a->stall_note, sizeof(a->stall_note), "stall samples: %s", rung_error_last());
+		rung_stall_clear(&a->stall);
+		rung_error_clear();
+		return 0;
+	}
+	int n = a->s.nlines > 0 ? a->s.nlines : 1;
+	a->samples = malloc(sizeof(*a->samples) * (size_t)n);
+	a->stall_top = malloc(sizeof(*a->stall_top) * (size_t)n);
+	a->stall_hot = calloc((size_t)n, sizeof(*a->stall_hot));
+	if (!a->samples || !a->stall_top || !a->stall_hot)
+		return rung_error_set(RUNG_ENOMEM, "out of memory");
+	int func = a->stall.func[0] ? rung_sass_find_func(&a->s, a->stall.func) : -1;
+	a->sampled = rung_stall_annotate(a->samples, a->stall_top, &a->s, func, &a->stall);
+	if (a->sampled == 0) {
+		snprintf(a->stall_note, sizeof(a->stall_note), "the stored stall samples match no instruction of this listing");
+		free(a->samples);
+		free(a->stall_top);
+		free(a->stall_hot);
+		a->samples = NULL;
+		a->stall_top = NULL;
+		a->stall_hot = NULL;
+		return 0;
+	}
+	rung_sass_mark_hot(a->stall_hot, a->samples, a->s.nlines, RUNG_SASS_HOT_TOP);
+	return 0;
+}
+
 int rung_sass_annot_load(rung_sass_annot *a, rung_model *m, const char *hash, unsigned flags)
 {
 	memset(a, 0, sizeof(*a));
@@ -171,7 +223,9 @@ int rung_sass_annot_load(rung_sass_annot *a, rung_model *m, const char *hash, un
 	free(raw);
 	if (e < 0)
 		return e;
-	return annot_counts(a, m, hash);
+	if ((e = annot_counts(a, m, hash)) < 0 || (e = annot_stalls(a, m, hash)) < 0)
+		rung_sass_annot_clear(a);
+	return e;
 }
 
 int rung_sass_annot_load_pair(rung_sass_annot *a, rung_sass_annot *b, rung_model *m, const char *ha, const char *hb,
@@ -192,7 +246,8 @@ int rung_sass_annot_load_pair(rung_sass_annot *a, rung_sass_annot *b, rung_model
 	free(rb);
 	if (e < 0)
 		return e;
-	if ((e = annot_counts(a, m, ha)) < 0 || (e = annot_counts(b, m, hb)) < 0) {
+	if ((e = annot_counts(a, m, ha)) < 0 || (e = annot_counts(b, m, hb)) < 0 || (e = annot_stalls(a, m, ha)) < 0 ||
+	    (e = annot_stalls(b, m, hb)) < 0) {
 		rung_sass_annot_clear(a);
 		rung_sass_annot_clear(b);
 		return e;

@@ -11,6 +11,7 @@
 
 #include "core/sass.h"
 #include "core/sass_prof.h"
+#include "core/stall.h"
 #include "core/trace.h"
 #include "tui/model/model.h"
 #include "vcs/store.h"
@@ -20,14 +21,15 @@
  * when the stored JSON is malformed. *out is always safe to free. */
 int rung_model_sass_counts(rung_sass_counts *out, rung_model *m, const char *hash);
 int rung_model_trace(rung_trace *out, rung_model *m, const char *hash);
+int rung_model_stall(rung_stall *out, rung_model *m, const char *hash);
 
 /* For a backend on the results store: the side data of kind stored beside
  * row's live result (keyed by its result key). RUNG_ENOTFOUND when row is
  * NULL, has no live result or nothing is stored. */
 int rung_model_store_extra(char **out, rung_store *st, const rung_model_row *row, const char *kind);
 
-/* In-memory backend (tests): sets the JSON returned for (hash, kind "sass" or
- * "trace"), copied; a later call for the same pair wins. */
+/* In-memory backend (tests): sets the JSON returned for (hash, kind "sass",
+ * "stall" or "trace"), copied; a later call for the same pair wins. */
 int rung_model_mem_set_extra(rung_model *m, const char *hash, const char *kind, const char *json);
 
 /* A version's SASS, normalized, with the stored counts per line. */
@@ -38,13 +40,21 @@ typedef struct {
 	uint64_t total;  /* warp instructions over the counted lines */
 	int counted;     /* lines with a count */
 	char note[256];  /* why there are no counts ("" when there are) */
+	/* The stored warp stall samples (`rung profile --stalls`), when there are any: */
+	int64_t *samples; /* per line: samples at its pc, -1 none; NULL without stall samples */
+	int *stall_top;   /* per line: its top stall reason (index into stall.reasons), -1 none */
+	bool *stall_hot;  /* per line: among the RUNG_SASS_HOT_TOP lines with the most samples */
+	int sampled;      /* lines with samples */
+	rung_stall stall; /* the samples themselves: reasons, kernel total */
+	char stall_note[256]; /* why there are no samples ("" when there are) */
 } rung_sass_annot;
 
 /* How many of the largest counts are hot (ties included). */
 #define RUNG_SASS_HOT_TOP 10
 
 /* Loads hash's SASS from the model (text op), normalizes it (flags as in
- * core/sass.h) and annotates it with the stored counts when there are any.
+ * core/sass.h) and annotates it with the stored counts and stall samples
+ * when there are any.
  * Returns 0 (a->inst NULL and a->note filled when there are no counts), or
  * negative when there is no SASS. a is always safe to free. */
 int rung_sass_annot_load(rung_sass_annot *a, rung_model *m, const char *hash, unsigned flags);

@@ -28,9 +28,10 @@ typedef struct {
 	bool *hot;
 	int n;
 	uint64_t total;
-	/* per line, the share of stalls (PC sampling, issue #15): NULL until rung
-	 * samples them; drawn beside the count delta of a changed line when there */
-	const double *stall;
+	/* per line, its share of the kernel's warp stall samples (`rung profile
+	 * --stalls`), -1 for a line without samples; NULL without samples */
+	double *stall;
+	bool *stall_hot;
 } side_counts;
 
 typedef struct {
@@ -278,6 +279,8 @@ static void side_free(side_counts *c)
 {
 	free(c->inst);
 	free(c->hot);
+	free(c->stall);
+	free(c->stall_hot);
 	memset(c, 0, sizeof(*c));
 }
 
@@ -294,6 +297,13 @@ static char *sass_side(rung_sass_annot *a, side_counts *c, rung_sass_mix *x, cha
 		c->total = a->total;
 		a->inst = NULL;
 		a->hot = NULL;
+	}
+	if (a->samples && (c->stall = malloc(sizeof(*c->stall) * (size_t)(a->s.nlines > 0 ? a->s.nlines : 1)))) {
+		for (int i = 0; i < a->s.nlines; i++)
+			c->stall[i] = a->samples[i] >= 0 && a->stall.total ? (double)a->samples[i] / (double)a->stall.total : -1;
+		c->stall_hot = a->stall_hot;
+		a->stall_hot = NULL;
+		c->n = a->s.nlines;
 	}
 	rung_sass_annot_clear(a);
 	if (!text)
@@ -400,9 +410,10 @@ static int64_t count_at(const side_counts *c, int lno)
 	return c->inst && lno > 0 && lno <= c->n ? c->inst[lno - 1] : -1;
 }
 
-/* One half of a diff row. The right half (ca: a's counts) of a changed row
- * also shows the count's delta b - a where both sides have counts, and there
- * the stall delta once stalls are sampled (side_counts.stall). */
+/* One half of a diff row: line number, count column, stall share column.
+ * The right half (ca: a's side) of a changed row also shows the count's delta
+ * b - a where both sides have counts, and the stall share's delta where both
+ * have stall samples. */
 static void draw_half(WINDOW *w, int y, int x, int width, rung_role role, int lno, const char *text, int hscroll,
 		      const side_counts *c, const side_counts *ca, int alno, bool changed)
 {
@@ -414,32 +425,48 @@ static void draw_half(WINDOW *w, int y, int x, int width, rung_role role, int ln
 	int nw = width >= 20 ? 5 : 0;
 	if (nw)
 		rung_tui_drawf(w, y, x, nw, RUNG_ROLE_DIM, "%4d ", lno);
+	bool in = lno > 0 && lno <= c->n, ain = ca && alno > 0 && alno <= ca->n;
 	/* count column: warp instructions executed, '*' on hot lines */
 	if (c->inst && width >= 30) {
-		int64_t n = lno > 0 && lno <= c->n ? c->inst[lno - 1] : -1;
-		bool hot = lno > 0 && lno <= c->n && c->hot[lno - 1];
+		int64_t n = in ? c->inst[lno - 1] : -1;
+		bool hot = in && c->hot[lno - 1];
 		char cs[32] = "";
 		if (n >= 0)
 			rung_fmt_count(cs, sizeof(cs), (uint64_t)n);
 		rung_tui_drawf(w, y, x + nw, 8, hot ? RUNG_ROLE_HOT : RUNG_ROLE_DIM, "%7s%c", cs, hot ? '*' : ' ');
 		nw += 8;
-		if (ca && ca->inst && width >= 40) {
-			/* the delta column: on changed lines that both sides ran */
-			int64_t na = count_at(ca, alno);
-			char ds[40] = "";
-			rung_role dr = RUNG_ROLE_DIM;
-			if (changed && n >= 0 && na >= 0 && n != na) {
-				char mag[32];
-				rung_fmt_count(mag, sizeof(mag), (uint64_t)(n > na ? n - na : na - n));
-				snprintf(ds, sizeof(ds), "%c%s", n > na ? '+' : '-', mag);
-				dr = n > na ? RUNG_ROLE_SLOWER : RUNG_ROLE_FASTER;
-			}
-			if (changed && c->stall && ca->stall && lno > 0 && lno <= c->n && alno > 0 && alno <= ca->n)
-				snprintf(ds + strlen(ds), sizeof(ds) - strlen(ds), " %+.0f%%st",
-					 (c->stall[lno - 1] - ca->stall[alno - 1]) * 100);
-			rung_tui_drawf(w, y, x + nw, 8, dr, "%7s ", ds);
-			nw += 8;
+	}
+	/* stall column: the line's share of the kernel's stall samples, '*' on the most sampled */
+	if (c->stall && width >= 30 + (c->inst ? 8 : 0)) {
+		double sh = in ? c->stall[lno - 1] : -1;
+		bool hot = in && c->stall_hot && c->stall_hot[lno - 1];
+		char ss[32] = "";
+		if (sh >= 0)
+			snprintf(ss, sizeof(ss), "%.1f%%", 100 * sh);
+		rung_tui_drawf(w, y, x + nw, 7, hot ? RUNG_ROLE_HOT : RUNG_ROLE_DIM, "%6s%c", ss, hot ? '*' : ' ');
+		nw += 7;
+	}
+	/* the delta column (right side only): on changed lines, the count's change
+	 * b - a where both sides ran them, and the stall share's change */
+	if (ca && ((c->inst && ca->inst) || (c->stall && ca->stall)) && width >= 40 + (c->inst ? 8 : 0) + (c->stall ? 7 : 0)) {
+		char ds[48] = "";
+		rung_role dr = RUNG_ROLE_DIM;
+		int64_t n = c->inst && in ? c->inst[lno - 1] : -1, na = count_at(ca, alno);
+		if (changed && c->inst && ca->inst && n >= 0 && na >= 0 && n != na) {
+			char mag[32];
+			rung_fmt_count(mag, sizeof(mag), (uint64_t)(n > na ? n - na : na - n));
+			snprintf(ds, sizeof(ds), "%c%s", n > na ? '+' : '-', mag);
+			dr = n > na ? RUNG_ROLE_SLOWER : RUNG_ROLE_FASTER;
 		}
+		double sb = c->stall && in ? c->stall[lno - 1] : -1, sa = ca->stall && ain ? ca->stall[alno - 1] : -1;
+		if (changed && sb >= 0 && sa >= 0 && fabs(sb - sa) >= 0.0005) {
+			snprintf(ds + strlen(ds), sizeof(ds) - strlen(ds), "%s%+.1f%%st", ds[0] ? " " : "", 100 * (sb - sa));
+			if (dr == RUNG_ROLE_DIM)
+				dr = sb > sa ? RUNG_ROLE_SLOWER : RUNG_ROLE_FASTER;
+		}
+		int dw = (c->inst && ca->inst ? 8 : 0) + (c->stall && ca->stall ? 10 : 0);
+		rung_tui_drawf(w, y, x + nw, dw, dr, "%*s ", dw - 1, ds);
+		nw += dw;
 	}
 	rung_line line = {0};
 	line.text = (char *)text;
@@ -473,7 +500,7 @@ static void compare_draw(rung_view *v)
 		}
 		if (line == 0) {
 			rung_tui_fill(v->win, y, 0, v->width, RUNG_ROLE_HEADER);
-			char counts[96] = "";
+			char counts[160] = "";
 			if (p->kind == RUNG_TEXT_SASS && (p->ca.inst || p->cb.inst)) {
 				char na[32] = "-", nb[32] = "-";
 				if (p->ca.inst)
@@ -482,6 +509,9 @@ static void compare_draw(rung_view *v)
 					rung_fmt_count(nb, sizeof(nb), p->cb.total);
 				snprintf(counts, sizeof(counts), "; executed a %s b %s (warp inst.)", na, nb);
 			}
+			if (p->kind == RUNG_TEXT_SASS && (p->ca.stall || p->cb.stall))
+				snprintf(counts + strlen(counts), sizeof(counts) - strlen(counts), "; stall share per line%s",
+					 p->ca.stall && p->cb.stall ? " and its change" : p->ca.stall ? " (a only)" : " (b only)");
 			rung_tui_drawf(v->win, y, 0, v->width, RUNG_ROLE_HEADER, "%s diff a -> b: %d hunk%s, +%d -%d%s",
 				       rung_text_kind_name(p->kind), p->diff.nhunks, p->diff.nhunks == 1 ? "" : "s", p->diff.adds, p->diff.dels, counts);
 			continue;

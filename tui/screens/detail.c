@@ -25,6 +25,7 @@ typedef struct {
 	rung_lines lines;
 	int pane;
 	int map_case; /* which case with errors the error map shows (m: next) */
+	bool by_stall; /* SASS pane: the sampled lines, most stall samples first (s toggles) */
 } detail_priv;
 
 static void histogram(rung_lines *l, const rung_bench *b)
@@ -400,7 +401,7 @@ static void build(rung_view *v)
 		return;
 	}
 	if (p->pane == PANE_SASS)
-		rung_detail_sass_lines(&p->lines, m, m->rows[row].hash);
+		rung_detail_sass_lines(&p->lines, m, m->rows[row].hash, p->by_stall);
 	else if (p->pane == PANE_TRACE)
 		rung_detail_trace_lines(&p->lines, m, m->rows[row].hash, v->width);
 	else
@@ -458,6 +459,24 @@ static int detail_request(rung_view *v, rung_request req)
 		p->map_case = (p->map_case + 1) % nc;
 		rung_tui_message(t, false, "error map: case %d of %d", p->map_case + 1, nc);
 		return RUNG_R_REOPEN;
+	}
+	detail_priv *dp = v->priv;
+	if (req == RUNG_REQ_SORT && dp->pane == PANE_SASS) {
+		dp->by_stall = !dp->by_stall;
+		v->offset = 0;
+		rung_tui_message(t, false, "SASS: %s", dp->by_stall ? "lines by stall samples" : "lines by pc");
+		return RUNG_R_REOPEN;
+	}
+	/* ] and [: the next or previous line among those with the most stall samples */
+	if ((req == RUNG_REQ_NEXT_HUNK || req == RUNG_REQ_PREV_HUNK) && dp->pane == PANE_SASS) {
+		int step = req == RUNG_REQ_NEXT_HUNK ? 1 : -1, at = v->offset + 2; /* the jumped-to line sits 2 below the top */
+		for (int i = at + step; i >= 0 && i < dp->lines.n; i += step)
+			if (dp->lines.v[i].tag == 1) {
+				v->offset = i - 2 > 0 ? i - 2 : 0;
+				return RUNG_R_REDRAW;
+			}
+		rung_tui_message(t, false, "no %s line with many stall samples", step > 0 ? "later" : "earlier");
+		return RUNG_R_NONE;
 	}
 	/* Tab: next version, so the detail can be paged through versions */
 	if (req == RUNG_REQ_NEXT_PANE && m->nrows) {

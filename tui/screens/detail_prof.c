@@ -20,11 +20,64 @@ void rung_detail_prof_stored(char *buf, int len, rung_model *m, const char *hash
 	js = NULL;
 	bool trace = m->ops->extra(&js, m, hash, "trace") == 0;
 	free(js);
+	js = NULL;
+	bool stall = m->ops->extra(&js, m, hash, "stall") == 0;
+	free(js);
 	rung_error_clear();
-	snprintf(buf, (size_t)len, "%s%s%s", sass ? "SASS counts" : "", sass && trace ? ", " : "", trace ? "trace" : "");
+	snprintf(buf, (size_t)len, "%s%s%s%s%s", sass ? "SASS counts" : "", sass && (stall || trace) ? ", " : "",
+		 stall ? "stall samples" : "", stall && trace ? ", " : "", trace ? "trace" : "");
 }
 
-void rung_detail_sass_lines(rung_lines *l, rung_model *m, const char *hash)
+/* The kernel's top stall reasons as bars in roles of rising heat, the
+ * largest reason the full width. */
+static void stall_bars(rung_lines *l, const rung_stall *st, int width)
+{
+	int idx[8];
+	uint64_t sum[8];
+	int n = rung_stall_top(idx, sum, 8, st);
+	char period[48] = "CUPTI's default interval";
+	if (st->period)
+		snprintf(period, sizeof(period), "one per 2^%d cycles per SM", st->period);
+	char tot[32];
+	rung_fmt_count(tot, sizeof(tot), st->total);
+	rung_lines_add(l, RUNG_ROLE_HEADER, "Warp stalls: %s samples (%s)%s", tot, period,
+		       st->dropped ? ", some dropped" : "");
+	static const rung_role heat[] = {RUNG_ROLE_SCALE_4, RUNG_ROLE_SCALE_3, RUNG_ROLE_SCALE_2, RUNG_ROLE_SCALE_1};
+	for (int k = 0; k < n; k++) {
+		char label[64];
+		rung_stall_label(label, sizeof(label), st->reasons[idx[k]]);
+		double share = st->total ? (double)sum[k] / (double)st->total : 0;
+		int w = sum[0] ? (int)((double)width * (double)sum[k] / (double)sum[0] + 0.5) : 0;
+		rung_lines_new(l);
+		rung_lines_seg(l, RUNG_ROLE_DEFAULT, "  %-20s %5.1f%% ", label, 100 * share);
+		char bar[3 * 64 + 1];
+		int o = 0;
+		for (int c = 0; c < w && c < 64; c++)
+			o += snprintf(bar + o, sizeof(bar) - (size_t)o, "%s", rung_tui_utf8 ? "\u2588" : "#");
+		bar[o] = 0;
+		rung_lines_seg(l, heat[k < 3 ? k : 3], "%s", bar);
+	}
+}
+
+/* Line order of the listing: by pc, or (by_stall) the sampled instructions
+ * with the most samples first. Returns how many indices order[] holds. */
+static int line_order(int *order, const rung_sass_annot *a, bool by_stall)
+{
+	int n = 0;
+	for (int i = 0; i < a->s.nlines; i++)
+		if (!by_stall || (a->samples && a->samples[i] > 0))
+			order[n++] = i;
+	if (by_stall) /* insertion sort: a kernel has a few thousand lines at most */
+		for (int i = 1; i < n; i++) {
+			int v = order[i], j = i;
+			for (; j > 0 && a->samples[order[j - 1]] < a->samples[v]; j--)
+				order[j] = order[j - 1];
+			order[j] = v;
+		}
+	return n;
+}
+
+void rung_detail_sass_lines(rung_lines *l, rung_model *m, const char *hash, bool by_stall)
 {
 	rung_sass_annot a;
 	if (rung_sass_annot_load(&a, m, hash, 0) < 0) {
@@ -38,27 +91,49 @@ void rung_detail_sass_lines(rung_lines *l, rung_model *m, const char *hash)
 		ninst += a.s.lines[i].kind == RUNG_SASS_INST;
 	char tot[32];
 	rung_fmt_count(tot, sizeof(tot), a.total);
+	bool stalls = a.samples != NULL;
+	if (!stalls)
+		by_stall = false;
 	if (a.inst) {
 		int nhot = 0;
 		for (int i = 0; i < a.s.nlines; i++)
 			nhot += a.hot[i];
 		rung_lines_add(l, RUNG_ROLE_HEADER, "SASS: %d instruction%s, %d counted, %s warp instructions executed, %d hot", ninst,
 			       ninst == 1 ? "" : "s", a.counted, tot, nhot);
-		rung_lines_add(l, RUNG_ROLE_HEADER, "      pc    count      %%    instruction");
 	} else {
 		rung_lines_add(l, RUNG_ROLE_HEADER, "SASS: %d instruction%s", ninst, ninst == 1 ? "" : "s");
 		rung_lines_add(l, RUNG_ROLE_DIM, "  %s", a.note);
-		rung_lines_add(l, RUNG_ROLE_HEADER, "      pc    instruction");
 	}
-	for (int i = 0; i < a.s.nlines; i++) {
+	if (stalls) {
+		stall_bars(l, &a.stall, 40);
+		rung_lines_add(l, RUNG_ROLE_DIM, "  %s; ] next line with the most stalls, s: sort by %s", by_stall ? "by samples" : "by pc",
+			       by_stall ? "pc" : "samples");
+	} else {
+		rung_lines_add(l, RUNG_ROLE_DIM, "  %s", a.stall_note);
+	}
+	rung_lines_new(l);
+	rung_lines_seg(l, RUNG_ROLE_HEADER, "      pc  ");
+	if (a.inst)
+		rung_lines_seg(l, RUNG_ROLE_HEADER, "  count      %%  ");
+	if (stalls)
+		rung_lines_seg(l, RUNG_ROLE_HEADER, "samples     %%  top stall           ");
+	rung_lines_seg(l, RUNG_ROLE_HEADER, "  instruction");
+	int *order = malloc(sizeof(*order) * (size_t)(a.s.nlines > 0 ? a.s.nlines : 1));
+	int norder = order ? line_order(order, &a, by_stall) : 0;
+	for (int k = 0; k < norder; k++) {
+		int i = order[k];
 		const rung_sass_line *sl = &a.s.lines[i];
-		rung_lines_new(l);
+		rung_line *ln = rung_lines_new(l);
 		if (sl->kind != RUNG_SASS_INST) {
-			rung_lines_seg(l, RUNG_ROLE_DIM, "%s", a.inst ? "        " "         " "       " : "        ");
+			/* labels end 4 columns left of the instructions: the pc, count and stall columns' widths */
+			rung_lines_seg(l, RUNG_ROLE_DIM, "%*s", 8 + (a.inst ? 16 : 0) + (stalls ? 36 : 0), "");
 			rung_lines_seg(l, sl->kind == RUNG_SASS_FUNC ? RUNG_ROLE_HEADER : RUNG_ROLE_DIFF_HUNK, "%s:", sl->text);
 			continue;
 		}
-		bool hot = a.hot && a.hot[i];
+		bool shot = stalls && a.stall_hot[i];
+		bool hot = (a.hot && a.hot[i]) || shot;
+		if (ln && shot)
+			ln->tag = 1; /* a line `]` stops at */
 		/* the offset as nvdisasm prints it ("0040") */
 		char pc[24];
 		snprintf(pc, sizeof(pc), "%04llx", (unsigned long long)sl->pc);
@@ -68,13 +143,26 @@ void rung_detail_sass_lines(rung_lines *l, rung_model *m, const char *hash)
 				char c[32];
 				rung_fmt_count(c, sizeof(c), (uint64_t)a.inst[i]);
 				double pct = a.total ? 100.0 * (double)a.inst[i] / (double)a.total : 0;
-				rung_lines_seg(l, hot ? RUNG_ROLE_HOT : RUNG_ROLE_DEFAULT, " %8s %5.1f%%", c, pct);
+				rung_lines_seg(l, a.hot[i] ? RUNG_ROLE_HOT : RUNG_ROLE_DEFAULT, " %8s %5.1f%%", c, pct);
 			} else {
 				rung_lines_seg(l, RUNG_ROLE_DIM, " %8s %6s", "-", "");
 			}
 		}
+		if (stalls) {
+			if (a.samples[i] >= 0) {
+				char c[32], label[64] = "";
+				rung_fmt_count(c, sizeof(c), (uint64_t)a.samples[i]);
+				double pct = a.stall.total ? 100.0 * (double)a.samples[i] / (double)a.stall.total : 0;
+				if (a.stall_top[i] >= 0)
+					rung_stall_label(label, sizeof(label), a.stall.reasons[a.stall_top[i]]);
+				rung_lines_seg(l, shot ? RUNG_ROLE_HOT : RUNG_ROLE_DEFAULT, "  %7s %5.1f%%  %-18.18s", c, pct, label);
+			} else {
+				rung_lines_seg(l, RUNG_ROLE_DIM, "  %7s %6s  %-18s", "-", "", "");
+			}
+		}
 		rung_lines_seg(l, hot ? RUNG_ROLE_HOT : RUNG_ROLE_DEFAULT, "    %s", sl->text);
 	}
+	free(order);
 	rung_sass_annot_clear(&a);
 }
 

@@ -4,12 +4,17 @@
 #ifndef RUNG_TUI_DETAIL_PROF_H
 #define RUNG_TUI_DETAIL_PROF_H
 
+#include <stdbool.h>
+
 #include "core/trace.h"
 #include "tui/lines.h"
 #include "tui/model/model.h"
 
-/* SASS of hash: pc, count, % of all warp instructions, instruction. */
-void rung_detail_sass_lines(rung_lines *l, rung_model *m, const char *hash);
+/* SASS of hash: pc, count, % of all warp instructions, stall samples, % of
+ * the kernel's samples and the line's top stall reason, instruction; above
+ * it the kernel's top stall reasons as bars. by_stall: the sampled lines
+ * only, most samples first. Lines with the most samples get tag 1. */
+void rung_detail_sass_lines(rung_lines *l, rung_model *m, const char *hash, bool by_stall);
 /* Trace of hash in about width columns. */
 void rung_detail_trace_lines(rung_lines *l, rung_model *m, const char *hash, int width);
 /* "SASS counts, trace" for what is stored for hash ("" when nothing). */
