@@ -328,6 +328,9 @@ static int noop_key(char out[65], const rung_task *t, const rung_compiled *kc)
 	const rung_expr_src *e[] = {&l.grid[0], &l.grid[1], &l.grid[2], &l.block[0], &l.block[1], &l.block[2], &l.smem};
 	for (size_t k = 0; k < sizeof(e) / sizeof(e[0]) && n < sizeof(desc); k++)
 		n += (size_t)snprintf(desc + n, sizeof(desc) - n, "launch %zu %s\n", k, e[k]->text ? e[k]->text : "-");
+	for (int k = 0; k < l.nscratch && n < sizeof(desc); k++) /* the sidecar's scratch (none: the key as before) */
+		n += (size_t)snprintf(desc + n, sizeof(desc) - n, "scratch %s %lld\n", l.scratch[k].name,
+				      (long long)l.scratch[k].per_program);
 	rung_launch_clear(&l);
 	rung_key_input in = {
 		.kernel_src = desc,

@@ -244,6 +244,7 @@ int rung_task_compile(rung_compiled *out, const rung_task *t, bool reference)
 	    .src = s->src,
 	    .src_len = s->len,
 	    .spec = t->spec,
+	    .launch = reference ? NULL : &t->launch,
 	    .file = s->path,
 	    .entry = s->entry,
 	    .arch = t->arch,

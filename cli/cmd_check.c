@@ -33,6 +33,7 @@
 #include <jansson.h>
 
 #include "core/err.h"
+#include "core/inert.h"
 #include "core/ptxscan.h"
 #include "core/result.h"
 #include "gpu/compile.h"
@@ -150,6 +151,7 @@ static void print_step_line(const rung_result *r, const rung_spec *spec, rung_st
 		print_compile_ok(stdout, r);
 		return;
 	}
+
 	printf("[%s] %s%s%s\n", rung_step_name(s), rung_status_name(st->status), st->reason[0] ? " " : "", st->reason);
 }
 
@@ -185,6 +187,58 @@ static json_t *source_json(const rung_task_source *s, const rung_compiled *c, co
 	}
 	json_object_set_new(o, "ms", json_real(c->ms));
 	return o;
+}
+
+/* The kernel's scratch arguments at the bench shape: the spec's kind =
+ * scratch ones, or those its sidecar adds ("added": the file:line). */
+static json_t *scratch_json(const rung_task *t)
+{
+	const rung_spec *sp = t->spec;
+	json_t *a = json_array();
+	for (int i = 0; i < sp->nargs; i++) {
+		int64_t b = 0;
+		if (!sp->args[i].scratch)
+			continue;
+		if (rung_arg_scratch_bytes(&b, &sp->args[i], &sp->dims, sp->path) < 0)
+			rung_error_clear();
+		json_array_append_new(a, json_pack("{s:s,s:I}", "name", sp->args[i].name, "bytes", (json_int_t)b));
+	}
+	for (int k = 0; !sp->nscratch && k < t->launch.nscratch; k++) {
+		const rung_launch_scratch *x = &t->launch.scratch[k];
+		int64_t b = 0;
+		if (rung_launch_scratch_bytes(&b, &t->launch, k, &sp->dims) < 0)
+			rung_error_clear();
+		char from[600];
+		snprintf(from, sizeof(from), "%s:%d", t->launch.sidecar, x->line);
+		json_array_append_new(a, json_pack("{s:s,s:I,s:I,s:s,s:s}", "name", x->name, "bytes", (json_int_t)b,
+						   "per_program", (json_int_t)x->per_program, "key", x->key, "added", from));
+	}
+	return a;
+}
+
+/* "[scratch] global_scratch 512 B per program x 128 = 65536 B, profile_scratch
+ * null; added after [arg n] from t/k.json (the spec declares no kind = scratch)":
+ * what the sidecar added, so that the person sees it. Nothing otherwise. */
+static void print_scratch(const rung_task *t)
+{
+	const rung_spec *sp = t->spec;
+	if (sp->nscratch || !t->launch.nscratch)
+		return;
+	printf("[scratch]");
+	for (int k = 0; k < t->launch.nscratch; k++) {
+		const rung_launch_scratch *x = &t->launch.scratch[k];
+		int64_t b = 0;
+		if (rung_launch_scratch_bytes(&b, &t->launch, k, &sp->dims) < 0)
+			rung_error_clear();
+		if (x->per_program > 0)
+			printf("%s %s %lld bytes (%lld per program)", k ? "," : "", x->name, (long long)b,
+			       (long long)x->per_program);
+		else
+			printf("%s %s null", k ? "," : "", x->name);
+	}
+	char from[600];
+	rung_inert(from, sizeof(from), t->launch.sidecar, strlen(t->launch.sidecar));
+	printf("; added after [arg %s] from %s (the spec declares no kind = scratch)\n", sp->args[sp->nargs - 1].name, from);
 }
 
 static void print_json(const rung_result *r, const rung_task *t, const rung_compiled *kc, const rung_compiled *rc,
@@ -248,6 +302,7 @@ static void print_json(const rung_result *r, const rung_task *t, const rung_comp
 	} else {
 		rung_error_clear();
 	}
+	json_object_set_new(launch, "scratch", scratch_json(t));
 	json_object_set_new(o, "launch", launch);
 	char *s = json_dumps(o, JSON_COMPACT | JSON_ENSURE_ASCII | JSON_REAL_PRECISION(17));
 	if (s)
@@ -336,8 +391,11 @@ int rung_cmd_check(int argc, char **argv)
 		print_json(&r, &t, &kc, &refc, ref_error);
 	} else {
 		fflush(stdout);
-		for (int s = 0; s < RUNG_NSTEPS; s++)
+		for (int s = 0; s < RUNG_NSTEPS; s++) {
 			print_step_line(&r, t.spec, (rung_step_id)s, sanitize_fresh);
+			if (s == RUNG_STEP_COMPILE) /* what the sidecar added (the parameter count is checked with it) */
+				print_scratch(&t);
+		}
 		rung_suspects_print(stdout, &r, "[suspect] "); /* evidence: the exit code is the rungs' */
 		rung_check_print_output(stdout, &r); /* never raw */
 		if (r.noop_of[0])

@@ -155,10 +155,18 @@ int rung_sidecar_parse(rung_sidecar *out, const char *text, size_t len, const ch
 	    (e = get_int(&out->shared, &out->has_shared, &out->shared_line, root, "shared", 0, (int64_t)1 << 31, text, len,
 			 file)) ||
 	    (e = get_int(&out->global_scratch, &out->has_global_scratch, &out->global_scratch_line, root,
-			 "global_scratch_size", 0, INT64_MAX, text, len, file)) ||
+			 "global_scratch_size", 0, RUNG_SIDECAR_SCRATCH_MAX, text, len, file)) ||
 	    (e = get_int(&out->profile_scratch, &out->has_profile_scratch, &out->profile_scratch_line, root,
-			 "profile_scratch_size", 0, INT64_MAX, text, len, file)))
+			 "profile_scratch_size", 0, RUNG_SIDECAR_SCRATCH_MAX, text, len, file)) ||
+	    (e = get_int(&out->global_align, &out->has_global_align, &out->global_align_line, root,
+			 "global_scratch_align", 1, (int64_t)1 << 20, text, len, file)) ||
+	    (e = get_int(&out->profile_align, &out->has_profile_align, &out->profile_align_line, root,
+			 "profile_scratch_align", 1, (int64_t)1 << 20, text, len, file)) ||
+	    (e = get_int(&out->num_ctas, &out->has_num_ctas, &out->num_ctas_line, root, "num_ctas", 1, 16, text, len,
+			 file)))
 		goto done;
+	if (!out->has_num_ctas)
+		out->num_ctas = 1;
 	json_t *nm = json_object_get(root, "name");
 	if (nm && json_is_string(nm))
 		snprintf(out->name, sizeof(out->name), "%s", json_string_value(nm));

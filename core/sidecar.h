@@ -1,7 +1,8 @@
 /* The metadata sidecar of a kernel committed as PTX or CUBIN (docs/SPEC.md,
  * "The sidecar"): softmax.json next to softmax.ptx, as a DSL wrote it (Triton's
  * compiled-kernel metadata). rung reads a few numbers from it (num_warps,
- * shared, the scratch sizes, name) and ignores every other key, except that a
+ * shared, the scratch sizes and alignments, num_ctas, name) and ignores every
+ * other key, except that a
  * key that names something to run (a command, a program, a compiler, a hook,
  * a script) is refused: rung never runs a program named by the repository. */
 #ifndef RUNG_CORE_SIDECAR_H
@@ -14,14 +15,22 @@
 #include "core/spec.h"
 
 #define RUNG_SIDECAR_MAX ((size_t)256 << 10) /* bytes: Triton's metadata is ~1-4 KiB */
+#define RUNG_SIDECAR_SCRATCH_MAX ((int64_t)1 << 30) /* bytes of scratch per program */
+/* rung's scratch buffers start on this boundary (cuMemAlloc's): a larger
+ * *_scratch_align is refused */
+#define RUNG_SCRATCH_ALIGN 256
 
 typedef struct rung_sidecar {
 	char file[512];            /* as named in messages: "t/softmax.json@a1b2c3d" */
-	bool has_num_warps, has_shared, has_global_scratch, has_profile_scratch;
+	bool has_num_warps, has_shared, has_global_scratch, has_profile_scratch, has_num_ctas;
+	bool has_global_align, has_profile_align;
 	int64_t num_warps;         /* 1 to 32: the block is num_warps * 32 threads */
 	int64_t shared;            /* dynamic shared memory in bytes, >= 0 */
-	int64_t global_scratch, profile_scratch; /* global_scratch_size, profile_scratch_size */
-	int num_warps_line, shared_line, global_scratch_line, profile_scratch_line;
+	int64_t global_scratch, profile_scratch; /* global_scratch_size, profile_scratch_size: bytes per program */
+	int64_t global_align, profile_align;     /* global_scratch_align, profile_scratch_align */
+	int64_t num_ctas;          /* 1 when absent: CTAs per program (scratch is per CTA) */
+	int num_warps_line, shared_line, global_scratch_line, profile_scratch_line, num_ctas_line;
+	int global_align_line, profile_align_line;
 	char name[256];            /* "" when absent */
 } rung_sidecar;
 

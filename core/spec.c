@@ -747,9 +747,10 @@ static int check_expr(pstate *ps, const rung_expr_src *e, const char *key, int64
 
 /* [arg X] kind = scratch: a global scratch pointer of a DSL's kernel (Triton
  * passes global and profile scratch after the kernel's own arguments). Its
- * size in bytes is an expression >= 0; rung passes a null pointer, so only 0
- * is taken for now. It must come after every other argument (a kernel may take
- * the arguments without the scratch ones: a CUDA version, the reference). */
+ * size in bytes is an expression >= 0 under every size set: the worker passes
+ * a zero-filled buffer of that size, a null pointer for 0. It must come after
+ * every other argument (a kernel may take the arguments without the scratch
+ * ones: a CUDA version, the reference). */
 static int check_scratch(pstate *ps, int idx)
 {
 	rung_spec *s = ps->s;
@@ -763,21 +764,12 @@ static int check_scratch(pstate *ps, int idx)
 		return fail(ps, a->line, "size", "missing; a scratch argument needs a size in bytes (e.g. size = 0)");
 	if (check_expr(ps, &a->size, "size", 0))
 		return RUNG_EINVAL;
-	for (int i = -1; i < s->ncheck; i++) {
-		const rung_dimset *ds = i < 0 ? &s->dims : &s->check[i];
-		int64_t v = 0;
-		if (rung__expr_at(&v, &a->size, ds, ps->path, ps->label, "size") == 0 && v > 0)
-			return rung__in_set(fail(ps, seen[A_SIZE], "size",
-			                         "'%s' = %lld: rung passes scratch as a null pointer, so a kernel that needs "
-			                         "global scratch is not supported yet (size must be 0)",
-			                         a->size.text, (long long)v),
-			                    ds, &s->dims);
-	}
 	for (int k = idx + 1; k < s->nargs; k++)
 		if (!s->args[k].scratch)
 			return fail(ps, s->args[k].line, NULL, "[arg %s] comes after the scratch argument [arg %s]; scratch "
 			            "arguments go last", s->args[k].name, a->name);
-	/* a 64-bit null pointer, passed by value like a scalar */
+	/* a 64-bit pointer, passed by value like a scalar (the worker puts the
+	 * buffer's address in its place, gpu/worker/launch.c) */
 	a->dtype = RUNG_DT_I64;
 	free(a->value.text);
 	if (!(a->value.text = strdup("0")))

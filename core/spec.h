@@ -91,17 +91,37 @@ typedef struct {
 	rung_expr_src value;               /* scalars */
 	/* kind = scratch: a pointer the kernel takes after its own arguments
 	 * (Triton's global and profile scratch), not checked. It is kept as a
-	 * scalar i64 of value 0 (a null pointer) with scratch set; size is its
-	 * size in bytes as written (only 0 is taken). */
+	 * scalar i64 of value 0 with scratch set; size is its size in bytes as
+	 * written, an expression >= 0: the worker passes a zero-filled device
+	 * buffer of that size (zeroed again before every launch), or a null
+	 * pointer for 0 (rung_arg_scratch_bytes). */
 	bool scratch;
 	rung_expr_src size;
 	int line;                          /* line of the [arg NAME] header */
 } rung_arg;
 
+#define RUNG_LAUNCH_MAX_SCRATCH 2
+
+/* A scratch argument that a PTX or CUBIN kernel's sidecar adds after the
+ * spec's [arg] sections (Triton's global and profile scratch, docs/SPEC.md
+ * "The sidecar"): per_program bytes for each program of the grid. */
+typedef struct {
+	char name[32];       /* "global_scratch", "profile_scratch" */
+	char key[32];        /* the sidecar key: "global_scratch_size" */
+	int64_t per_program; /* the key's value times num_ctas; 0: a null pointer */
+	int line;            /* the key's line in the sidecar */
+} rung_launch_scratch;
+
 typedef struct {
 	int ngrid, nblock;
 	rung_expr_src grid[3], block[3], smem;
 	char file[256]; /* where these came from: "rung.ini" or the kernel file for a // rung: line */
+	/* When the spec declares no kind = scratch argument, the scratch arguments
+	 * the kernel's sidecar says it takes (rung_launch_for_kernel), passed
+	 * after the [arg] sections; sidecar names the file in messages. */
+	int nscratch;
+	rung_launch_scratch scratch[RUNG_LAUNCH_MAX_SCRATCH];
+	char sidecar[512];
 } rung_launch;
 
 typedef struct {
@@ -198,7 +218,13 @@ int rung_launch_from_source(rung_launch *out, const rung_spec *spec, const char 
  * says num_warps = 4: ..." (the `// rung:` line's file:line for its keys). A
  * sidecar that needs global or profile scratch is refused at its line. A
  * launch with no block at all (a PTX task's [launch] may leave it out) is
- * "rung.ini:L: [launch] block: missing for FILE: ...". */
+ * "rung.ini:L: [launch] block: missing for FILE: ...".
+ * A sidecar with global_scratch_size or profile_scratch_size (Triton 3.3+)
+ * adds one scratch argument each to out->scratch (global first) when the
+ * spec declares no kind = scratch argument; when it declares some, the k-th
+ * declared one must hold the k-th of the sidecar's under every size set
+ * (size >= the key's value x num_ctas x the grid's programs), else
+ * "rung.ini:28: [arg gs] size: 0 bytes, but softmax.json:7 says ...". */
 struct rung_sidecar;
 int rung_launch_for_kernel(rung_launch *out, const rung_spec *spec, const char *src, const char *file,
                            const struct rung_sidecar *sc);
@@ -213,6 +239,13 @@ typedef struct {
 	int64_t grid[3], block[3], smem;
 } rung_geom;
 int rung_launch_eval(rung_geom *out, const rung_launch *l, const rung_dimset *ds);
+
+/* Bytes of a kind = scratch argument under ds (its size expression). */
+int rung_arg_scratch_bytes(int64_t *out, const rung_arg *a, const rung_dimset *ds, const char *file);
+/* Bytes of the k-th scratch argument the sidecar added to l under ds: its
+ * per_program bytes times the grid's programs (x * y * z), as Triton's
+ * launcher allocates it. */
+int rung_launch_scratch_bytes(int64_t *out, const rung_launch *l, int k, const rung_dimset *ds);
 
 /* Number of elements of an argument's shape under ds (1 for rank 0). */
 int rung_arg_numel(int64_t *out, const rung_arg *a, const rung_dimset *ds, const char *file);

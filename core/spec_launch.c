@@ -214,6 +214,9 @@ static int launch_copy(rung_launch *out, const rung_launch *in)
 	}
 	if (!rc)
 		rc = copy_src(&out->smem, &in->smem);
+	out->nscratch = in->nscratch;
+	memcpy(out->scratch, in->scratch, sizeof(out->scratch));
+	memcpy(out->sidecar, in->sidecar, sizeof(out->sidecar));
 	return rc;
 }
 
@@ -377,6 +380,97 @@ static int against_sidecar(const rung_launch *l, const rung_spec *spec, const ru
 	return 0;
 }
 
+/* Bytes for `per` bytes per program of l's grid under ds. */
+static int per_grid(int64_t *out, int64_t *programs, const rung_launch *l, int64_t per, const rung_dimset *ds)
+{
+	rung_geom g;
+	if (rung__launch_eval(&g, l, ds, "rung"))
+		return RUNG_EINVAL;
+	int64_t n = g.grid[0] * g.grid[1]; /* < 2^47: no overflow */
+	if (__builtin_mul_overflow(n, g.grid[2], &n) || __builtin_mul_overflow(n, per, out))
+		return rung_error_set(RUNG_EINVAL, "%s: %lld bytes of scratch per program overflows 64 bits over the grid",
+		                      l->file, (long long)per);
+	if (programs)
+		*programs = n;
+	return 0;
+}
+
+int rung_launch_scratch_bytes(int64_t *out, const rung_launch *l, int k, const rung_dimset *ds)
+{
+	if (k < 0 || k >= l->nscratch)
+		return rung_error_set(RUNG_EINVAL, "no scratch argument %d", k);
+	return per_grid(out, NULL, l, l->scratch[k].per_program, ds);
+}
+
+int rung_arg_scratch_bytes(int64_t *out, const rung_arg *a, const rung_dimset *ds, const char *file)
+{
+	char label[RUNG_NAME_MAX + 8];
+	snprintf(label, sizeof(label), "[arg %s]", a->name);
+	return rung__expr_at(out, &a->size, ds, file, label, "size");
+}
+
+/* The sidecar's global and profile scratch (Triton 3.3+: bytes per program,
+ * docs/SPEC.md "The sidecar"): added to l after the [arg] sections when the
+ * spec declares no kind = scratch argument; else the k-th declared one must
+ * hold the k-th of the sidecar's under every size set (an explicit value
+ * wins, and is checked, like block and smem). */
+static int sidecar_scratch(rung_launch *l, const rung_spec *spec, const rung_sidecar *sc)
+{
+	const struct {
+		bool has;
+		int64_t size, align;
+		int line, align_line;
+		const char *name, *key, *akey, *what;
+	} k[RUNG_LAUNCH_MAX_SCRATCH] = {
+		{sc->has_global_scratch, sc->global_scratch, sc->has_global_align ? sc->global_align : 1,
+		 sc->global_scratch_line, sc->global_align_line, "global_scratch", "global_scratch_size",
+		 "global_scratch_align", "global"},
+		{sc->has_profile_scratch, sc->profile_scratch, sc->has_profile_align ? sc->profile_align : 1,
+		 sc->profile_scratch_line, sc->profile_align_line, "profile_scratch", "profile_scratch_size",
+		 "profile_scratch_align", "profile"},
+	};
+	snprintf(l->sidecar, sizeof(l->sidecar), "%s", sc->file);
+	int n = 0;
+	for (int i = 0; i < RUNG_LAUNCH_MAX_SCRATCH; i++) {
+		if (!k[i].has)
+			continue;
+		if (k[i].size > 0 && k[i].align > RUNG_SCRATCH_ALIGN)
+			return rung_error_set(RUNG_EINVAL, "%s:%d: %s = %lld: rung's scratch buffers are aligned to %d bytes, "
+			                      "so a larger alignment is not supported", sc->file, k[i].align_line, k[i].akey,
+			                      (long long)k[i].align, RUNG_SCRATCH_ALIGN);
+		int64_t per = k[i].size * sc->num_ctas; /* <= 2^30 * 16 */
+		if (spec->nscratch == 0) {
+			rung_launch_scratch *x = &l->scratch[l->nscratch++];
+			snprintf(x->name, sizeof(x->name), "%s", k[i].name);
+			snprintf(x->key, sizeof(x->key), "%s", k[i].key);
+			x->per_program = per;
+			x->line = k[i].line;
+			continue;
+		}
+		if (n >= spec->nscratch)
+			break;
+		const rung_arg *a = &spec->args[spec->nargs - spec->nscratch + n++];
+		for (int s = -1; s < spec->ncheck; s++) {
+			const rung_dimset *ds = s < 0 ? &spec->dims : &spec->check[s];
+			int64_t want, have, programs;
+			if (per_grid(&want, &programs, l, per, ds) || rung_arg_scratch_bytes(&have, a, ds, spec->path))
+				return s < 0 ? RUNG_EINVAL : rung__in_set(RUNG_EINVAL, ds, &spec->dims);
+			if (have >= want)
+				continue;
+			char label[RUNG_NAME_MAX + 8];
+			snprintf(label, sizeof(label), "[arg %s]", a->name);
+			int rc = rung__fail(spec->path, a->size.line, label, "size",
+			                    "%lld bytes, but %s:%d says %s = %lld: the kernel needs that much %s scratch per "
+			                    "program (x %lld programs = %lld bytes); drop the kind = scratch arguments (the "
+			                    "sidecar adds them) or make it at least %lld",
+			                    (long long)have, sc->file, k[i].line, k[i].key, (long long)k[i].size, k[i].what,
+			                    (long long)programs * sc->num_ctas, (long long)want, (long long)want);
+			return s < 0 ? rc : rung__in_set(rc, ds, &spec->dims);
+		}
+	}
+	return 0;
+}
+
 static int set_number(rung_expr_src *e, int64_t v, int line)
 {
 	char buf[32];
@@ -397,18 +491,6 @@ int rung_launch_for_kernel(rung_launch *out, const rung_spec *spec, const char *
 		return found;
 	int rc = 0;
 	if (sc) {
-		if (sc->has_global_scratch && sc->global_scratch > 0) {
-			rc = rung_error_set(RUNG_EINVAL, "%s:%d: global_scratch_size = %lld: rung passes scratch as a null "
-			                    "pointer, so a kernel that needs global scratch is not supported yet",
-			                    sc->file, sc->global_scratch_line, (long long)sc->global_scratch);
-			goto fail;
-		}
-		if (sc->has_profile_scratch && sc->profile_scratch > 0) {
-			rc = rung_error_set(RUNG_EINVAL, "%s:%d: profile_scratch_size = %lld: rung passes scratch as a null "
-			                    "pointer, so a kernel that needs profile scratch is not supported yet",
-			                    sc->file, sc->profile_scratch_line, (long long)sc->profile_scratch);
-			goto fail;
-		}
 		bool bx = key_line[1] || spec->launch.nblock > 0, sx = key_line[2] || spec->launch.smem.text;
 		const char *bfile = key_line[1] ? file : spec->path, *sfile = key_line[2] ? file : spec->path;
 		if (!bx && sc->has_num_warps) {
@@ -430,6 +512,8 @@ int rung_launch_for_kernel(rung_launch *out, const rung_spec *spec, const char *
 		goto fail;
 	}
 	if (found && (rc = rung__launch_check(out, spec, key_line[0] || key_line[1] || key_line[2] ? "rung" : "[launch]")))
+		goto fail;
+	if (sc && (rc = sidecar_scratch(out, spec, sc)))
 		goto fail;
 	return found;
 fail:

@@ -733,13 +733,32 @@ static int check_sources(src_set *x, const char **src)
 
 /* ---- the entry's parameters ---------------------------------------------------- */
 
+/* Scratch arguments the kernel's sidecar adds after the [arg] sections. */
+static int added_scratch(const rung_compile_req *req)
+{
+	return req->spec && !req->spec->nscratch && req->launch ? req->launch->nscratch : 0;
+}
+
 /* The kernel takes as many parameters as the spec has [arg] sections (the worker
- * passes one per [arg], in order). Fails with out->error set. */
+ * passes one per [arg], in order), or those and the scratch arguments its
+ * sidecar adds. Fails with out->error set. */
 static int check_params(rung_compiled *out, const rung_compile_req *req, int nparams)
 {
 	const rung_spec *sp = req->spec;
-	if (!sp || nparams == sp->nargs || sp->nargs <= 0 || (sp->nscratch && nparams == sp->nargs - sp->nscratch))
+	int add = added_scratch(req);
+	if (!sp || nparams == sp->nargs || sp->nargs <= 0 || (sp->nscratch && nparams == sp->nargs - sp->nscratch) ||
+	    (add && nparams == sp->nargs + add))
 		return 0;
+	if (add) {
+		const rung_launch *l = req->launch;
+		const rung_arg *last = &sp->args[sp->nargs - 1];
+		errorf(out, "%s: kernel '%s' takes %d parameter%s, but %s declares %d [arg] section%s (the last is [arg %s] "
+		       "at %s:%d) and %s:%d adds %d scratch argument%s (%s%s%s): it should take %d",
+		       req->file, req->entry, nparams, nparams == 1 ? "" : "s", sp->path, sp->nargs, sp->nargs == 1 ? "" : "s",
+		       last->name, sp->path, last->line, l->sidecar, l->scratch[0].line, add, add == 1 ? "" : "s",
+		       l->scratch[0].key, add > 1 ? ", " : "", add > 1 ? l->scratch[1].key : "", sp->nargs + add);
+		return rung_error_set(RUNG_ECOMPILE, "%s", out->error);
+	}
 	const rung_arg *at = nparams < sp->nargs ? &sp->args[nparams] : &sp->args[sp->nargs - 1];
 	errorf(out, "%s: kernel '%s' takes %d parameter%s but %s declares %d [arg] section%s (%s is [arg %s] at %s:%d)",
 	       req->file, req->entry, nparams, nparams == 1 ? "" : "s", sp->path, sp->nargs, sp->nargs == 1 ? "" : "s",
@@ -776,6 +795,15 @@ static int check_param_sizes(rung_compiled *out, const rung_compile_req *req, in
 	const rung_spec *sp = req->spec;
 	if (rc < 0 || !sp)
 		return rc;
+	for (int i = sp->nargs; i < nparams && i < nsize && i < sp->nargs + added_scratch(req); i++) {
+		const rung_launch_scratch *x = &req->launch->scratch[i - sp->nargs];
+		if (size[i] > 0 && size[i] != 8) {
+			errorf(out, "%s: parameter %d of '%s' is %lld byte%s, but scratch argument %s (added by %s:%d, %s) "
+			       "passes 8 (a scratch pointer)", req->file, i + 1, req->entry, (long long)size[i],
+			       size[i] == 1 ? "" : "s", x->name, req->launch->sidecar, x->line, x->key);
+			return rung_error_set(RUNG_ECOMPILE, "%s", out->error);
+		}
+	}
 	for (int i = 0; i < nparams && i < nsize && i < sp->nargs; i++) {
 		const rung_arg *a = &sp->args[i];
 		int64_t want = arg_bytes(a);

@@ -28,6 +28,10 @@ typedef struct {
 	 * ("t/rung.ini:8: [task] arch: ..."), and the entry's parameters are counted
 	 * against its [arg] sections. */
 	const rung_spec *spec;
+	/* The kernel's launch (may be NULL): the scratch arguments its sidecar
+	 * adds after the [arg] sections (rung_launch.scratch) are counted and
+	 * sized too. NULL for the reference. */
+	const rung_launch *launch;
 	/* The directory every file the source #includes must lie in (the task's
 	 * repository or task directory, app/task.h), with root_what naming it in
 	 * messages; NULL: no such check (rung's own kernels). Each #include "..." or

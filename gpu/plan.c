@@ -49,6 +49,16 @@ static int eval_shape(rung_plan_shape *sh, const rung_spec *spec, const rung_lau
 		return RUNG_EINVAL;
 	if (rl && rung_launch_eval(&sh->ref_geom, rl, ds))
 		return rung_error_set(RUNG_EINVAL, "reference launch: %s", rung_error_last());
+	/* scratch: the spec's own sizes, then the sidecar's per program over the grid */
+	for (int i = 0; i < spec->nargs; i++)
+		if (spec->args[i].scratch && rung_arg_scratch_bytes(&sh->scratch_bytes[i], &spec->args[i], ds, spec->path))
+			return RUNG_EINVAL;
+	for (int k = 0; !spec->nscratch && k < kl->nscratch; k++) {
+		int i = spec->nargs + k;
+		if (rung_launch_scratch_bytes(&sh->scratch_bytes[i], kl, k, ds))
+			return RUNG_EINVAL;
+		sh->numel[i] = 1;
+	}
 	return 0;
 }
 
@@ -84,7 +94,18 @@ int rung_plan_build(rung_plan *out, const rung_spec *spec, const rung_launch *kl
 		set_kernel(&out->ref, spec->reference_entry ? spec->reference_entry : spec->entry, spec->reference);
 	if (spec->nargs > RUNG_MAX_ARGS)
 		return rung_error_set(RUNG_EINVAL, "%s: too many arguments", spec->path);
-	out->nargs = spec->nargs;
+	int added = spec->nscratch ? 0 : kl->nscratch; /* the sidecar's scratch arguments */
+	if (spec->nargs + added > RUNG_MAX_ARGS)
+		return rung_error_set(RUNG_EINVAL, "%s: too many arguments with the %d scratch arguments %s adds", spec->path,
+				      added, kl->sidecar);
+	out->nargs = spec->nargs + added;
+	for (int k = 0; k < added; k++) {
+		rung_plan_arg *p = &out->args[spec->nargs + k];
+		snprintf(p->name, sizeof(p->name), "%s", kl->scratch[k].name);
+		p->kind = RUNG_ARG_SCALAR;
+		p->dtype = RUNG_DT_I64;
+		p->scratch = true;
+	}
 	for (int i = 0; i < spec->nargs; i++) {
 		const rung_arg *a = &spec->args[i];
 		rung_plan_arg *p = &out->args[i];
@@ -94,6 +115,7 @@ int rung_plan_build(rung_plan *out, const rung_spec *spec, const rung_launch *kl
 		p->init = a->init;
 		p->a = a->init_a;
 		p->b = a->init_b;
+		p->scratch = a->scratch;
 		if (a->npy_path)
 			snprintf(p->npy, sizeof(p->npy), "%s", a->npy_path);
 		if (a->golden)
@@ -308,6 +330,8 @@ json_t *rung_plan_to_json(const rung_plan *p)
 			json_object_set_new(o, "npy", json_string(a->npy));
 		if (a->golden[0])
 			json_object_set_new(o, "golden", json_string(a->golden));
+		if (a->scratch)
+			json_object_set_new(o, "scratch", json_true());
 		json_array_append_new(args, o);
 	}
 	json_object_set_new(j, "args", args);
@@ -319,7 +343,11 @@ json_t *rung_plan_to_json(const rung_plan *p)
 			json_array_append_new(dims, json_pack("[s,I]", sh->dims.d[d].name, (json_int_t)sh->dims.d[d].value));
 		json_t *sargs = json_array();
 		for (int i = 0; i < p->nargs; i++) {
-			if (p->args[i].kind == RUNG_ARG_SCALAR)
+			if (p->args[i].scratch)
+				json_array_append_new(sargs, json_pack("{s:I,s:o,s:I}", "i", (json_int_t)sh->ival[i], "f",
+								       json_real(sh->fval[i]), "bytes",
+								       (json_int_t)sh->scratch_bytes[i]));
+			else if (p->args[i].kind == RUNG_ARG_SCALAR)
 				json_array_append_new(sargs, json_pack("{s:I,s:o}", "i", (json_int_t)sh->ival[i], "f",
 								       json_real(sh->fval[i])));
 			else
@@ -413,6 +441,9 @@ int rung_plan_from_json(rung_plan *out, const json_t *j)
 			return bad("arg npy");
 		if (json_object_get(o, "golden") && copy_str(a->golden, sizeof(a->golden), json_object_get(o, "golden")))
 			return bad("arg golden");
+		a->scratch = json_is_true(json_object_get(o, "scratch"));
+		if (a->scratch && a->kind != RUNG_ARG_SCALAR)
+			return bad("arg scratch");
 	}
 	const json_t *shapes = json_object_get(j, "shapes");
 	if (!json_is_array(shapes) || json_array_size(shapes) < 1 || json_array_size(shapes) > RUNG_PLAN_MAX_SHAPES)
@@ -441,6 +472,12 @@ int rung_plan_from_json(rung_plan *out, const json_t *j)
 				sh->ival[i] = (int64_t)json_integer_value(json_object_get(ao, "i"));
 				sh->fval[i] = json_number_value(json_object_get(ao, "f"));
 				sh->numel[i] = 1;
+				if (out->args[i].scratch) {
+					const json_t *b = json_object_get(ao, "bytes");
+					if (!json_is_integer(b) || json_integer_value(b) < 0)
+						return bad("scratch bytes");
+					sh->scratch_bytes[i] = (int64_t)json_integer_value(b);
+				}
 				continue;
 			}
 			if (i64_from_array(sh->extent[i], RUNG_MAX_RANK, &sh->rank[i], json_object_get(ao, "shape")))

@@ -23,6 +23,10 @@ typedef struct {
 	double a, b;
 	char npy[1024];    /* init = npy */
 	char golden[1024]; /* outputs: golden .npy standing in for the reference at the benchmark shape */
+	/* kind = scratch (kept as a scalar i64): the worker passes a zero-filled
+	 * buffer of the shape's scratch_bytes, or a null pointer for 0. The spec's
+	 * own, or one the kernel's sidecar added after them (rung_launch.scratch). */
+	bool scratch;
 } rung_plan_arg;
 
 typedef struct {
@@ -33,6 +37,7 @@ typedef struct {
 	int64_t numel[RUNG_MAX_ARGS];
 	int64_t ival[RUNG_MAX_ARGS]; /* scalars */
 	double fval[RUNG_MAX_ARGS];
+	int64_t scratch_bytes[RUNG_MAX_ARGS]; /* scratch arguments: bytes of their buffer, 0 = a null pointer */
 	rung_geom geom, ref_geom;
 } rung_plan_shape;
 
@@ -63,7 +68,8 @@ typedef struct {
 } rung_plan;
 
 /* Fills *out (caller-allocated; it is large, so heap it) from a spec. kl / rl are
- * the launches of kernel and reference (rung_launch_from_source). Shapes: every
+ * the launches of kernel and reference (rung_launch_from_source); the scratch
+ * arguments kl's sidecar added (kl->scratch) follow the spec's [arg]s. Shapes: every
  * [check] set that differs from [dims], or with none one odd shape (every dim minus 1, at least 1), then
  * the benchmark shape last. Seeds: spec->seeds derived from base_seed. Errors
  * name file:line (they come from the spec evaluators). */

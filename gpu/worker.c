@@ -482,6 +482,7 @@ int rung__compile_pair(rung_result *out, rung_compiled *kc, rung_compiled *rc, c
 		.src = job->kernel_src,
 		.src_len = job->kernel_len,
 		.spec = spec,
+		.launch = job->kernel_launch,
 		.file = job->kernel_file ? job->kernel_file : spec->kernel,
 		.entry = spec->entry,
 		.arch = arch,

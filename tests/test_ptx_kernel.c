@@ -8,11 +8,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <jansson.h>
+
 #include "core/err.h"
 #include "core/ptxscan.h"
+#include "core/sidecar.h"
 #include "core/spec.h"
 #include "gpu/compile.h"
 #include "gpu/cubin.h"
+#include "gpu/plan.h"
 #include "gpu/ptxas_run.h"
 #include "harness.h"
 
@@ -282,15 +286,193 @@ static void test_spec_scratch(void)
 	                                         "in bytes (e.g. size = 0)");
 	spec_fails("[arg gs]\nkind = scratch\nsize = 0\ndtype = i64\n",
 	           "t/rung.ini:29: [arg gs] dtype: a scratch argument takes only 'size' (bytes)");
-	spec_fails("[arg gs]\nkind = scratch\nsize = R*4\n",
-	           "t/rung.ini:28: [arg gs] size: 'R*4' = 256: rung passes scratch as a null pointer, so a kernel that "
-	           "needs global scratch is not supported yet (size must be 0)");
+	spec_fails("[arg gs]\nkind = scratch\nsize = R-65\n",
+	           "t/rung.ini:28: [arg gs] size: 'R-65' = -1, must be at least 0");
 	spec_fails("[arg gs]\nkind = scratch\nsize = 0\n[arg n]\nkind = scalar\ndtype = i32\nvalue = 1\n",
 	           "t/rung.ini:29: [arg gs]: [arg n] comes after the scratch argument [arg gs]; scratch arguments go last");
 	spec_fails("[arg gs]\nkind = output\ndtype = f32\nshape = R\nsize = 0\n",
 	           "t/rung.ini:30: [arg gs] size: only a scratch argument takes a size");
 	spec_fails("[arg gs]\nkind = scrach\n",
 	           "t/rung.ini:27: [arg gs] kind: unknown kind 'scrach' (expected input, output, inout, scalar or scratch)");
+}
+
+/* A size > 0: a buffer of that many bytes (an expression over the dims). */
+static void test_spec_scratch_size(void)
+{
+	char *t = spec_text("i32", "[arg gs]\nkind = scratch\nsize = R*4\n[arg ps]\nkind = scratch\nsize = 0\n");
+	rung_spec *s = spec_of(t);
+	if (s) {
+		CHECK_INT(s->nscratch, 2);
+		int64_t b = -1;
+		CHECK_INT(rung_arg_scratch_bytes(&b, &s->args[4], &s->dims, s->path), 0);
+		CHECK_INT(b, 256);
+		CHECK_INT(rung_arg_scratch_bytes(&b, &s->args[5], &s->dims, s->path), 0);
+		CHECK_INT(b, 0);
+		/* the plan carries the bytes per shape; the worker passes a buffer for 256, null for 0 */
+		rung_launch l;
+		CHECK(rung_launch_for_kernel(&l, s, "", "softmax.ptx", NULL) >= 0);
+		rung_plan *p = calloc(1, sizeof(*p));
+		CHECK_INT(rung_plan_build(p, s, &l, NULL, 1), 0);
+		CHECK_INT(p->nargs, 6);
+		CHECK(p->args[4].scratch && p->args[5].scratch && !p->args[3].scratch);
+		CHECK_INT(p->shapes[p->nshapes - 1].scratch_bytes[4], 256);
+		CHECK_INT(p->shapes[p->nshapes - 1].scratch_bytes[5], 0);
+		free(p);
+		rung_launch_clear(&l);
+	}
+	rung_spec_free(s);
+	free(t);
+}
+
+/* Triton 3.6's metadata: global_scratch_size at line 2, profile_scratch_size at line 6. */
+#define SIDECAR(gs, ps) \
+	"{\n \"global_scratch_size\": " gs ",\n \"global_scratch_align\": 1,\n \"name\": \"softmax_kernel\",\n" \
+	" \"num_warps\": 4,\n \"profile_scratch_size\": " ps ",\n \"shared\": 16\n}\n"
+
+static int launch_sc(rung_launch *l, const rung_spec *s, const char *sc)
+{
+	memset(l, 0, sizeof(*l));
+	return rung_launch_with_sidecar(l, s, "", "t/softmax.ptx", sc, strlen(sc), "t/softmax.json");
+}
+
+/* The spec declares no scratch: the sidecar adds them, and the compile
+ * counts and sizes them against the .entry list. */
+static void test_sidecar_adds_scratch(void)
+{
+	size_t len = 0;
+	char *ptx = fixture(&len);
+	char *t = spec_text("i32", "");
+	rung_spec *s = spec_of(t);
+	rung_launch l;
+	rung_compiled c;
+	if (!ptx || !s)
+		goto out;
+	CHECK_INT(s->nargs, 4);
+	CHECK(launch_sc(&l, s, SIDECAR("256", "0")) >= 0);
+	CHECK_INT(l.nscratch, 2);
+	CHECK_STR(l.scratch[0].name, "global_scratch");
+	CHECK_STR(l.scratch[0].key, "global_scratch_size");
+	CHECK_INT(l.scratch[0].per_program, 256);
+	CHECK_INT(l.scratch[0].line, 2);
+	CHECK_STR(l.scratch[1].name, "profile_scratch");
+	CHECK_INT(l.scratch[1].per_program, 0);
+	CHECK_INT(l.scratch[1].line, 6);
+	CHECK_STR(l.sidecar, "t/softmax.json");
+	int64_t b = -1;
+	CHECK_INT(rung_launch_scratch_bytes(&b, &l, 0, &s->dims), 0);
+	CHECK_INT(b, 256 * 64); /* per program x grid = R = 64 programs */
+	CHECK_INT(rung_launch_scratch_bytes(&b, &l, 1, &s->dims), 0);
+	CHECK_INT(b, 0);
+
+	/* 6 parameters: the 4 [arg]s and the 2 the sidecar adds */
+	rung_compile_req req = {.src = ptx, .src_len = len, .file = "softmax.ptx", .entry = "softmax_kernel",
+	                        .arch = "sm_90", .spec = s, .launch = &l};
+	CHECK_INT(rung_compile(&c, &req), 0);
+	CHECK_STR(c.error, "");
+	rung_compiled_clear(&c);
+	/* without the sidecar's: 6 parameters, 4 [arg]s */
+	req.launch = NULL;
+	CHECK_INT(rung_compile(&c, &req), RUNG_ECOMPILE);
+	CHECK_CONTAINS(c.error, "takes 6 parameters but t/rung.ini declares 4 [arg] sections");
+	rung_compiled_clear(&c);
+
+	/* the plan: the added arguments after the spec's, bytes per shape over the grid */
+	rung_plan *p = calloc(1, sizeof(*p));
+	CHECK_INT(rung_plan_build(p, s, &l, NULL, 7), 0);
+	CHECK_INT(p->nargs, 6);
+	CHECK_STR(p->args[4].name, "global_scratch");
+	CHECK(p->args[4].scratch && p->args[5].scratch && p->args[4].kind == RUNG_ARG_SCALAR);
+	CHECK_INT(p->args[4].dtype, RUNG_DT_I64);
+	const rung_plan_shape *bench = &p->shapes[p->nshapes - 1];
+	CHECK_INT(bench->scratch_bytes[4], 256 * 64);
+	CHECK_INT(bench->scratch_bytes[5], 0);
+	CHECK_INT(bench->ival[4], 0);
+	CHECK_INT(p->shapes[0].scratch_bytes[4], 256 * p->shapes[0].geom.grid[0]); /* the odd shape: R = 63 */
+	CHECK_INT(p->shapes[0].geom.grid[0], 63);
+	/* through the worker protocol */
+	json_t *j = rung_plan_to_json(p);
+	rung_plan *q = calloc(1, sizeof(*q));
+	CHECK_INT(rung_plan_from_json(q, j), 0);
+	CHECK_INT(q->nargs, 6);
+	CHECK(q->args[4].scratch && q->args[5].scratch && !q->args[3].scratch);
+	CHECK_INT(q->shapes[q->nshapes - 1].scratch_bytes[4], 256 * 64);
+	CHECK_INT(q->shapes[0].scratch_bytes[4], 256 * 63);
+	json_decref(j);
+	free(q);
+	free(p);
+	rung_launch_clear(&l);
+
+	/* num_ctas: scratch per CTA */
+	CHECK(launch_sc(&l, s, "{\"num_warps\": 4, \"num_ctas\": 2, \"global_scratch_size\": 100}") >= 0);
+	CHECK_INT(l.nscratch, 1);
+	CHECK_INT(l.scratch[0].per_program, 200);
+	/* one added, the PTX takes two: the count names the sidecar */
+	req.launch = &l;
+	CHECK_INT(rung_compile(&c, &req), RUNG_ECOMPILE);
+	CHECK_STR(c.error, "softmax.ptx: kernel 'softmax_kernel' takes 6 parameters, but t/rung.ini declares 4 [arg] "
+	                   "sections (the last is [arg C] at t/rung.ini:22) and t/softmax.json:1 adds 1 scratch argument "
+	                   "(global_scratch_size): it should take 5");
+	rung_compiled_clear(&c);
+	rung_launch_clear(&l);
+
+	/* an added scratch where the PTX takes 4 bytes */
+	const char *k4 = ".version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k(.param .u64 a, .param .u64 b,"
+	                 " .param .u32 c, .param .u32 d, .param .u32 e, .param .u64 f)\n{\n\tret;\n}\n";
+	CHECK(launch_sc(&l, s, SIDECAR("256", "0")) >= 0);
+	rung_compile_req r4 = {.src = k4, .file = "k.ptx", .entry = "k", .arch = "sm_90", .spec = s, .launch = &l};
+	CHECK_INT(rung_compile(&c, &r4), RUNG_ECOMPILE);
+	CHECK_STR(c.error, "k.ptx: parameter 5 of 'k' is 4 bytes, but scratch argument global_scratch (added by "
+	                   "t/softmax.json:2, global_scratch_size) passes 8 (a scratch pointer)");
+	rung_compiled_clear(&c);
+	rung_launch_clear(&l);
+
+	/* an alignment rung's buffers cannot give */
+	CHECK_INT(launch_sc(&l, s, "{\"num_warps\": 4,\n\"global_scratch_size\": 64,\n\"global_scratch_align\": 1024}"),
+	          RUNG_EINVAL);
+	CHECK_STR(rung_error_last(), "t/softmax.json:3: global_scratch_align = 1024: rung's scratch buffers are aligned "
+	                             "to 256 bytes, so a larger alignment is not supported");
+	/* a sidecar without the keys (Triton before 3.3) adds nothing */
+	CHECK(launch_sc(&l, s, "{\"num_warps\": 4}") >= 0);
+	CHECK_INT(l.nscratch, 0);
+	rung_launch_clear(&l);
+out:
+	rung_spec_free(s);
+	free(t);
+	free(ptx);
+}
+
+/* The spec declares them: an explicit size wins, and must hold the sidecar's. */
+static void test_sidecar_declared_scratch(void)
+{
+	char *t = spec_text("i32", SCRATCH);
+	rung_spec *s = spec_of(t);
+	rung_launch l;
+	if (!s)
+		goto out;
+	CHECK(launch_sc(&l, s, SIDECAR("0", "0")) >= 0);
+	CHECK_INT(l.nscratch, 0); /* nothing added: the spec has its own */
+	rung_launch_clear(&l);
+	CHECK_INT(launch_sc(&l, s, SIDECAR("256", "0")), RUNG_EINVAL);
+	CHECK_STR(rung_error_last(), "t/rung.ini:28: [arg global_scratch] size: 0 bytes, but t/softmax.json:2 says "
+	                             "global_scratch_size = 256: the kernel needs that much global scratch per program "
+	                             "(x 64 programs = 16384 bytes); drop the kind = scratch arguments (the sidecar adds "
+	                             "them) or make it at least 16384");
+	CHECK_INT(launch_sc(&l, s, SIDECAR("0", "8")), RUNG_EINVAL);
+	CHECK_CONTAINS(rung_error_last(), "t/rung.ini:31: [arg profile_scratch] size: 0 bytes, but t/softmax.json:6 says "
+	                                  "profile_scratch_size = 8");
+	rung_spec_free(s);
+	free(t);
+	/* large enough under every size set */
+	t = spec_text("i32", "[arg gs]\nkind = scratch\nsize = R*256\n[arg ps]\nkind = scratch\nsize = 0\n");
+	s = spec_of(t);
+	if (s) {
+		CHECK(launch_sc(&l, s, SIDECAR("256", "0")) >= 0);
+		CHECK_INT(l.nscratch, 0);
+		rung_launch_clear(&l);
+	}
+out:
+	rung_spec_free(s);
+	free(t);
 }
 
 static void test_lang_of(void)
@@ -311,5 +493,8 @@ int main(void)
 	T_RUN(test_cuda_without_scratch);
 	T_RUN(test_cubin);
 	T_RUN(test_spec_scratch);
+	T_RUN(test_spec_scratch_size);
+	T_RUN(test_sidecar_adds_scratch);
+	T_RUN(test_sidecar_declared_scratch);
 	return t_done();
 }

@@ -90,6 +90,8 @@ static CUresult before_launch(rung_wjob *j, rung_dbuf *cand, const rung_plan_sha
 	const rung_bset *b = &j->bset;
 	CUstream st = j->c->stream;
 	CUresult r = trace_ptr ? rung_cu.cuMemsetD8Async(trace_ptr, 0, trace_bytes, st) : CUDA_SUCCESS;
+	if (r == CUDA_SUCCESS) /* scratch zeroed for each launch, before the L2 flush and the start event */
+		r = rung__scratch_zero(st);
 	for (int i = 0; i < p->nargs && r == CUDA_SUCCESS; i++) {
 		const rung_plan_arg *a = &p->args[i];
 		size_t bytes = (size_t)sh->numel[i] * rung_dtype_size(a->dtype);
@@ -238,6 +240,8 @@ int rung__determinism(rung_wjob *j, char *reason, size_t rlen)
 		r = rung_cu.cuMemsetD8Async(slot, 0, sizeof(vslot), c->stream);
 	if (r == CUDA_SUCCESS)
 		r = rung__smem_fill(c, c->stream, 0);
+	if (r == CUDA_SUCCESS)
+		r = rung__scratch_zero(c->stream);
 	if (r == CUDA_SUCCESS)
 		r = rung__launch(c, j->kfn, &sh->geom, params);
 	if (r != CUDA_SUCCESS || (r = rung_cu.cuStreamSynchronize(c->stream)) != CUDA_SUCCESS) {

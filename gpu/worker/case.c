@@ -208,9 +208,12 @@ static CUresult launch_sync(rung_wctx *c, CUfunction f, const rung_geom *g, void
 		    rung_cu.cuEventCreate(&e1, CU_EVENT_DEFAULT) != CUDA_SUCCESS)
 			e0 = e1 = NULL;
 	}
+	CUresult r = rung__scratch_zero(c->stream); /* before every launch, outside the event pair */
+	if (r != CUDA_SUCCESS)
+		return r;
 	if (e0)
 		rung_cu.cuEventRecord(e0, c->stream);
-	CUresult r = rung__launch(c, f, g, params);
+	r = rung__launch(c, f, g, params);
 	if (r == CUDA_SUCCESS && e1)
 		rung_cu.cuEventRecord(e1, c->stream);
 	CUresult s = rung_cu.cuStreamSynchronize(c->stream);

@@ -199,7 +199,7 @@ static CUresult before(cmp *s, int x, int variant)
 {
 	const rung_plan *p = s->p;
 	CUstream st = s->c->stream;
-	CUresult r = CUDA_SUCCESS;
+	CUresult r = rung__scratch_zero(st); /* before each launch, outside the timed window */
 	for (int i = 0; i < p->nargs && r == CUDA_SUCCESS; i++) {
 		const rung_plan_arg *a = &p->args[i];
 		if (rung__has_input(a) && (a->kind == RUNG_ARG_INOUT || x != s->cur))
@@ -542,9 +542,26 @@ bool rung__wcompare(rung_wctx *c, const json_t *msg, const rung_blob *blobs, int
 		rung__sfmt(reason, sizeof(reason), "%s", why);
 		goto out;
 	}
+	/* scratch buffers for both (A a CUDA version, B a Triton one with the
+	 * scratch arguments its sidecar adds, or the other way round) */
+	if (rung__scratch_ready(&ja, pa, reason, sizeof(reason)) || rung__scratch_ready(&jb, pb, reason, sizeof(reason)))
+		goto out;
 	if (rung__bench_buffers(&ja, buf, kp, params)) {
 		snprintf(reason, sizeof(reason), "%s", res.steps[RUNG_STEP_BENCH].reason);
 		goto out;
+	}
+	/* B's scratch arguments beyond A's arguments (the launch passes A's
+	 * parameters to both; a kernel ignores those past its own) */
+	for (int i = 0; i < pa->nargs && i < pb->nargs; i++) /* a null pointer for A, a buffer for B */
+		if (pa->args[i].scratch && pb->args[i].scratch && !kp[i].p)
+			rung__scalar_param(&kp[i], pb, shb, i);
+	for (int i = pa->nargs; i < pb->nargs; i++) {
+		if (!pb->args[i].scratch) {
+			snprintf(reason, sizeof(reason), "B takes argument %s that A does not", pb->args[i].name);
+			goto out;
+		}
+		rung__scalar_param(&kp[i], pb, shb, i);
+		params[i] = &kp[i];
 	}
 	if (!rung__flush_ready(c)) {
 		snprintf(reason, sizeof(reason), "out of device memory for the L2 flush buffer");
@@ -711,6 +728,7 @@ out:
 		if (jb.kmod)
 			rung_cu.cuModuleUnload(jb.kmod);
 	}
+	rung__scratch_release(!fatal);
 	rung_result_clear(&res);
 	free(hslots);
 	free(pa);

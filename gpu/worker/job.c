@@ -66,6 +66,11 @@ void rung__wjob_run(rung_wctx *c, const rung_plan *p, const void *kcubin, size_t
 		goto out;
 	}
 
+	if (rung__scratch_ready(&j, p, reason, sizeof(reason))) {
+		rung__wstep(res, RUNG_STEP_RUN, RUNG_S_FAILED, "%s", reason);
+		goto out;
+	}
+
 	rung_timing_lap("load modules + geometry", tm);
 
 	/* run: benchmark shape, first seed */
@@ -166,6 +171,7 @@ out:
 	}
 	rung__bset_clear(&j);
 	rung__keep_clear(&j);
+	rung__scratch_release(!j.fatal);
 	if (!j.fatal) {
 		if (j.kmod)
 			rung_cu.cuModuleUnload(j.kmod);

@@ -93,9 +93,68 @@ CUresult rung__launch(rung_wctx *c, CUfunction f, const rung_geom *g, void **par
 				      (unsigned)g->smem, c->stream, params, NULL);
 }
 
+/* --- scratch arguments ---------------------------------------------------------- */
+
+static CUdeviceptr scratch_buf[RUNG_MAX_ARGS];
+static size_t scratch_size[RUNG_MAX_ARGS];
+
+int rung__scratch_ready(rung_wjob *j, const rung_plan *p, char *reason, size_t rlen)
+{
+	for (int i = 0; i < p->nargs && i < RUNG_MAX_ARGS; i++) {
+		if (!p->args[i].scratch)
+			continue;
+		int64_t need = 0;
+		for (int s = 0; s < p->nshapes; s++)
+			if (p->shapes[s].scratch_bytes[i] > need)
+				need = p->shapes[s].scratch_bytes[i];
+		if (need <= (int64_t)scratch_size[i])
+			continue;
+		if (scratch_buf[i])
+			rung_cu.cuMemFree(scratch_buf[i]);
+		scratch_buf[i] = 0;
+		scratch_size[i] = 0;
+		CUresult r = rung_cu.cuMemAlloc(&scratch_buf[i], (size_t)need);
+		if (r != CUDA_SUCCESS) {
+			char d[200], b[32];
+			scratch_buf[i] = 0;
+			rung_cu_describe(d, sizeof(d), r);
+			rung__fmt_bytes(b, sizeof(b), (double)need);
+			rung__sfmt(reason, rlen, "no device memory for scratch argument %s (%s): %s", p->args[i].name, b, d);
+			j->fatal = rung_cu_is_sticky(r);
+			return 1;
+		}
+		scratch_size[i] = (size_t)need;
+	}
+	return 0;
+}
+
+CUresult rung__scratch_zero(CUstream st)
+{
+	CUresult r = CUDA_SUCCESS;
+	for (int i = 0; i < RUNG_MAX_ARGS && r == CUDA_SUCCESS; i++)
+		if (scratch_buf[i])
+			r = rung_cu.cuMemsetD8Async(scratch_buf[i], 0, scratch_size[i], st);
+	return r;
+}
+
+void rung__scratch_release(bool free_them)
+{
+	for (int i = 0; i < RUNG_MAX_ARGS; i++) {
+		if (scratch_buf[i] && free_them)
+			rung_cu.cuMemFree(scratch_buf[i]);
+		scratch_buf[i] = 0;
+		scratch_size[i] = 0;
+	}
+}
+
 void rung__scalar_param(rung_kparam *kp, const rung_plan *p, const rung_plan_shape *sh, int i)
 {
 	memset(kp, 0, sizeof(*kp));
+	if (p->args[i].scratch) { /* null for 0 bytes (and, never, an unready buffer) */
+		if (sh->scratch_bytes[i] > 0 && (size_t)sh->scratch_bytes[i] <= scratch_size[i])
+			kp->p = scratch_buf[i];
+		return;
+	}
 	switch (p->args[i].dtype) {
 	case RUNG_DT_F64: kp->f64 = sh->fval[i]; break;
 	case RUNG_DT_F32: kp->f32 = (float)sh->fval[i]; break;

@@ -34,6 +34,7 @@ static CUresult launch_once(void *ud)
 	rung__wprogress(c, RUNG_STEP_PROFILE, (double)u->session / (u->nsessions ? u->nsessions : 1),
 			"counter %d/%d (kernel replay)", u->session + 1, u->nsessions);
 	u->session++;
+	rung__scratch_zero(c->stream); /* zeroed scratch for each session, as for every launch */
 	if (rung__flush_ready(c))
 		rung__flush_l2(c);
 	CUresult r = rung__launch(u->j->c, u->j->kfn, &p->shapes[p->nshapes - 1].geom, u->params);

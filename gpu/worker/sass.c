@@ -31,7 +31,9 @@ static CUresult launch_once(void *ud)
 {
 	sass_ud *u = ud;
 	const rung_plan *p = u->j->p;
-	CUresult r = rung__launch(u->j->c, u->j->kfn, &p->shapes[p->nshapes - 1].geom, u->params);
+	CUresult r = rung__scratch_zero(u->j->c->stream); /* zeroed scratch for each launch */
+	if (r == CUDA_SUCCESS)
+		r = rung__launch(u->j->c, u->j->kfn, &p->shapes[p->nshapes - 1].geom, u->params);
 	if (r == CUDA_SUCCESS)
 		r = rung_cu.cuStreamSynchronize(u->j->c->stream);
 	return r;

@@ -91,9 +91,11 @@ void rung__wtrace(rung_wjob *j)
 	if (rung_cu.cuEventCreate(&e0, CU_EVENT_DEFAULT) != CUDA_SUCCESS ||
 	    rung_cu.cuEventCreate(&e1, CU_EVENT_DEFAULT) != CUDA_SUCCESS)
 		e0 = e1 = NULL;
-	if (e0)
+	r = rung__scratch_zero(c->stream); /* zeroed scratch, as for every launch */
+	if (r == CUDA_SUCCESS && e0)
 		rung_cu.cuEventRecord(e0, c->stream);
-	r = rung__launch(c, j->kfn, g, params);
+	if (r == CUDA_SUCCESS)
+		r = rung__launch(c, j->kfn, g, params);
 	if (r == CUDA_SUCCESS && e1)
 		rung_cu.cuEventRecord(e1, c->stream);
 	CUresult s = rung_cu.cuStreamSynchronize(c->stream);

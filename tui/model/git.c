@@ -987,8 +987,15 @@ static int compile_texts(rung_vctx *c, text_cache *tc)
 			.headers = src.headers,
 			.nheaders = src.nheaders,
 		};
+		rung_launch l; /* its sidecar's scratch arguments counted too */
+		memset(&l, 0, sizeof(l));
+		if (rung_launch_with_sidecar(&l, c->task.spec, src.text, src.path, src.sidecar, src.sidecar_len,
+					     src.sidecar_path) >= 0)
+			req.launch = &l;
+		rung_error_clear();
 		rung_compiled cc;
 		e = rung_compile(&cc, &req);
+		rung_launch_clear(&l);
 		if (e == 0) {
 			tc->ptx = cc.ptx ? strndup(cc.ptx, cc.ptx_len) : NULL;
 			if (cc.cubin && rung_sass_from_cubin(&tc->sass, cc.cubin, cc.cubin_len) < 0)
