@@ -39,7 +39,8 @@ static const struct {
 	const char *key, *label;
 	bool bytes;
 } rows[] = {
-	{"dram", "dram", true},      {"l2", "l2", true},           {"fp32", "fp32", false},
+	{"dram", "dram", true},      {"l2", "l2", true},           {"l1", "l1", true},
+	{"fp32", "fp32", false},
 	{"fp64", "fp64", false},     {"bf16", "bf16-mma", false}, {"tf32", "tf32-mma", false},
 };
 

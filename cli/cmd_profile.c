@@ -5,6 +5,7 @@
  * shape (gpu/worker/profile.c): a run of its own, after run and check, never
  * timed. Prints the run/check lines and
  *   [profile] ok dram=201.3MB (1.04x the bytes it needs) flops=34.4G (1.00x) occupancy=62% sm=81% time=73.1us
+ *   [profile] intensity dram=202 l2=29 l1=28.4 FLOP/B
  *   [profile] SKIPPED profiling counters not permitted (cuptiRangeProfilerEnable: ... INSUFFICIENT_PRIVILEGES ...)
  * For a version from git, the stored result of that content on this device
  * gets the counters (its bench and ideal point are kept).
@@ -358,6 +359,9 @@ int rung_cmd_profile(int argc, char **argv)
 			char line[1024];
 			rung_profile_summary(line, sizeof(line), &r, nf, nb);
 			printf("[profile] %s\n", line);
+			rung_profile_intensity_line(line, sizeof(line), &r);
+			if (line[0])
+				printf("[profile] intensity %s\n", line);
 			if (ps->reason[0])
 				printf("[profile] note: %s\n", ps->reason);
 			if (stored > 0)

@@ -12,6 +12,7 @@ rung_ceiling *rung_ceilings_field(rung_ceilings *c, const char *name)
 {
 	if (!strcmp(name, "dram")) return &c->dram;
 	if (!strcmp(name, "l2")) return &c->l2;
+	if (!strcmp(name, "l1")) return &c->l1;
 	if (!strcmp(name, "fp32")) return &c->fp32;
 	if (!strcmp(name, "fp64")) return &c->fp64;
 	for (int t = 0; t < RUNG_TC_COUNT; t++)
@@ -22,7 +23,7 @@ rung_ceiling *rung_ceilings_field(rung_ceilings *c, const char *name)
 
 char *rung_ceilings_to_json(const rung_ceilings *c)
 {
-	static const char *names[] = {"dram", "l2", "fp32", "fp64", "f16", "bf16", "tf32", "fp8", "int8", "f64"};
+	static const char *names[] = {"dram", "l2", "l1", "fp32", "fp64", "f16", "bf16", "tf32", "fp8", "int8", "f64"};
 	json_t *o = json_object();
 	rung_ceilings tmp = *c;
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {

@@ -1,7 +1,8 @@
 /* Roofline ceilings as JSON, for the store and `rung ceilings --json`:
  *   {"dram":{"value":4.31e12,"src":"measured"},"fp32":{...},"bf16":{...},...}
- * Keys: dram, l2, fp32, fp64 and the tensor types (rung_tc_name: f16, bf16,
- * tf32, fp8, int8, f64); absent ceilings are left out. */
+ * Keys: dram, l2, l1, fp32, fp64 and the tensor types (rung_tc_name: f16, bf16,
+ * tf32, fp8, int8, f64); absent ceilings are left out, so a stored object
+ * written before l1 existed reads with l1 absent. */
 #ifndef RUNG_CORE_CEILINGS_JSON_H
 #define RUNG_CORE_CEILINGS_JSON_H
 

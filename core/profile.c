@@ -59,6 +59,50 @@ void rung_profile_derive(rung_result *r)
 		rung_counter_set(r, "dram.bytes", (isnan(rd) ? 0 : rd) + (isnan(wr) ? 0 : wr));
 }
 
+double rung_profile_flops(const rung_result *r)
+{
+	static const char *const fk[] = {"flops.f32", "flops.f16", "flops.f64"};
+	double fl = NAN;
+	for (int i = 0; i < 3; i++) {
+		double v = rung_counter_get(r, fk[i]);
+		if (!isnan(v))
+			fl = (isnan(fl) ? 0 : fl) + v;
+	}
+	return fl;
+}
+
+const char *rung_profile_level_counter(rung_mem_level l)
+{
+	switch (l) {
+	case RUNG_MEM_DRAM: return "dram.bytes";
+	case RUNG_MEM_L2: return "lts__t_bytes.sum";
+	case RUNG_MEM_L1: return "l1tex__t_bytes.sum";
+	default: return NULL;
+	}
+}
+
+void rung_profile_intensities(double out[RUNG_MEM_NLEVELS], const rung_result *r)
+{
+	double fl = rung_profile_flops(r);
+	for (int l = 0; l < RUNG_MEM_NLEVELS; l++) {
+		double b = rung_counter_get(r, rung_profile_level_counter((rung_mem_level)l));
+		out[l] = fl > 0 && b > 0 ? fl / b : NAN;
+	}
+}
+
+void rung_profile_intensity_line(char *buf, size_t len, const rung_result *r)
+{
+	double ai[RUNG_MEM_NLEVELS];
+	rung_profile_intensities(ai, r);
+	size_t o = 0;
+	buf[0] = 0;
+	for (int l = 0; l < RUNG_MEM_NLEVELS && o < len; l++)
+		if (!isnan(ai[l]))
+			o += (size_t)snprintf(buf + o, len - o, "%s%s=%.3g", o ? " " : "", rung_mem_level_key((rung_mem_level)l), ai[l]);
+	if (o && o < len)
+		snprintf(buf + o, len - o, " FLOP/B");
+}
+
 /* 201.3MB, 34.4G */
 static void si(char *buf, size_t len, double v, const char *unit)
 {
@@ -139,17 +183,8 @@ void rung_profile_summary(char *buf, size_t len, const rung_result *r, double ne
 		if (need_bytes > 0)
 			ADD(" (%.2fx the bytes it needs)", dram / need_bytes);
 	}
-	double fl = 0;
-	bool any = false;
-	const char *fk[] = {"flops.f32", "flops.f16", "flops.f64"};
-	for (int i = 0; i < 3; i++) {
-		double v = rung_counter_get(r, fk[i]);
-		if (!isnan(v)) {
-			fl += v;
-			any = true;
-		}
-	}
-	if (any) {
+	double fl = rung_profile_flops(r);
+	if (!isnan(fl)) {
 		si(t, sizeof(t), fl, "");
 		ADD(" flops=%s", t);
 		if (need_flops > 0)

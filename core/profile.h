@@ -7,6 +7,7 @@
 #include <stddef.h>
 
 #include "core/result.h"
+#include "core/roofline.h"
 
 /* The metrics asked for, in order. A metric the chip lacks is skipped (named
  * in the profile rung's reason), never fatal. */
@@ -43,6 +44,23 @@ int rung_counter_set(rung_result *r, const char *name, double value);
  *   flops.f16 = hadd + hmul + 2 * hfma   flops.f64 = dadd + dmul + 2 * dfma
  *   dram.bytes = dram read + write */
 void rung_profile_derive(rung_result *r);
+
+/* The counted FLOPs: flops.f32 + flops.f16 + flops.f64, those present; NAN
+ * when none is. */
+double rung_profile_flops(const rung_result *r);
+
+/* The counter holding a memory level's bytes (ncu's hierarchical roofline):
+ *   DRAM dram.bytes (read + write)   L2 lts__t_bytes.sum   L1 l1tex__t_bytes.sum */
+const char *rung_profile_level_counter(rung_mem_level l);
+
+/* Arithmetic intensity at each level: the counted FLOPs over that level's
+ * bytes, FLOP/B; NAN where the FLOPs are absent or not > 0, or the level's
+ * bytes are absent or not > 0. */
+void rung_profile_intensities(double out[RUNG_MEM_NLEVELS], const rung_result *r);
+
+/* "dram=12.3 l2=4.56 l1=0.789 FLOP/B" (3 significant digits; a level without
+ * an intensity is left out); "" when none has one. */
+void rung_profile_intensity_line(char *buf, size_t len, const rung_result *r);
 
 /* A counter's value with its unit, from the metric's name (ncu's naming):
  * "201.3 MB" (bytes), "62.0 %" (pct_of_peak...), "73.1 us" (gpu__time_duration,

@@ -36,10 +36,42 @@ const char *rung_tc_name(rung_tc_type t)
 	return (unsigned)t < RUNG_TC_COUNT ? n[t] : "?";
 }
 
+static const char *const level_label[] = {
+#define RUNG_MEM_LEVEL_LABEL(id, label, key) label,
+	RUNG_MEM_LEVEL_LIST(RUNG_MEM_LEVEL_LABEL)
+#undef RUNG_MEM_LEVEL_LABEL
+};
+
+static const char *const level_key[] = {
+#define RUNG_MEM_LEVEL_KEY(id, label, key) key,
+	RUNG_MEM_LEVEL_LIST(RUNG_MEM_LEVEL_KEY)
+#undef RUNG_MEM_LEVEL_KEY
+};
+
+const char *rung_mem_level_label(rung_mem_level l)
+{
+	return (unsigned)l < RUNG_MEM_NLEVELS ? level_label[l] : "?";
+}
+
+const char *rung_mem_level_key(rung_mem_level l)
+{
+	return (unsigned)l < RUNG_MEM_NLEVELS ? level_key[l] : "?";
+}
+
+const rung_ceiling *rung_ceilings_mem(const rung_ceilings *c, rung_mem_level l)
+{
+	switch (l) {
+	case RUNG_MEM_DRAM: return &c->dram;
+	case RUNG_MEM_L2: return &c->l2;
+	case RUNG_MEM_L1: return &c->l1;
+	default: return NULL;
+	}
+}
+
 void rung_ceilings_init(rung_ceilings *c)
 {
 	rung_ceiling none = { NAN, RUNG_CEIL_NONE };
-	c->fp32 = c->fp64 = c->dram = c->l2 = none;
+	c->fp32 = c->fp64 = c->dram = c->l2 = c->l1 = none;
 	for (int t = 0; t < RUNG_TC_COUNT; t++)
 		c->tensor[t] = none;
 }
@@ -128,6 +160,8 @@ int rung_ceilings_datasheet(rung_ceilings *c, const rung_device_attrs *a)
 		set_ds(&c->tensor[t], per_clk_sms * rung_arch_tensor_flop_per_clk(a->major, a->minor, (rung_tc_type)t));
 	if (a->mem_clock_khz > 0 && a->bus_width_bits > 0)
 		set_ds(&c->dram, 2.0 * (double)a->mem_clock_khz * 1e3 * (double)a->bus_width_bits / 8.0);
+	/* L1: one 128-byte wavefront per SM per clock, on every architecture of the table */
+	set_ds(&c->l1, rung_arch_fp32_fma_per_clk(a->major, a->minor) > 0 ? per_clk_sms * RUNG_L1_BYTES_PER_CLK : 0);
 	return 0;
 }
 

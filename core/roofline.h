@@ -24,8 +24,31 @@ const char *rung_tc_name(rung_tc_type t); /* "f16", ... */
 typedef struct {
 	rung_ceiling fp32, fp64;
 	rung_ceiling tensor[RUNG_TC_COUNT];
-	rung_ceiling dram, l2;
+	rung_ceiling dram, l2, l1;
 } rung_ceilings;
+
+/* The memory levels of the hierarchical roofline (ncu's): _(ID, label, key).
+ * key is the ceiling's JSON key (core/ceilings_json.h). */
+#define RUNG_MEM_LEVEL_LIST(_) \
+	_(DRAM, "DRAM", "dram") \
+	_(L2, "L2", "l2") \
+	_(L1, "L1", "l1")
+
+typedef enum {
+#define RUNG_MEM_LEVEL_ENUM(id, label, key) RUNG_MEM_##id,
+	RUNG_MEM_LEVEL_LIST(RUNG_MEM_LEVEL_ENUM)
+#undef RUNG_MEM_LEVEL_ENUM
+	RUNG_MEM_NLEVELS
+} rung_mem_level;
+
+const char *rung_mem_level_label(rung_mem_level l); /* "DRAM", "L2", "L1" */
+const char *rung_mem_level_key(rung_mem_level l);   /* "dram", "l2", "l1" */
+/* The bandwidth ceiling of a memory level (NULL for an unknown level). */
+const rung_ceiling *rung_ceilings_mem(const rung_ceilings *c, rung_mem_level l);
+
+/* L1 bytes per clock per SM of the datasheet formula (128 B/clk on sm_70 and
+ * newer: one 128-byte wavefront per clock). */
+#define RUNG_L1_BYTES_PER_CLK 128
 
 /* Device attributes as the driver reports them. */
 typedef struct {
@@ -46,6 +69,7 @@ int rung_arch_tensor_flop_per_clk(int major, int minor, rung_tc_type t);
 /* Fills the datasheet ceilings from attributes (leaves measured ones in place):
  *   fp32 = SMs * FMA/clk/SM * 2 * SM clock
  *   dram = 2 (double data rate) * memory clock * bus width / 8
+ *   l1   = SMs * RUNG_L1_BYTES_PER_CLK * SM clock (sm_70 and newer)
  * L2 has no datasheet formula and stays absent. Returns 0, or RUNG_EINVAL when
  * the attributes are missing (zero). */
 int rung_ceilings_datasheet(rung_ceilings *c, const rung_device_attrs *a);

@@ -45,6 +45,7 @@ void rung_ceilings_guard(rung_ceilings *out, const rung_env *e, const rung_ceili
 	take_higher(&out->fp64, &measured->fp64);
 	take_higher(&out->dram, &measured->dram);
 	take_higher(&out->l2, &measured->l2);
+	take_higher(&out->l1, &measured->l1);
 	for (int t = 0; t < RUNG_TC_COUNT; t++)
 		take_higher(&out->tensor[t], &measured->tensor[t]);
 }

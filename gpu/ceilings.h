@@ -5,6 +5,8 @@
  * best of several launches:
  *   dram  a copy of 1 GiB into 1 GiB (bytes read + written)
  *   l2    a copy between two buffers that together fit in a third of L2, repeated in the kernel
+ *   l1    128-bit ld.global.ca loads of one 16 KiB working set, read over and over by every
+ *         block (bytes read; L1-resident after the first pass)
  *   fp32  a register-resident FFMA loop (8 independent chains per thread)
  *   fp64  the same with DFMA
  *   bf16  mma.sync.m16n8k16 BF16 -> F32 in a loop (4 independent accumulators per warp)
@@ -18,7 +20,7 @@
 #include "core/roofline.h"
 #include "gpu/worker.h"
 
-/* The CUDA source of the ceiling kernels (extern "C": ceil_copy, ceil_ffma,
+/* The CUDA source of the ceiling kernels (extern "C": ceil_copy, ceil_l1, ceil_ffma,
  * ceil_dfma, ceil_mma_bf16, ceil_mma_tf32). */
 const char *rung_ceilings_source(void);
 

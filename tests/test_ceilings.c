@@ -38,6 +38,7 @@ static rung_ceilings measured(void)
 	rung_ceilings_init(&c);
 	c.dram = (rung_ceiling){4.31e12, RUNG_CEIL_MEASURED};
 	c.l2 = (rung_ceiling){10.5e12, RUNG_CEIL_MEASURED};
+	c.l1 = (rung_ceiling){29.7e12, RUNG_CEIL_MEASURED};
 	c.fp32 = (rung_ceiling){66.2e12, RUNG_CEIL_MEASURED};
 	c.tensor[RUNG_TC_BF16] = (rung_ceiling){480e12, RUNG_CEIL_MEASURED};
 	c.tensor[RUNG_TC_TF32] = (rung_ceiling){240e12, RUNG_CEIL_MEASURED};
@@ -47,7 +48,7 @@ static rung_ceilings measured(void)
 static void test_json(void)
 {
 	rung_ceilings c = measured(), back;
-	char *s = rung_ceilings_to_json(&c);
+	char *s = rung_ceilings_to_json(&c), *s2;
 	CHECK_CONTAINS(s, "\"dram\":{\"src\":\"measured\",\"value\":4310000000000");
 	CHECK(!strstr(s, "fp64")); /* absent ceilings are left out */
 	CHECK_INT(rung_ceilings_from_json(&back, s), 0);
@@ -58,6 +59,24 @@ static void test_json(void)
 	CHECK_NEAR(back.tensor[RUNG_TC_TF32].value, 240e12, 1);
 	CHECK(isnan(back.fp64.value));
 	CHECK_INT(back.fp64.src, RUNG_CEIL_NONE);
+	CHECK_CONTAINS(s2 = rung_ceilings_to_json(&c), "\"l1\":{\"src\":\"measured\",\"value\":29700000000000");
+	free(s2);
+	CHECK_NEAR(back.l1.value, 29.7e12, 1);
+	CHECK_INT(back.l1.src, RUNG_CEIL_MEASURED);
+	CHECK(rung_ceilings_field(&back, "l1") == &back.l1);
+	/* a stored object from before L1 was measured reads, with L1 absent */
+	CHECK_INT(rung_ceilings_from_json(&back, "{\"dram\":{\"src\":\"measured\",\"value\":4.31e12},"
+						 "\"l2\":{\"src\":\"measured\",\"value\":1.05e13}}"), 0);
+	CHECK_NEAR(back.l2.value, 10.5e12, 1);
+	CHECK(isnan(back.l1.value));
+	CHECK_INT(back.l1.src, RUNG_CEIL_NONE);
+	/* the guard then takes the datasheet L1 */
+	rung_env e = h200();
+	rung_ceilings g;
+	rung_ceilings_guard(&g, &e, &back);
+	CHECK_NEAR(g.l1.value, 3.345408e13, 1);
+	CHECK_INT(g.l1.src, RUNG_CEIL_DATASHEET);
+	CHECK_INT(g.l2.src, RUNG_CEIL_MEASURED);
 	CHECK_INT(rung_ceilings_from_json(&back, "{not json"), RUNG_EINVAL);
 	CHECK(rung_ceilings_field(&back, "nope") == NULL);
 }
@@ -80,6 +99,8 @@ static void test_store(void)
 	CHECK_INT(when, 1764432000);
 	CHECK_NEAR(got.dram.value, 4.31e12, 1);
 	CHECK_NEAR(got.l2.value, 10.5e12, 1);
+	CHECK_NEAR(got.l1.value, 29.7e12, 1);
+	CHECK_INT(got.l1.src, RUNG_CEIL_MEASURED);
 	/* Another clock is another row; replacing keeps one row per key. */
 	rung_env e2 = e;
 	e2.sm_clock_mhz = 1500;
@@ -113,14 +134,20 @@ static void test_kernels_compile(void)
 		return;
 	}
 	const char *entries[] = {".entry ceil_copy", ".entry ceil_ffma", ".entry ceil_dfma", ".entry ceil_mma_bf16",
-				 ".entry ceil_mma_tf32"};
-	for (int i = 0; i < 5; i++)
+				 ".entry ceil_mma_tf32", ".entry ceil_l1"};
+	for (int i = 0; i < 6; i++)
 		CHECK_CONTAINS(k.ptx, entries[i]);
 	CHECK_CONTAINS(k.ptx, "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32");
 	CHECK_CONTAINS(k.ptx, "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32");
 	CHECK_CONTAINS(k.ptx, "fma.rn.f32");
 	CHECK_CONTAINS(k.ptx, "fma.rn.f64");
 	CHECK_CONTAINS(k.ptx, "ld.global.nc.v4");
+	/* the L1 kernel: 8 volatile 128-bit L1-cached loads per step, none merged */
+	CHECK_CONTAINS(k.ptx, "ld.global.ca.v4.f32");
+	int nca = 0;
+	for (const char *q = k.ptx; (q = strstr(q, "ld.global.ca.v4.f32")); q++)
+		nca++;
+	CHECK_INT(nca, 8);
 	CHECK(k.cubin_len > 0);
 	rung_compiled_clear(&k);
 }
@@ -144,6 +171,7 @@ static void test_print(void)
 	CHECK_CONTAINS(buf, "fp32      66.2 TFLOP/s     measured   datasheet 66.9 TFLOP/s");
 	CHECK_CONTAINS(buf, "fp64      -                none       datasheet 33.5 TFLOP/s");
 	CHECK_CONTAINS(buf, "l2        10.5 TB/s        measured   datasheet -");
+	CHECK_CONTAINS(buf, "l1        29.7 TB/s        measured   datasheet 33.5 TB/s");
 	CHECK_CONTAINS(buf, "bf16-mma  480 TFLOP/s      measured   datasheet 1.07e+03 TFLOP/s");
 }
 

@@ -2,6 +2,8 @@
  * /work/shared/notes/gpu-apis.md), floors and the speed-of-light guard. */
 #include "harness.h"
 
+#include "core/profile.h"
+#include "core/result.h"
 #include "core/roofline.h"
 
 static const rung_device_attrs h200 = { 132, 1980000, 3201000, 6016, 9, 0 };
@@ -29,6 +31,14 @@ static void t_h200_datasheet(void)
 	CHECK_INT(c.l2.src, RUNG_CEIL_NONE);
 	CHECK(isnan(c.l2.value));
 	CHECK_STR(rung_ceil_src_name(c.dram.src), "datasheet");
+	/* L1: 132 SMs * 128 B/clk * 1.98e9 = 3.345408e13 B/s (33.5 TB/s), datasheet */
+	CHECK_NEAR(c.l1.value, 132.0 * 128 * 1.98e9, 1);
+	CHECK_NEAR(c.l1.value, 3.345408e13, 1);
+	CHECK_INT(c.l1.src, RUNG_CEIL_DATASHEET);
+	CHECK(rung_ceilings_mem(&c, RUNG_MEM_L1) == &c.l1);
+	CHECK(rung_ceilings_mem(&c, RUNG_MEM_L2) == &c.l2);
+	CHECK(rung_ceilings_mem(&c, RUNG_MEM_DRAM) == &c.dram);
+	CHECK(rung_ceilings_mem(&c, RUNG_MEM_NLEVELS) == NULL);
 	/* peak for f32 data: max(fp32, tf32) = tf32 */
 	CHECK_NEAR(rung_ceilings_peak_for(&c, RUNG_DT_F32), 132.0 * 2048 * 1.98e9, 1);
 	CHECK_NEAR(rung_ceilings_peak_for(&c, RUNG_DT_F64), 132.0 * 128 * 1.98e9, 1);
@@ -49,12 +59,20 @@ static void t_h200_datasheet(void)
 	CHECK_NEAR(c.fp32.value / 1e12, 19.49, 0.01);
 	CHECK_NEAR(c.dram.value / 1e12, 1.555, 0.001);
 	CHECK_NEAR(c.tensor[RUNG_TC_F16].value / 1e12, 311.9, 0.1); /* datasheet 312 */
+	/* L1 108 * 128 * 1.41e9 = 19.49 TB/s */
+	CHECK_NEAR(c.l1.value, 1.949184e13, 1);
+	/* a measured L1 is kept when the datasheet is filled again */
+	c.l1 = (rung_ceiling){29.9e12, RUNG_CEIL_MEASURED};
+	rung_ceilings_datasheet(&c, &a100);
+	CHECK_NEAR(c.l1.value, 29.9e12, 0);
+	CHECK_INT(c.l1.src, RUNG_CEIL_MEASURED);
 
 	/* unknown arch: compute ceilings absent, DRAM still there */
 	rung_device_attrs odd = { 10, 1000000, 1000000, 256, 5, 0 };
 	rung_ceilings_init(&c);
 	CHECK_INT(rung_ceilings_datasheet(&c, &odd), 0);
 	CHECK(isnan(c.fp32.value));
+	CHECK(isnan(c.l1.value) && c.l1.src == RUNG_CEIL_NONE); /* no L1 formula for an unknown arch */
 	CHECK(c.dram.value > 0);
 	CHECK(isnan(rung_ceilings_peak_compute(&c)));
 	rung_device_attrs none = { 0, 0, 0, 0, 9, 0 };
@@ -106,10 +124,81 @@ static void t_impossible(void)
 	CHECK(!rung_roofline_impossible(0.01, NAN, 0.03));
 }
 
+static void t_levels(void)
+{
+	CHECK_INT(RUNG_MEM_NLEVELS, 3);
+	CHECK_STR(rung_mem_level_label(RUNG_MEM_DRAM), "DRAM");
+	CHECK_STR(rung_mem_level_label(RUNG_MEM_L2), "L2");
+	CHECK_STR(rung_mem_level_label(RUNG_MEM_L1), "L1");
+	CHECK_STR(rung_mem_level_key(RUNG_MEM_L1), "l1");
+	CHECK_STR(rung_mem_level_label(RUNG_MEM_NLEVELS), "?");
+	CHECK_STR(rung_profile_level_counter(RUNG_MEM_DRAM), "dram.bytes");
+	CHECK_STR(rung_profile_level_counter(RUNG_MEM_L2), "lts__t_bytes.sum");
+	CHECK_STR(rung_profile_level_counter(RUNG_MEM_L1), "l1tex__t_bytes.sum");
+}
+
+/* The hierarchical intensities: one FLOP count over each level's bytes. */
+static void t_intensities(void)
+{
+	rung_result r;
+	rung_result_init(&r);
+	double ai[RUNG_MEM_NLEVELS];
+	char line[128];
+	rung_profile_intensities(ai, &r);
+	CHECK(isnan(ai[0]) && isnan(ai[1]) && isnan(ai[2]));
+	CHECK(isnan(rung_profile_flops(&r)));
+	rung_profile_intensity_line(line, sizeof(line), &r);
+	CHECK_STR(line, "");
+	/* 2e9 f32 + 1e9 f16 = 3e9 FLOP; DRAM 1e9 B, L2 2e9 B, L1 4e9 B -> 3, 1.5, 0.75 FLOP/B */
+	rung_counter_set(&r, "flops.f32", 2e9);
+	rung_counter_set(&r, "flops.f16", 1e9);
+	rung_counter_set(&r, "dram.bytes", 1e9);
+	rung_counter_set(&r, "lts__t_bytes.sum", 2e9);
+	rung_counter_set(&r, "l1tex__t_bytes.sum", 4e9);
+	CHECK_NEAR(rung_profile_flops(&r), 3e9, 0);
+	rung_profile_intensities(ai, &r);
+	CHECK_NEAR(ai[RUNG_MEM_DRAM], 3, 1e-12);
+	CHECK_NEAR(ai[RUNG_MEM_L2], 1.5, 1e-12);
+	CHECK_NEAR(ai[RUNG_MEM_L1], 0.75, 1e-12);
+	rung_profile_intensity_line(line, sizeof(line), &r);
+	CHECK_STR(line, "dram=3 l2=1.5 l1=0.75 FLOP/B");
+	/* the demo's 128x128 tile (examples/sgemm/recorded.jsonl): 137438953472 + 2097152 FLOP
+	 * over 679864320 / 4736053952 / 4831838208 B = 202.16 / 29.020 / 28.445 FLOP/B */
+	rung_counter_set(&r, "flops.f32", 137438953472.0);
+	rung_counter_set(&r, "flops.f16", 2097152.0);
+	rung_counter_set(&r, "dram.bytes", 679864320.0);
+	rung_counter_set(&r, "lts__t_bytes.sum", 4736053952.0);
+	rung_counter_set(&r, "l1tex__t_bytes.sum", 4831838208.0);
+	rung_profile_intensities(ai, &r);
+	CHECK_NEAR(ai[RUNG_MEM_DRAM], 202.16, 0.005);
+	CHECK_NEAR(ai[RUNG_MEM_L2], 29.020, 0.0005);
+	CHECK_NEAR(ai[RUNG_MEM_L1], 28.445, 0.0005);
+	rung_profile_intensity_line(line, sizeof(line), &r);
+	CHECK_STR(line, "dram=202 l2=29 l1=28.4 FLOP/B");
+	/* a level without its counter is left out; zero bytes are no intensity */
+	rung_result_clear(&r);
+	rung_result_init(&r);
+	rung_counter_set(&r, "flops.f32", 8e9);
+	rung_counter_set(&r, "dram.bytes", 0);
+	rung_counter_set(&r, "l1tex__t_bytes.sum", 1e9);
+	rung_profile_intensities(ai, &r);
+	CHECK(isnan(ai[RUNG_MEM_DRAM]) && isnan(ai[RUNG_MEM_L2]));
+	CHECK_NEAR(ai[RUNG_MEM_L1], 8, 0);
+	rung_profile_intensity_line(line, sizeof(line), &r);
+	CHECK_STR(line, "l1=8 FLOP/B");
+	/* zero counted FLOPs (a tensor-core kernel: no FFMA counted) have no point */
+	rung_counter_set(&r, "flops.f32", 0);
+	rung_profile_intensities(ai, &r);
+	CHECK(isnan(ai[RUNG_MEM_L1]));
+	rung_result_clear(&r);
+}
+
 int main(void)
 {
 	T_RUN(t_h200_datasheet);
 	T_RUN(t_floors);
 	T_RUN(t_impossible);
+	T_RUN(t_levels);
+	T_RUN(t_intensities);
 	return t_done();
 }

@@ -1388,13 +1388,13 @@ static void test_roofline_measured(void)
 	golden(dir, "roofline_measured.txt");
 	char *t = dump_of(dir, "roofline_measured.txt");
 	CHECK_CONTAINS(t, "moves 3.1x the bytes it needs");
-	CHECK_CONTAINS(t, "o ideal ([roofline] counts)  x measured (profile counters)  r recorded elsewhere");
+	CHECK_CONTAINS(t, "o ideal ([roofline] counts)  x DRAM (profile counters; L: all)  r recorded elsewhere");
 	CHECK_CONTAINS(t, "(datasheet ceilings)");
 	/* measured intensity is the ideal one / 3.1 */
 	rung_row_metrics mx;
 	rung_row_metrics_get(&mx, m, k, rung_model_baseline(m));
 	char want[64];
-	snprintf(want, sizeof(want), "measured %.1f FLOP/B", mx.intensity / 3.1);
+	snprintf(want, sizeof(want), "; DRAM %.1f FLOP/B", mx.intensity / 3.1);
 	CHECK_CONTAINS(t, want);
 	free(t);
 	t = dump_of(dir, "roofline_recorded.txt");

@@ -36,6 +36,9 @@
 	_(POINT, "point") \
 	_(SELECTED_POINT, "selected_point") \
 	_(PATH, "path") \
+	_(MEM_DRAM, "mem_dram") \
+	_(MEM_L2, "mem_l2") \
+	_(MEM_L1, "mem_l1") \
 	_(IMPOSSIBLE, "impossible") \
 	_(ERROR, "error") \
 	_(WARNING, "warning") \

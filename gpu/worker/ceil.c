@@ -119,6 +119,24 @@ static void copy_ceiling(ceil_run *cr, const char *key, size_t bytes, int reps, 
 	}
 }
 
+static void l1_ceiling(ceil_run *cr, unsigned grid, CUdeviceptr out)
+{
+	rung_wctx *c = cr->c;
+	const size_t ws = 16 << 10; /* ceil_l1's working set: 1024 float4 */
+	CUdeviceptr a = 0;
+	if (rung_cu.cuMemAlloc(&a, ws) != CUDA_SUCCESS) {
+		json_object_set_new(cr->notes, "l1", json_string("out of device memory for 16 KiB"));
+		return;
+	}
+	rung_cu.cuMemsetD32Async(a, 0x3f800000u, ws / 4, c->stream);
+	int iters = 1024;
+	void *params[] = {&a, &out, &iters};
+	double ms = best_ms(cr, "ceil_l1", grid, 256, params);
+	put(cr, "l1", 16.0 * 8 * iters * (double)grid * 256, ms);
+	if (!cr->fatal)
+		rung_cu.cuMemFree(a);
+}
+
 bool rung__wceilings(rung_wctx *c, const json_t *msg, const rung_blob *blobs, int nblobs)
 {
 	(void)msg;
@@ -148,6 +166,11 @@ bool rung__wceilings(rung_wctx *c, const json_t *msg, const rung_blob *blobs, in
 	if (!cr.fatal) {
 		rung__wprogress(c, RUNG_STEP_BENCH, 0.2, "l2");
 		copy_ceiling(&cr, "l2", (l2 / 6) & ~(size_t)0xffff, 50, sms * 8);
+	}
+	/* L1: one 16 KiB working set read by every block, 8 x 16 B loads per thread and iteration. */
+	if (!cr.fatal) {
+		rung__wprogress(c, RUNG_STEP_BENCH, 0.3, "l1");
+		l1_ceiling(&cr, sms * 8, out);
 	}
 	/* FP32 / FP64: 8 chains x 16 unrolled FMAs per iteration, 2 FLOP each. */
 	if (!cr.fatal) {

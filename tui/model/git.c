@@ -1288,8 +1288,7 @@ static void git_free(rung_model *m)
  * ceilings`); m->ceil.source says which. */
 static void set_ceilings(rung_model *m, rung_store *store)
 {
-	m->ceil.bw_bytes_s = m->ceil.fp32_flop_s = m->ceil.tensor_flop_s = NAN;
-	m->ceil.source[0] = 0;
+	rung_model_ceilings_clear(&m->ceil);
 	for (int pass = 0; pass < 2; pass++)
 		for (int i = 0; i < m->nrows; i++) {
 			const rung_result *r = rung_model_row_result(&m->rows[i], pass == 1);

@@ -49,10 +49,20 @@ const char *rung_text_kind_name(rung_text_kind k)
 	return (unsigned)k < RUNG_NTEXT ? n[k] : "?";
 }
 
+void rung_model_ceilings_clear(rung_model_ceilings *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->bw_bytes_s = c->l2_bytes_s = c->l1_bytes_s = c->fp32_flop_s = c->tensor_flop_s = NAN;
+}
+
+static double present(const rung_ceiling *c)
+{
+	return c->src != RUNG_CEIL_NONE ? c->value : NAN;
+}
+
 int rung_model_ceilings_from(rung_model_ceilings *out, const rung_env *env, const rung_ceilings *measured)
 {
-	out->bw_bytes_s = out->fp32_flop_s = out->tensor_flop_s = NAN;
-	out->source[0] = 0;
+	rung_model_ceilings_clear(out);
 	rung_ceilings c;
 	rung_ceilings_guard(&c, env, measured);
 	if (c.dram.src == RUNG_CEIL_NONE || c.fp32.src == RUNG_CEIL_NONE)
@@ -60,7 +70,14 @@ int rung_model_ceilings_from(rung_model_ceilings *out, const rung_env *env, cons
 				      env && env->arch[0] ? env->arch : "this device");
 	out->bw_bytes_s = c.dram.value;
 	out->fp32_flop_s = c.fp32.value;
-	out->tensor_flop_s = c.tensor[RUNG_TC_F16].src != RUNG_CEIL_NONE ? c.tensor[RUNG_TC_F16].value : NAN;
+	out->tensor_flop_s = present(&c.tensor[RUNG_TC_F16]);
+	out->l2_bytes_s = present(&c.l2);
+	out->l1_bytes_s = present(&c.l1);
+	out->src_dram = c.dram.src;
+	out->src_fp32 = c.fp32.src;
+	out->src_tensor = c.tensor[RUNG_TC_F16].src;
+	out->src_l2 = c.l2.src;
+	out->src_l1 = c.l1.src;
 	bool meas = c.dram.src == RUNG_CEIL_MEASURED || c.fp32.src == RUNG_CEIL_MEASURED;
 	snprintf(out->source, sizeof(out->source), "%s", rung_ceil_src_name(meas ? RUNG_CEIL_MEASURED : RUNG_CEIL_DATASHEET));
 	return 0;
@@ -71,7 +88,7 @@ int rung_model_init(rung_model *m, const rung_model_ops *ops, void *impl)
 	memset(m, 0, sizeof(*m));
 	m->ops = ops;
 	m->impl = impl;
-	m->ceil.bw_bytes_s = m->ceil.fp32_flop_s = m->ceil.tensor_flop_s = NAN;
+	rung_model_ceilings_clear(&m->ceil);
 	if (pipe(m->pipe_fd) < 0)
 		return rung_error_set(RUNG_EIO, "pipe: %s", strerror(errno));
 	for (int i = 0; i < 2; i++) {

@@ -146,10 +146,17 @@ typedef struct rung_model_event {
 /* Device ceilings for the roofline (NAN = unknown). */
 typedef struct {
 	double bw_bytes_s;   /* DRAM bandwidth, B/s */
+	double l2_bytes_s;   /* L2 bandwidth, B/s (NAN when unknown: measured only) */
+	double l1_bytes_s;   /* L1 bandwidth, B/s (NAN when unknown) */
 	double fp32_flop_s;  /* FP32 FMA peak, FLOP/s */
 	double tensor_flop_s;/* tensor peak, FLOP/s (NAN when unknown) */
+	/* where each came from (RUNG_CEIL_NONE: unknown, or not said) */
+	rung_ceil_src src_dram, src_l2, src_l1, src_fp32, src_tensor;
 	char source[64];     /* "measured", "datasheet", ... */
 } rung_model_ceilings;
+
+/* Every ceiling unknown. */
+void rung_model_ceilings_clear(rung_model_ceilings *c);
 
 /* The roofline screen's ceilings for a result's device: the speed-of-light
  * guard's (rung_ceilings_guard, core/roofline_guard.h: the datasheet ones for

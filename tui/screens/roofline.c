@@ -2,14 +2,18 @@
  * FLOP/s) under the memory and compute ceilings, the path through the versions
  * in commit order, the selected one highlighted.
  *
- * Each version has up to two points: the ideal one (the task's [roofline]
- * FLOP and byte counts over the bench median) and, where the profile rung left
- * counters, the measured one (counted FLOPs over measured DRAM bytes; counted
- * FLOPs over the median), drawn with another glyph. Results recorded on
- * another machine plot in their own role and are labelled. The ceilings are
- * the measured ones of the device when stored, else the datasheet's (title),
- * each labelled with its name and value ("DRAM 4.8 TB/s", "FP32 67 TFLOP/s")
- * in free cells beside its line. */
+ * Each version has its ideal point (the task's [roofline] FLOP and byte counts
+ * over the bench median) and, where the profile rung left counters, the
+ * hierarchical ones as ncu draws them: the counted FLOPs over the bytes moved
+ * at DRAM (dram.bytes), L2 (lts__t_bytes.sum) and L1 (l1tex__t_bytes.sum), at
+ * the counted FLOPs over the median, each level with its glyph and colour role.
+ * `L` (mem-levels) cycles the levels drawn: all, DRAM, L2, L1; with one level
+ * the path runs through its points too. Results recorded on another machine
+ * plot in their own role and are labelled. The ceilings are the speed-of-light
+ * guard's (measured where stored and higher, else the datasheet's: title), each
+ * labelled with its name and value ("DRAM 4.8 TB/s", "FP32 67 TFLOP/s"; "(measured)"
+ * or "(datasheet)" after one whose source is not the title's) in free cells
+ * beside its line; a level's bandwidth slope is drawn when a point of it is. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,43 +26,67 @@
 #include "tui/model/rowmetrics.h"
 #include "tui/view.h"
 
-/* The measured point of a version (NAN when it has no profile counters). */
+/* The measured points of a version: one FLOP/s, an intensity per memory
+ * level (NAN where it has no counters for it). */
 typedef struct {
-	double intensity, flop_s;
+	double intensity[RUNG_MEM_NLEVELS], flop_s;
 	double bytes_ratio; /* measured DRAM bytes / the bytes it needs ([roofline]); NAN when unknown */
 } measured_pt;
+
+/* The levels drawn: every one, or one of them (RUNG_REQ_MEM_LEVELS cycles). */
+typedef enum { SHOW_ALL = 0, SHOW_DRAM, SHOW_L2, SHOW_L1, SHOW_N } show_mode;
 
 typedef struct {
 	rung_row_metrics *mx;
 	measured_pt *ms;
 	int n;
-	bool any_measured, any_recorded;
+	bool any_level[RUNG_MEM_NLEVELS], any_recorded;
+	show_mode show;
 } roof_priv;
 
 static void measured_get(measured_pt *o, const rung_model_row *row, const rung_row_metrics *mx)
 {
-	o->intensity = o->flop_s = o->bytes_ratio = NAN;
+	for (int l = 0; l < RUNG_MEM_NLEVELS; l++)
+		o->intensity[l] = NAN;
+	o->flop_s = o->bytes_ratio = NAN;
 	const rung_result *r = row->result;
 	if (!r || isnan(mx->median_ms) || mx->median_ms <= 0)
 		return;
-	double bytes = rung_counter_get(r, "dram.bytes");
-	double flops = 0;
-	bool any = false;
-	const char *fk[] = {"flops.f32", "flops.f16", "flops.f64"};
-	for (int i = 0; i < 3; i++) {
-		double v = rung_counter_get(r, fk[i]);
-		if (!isnan(v)) {
-			flops += v;
-			any = true;
-		}
-	}
-	if (!any || isnan(bytes) || bytes <= 0 || flops <= 0)
+	double flops = rung_profile_flops(r);
+	if (!(flops > 0))
 		return;
+	rung_profile_intensities(o->intensity, r);
 	double s = mx->median_ms * 1e-3;
-	o->intensity = flops / bytes;
 	o->flop_s = flops / s;
-	if (!isnan(r->bench.tbps) && r->bench.tbps > 0)
+	double bytes = rung_counter_get(r, "dram.bytes");
+	if (bytes > 0 && !isnan(r->bench.tbps) && r->bench.tbps > 0)
 		o->bytes_ratio = bytes / (r->bench.tbps * 1e12 * s);
+}
+
+static bool level_shown(const roof_priv *p, int l)
+{
+	return p->show == SHOW_ALL || (int)p->show == l + 1;
+}
+
+/* The level's bandwidth (NAN when unknown) and its source. */
+static double level_bw(const rung_model_ceilings *ce, int l, rung_ceil_src *src)
+{
+	rung_ceil_src sd = l == RUNG_MEM_DRAM ? ce->src_dram : l == RUNG_MEM_L2 ? ce->src_l2 : ce->src_l1;
+	if (src)
+		*src = sd;
+	double v = l == RUNG_MEM_DRAM ? ce->bw_bytes_s : l == RUNG_MEM_L2 ? ce->l2_bytes_s : ce->l1_bytes_s;
+	return v > 0 ? v : NAN;
+}
+
+static rung_role level_role(int l)
+{
+	return l == RUNG_MEM_DRAM ? RUNG_ROLE_MEM_DRAM : l == RUNG_MEM_L2 ? RUNG_ROLE_MEM_L2 : RUNG_ROLE_MEM_L1;
+}
+
+static const char *level_glyph(int l)
+{
+	static const char *const u[] = {"\u25c6", "\u25b2", "\u25a0"}, *const a[] = {"x", "+", "#"};
+	return rung_tui_utf8 ? u[l] : a[l];
 }
 
 static bool plottable(double x, double y)
@@ -81,11 +109,14 @@ static int roof_open(rung_view *v)
 	if (!p->mx || !p->ms)
 		return -1;
 	int base = rung_model_baseline(m);
-	p->any_measured = p->any_recorded = false;
+	p->any_recorded = false;
+	for (int l = 0; l < RUNG_MEM_NLEVELS; l++)
+		p->any_level[l] = false;
 	for (int i = 0; i < m->nrows; i++) {
 		rung_row_metrics_get(&p->mx[i], m, i, base);
 		measured_get(&p->ms[i], &m->rows[i], &p->mx[i]);
-		p->any_measured |= plottable(p->ms[i].intensity, p->ms[i].flop_s);
+		for (int l = 0; l < RUNG_MEM_NLEVELS; l++)
+			p->any_level[l] |= plottable(p->ms[i].intensity[l], p->ms[i].flop_s);
 		p->any_recorded |= rung_model_row_is_recorded(&m->rows[i]) && plottable(p->mx[i].intensity, p->mx[i].flop_s);
 	}
 	v->nlines = m->nrows;
@@ -143,18 +174,78 @@ static bool cells_free(const rung_canvas *c, int cy, int cx, int n)
 	return true;
 }
 
+/* Cells of the plot that labels took (the canvas knows only its own). */
+typedef struct {
+	const rung_canvas *c;
+	unsigned char *taken; /* c->w * c->h */
+} label_map;
+
+/* Whether n cells of canvas row cy from cx hold nothing, not even a label. */
+static bool room(const label_map *lm, int cy, int cx, int n)
+{
+	if (!cells_free(lm->c, cy, cx, n))
+		return false;
+	for (int i = 0; lm->taken && i < n; i++)
+		if (lm->taken[(size_t)cy * (size_t)lm->c->w + (size_t)(cx + i)])
+			return false;
+	return true;
+}
+
+static void put_label(rung_view *v, label_map *lm, int margin, int cy, int cx, const char *text, rung_role role)
+{
+	int n = (int)strlen(text);
+	rung_tui_draw(v->win, 1 + cy, margin + cx, n, role, text);
+	for (int i = 0; lm->taken && i < n; i++)
+		lm->taken[(size_t)cy * (size_t)lm->c->w + (size_t)(cx + i)] = 1;
+}
+
 /* Labels a flat roof at canvas row ry, from cell cx_lo to the right edge: at the
  * right end, just above the line, else just below it (never on the top row,
  * whose right end has the axis' unit). */
-static void label_roof(rung_view *v, const rung_canvas *c, int margin, int ry, int cx_lo, const char *text, rung_role role)
+static void label_roof(rung_view *v, label_map *lm, int margin, int ry, int cx_lo, const char *text, rung_role role)
 {
 	int n = (int)strlen(text);
 	for (int dy = -1; dy <= 1; dy += 2)
-		for (int cx = c->w - n; cx >= cx_lo && cx >= 0 && ry + dy >= 1; cx--)
-			if (cells_free(c, ry + dy, cx, n)) {
-				rung_tui_draw(v->win, 1 + ry + dy, margin + cx, n, role, text);
+		for (int cx = lm->c->w - n; cx >= cx_lo && cx >= 0 && ry + dy >= 1; cx--)
+			if (room(lm, ry + dy, cx, n)) {
+				put_label(v, lm, margin, ry + dy, cx, text, role);
 				return;
 			}
+}
+
+/* Labels a memory slope whose upper end (its ridge with the FP32 roof) is at
+ * canvas cell (rx, ry): in the rows above the roof, ending at the ridge's column
+ * (else as near it as there is room), the nearest row first; a label already
+ * there pushes it up. */
+static bool label_slope_top(rung_view *v, label_map *lm, int margin, int rx, int ry, const char *text, rung_role role)
+{
+	int n = (int)strlen(text);
+	for (int r = ry - 1; r >= 1; r--)
+		for (int d = 0; d <= lm->c->w; d++) {
+			int cx = rx - n + 1 + d; /* ending at rx, then moved right */
+			if (cx < 0)
+				continue;
+			if (cx + n > lm->c->w)
+				break;
+			if (room(lm, r, cx, n)) {
+				put_label(v, lm, margin, r, cx, text, role);
+				return true;
+			}
+		}
+	return false;
+}
+
+/* "L2 10.5 TB/s", with "(measured)" or "(datasheet)" when the ceiling's source
+ * is not the one the title names. */
+static void ceiling_label(char *buf, int len, const char *name, double value, const char *unit, rung_ceil_src src,
+			  const char *title_src)
+{
+	char val[32];
+	fmt_rate(val, sizeof(val), value, unit);
+	if (src != RUNG_CEIL_NONE && strcmp(rung_ceil_src_name(src), title_src))
+		snprintf(buf, (size_t)len, "%s %s (%s)", name, val, rung_ceil_src_name(src));
+	else
+		snprintf(buf, (size_t)len, "%s %s", name, val);
 }
 
 static void roof_draw(rung_view *v)
@@ -163,8 +254,12 @@ static void roof_draw(rung_view *v)
 	rung_model *m = t->model;
 	roof_priv *p = v->priv;
 	const rung_model_ceilings *ce = &m->ceil;
-	rung_view_draw_title(v, "roofline %s (%s ceilings)", m->title, ce->source[0] ? ce->source : "no");
+	const char *title_src = ce->source[0] ? ce->source : "no";
+	rung_view_draw_title(v, "roofline %s (%s ceilings)", m->title, title_src);
 	int sel = rung_tui_selected_row(t);
+	bool any_shown = false;
+	for (int l = 0; l < RUNG_MEM_NLEVELS; l++)
+		any_shown |= p->any_level[l] && level_shown(p, l);
 	/* info line: the selected version's points, labelled when recorded elsewhere */
 	int info_y = v->height - 1;
 	if (sel >= 0 && sel < p->n && info_y >= 1) {
@@ -181,8 +276,15 @@ static void roof_draw(rung_view *v)
 			o = snprintf(line, sizeof(line), "%.*s %.1f FLOP/B %sFLOP/s %.0f%% of roof%s", RUNG_ID(row->hash), mx->intensity, fs,
 				     mx->roof_pct, mx->impossible ? " IMPOSSIBLE" : "");
 		}
-		if (plottable(ms->intensity, ms->flop_s) && o < (int)sizeof(line)) {
-			o += snprintf(line + o, sizeof(line) - (size_t)o, "; measured %.1f FLOP/B", ms->intensity);
+		bool first = true;
+		for (int l = 0; l < RUNG_MEM_NLEVELS && o < (int)sizeof(line); l++)
+			if (plottable(ms->intensity[l], ms->flop_s)) {
+				o += snprintf(line + o, sizeof(line) - (size_t)o, ms->intensity[l] >= 1 ? "%s %s %.1f" : "%s %s %.2g",
+					      first ? ";" : "", rung_mem_level_label((rung_mem_level)l), ms->intensity[l]);
+				first = false;
+			}
+		if (!first && o < (int)sizeof(line)) {
+			o += snprintf(line + o, sizeof(line) - (size_t)o, " FLOP/B");
 			/* the measured FLOP/s only when the counted FLOPs differ from the [roofline] ones */
 			if (o < (int)sizeof(line) && (isnan(mx->flop_s) || fabs(ms->flop_s / mx->flop_s - 1) > 0.01)) {
 				rung_fmt_si(fs, sizeof(fs), ms->flop_s);
@@ -206,7 +308,7 @@ static void roof_draw(rung_view *v)
 	int margin = 5;
 	/* room on the right for the "FLOP/B" unit after the last tick when wide enough */
 	/* a legend line above the info line when there is more than one kind of point */
-	bool legend = (p->any_measured || p->any_recorded) && v->height >= 12;
+	bool legend = (any_shown || p->any_recorded) && v->height >= 12;
 	int pw = v->width - margin - (v->width >= 40 ? 8 : 1), ph = v->height - 3 - legend; /* title, x labels, info */
 	if (pw < 4 || ph < 1) {
 		return;
@@ -215,10 +317,24 @@ static void roof_draw(rung_view *v)
 		rung_tui_draw(v->win, 1, 0, v->width, RUNG_ROLE_DIM, "no roofline ceilings known: run 'rung ceilings' on the GPU box");
 		return;
 	}
+	/* the memory slopes drawn: DRAM's always (the ideal points' roof), L2's and
+	 * L1's where their bandwidth is known and a point of that level is drawn */
+	bool slope[RUNG_MEM_NLEVELS];
+	double bw[RUNG_MEM_NLEVELS];
+	rung_ceil_src bsrc[RUNG_MEM_NLEVELS];
+	int nslopes = 0;
+	for (int l = 0; l < RUNG_MEM_NLEVELS; l++) {
+		bw[l] = level_bw(ce, l, &bsrc[l]);
+		slope[l] = l == RUNG_MEM_DRAM || (!isnan(bw[l]) && p->any_level[l] && level_shown(p, l));
+		nslopes += slope[l];
+	}
 	/* ranges */
 	double ridge = ce->fp32_flop_s / ce->bw_bytes_s;
 	double top = isnan(ce->tensor_flop_s) ? ce->fp32_flop_s : fmax(ce->fp32_flop_s, ce->tensor_flop_s);
 	double imin = ridge, imax = ridge, fmin_ = ce->fp32_flop_s, fmax_ = top;
+	for (int l = 0; l < RUNG_MEM_NLEVELS; l++)
+		if (slope[l])
+			imin = fmin(imin, ce->fp32_flop_s / bw[l]);
 	for (int i = 0; i < p->n; i++) {
 		const rung_row_metrics *mx = &p->mx[i];
 		if (isnan(mx->intensity) || isnan(mx->flop_s) || mx->intensity <= 0 || mx->flop_s <= 0)
@@ -230,12 +346,14 @@ static void roof_draw(rung_view *v)
 	}
 	for (int i = 0; i < p->n; i++) {
 		const measured_pt *ms = &p->ms[i];
-		if (!plottable(ms->intensity, ms->flop_s))
-			continue;
-		imin = fmin(imin, ms->intensity);
-		imax = fmax(imax, ms->intensity);
-		fmin_ = fmin(fmin_, ms->flop_s);
-		fmax_ = fmax(fmax_, ms->flop_s);
+		for (int l = 0; l < RUNG_MEM_NLEVELS; l++) {
+			if (!level_shown(p, l) || !plottable(ms->intensity[l], ms->flop_s))
+				continue;
+			imin = fmin(imin, ms->intensity[l]);
+			imax = fmax(imax, ms->intensity[l]);
+			fmin_ = fmin(fmin_, ms->flop_s);
+			fmax_ = fmax(fmax_, ms->flop_s);
+		}
 	}
 	axes a;
 	a.xlo = floor(log10(imin)) - (imin == ridge ? 1 : 0);
@@ -251,12 +369,19 @@ static void roof_draw(rung_view *v)
 		return;
 	a.dw = c.dw;
 	a.dh = c.dh;
-	/* ceilings: memory slope up to the ridge, flat compute roofs after it */
+	/* ceilings: memory slopes up to their ridges, flat compute roofs after the first */
 	double x0 = pow(10, a.xlo), x1 = pow(10, a.xhi);
-	double xr = fmin(ridge, x1);
-	rung_canvas_line(&c, to_dx(&a, x0), to_dy(&a, fmax(ce->bw_bytes_s * x0, pow(10, a.ylo))), to_dx(&a, xr),
-			 to_dy(&a, ce->bw_bytes_s * xr), RUNG_ROLE_CEILING, 2);
-	rung_canvas_line(&c, to_dx(&a, xr), to_dy(&a, ce->fp32_flop_s), to_dx(&a, x1), to_dy(&a, ce->fp32_flop_s), RUNG_ROLE_CEILING, 2);
+	double xr = fmin(ridge, x1), xfirst = xr;
+	for (int l = RUNG_MEM_NLEVELS - 1; l >= 0; l--) {
+		if (!slope[l])
+			continue;
+		double r = fmin(ce->fp32_flop_s / bw[l], x1);
+		xfirst = fmin(xfirst, r);
+		rung_canvas_line(&c, to_dx(&a, x0), to_dy(&a, fmax(bw[l] * x0, pow(10, a.ylo))), to_dx(&a, r), to_dy(&a, bw[l] * r),
+				 l == RUNG_MEM_DRAM ? RUNG_ROLE_CEILING : level_role(l), 2);
+	}
+	rung_canvas_line(&c, to_dx(&a, xfirst), to_dy(&a, ce->fp32_flop_s), to_dx(&a, x1), to_dy(&a, ce->fp32_flop_s),
+			 RUNG_ROLE_CEILING, 2);
 	if (!isnan(ce->tensor_flop_s) && ce->tensor_flop_s > ce->fp32_flop_s) {
 		double tr = ce->tensor_flop_s / ce->bw_bytes_s;
 		if (tr < x1) {
@@ -266,7 +391,8 @@ static void roof_draw(rung_view *v)
 					 RUNG_ROLE_DIM, 1);
 		}
 	}
-	/* path in commit order (rows are newest first) */
+	/* path in commit order (rows are newest first): the ideal points', and with
+	 * one level drawn, that level's points' */
 	int px = -1, py = -1;
 	for (int i = p->n - 1; i >= 0; i--) {
 		const rung_row_metrics *mx = &p->mx[i];
@@ -277,21 +403,37 @@ static void roof_draw(rung_view *v)
 			rung_canvas_line(&c, px, py, x, y, RUNG_ROLE_PATH, 1);
 		px = x, py = y;
 	}
-	/* the selected version's measured point, tied to its ideal one */
-	if (sel >= 0 && sel < p->n && plottable(p->ms[sel].intensity, p->ms[sel].flop_s) &&
-	    plottable(p->mx[sel].intensity, p->mx[sel].flop_s))
-		rung_canvas_line(&c, to_dx(&a, p->mx[sel].intensity), to_dy(&a, p->mx[sel].flop_s), to_dx(&a, p->ms[sel].intensity),
-				 to_dy(&a, p->ms[sel].flop_s), RUNG_ROLE_DIM, 3);
-	for (int i = p->n - 1; i >= 0; i--) {
-		const measured_pt *ms = &p->ms[i];
-		if (!plottable(ms->intensity, ms->flop_s))
+	if (p->show != SHOW_ALL) {
+		int l = (int)p->show - 1;
+		px = py = -1;
+		for (int i = p->n - 1; i >= 0; i--) {
+			const measured_pt *ms = &p->ms[i];
+			if (!plottable(ms->intensity[l], ms->flop_s))
+				continue;
+			int x = to_dx(&a, ms->intensity[l]), y = to_dy(&a, ms->flop_s);
+			if (px >= 0)
+				rung_canvas_line(&c, px, py, x, y, level_role(l), 1);
+			px = x, py = y;
+		}
+	}
+	/* the selected version's measured points, tied to its ideal one */
+	if (sel >= 0 && sel < p->n && plottable(p->mx[sel].intensity, p->mx[sel].flop_s))
+		for (int l = 0; l < RUNG_MEM_NLEVELS; l++)
+			if (level_shown(p, l) && plottable(p->ms[sel].intensity[l], p->ms[sel].flop_s))
+				rung_canvas_line(&c, to_dx(&a, p->mx[sel].intensity), to_dy(&a, p->mx[sel].flop_s),
+						 to_dx(&a, p->ms[sel].intensity[l]), to_dy(&a, p->ms[sel].flop_s), RUNG_ROLE_DIM, 3);
+	/* L1 first, so that DRAM's glyph is on top where two share a cell */
+	for (int l = RUNG_MEM_NLEVELS - 1; l >= 0; l--) {
+		if (!level_shown(p, l))
 			continue;
-		bool is_sel = i == sel;
-		rung_role role = is_sel ? RUNG_ROLE_SELECTED_POINT
-			       : rung_model_row_is_recorded(&m->rows[i]) ? RUNG_ROLE_RECORDED
-									  : RUNG_ROLE_POINT;
-		rung_canvas_glyph(&c, to_dx(&a, ms->intensity), to_dy(&a, ms->flop_s), rung_tui_utf8 ? "\u25c6" : "x", role,
-				  is_sel ? 8 : 4);
+		for (int i = p->n - 1; i >= 0; i--) {
+			const measured_pt *ms = &p->ms[i];
+			if (!plottable(ms->intensity[l], ms->flop_s))
+				continue;
+			bool is_sel = i == sel;
+			rung_canvas_glyph(&c, to_dx(&a, ms->intensity[l]), to_dy(&a, ms->flop_s), level_glyph(l),
+					  is_sel ? RUNG_ROLE_SELECTED_POINT : level_role(l), (is_sel ? 8 : 4) - (l > 0));
+		}
 	}
 	for (int i = p->n - 1; i >= 0; i--) {
 		const rung_row_metrics *mx = &p->mx[i];
@@ -310,41 +452,72 @@ static void roof_draw(rung_view *v)
 	rung_canvas_draw(&c, v->win, 1, margin);
 	/* the ceilings' names and values, in free cells beside their lines */
 	{
+		label_map lm = {&c, calloc((size_t)c.w * (size_t)c.h, 1)};
 		int cw = rung_tui_utf8 ? 2 : 1, ch = rung_tui_utf8 ? 4 : 1;
-		char lb[64], val[32];
+		char lb[96];
 		int cxr = to_dx(&a, xr) / cw;
-		fmt_rate(val, sizeof(val), ce->fp32_flop_s, "FLOP/s");
-		snprintf(lb, sizeof(lb), "FP32 %s", val);
-		label_roof(v, &c, margin, to_dy(&a, ce->fp32_flop_s) / ch, cxr, lb, RUNG_ROLE_CEILING);
+		ceiling_label(lb, sizeof(lb), "FP32", ce->fp32_flop_s, "FLOP/s", ce->src_fp32, title_src);
+		label_roof(v, &lm, margin, to_dy(&a, ce->fp32_flop_s) / ch, cxr, lb, RUNG_ROLE_CEILING);
 		if (!isnan(ce->tensor_flop_s) && ce->tensor_flop_s > ce->fp32_flop_s && ce->tensor_flop_s / ce->bw_bytes_s < x1) {
-			fmt_rate(val, sizeof(val), ce->tensor_flop_s, "FLOP/s");
-			snprintf(lb, sizeof(lb), "FP16 tensor %s", val);
-			label_roof(v, &c, margin, to_dy(&a, ce->tensor_flop_s) / ch, to_dx(&a, ce->tensor_flop_s / ce->bw_bytes_s) / cw, lb,
+			ceiling_label(lb, sizeof(lb), "FP16 tensor", ce->tensor_flop_s, "FLOP/s", ce->src_tensor, title_src);
+			label_roof(v, &lm, margin, to_dy(&a, ce->tensor_flop_s) / ch, to_dx(&a, ce->tensor_flop_s / ce->bw_bytes_s) / cw, lb,
 				   RUNG_ROLE_DIM);
 		}
-		/* the memory slope: just left of it, on the first row below the ridge with
-		 * room (nothing is plotted above the slope; the ridge's row is the roof's) */
-		fmt_rate(val, sizeof(val), ce->bw_bytes_s, "B/s");
-		snprintf(lb, sizeof(lb), "DRAM %s", val);
-		int n = (int)strlen(lb);
-		for (int r = to_dy(&a, ce->bw_bytes_s * xr) / ch + 1; r >= 0 && r < c.h; r++) {
-			int left = 0;
-			while (left < c.w && cells_free(&c, r, left, 1))
-				left++;
-			if (left < c.w && left - 1 - n >= 0 && cells_free(&c, r, left - 1 - n, n)) {
-				rung_tui_draw(v->win, 1 + r, margin + left - 1 - n, n, RUNG_ROLE_CEILING, lb);
-				break;
+		if (nslopes == 1) {
+			/* the DRAM slope alone: just left of it, on the first row below the
+			 * ridge with room (nothing is plotted above the slope; the ridge's row
+			 * is the roof's) */
+			ceiling_label(lb, sizeof(lb), "DRAM", ce->bw_bytes_s, "B/s", ce->src_dram, title_src);
+			int n = (int)strlen(lb);
+			for (int r = to_dy(&a, ce->bw_bytes_s * xr) / ch + 1; r >= 0 && r < c.h; r++) {
+				int left = 0;
+				while (left < c.w && cells_free(&c, r, left, 1))
+					left++;
+				if (left < c.w && left - 1 - n >= 0 && room(&lm, r, left - 1 - n, n)) {
+					put_label(v, &lm, margin, r, left - 1 - n, lb, RUNG_ROLE_CEILING);
+					break;
+				}
+			}
+		} else {
+			/* several slopes side by side leave no room between them: each is
+			 * labelled above its upper end, the leftmost first */
+			for (int l = RUNG_MEM_NLEVELS - 1; l >= 0; l--) {
+				if (!slope[l])
+					continue;
+				double r = fmin(ce->fp32_flop_s / bw[l], x1);
+				ceiling_label(lb, sizeof(lb), rung_mem_level_label((rung_mem_level)l), bw[l], "B/s", bsrc[l], title_src);
+				label_slope_top(v, &lm, margin, to_dx(&a, r) / cw, to_dy(&a, ce->fp32_flop_s) / ch, lb,
+						l == RUNG_MEM_DRAM ? RUNG_ROLE_CEILING : level_role(l));
 			}
 		}
+		free(lm.taken);
 	}
 	if (legend) {
-		char lg[160];
+		char lg[256];
 		int o = snprintf(lg, sizeof(lg), "%s ideal ([roofline] counts)", rung_tui_utf8 ? "\u25cf" : "o");
-		if (p->any_measured)
-			o += snprintf(lg + o, sizeof(lg) - (size_t)o, "  %s measured (profile counters)", rung_tui_utf8 ? "\u25c6" : "x");
-		if (p->any_recorded)
+		if (any_shown) {
+			for (int l = 0; l < RUNG_MEM_NLEVELS; l++)
+				if (p->any_level[l] && level_shown(p, l) && o < (int)sizeof(lg))
+					o += snprintf(lg + o, sizeof(lg) - (size_t)o, "  %s %s%s", level_glyph(l),
+						      rung_mem_level_label((rung_mem_level)l),
+						      isnan(level_bw(ce, l, NULL)) ? " (no ceiling)" : "");
+			if (o < (int)sizeof(lg))
+				o += snprintf(lg + o, sizeof(lg) - (size_t)o, " (profile counters; L: %s)",
+					      p->show == SHOW_ALL ? "all" : rung_mem_level_label((rung_mem_level)(p->show - 1)));
+		}
+		if (p->any_recorded && o < (int)sizeof(lg))
 			snprintf(lg + o, sizeof(lg) - (size_t)o, "  %s recorded elsewhere", rung_tui_utf8 ? "\u25cb" : "r");
 		rung_tui_draw(v->win, v->height - 2, 0, v->width, RUNG_ROLE_DIM, lg);
+		/* each level's glyph in its role */
+		if (any_shown) {
+			int col = (int)strlen("o ideal ([roofline] counts)");
+			for (int l = 0; l < RUNG_MEM_NLEVELS && col + 2 < v->width; l++)
+				if (p->any_level[l] && level_shown(p, l)) {
+					rung_tui_draw(v->win, v->height - 2, col + 2, 1, level_role(l), level_glyph(l));
+					col += 4 + (int)strlen(rung_mem_level_label((rung_mem_level)l)) +
+					       (isnan(level_bw(ce, l, NULL)) ? (int)strlen(" (no ceiling)") : 0);
+				}
+		}
 	}
 	/* y axis: decade labels */
 	int cell_h = rung_tui_utf8 ? 4 : 1;
@@ -404,6 +577,13 @@ static int roof_request(rung_view *v, rung_request req)
 		rung_tui_select_row(t, row);
 		v->cursor = row;
 		return RUNG_R_REDRAW;
+	case RUNG_REQ_MEM_LEVELS: {
+		roof_priv *p = v->priv;
+		if (!p)
+			return RUNG_R_NONE;
+		p->show = (show_mode)((p->show + 1) % SHOW_N);
+		return RUNG_R_REDRAW;
+	}
 	case RUNG_REQ_ENTER:
 		return RUNG_R_UNHANDLED;
 	default:
