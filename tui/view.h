@@ -74,6 +74,7 @@ typedef enum {
 	_(SASS_RAW, "sass-raw", "Compare", 'w', 0, 0, "SASS diff: normalized by basic block or raw (toggle)") \
 	_(NEXT_HUNK, "next-hunk", "Compare", ']', 0, 0, "next hunk") \
 	_(PREV_HUNK, "prev-hunk", "Compare", '[', 0, 0, "previous hunk") \
+	_(SOURCE_VIEW, "source-view", "Detail", 'l', 0, 0, "detail: the source beside the SASS of its line (toggle; at an error's line)") \
 	_(VERDICT_KEEP, "verdict-keep", "Steer", '1', 0, 0, "verdict: keep") \
 	_(VERDICT_REJECT, "verdict-reject", "Steer", '2', 0, 0, "verdict: reject") \
 	_(VERDICT_BASELINE, "verdict-baseline", "Steer", '3', 0, 0, "verdict: baseline") \

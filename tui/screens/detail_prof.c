@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/err.h"
+#include "core/sass_src.h"
 #include "tui/draw.h"
 #include "tui/model/prof.h"
 
@@ -38,23 +39,27 @@ void rung_detail_sass_lines(rung_lines *l, rung_model *m, const char *hash)
 		ninst += a.s.lines[i].kind == RUNG_SASS_INST;
 	char tot[32];
 	rung_fmt_count(tot, sizeof(tot), a.total);
+	/* with line info: each instruction's line in the kernel's file (l: the source beside it) */
+	int file = rung_sass_main_file(&a.s, -1);
+	const char *lcol = file >= 0 ? "  line" : "";
 	if (a.inst) {
 		int nhot = 0;
 		for (int i = 0; i < a.s.nlines; i++)
 			nhot += a.hot[i];
 		rung_lines_add(l, RUNG_ROLE_HEADER, "SASS: %d instruction%s, %d counted, %s warp instructions executed, %d hot", ninst,
 			       ninst == 1 ? "" : "s", a.counted, tot, nhot);
-		rung_lines_add(l, RUNG_ROLE_HEADER, "      pc    count      %%    instruction");
+		rung_lines_add(l, RUNG_ROLE_HEADER, "      pc%s    count      %%    instruction", lcol);
 	} else {
 		rung_lines_add(l, RUNG_ROLE_HEADER, "SASS: %d instruction%s", ninst, ninst == 1 ? "" : "s");
 		rung_lines_add(l, RUNG_ROLE_DIM, "  %s", a.note);
-		rung_lines_add(l, RUNG_ROLE_HEADER, "      pc    instruction");
+		rung_lines_add(l, RUNG_ROLE_HEADER, "      pc%s    instruction", lcol);
 	}
 	for (int i = 0; i < a.s.nlines; i++) {
 		const rung_sass_line *sl = &a.s.lines[i];
 		rung_lines_new(l);
 		if (sl->kind != RUNG_SASS_INST) {
-			rung_lines_seg(l, RUNG_ROLE_DIM, "%s", a.inst ? "        " "         " "       " : "        ");
+			rung_lines_seg(l, RUNG_ROLE_DIM, "%s%s", a.inst ? "        " "         " "       " : "        ",
+				       file >= 0 ? "      " : "");
 			rung_lines_seg(l, sl->kind == RUNG_SASS_FUNC ? RUNG_ROLE_HEADER : RUNG_ROLE_DIFF_HUNK, "%s:", sl->text);
 			continue;
 		}
@@ -63,6 +68,13 @@ void rung_detail_sass_lines(rung_lines *l, rung_model *m, const char *hash)
 		char pc[24];
 		snprintf(pc, sizeof(pc), "%04llx", (unsigned long long)sl->pc);
 		rung_lines_seg(l, hot ? RUNG_ROLE_HOT : RUNG_ROLE_DIM, "%c %6s", hot ? '*' : ' ', pc);
+		if (file >= 0) {
+			int ln = rung_sass_line_in(sl, file);
+			char lc[16] = "-";
+			if (ln > 0)
+				snprintf(lc, sizeof(lc), "%d", ln);
+			rung_lines_seg(l, RUNG_ROLE_DIM, "%6s", lc);
+		}
 		if (a.inst) {
 			if (a.inst[i] >= 0) {
 				char c[32];
@@ -74,6 +86,10 @@ void rung_detail_sass_lines(rung_lines *l, rung_model *m, const char *hash)
 			}
 		}
 		rung_lines_seg(l, hot ? RUNG_ROLE_HOT : RUNG_ROLE_DEFAULT, "    %s", sl->text);
+		if (file >= 0 && sl->src.file >= 0 && sl->src.file != file) { /* inlined from another file */
+			const char *f = rung_sass_file_name(&a.s, sl->src), *b = strrchr(f, '/');
+			rung_lines_seg(l, RUNG_ROLE_DIM, "  %s:%d", b ? b + 1 : f, sl->src.line);
+		}
 	}
 	rung_sass_annot_clear(&a);
 }
