@@ -1,6 +1,6 @@
 /* SASS normalization and instruction mix. One pass splits the listing into
  * function, label and instruction lines (cleaned in place into a scratch
- * buffer), a second trims each function's tail (self-branch, NOP padding, end
+ * buffer) and reads the line info before each instruction, a second trims each function's tail (self-branch, NOP padding, end
  * labels), a third rewrites labels (and optionally registers) by first use. */
 #include "core/sass.h"
 
@@ -21,7 +21,10 @@ typedef struct {
 	int func;
 	int64_t pc;
 	size_t off, len; /* text in the scratch buffer */
+	rung_sass_loc src, call;
 } raw_line;
+
+static const rung_sass_loc NO_LOC = {-1, 0};
 
 typedef struct {
 	raw_line *v;
@@ -92,11 +95,99 @@ static int add_func(rung_sass *s, const char *name, size_t n)
 	return 0;
 }
 
-/* Phase 1: classify and clean every line. */
+/* The index of file name[0..n) in s->files, added when new; negative on ENOMEM. */
+static int add_file(rung_sass *s, const char *name, size_t n)
+{
+	for (int i = 0; i < s->nfiles; i++)
+		if (strlen(s->files[i]) == n && memcmp(s->files[i], name, n) == 0)
+			return i;
+	char **f = realloc(s->files, (size_t)(s->nfiles + 1) * sizeof(*f));
+	if (!f)
+		return RUNG_ENOMEM;
+	s->files = f;
+	char *c = malloc(n + 1);
+	if (!c)
+		return RUNG_ENOMEM;
+	memcpy(c, name, n);
+	c[n] = 0;
+	s->files[s->nfiles] = c;
+	return s->nfiles++;
+}
+
+/* A line number above this is no line. */
+#define SRC_LINE_MAX 100000000
+
+/* `"NAME", line N` at *pp (before end): the name (which may hold quotes: it
+ * ends at the first `", line ` and a digit) and N >= 1; *pp moves past it. */
+static bool parse_name_line(const char **pp, const char *end, const char **name, size_t *nlen, int *line)
+{
+	const char *p = *pp;
+	if (p >= end || *p != '"')
+		return false;
+	p++;
+	const char *q = p;
+	while (q + 9 <= end && !(strncmp(q, "\", line ", 8) == 0 && isdigit((unsigned char)q[8])))
+		q++;
+	if (q + 9 > end)
+		return false;
+	*name = p;
+	*nlen = (size_t)(q - p);
+	q += 8;
+	long n = 0;
+	while (q < end && isdigit((unsigned char)*q)) {
+		if (n <= SRC_LINE_MAX)
+			n = n * 10 + (*q - '0');
+		q++;
+	}
+	if (n < 1 || n > SRC_LINE_MAX || *nlen == 0)
+		return false;
+	*line = (int)n;
+	*pp = q;
+	return true;
+}
+
+/* A line-info comment `//## File "k.cu", line 27` with any number of
+ * ` inlined at "k.cu", line 104` after it, from [p, e): its first location
+ * into *first, its last (the outermost call site) into *last. 0, 1 when the
+ * line is no such comment (it is dropped), RUNG_ENOMEM. */
+static int parse_line_info(rung_sass *s, const char *p, const char *e, rung_sass_loc *first, rung_sass_loc *last)
+{
+	static const char head[] = "//## File ", inl[] = " inlined at ";
+	if ((size_t)(e - p) < sizeof(head) - 1 || strncmp(p, head, sizeof(head) - 1) != 0)
+		return 1;
+	p += sizeof(head) - 1;
+	for (int k = 0;; k++) {
+		const char *name;
+		size_t n;
+		int line;
+		if (!parse_name_line(&p, e, &name, &n, &line))
+			return 1;
+		int f = add_file(s, name, n);
+		if (f < 0)
+			return f;
+		rung_sass_loc loc = {f, line};
+		if (k == 0)
+			*first = loc;
+		*last = loc;
+		if (p == e)
+			return 0;
+		if ((size_t)(e - p) < sizeof(inl) - 1 || strncmp(p, inl, sizeof(inl) - 1) != 0)
+			return 1;
+		p += sizeof(inl) - 1;
+	}
+}
+
+/* Phase 1: classify and clean every line. Line info: nvdisasm writes a group
+ * of comments where the location changes, and it holds for the instructions
+ * after it. With -gi a group is the inline chain, innermost first, each
+ * comment "A inlined at B", then the outermost location alone: the group's
+ * first location is where the code is written, its last the call site. */
 static int split_lines(rung_sass *s, raw_vec *raw, char *scratch, const char *listing)
 {
 	size_t used = 0;
 	int func = -1;
+	rung_sass_loc cur_src = NO_LOC, cur_call = NO_LOC;
+	bool in_group = false; /* the last line-info comment has no instruction after it yet */
 	const char *line = listing;
 	while (*line) {
 		const char *end = strchr(line, '\n');
@@ -108,8 +199,19 @@ static int split_lines(rung_sass *s, raw_vec *raw, char *scratch, const char *li
 		const char *e = end;
 		while (e > p && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r'))
 			e--;
-		raw_line l = {.kind = KIND_DROPPED, .func = func, .pc = -1};
-		if (p == e || (e - p >= 2 && p[0] == '/' && p[1] == '/')) {
+		raw_line l = {.kind = KIND_DROPPED, .func = func, .pc = -1, .src = NO_LOC, .call = NO_LOC};
+		if (e - p > 5 && strncmp(p, "//## ", 5) == 0) {
+			rung_sass_loc first, last;
+			int rc = parse_line_info(s, p, e, &first, &last);
+			if (rc < 0)
+				return rc;
+			if (rc == 0) {
+				if (!in_group)
+					cur_src = first;
+				cur_call = last;
+				in_group = true;
+			}
+		} else if (p == e || (e - p >= 2 && p[0] == '/' && p[1] == '/')) {
 			/* blank or section banner */
 		} else if (p[0] == '/' && e - p > 2 && p[1] == '*') {
 			/* instruction: address comment first */
@@ -128,6 +230,9 @@ static int split_lines(rung_sass *s, raw_vec *raw, char *scratch, const char *li
 				if (n > 0 && scratch[used] != '.') {
 					l.kind = RUNG_SASS_INST;
 					l.pc = pc;
+					l.src = cur_src;
+					l.call = cur_call;
+					in_group = false;
 					l.off = used;
 					l.len = n;
 					used += n;
@@ -147,6 +252,8 @@ static int split_lines(rung_sass *s, raw_vec *raw, char *scratch, const char *li
 			if (add_func(s, p + 11, (size_t)(e - p - 11)) < 0)
 				return RUNG_ENOMEM;
 			func = s->nfuncs - 1;
+			cur_src = cur_call = NO_LOC;
+			in_group = false;
 			l.kind = RUNG_SASS_FUNC;
 			l.func = func;
 		} else if (e[-1] == ':' && is_ident(p[0])) {
@@ -157,6 +264,8 @@ static int split_lines(rung_sass *s, raw_vec *raw, char *scratch, const char *li
 				if (add_func(s, p, (size_t)(e - p - 1)) < 0)
 					return RUNG_ENOMEM;
 				func = s->nfuncs - 1;
+				cur_src = cur_call = NO_LOC;
+				in_group = false;
 				l.kind = RUNG_SASS_FUNC;
 				l.func = func;
 			}
@@ -411,6 +520,8 @@ int rung_sass_normalize(rung_sass *out, const char *listing, unsigned flags)
 		sl->kind = (rung_sass_kind)l->kind;
 		sl->func = l->func;
 		sl->pc = l->kind == RUNG_SASS_INST ? l->pc : -1;
+		sl->src = l->kind == RUNG_SASS_INST ? l->src : NO_LOC;
+		sl->call = l->kind == RUNG_SASS_INST ? l->call : NO_LOC;
 		offs[out->nlines] = o.n;
 		if (l->kind == RUNG_SASS_FUNC) {
 			const char *name = out->funcs[l->func];
@@ -461,6 +572,9 @@ void rung_sass_clear(rung_sass *s)
 	for (int i = 0; i < s->nfuncs; i++)
 		free(s->funcs[i]);
 	free(s->funcs);
+	for (int i = 0; i < s->nfiles; i++)
+		free(s->files[i]);
+	free(s->files);
 	free(s->lines);
 	free(s->buf);
 	memset(s, 0, sizeof(*s));

@@ -1,6 +1,10 @@
 /* SASS normalization (for diffs between versions) and instruction mix.
  * Input is an nvdisasm listing (`nvdisasm -c`, default labels); cuobjdump-style
- * hex encoding comments (0x...) are stripped too. Pure text, no CUDA. */
+ * hex encoding comments (0x...) are stripped too. Pure text, no CUDA.
+ * Line info (`nvdisasm -g` or `-gi`: `//## File "k.cu", line 27` before the
+ * instructions it covers, `... inlined at "k.cu", line 104` for inlined code)
+ * is read into each instruction's source location and leaves the normalized
+ * text unchanged. core/sass_src.h maps lines to source lines. */
 #ifndef RUNG_CORE_SASS_H
 #define RUNG_CORE_SASS_H
 
@@ -18,11 +22,23 @@ typedef enum {
 	RUNG_SASS_INST,  /* "@!P0 BRA `(.L_x_1)" */
 } rung_sass_kind;
 
+/* A source location from the line info: file indexes rung_sass.files; file -1
+ * and line 0 where the listing gives none. */
+typedef struct {
+	int file;
+	int line; /* 1-based */
+} rung_sass_loc;
+
 typedef struct {
 	rung_sass_kind kind;
 	int func;   /* index into rung_sass.funcs */
 	int64_t pc; /* original offset (nvdisasm's address comment, 0x40 for 0040) for instructions, -1 otherwise */
 	const char *text; /* normalized text, NUL-terminated, inside rung_sass's buffer */
+	/* instructions with line info (else both {-1, 0}): src is where the code is
+	 * written (an inlined helper's own line), call the outermost location, in
+	 * the function being listed (the call site of inlined code; src otherwise).
+	 * Only `-gi` listings name call sites: with `-g` call is src. */
+	rung_sass_loc src, call;
 } rung_sass_line;
 
 typedef struct {
@@ -31,6 +47,8 @@ typedef struct {
 	int nfuncs;
 	char **funcs; /* function names (mangled), owned */
 	char *buf;    /* storage of all line texts */
+	int nfiles;
+	char **files; /* source file names as the line info writes them (raw text from the repository: show inert), owned */
 } rung_sass;
 
 /* Normalizes a listing: drops header, section and directive lines, the

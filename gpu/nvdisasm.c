@@ -135,29 +135,10 @@ static int write_all(int fd, const void *data, size_t len)
 	return 0;
 }
 
-int rung_sass_from_cubin(char **out_text, const void *cubin, size_t len)
+/* Runs tool with argv (rung's own arguments only) and reads its stdout into
+ * *out_text under the deadline. */
+static int run_tool(char **out_text, const char *tool, const char *const argv[])
 {
-	*out_text = NULL;
-	const char *tool = rung_nvdisasm_path();
-	if (!tool)
-		return rung_error_set(RUNG_ENOTFOUND, NOT_FOUND_MSG);
-	if (!cubin || len == 0)
-		return rung_error_set(RUNG_EINVAL, "nvdisasm: empty CUBIN");
-
-	const char *tmp = getenv("TMPDIR");
-	char file[4096];
-	snprintf(file, sizeof(file), "%s/rung-cubin-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-	int fd = mkstemp(file);
-	if (fd < 0)
-		return rung_error_set(RUNG_EIO, "nvdisasm: cannot create temporary file %s: %s", file, strerror(errno));
-	if (write_all(fd, cubin, len) < 0) {
-		int e = errno;
-		close(fd);
-		unlink(file);
-		return rung_error_set(RUNG_EIO, "nvdisasm: cannot write %s: %s", file, strerror(e));
-	}
-	close(fd);
-
 	int out_pipe[2] = {-1, -1}, err_pipe[2] = {-1, -1};
 	if (pipe(out_pipe) < 0 || pipe(err_pipe) < 0) {
 		int e = errno;
@@ -167,7 +148,6 @@ int rung_sass_from_cubin(char **out_text, const void *cubin, size_t len)
 			if (err_pipe[i] >= 0)
 				close(err_pipe[i]);
 		}
-		unlink(file);
 		return rung_error_set(RUNG_EIO, "nvdisasm: pipe: %s", strerror(e));
 	}
 	fcntl(out_pipe[0], F_SETFD, FD_CLOEXEC);
@@ -180,16 +160,14 @@ int rung_sass_from_cubin(char **out_text, const void *cubin, size_t len)
 	posix_spawn_file_actions_addclose(&fa, out_pipe[1]);
 	posix_spawn_file_actions_addclose(&fa, err_pipe[1]);
 	posix_spawn_file_actions_addopen(&fa, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
-	char *argv[] = {(char *)tool, "-c", file, NULL};
 	pid_t pid;
-	int sp = posix_spawn(&pid, tool, &fa, NULL, argv, environ);
+	int sp = posix_spawn(&pid, tool, &fa, NULL, (char *const *)argv, environ);
 	posix_spawn_file_actions_destroy(&fa);
 	close(out_pipe[1]);
 	close(err_pipe[1]);
 	if (sp != 0) {
 		close(out_pipe[0]);
 		close(err_pipe[0]);
-		unlink(file);
 		return rung_error_set(RUNG_EIO, "nvdisasm: cannot run %s: %s", tool, strerror(sp));
 	}
 
@@ -233,7 +211,6 @@ int rung_sass_from_cubin(char **out_text, const void *cubin, size_t len)
 	int status = 0;
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
-	unlink(file);
 
 	int rc = 0;
 	if (timed_out) {
@@ -262,4 +239,43 @@ int rung_sass_from_cubin(char **out_text, const void *cubin, size_t len)
 	out.v[out.n] = 0;
 	*out_text = out.v;
 	return 0;
+}
+
+int rung_sass_from_cubin(char **out_text, const void *cubin, size_t len)
+{
+	*out_text = NULL;
+	const char *tool = rung_nvdisasm_path();
+	if (!tool)
+		return rung_error_set(RUNG_ENOTFOUND, NOT_FOUND_MSG);
+	if (!cubin || len == 0)
+		return rung_error_set(RUNG_EINVAL, "nvdisasm: empty CUBIN");
+
+	const char *tmp = getenv("TMPDIR");
+	char file[4096];
+	snprintf(file, sizeof(file), "%s/rung-cubin-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	int fd = mkstemp(file);
+	if (fd < 0)
+		return rung_error_set(RUNG_EIO, "nvdisasm: cannot create temporary file %s: %s", file, strerror(errno));
+	if (write_all(fd, cubin, len) < 0) {
+		int e = errno;
+		close(fd);
+		unlink(file);
+		return rung_error_set(RUNG_EIO, "nvdisasm: cannot write %s: %s", file, strerror(e));
+	}
+	close(fd);
+
+	/* with line info (`//## File "k.cu", line 27`, inline chains: -gi); an
+	 * nvdisasm that does not know -gi gets the plain listing */
+	const char *argv_lines[] = {tool, "-c", "-gi", file, NULL};
+	const char *argv_plain[] = {tool, "-c", file, NULL};
+	int rc = run_tool(out_text, tool, argv_lines);
+	if (rc == RUNG_EIO && strstr(rung_error_last(), "exit ")) {
+		char first[512];
+		snprintf(first, sizeof(first), "%s", rung_error_last());
+		rc = run_tool(out_text, tool, argv_plain);
+		if (rc == RUNG_EIO)
+			rung_error_set(RUNG_EIO, "%s", first); /* the first complaint, as before */
+	}
+	unlink(file);
+	return rc;
 }

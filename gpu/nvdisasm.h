@@ -12,8 +12,10 @@
  * (site-packages/nvidia/<pkg>/bin/nvdisasm under the usual Python prefixes). */
 const char *rung_nvdisasm_path(void);
 
-/* Disassembles a CUBIN with `nvdisasm -c` (code sections, default labels) into
- * *out_text (caller frees). Returns 0; RUNG_ENOTFOUND with "nvdisasm not found
+/* Disassembles a CUBIN with `nvdisasm -c -gi` (code sections, default labels,
+ * line info with inline chains from a -lineinfo build: core/sass.h reads it)
+ * into *out_text (caller frees); an nvdisasm that rejects -gi is run again
+ * with `-c` alone. Returns 0; RUNG_ENOTFOUND with "nvdisasm not found
  * (pip install nvidia-cuda-nvdisasm)"; RUNG_EIO when nvdisasm fails (its first
  * stderr line is in the message); RUNG_ETIMEOUT after 60 s. */
 int rung_sass_from_cubin(char **out_text, const void *cubin, size_t len);

@@ -6,6 +6,7 @@
 
 #include "core/err.h"
 #include "core/sass.h"
+#include "core/sass_src.h"
 #include "gpu/compile.h"
 #include "gpu/nvdisasm.h"
 #include "harness.h"
@@ -53,6 +54,17 @@ static void test_live_listing(void)
 	CHECK_INT(m.n[RUNG_MIX_STS], 2);   /* As and Bs */
 	CHECK_INT(m.n[RUNG_MIX_STG32], 1);
 	CHECK_INT(m.n[RUNG_MIX_LDG32], 2);
+	/* line info (-gi): the FFMAs of the unrolled loop come from line 15 of sgemm.cu */
+	CHECK_CONTAINS(text, "sgemm.cu\", line "); /* NVRTC names it under its working directory */
+	int file = rung_sass_find_file(&s, "sgemm.cu"), ffma = 0;
+	CHECK(file >= 0);
+	CHECK_INT(rung_sass_main_file(&s, f), file);
+	for (int i = 0; i < s.nlines; i++)
+		if (s.lines[i].kind == RUNG_SASS_INST && strncmp(s.lines[i].text, "FFMA", 4) == 0) {
+			CHECK_INT(rung_sass_line_in(&s.lines[i], file), 15);
+			ffma++;
+		}
+	CHECK_INT(ffma, 16);
 	/* the first instruction kept is at offset 0 */
 	for (int i = 0; i < s.nlines; i++)
 		if (s.lines[i].kind == RUNG_SASS_INST) {

@@ -379,6 +379,82 @@ static void test_screens(void)
 	rung_model_free(m);
 }
 
+/* A's loop with line info (nvdisasm -gi), and its source: counts summed per
+ * source line in the source view (l). */
+static const char SASS_LINES[] =
+	"_Z4loopPfi:\n"
+	"\t//## File \"/tmp/nvrtc/loop.cu\", line 3\n"
+	"        /*0000*/                   LDC R1, c[0x0][0x28] ;\n"
+	"        /*0010*/                   S2R R0, SR_TID.X ;\n"
+	"\t//## File \"/tmp/nvrtc/loop.cu\", line 4\n"
+	"        /*0020*/                   MOV R2, RZ ;\n"
+	".L_x_0:\n"
+	"\t//## File \"/tmp/nvrtc/sq.cuh\", line 2 inlined at \"/tmp/nvrtc/loop.cu\", line 6\n"
+	"\t//## File \"/tmp/nvrtc/loop.cu\", line 6\n"
+	"        /*0030*/                   LDG.E R3, desc[UR4][R4.64] ;\n"
+	"        /*0040*/                   FFMA R2, R3, R3, R2 ;\n"
+	"\t//## File \"/tmp/nvrtc/loop.cu\", line 5\n"
+	"        /*0050*/                   IADD3 R0, R0, 0x1, RZ ;\n"
+	"        /*0060*/                   ISETP.NE.AND P0, PT, R0, 0x40, PT ;\n"
+	"        /*0070*/               @P0 BRA `(.L_x_0) ;\n"
+	"\t//## File \"/tmp/nvrtc/loop.cu\", line 7\n"
+	"        /*0080*/                   STG.E desc[UR4][R4.64], R2 ;\n"
+	"\t//## File \"/tmp/nvrtc/loop.cu\", line 8\n"
+	"        /*0090*/                   EXIT ;\n"
+	".L_x_1:\n"
+	"        /*00a0*/                   BRA `(.L_x_1);\n";
+static const char SRC_LINES[] = "// loop.cu\n"
+				"__global__ void loop(float *p, int n)\n"
+				"{\n"
+				"\tfloat acc = 0;\n"
+				"\tfor (int i = 0; i < 64; i++)\n"
+				"\t\tacc += sq(p[i]);\n"
+				"\tp[0] = acc;\n"
+				"}\n";
+#define HASH_D "d4d4d4d4d4d4d4d4d4d4d4d4d4d4d4d4d4d4d4d4"
+
+static void test_source_view(void)
+{
+	rung_model *m = NULL;
+	CHECK_INT(rung_model_mem_new(&m), 0);
+	add_row(m, HASH_D, "loop with line info", 2.0, 1764200000);
+	CHECK_INT(rung_model_mem_set_text(m, HASH_D, RUNG_TEXT_SASS, SASS_LINES), 0);
+	CHECK_INT(rung_model_mem_set_text(m, HASH_D, RUNG_TEXT_SOURCE, SRC_LINES), 0);
+	CHECK_INT(rung_model_mem_set_extra(m, HASH_D, "sass", COUNTS_A), 0);
+	const char *dir = run_script(m, "<Enter> t\n:dump sass_lines.txt\nl\n:dump source_view.txt\nj\n:dump source_down.txt\n"
+				     "l\n:dump source_back.txt\n",
+				     140, 20);
+	char *s = dump_of(dir, "sass_lines.txt");
+	/* the SASS pane: each instruction's line; the FFMA of sq.cuh says where it is written */
+	CHECK_CONTAINS(s, "      pc  line    count      %    instruction");
+	CHECK_CONTAINS(s, "*   0040     6    65536  19.7%    FFMA R2, R3, R3, R2  sq.cuh:2");
+	CHECK_CONTAINS(s, "    0090     8     1024   0.3%    EXIT");
+	free(s);
+	s = dump_of(dir, "source_view.txt");
+	/* per source line, of 332800 warp instructions: line 5 three loop instructions of
+	 * 65536 (196608, 59.1%), line 6 two (131072, 39.4%), line 3 two of 1024 */
+	CHECK_CONTAINS(s, "source loop.cu (l: back, t: SASS)");
+	CHECK_CONTAINS(s, "  line  sass    count      %  loop.cu");
+	CHECK_CONTAINS(s, ">    5     3   196608  59.1%    for (int i = 0; i < 64; i++)"); /* the cursor, hot */
+	CHECK_CONTAINS(s, "*    6     2   131072  39.4%            acc += sq(p[i]);");
+	CHECK_CONTAINS(s, "*    3     2     2048   0.6%  {");
+	CHECK_CONTAINS(s, "     4     1     1024   0.3%    float acc = 0;");
+	CHECK_CONTAINS(s, "     1                        // loop.cu"); /* no SASS: no count, not 0 */
+	CHECK_CONTAINS(s, "line 5: 3 instructions, 196608 executed (59.1%)");
+	CHECK_CONTAINS(s, "* 0050    65536  IADD3 R0, R0, 0x1, RZ");
+	CHECK_CONTAINS(s, "source: line 5: the most instructions executed");
+	free(s);
+	s = dump_of(dir, "source_down.txt");
+	CHECK_CONTAINS(s, ">    6     2   131072  39.4%");
+	CHECK_CONTAINS(s, "line 6: 2 instructions, 131072 executed (39.4%)");
+	CHECK_CONTAINS(s, "0040    65536  FFMA R2, R3, R3, R2  sq.cuh:2");
+	free(s);
+	s = dump_of(dir, "source_back.txt");
+	CHECK(s && !strstr(s, "(l: back"));
+	free(s);
+	rung_model_free(m);
+}
+
 int main(void)
 {
 	setenv("TZ", "UTC", 1);
@@ -395,5 +471,6 @@ int main(void)
 	T_RUN(test_timeline);
 	T_RUN(test_store_extra);
 	T_RUN(test_screens);
+	T_RUN(test_source_view);
 	return t_done();
 }

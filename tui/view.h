@@ -75,6 +75,7 @@ typedef enum {
 	_(NEXT_HUNK, "next-hunk", "Compare", ']', 0, 0, "next hunk; detail SASS: next line with the most stalls") \
 	_(PREV_HUNK, "prev-hunk", "Compare", '[', 0, 0, "previous hunk; detail SASS: previous line with the most stalls") \
 	_(MEM_LEVELS, "mem-levels", "Roofline", 'L', 0, 0, "memory levels drawn: all, DRAM, L2, L1 (cycle)") \
+	_(SOURCE_VIEW, "source-view", "Detail", 'l', 0, 0, "detail: the source beside the SASS of its line (toggle; at an error's line)") \
 	_(VERDICT_KEEP, "verdict-keep", "Steer", '1', 0, 0, "verdict: keep") \
 	_(VERDICT_REJECT, "verdict-reject", "Steer", '2', 0, 0, "verdict: reject") \
 	_(VERDICT_BASELINE, "verdict-baseline", "Steer", '3', 0, 0, "verdict: baseline") \

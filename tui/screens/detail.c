@@ -2,16 +2,20 @@
  * per shape and seed, first bad indices, a histogram of the timing samples,
  * what the kernel printed (inert), the environment and the compile log with errors at their lines. `t` switches to its SASS with
  * the stored per-instruction counts, then to its stored trace
- * (tui/screens/detail_prof.c), and back. */
+ * (tui/screens/detail_prof.c), and back. `l` splits it: the kernel's source
+ * beside the SASS of the line under the cursor (tui/screens/detail_src.c),
+ * opened at the line a compile error or a failure names. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "core/err.h"
 #include "core/inert.h"
 #include "core/profile.h"
 #include "tui/screens/detail_prof.h"
+#include "tui/screens/detail_src.h"
 #include "tui/draw.h"
 #include "tui/maplines.h"
 #include "tui/model/occ_row.h"
@@ -26,6 +30,10 @@ typedef struct {
 	int pane;
 	int map_case; /* which case with errors the error map shows (m: next) */
 	bool by_stall; /* SASS pane: the sampled lines, most stall samples first (s toggles) */
+	bool split;   /* the source view (l): lines holds the source pane */
+	bool jump;    /* the source view opens at rung_srcview_jump's line */
+	rung_srcview sv;
+	char sv_error[256]; /* why there is no source view */
 } detail_priv;
 
 static void histogram(rung_lines *l, const rung_bench *b)
@@ -82,23 +90,6 @@ static void step_line(rung_lines *l, const rung_result *r, rung_step_id s, const
 		rung_lines_seg(l, r->steps[s].status == RUNG_S_FAILED ? RUNG_ROLE_FAILED : RUNG_ROLE_DIM, "  %s", r->steps[s].reason);
 }
 
-/* The line number an error message points at: "f.cu(12): error" or "f.cu:12: ...". 0 if none. */
-static int error_line(const char *msg)
-{
-	for (const char *p = msg; *p; p++) {
-		if (*p != '(' && *p != ':')
-			continue;
-		char close = *p == '(' ? ')' : ':';
-		const char *q = p + 1;
-		int n = 0, digits = 0;
-		while (*q >= '0' && *q <= '9' && digits < 9)
-			n = n * 10 + (*q++ - '0'), digits++;
-		if (digits && *q == close)
-			return n;
-	}
-	return 0;
-}
-
 /* Source line n (1-based) of src, or NULL. */
 static const char *source_line(const char *src, int n, int *len)
 {
@@ -128,7 +119,7 @@ static void compile_log(rung_lines *l, const char *log, const char *src)
 		bool err = strstr(line, "error") != NULL;
 		rung_role role = err ? RUNG_ROLE_ERROR : strstr(line, "warning") ? RUNG_ROLE_WARNING : RUNG_ROLE_DEFAULT;
 		rung_lines_add(l, role, "  %s", line);
-		int ln = err && src ? error_line(line) : 0, sl;
+		int ln = err && src ? rung_error_line(line, NULL, 0) : 0, sl;
 		const char *s = ln ? source_line(src, ln, &sl) : NULL;
 		if (s) {
 			rung_lines_new(l);
@@ -400,7 +391,26 @@ static void build(rung_view *v)
 		rung_lines_add(&p->lines, RUNG_ROLE_DIM, "no version selected");
 		return;
 	}
-	if (p->pane == PANE_SASS)
+	if (p->split) {
+		rung_srcview_clear(&p->sv);
+		p->sv_error[0] = 0;
+		if (rung_srcview_load(&p->sv, m, m->rows[row].hash, m->rows[row].result) < 0) {
+			snprintf(p->sv_error, sizeof(p->sv_error), "%s", rung_error_last());
+			rung_error_clear();
+		}
+		rung_srcview_source_lines(&p->lines, &p->sv);
+		if (p->jump) {
+			char why[160];
+			int line = rung_srcview_jump(&p->sv, m->rows[row].result, why, sizeof(why));
+			v->cursor = line - 1;
+			v->offset = line - 1 - rung_view_rows(v) / 3;
+			if (v->offset < 0)
+				v->offset = 0;
+			p->jump = false;
+			if (why[0])
+				rung_tui_message(v->tui, false, "source: %s", why);
+		}
+	} else if (p->pane == PANE_SASS)
 		rung_detail_sass_lines(&p->lines, m, m->rows[row].hash, p->by_stall);
 	else if (p->pane == PANE_TRACE)
 		rung_detail_trace_lines(&p->lines, m, m->rows[row].hash, v->width);
@@ -412,11 +422,63 @@ static int detail_open(rung_view *v)
 {
 	if (!v->priv && !(v->priv = calloc(1, sizeof(detail_priv))))
 		return -1;
-	v->pager = true;
-	v->top = 1;
+	detail_priv *p = v->priv;
+	v->pager = !p->split;
+	v->top = p->split ? 2 : 1;
 	build(v);
-	v->nlines = ((detail_priv *)v->priv)->lines.n;
+	v->nlines = p->lines.n;
+	if (p->split)
+		rung_view_clamp(v);
 	return 0;
+}
+
+/* The source view: the source on the left with the cursor, the SASS of the
+ * cursor's line on the right. */
+static void draw_split(rung_view *v, int row)
+{
+	detail_priv *p = v->priv;
+	rung_model *m = v->tui->model;
+	const rung_srcview *sv = &p->sv;
+	rung_view_draw_title(v, "%.*s source %s (l: back, t: SASS)", RUNG_ID(row >= 0 ? m->rows[row].hash : ""),
+			     sv->file_name[0] ? sv->file_name : "");
+	if (p->sv_error[0] || !sv->src) {
+		rung_tui_draw(v->win, 1, 0, v->width, RUNG_ROLE_DIM, p->sv_error[0] ? p->sv_error : "no source");
+		return;
+	}
+	int lw = v->width * 11 / 20, rx = lw + 1, rw = v->width - rx;
+	if (rw < 20) { /* too narrow for two panes: the source alone */
+		lw = v->width;
+		rw = 0;
+	}
+	rung_lines hdr = {0};
+	rung_srcview_source_header(&hdr, sv);
+	if (hdr.n)
+		rung_line_draw(v->win, 1, 0, lw, &hdr.v[0], 0);
+	rung_lines_clear(&hdr);
+	int rows = rung_view_rows(v);
+	for (int i = 0; i < rows && v->offset + i < p->lines.n; i++) {
+		const rung_line *ln = &p->lines.v[v->offset + i];
+		if (v->offset + i == v->cursor) {
+			rung_line c = *ln; /* the cursor's line: the same text in the cursor's role */
+			for (int k = 0; k < c.nseg; k++)
+				c.seg[k].role = RUNG_ROLE_CURSOR;
+			rung_tui_fill(v->win, v->top + i, 0, lw, RUNG_ROLE_CURSOR);
+			rung_line_draw(v->win, v->top + i, 0, lw, &c, v->hscroll);
+			if (!v->hscroll)
+				rung_tui_draw(v->win, v->top + i, 0, 1, RUNG_ROLE_CURSOR, ">"); /* seen without colour too */
+		} else {
+			rung_line_draw(v->win, v->top + i, 0, lw, ln, v->hscroll);
+		}
+	}
+	if (rw <= 0)
+		return;
+	for (int y = 1; y < v->height; y++)
+		rung_tui_draw(v->win, y, lw, 1, RUNG_ROLE_AXIS, rung_tui_utf8 ? "\u2502" : "|");
+	rung_lines right = {0};
+	rung_srcview_sass_lines(&right, sv, v->cursor + 1, v->height - 1);
+	for (int i = 0; i < right.n && 1 + i < v->height; i++)
+		rung_line_draw(v->win, 1 + i, rx, rw, &right.v[i], 0);
+	rung_lines_clear(&right);
 }
 
 static void detail_draw(rung_view *v)
@@ -424,6 +486,10 @@ static void detail_draw(rung_view *v)
 	detail_priv *p = v->priv;
 	rung_model *m = v->tui->model;
 	int row = rung_tui_selected_row(v->tui);
+	if (p->split) {
+		draw_split(v, row);
+		return;
+	}
 	if (p->pane == PANE_SUMMARY)
 		rung_view_draw_title(v, "%.*s %s", RUNG_ID(row >= 0 ? m->rows[row].hash : ""), row >= 0 ? m->rows[row].subject : "");
 	else
@@ -440,9 +506,26 @@ static int detail_request(rung_view *v, rung_request req)
 	rung_model *m = t->model;
 	if (req == RUNG_REQ_ENTER)
 		return RUNG_R_NONE;
+	if (req == RUNG_REQ_SOURCE_VIEW) {
+		detail_priv *p = v->priv;
+		p->split = !p->split;
+		p->jump = p->split;
+		v->offset = v->cursor = 0;
+		v->hscroll = 0;
+		if (!p->split)
+			rung_srcview_clear(&p->sv);
+		rung_tui_message(t, false, "detail: %s", p->split ? "source" : pane_names[p->pane]);
+		return RUNG_R_REOPEN;
+	}
 	if (req == RUNG_REQ_TEXT_KIND) {
 		detail_priv *p = v->priv;
-		p->pane = (p->pane + 1) % NPANES;
+		if (p->split) { /* t leaves the source view for the whole SASS */
+			p->split = false;
+			rung_srcview_clear(&p->sv);
+			p->pane = PANE_SASS;
+		} else {
+			p->pane = (p->pane + 1) % NPANES;
+		}
 		v->offset = 0;
 		v->hscroll = 0;
 		rung_tui_message(t, false, "detail: %s", pane_names[p->pane]);
@@ -482,8 +565,9 @@ static int detail_request(rung_view *v, rung_request req)
 	if (req == RUNG_REQ_NEXT_PANE && m->nrows) {
 		int row = rung_tui_selected_row(t);
 		rung_tui_select_row(t, (row + 1) % m->nrows);
-		v->offset = 0;
+		v->offset = v->cursor = 0;
 		((detail_priv *)v->priv)->map_case = 0;
+		((detail_priv *)v->priv)->jump = ((detail_priv *)v->priv)->split;
 		return RUNG_R_REOPEN;
 	}
 	return RUNG_R_UNHANDLED;
@@ -494,6 +578,7 @@ static void detail_done(rung_view *v)
 	detail_priv *p = v->priv;
 	if (p) {
 		rung_lines_clear(&p->lines);
+		rung_srcview_clear(&p->sv);
 		free(p);
 	}
 	v->priv = NULL;

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/err.h"
+#include "core/sass_src.h"
 #include "tui/draw.h"
 #include "tui/model/prof.h"
 
@@ -94,6 +95,8 @@ void rung_detail_sass_lines(rung_lines *l, rung_model *m, const char *hash, bool
 	bool stalls = a.samples != NULL;
 	if (!stalls)
 		by_stall = false;
+	/* with line info: each instruction's line in the kernel's file (l: the source beside it) */
+	int file = rung_sass_main_file(&a.s, -1);
 	if (a.inst) {
 		int nhot = 0;
 		for (int i = 0; i < a.s.nlines; i++)
@@ -112,7 +115,7 @@ void rung_detail_sass_lines(rung_lines *l, rung_model *m, const char *hash, bool
 		rung_lines_add(l, RUNG_ROLE_DIM, "  %s", a.stall_note);
 	}
 	rung_lines_new(l);
-	rung_lines_seg(l, RUNG_ROLE_HEADER, "      pc  ");
+	rung_lines_seg(l, RUNG_ROLE_HEADER, "      pc%s  ", file >= 0 ? "  line" : "");
 	if (a.inst)
 		rung_lines_seg(l, RUNG_ROLE_HEADER, "  count      %%  ");
 	if (stalls)
@@ -126,7 +129,7 @@ void rung_detail_sass_lines(rung_lines *l, rung_model *m, const char *hash, bool
 		rung_line *ln = rung_lines_new(l);
 		if (sl->kind != RUNG_SASS_INST) {
 			/* labels end 4 columns left of the instructions: the pc, count and stall columns' widths */
-			rung_lines_seg(l, RUNG_ROLE_DIM, "%*s", 8 + (a.inst ? 16 : 0) + (stalls ? 36 : 0), "");
+			rung_lines_seg(l, RUNG_ROLE_DIM, "%*s", 8 + (file >= 0 ? 6 : 0) + (a.inst ? 16 : 0) + (stalls ? 36 : 0), "");
 			rung_lines_seg(l, sl->kind == RUNG_SASS_FUNC ? RUNG_ROLE_HEADER : RUNG_ROLE_DIFF_HUNK, "%s:", sl->text);
 			continue;
 		}
@@ -138,6 +141,13 @@ void rung_detail_sass_lines(rung_lines *l, rung_model *m, const char *hash, bool
 		char pc[24];
 		snprintf(pc, sizeof(pc), "%04llx", (unsigned long long)sl->pc);
 		rung_lines_seg(l, hot ? RUNG_ROLE_HOT : RUNG_ROLE_DIM, "%c %6s", hot ? '*' : ' ', pc);
+		if (file >= 0) {
+			int ln = rung_sass_line_in(sl, file);
+			char lc[16] = "-";
+			if (ln > 0)
+				snprintf(lc, sizeof(lc), "%d", ln);
+			rung_lines_seg(l, RUNG_ROLE_DIM, "%6s", lc);
+		}
 		if (a.inst) {
 			if (a.inst[i] >= 0) {
 				char c[32];
@@ -161,6 +171,10 @@ void rung_detail_sass_lines(rung_lines *l, rung_model *m, const char *hash, bool
 			}
 		}
 		rung_lines_seg(l, hot ? RUNG_ROLE_HOT : RUNG_ROLE_DEFAULT, "    %s", sl->text);
+		if (file >= 0 && sl->src.file >= 0 && sl->src.file != file) { /* inlined from another file */
+			const char *f = rung_sass_file_name(&a.s, sl->src), *b = strrchr(f, '/');
+			rung_lines_seg(l, RUNG_ROLE_DIM, "  %s:%d", b ? b + 1 : f, sl->src.line);
+		}
 	}
 	free(order);
 	rung_sass_annot_clear(&a);
