@@ -54,6 +54,8 @@ void rung_srcview_clear(rung_srcview *sv)
 	free(sv->ll);
 	free(sv->ninst);
 	free(sv->count);
+	free(sv->stalls);
+	free(sv->stall_top);
 	if (sv->have_sass)
 		rung_sass_annot_clear(&sv->a);
 	memset(sv, 0, sizeof(*sv));
@@ -112,6 +114,41 @@ static int split_source(rung_srcview *sv)
 	return 0;
 }
 
+/* Stall samples per source line, and each line's top reason: the reasons
+ * of its instructions summed (all-samples reasons only). */
+static int stall_sums(rung_srcview *sv, int n)
+{
+	const rung_stall *st = &sv->a.stall;
+	sv->stalls = malloc(sizeof(*sv->stalls) * (size_t)n);
+	sv->stall_top = malloc(sizeof(*sv->stall_top) * (size_t)n);
+	uint64_t *by = calloc((size_t)n * (size_t)(st->nreasons ? st->nreasons : 1), sizeof(*by));
+	if (!sv->stalls || !sv->stall_top || !by) {
+		free(by);
+		return rung_error_set(RUNG_ENOMEM, "out of memory");
+	}
+	rung_sass_sum_by_source(sv->stalls, sv->nsrc, &sv->a.s, sv->file, -1, sv->a.samples);
+	for (int i = 0; i < sv->a.s.nlines; i++) {
+		int line = rung_sass_line_in(&sv->a.s.lines[i], sv->file), row;
+		if (line < 1 || line > sv->nsrc || sv->a.samples[i] < 0 || (row = rung_stall_find(st, sv->a.s.lines[i].pc)) < 0)
+			continue;
+		for (int r = 0; r < st->nreasons; r++)
+			by[(size_t)(line - 1) * (size_t)st->nreasons + (size_t)r] += st->counts[(size_t)row * (size_t)st->nreasons + (size_t)r];
+	}
+	for (int i = 0; i < n; i++) {
+		sv->stall_top[i] = -1;
+		uint64_t best = 0;
+		for (int r = 0; r < st->nreasons; r++) {
+			uint64_t v = by[(size_t)i * (size_t)st->nreasons + (size_t)r];
+			if (!rung_stall_is_not_issued(st->reasons[r]) && v > best) {
+				best = v;
+				sv->stall_top[i] = r;
+			}
+		}
+	}
+	free(by);
+	return 0;
+}
+
 int rung_srcview_load(rung_srcview *sv, rung_model *m, const char *hash, const rung_result *r)
 {
 	memset(sv, 0, sizeof(*sv));
@@ -148,6 +185,8 @@ int rung_srcview_load(rung_srcview *sv, rung_model *m, const char *hash, const r
 				return rung_error_set(RUNG_ENOMEM, "out of memory");
 			rung_sass_sum_by_source(sv->count, sv->nsrc, &sv->a.s, sv->file, -1, sv->a.inst);
 		}
+		if (sv->a.samples && (e = stall_sums(sv, n)) < 0)
+			return e;
 	}
 	if (r && r->compile_log)
 		read_errors(sv, r->compile_log);
@@ -239,10 +278,12 @@ static uint64_t count_total(const rung_srcview *sv)
 void rung_srcview_source_header(rung_lines *l, const rung_srcview *sv)
 {
 	rung_lines_new(l);
+	rung_lines_seg(l, RUNG_ROLE_HEADER, "  line  sass");
 	if (sv->count)
-		rung_lines_seg(l, RUNG_ROLE_HEADER, "  line  sass    count      %%  %s", sv->file_name[0] ? sv->file_name : "source");
-	else
-		rung_lines_seg(l, RUNG_ROLE_HEADER, "  line  sass  %s", sv->file_name[0] ? sv->file_name : "source");
+		rung_lines_seg(l, RUNG_ROLE_HEADER, "    count      %%");
+	if (sv->stalls)
+		rung_lines_seg(l, RUNG_ROLE_HEADER, "  stalls      %%  top stall       ");
+	rung_lines_seg(l, RUNG_ROLE_HEADER, "  %s", sv->file_name[0] ? sv->file_name : "source");
 }
 
 void rung_srcview_source_lines(rung_lines *l, const rung_srcview *sv)
@@ -252,9 +293,13 @@ void rung_srcview_source_lines(rung_lines *l, const rung_srcview *sv)
 	bool *hot = sv->count ? calloc((size_t)(sv->nsrc > 0 ? sv->nsrc : 1), sizeof(*hot)) : NULL;
 	if (hot)
 		rung_sass_mark_hot(hot, sv->count, sv->nsrc, RUNG_SASS_HOT_TOP);
+	/* and the source lines with the most stall samples */
+	bool *shot = sv->stalls ? calloc((size_t)(sv->nsrc > 0 ? sv->nsrc : 1), sizeof(*shot)) : NULL;
+	if (shot)
+		rung_sass_mark_hot(shot, sv->stalls, sv->nsrc, RUNG_SASS_HOT_TOP);
 	for (int i = 0; i < sv->nsrc; i++) {
 		int line = i + 1;
-		bool err = has_error(sv, line), h = hot && hot[i];
+		bool err = has_error(sv, line), h = (hot && hot[i]) || (shot && shot[i]);
 		rung_line *ln = rung_lines_new(l);
 		if (!ln)
 			break;
@@ -274,9 +319,23 @@ void rung_srcview_source_lines(rung_lines *l, const rung_srcview *sv)
 				rung_lines_seg(l, RUNG_ROLE_DIM, " %8s %6s", "", "");
 			}
 		}
+		if (sv->stalls) {
+			if (sv->stalls[i] >= 0) {
+				char c[32], label[64] = "";
+				rung_fmt_count(c, sizeof(c), (uint64_t)sv->stalls[i]);
+				if (sv->stall_top[i] >= 0)
+					rung_stall_label(label, sizeof(label), sv->a.stall.reasons[sv->stall_top[i]]);
+				bool sh = shot && shot[i];
+				rung_lines_seg(l, sh ? RUNG_ROLE_HOT : RUNG_ROLE_DEFAULT, " %7s %5.1f%%  %-16.16s", c,
+					       sv->a.stall.total ? 100.0 * (double)sv->stalls[i] / (double)sv->a.stall.total : 0.0, label);
+			} else {
+				rung_lines_seg(l, RUNG_ROLE_DIM, " %7s %6s  %-16s", "", "", "");
+			}
+		}
 		rung_lines_seg(l, err ? RUNG_ROLE_ERROR : RUNG_ROLE_DEFAULT, "  %.*s", sv->ll[i] > 1000 ? 1000 : sv->ll[i], sv->lp[i]);
 	}
 	free(hot);
+	free(shot);
 }
 
 void rung_srcview_sass_lines(rung_lines *l, const rung_srcview *sv, int line, int max)
@@ -304,6 +363,14 @@ void rung_srcview_sass_lines(rung_lines *l, const rung_srcview *sv, int line, in
 		rung_lines_seg(l, RUNG_ROLE_HEADER, ", %s executed (%.1f%%)", c,
 			       total ? 100.0 * (double)sv->count[line - 1] / (double)total : 0.0);
 	}
+	if (sv->stalls && sv->stalls[line - 1] >= 0) {
+		char c[32], label[64] = "";
+		rung_fmt_count(c, sizeof(c), (uint64_t)sv->stalls[line - 1]);
+		if (sv->stall_top[line - 1] >= 0)
+			rung_stall_label(label, sizeof(label), sv->a.stall.reasons[sv->stall_top[line - 1]]);
+		rung_lines_seg(l, RUNG_ROLE_HEADER, ", %s stall samples (%.1f%%, most %s)", c,
+			       sv->a.stall.total ? 100.0 * (double)sv->stalls[line - 1] / (double)sv->a.stall.total : 0.0, label);
+	}
 	int shown = 0;
 	for (int i = 0; i < sv->a.s.nlines && l->n - start < max; i++) {
 		const rung_sass_line *sl = &sv->a.s.lines[i];
@@ -321,6 +388,14 @@ void rung_srcview_sass_lines(rung_lines *l, const rung_srcview *sv, int line, in
 			if (sv->a.inst[i] >= 0)
 				rung_fmt_count(c, sizeof(c), (uint64_t)sv->a.inst[i]);
 			rung_lines_seg(l, hot ? RUNG_ROLE_HOT : RUNG_ROLE_DEFAULT, " %8s", c);
+		}
+		if (sv->a.samples) {
+			char c[32] = "-", label[64] = "";
+			if (sv->a.samples[i] >= 0)
+				rung_fmt_count(c, sizeof(c), (uint64_t)sv->a.samples[i]);
+			if (sv->a.stall_top[i] >= 0)
+				rung_stall_label(label, sizeof(label), sv->a.stall.reasons[sv->a.stall_top[i]]);
+			rung_lines_seg(l, sv->a.stall_hot[i] ? RUNG_ROLE_HOT : RUNG_ROLE_DEFAULT, " %7s %-16.16s", c, label);
 		}
 		rung_lines_seg(l, hot ? RUNG_ROLE_HOT : RUNG_ROLE_DEFAULT, "  %s", sl->text);
 		if (sl->src.file >= 0 && sl->src.file != sv->file) /* inlined from another file */

@@ -1,6 +1,7 @@
 /* The detail screen's source view (`l`): the version's kernel source beside
  * the SASS of the selected source line, from nvdisasm's line info
- * (core/sass_src.h), with the stored per-PC counts summed per source line.
+ * (core/sass_src.h), with the stored per-PC counts and warp stall samples
+ * summed per source line (and the top stall reason of each line).
  * A compile error, a sanitizer finding or an assert names the line to open at.
  * Text from the repository stays raw here and is made inert when drawn. */
 #ifndef RUNG_TUI_SCREENS_DETAIL_SRC_H
@@ -27,6 +28,8 @@ typedef struct {
 	char file_name[128]; /* its last path component ("" unknown) */
 	int64_t *ninst;   /* per source line: SASS instructions (-1: none) */
 	int64_t *count;   /* per source line: warp instructions executed (-1: none); NULL without counts */
+	int64_t *stalls;  /* per source line: warp stall samples (-1: none); NULL without stall samples */
+	int *stall_top;   /* per source line: its top stall reason (index into a.stall.reasons), -1 none */
 	char note[256];   /* why there is no SASS or no line info ("" when there is) */
 	int nerr;         /* compile errors at a line of the kernel, in log order */
 	struct {
