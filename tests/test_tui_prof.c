@@ -317,9 +317,15 @@ static void test_store_extra(void)
 	CHECK(js && !strcmp(js, COUNTS_A));
 	free(js);
 	CHECK_INT(rung_model_store_extra(&js, st, &row, "trace"), RUNG_ENOTFOUND);
-	/* a recorded result (from another machine) never shows this machine's data */
+	/* a recorded result shows what is stored under its own key (its device's, imported with it) */
 	row.recorded = row.result;
+	CHECK_INT(rung_model_store_extra(&js, st, &row, "sass"), 0);
+	CHECK(js && !strcmp(js, COUNTS_A));
+	free(js);
+	js = NULL;
+	snprintf(row.result->key, sizeof(row.result->key), "%s", "another-key");
 	CHECK_INT(rung_model_store_extra(&js, st, &row, "sass"), RUNG_ENOTFOUND);
+	snprintf(row.result->key, sizeof(row.result->key), "%s", key);
 	row.recorded = NULL;
 	CHECK_INT(rung_model_store_extra(&js, st, NULL, "sass"), RUNG_ENOTFOUND);
 	rung_result_clear(row.result);

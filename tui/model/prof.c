@@ -13,6 +13,8 @@ int rung_model_store_extra(char **out, rung_store *st, const rung_model_row *row
 {
 	*out = NULL;
 	const rung_result *r = row ? rung_model_row_result(row, false) : NULL;
+	if (!r && row) /* a recorded result: the side data stored under its own key (its device's), imported with it */
+		r = rung_model_row_result(row, true);
 	if (!st || !r || !r->key[0])
 		return rung_error_set(RUNG_ENOTFOUND, "no stored %s data for %.7s", kind, row ? row->hash : "?");
 	return rung_store_get_extra(out, st, r->key, kind);
@@ -47,6 +49,30 @@ int rung_model_sass_counts(rung_sass_counts *out, rung_model *m, const char *has
 	json_decref(j);
 	if (e == 0)
 		rung_sass_counts_sort(out);
+	return e;
+}
+
+int rung_model_ncu_details(rung_ncu_details *out, rung_model *m, const char *hash)
+{
+	memset(out, 0, sizeof(*out));
+	json_t *j;
+	int e = load_json(&j, m, hash, "ncu_sections");
+	if (e < 0)
+		return e;
+	e = rung_ncu_details_from_json(out, j);
+	json_decref(j);
+	return e;
+}
+
+int rung_model_ncu_source(rung_ncu_source *out, rung_model *m, const char *hash)
+{
+	memset(out, 0, sizeof(*out));
+	json_t *j;
+	int e = load_json(&j, m, hash, "ncu_source");
+	if (e < 0)
+		return e;
+	e = rung_ncu_source_from_json(out, j);
+	json_decref(j);
 	return e;
 }
 

@@ -2,7 +2,8 @@
  * per shape and seed, first bad indices, a histogram of the timing samples,
  * what the kernel printed (inert), the environment and the compile log with errors at their lines. `t` switches to its SASS with
  * the stored per-instruction counts, then to its stored trace
- * (tui/screens/detail_prof.c), and back. */
+ * (tui/screens/detail_prof.c), and back; `u` to ncu's sections read back by
+ * `rung profile --ncu`, then its source page (tui/screens/detail_ncu.c), and back. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +12,7 @@
 
 #include "core/inert.h"
 #include "core/profile.h"
+#include "tui/screens/detail_ncu.h"
 #include "tui/screens/detail_prof.h"
 #include "tui/draw.h"
 #include "tui/maplines.h"
@@ -25,6 +27,7 @@ typedef struct {
 	rung_lines lines;
 	int pane;
 	int map_case; /* which case with errors the error map shows (m: next) */
+	int ncu;      /* u: 0 the pane, 1 ncu's sections, 2 its source page */
 } detail_priv;
 
 static void histogram(rung_lines *l, const rung_bench *b)
@@ -399,7 +402,11 @@ static void build(rung_view *v)
 		rung_lines_add(&p->lines, RUNG_ROLE_DIM, "no version selected");
 		return;
 	}
-	if (p->pane == PANE_SASS)
+	if (p->ncu == 1)
+		rung_detail_ncu_sections(&p->lines, m, m->rows[row].hash, v->width);
+	else if (p->ncu == 2)
+		rung_detail_ncu_source(&p->lines, m, m->rows[row].hash);
+	else if (p->pane == PANE_SASS)
 		rung_detail_sass_lines(&p->lines, m, m->rows[row].hash);
 	else if (p->pane == PANE_TRACE)
 		rung_detail_trace_lines(&p->lines, m, m->rows[row].hash, v->width);
@@ -423,7 +430,10 @@ static void detail_draw(rung_view *v)
 	detail_priv *p = v->priv;
 	rung_model *m = v->tui->model;
 	int row = rung_tui_selected_row(v->tui);
-	if (p->pane == PANE_SUMMARY)
+	if (p->ncu)
+		rung_view_draw_title(v, "%.*s ncu %s (u: %s)", RUNG_ID(row >= 0 ? m->rows[row].hash : ""),
+				     p->ncu == 1 ? "sections" : "source page", p->ncu == 1 ? "source page" : pane_names[p->pane]);
+	else if (p->pane == PANE_SUMMARY)
 		rung_view_draw_title(v, "%.*s %s", RUNG_ID(row >= 0 ? m->rows[row].hash : ""), row >= 0 ? m->rows[row].subject : "");
 	else
 		rung_view_draw_title(v, "%.*s %s (t: %s)", RUNG_ID(row >= 0 ? m->rows[row].hash : ""), pane_names[p->pane],
@@ -439,8 +449,18 @@ static int detail_request(rung_view *v, rung_request req)
 	rung_model *m = t->model;
 	if (req == RUNG_REQ_ENTER)
 		return RUNG_R_NONE;
+	if (req == RUNG_REQ_NCU) {
+		detail_priv *p = v->priv;
+		p->ncu = (p->ncu + 1) % 3;
+		v->offset = 0;
+		v->hscroll = 0;
+		rung_tui_message(t, false, "detail: %s", p->ncu == 1 ? "ncu sections" : p->ncu == 2 ? "ncu source page" : pane_names[p->pane]);
+		return RUNG_R_REOPEN;
+	}
 	if (req == RUNG_REQ_TEXT_KIND) {
 		detail_priv *p = v->priv;
+		if (p->ncu) /* t leaves the ncu panes for the next of its own */
+			p->ncu = 0;
 		p->pane = (p->pane + 1) % NPANES;
 		v->offset = 0;
 		v->hscroll = 0;
