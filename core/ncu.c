@@ -274,6 +274,35 @@ const rung_ncu_metric *rung_ncu_metric_find(const rung_ncu_details *d, const cha
 	return NULL;
 }
 
+/* appends "<label> <value><unit>" for the metric when the page has it */
+static void sol_part(char *buf, size_t len, const rung_ncu_details *d, const char *label, const char *metric,
+		     const char *before)
+{
+	const rung_ncu_metric *m = rung_ncu_metric_find(d, "GPU Speed Of Light Throughput", metric);
+	if (!m || !m->value[0])
+		return;
+	size_t n = strlen(buf);
+	bool pct = !strcmp(m->unit, "%");
+	snprintf(buf + n, len - n, "%s%s %s%s%s", n ? before : "", label, m->value, pct ? "" : " ", m->unit);
+}
+
+void rung_ncu_sol_line(char *buf, size_t len, const rung_ncu_details *d)
+{
+	if (!len)
+		return;
+	buf[0] = 0;
+	sol_part(buf, len, d, "compute (SM)", "Compute (SM) Throughput", ", ");
+	sol_part(buf, len, d, "memory", "Memory Throughput", ", ");
+	size_t n0 = strlen(buf);
+	sol_part(buf, len, d, "DRAM", "DRAM Throughput", " (");
+	sol_part(buf, len, d, "L1/TEX", "L1/TEX Cache Throughput", ", ");
+	sol_part(buf, len, d, "L2", "L2 Cache Throughput", ", ");
+	size_t n1 = strlen(buf);
+	if (n1 > n0 && n0 && n1 + 1 < len)
+		snprintf(buf + n1, len - n1, ")");
+	sol_part(buf, len, d, "duration", "Duration", ", ");
+}
+
 json_t *rung_ncu_details_to_json(const rung_ncu_details *d)
 {
 	json_t *secs = json_array();

@@ -61,6 +61,10 @@ json_t *rung_ncu_details_to_json(const rung_ncu_details *d);
 int rung_ncu_details_from_json(rung_ncu_details *d, const json_t *j); /* RUNG_EINVAL when malformed */
 /* The metric of that name in the section of that title, or NULL. */
 const rung_ncu_metric *rung_ncu_metric_find(const rung_ncu_details *d, const char *section, const char *metric);
+/* One line of the speed-of-light figures, as far as the page has them:
+ * "compute (SM) 39.04%, memory 45.29% (DRAM 2.10%, L1/TEX 46.77%, L2 7.76%),
+ * duration 6.75 ms"; "" when the page has none. */
+void rung_ncu_sol_line(char *buf, size_t len, const rung_ncu_details *d);
 /* The section title of an identifier ("SpeedOfLight" -> "GPU Speed Of Light
  * Throughput"), or NULL when rung does not know it. */
 const char *rung_ncu_section_title(const char *ident);
