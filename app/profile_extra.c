@@ -9,6 +9,7 @@
 
 #include "core/err.h"
 #include "core/sass.h"
+#include "gpu/ncu.h"
 #include "gpu/nvdisasm.h"
 #include "vcs/prof_store.h"
 #include "vcs/store.h"
@@ -49,3 +50,50 @@ int rung_profile_sass_load(rung_sass_counts *out, rung_repo *repo, const char *c
 	return rc;
 }
 
+
+void rung_ncu_import_clear(rung_ncu_import *im)
+{
+	rung_ncu_details_clear(&im->details);
+	rung_ncu_source_clear(&im->source);
+	memset(im, 0, sizeof(*im));
+}
+
+/* One page: exported by ncu, parsed; the message kept on failure. */
+static bool import_page(rung_ncu_import *im, const char *ncu, const char *report, rung_ncu_page page)
+{
+	char *text = NULL;
+	size_t len = 0;
+	bool src = page == RUNG_NCU_PAGE_SOURCE;
+	int rc = rung_ncu_export_page(&text, &len, ncu, report, page);
+	if (rc == 0)
+		rc = src ? rung_ncu_source_parse(&im->source, text, len, "ncu --page source")
+			 : rung_ncu_details_parse(&im->details, text, len, "ncu --page details");
+	free(text);
+	if (rc < 0)
+		snprintf(src ? im->source_error : im->details_error, sizeof(im->details_error), "%s", rung_error_last());
+	rung_error_clear();
+	return rc == 0;
+}
+
+int rung_profile_ncu_import(rung_ncu_import *out, const rung_task *t, const rung_env *env, const char *ncu,
+			    const char *report)
+{
+	memset(out, 0, sizeof(*out));
+	out->have_details = import_page(out, ncu, report, RUNG_NCU_PAGE_DETAILS);
+	out->have_source = import_page(out, ncu, report, RUNG_NCU_PAGE_SOURCE);
+	for (int k = 0; k < 2; k++) {
+		if (!(k ? out->have_source : out->have_details))
+			continue;
+		json_t *j = k ? rung_ncu_source_to_json(&out->source) : rung_ncu_details_to_json(&out->details);
+		char *txt = j ? json_dumps(j, JSON_COMPACT | JSON_REAL_PRECISION(17)) : NULL;
+		json_decref(j);
+		if (!txt)
+			return rung_error_set(RUNG_ENOMEM, "out of memory");
+		int rc = rung_profile_extra_put(t, env, k ? "ncu_source" : "ncu_sections", txt);
+		free(txt);
+		if (rc < 0)
+			return rc;
+		out->stored += rc;
+	}
+	return 0;
+}

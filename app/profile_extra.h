@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "core/ncu.h"
 #include "core/result.h"
 #include "core/sass_prof.h"
 #include "gpu/compile.h"
@@ -23,5 +24,22 @@ int rung_profile_extra_put(const rung_task *t, const rung_env *env, const char *
  * --sass`), for the screens: 0 and *out filled, RUNG_ENOTFOUND when none. */
 int rung_profile_sass_load(rung_sass_counts *out, rung_repo *repo, const char *content, const char *uuid);
 
+/* What `rung profile --ncu` read back from its report with ncu itself
+ * (gpu/ncu.h) and stored beside the result as kinds "ncu_sections" and
+ * "ncu_source" (core/ncu.h JSON). A page that could not be read or parsed
+ * has its message in *_error and is not stored. */
+typedef struct {
+	rung_ncu_details details;
+	rung_ncu_source source;
+	bool have_details, have_source;
+	char details_error[512], source_error[512];
+	int stored; /* pages stored: 0 when there was nothing to store under */
+} rung_ncu_import;
+
+/* Imports report into *out and stores what parsed. Returns 0 (see the
+ * flags), or negative on a store error (message set). */
+int rung_profile_ncu_import(rung_ncu_import *out, const rung_task *t, const rung_env *env, const char *ncu,
+			    const char *report);
+void rung_ncu_import_clear(rung_ncu_import *im);
 
 #endif

@@ -11,13 +11,17 @@
  * gets the counters (its bench and ideal point are kept).
  * --sass: per-PC SASS counts instead of the counters (CUPTI SASS metrics,
  * gpu/worker/sass.c), printed as the top-20 hot instructions and stored in the
- * store's profile_extra table (kind "sass"). --ncu: runs Nsight Compute on this
- * command's hidden --launch-only mode (run + check, no bench: the first
- * launch of the candidate is at the benchmark shape) and stores the report path
- * (kind "ncu"); exit 4 when ncu is not on PATH. --stalls: warp stall reasons
- * per PC from CUPTI PC sampling (gpu/worker/sass.c), printed as the top
- * reasons (bars) and the 12 lines with the most samples, stored as kind
- * "stall" (core/stall.h); RUNG_PCSAMP_PERIOD=N samples every 2^N cycles.
+ * store's profile_extra table (kind "sass"). --ncu: runs Nsight Compute
+ * (--set detailed --section WarpStateStats) on this command's hidden
+ * --launch-only mode (run + check, no bench: the first launch of the candidate
+ * is at the benchmark shape), stores the report path (kind "ncu"), reads the
+ * report back with ncu (--page details and --page source, app/profile_extra.h)
+ * into kinds "ncu_sections" and "ncu_source", and prints a summary:
+ *   [ncu] SOL: compute (SM) 39.04%, memory 45.29% (DRAM 2.10%, ...), duration 6.75 ms
+ * exit 4 when ncu is not on PATH. --stalls: warp stall reasons per PC from
+ * CUPTI PC sampling (gpu/worker/sass.c), printed as the top reasons (bars)
+ * and the 12 lines with the most samples, stored as kind "stall"
+ * (core/stall.h); RUNG_PCSAMP_PERIOD=N samples every 2^N cycles.
  * Exit: 0 (profiled, or counters not permitted), 1 a rung failed, 2 usage,
  * 3 spec, 4 no GPU, 5 internal. */
 #include <math.h>
@@ -164,6 +168,68 @@ static const rung_opt_spec profile_specs[] = {
 const rung_opt_table rung_opts_profile = {.cmd = "profile", .args = "[TASKDIR|FILE|REV]", .max_args = 1,
 					  .opts = profile_specs};
 
+/* The summary of what --ncu read back: sections and lines, the SOL, occupancy
+ * and warp-state figures, ncu's rules by type, the top stall of the source
+ * page, and how many pcs agree with rung's own counts where those are stored. */
+static void ncu_summary(const rung_task *t, const rung_env *env, const rung_ncu_import *im)
+{
+	if (im->have_details || im->have_source)
+		printf("[ncu] imported %d section%s, %d SASS line%s%s\n", im->details.nsections, im->details.nsections == 1 ? "" : "s",
+		       im->source.nlines, im->source.nlines == 1 ? "" : "s",
+		       im->stored > 0 ? " (stored with the result: the detail screen shows them, u)" : "");
+	if (!im->have_details)
+		printf("[ncu] sections not imported: %s\n", im->details_error);
+	if (!im->have_source)
+		printf("[ncu] source page not imported: %s\n", im->source_error);
+	const rung_ncu_details *d = &im->details;
+	char line[512];
+	rung_ncu_sol_line(line, sizeof(line), d);
+	if (line[0])
+		printf("[ncu] SOL: %s\n", line);
+	const rung_ncu_metric *ach = rung_ncu_metric_find(d, "Occupancy", "Achieved Occupancy"),
+			      *th = rung_ncu_metric_find(d, "Occupancy", "Theoretical Occupancy"),
+			      *regs = rung_ncu_metric_find(d, "Launch Statistics", "Registers Per Thread");
+	if (ach || th)
+		printf("[ncu] occupancy: achieved %s%%, theoretical %s%%%s%s%s\n", ach ? ach->value : "-", th ? th->value : "-",
+		       regs ? ", " : "", regs ? regs->value : "", regs ? " registers/thread" : "");
+	const rung_ncu_metric *cpi = rung_ncu_metric_find(d, "Warp State Statistics", "Warp Cycles Per Issued Instruction");
+	if (cpi)
+		printf("[ncu] warp state: %s cycles per issued instruction\n", cpi->value);
+	int types[4] = {0};
+	static const char *const tnames[4] = {"OPT", "WRN", "INF", "ERR"};
+	for (int i = 0; i < d->nsections; i++)
+		for (int k = 0; k < d->sections[i].nrules; k++)
+			for (int n = 0; n < 4; n++)
+				types[n] += !strcmp(d->sections[i].rules[k].type, tnames[n]);
+	if (types[0] + types[1] + types[2] + types[3])
+		printf("[ncu] rules: %d OPT, %d WRN, %d INF, %d ERR\n", types[0], types[1], types[2], types[3]);
+	const rung_ncu_source *s = &im->source;
+	if (im->have_source && s->nstalls) {
+		int64_t tot = 0, *by = calloc((size_t)s->nstalls, sizeof(int64_t));
+		for (int i = 0; by && i < s->nlines; i++)
+			for (int k = 0; k < s->nstalls; k++)
+				if (s->lines[i].stall && s->lines[i].stall[k] > 0)
+					by[k] += s->lines[i].stall[k], tot += s->lines[i].stall[k];
+		int best = -1;
+		for (int k = 0; by && k < s->nstalls; k++)
+			if (by[k] > 0 && (best < 0 || by[k] > by[best]))
+				best = k;
+		if (best >= 0)
+			printf("[ncu] top stall (source page): %s, %.1f%% of %lld samples\n", s->stalls[best],
+			       100.0 * (double)by[best] / (double)tot, (long long)tot);
+		free(by);
+	}
+	rung_sass_counts sc;
+	if (im->have_source && s->has_inst && rung_profile_sass_load(&sc, t->repo, t->content, env->uuid) == 0) {
+		rung_ncu_agreement ag;
+		rung_ncu_agree(&ag, s, &sc);
+		printf("[ncu] instructions executed: %d of %d pcs agree exactly with rung's counts (rung profile --sass)\n", ag.agree,
+		       ag.compared);
+		rung_sass_counts_clear(&sc);
+	}
+	rung_error_clear();
+}
+
 /* --ncu: Nsight Compute on `rung profile --launch-only` (run + check: the
  * candidate's first launch is the benchmark shape), one report per version
  * and device under <gitdir>/rung/ncu/ (./rung-ncu/ outside git). */
@@ -207,7 +273,8 @@ static int run_ncu(const rung_task *t, const rung_compiled *kc, const char *ncu,
 	const char *argv[40];
 	int k = 0;
 	const char *head[] = {ncu, "--clock-control", "none", "--target-processes", "all", "--kernel-name-base",
-			      "mangled", "--kernel-name", kc->lowered, "--launch-count", "1", "--set", "basic", "-f",
+			      "mangled", "--kernel-name", kc->lowered, "--launch-count", "1", "--set", "detailed", "--section",
+			      "WarpStateStats", "-f",
 			      "--export", report, self[0] ? self : "rung", "profile", "--launch-only"};
 	for (size_t i = 0; i < sizeof(head) / sizeof(head[0]); i++)
 		argv[k++] = head[i];
@@ -248,27 +315,40 @@ static int run_ncu(const rung_task *t, const rung_compiled *kc, const char *ncu,
 	struct stat sb;
 	bool ok = WIFEXITED(status) && WEXITSTATUS(status) == 0 && stat(report, &sb) == 0;
 	int stored = 0;
+	rung_ncu_import im;
+	memset(&im, 0, sizeof(im));
 	if (ok) {
 		json_t *j = json_pack("{s:s}", "report", report);
 		char *txt = json_dumps(j, JSON_COMPACT);
 		stored = rung_profile_extra_put(t, &env, "ncu", txt);
 		free(txt);
 		json_decref(j);
+		if (rung_profile_ncu_import(&im, t, &env, ncu, report) < 0)
+			fprintf(stderr, "rung profile: %s (the imported sections were not stored)\n", rung_error_last());
 	}
 	if (o->run.json) {
 		json_t *j = json_pack("{s:s,s:s,s:b}", "status", ok ? "ok" : "FAILED", "report", ok ? report : "",
 				      "stored", stored > 0);
-		char *s = json_dumps(j, JSON_COMPACT | JSON_ENSURE_ASCII);
+		if (ok) {
+			json_object_set_new(j, "ncu_sections", im.have_details ? rung_ncu_details_to_json(&im.details)
+									       : json_pack("{s:s}", "error", im.details_error));
+			json_object_set_new(j, "ncu_source_lines", json_integer(im.have_source ? im.source.nlines : 0));
+			if (!im.have_source)
+				json_object_set_new(j, "ncu_source_error", json_string(im.source_error));
+		}
+		char *s = json_dumps(j, JSON_COMPACT | JSON_ENSURE_ASCII | JSON_REAL_PRECISION(17));
 		if (s)
 			puts(s);
 		free(s);
 		json_decref(j);
 	} else if (ok) {
 		printf("[ncu] report %s%s\n", report, stored > 0 ? " (path stored with the result)" : "");
+		ncu_summary(t, &env, &im);
 	} else {
 		printf("[ncu] FAILED ncu exited with status %d (its output is above)\n",
 		       WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
 	}
+	rung_ncu_import_clear(&im);
 	return ok ? RUNG_EXIT_OK : RUNG_EXIT_FAIL;
 }
 

@@ -327,6 +327,7 @@ static void test_store_extra(void)
 	js = NULL;
 	rung_result_key(row.result->key, "1234abcd", "GPU-other");
 	CHECK_INT(rung_model_store_extra(&js, st, &row, "sass"), RUNG_ENOTFOUND);
+	snprintf(row.result->key, sizeof(row.result->key), "%s", key);
 	row.recorded = NULL;
 	CHECK_INT(rung_model_store_extra(&js, st, NULL, "sass"), RUNG_ENOTFOUND);
 	rung_result_clear(row.result);

@@ -70,6 +70,7 @@ typedef enum {
 	_(SANITIZE, "sanitize", "Versions", 'S', 0, 0, "compute-sanitizer on the selected version") \
 	_(NEXT_TASK, "next-task", "Versions", 'T', 0, 0, "switch to the next task of the repository") \
 	_(TEXT_KIND, "text-kind", "Compare", 't', 0, 0, "diff source/PTX/SASS; detail: SASS, trace") \
+	_(NCU, "ncu", "Compare", 'u', 0, 0, "detail: ncu's sections, then its source page beside rung's counts") \
 	_(NEXT_CASE, "next-case", "Compare", 'm', 0, 0, "next case's error map (detail, compare)") \
 	_(SASS_RAW, "sass-raw", "Compare", 'w', 0, 0, "SASS diff: normalized by basic block or raw (toggle)") \
 	_(NEXT_HUNK, "next-hunk", "Compare", ']', 0, 0, "next hunk; detail SASS: next line with the most stalls") \

@@ -2,6 +2,7 @@
  * result key, rung_result_key(content, device UUID)) and a kind:
  *   "sass"  per-PC SASS counts (core/sass_prof.h JSON)
  *   "ncu"   {"report": "<path>.ncu-rep"} written by `rung profile --ncu`
+ *   "ncu_sections", "ncu_source"  that report read back (core/ncu.h JSON)
  *   "trace" the last `rung trace` (core/trace.h JSON)
  *   "stall" warp stall samples per PC, `rung profile --stalls` (core/stall.h JSON)
  * Table `profile_extra`, created on first use (additive; the result schema is

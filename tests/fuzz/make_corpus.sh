@@ -8,7 +8,7 @@ cd "$(dirname "$0")/../.."
 B=${1:-build}
 C=tests/fuzz/corpus
 rm -rf "$C"
-mkdir -p "$C"/{spec,expr,launch,sass,npy,result,protocol,ptxas,theme,config}
+mkdir -p "$C"/{spec,expr,launch,sass,npy,result,protocol,ptxas,theme,config,ncu}
 
 # spec: task files of the tests and the examples
 cp tests/tasks/sgemm/rung.ini "$C/spec/tasks_sgemm.ini"
@@ -74,6 +74,14 @@ for src, i, name in (("examples/sgemm/recorded.jsonl", 0, "sgemm_ok.json"),
     line = open(src).read().splitlines()[i]
     json.dump(json.loads(line)["result"], open("%s/%s" % (out, name), "w"), separators=(",", ":"))
 PY
+
+# ncu: the first lines of ncu's pages from the H200 (tests/fixtures/ncu/), and
+# the details page's end, where a rule's description spans four lines
+F=tests/fixtures/ncu
+head -16 $F/regblock2d.details.csv >"$C/ncu/regblock2d.details.csv"
+(head -1 $F/tf32.details.csv && tail -n 9 $F/tf32.details.csv) >"$C/ncu/tf32.details.tail.csv"
+head -12 $F/regblock2d.source.csv >"$C/ncu/regblock2d.source.csv"
+head -12 $F/tf32.source.csv >"$C/ncu/tf32.source.csv"
 
 # protocol: frames written by rung_msg_write
 "$B/fuzz_seed_protocol" . "$C/protocol"

@@ -53,6 +53,30 @@ int rung_model_sass_counts(rung_sass_counts *out, rung_model *m, const char *has
 	return e;
 }
 
+int rung_model_ncu_details(rung_ncu_details *out, rung_model *m, const char *hash)
+{
+	memset(out, 0, sizeof(*out));
+	json_t *j;
+	int e = load_json(&j, m, hash, "ncu_sections");
+	if (e < 0)
+		return e;
+	e = rung_ncu_details_from_json(out, j);
+	json_decref(j);
+	return e;
+}
+
+int rung_model_ncu_source(rung_ncu_source *out, rung_model *m, const char *hash)
+{
+	memset(out, 0, sizeof(*out));
+	json_t *j;
+	int e = load_json(&j, m, hash, "ncu_source");
+	if (e < 0)
+		return e;
+	e = rung_ncu_source_from_json(out, j);
+	json_decref(j);
+	return e;
+}
+
 int rung_model_trace(rung_trace *out, rung_model *m, const char *hash)
 {
 	rung_trace_init(out);

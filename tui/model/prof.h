@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "core/ncu.h"
 #include "core/sass.h"
 #include "core/sass_prof.h"
 #include "core/stall.h"
@@ -22,14 +23,19 @@
 int rung_model_sass_counts(rung_sass_counts *out, rung_model *m, const char *hash);
 int rung_model_trace(rung_trace *out, rung_model *m, const char *hash);
 int rung_model_stall(rung_stall *out, rung_model *m, const char *hash);
+/* ncu's sections / source page read back by `rung profile --ncu` (kinds
+ * "ncu_sections", "ncu_source"), same returns. */
+int rung_model_ncu_details(rung_ncu_details *out, rung_model *m, const char *hash);
+int rung_model_ncu_source(rung_ncu_source *out, rung_model *m, const char *hash);
 
 /* For a backend on the results store: the side data of kind stored beside
- * row's live result (keyed by its result key). RUNG_ENOTFOUND when row is
- * NULL, has no live result or nothing is stored. */
+ * row's live result (keyed by its result key), else beside its recorded one
+ * (keyed by the recording device: what was imported with it). RUNG_ENOTFOUND
+ * when row is NULL, has no result or nothing is stored. */
 int rung_model_store_extra(char **out, rung_store *st, const rung_model_row *row, const char *kind);
 
-/* In-memory backend (tests): sets the JSON returned for (hash, kind "sass",
- * "stall" or "trace"), copied; a later call for the same pair wins. */
+/* In-memory backend (tests): sets the JSON returned for (hash, kind: "sass",
+ * "stall", "trace", "ncu_sections", ...), copied; a later call for the same pair wins. */
 int rung_model_mem_set_extra(rung_model *m, const char *hash, const char *kind, const char *json);
 
 /* A version's SASS, normalized, with the stored counts per line. */

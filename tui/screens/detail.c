@@ -4,7 +4,9 @@
  * the stored per-instruction counts, then to its stored trace
  * (tui/screens/detail_prof.c), and back. `l` splits it: the kernel's source
  * beside the SASS of the line under the cursor (tui/screens/detail_src.c),
- * opened at the line a compile error or a failure names. */
+ * opened at the line a compile error or a failure names.
+ * `u` goes to ncu's sections read back by `rung profile --ncu`, then its
+ * source page (tui/screens/detail_ncu.c), and back. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +16,7 @@
 #include "core/err.h"
 #include "core/inert.h"
 #include "core/profile.h"
+#include "tui/screens/detail_ncu.h"
 #include "tui/screens/detail_prof.h"
 #include "tui/screens/detail_src.h"
 #include "tui/draw.h"
@@ -34,6 +37,7 @@ typedef struct {
 	bool jump;    /* the source view opens at rung_srcview_jump's line */
 	rung_srcview sv;
 	char sv_error[256]; /* why there is no source view */
+	int ncu;      /* u: 0 the pane, 1 ncu's sections, 2 its source page */
 } detail_priv;
 
 static void histogram(rung_lines *l, const rung_bench *b)
@@ -410,7 +414,11 @@ static void build(rung_view *v)
 			if (why[0])
 				rung_tui_message(v->tui, false, "source: %s", why);
 		}
-	} else if (p->pane == PANE_SASS)
+	} else if (p->ncu == 1)
+		rung_detail_ncu_sections(&p->lines, m, m->rows[row].hash, v->width);
+	else if (p->ncu == 2)
+		rung_detail_ncu_source(&p->lines, m, m->rows[row].hash);
+	else if (p->pane == PANE_SASS)
 		rung_detail_sass_lines(&p->lines, m, m->rows[row].hash, p->by_stall);
 	else if (p->pane == PANE_TRACE)
 		rung_detail_trace_lines(&p->lines, m, m->rows[row].hash, v->width);
@@ -490,7 +498,10 @@ static void detail_draw(rung_view *v)
 		draw_split(v, row);
 		return;
 	}
-	if (p->pane == PANE_SUMMARY)
+	if (p->ncu)
+		rung_view_draw_title(v, "%.*s ncu %s (u: %s)", RUNG_ID(row >= 0 ? m->rows[row].hash : ""),
+				     p->ncu == 1 ? "sections" : "source page", p->ncu == 1 ? "source page" : pane_names[p->pane]);
+	else if (p->pane == PANE_SUMMARY)
 		rung_view_draw_title(v, "%.*s %s", RUNG_ID(row >= 0 ? m->rows[row].hash : ""), row >= 0 ? m->rows[row].subject : "");
 	else
 		rung_view_draw_title(v, "%.*s %s (t: %s)", RUNG_ID(row >= 0 ? m->rows[row].hash : ""), pane_names[p->pane],
@@ -517,8 +528,17 @@ static int detail_request(rung_view *v, rung_request req)
 		rung_tui_message(t, false, "detail: %s", p->split ? "source" : pane_names[p->pane]);
 		return RUNG_R_REOPEN;
 	}
+	if (req == RUNG_REQ_NCU) {
+		detail_priv *p = v->priv;
+		p->ncu = (p->ncu + 1) % 3;
+		v->offset = 0;
+		v->hscroll = 0;
+		rung_tui_message(t, false, "detail: %s", p->ncu == 1 ? "ncu sections" : p->ncu == 2 ? "ncu source page" : pane_names[p->pane]);
+		return RUNG_R_REOPEN;
+	}
 	if (req == RUNG_REQ_TEXT_KIND) {
 		detail_priv *p = v->priv;
+		p->ncu = 0; /* t leaves the ncu panes too */
 		if (p->split) { /* t leaves the source view for the whole SASS */
 			p->split = false;
 			rung_srcview_clear(&p->sv);
