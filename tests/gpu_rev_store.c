@@ -127,6 +127,30 @@ static void test_rev_store(void)
 	fprintf(stderr, "eval --stats: busy %.3f s of %.3f s wall\n%s", busy_s, wall_s, out);
 	CHECK(busy_s > 0 && wall_s > 0 && busy_s <= wall_s);
 	free(out);
+
+	/* and a comment-only copy of it: the same machine code, so --stats counts
+	 * it no-op, nothing of it runs on the GPU, and its row names the version
+	 * whose verdict it carries */
+	char *k5 = cat2(k4, "\n// a comment changes no machine code\n");
+	g = NULL;
+	CHECK_INT(git_repository_open(&g, dir), 0);
+	git_oid c5;
+	gf_commit(&c5, g, "HEAD", NULL, -1, GF_T0 + 240, "comment only",
+		  (const char *[]){"t/rung.ini", ini, "t/reference.cu", ref, "t/sgemm.cu", k5, NULL});
+	git_repository_free(g);
+	char hex5[GIT_OID_HEXSZ + 1];
+	gf_hex(hex5, &c5);
+	CHECK_INT(t_sh(&out, "%s eval -C %s --stats --jobs 2 %.7s 2>/dev/null", RUNG_BIN, dir, hex5), 0);
+	fprintf(stderr, "eval --stats, no-op:\n%s", out);
+	CHECK_CONTAINS(out, "stats: 1 version(s) in ");
+	CHECK_CONTAINS(out, "0 ran on the GPU, 1 no-op, 0 from the store");
+	free(out);
+	CHECK_INT(t_sh(&out, "%s log -C %s 2>&1", RUNG_BIN, dir), 0);
+	char same[96];
+	snprintf(same, sizeof(same), "no-op: same machine code, launch, spec and reference as %.7s", hex);
+	CHECK_CONTAINS(out, same);
+	free(out);
+	free(k5);
 	free(k4);
 	free(ini);
 	free(ref);
