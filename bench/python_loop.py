@@ -28,8 +28,21 @@ def ev(expr):
     return int(eval(expr, {"__builtins__": {}}, env))
 
 
+def top_split(text):
+    """Splits at the commas outside parentheses: "cdiv(N,32), cdiv(M,32)"."""
+    parts, depth, cur = [], 0, ""
+    for ch in text:
+        depth += (ch == "(") - (ch == ")")
+        if ch == "," and depth == 0:
+            parts.append(cur)
+            cur = ""
+        else:
+            cur += ch
+    return parts + [cur]
+
+
 def dim3(text):
-    v = [ev(x) for x in text.split(",")]
+    v = [ev(x) for x in top_split(text)]
     return tuple(v + [1] * (3 - len(v)))
 
 
@@ -45,7 +58,7 @@ def buffers():
         if kind == "scalar":
             out.append((name, kind, T[dt][1](ev(a["value"]) if dt == "i32" else float(a["value"]))))
             continue
-        shape = [ev(x) for x in a["shape"].split(",")]
+        shape = [ev(x) for x in top_split(a["shape"])]
         if kind == "output":
             t = torch.zeros(shape, dtype=T[dt][0], device="cuda")
         else:

@@ -233,6 +233,9 @@ static void ncu_summary(const rung_task *t, const rung_env *env, const rung_ncu_
 /* --ncu: Nsight Compute on `rung profile --launch-only` (run + check: the
  * candidate's first launch is the benchmark shape), one report per version
  * and device under <gitdir>/rung/ncu/ (./rung-ncu/ outside git). */
+/* The worker's deadline under ncu (seconds), unless RUNG_DEADLINE says otherwise. */
+#define RUNG_NCU_DEADLINE "600"
+
 static int run_ncu(const rung_task *t, const rung_compiled *kc, const char *ncu, const profile_opts *o,
 		   const char *target)
 {
@@ -306,6 +309,11 @@ static int run_ncu(const rung_task *t, const rung_compiled *kc, const char *ncu,
 	}
 	if (pid == 0) {
 		dup2(STDERR_FILENO, STDOUT_FILENO); /* ncu's chatter stays off our stdout */
+		/* ncu replays the kernel once per pass (about 40 with these sections):
+		 * the worker's deadline for a launch must allow for them, or a kernel of
+		 * a second is killed while it is profiled */
+		if (!getenv("RUNG_DEADLINE"))
+			setenv("RUNG_DEADLINE", RUNG_NCU_DEADLINE, 1);
 		execv(ncu, (char *const *)argv);
 		_exit(127);
 	}

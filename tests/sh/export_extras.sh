@@ -7,7 +7,7 @@
 # skipped; extras that are not objects are refused with file:line and exit 2,
 # and nothing of that line is kept.
 set -u
-: "${RUNG:?}"
+: "${RUNG:?}" "${RUNG_SRC:?}"
 export TZ=UTC
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
@@ -15,7 +15,16 @@ fail() { echo "FAIL: $*"; exit 1; }
 
 "$RUNG" demo --no-tui "$T/d" > /dev/null 2>&1 || fail "rung demo"
 "$RUNG" export --recorded -C "$T/d" --task sgemm --out "$T/all.jsonl" 2> /dev/null || fail "export"
-head -1 "$T/all.jsonl" > "$T/one.jsonl"
+# the demo's recorded results carry the H200's side data: every kind the
+# examples ship comes back out of the demo repository, for the same results
+want=$(cat "$RUNG_SRC"/examples/*/recorded.jsonl | python3 -c 'import json, sys
+print(sorted((json.loads(l)["content"], k) for l in sys.stdin for k in json.loads(l).get("extras", {})))')
+got=$(python3 -c 'import json, sys
+print(sorted((json.loads(l)["content"], k) for l in open(sys.argv[1]) for k in json.loads(l).get("extras", {})))' "$T/all.jsonl")
+[ "$want" = "$got" ] || fail "the demo's extras differ from the examples': want ${want:0:300} got ${got:0:300}"
+grep -q "stall" <<<"$want" || fail "the examples carry no stall samples"
+python3 -c 'import json, sys
+o = json.loads(open(sys.argv[1]).readline()); o.pop("extras", None); print(json.dumps(o))' "$T/all.jsonl" > "$T/one.jsonl"
 python3 - "$T/one.jsonl" "$T/with.jsonl" "$T/bad.jsonl" <<'PY' || fail "could not build the lines"
 import json, sys
 o = json.loads(open(sys.argv[1]).read())

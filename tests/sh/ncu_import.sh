@@ -70,8 +70,10 @@ grep -qF '"ncu_source_lines":38' <<<"$js" || fail "source lines in --json"
 
 # the workbench: the version's recorded result under the key the data is stored at
 head=$(git -C "$REPO" rev-parse HEAD)
-sed -E "s/\"key\":\"[0-9a-f]{64}\"/\"key\":\"$key\"/; s/\"commits\":\[\"[0-9a-f]+\"\]/\"commits\":[\"$head\"]/" \
-	<(head -1 "$RUNG_SRC/examples/sgemm/recorded.jsonl") >"$T/rec.jsonl"
+# (without the demo line's own extras: this version's side data is what was stored above)
+head -1 "$RUNG_SRC/examples/sgemm/recorded.jsonl" | python3 -c 'import json, sys
+o = json.loads(sys.stdin.read()); o.pop("extras", None); print(json.dumps(o))' |
+	sed -E "s/\"key\": \"[0-9a-f]{64}\"/\"key\":\"$key\"/; s/\"commits\": \[\"[0-9a-f]+\"\]/\"commits\":[\"$head\"]/" >"$T/rec.jsonl"
 "$RUNG" import -C "$REPO" "$T/rec.jsonl" >/dev/null || fail "import"
 printf '%s\n' '<Enter>' 'u' ':dump sections.txt' 'u' ':dump source.txt' 'u' ':dump back.txt' '?' ':dump help.txt' 'Q' >"$T/keys"
 RUNG_TUI_SCRIPT="$T/keys" RUNG_TUI_DUMP_DIR="$T" COLUMNS=120 LINES=200 "$RUNG" tui -C "$REPO" >"$T/out" 2>&1 ||
