@@ -26,7 +26,7 @@ for line in sys.stdin:
 
 tui() {
 	printf '%s\n' "$@" >"$T/keys"
-	RUNG_TUI_SCRIPT="$T/keys" RUNG_TUI_DUMP_DIR="$T" COLUMNS=140 LINES=40 LC_ALL=C "$RUNG" tui -C "$REPO" \
+	RUNG_TUI_SCRIPT="$T/keys" RUNG_TUI_DUMP_DIR="$T" COLUMNS=140 LINES=${ROWS:-40} LC_ALL=C "$RUNG" tui -C "$REPO" \
 		>"$T/out" 2>&1 || fail "rung tui exited $?: $(cat "$T/out")"
 }
 tui '<Enter>' 't' ':dump sass.txt' 's' ':dump sorted.txt' 's' ']' ':dump jumped.txt' 'Q'
@@ -45,4 +45,16 @@ s=$(grep -E "^[* ] +00[0-9a-f]{2} " "$T/sorted.txt" | awk '{print ($1 == "*") ? 
 grep -q "by samples; ] next line" "$T/sorted.txt" || fail "no sort note"
 # ]: the first marked line comes to the third row of the pane
 grep -qE "^\* +0010 " <<<"$(sed -n 4p "$T/jumped.txt")" || fail "] did not jump to 0x10: $(head -6 "$T/jumped.txt")"
+# compare, on the demo's recorded results (the H200's samples): a = the float4
+# step, b = the warp-tiled one; each side's stall share per line, and on
+# changed lines the share's change (b - a)
+"$RUNG" demo --no-tui "$T/demo" >/dev/null 2>&1 || fail "rung demo"
+printf '%s\n' 'j' 'j' 'j' 'j' 'a' 'k' 'k' 'b' 'c' ':sleep 12' ':dump cmp.txt' 'Q' >"$T/keys"
+RUNG_TUI_SCRIPT="$T/keys" RUNG_TUI_DUMP_DIR="$T" COLUMNS=160 LINES=200 LC_ALL=C "$RUNG" tui --no-auto-eval -C "$T/demo" sgemm \
+	>"$T/out" 2>&1 || fail "rung tui exited $?: $(cat "$T/out")"
+c=$(cat "$T/cmp.txt")
+grep -q "compare a 8c4f713 .. b df16e84  SASS diff" <<<"$c" || fail "compare title: $(head -2 <<<"$c")"
+grep -qE "SASS diff a -> b: [0-9]+ hunks?, .*; stall share per line and its change" <<<"$c" || fail "compare header: $c"
+grep -qE "[0-9]\.[0-9]%\*? " <<<"$c" || fail "no stall share column"
+grep -qE "[-+][0-9]+\.[0-9]%st" <<<"$c" || fail "no stall share change on a changed line"
 echo ok
