@@ -274,18 +274,26 @@ void rung_suspects_print(FILE *f, const rung_result *r, const char *prefix)
 }
 
 
-int rung_profile_print_hot(FILE *f, const rung_compiled *kc, const rung_sass_counts *c, int max)
+/* The normalized SASS of kc (nvdisasm) and its kernel's function index. */
+static int kernel_sass(rung_sass *s, int *func, const rung_compiled *kc)
 {
 	char *listing = NULL;
 	int rc = rung_sass_from_cubin(&listing, kc->cubin, kc->cubin_len);
 	if (rc)
 		return rc;
-	rung_sass s;
-	rc = rung_sass_normalize(&s, listing, 0);
+	rc = rung_sass_normalize(s, listing, 0);
 	free(listing);
+	if (rc == 0)
+		*func = rung_sass_find_func(s, kc->lowered);
+	return rc;
+}
+
+int rung_profile_print_hot(FILE *f, const rung_compiled *kc, const rung_sass_counts *c, int max)
+{
+	rung_sass s;
+	int func, rc = kernel_sass(&s, &func, kc);
 	if (rc)
 		return rc;
-	int func = rung_sass_find_func(&s, kc->lowered);
 	uint64_t total = 0, thr = 0;
 	for (int i = 0; i < c->n; i++) {
 		total += c->pcs[i].inst;
@@ -308,17 +316,12 @@ int rung_profile_print_stalls(FILE *f, const rung_compiled *kc, const rung_stall
 		fprintf(f, ", %llu dropped", (unsigned long long)st->dropped);
 	fprintf(f, "; top stall reasons:\n");
 	rung_stall_print_bars(f, st, 8, 40);
-	char *listing = NULL;
-	int rc = rung_sass_from_cubin(&listing, kc->cubin, kc->cubin_len);
-	if (rc)
-		return rc;
 	rung_sass s;
-	rc = rung_sass_normalize(&s, listing, 0);
-	free(listing);
+	int func, rc = kernel_sass(&s, &func, kc);
 	if (rc)
 		return rc;
 	fprintf(f, "[stalls] the %d lines with the most samples:\n", max);
-	rung_stall_print_hot(f, &s, rung_sass_find_func(&s, kc->lowered), st, max);
+	rung_stall_print_hot(f, &s, func, st, max);
 	rung_sass_clear(&s);
 	return 0;
 }

@@ -42,3 +42,19 @@ int rung__cupti_fail(void *lib, CUptiResult r, const char *call, char *why, size
 		return RUNG_EUNSUPPORTED;
 	return RUNG_ECUDA;
 }
+
+int rung__cupti_syms(void **lib, void **const slots[], const char *const names[], int n, char *why, size_t len)
+{
+	if (!*lib)
+		*lib = rung__cupti_open();
+	if (!*lib) {
+		snprintf(why, len, "CUPTI not found (libcupti.so.13)");
+		return RUNG_EUNSUPPORTED;
+	}
+	for (int i = 0; i < n; i++)
+		if (!(*slots[i] = dlsym(*lib, names[i]))) {
+			snprintf(why, len, "CUPTI lacks %s (too old?)", names[i]);
+			return RUNG_EUNSUPPORTED;
+		}
+	return 0;
+}

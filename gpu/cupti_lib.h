@@ -12,6 +12,10 @@
  * path; NULL when absent. */
 void *rung__cupti_open(void);
 
+/* Opens CUPTI into *lib (once) and looks up names[i] into *slots[i], n of
+ * them. RUNG_EUNSUPPORTED with why when CUPTI or a symbol is missing. */
+int rung__cupti_syms(void **lib, void **const slots[], const char *const names[], int n, char *why, size_t len);
+
 /* cuptiGetResultString of lib (NULL: none) for r, "CUPTI error" without one. */
 const char *rung__cupti_str(void *lib, CUptiResult r);
 

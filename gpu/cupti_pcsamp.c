@@ -8,7 +8,6 @@
  * {size, NULL, ctx, ...}. */
 #include "gpu/cupti_pcsamp.h"
 
-#include <dlfcn.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -46,22 +45,15 @@ static int load(char *why, size_t len)
 {
 	if (S.ok)
 		return 0;
-	if (!S.lib)
-		S.lib = rung__cupti_open();
-	if (!S.lib) {
-		snprintf(why, len, "CUPTI not found (libcupti.so.13)");
-		return RUNG_EUNSUPPORTED;
-	}
-#define PC_SYM(name, T) \
-	*(void **)&S.name = dlsym(S.lib, #name); \
-	if (!S.name) { \
-		snprintf(why, len, "CUPTI lacks %s (too old?)", #name); \
-		return RUNG_EUNSUPPORTED; \
-	}
-	PC_FNS(PC_SYM)
-#undef PC_SYM
-	S.ok = true;
-	return 0;
+#define SLOT(name, T) (void **)&S.name,
+#define NAME(name, T) #name,
+	void **const slots[] = {PC_FNS(SLOT)};
+	const char *const names[] = {PC_FNS(NAME)};
+#undef SLOT
+#undef NAME
+	int rc = rung__cupti_syms(&S.lib, slots, names, (int)(sizeof(names) / sizeof(names[0])), why, len);
+	S.ok = rc == 0;
+	return rc;
 }
 
 #define CALL(name, var) \

@@ -2,7 +2,6 @@
  * {T_STRUCT_SIZE} with the rest zeroed. */
 #include "gpu/cupti_prof.h"
 
-#include <dlfcn.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -55,22 +54,15 @@ static int load(char *why, size_t len)
 {
 	if (P.ok)
 		return 0;
-	if (!P.lib)
-		P.lib = rung__cupti_open();
-	if (!P.lib) {
-		snprintf(why, len, "CUPTI not found (libcupti.so.13)");
-		return RUNG_EUNSUPPORTED;
-	}
-#define PROF_SYM(name, T) \
-	*(void **)&P.name = dlsym(P.lib, #name); \
-	if (!P.name) { \
-		snprintf(why, len, "CUPTI lacks %s (too old?)", #name); \
-		return RUNG_EUNSUPPORTED; \
-	}
-	PROF_FNS(PROF_SYM)
-#undef PROF_SYM
-	P.ok = true;
-	return 0;
+#define SLOT(name, T) (void **)&P.name,
+#define NAME(name, T) #name,
+	void **const slots[] = {PROF_FNS(SLOT)};
+	const char *const names[] = {PROF_FNS(NAME)};
+#undef SLOT
+#undef NAME
+	int rc = rung__cupti_syms(&P.lib, slots, names, (int)(sizeof(names) / sizeof(names[0])), why, len);
+	P.ok = rc == 0;
+	return rc;
 }
 
 static const char *res_str(CUptiResult r)

@@ -4,7 +4,6 @@
  * Every params struct is {T_STRUCT_SIZE} with the rest zeroed. */
 #include "gpu/cupti_sass.h"
 
-#include <dlfcn.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,22 +41,15 @@ static int load(char *why, size_t len)
 {
 	if (S.ok)
 		return 0;
-	if (!S.lib)
-		S.lib = rung__cupti_open();
-	if (!S.lib) {
-		snprintf(why, len, "CUPTI not found (libcupti.so.13)");
-		return RUNG_EUNSUPPORTED;
-	}
-#define SASS_SYM(name, T) \
-	*(void **)&S.name = dlsym(S.lib, #name); \
-	if (!S.name) { \
-		snprintf(why, len, "CUPTI lacks %s (too old?)", #name); \
-		return RUNG_EUNSUPPORTED; \
-	}
-	SASS_FNS(SASS_SYM)
-#undef SASS_SYM
-	S.ok = true;
-	return 0;
+#define SLOT(name, T) (void **)&S.name,
+#define NAME(name, T) #name,
+	void **const slots[] = {SASS_FNS(SLOT)};
+	const char *const names[] = {SASS_FNS(NAME)};
+#undef SLOT
+#undef NAME
+	int rc = rung__cupti_syms(&S.lib, slots, names, (int)(sizeof(names) / sizeof(names[0])), why, len);
+	S.ok = rc == 0;
+	return rc;
 }
 
 #define CALL(name, var) \

@@ -1,13 +1,10 @@
 /* nvdisasm as a subprocess: the CUBIN goes to a temporary file, stdout and
- * stderr come back through pipes read with poll() under a deadline. */
+ * stderr come back through pipes under a deadline (gpu/spawn.c). */
 #include "gpu/nvdisasm.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <poll.h>
 #include <pthread.h>
-#include <signal.h>
-#include <spawn.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,10 +15,10 @@
 #include <unistd.h>
 
 #include "core/err.h"
+#include "gpu/spawn.h"
 #include "core/fs.h"
 #include "core/timing.h"
 
-extern char **environ;
 
 #define NVDISASM_TIMEOUT_MS 60000
 #define NOT_FOUND_MSG       "nvdisasm not found (pip install nvidia-cuda-nvdisasm)"
@@ -98,27 +95,6 @@ const char *rung_nvdisasm_path(void)
 	return path_found ? path_buf : NULL;
 }
 
-typedef struct {
-	char *v;
-	size_t n, cap;
-} growbuf;
-
-static int grow_read(growbuf *b, int fd)
-{
-	if (b->cap - b->n < 4096) {
-		size_t cap = b->cap ? b->cap * 2 : 65536;
-		char *v = realloc(b->v, cap);
-		if (!v)
-			return -2; /* out of memory */
-		b->v = v;
-		b->cap = cap;
-	}
-	ssize_t r = read(fd, b->v + b->n, b->cap - b->n - 1);
-	if (r > 0)
-		b->n += (size_t)r;
-	return (int)r;
-}
-
 static int write_all(int fd, const void *data, size_t len)
 {
 	const char *p = data;
@@ -139,105 +115,20 @@ static int write_all(int fd, const void *data, size_t len)
  * *out_text under the deadline. */
 static int run_tool(char **out_text, const char *tool, const char *const argv[])
 {
-	int out_pipe[2] = {-1, -1}, err_pipe[2] = {-1, -1};
-	if (pipe(out_pipe) < 0 || pipe(err_pipe) < 0) {
-		int e = errno;
-		for (int i = 0; i < 2; i++) {
-			if (out_pipe[i] >= 0)
-				close(out_pipe[i]);
-			if (err_pipe[i] >= 0)
-				close(err_pipe[i]);
-		}
-		return rung_error_set(RUNG_EIO, "nvdisasm: pipe: %s", strerror(e));
-	}
-	fcntl(out_pipe[0], F_SETFD, FD_CLOEXEC);
-	fcntl(err_pipe[0], F_SETFD, FD_CLOEXEC);
-
-	posix_spawn_file_actions_t fa;
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_adddup2(&fa, out_pipe[1], STDOUT_FILENO);
-	posix_spawn_file_actions_adddup2(&fa, err_pipe[1], STDERR_FILENO);
-	posix_spawn_file_actions_addclose(&fa, out_pipe[1]);
-	posix_spawn_file_actions_addclose(&fa, err_pipe[1]);
-	posix_spawn_file_actions_addopen(&fa, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
-	pid_t pid;
-	int sp = posix_spawn(&pid, tool, &fa, NULL, (char *const *)argv, environ);
-	posix_spawn_file_actions_destroy(&fa);
-	close(out_pipe[1]);
-	close(err_pipe[1]);
-	if (sp != 0) {
-		close(out_pipe[0]);
-		close(err_pipe[0]);
-		return rung_error_set(RUNG_EIO, "nvdisasm: cannot run %s: %s", tool, strerror(sp));
-	}
-
-	growbuf out = {0}, err = {0};
-	struct pollfd fds[2] = {{.fd = out_pipe[0], .events = POLLIN}, {.fd = err_pipe[0], .events = POLLIN}};
-	int open_fds = 2;
-	bool timed_out = false, nomem = false;
-	int64_t deadline = rung_now_ms() + NVDISASM_TIMEOUT_MS;
-	while (open_fds > 0) {
-		int left = (int)(deadline - rung_now_ms());
-		if (left <= 0) {
-			timed_out = true;
-			break;
-		}
-		int pr = poll(fds, 2, left);
-		if (pr < 0) {
-			if (errno == EINTR)
-				continue;
-			break;
-		}
-		for (int i = 0; i < 2; i++) {
-			if (fds[i].fd < 0 || !(fds[i].revents & (POLLIN | POLLHUP | POLLERR)))
-				continue;
-			int r = grow_read(i == 0 ? &out : &err, fds[i].fd);
-			if (r == -1 && errno == EINTR)
-				continue;
-			if (r <= 0) {
-				if (r == -2)
-					nomem = true;
-				close(fds[i].fd);
-				fds[i].fd = -1;
-				open_fds--;
-			}
-		}
-	}
-	for (int i = 0; i < 2; i++)
-		if (fds[i].fd >= 0)
-			close(fds[i].fd);
-	if (timed_out)
-		kill(pid, SIGKILL);
-	int status = 0;
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-
-	int rc = 0;
-	if (timed_out) {
-		rc = rung_error_set(RUNG_ETIMEOUT, "nvdisasm: no answer after %d s", NVDISASM_TIMEOUT_MS / 1000);
-	} else if (nomem) {
-		rc = rung_error_set(RUNG_ENOMEM, "nvdisasm: out of memory");
-	} else if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-		if (err.v)
-			err.v[err.n] = 0;
-		const char *msg = err.v ? err.v : "";
-		size_t ml = strcspn(msg, "\n");
-		if (WIFEXITED(status))
-			rc = rung_error_set(RUNG_EIO, "nvdisasm failed (exit %d): %.*s", WEXITSTATUS(status), (int)ml,
-			                    msg);
-		else
-			rc = rung_error_set(RUNG_EIO, "nvdisasm killed by signal %d", WTERMSIG(status));
-	}
-	free(err.v);
+	rung_spawned r;
+	int rc = rung__spawn(&r, "nvdisasm", tool, argv, NVDISASM_TIMEOUT_MS, (size_t)1 << 30, (size_t)64 << 10);
+	int ml;
+	const char *msg = rung__spawned_errline(&r, &ml);
+	if (rc == 0 && WIFEXITED(r.status) && WEXITSTATUS(r.status) != 0)
+		rc = rung_error_set(RUNG_EIO, "nvdisasm failed (exit %d): %.*s", WEXITSTATUS(r.status), ml, msg);
+	else if (rc == 0 && !WIFEXITED(r.status))
+		rc = rung_error_set(RUNG_EIO, "nvdisasm killed by signal %d", WTERMSIG(r.status));
 	if (rc < 0) {
-		free(out.v);
+		rung__spawned_clear(&r);
 		return rc;
 	}
-	if (!out.v && !(out.v = malloc(1))) {
-		return rung_error_set(RUNG_ENOMEM, "nvdisasm: out of memory");
-	}
-	out.v[out.n] = 0;
-	*out_text = out.v;
+	*out_text = r.out;
+	free(r.err);
 	return 0;
 }
 
