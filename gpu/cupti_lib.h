@@ -16,6 +16,33 @@ void *rung__cupti_open(void);
  * them. RUNG_EUNSUPPORTED with why when CUPTI or a symbol is missing. */
 int rung__cupti_syms(void **lib, void **const slots[], const char *const names[], int n, char *why, size_t len);
 
+/* Defines `static int load(char *why, size_t len)` for a file whose table
+ * `st` (a struct with `void *lib; bool ok;` and one function pointer per
+ * entry of the list macro FNS(_), _(name, ParamsType)) is filled from CUPTI. */
+#define RUNG_CUPTI_LOADER(st, FNS) \
+	static int load(char *why, size_t len) \
+	{ \
+		if (st.ok) \
+			return 0; \
+		void **const slots_[] = {FNS(RUNG_CUPTI_SLOT_)}; \
+		const char *const names_[] = {FNS(RUNG_CUPTI_NAME_)}; \
+		int rc_ = rung__cupti_syms(&st.lib, slots_, names_, (int)(sizeof(names_) / sizeof(names_[0])), why, len); \
+		st.ok = rc_ == 0; \
+		return rc_; \
+	}
+#define RUNG_CUPTI_NAME_(name, T) #name,
+
+/* Calls st.name(&var); on failure sets `ret` and `why` (why_len) from it and
+ * jumps to `out`, the caller's cleanup. */
+#define RUNG_CUPTI_CALL(st, name, var) \
+	do { \
+		CUptiResult r_ = st.name(&var); \
+		if (r_ != CUPTI_SUCCESS) { \
+			ret = rung__cupti_fail(st.lib, r_, #name, why, why_len); \
+			goto out; \
+		} \
+	} while (0)
+
 /* cuptiGetResultString of lib (NULL: none) for r, "CUPTI error" without one. */
 const char *rung__cupti_str(void *lib, CUptiResult r);
 

@@ -41,29 +41,11 @@ static struct {
 #undef PC_FIELD
 } S;
 
-static int load(char *why, size_t len)
-{
-	if (S.ok)
-		return 0;
-#define SLOT(name, T) (void **)&S.name,
-#define NAME(name, T) #name,
-	void **const slots[] = {PC_FNS(SLOT)};
-	const char *const names[] = {PC_FNS(NAME)};
-#undef SLOT
-#undef NAME
-	int rc = rung__cupti_syms(&S.lib, slots, names, (int)(sizeof(names) / sizeof(names[0])), why, len);
-	S.ok = rc == 0;
-	return rc;
-}
+#define RUNG_CUPTI_SLOT_(name, T) (void **)&S.name,
+RUNG_CUPTI_LOADER(S, PC_FNS)
+#undef RUNG_CUPTI_SLOT_
 
-#define CALL(name, var) \
-	do { \
-		CUptiResult r_ = S.name(&var); \
-		if (r_ != CUPTI_SUCCESS) { \
-			ret = rung__cupti_fail(S.lib, r_, #name, why, why_len); \
-			goto out; \
-		} \
-	} while (0)
+#define CALL(name, var) RUNG_CUPTI_CALL(S, name, var)
 
 #define NPCS 8192 /* PCs per buffer: a kernel has fewer instructions than this; more come in later GetData calls */
 

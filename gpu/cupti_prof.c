@@ -50,20 +50,9 @@ static struct {
 #undef PROF_FIELD
 } P;
 
-static int load(char *why, size_t len)
-{
-	if (P.ok)
-		return 0;
-#define SLOT(name, T) (void **)&P.name,
-#define NAME(name, T) #name,
-	void **const slots[] = {PROF_FNS(SLOT)};
-	const char *const names[] = {PROF_FNS(NAME)};
-#undef SLOT
-#undef NAME
-	int rc = rung__cupti_syms(&P.lib, slots, names, (int)(sizeof(names) / sizeof(names[0])), why, len);
-	P.ok = rc == 0;
-	return rc;
-}
+#define RUNG_CUPTI_SLOT_(name, T) (void **)&P.name,
+RUNG_CUPTI_LOADER(P, PROF_FNS)
+#undef RUNG_CUPTI_SLOT_
 
 static const char *res_str(CUptiResult r)
 {
@@ -85,14 +74,7 @@ static int cfail(CUptiResult r, const char *call, char *why, size_t len)
 	return rung__cupti_fail(P.lib, r, call, why, len);
 }
 
-#define CALL(name, var) \
-	do { \
-		CUptiResult r_ = P.name(&var); \
-		if (r_ != CUPTI_SUCCESS) { \
-			ret = cfail(r_, #name, why, why_len); \
-			goto out; \
-		} \
-	} while (0)
+#define CALL(name, var) RUNG_CUPTI_CALL(P, name, var)
 
 /* One profiler session (initialize, configure, one launch under kernel replay,
  * evaluate, tear down) for a handful of metrics. */

@@ -37,29 +37,11 @@ static struct {
 #undef SASS_FIELD
 } S;
 
-static int load(char *why, size_t len)
-{
-	if (S.ok)
-		return 0;
-#define SLOT(name, T) (void **)&S.name,
-#define NAME(name, T) #name,
-	void **const slots[] = {SASS_FNS(SLOT)};
-	const char *const names[] = {SASS_FNS(NAME)};
-#undef SLOT
-#undef NAME
-	int rc = rung__cupti_syms(&S.lib, slots, names, (int)(sizeof(names) / sizeof(names[0])), why, len);
-	S.ok = rc == 0;
-	return rc;
-}
+#define RUNG_CUPTI_SLOT_(name, T) (void **)&S.name,
+RUNG_CUPTI_LOADER(S, SASS_FNS)
+#undef RUNG_CUPTI_SLOT_
 
-#define CALL(name, var) \
-	do { \
-		CUptiResult r_ = S.name(&var); \
-		if (r_ != CUPTI_SUCCESS) { \
-			ret = rung__cupti_fail(S.lib, r_, #name, why, why_len); \
-			goto out; \
-		} \
-	} while (0)
+#define CALL(name, var) RUNG_CUPTI_CALL(S, name, var)
 
 static const char *const metric_names[2] = {"smsp__sass_inst_executed", "smsp__sass_thread_inst_executed"};
 

@@ -53,29 +53,24 @@ int rung_model_sass_counts(rung_sass_counts *out, rung_model *m, const char *has
 	return e;
 }
 
-int rung_model_ncu_details(rung_ncu_details *out, rung_model *m, const char *hash)
-{
-	memset(out, 0, sizeof(*out));
-	json_t *j;
-	int e = load_json(&j, m, hash, "ncu_sections");
-	if (e < 0)
-		return e;
-	e = rung_ncu_details_from_json(out, j);
-	json_decref(j);
-	return e;
-}
-
-int rung_model_ncu_source(rung_ncu_source *out, rung_model *m, const char *hash)
-{
-	memset(out, 0, sizeof(*out));
-	json_t *j;
-	int e = load_json(&j, m, hash, "ncu_source");
-	if (e < 0)
-		return e;
-	e = rung_ncu_source_from_json(out, j);
-	json_decref(j);
-	return e;
-}
+/* rung_model_<name>(out, m, hash): the stored JSON of kind parsed by
+ * from_json into *out (zeroed first, so always safe to clear). */
+#define MODEL_LOADER(name, type, kind, from_json) \
+	int rung_model_##name(type *out, rung_model *m, const char *hash) \
+	{ \
+		memset(out, 0, sizeof(*out)); \
+		json_t *j = NULL; \
+		int e = load_json(&j, m, hash, kind); \
+		if (e < 0) \
+			return e; \
+		e = from_json(out, j); \
+		json_decref(j); \
+		return e; \
+	}
+MODEL_LOADER(ncu_details, rung_ncu_details, "ncu_sections", rung_ncu_details_from_json)
+MODEL_LOADER(ncu_source, rung_ncu_source, "ncu_source", rung_ncu_source_from_json)
+MODEL_LOADER(stall, rung_stall, "stall", rung_stall_from_json)
+#undef MODEL_LOADER
 
 int rung_model_trace(rung_trace *out, rung_model *m, const char *hash)
 {
@@ -85,18 +80,6 @@ int rung_model_trace(rung_trace *out, rung_model *m, const char *hash)
 	if (e < 0)
 		return e;
 	e = rung_trace_from_json(out, j);
-	json_decref(j);
-	return e;
-}
-
-int rung_model_stall(rung_stall *out, rung_model *m, const char *hash)
-{
-	memset(out, 0, sizeof(*out));
-	json_t *j = NULL;
-	int e = load_json(&j, m, hash, "stall");
-	if (e < 0)
-		return e;
-	e = rung_stall_from_json(out, j);
 	json_decref(j);
 	return e;
 }
