@@ -15,6 +15,7 @@
 #include <cupti_target.h>
 
 #include "core/err.h"
+#include "core/timing.h"
 #include "gpu/cupti_lib.h"
 
 
@@ -116,6 +117,7 @@ static int profile_session(double *values, int *nvalues, char *skipped, size_t s
 		goto out;
 	}
 
+	double t0 = rung_now_s();
 	CUpti_Profiler_Initialize_Params ip = {.structSize = CUpti_Profiler_Initialize_Params_STRUCT_SIZE};
 	CALL(cuptiProfilerInitialize, ip);
 	inited = true;
@@ -153,6 +155,7 @@ static int profile_session(double *values, int *nvalues, char *skipped, size_t s
 	hi.pChipName = cn.pChipName;
 	hi.pCounterAvailabilityImage = avail;
 	CALL(cuptiProfilerHostInitialize, hi);
+	t0 = rung_timing_lap("profiler: initialize, counter availability, host initialize", t0);
 	host = hi.pHostObject;
 
 	/* One metric at a time, so a metric this chip lacks is skipped, not fatal. */
@@ -192,6 +195,7 @@ static int profile_session(double *values, int *nvalues, char *skipped, size_t s
 	ci.configImageSize = cs.configImageSize;
 	ci.pConfigImage = config;
 	CALL(cuptiProfilerHostGetConfigImage, ci);
+	t0 = rung_timing_lap("profiler: metrics and config image", t0);
 	if (one_pass) {
 		CUpti_Profiler_Host_GetNumOfPasses_Params np = {.structSize = CUpti_Profiler_Host_GetNumOfPasses_Params_STRUCT_SIZE};
 		np.configImageSize = cs.configImageSize;
@@ -237,6 +241,8 @@ static int profile_session(double *values, int *nvalues, char *skipped, size_t s
 	sc.counterDataImageSize = gs.counterDataSize;
 	sc.pCounterDataImage = data;
 	sc.range = CUPTI_AutoRange;
+	/* (user replay for the one-pass window was measured as no faster on the
+	 * H200: docs/BENCHMARKS.md, section 2) */
 	sc.replayMode = CUPTI_KernelReplay;
 	sc.maxRangesPerPass = gs.maxNumOfRanges;
 	sc.numNestingLevels = 1;
@@ -244,6 +250,7 @@ static int profile_session(double *values, int *nvalues, char *skipped, size_t s
 	sc.passIndex = 0;
 	sc.targetNestingLevel = 1;
 	CALL(cuptiRangeProfilerSetConfig, sc);
+	t0 = rung_timing_lap("profiler: enable, counter data, set config", t0);
 
 	CUpti_RangeProfiler_Start_Params st = {.structSize = CUpti_RangeProfiler_Start_Params_STRUCT_SIZE};
 	st.pRangeProfilerObject = obj;
@@ -253,6 +260,7 @@ static int profile_session(double *values, int *nvalues, char *skipped, size_t s
 	CUpti_RangeProfiler_Stop_Params sp = {.structSize = CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE};
 	sp.pRangeProfilerObject = obj;
 	CUptiResult stop_r = P.cuptiRangeProfilerStop(&sp);
+	t0 = rung_timing_lap("profiler: the launches", t0);
 	if (*launch_err != CUDA_SUCCESS) {
 		snprintf(why, why_len, "the kernel failed under the profiler");
 		ret = RUNG_ECUDA;
@@ -301,6 +309,7 @@ static int profile_session(double *values, int *nvalues, char *skipped, size_t s
 	}
 	if (nvalues)
 		*nvalues = found;
+	rung_timing_lap("profiler: decode and evaluate", t0);
 	ret = 0;
 out:
 	if (enabled) {
