@@ -89,8 +89,8 @@ static int cfail(CUptiResult r, const char *call, char *why, size_t len)
  * kernel (timing). */
 static int profile_session(double *values, int *nvalues, char *skipped, size_t skipped_len, CUcontext ctx,
 			   CUdevice dev, const char *const *metrics, int n, int calls, int max_ranges, bool first,
-			   bool one_pass, rung_prof_launch_fn launch, void *ud, CUresult *launch_err, char *why,
-			   size_t why_len)
+			   bool one_pass, rung_prof_launch_fn launch, rung_prof_launch_fn between, void *ud,
+			   CUresult *launch_err, char *why, size_t why_len)
 {
 	int nout = first ? calls : 1;
 	for (int i = 0; i < n * nout; i++)
@@ -254,12 +254,25 @@ static int profile_session(double *values, int *nvalues, char *skipped, size_t s
 
 	CUpti_RangeProfiler_Start_Params st = {.structSize = CUpti_RangeProfiler_Start_Params_STRUCT_SIZE};
 	st.pRangeProfilerObject = obj;
-	CALL(cuptiRangeProfilerStart, st);
-	for (int c = 0; c < calls && *launch_err == CUDA_SUCCESS; c++)
-		*launch_err = launch(ud);
 	CUpti_RangeProfiler_Stop_Params sp = {.structSize = CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE};
 	sp.pRangeProfilerObject = obj;
-	CUptiResult stop_r = P.cuptiRangeProfilerStop(&sp);
+	CUptiResult stop_r = CUPTI_SUCCESS;
+	if (between) {
+		/* one Start/Stop per call around launch alone: only its kernels are
+		 * ranges; between(ud) runs outside them */
+		for (int c = 0; c < calls && *launch_err == CUDA_SUCCESS && stop_r == CUPTI_SUCCESS; c++) {
+			CALL(cuptiRangeProfilerStart, st);
+			*launch_err = launch(ud);
+			stop_r = P.cuptiRangeProfilerStop(&sp);
+			if (*launch_err == CUDA_SUCCESS && stop_r == CUPTI_SUCCESS)
+				*launch_err = between(ud);
+		}
+	} else {
+		CALL(cuptiRangeProfilerStart, st);
+		for (int c = 0; c < calls && *launch_err == CUDA_SUCCESS; c++)
+			*launch_err = launch(ud);
+		stop_r = P.cuptiRangeProfilerStop(&sp);
+	}
 	t0 = rung_timing_lap("profiler: the launches", t0);
 	if (*launch_err != CUDA_SUCCESS) {
 		snprintf(why, why_len, "the kernel failed under the profiler");
@@ -356,7 +369,7 @@ int rung_cupti_profile(double *values, char *skipped, size_t skipped_len, CUcont
 		int m = n - i < group ? n - i : group;
 		char sub[512];
 		int rc = profile_session(values + i, NULL, sub, sizeof(sub), ctx, dev, metrics + i, m, 1, 4, false, false,
-					 launch, ud, launch_err, why, why_len);
+					 launch, NULL, ud, launch_err, why, why_len);
 		if (*launch_err != CUDA_SUCCESS)
 			return rc;
 		if (rc == RUNG_EUNSUPPORTED && ngood == 0 && !strstr(why, "none of the"))
@@ -384,7 +397,8 @@ int rung_cupti_profile(double *values, char *skipped, size_t skipped_len, CUcont
 }
 
 int rung_cupti_durations(double *ns, int *got, int calls, int max_ranges, CUcontext ctx, CUdevice dev,
-			 rung_prof_launch_fn launch, void *ud, CUresult *launch_err, char *why, size_t why_len)
+			 rung_prof_launch_fn launch, rung_prof_launch_fn between, void *ud, CUresult *launch_err, char *why,
+			 size_t why_len)
 {
 	static const char *const duration[] = {"gpu__time_duration.sum"};
 	char skipped[256];
@@ -392,7 +406,7 @@ int rung_cupti_durations(double *ns, int *got, int calls, int max_ranges, CUcont
 	if (calls < 1 || max_ranges < calls)
 		return rung_error_set(RUNG_EINVAL, "rung_cupti_durations: %d calls, %d ranges", calls, max_ranges);
 	int rc = profile_session(ns, got, skipped, sizeof(skipped), ctx, dev, duration, 1, calls, max_ranges, true,
-				 true, launch, ud, launch_err, why, why_len);
+				 true, launch, between, ud, launch_err, why, why_len);
 	if (rc == 0 && skipped[0]) {
 		snprintf(why, why_len, "gpu__time_duration.sum: %s", skipped);
 		return RUNG_EUNSUPPORTED;

@@ -23,14 +23,19 @@ int rung_cupti_profile(double *values, char *skipped, size_t skipped_len, CUcont
 		       char *why, size_t why_len);
 
 /* Kernel durations in ns from the range profiler's gpu__time_duration.sum,
- * the counter ncu reports as Duration: launch(ud) is called `calls` times in
- * one session (auto range: every kernel is a range, at most max_ranges in
- * all); each call must launch the same number of kernels, the measured one
- * FIRST (the profiler names auto ranges by index, not by kernel); ns[0..*got)
- * are the calls' first kernels. The configuration must take one pass, so
- * nothing is replayed (RUNG_EUNSUPPORTED otherwise, or when the profiler
- * cannot run here; why says which). Activity records must be off meanwhile. */
+ * the counter ncu reports as Duration, `calls` launches in one session (auto
+ * range: every kernel is a range, at most max_ranges in all). With between
+ * NULL, launch(ud) is called `calls` times inside one Start/Stop; each call
+ * must launch the same number of kernels, the measured one FIRST (the
+ * profiler names auto ranges by index, not by kernel). With between, each
+ * call is Start, launch(ud) (the measured kernel alone), Stop, then
+ * between(ud) outside any range (what the launch needs around it: checks,
+ * the next inputs, the flush). ns[0..*got) are the calls' first kernels. The
+ * configuration must take one pass, so nothing is replayed
+ * (RUNG_EUNSUPPORTED otherwise, or when the profiler cannot run here; why
+ * says which). Activity records must be off meanwhile. */
 int rung_cupti_durations(double *ns, int *got, int calls, int max_ranges, CUcontext ctx, CUdevice dev,
-			 rung_prof_launch_fn launch, void *ud, CUresult *launch_err, char *why, size_t why_len);
+			 rung_prof_launch_fn launch, rung_prof_launch_fn between, void *ud, CUresult *launch_err, char *why,
+			 size_t why_len);
 
 #endif

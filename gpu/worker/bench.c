@@ -354,6 +354,7 @@ typedef struct {
 	void **params;
 	CUdeviceptr slots;
 	int k, calls, launches, *cur, xs[WINDOW + 1];
+	bool all; /* every kernel of a launch in the ranges (RUNG_PROFILER_RANGES=all) */
 } pwin;
 
 /* Call i: the kernel first (its inputs and the flush were queued by call
@@ -368,19 +369,36 @@ static CUresult pwin_prepare(pwin *w, int i)
 	return r == CUDA_SUCCESS ? rung__flush_l2(j->c) : r;
 }
 
-static CUresult pwin_launch(void *ud)
+/* The measured kernel alone, inside its own range (pwin_after runs outside:
+ * RUNG_PROFILER_RANGES=all puts the checks and the flush in the ranges too,
+ * the window's first form). */
+static CUresult pwin_kernel(void *ud)
+{
+	pwin *w = ud;
+	rung_wjob *j = w->j;
+	CUresult r = rung__launch(j->c, j->kfn, &w->sh->geom, w->params);
+	if (r == CUDA_SUCCESS && !w->all)
+		r = rung_cu.cuStreamSynchronize(j->c->stream);
+	return r;
+}
+
+static CUresult pwin_after(void *ud)
 {
 	pwin *w = ud;
 	rung_wjob *j = w->j;
 	int i = w->k++;
-	CUresult r = rung__launch(j->c, j->kfn, &w->sh->geom, w->params);
-	if (r == CUDA_SUCCESS)
-		r = after_launch(j, w->cand, w->sh, w->xs[i], (w->launches + i) & 1, w->slots + (size_t)i * sizeof(vslot));
+	CUresult r = after_launch(j, w->cand, w->sh, w->xs[i], (w->launches + i) & 1, w->slots + (size_t)i * sizeof(vslot));
 	if (r == CUDA_SUCCESS)
 		r = pwin_prepare(w, i + 1); /* xs[calls] is the last call's spare */
 	if (r == CUDA_SUCCESS)
 		r = rung_cu.cuStreamSynchronize(j->c->stream);
 	return r;
+}
+
+static CUresult pwin_launch(void *ud)
+{
+	CUresult r = pwin_kernel(ud);
+	return r == CUDA_SUCCESS ? pwin_after(ud) : r;
 }
 
 static bool want_window(double record_median_ms)
@@ -425,10 +443,16 @@ static int profiler_window(rung_wjob *j, rung_dbuf *cand, const rung_plan_shape 
 	/* kernels per launch: the flush, the kernel, and per argument a
 	 * verification and a guard-band check (and the poison of 8-byte outputs) */
 	int per = 2 + 4 * p->nargs, rc = 0;
+	const char *er = getenv("RUNG_PROFILER_RANGES");
+	w.all = er && !strcmp(er, "all");
 	if (lerr == CUDA_SUCCESS) {
 		rung_cupti_busy_pause(true);
-		rc = rung_cupti_durations(ns, got, calls, calls * per, j->c->ctx, j->c->dev, pwin_launch, &w, &lerr,
-					  why, wlen);
+		if (w.all)
+			rc = rung_cupti_durations(ns, got, calls, calls * per, j->c->ctx, j->c->dev, pwin_launch, NULL, &w,
+						  &lerr, why, wlen);
+		else /* one range a launch: the kernel alone (each range costs the host about a millisecond) */
+			rc = rung_cupti_durations(ns, got, calls, calls, j->c->ctx, j->c->dev, pwin_kernel, pwin_after, &w,
+						  &lerr, why, wlen);
 		rung_cupti_busy_pause(false);
 	}
 	int ret = 0;
