@@ -339,8 +339,9 @@ static int reload(rung_wjob *j, char *reason, size_t rlen)
  * nothing for a 15 ms SGEMM, 40 % of a 3 us saxpy. Below SHORT_MS (record median), the primary
  * figure comes from a window of WINDOW_MIN verified launches (at most WINDOW
  * with RUNG_PROFILER_WINDOW) in one range-profiler session reading gpu__time_duration.sum, the counter ncu reports, in one pass
- * (no replay: checked). Each launch of the window is prepared, flushed and
- * verified like the timed loop's; the records' median stays as record_median.
+ * (no replay: checked), one range a launch around the kernel alone. Each
+ * launch of the window is prepared, flushed and verified like the timed
+ * loop's, between the ranges; the records' median stays as record_median.
  * RUNG_TIMER=records keeps records for every kernel, RUNG_TIMER=profiler takes
  * the window for every kernel (diagnostics). */
 #define SHORT_MS 0.05
@@ -418,9 +419,9 @@ static int profiler_window(rung_wjob *j, rung_dbuf *cand, const rung_plan_shape 
 			   int launches, double *ns, int *got, char *why, size_t wlen)
 {
 	const rung_plan *p = j->p;
-	/* each launch under the profiler costs milliseconds of host time (every
-	 * kernel is a range: the flush, the kernel, its checks): 100 launches made
-	 * a 5 us saxpy's check 2.2-3.6 s instead of 0.3 s on the H200, so the
+	/* each launch under the profiler costs host time (about 8 ms with one
+	 * range a launch on the H200, 25 ms with every kernel a range; 100
+	 * launches of the latter made a 5 us saxpy's check 2.2-3.6 s), so the
 	 * window is WINDOW_MIN launches unless RUNG_PROFILER_WINDOW asks more */
 	int calls = WINDOW_MIN;
 	const char *ew = getenv("RUNG_PROFILER_WINDOW");
