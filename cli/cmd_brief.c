@@ -17,6 +17,8 @@
 
 #include "core/envcmp.h"
 #include "core/err.h"
+#include "core/stall.h"
+#include "vcs/prof_store.h"
 #include "core/expr.h"
 #include "core/roofline.h"
 #include "core/sha256.h"
@@ -365,6 +367,59 @@ static const rung_opt_spec brief_specs[] = {
 	{0}};
 const rung_opt_table rung_opts_brief = {.cmd = "brief", .args = "", .opts = brief_specs};
 
+/* Where the best version's warps wait, from its stored stall samples
+ * (`rung profile --stalls`): the top reasons and the most sampled PCs, so
+ * that the agent reads what to attack next. */
+static void stall_lines(rung_store *st, const rung_vrow *row)
+{
+	char *js = NULL;
+	rung_stall s;
+	memset(&s, 0, sizeof(s));
+	json_t *j = NULL;
+	if (!st || !row->result || !row->result->key[0] || rung_store_get_extra(&js, st, row->result->key, "stall") < 0 ||
+	    !(j = json_loads(js, 0, NULL)) || rung_stall_from_json(&s, j) < 0 || s.total == 0) {
+		printf("where its warps wait: not sampled (`rung profile --stalls %s` on a GPU box)\n", row->v.short_id);
+		rung_error_clear();
+		json_decref(j);
+		free(js);
+		return;
+	}
+	json_decref(j);
+	free(js);
+	int idx[5];
+	uint64_t sum[5];
+	int n = rung_stall_top(idx, sum, 5, &s);
+	printf("where its warps wait (%llu warp stall samples): ", (unsigned long long)s.total);
+	for (int k = 0; k < n; k++) {
+		char label[64];
+		rung_stall_label(label, sizeof(label), s.reasons[idx[k]]);
+		printf("%s%s %.1f%%", k ? ", " : "", label, 100.0 * (double)sum[k] / (double)s.total);
+	}
+	printf("\n");
+	/* the three most sampled PCs (their SASS: `rung dump`, kernel.sass) */
+	int top[3] = {-1, -1, -1};
+	for (int i = 0; i < s.n; i++) {
+		uint64_t v = rung_stall_row_total(&s, i);
+		for (int k = 0; k < 3; k++)
+			if (top[k] < 0 || v > rung_stall_row_total(&s, top[k])) {
+				memmove(&top[k + 1], &top[k], (size_t)(2 - k) * sizeof(top[0]));
+				top[k] = i;
+				break;
+			}
+	}
+	printf("most sampled instructions:");
+	for (int k = 0; k < 3 && top[k] >= 0; k++) {
+		char label[64] = "";
+		int r = rung_stall_row_top(&s, top[k]);
+		if (r >= 0)
+			rung_stall_label(label, sizeof(label), s.reasons[r]);
+		printf("%s pc 0x%04llx %.1f%% (%s)", k ? "," : "", (unsigned long long)s.pc[top[k]],
+		       100.0 * (double)rung_stall_row_total(&s, top[k]) / (double)s.total, label);
+	}
+	printf(" (the SASS at these pcs: `rung dump %s`, kernel.sass)\n", row->v.short_id);
+	rung_stall_clear(&s);
+}
+
 int rung_cmd_brief(int argc, char **argv)
 {
 	brief_opts bo = {.nlast = 10};
@@ -417,6 +472,7 @@ int rung_cmd_brief(int argc, char **argv)
 		if (!isnan(r->floor_ms) && r->floor_ms > 0 && r->bench.valid)
 			printf("distance to the roofline floor: %.2fx the floor (%.0f%% of the attainable speed)\n",
 			       r->bench.median / r->floor_ms, 100 * r->floor_ms / r->bench.median);
+		stall_lines(c.store, &rows[best]);
 		if (r->nsuspects) { /* evidence that its time may be fooled: said plainly */
 			char kinds[200];
 			printf("\nbest is suspect: %s; verify before building on it\n\n",
