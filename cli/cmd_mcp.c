@@ -32,6 +32,7 @@
 #include <jansson.h>
 
 #include "core/err.h"
+#include "core/stall.h"
 #include "core/fs.h"
 #include "core/inert.h"
 #include "core/version.h"
@@ -576,6 +577,68 @@ static json_t *json_command(targs *t, const char *cmd, int (*fn)(int, char **), 
 	return r;
 }
 
+/* stalls: rung profile --stalls --json, once (a GPU run); the text is the
+ * kernel's top stall reasons and its most sampled pcs, made from the JSON. */
+static json_t *t_stalls(targs *t)
+{
+	args_t a = {0};
+	arg(&a, "profile");
+	arg(&a, "--stalls");
+	arg(&a, "--json");
+	captured c;
+	json_t *err = run_tool(&c, t, &a, "profile", rung_cmd_profile, true);
+	if (err)
+		return err;
+	json_t *j = c.out ? last_json_line(c.out, c.nout, NULL) : NULL;
+	if (!j) {
+		json_t *r = command_error(&c, "profile");
+		captured_clear(&c);
+		return r;
+	}
+	char *txt = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&txt, &len);
+	rung_stall st;
+	const json_t *sj = json_object_get(j, "stall");
+	if (f && sj && rung_stall_from_json(&st, sj) == 0) {
+		fprintf(f, "%llu warp stall samples at %d pcs; top stall reasons:\n", (unsigned long long)st.total, st.n);
+		rung_stall_print_bars(f, &st, 8, 30);
+		int top[5] = {-1, -1, -1, -1, -1};
+		for (int i = 0; i < st.n; i++) {
+			uint64_t v = rung_stall_row_total(&st, i);
+			for (int k = 0; k < 5; k++)
+				if (top[k] < 0 || v > rung_stall_row_total(&st, top[k])) {
+					memmove(&top[k + 1], &top[k], (size_t)(4 - k) * sizeof(top[0]));
+					top[k] = i;
+					break;
+				}
+		}
+		fprintf(f, "most sampled pcs (their SASS: the dump tool's kernel.sass):\n");
+		for (int k = 0; k < 5 && top[k] >= 0; k++) {
+			char label[64] = "";
+			int rr = rung_stall_row_top(&st, top[k]);
+			if (rr >= 0)
+				rung_stall_label(label, sizeof(label), st.reasons[rr]);
+			fprintf(f, "  pc 0x%04llx  %5.1f%%  %s\n", (unsigned long long)st.pc[top[k]],
+				st.total ? 100.0 * (double)rung_stall_row_total(&st, top[k]) / (double)st.total : 0.0, label);
+		}
+		rung_stall_clear(&st);
+	} else if (f) {
+		rung_error_clear();
+		const char *status = json_string_value(json_object_get(j, "status")),
+			   *reason = json_string_value(json_object_get(j, "reason"));
+		fprintf(f, "no stall samples: %s %s\n", status ? status : "?", reason ? reason : "");
+	}
+	if (f)
+		fclose(f);
+	json_t *text = inert_string(txt ? txt : "", txt ? len : 0, TEXT_MAX);
+	free(txt);
+	json_t *r = tool_result(text, j, false);
+	json_object_set_new(r, "_meta", json_pack("{s:i}", "rung/exit", c.rc));
+	captured_clear(&c);
+	return r;
+}
+
 static json_t *t_compare(targs *t)
 {
 	const char *A = str_arg(t, "a"), *B = str_arg(t, "b");
@@ -779,6 +842,12 @@ static const tool tools[] = {
 	 "\"rev\":{\"type\":\"string\",\"description\":\"a revision, task directory or kernel file\"},"
 	 "\"max_bytes\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":4194304,\"description\":\"at most this much of each text (default 65536)\"}",
 	 "[]", t_dump, false},
+	{"stalls", "Where the warps wait",
+	 "Sample one launch of a version with CUPTI PC sampling (rung profile --stalls, a GPU run, never timed): the "
+	 "kernel's top warp stall reasons (ncu's names) and its most sampled pcs as text, the samples per pc as "
+	 "structured content; stored beside the result for the workbench and rung brief.",
+	 "\"rev\":{\"type\":\"string\",\"description\":\"a revision, task directory or kernel file\"}",
+	 "[]", t_stalls, false},
 	{"compare", "Compare two versions",
 	 "Time two versions interleaved on the GPU, every launch verified (rung compare --json): SAME, FASTER, SLOWER or DISAGREE.",
 	 "\"a\":{\"type\":\"string\",\"description\":\"the first revision\"},"

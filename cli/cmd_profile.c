@@ -118,7 +118,9 @@ static int per_pc_report(const rung_task *t, const rung_compiled *kc, const rung
 				stall ? "stall samples" : "SASS counts");
 	}
 	if (json) {
-		json_t *o = json_pack("{s:s,s:s,s:b}", "status", rung_status_name(ps->status), "reason", ps->reason,
+		/* the profile rung did not run because an earlier one could not (no GPU): say that */
+		const rung_step *why = rung_result_step_or_cause(r, RUNG_STEP_PROFILE);
+		json_t *o = json_pack("{s:s,s:s,s:b}", "status", rung_status_name(why->status), "reason", why->reason,
 				      "stored", stored > 0);
 		if (sj)
 			json_object_set(o, kind, sj);

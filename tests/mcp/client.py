@@ -88,7 +88,7 @@ check(r.get("result", {}).get("protocolVersion") == "2025-11-25", "an unknown ve
 # --- tools/list ------------------------------------------------------------------
 r = request("tools/list")
 tools = {t["name"]: t for t in r.get("result", {}).get("tools", [])}
-want = {"check", "dump", "compare", "log", "brief", "directives", "ack_directive"}
+want = {"check", "dump", "stalls", "compare", "log", "brief", "directives", "ack_directive"}
 check(set(tools) == want, "tools/list: %r" % sorted(tools))
 for name, t in tools.items():
     s = t.get("inputSchema", {})
@@ -110,6 +110,13 @@ res = call("check", {"rev": "--force"})
 check(res.get("isError") is True, "a rev that looks like an option is refused")
 res = call("check", {"compile_only": "yes"})
 check(res.get("isError") is True and "compile_only" in text_of(res), "a mistyped argument: a tool error: %r" % res)
+
+# --- stalls, without a GPU: the profile rung's cause, exit 4 ------------------------
+res = call("stalls", {"rev": "HEAD"})
+check(not res.get("isError"), "stalls: isError: %s" % text_of(res))
+check(res.get("structuredContent", {}).get("status") == "SKIPPED", "stalls: status %r" % res.get("structuredContent"))
+check(text_of(res).startswith("no stall samples: SKIPPED "), "stalls: the text says why: %r" % text_of(res)[:200])
+check(res.get("_meta", {}).get("rung/exit") == 4, "stalls: exit 4 (no GPU): %r" % res.get("_meta"))
 
 # --- dump -------------------------------------------------------------------------
 res = call("dump", {"rev": "HEAD", "max_bytes": 1000})
