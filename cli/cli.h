@@ -29,7 +29,7 @@ enum {
 	_(log, "one row per version with its results") \
 	_(eval, "evaluate versions and store their results") \
 	_(brief, "markdown summary of the task for the agent's context") \
-	_(mcp, "serve the agent over the Model Context Protocol on stdin/stdout (tools: check, dump, compare, log, brief, directives, ack_directive)") \
+	_(mcp, "serve the agent over the Model Context Protocol on stdin/stdout (tools: check, dump, stalls, compare, log, brief, directives, ack_directive)") \
 	_(watch, "evaluate new commits as they appear") \
 	_(note, "add a steering note to a version (none clears the verdict)") \
 	_(notes, "list steering notes") \
