@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/err.h"
+#include "core/inert.h"
 
 void rung_csv_clear(rung_csv *c)
 {
@@ -56,12 +57,12 @@ static int row_add(rung_csv_row *r, int *cap, buf *b)
 		r->fields = f;
 		*cap = nc;
 	}
-	char *s = malloc(b->n + 1);
+	/* every field valid UTF-8 (bytes that are not written \xNN, as stored
+	 * output is): ncu prints kernel names and SASS from the repository, and
+	 * a field goes into JSON (which takes UTF-8 only) and onto the screen */
+	char *s = rung_inert_utf8(b->p ? b->p : "", b->n);
 	if (!s)
 		return -1;
-	if (b->n)
-		memcpy(s, b->p, b->n);
-	s[b->n] = 0;
 	r->fields[r->nfields++] = s;
 	b->n = 0;
 	return 0;
