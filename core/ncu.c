@@ -521,6 +521,11 @@ int rung_ncu_source_parse(rung_ncu_source *out, const char *text, size_t len, co
 					    (unsigned long long)addr, (unsigned long long)base);
 			goto done;
 		}
+		if (addr - base > ((uint64_t)1 << 40)) { /* a pc is an offset in one function: far below this */
+			rc = rung_error_set(RUNG_EINVAL, "%s:%d: address 0x%llx is not in the function that starts at 0x%llx", name,
+					    r->line, (unsigned long long)addr, (unsigned long long)base);
+			goto done;
+		}
 		if (out->nlines % 256 == 0) {
 			rung_ncu_line *v = realloc(out->lines, sizeof(*v) * (size_t)(out->nlines + 256));
 			if (!v)
