@@ -8,7 +8,7 @@ cd "$(dirname "$0")/../.."
 B=${1:-build}
 C=tests/fuzz/corpus
 rm -rf "$C"
-mkdir -p "$C"/{spec,expr,launch,sass,npy,result,protocol,ptxas,theme,config,ncu}
+mkdir -p "$C"/{spec,expr,launch,sass,npy,result,protocol,ptxas,theme,config,ncu,stall}
 
 # spec: task files of the tests and the examples
 cp tests/tasks/sgemm/rung.ini "$C/spec/tasks_sgemm.ini"
@@ -82,6 +82,19 @@ head -16 $F/regblock2d.details.csv >"$C/ncu/regblock2d.details.csv"
 (head -1 $F/tf32.details.csv && tail -n 9 $F/tf32.details.csv) >"$C/ncu/tf32.details.tail.csv"
 head -12 $F/regblock2d.source.csv >"$C/ncu/regblock2d.source.csv"
 head -12 $F/tf32.source.csv >"$C/ncu/tf32.source.csv"
+
+# stall: the H200's samples of the demo's first two softmax steps (their first
+# 24 pcs), and a hand-made set with a _not_issued reason
+python3 - "$C/stall" <<'PY'
+import json, sys
+for i, line in enumerate(open("examples/softmax/recorded.jsonl").readlines()[:2]):
+    st = json.loads(line)["extras"]["stall"]
+    st["records"] = st["records"][:24]
+    open(f"{sys.argv[1]}/softmax{i}.json", "w").write(json.dumps(st, separators=(",", ":")))
+open(f"{sys.argv[1]}/hand.json", "w").write(json.dumps({"function": "k", "period": 10, "total": 450, "dropped": 0,
+    "reasons": ["long_scoreboard", "long_scoreboard_not_issued", "barrier", "selected"],
+    "records": [[16, 0, 240, 1, 200, 3, 60], [32, 2, 100], [48, 3, 50]]}))
+PY
 
 # protocol: frames written by rung_msg_write
 "$B/fuzz_seed_protocol" . "$C/protocol"
