@@ -45,6 +45,12 @@ s=$(grep -E "^[* ] +00[0-9a-f]{2} " "$T/sorted.txt" | awk '{print ($1 == "*") ? 
 grep -q "by samples; ] next line" "$T/sorted.txt" || fail "no sort note"
 # ]: the first marked line comes to the third row of the pane
 grep -qE "^\* +0010 " <<<"$(sed -n 4p "$T/jumped.txt")" || fail "] did not jump to 0x10: $(head -6 "$T/jumped.txt")"
+# ] again: the second most sampled (0x20); [ goes back to the first
+tui '<Enter>' 't' ']' ']' ':dump j2.txt' '[' ':dump j3.txt' ']' ']' ']' ':dump j4.txt' 'Q'
+grep -qE "^\* +0020 " <<<"$(sed -n 4p "$T/j2.txt")" || fail "] ] did not go to 0x20: $(head -6 "$T/j2.txt")"
+grep -q "stalls: line 2 of the 2 most sampled" "$T/j2.txt" || fail "no rank message: $(tail -2 "$T/j2.txt")"
+grep -qE "^\* +0010 " <<<"$(sed -n 4p "$T/j3.txt")" || fail "[ did not go back to 0x10: $(head -6 "$T/j3.txt")"
+grep -q "stalls: that was the last of the 2 most sampled lines" "$T/j4.txt" || fail "past the last: $(tail -2 "$T/j4.txt")"
 # compare, on the demo's recorded results (the H200's samples): a = the float4
 # step, b = the warp-tiled one; each side's stall share per line, and on
 # changed lines the share's change (b - a)

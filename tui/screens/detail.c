@@ -33,6 +33,8 @@ typedef struct {
 	int pane;
 	int map_case; /* which case with errors the error map shows (m: next) */
 	bool by_stall; /* SASS pane: the sampled lines, most stall samples first (s toggles) */
+	int stall_rank; /* SASS pane: the rank of the sampled line ] and [ last went to (0: none yet; kept
+			 * across a rebuild by a live update, reset by another version, pane or order) */
 	bool split;   /* the source view (l): lines holds the source pane */
 	bool jump;    /* the source view opens at rung_srcview_jump's line */
 	rung_srcview sv;
@@ -546,6 +548,7 @@ static int detail_request(rung_view *v, rung_request req)
 		} else {
 			p->pane = (p->pane + 1) % NPANES;
 		}
+		p->stall_rank = 0;
 		v->offset = 0;
 		v->hscroll = 0;
 		rung_tui_message(t, false, "detail: %s", pane_names[p->pane]);
@@ -566,19 +569,40 @@ static int detail_request(rung_view *v, rung_request req)
 	detail_priv *dp = v->priv;
 	if (req == RUNG_REQ_SORT && dp->pane == PANE_SASS) {
 		dp->by_stall = !dp->by_stall;
+		dp->stall_rank = 0;
 		v->offset = 0;
 		rung_tui_message(t, false, "SASS: %s", dp->by_stall ? "lines by stall samples" : "lines by pc");
 		return RUNG_R_REOPEN;
 	}
-	/* ] and [: the next or previous line among those with the most stall samples */
+	/* ] and [: the next or previous of the most sampled lines, by rank (the
+	 * most sampled first); the line comes to the pane's third row */
 	if ((req == RUNG_REQ_NEXT_HUNK || req == RUNG_REQ_PREV_HUNK) && dp->pane == PANE_SASS) {
-		int step = req == RUNG_REQ_NEXT_HUNK ? 1 : -1, at = v->offset + 2; /* the jumped-to line sits 2 below the top */
-		for (int i = at + step; i >= 0 && i < dp->lines.n; i += step)
-			if (dp->lines.v[i].tag == 1) {
+		int nranked = 0, at = -1;
+		for (int i = 0; i < dp->lines.n; i++) {
+			nranked += dp->lines.v[i].tag > 0;
+			if (dp->stall_rank > 0 && dp->lines.v[i].tag == dp->stall_rank)
+				at = i;
+		}
+		/* the last jump's line is no longer where it put it (scrolled, another
+		 * version, rebuilt): start again from the most sampled */
+		if (at < 0 || v->offset != (at - 2 > 0 ? at - 2 : 0))
+			dp->stall_rank = 0;
+		int want = dp->stall_rank + (req == RUNG_REQ_NEXT_HUNK ? 1 : -1);
+		if (want < 1 && dp->stall_rank == 0)
+			want = nranked; /* [ from nowhere: the least of the most sampled */
+		for (int i = 0; want >= 1 && i < dp->lines.n; i++)
+			if (dp->lines.v[i].tag == want) {
+				dp->stall_rank = want;
 				v->offset = i - 2 > 0 ? i - 2 : 0;
+				rung_tui_message(t, false, "stalls: line %d of the %d most sampled", want, nranked);
 				return RUNG_R_REDRAW;
 			}
-		rung_tui_message(t, false, "no %s line with many stall samples", step > 0 ? "later" : "earlier");
+		if (!nranked)
+			rung_tui_message(t, false, "stalls: no stall samples stored for this version");
+		else if (want < 1)
+			rung_tui_message(t, false, "stalls: already at the most sampled line");
+		else
+			rung_tui_message(t, false, "stalls: that was the last of the %d most sampled lines", nranked);
 		return RUNG_R_NONE;
 	}
 	/* Tab: next version, so the detail can be paged through versions */
@@ -587,6 +611,7 @@ static int detail_request(rung_view *v, rung_request req)
 		rung_tui_select_row(t, (row + 1) % m->nrows);
 		v->offset = v->cursor = 0;
 		((detail_priv *)v->priv)->map_case = 0;
+		((detail_priv *)v->priv)->stall_rank = 0;
 		((detail_priv *)v->priv)->jump = ((detail_priv *)v->priv)->split;
 		return RUNG_R_REOPEN;
 	}

@@ -123,6 +123,16 @@ void rung_detail_sass_lines(rung_lines *l, rung_model *m, const char *hash, bool
 	rung_lines_seg(l, RUNG_ROLE_HEADER, "  instruction");
 	int *order = malloc(sizeof(*order) * (size_t)(a.s.nlines > 0 ? a.s.nlines : 1));
 	int norder = order ? line_order(order, &a, by_stall) : 0;
+	/* the most sampled lines' ranks, most samples first */
+	int *rank = stalls ? calloc((size_t)(a.s.nlines > 0 ? a.s.nlines : 1), sizeof(*rank)) : NULL;
+	int *byrank = stalls ? malloc(sizeof(*byrank) * (size_t)(a.s.nlines > 0 ? a.s.nlines : 1)) : NULL;
+	if (rank && byrank) {
+		int nr = line_order(byrank, &a, true);
+		for (int k = 0, r = 0; k < nr; k++)
+			if (a.stall_hot[byrank[k]])
+				rank[byrank[k]] = ++r;
+	}
+	free(byrank);
 	for (int k = 0; k < norder; k++) {
 		int i = order[k];
 		const rung_sass_line *sl = &a.s.lines[i];
@@ -136,7 +146,7 @@ void rung_detail_sass_lines(rung_lines *l, rung_model *m, const char *hash, bool
 		bool shot = stalls && a.stall_hot[i];
 		bool hot = (a.hot && a.hot[i]) || shot;
 		if (ln && shot)
-			ln->tag = 1; /* a line `]` stops at */
+			ln->tag = rank ? rank[i] : 1; /* `]` and `[` go through these by rank (1: the most sampled) */
 		/* the offset as nvdisasm prints it ("0040") */
 		char pc[24];
 		snprintf(pc, sizeof(pc), "%04llx", (unsigned long long)sl->pc);
@@ -177,6 +187,7 @@ void rung_detail_sass_lines(rung_lines *l, rung_model *m, const char *hash, bool
 		}
 	}
 	free(order);
+	free(rank);
 	rung_sass_annot_clear(&a);
 }
 

@@ -13,7 +13,8 @@
 /* SASS of hash: pc, count, % of all warp instructions, stall samples, % of
  * the kernel's samples and the line's top stall reason, instruction; above
  * it the kernel's top stall reasons as bars. by_stall: the sampled lines
- * only, most samples first. Lines with the most samples get tag 1. */
+ * only, most samples first. The lines with the most samples get their rank as
+ * tag (1: the most sampled). */
 void rung_detail_sass_lines(rung_lines *l, rung_model *m, const char *hash, bool by_stall);
 /* Trace of hash in about width columns. */
 void rung_detail_trace_lines(rung_lines *l, rung_model *m, const char *hash, int width);
