@@ -397,18 +397,10 @@ static void stall_lines(rung_store *st, const rung_vrow *row)
 	}
 	printf("\n");
 	/* the three most sampled PCs (their SASS: `rung dump`, kernel.sass) */
-	int top[3] = {-1, -1, -1};
-	for (int i = 0; i < s.n; i++) {
-		uint64_t v = rung_stall_row_total(&s, i);
-		for (int k = 0; k < 3; k++)
-			if (top[k] < 0 || v > rung_stall_row_total(&s, top[k])) {
-				memmove(&top[k + 1], &top[k], (size_t)(2 - k) * sizeof(top[0]));
-				top[k] = i;
-				break;
-			}
-	}
+	int top[3];
+	int nt = rung_stall_top_rows(top, 3, &s);
 	printf("most sampled instructions:");
-	for (int k = 0; k < 3 && top[k] >= 0; k++) {
+	for (int k = 0; k < nt; k++) {
 		char label[64] = "";
 		int r = rung_stall_row_top(&s, top[k]);
 		if (r >= 0)

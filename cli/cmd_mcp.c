@@ -603,18 +603,10 @@ static json_t *t_stalls(targs *t)
 	if (f && sj && rung_stall_from_json(&st, sj) == 0) {
 		fprintf(f, "%llu warp stall samples at %d pcs; top stall reasons:\n", (unsigned long long)st.total, st.n);
 		rung_stall_print_bars(f, &st, 8, 30);
-		int top[5] = {-1, -1, -1, -1, -1};
-		for (int i = 0; i < st.n; i++) {
-			uint64_t v = rung_stall_row_total(&st, i);
-			for (int k = 0; k < 5; k++)
-				if (top[k] < 0 || v > rung_stall_row_total(&st, top[k])) {
-					memmove(&top[k + 1], &top[k], (size_t)(4 - k) * sizeof(top[0]));
-					top[k] = i;
-					break;
-				}
-		}
+		int top[5];
+		int nt = rung_stall_top_rows(top, 5, &st);
 		fprintf(f, "most sampled pcs (their SASS: the dump tool's kernel.sass):\n");
-		for (int k = 0; k < 5 && top[k] >= 0; k++) {
+		for (int k = 0; k < nt; k++) {
 			char label[64] = "";
 			int rr = rung_stall_row_top(&st, top[k]);
 			if (rr >= 0)

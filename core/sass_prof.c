@@ -112,25 +112,30 @@ int rung_sass_annotate(int64_t *inst, const rung_sass *s, int func, const rung_s
 	return n;
 }
 
-int rung_sass_hot(int *idx, int max, const rung_sass *s, const int64_t *inst)
+int rung_top_indices(int *idx, int max, const int64_t *v, int n)
 {
-	int n = 0;
-	for (int i = 0; i < s->nlines; i++) {
-		if (inst[i] <= 0)
+	int k = 0;
+	for (int i = 0; i < n; i++) {
+		if (v[i] <= 0)
 			continue;
 		/* insertion into the top list (max is small) */
-		int at = n < max ? n : max;
-		while (at > 0 && inst[idx[at - 1]] < inst[i])
+		int at = k < max ? k : max;
+		while (at > 0 && v[idx[at - 1]] < v[i])
 			at--;
 		if (at >= max)
 			continue;
-		int end = n < max ? n : max - 1;
+		int end = k < max ? k : max - 1;
 		memmove(&idx[at + 1], &idx[at], (size_t)(end - at) * sizeof(*idx));
 		idx[at] = i;
-		if (n < max)
-			n++;
+		if (k < max)
+			k++;
 	}
-	return n;
+	return k;
+}
+
+int rung_sass_hot(int *idx, int max, const rung_sass *s, const int64_t *inst)
+{
+	return rung_top_indices(idx, max, inst, s->nlines);
 }
 
 void rung_sass_print_hot(FILE *f, const rung_sass *s, int func, const rung_sass_counts *c, int max)

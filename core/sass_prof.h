@@ -41,6 +41,10 @@ int rung_sass_counts_from_json(rung_sass_counts *c, const json_t *j); /* RUNG_EI
  * the number of lines annotated. */
 int rung_sass_annotate(int64_t *inst, const rung_sass *s, int func, const rung_sass_counts *c);
 
+/* Indices of the up to max largest values of v[0..n) above zero, largest
+ * first (ties: the lower index first); returns how many. */
+int rung_top_indices(int *idx, int max, const int64_t *v, int n);
+
 /* Indices of up to max lines with the largest counts (ties: lower pc first);
  * returns how many. */
 int rung_sass_hot(int *idx, int max, const rung_sass *s, const int64_t *inst);

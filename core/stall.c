@@ -177,27 +177,26 @@ void rung_stall_label(char *buf, size_t len, const char *reason)
 
 int rung_stall_top(int *idx, uint64_t *sum, int max, const rung_stall *s)
 {
-	uint64_t tot[RUNG_STALL_MAX_REASONS] = {0};
+	int64_t tot[RUNG_STALL_MAX_REASONS] = {0};
 	for (int i = 0; i < s->n; i++)
 		for (int r = 0; r < s->nreasons; r++)
-			tot[r] += s->counts[(size_t)i * (size_t)s->nreasons + (size_t)r];
-	int n = 0;
-	for (int r = 0; r < s->nreasons; r++) {
-		if (rung_stall_is_not_issued(s->reasons[r]) || tot[r] == 0)
-			continue;
-		int at = n < max ? n : max;
-		while (at > 0 && tot[idx[at - 1]] < tot[r])
-			at--;
-		if (at >= max)
-			continue;
-		int end = n < max ? n : max - 1;
-		memmove(&idx[at + 1], &idx[at], (size_t)(end - at) * sizeof(*idx));
-		idx[at] = r;
-		if (n < max)
-			n++;
-	}
+			if (!rung_stall_is_not_issued(s->reasons[r]))
+				tot[r] += (int64_t)s->counts[(size_t)i * (size_t)s->nreasons + (size_t)r];
+	int n = rung_top_indices(idx, max, tot, s->nreasons);
 	for (int k = 0; k < n; k++)
-		sum[k] = tot[idx[k]];
+		sum[k] = (uint64_t)tot[idx[k]];
+	return n;
+}
+
+int rung_stall_top_rows(int *rows, int max, const rung_stall *s)
+{
+	int64_t *tot = malloc(sizeof(*tot) * (size_t)(s->n > 0 ? s->n : 1));
+	if (!tot)
+		return 0;
+	for (int i = 0; i < s->n; i++)
+		tot[i] = (int64_t)rung_stall_row_total(s, i);
+	int n = rung_top_indices(rows, max, tot, s->n);
+	free(tot);
 	return n;
 }
 

@@ -61,6 +61,9 @@ void rung_stall_label(char *buf, size_t len, const char *reason);
 /* The kernel's reasons by samples, most first (all-samples reasons with any
  * samples): idx[] and their sums. Returns how many (<= max). */
 int rung_stall_top(int *idx, uint64_t *sum, int max, const rung_stall *s);
+/* The rows (indices into pc[]) with the most samples, most first (ties: the
+ * lower pc); returns how many (<= max; 0 out of memory too). */
+int rung_stall_top_rows(int *rows, int max, const rung_stall *s);
 
 /* Per line of the listing: samples[i] = the samples at line i's pc, -1 for
  * lines without a record; top[i] (may be NULL) = its top reason or -1.

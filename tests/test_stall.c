@@ -67,6 +67,12 @@ static void test_rows(void)
 	CHECK_INT(sum[2], 5);
 	CHECK_INT(rung_stall_top(idx, sum, 1, &s), 1);
 	CHECK_INT(idx[0], 0);
+	int rows[4];
+	CHECK_INT(rung_stall_top_rows(rows, 4, &s), 2); /* 0x10 (45 samples), then 0x20 (10) */
+	CHECK_INT(rows[0], 0);
+	CHECK_INT(rows[1], 1);
+	CHECK_INT(rung_stall_top_rows(rows, 1, &s), 1);
+	CHECK_INT(rows[0], 0);
 	rung_stall_clear(&s);
 }
 
