@@ -16,6 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/fs.h"
 #include "core/inert.h"
 #include "cli/cli.h"
 
@@ -27,25 +28,13 @@ typedef struct {
 
 static FILE *tty_err;
 
-static int write_all(int fd, const char *p, size_t n)
-{
-	while (n > 0) {
-		ssize_t w = write(fd, p, n);
-		if (w < 0)
-			return -1;
-		p += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
-
 /* Writes src[0..n) made inert. */
 static int put(sink *k, const char *src, size_t n)
 {
 	char out[8192];
 	for (size_t off = 0; off < n;) {
 		size_t used = rung_inert_lines(out, sizeof(out), src + off, n - off);
-		if (write_all(k->fd, out, strlen(out)) < 0)
+		if (rung_fs_write_all(k->fd, out, strlen(out)) < 0)
 			return -1;
 		if (!used)
 			break;

@@ -127,6 +127,22 @@ int rung_fs_read_head(char **out, size_t *len, const char *path, size_t max)
 	return read_whole(out, len, path, max, true);
 }
 
+int rung_fs_write_all(int fd, const void *data, size_t len)
+{
+	const char *p = data;
+	while (len > 0) {
+		ssize_t w = write(fd, p, len);
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		p += w;
+		len -= (size_t)w;
+	}
+	return 0;
+}
+
 char *rung_fs_dir_of(const char *path)
 {
 	const char *slash = strrchr(path, '/');

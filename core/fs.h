@@ -1,5 +1,6 @@
 /* File-system helpers that several modules need: whole-file reads with a size
- * limit, the directory of a path, and the search for an executable on $PATH.
+ * limit, writing a buffer whole, the directory of a path, and the search for
+ * an executable on $PATH.
  * Errors follow core/err.h and name the path. */
 #ifndef RUNG_CORE_FS_H
 #define RUNG_CORE_FS_H
@@ -22,6 +23,10 @@ int rung_fs_read_file(char **out, size_t *len, const char *path, size_t max);
 /* The same, but a file longer than max bytes is cut at max (a log whose head
  * is what matters) instead of refused. max must be > 0. */
 int rung_fs_read_head(char **out, size_t *len, const char *path, size_t max);
+
+/* Writes all len bytes of data to fd, again after EINTR. 0, or -1 with errno
+ * set by the write that failed (the caller names the file in its message). */
+int rung_fs_write_all(int fd, const void *data, size_t len);
 
 /* The directory part of path, on the heap (free() it): "a/b/c.cu" -> "a/b",
  * "c.cu" -> ".", "/c.cu" -> "/". NULL when out of memory. */

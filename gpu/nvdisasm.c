@@ -95,22 +95,6 @@ const char *rung_nvdisasm_path(void)
 	return path_found ? path_buf : NULL;
 }
 
-static int write_all(int fd, const void *data, size_t len)
-{
-	const char *p = data;
-	while (len > 0) {
-		ssize_t w = write(fd, p, len);
-		if (w < 0) {
-			if (errno == EINTR)
-				continue;
-			return -1;
-		}
-		p += w;
-		len -= (size_t)w;
-	}
-	return 0;
-}
-
 /* Runs tool with argv (rung's own arguments only) and reads its stdout into
  * *out_text under the deadline. */
 static int run_tool(char **out_text, const char *tool, const char *const argv[])
@@ -147,7 +131,7 @@ int rung_sass_from_cubin(char **out_text, const void *cubin, size_t len)
 	int fd = mkstemp(file);
 	if (fd < 0)
 		return rung_error_set(RUNG_EIO, "nvdisasm: cannot create temporary file %s: %s", file, strerror(errno));
-	if (write_all(fd, cubin, len) < 0) {
+	if (rung_fs_write_all(fd, cubin, len) < 0) {
 		int e = errno;
 		close(fd);
 		unlink(file);

@@ -1,14 +1,11 @@
 /* ptxas as a subprocess (gpu/ptxas_run.h): the PTX is written to a private
  * temporary directory, ptxas writes the CUBIN beside it, and its stdout and
- * stderr come back through one pipe read with poll() under a deadline. */
+ * stderr come back as one log under a deadline (gpu/spawn.c). */
 #include "gpu/ptxas_run.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <poll.h>
 #include <pthread.h>
-#include <signal.h>
-#include <spawn.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,8 +16,8 @@
 #include "core/err.h"
 #include "core/fs.h"
 #include "core/timing.h"
+#include "gpu/spawn.h"
 
-extern char **environ;
 
 #define PTXAS_TIMEOUT_MS 60000
 #define LOG_MAX (4u << 20)
@@ -83,22 +80,6 @@ const char *rung_ptxas_path(void)
 	return path_found ? path_buf : NULL;
 }
 
-static int write_all(int fd, const void *data, size_t len)
-{
-	const char *p = data;
-	while (len > 0) {
-		ssize_t w = write(fd, p, len);
-		if (w < 0) {
-			if (errno == EINTR)
-				continue;
-			return -1;
-		}
-		p += w;
-		len -= (size_t)w;
-	}
-	return 0;
-}
-
 /* arch "sm_90", "sm_90a": letters, digits and '_' only, so that it is one argument. */
 static bool arch_ok(const char *a)
 {
@@ -129,85 +110,33 @@ int rung_ptxas_run(void **cubin, size_t *cubin_len, char **log, const char *ptx,
 	snprintf(out, sizeof(out), "%s/kernel.cubin", dir);
 	snprintf(archopt, sizeof(archopt), "-arch=%s", arch);
 	int rc = 0, fd = open(in, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-	if (fd < 0 || write_all(fd, ptx, len) < 0) {
+	if (fd < 0 || rung_fs_write_all(fd, ptx, len) < 0) {
 		rc = rung_error_set(RUNG_EIO, "ptxas: cannot write %s: %s", in, strerror(errno));
 		if (fd >= 0)
 			close(fd);
 		goto cleanup;
 	}
 	close(fd);
-	int pp[2];
-	if (pipe(pp) < 0) {
-		rc = rung_error_set(RUNG_EIO, "ptxas: pipe: %s", strerror(errno));
+	const char *argv[] = {tool, archopt, "-v", "-lineinfo", "-o", out, in, NULL};
+	rung_spawned r;
+	/* its stdout and stderr as one log, as a terminal shows them */
+	int sp = rung__spawn(&r, "ptxas", tool, argv, PTXAS_TIMEOUT_MS, LOG_MAX, 0);
+	if (sp == RUNG_EIO) {
+		rung__spawned_clear(&r);
+		rc = sp;
 		goto cleanup;
 	}
-	fcntl(pp[0], F_SETFD, FD_CLOEXEC);
-	posix_spawn_file_actions_t fa;
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_adddup2(&fa, pp[1], STDOUT_FILENO);
-	posix_spawn_file_actions_adddup2(&fa, pp[1], STDERR_FILENO);
-	posix_spawn_file_actions_addclose(&fa, pp[1]);
-	posix_spawn_file_actions_addopen(&fa, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
-	char *argv[] = {(char *)tool, archopt, "-v", "-lineinfo", "-o", out, in, NULL};
-	pid_t pid;
-	int sp = posix_spawn(&pid, tool, &fa, NULL, argv, environ);
-	posix_spawn_file_actions_destroy(&fa);
-	close(pp[1]);
-	if (sp != 0) {
-		close(pp[0]);
-		rc = rung_error_set(RUNG_EIO, "ptxas: cannot run %s: %s", tool, strerror(sp));
-		goto cleanup;
-	}
-	char *buf = NULL;
-	size_t n = 0, cap = 0;
-	bool timed_out = false, nomem = false;
-	int64_t deadline = rung_now_ms() + PTXAS_TIMEOUT_MS;
-	for (;;) {
-		int left = (int)(deadline - rung_now_ms());
-		if (left <= 0) {
-			timed_out = true;
-			break;
-		}
-		struct pollfd pf = {.fd = pp[0], .events = POLLIN};
-		int pr = poll(&pf, 1, left);
-		if (pr < 0 && errno == EINTR)
-			continue;
-		if (pr < 0)
-			break;
-		if (pr == 0)
-			continue;
-		if (cap - n < 4096) {
-			size_t nc = cap ? cap * 2 : 65536;
-			char *nb = nc <= LOG_MAX ? realloc(buf, nc) : NULL;
-			if (!nb) {
-				nomem = nc <= LOG_MAX;
-				break;
-			}
-			buf = nb;
-			cap = nc;
-		}
-		ssize_t r = read(pp[0], buf + n, cap - n - 1);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			break;
-		n += (size_t)r;
-	}
-	close(pp[0]);
-	if (timed_out || nomem)
-		kill(pid, SIGKILL);
-	int status = 0;
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	if (!buf && !(buf = malloc(1))) {
+	int status = r.status;
+	*log = r.out;
+	r.out = NULL;
+	rung__spawned_clear(&r);
+	if (!*log) {
 		rc = rung_error_set(RUNG_ENOMEM, "out of memory");
 		goto cleanup;
 	}
-	buf[n] = 0;
-	*log = buf;
-	if (timed_out)
+	if (sp == RUNG_ETIMEOUT)
 		rc = rung_error_set(RUNG_ETIMEOUT, "ptxas: no answer after %d s", PTXAS_TIMEOUT_MS / 1000);
-	else if (nomem)
+	else if (sp == RUNG_ENOMEM)
 		rc = rung_error_set(RUNG_ENOMEM, "ptxas: out of memory");
 	else if (!WIFEXITED(status))
 		rc = rung_error_set(RUNG_EIO, "ptxas killed by signal %d", WTERMSIG(status));

@@ -72,8 +72,9 @@ int rung__spawn(rung_spawned *r, const char *what, const char *tool, const char 
 		size_t max_out, size_t max_err)
 {
 	memset(r, 0, sizeof(*r));
+	bool merge = max_err == 0;
 	int op[2] = {-1, -1}, ep[2] = {-1, -1};
-	if (pipe(op) < 0 || pipe(ep) < 0) {
+	if (pipe(op) < 0 || (!merge && pipe(ep) < 0)) {
 		int e = errno;
 		for (int i = 0; i < 2; i++) {
 			if (op[i] >= 0)
@@ -84,27 +85,31 @@ int rung__spawn(rung_spawned *r, const char *what, const char *tool, const char 
 		return rung_error_set(RUNG_EIO, "%s: pipe: %s", what, strerror(e));
 	}
 	fcntl(op[0], F_SETFD, FD_CLOEXEC);
-	fcntl(ep[0], F_SETFD, FD_CLOEXEC);
+	if (!merge)
+		fcntl(ep[0], F_SETFD, FD_CLOEXEC);
 	posix_spawn_file_actions_t fa;
 	posix_spawn_file_actions_init(&fa);
 	posix_spawn_file_actions_adddup2(&fa, op[1], STDOUT_FILENO);
-	posix_spawn_file_actions_adddup2(&fa, ep[1], STDERR_FILENO);
+	posix_spawn_file_actions_adddup2(&fa, merge ? op[1] : ep[1], STDERR_FILENO);
 	posix_spawn_file_actions_addclose(&fa, op[1]);
-	posix_spawn_file_actions_addclose(&fa, ep[1]);
+	if (!merge)
+		posix_spawn_file_actions_addclose(&fa, ep[1]);
 	posix_spawn_file_actions_addopen(&fa, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
 	pid_t pid;
 	int sp = posix_spawn(&pid, tool, &fa, NULL, (char *const *)argv, environ);
 	posix_spawn_file_actions_destroy(&fa);
 	close(op[1]);
-	close(ep[1]);
+	if (!merge)
+		close(ep[1]);
 	if (sp != 0) {
 		close(op[0]);
-		close(ep[0]);
+		if (!merge)
+			close(ep[0]);
 		return rung_error_set(RUNG_EIO, "%s: cannot run %s: %s", what, tool, strerror(sp));
 	}
 	growbuf o = {.max = max_out}, e = {.max = max_err};
 	struct pollfd fds[2] = {{.fd = op[0], .events = POLLIN}, {.fd = ep[0], .events = POLLIN}};
-	int open_fds = 2;
+	int open_fds = merge ? 1 : 2;
 	bool timed_out = false, nomem = false;
 	int64_t deadline = rung_now_ms() + timeout_ms;
 	while (open_fds > 0) {
