@@ -58,17 +58,24 @@ static void rule_lines(rung_lines *l, const rung_ncu_rule *r, int width)
 		rung_lines_seg(l, RUNG_ROLE_DIM, "%s", sp);
 }
 
+/* A pane with nothing to show: its title, then none stored (and how to store
+ * it) or why the stored data did not read. */
+static void none_lines(rung_lines *l, const char *title, int e, const char *hash)
+{
+	rung_lines_add(l, RUNG_ROLE_HEADER, "%s", title);
+	if (e == RUNG_ENOTFOUND)
+		rung_lines_add(l, RUNG_ROLE_DIM, "  none stored (rung profile --ncu %.*s, with Nsight Compute on PATH)", RUNG_ID(hash));
+	else
+		rung_lines_add(l, RUNG_ROLE_ERROR, "  %s", rung_error_last());
+	rung_error_clear();
+}
+
 void rung_detail_ncu_sections(rung_lines *l, rung_model *m, const char *hash, int width)
 {
 	rung_ncu_details d;
 	int e = rung_model_ncu_details(&d, m, hash);
 	if (e < 0) {
-		rung_lines_add(l, RUNG_ROLE_HEADER, "ncu sections");
-		if (e == RUNG_ENOTFOUND)
-			rung_lines_add(l, RUNG_ROLE_DIM, "  none stored (rung profile --ncu %.*s, with Nsight Compute on PATH)", RUNG_ID(hash));
-		else
-			rung_lines_add(l, RUNG_ROLE_ERROR, "  %s", rung_error_last());
-		rung_error_clear();
+		none_lines(l, "ncu sections", e, hash);
 		return;
 	}
 	rung_lines_add(l, RUNG_ROLE_HEADER, "ncu: %s %sx%s, CC %s, %d section%s (rung profile --ncu; u: its source page)", d.kernel,
@@ -116,12 +123,7 @@ void rung_detail_ncu_source(rung_lines *l, rung_model *m, const char *hash)
 	rung_ncu_source s;
 	int e = rung_model_ncu_source(&s, m, hash);
 	if (e < 0) {
-		rung_lines_add(l, RUNG_ROLE_HEADER, "ncu source page");
-		if (e == RUNG_ENOTFOUND)
-			rung_lines_add(l, RUNG_ROLE_DIM, "  none stored (rung profile --ncu %.*s, with Nsight Compute on PATH)", RUNG_ID(hash));
-		else
-			rung_lines_add(l, RUNG_ROLE_ERROR, "  %s", rung_error_last());
-		rung_error_clear();
+		none_lines(l, "ncu source page", e, hash);
 		return;
 	}
 	rung_sass_counts c;
