@@ -27,6 +27,7 @@ cat >"$T/bin/ncu" <<SH
 #!/bin/sh
 # the fake: every call's arguments logged, one per line
 printf '%s\n' "--- call" "\$@" >>"$T/ncu.args"
+printf '%s\n' "deadline=\${RUNG_DEADLINE:-unset}" >>"$T/ncu.env"
 prev=
 for a in "\$@"; do
 	[ "\$prev" = --export ] && : >"\$a"
@@ -46,6 +47,9 @@ echo "$out"
 grep -qx -- "--set" "$T/ncu.args" && grep -qx detailed "$T/ncu.args" || fail "no --set detailed: $(cat "$T/ncu.args")"
 grep -A1 -x -- "--section" "$T/ncu.args" | grep -qx WarpStateStats || fail "no --section WarpStateStats"
 grep -qx -- "--launch-only" "$T/ncu.args" || fail "ncu did not run rung --launch-only"
+# the worker under ncu's replays gets 600 s, not the 10 s default (a 0.28 s
+# kernel replayed ~40 times was killed); a RUNG_DEADLINE of the user's stands
+grep -qx "deadline=600" "$T/ncu.env" || fail "the profiled run's deadline: $(cat "$T/ncu.env")"
 report=$(sed -n 's/^\[ncu\] report \(.*\.ncu-rep\) (path stored with the result)$/\1/p' <<<"$out")
 [ -n "$report" ] && [ -f "$report" ] || fail "no report line: $out"
 key=$(basename "$report" .ncu-rep)
@@ -99,4 +103,7 @@ grep -qE "BRA 0x300$" <<<"$src" || fail "branch target not relative"
 grep -q "\[detail\]" "$T/back.txt" || true
 grep -q "ncu" "$T/back.txt" && fail "u did not come back to the summary: $(head -3 "$T/back.txt")"
 grep -qE "^ +u +ncu +detail: ncu's sections" "$T/help.txt" || grep -q "detail: ncu's sections" "$T/help.txt" || fail "help"
+: >"$T/ncu.env"
+(cd "$REPO" && PATH="$T/bin:$PATH" RUNG_WORKER_EXE="$T/worker.sh" RUNG_DEADLINE=42 "$RUNG" profile --ncu HEAD >/dev/null 2>&1)
+grep -qx "deadline=42" "$T/ncu.env" || fail "RUNG_DEADLINE not kept under ncu: $(cat "$T/ncu.env")"
 echo "ok"
