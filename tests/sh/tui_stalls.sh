@@ -39,6 +39,13 @@ grep -qE "samples +% +top stall" <<<"$a" || fail "no stall columns: $a"
 grep -qE "^\* +0010 .* 300 +66\.7%  long scoreboard +[A-Z]" <<<"$a" || fail "line 0x10: $(grep 0010 <<<"$a")"
 grep -qE "^\* +0020 .* 100 +22\.2%  barrier +[A-Z]" <<<"$a" || fail "line 0x20: $(grep 0020 <<<"$a")"
 grep -qE "^  +0040 .* - +[A-Z]" <<<"$a" || fail "unsampled line 0x40: $(grep 0040 <<<"$a")"
+# in UTF-8 the bars are full blocks in foreground roles, hottest first (a
+# full block shows its foreground: scale_4 would draw the top bar white)
+printf '%s\n' '<Enter>' 't' ':dump-attrs attrs.txt' 'Q' >"$T/keys"
+RUNG_TUI_SCRIPT="$T/keys" RUNG_TUI_DUMP_DIR="$T" COLUMNS=140 LINES=40 LC_ALL=C.UTF-8 "$RUNG" tui -C "$REPO" >/dev/null 2>&1 ||
+	fail "rung tui (UTF-8) exited $?"
+grep -q "long scoreboard *53.3% *{scale_3}█" "$T/attrs.txt" || fail "top bar's role: $(grep -m1 'long scoreboard' "$T/attrs.txt")"
+grep -q "selected (issued) *24.4% *{scale_2}█" "$T/attrs.txt" || fail "second bar's role: $(grep -m1 'selected' "$T/attrs.txt")"
 # sorted: only the three sampled lines, most samples first
 s=$(grep -E "^[* ] +00[0-9a-f]{2} " "$T/sorted.txt" | awk '{print ($1 == "*") ? $2 : $1}' | tr '\n' ' ')
 [ "$s" = "0010 0020 0030 " ] || fail "sorted order: '$s': $(cat "$T/sorted.txt")"

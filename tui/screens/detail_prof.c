@@ -43,7 +43,8 @@ static void stall_bars(rung_lines *l, const rung_stall *st, int width)
 	rung_fmt_count(tot, sizeof(tot), st->total);
 	rung_lines_add(l, RUNG_ROLE_HEADER, "Warp stalls: %s samples (%s)%s", tot, period,
 		       st->dropped ? ", some dropped" : "");
-	static const rung_role heat[] = {RUNG_ROLE_SCALE_4, RUNG_ROLE_SCALE_3, RUNG_ROLE_SCALE_2, RUNG_ROLE_SCALE_1};
+	/* foreground roles: a full block shows its foreground (scale_4 is white on red) */
+	static const rung_role heat[] = {RUNG_ROLE_SCALE_3, RUNG_ROLE_SCALE_2, RUNG_ROLE_SCALE_1, RUNG_ROLE_SCALE_1};
 	for (int k = 0; k < n; k++) {
 		char label[64];
 		rung_stall_label(label, sizeof(label), st->reasons[idx[k]]);
