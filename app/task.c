@@ -25,18 +25,6 @@ char *rung_path_join(const char *dir, const char *name)
 	return p;
 }
 
-int rung_write_file(const char *path, const void *data, size_t len)
-{
-	FILE *f = fopen(path, "wb");
-	if (!f)
-		return rung_error_set(RUNG_EIO, "%s: %s", path, strerror(errno));
-	size_t w = len ? fwrite(data, 1, len, f) : 0;
-	int e = errno;
-	if (fclose(f) != 0 || w != len)
-		return rung_error_set(RUNG_EIO, "%s: write failed: %s", path, strerror(e));
-	return 0;
-}
-
 static bool ends_with(const char *s, const char *suffix)
 {
 	size_t n = strlen(s), m = strlen(suffix);

@@ -103,7 +103,5 @@ int rung_task_compile_both(rung_compiled *kc, rung_compiled *rc, const rung_task
 /* Joins dir and name ("." is dropped): "sgemm.cu", "tasks/sgemm/sgemm.cu". Caller frees. */
 char *rung_path_join(const char *dir, const char *name);
 
-/* Writes a whole file. Returns 0 or RUNG_EIO with a message naming the path. */
-int rung_write_file(const char *path, const void *data, size_t len);
 
 #endif

@@ -14,9 +14,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "core/err.h"
+#include "core/fs.h"
 #include "gpu/compile.h"
 #include "gpu/nvdisasm.h"
 #include "cli/cli.h"
@@ -42,13 +45,22 @@ static int mkdir_p(const char *path)
 	return 0;
 }
 
-/* Writes out_dir/name and prints its path; returns 0 or RUNG_EXIT_INTERNAL. */
-static int dump_file(const char *out_dir, const char *name, const void *data, size_t len)
+/* Where the files go: a directory fd reached without following links (the
+ * default folder inside the repository), and the path shown for it. */
+typedef struct {
+	int fd;
+	const char *path;
+} dump_dir;
+
+/* Writes dir/name (through a temporary file and a rename: a committed
+ * symlink of that name is replaced, never written through) and prints its
+ * path; returns 0 or RUNG_EXIT_INTERNAL. */
+static int dump_file(const dump_dir *dir, const char *name, const void *data, size_t len)
 {
-	char *path = rung_path_join(out_dir, name);
+	char *path = rung_path_join(dir->path, name);
 	if (!path)
 		return RUNG_EXIT_INTERNAL;
-	int rc = rung_write_file(path, data, len);
+	int rc = rung_fs_write_in(dir->fd, name, data, len, path);
 	if (rc < 0)
 		fprintf(stderr, "rung dump: %s\n", rung_error_last());
 	else
@@ -60,7 +72,7 @@ static int dump_file(const char *out_dir, const char *name, const void *data, si
 /* Dumps one source (prefix "kernel" or "reference"). *sass_missing is set when
  * nvdisasm is not there. Returns 0, RUNG_EXIT_FAIL (did not compile), RUNG_EXIT_SPEC (NVRTC
  * refused the spec's arch or options) or RUNG_EXIT_INTERNAL. */
-static int dump_one(const rung_task *t, bool reference, const char *out_dir, bool *sass_missing)
+static int dump_one(const rung_task *t, bool reference, const dump_dir *out_dir, bool *sass_missing)
 {
 	const rung_task_source *s = reference ? &t->reference : &t->kernel;
 	const char *prefix = reference ? "reference" : "kernel";
@@ -136,38 +148,69 @@ int rung_cmd_dump(int argc, char **argv)
 		rung_task_clear(&t);
 		return rc;
 	}
+	/* The default folder lies in the work tree, which a repository fills:
+	 * <taskdir>/.rung/dumps[/<rev>] is reached from the repository's root one
+	 * part at a time without following a link (a committed
+	 * .rung/dumps/kernel.cu -> ~/.bashrc must not be written through), and
+	 * each file is written beside its name and renamed over it. --out is the
+	 * person's own path. */
 	char sub[64];
 	snprintf(sub, sizeof(sub), ".rung/dumps%s%s", t.short_rev[0] ? "/" : "", t.short_rev);
 	char *out_dir = out ? strdup(out) : rung_path_join(t.dir, sub);
+	dump_dir dd = {.fd = -1, .path = out_dir};
+	int rung_fd = -1;
 	if (!out_dir) {
 		rung_task_clear(&t);
 		return RUNG_EXIT_INTERNAL;
 	}
-	if (mkdir_p(out_dir) < 0) {
+	if (out) {
+		if (mkdir_p(out_dir) == 0 && (dd.fd = open(out_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
+			rung_error_set(RUNG_EIO, "%s: %s", out_dir, strerror(errno));
+	} else {
+		const char *root = t.root && *t.root ? t.root : t.dir;
+		char *rel = NULL, *dot_rung = NULL, *dumps = NULL;
+		if (rung_fs_rel_below(&rel, root, t.dir) == 0 &&
+		    (dot_rung = rung_path_join(*rel ? rel : ".", ".rung")) &&
+		    (dumps = rung_path_join(*rel ? rel : ".", sub)) &&
+		    rung_fs_open_dir_in(&rung_fd, root, dot_rung, true) == 0)
+			rung_fs_open_dir_in(&dd.fd, root, dumps, true);
+		free(rel);
+		free(dot_rung);
+		free(dumps);
+	}
+	if (dd.fd < 0) {
+		/* a link (or a file) where the folder goes is the repository's doing: a bad task */
+		int code = rung_error_last_code() == RUNG_EINVAL ? RUNG_EXIT_SPEC : RUNG_EXIT_INTERNAL;
 		fprintf(stderr, "rung dump: %s\n", rung_error_last());
+		if (rung_fd >= 0)
+			close(rung_fd);
 		free(out_dir);
 		rung_task_clear(&t);
-		return RUNG_EXIT_INTERNAL;
+		return code;
 	}
-	if (!out) {
+	if (rung_fd >= 0) {
 		/* the default folder sits in the work tree: keep it out of an agent's
-		 * `git add -A` (cubins, SASS) with a .gitignore of its own */
-		char *ign = rung_path_join(t.dir, ".rung/.gitignore");
+		 * `git add -A` (cubins, SASS) with a .gitignore of its own; anything
+		 * there that is not a regular file (a link) is replaced */
 		struct stat st;
-		if (ign && stat(ign, &st) != 0 &&
-		    rung_write_file(ign, "# written by rung dump: nothing here belongs in git\n*\n", 54) < 0)
+		char *ign = rung_path_join(t.dir, ".rung/.gitignore");
+		if (ign && (fstatat(rung_fd, ".gitignore", &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode)) &&
+		    rung_fs_write_in(rung_fd, ".gitignore", "# written by rung dump: nothing here belongs in git\n*\n", 54,
+				     ign) < 0)
 			fprintf(stderr, "rung dump: %s (git may pick the dumps up)\n", rung_error_last());
 		free(ign);
+		close(rung_fd);
 	}
 	bool sass_missing = false;
-	rc = dump_one(&t, false, out_dir, &sass_missing);
+	rc = dump_one(&t, false, &dd, &sass_missing);
 	if (t.reference.src) {
-		int rrc = dump_one(&t, true, out_dir, &sass_missing);
+		int rrc = dump_one(&t, true, &dd, &sass_missing);
 		if (rrc == RUNG_EXIT_INTERNAL || (rrc && !rc))
 			rc = rrc == RUNG_EXIT_FAIL ? RUNG_EXIT_SPEC : rrc;
 	}
 	if (sass_missing)
 		fprintf(stderr, "rung dump: no .sass written: nvdisasm not found (pip install nvidia-cuda-nvdisasm)\n");
+	close(dd.fd);
 	free(out_dir);
 	rung_task_clear(&t);
 	return rc;

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "core/err.h"
@@ -249,6 +250,118 @@ int rung_fs_confined(char **resolved, const char *root, const char *path)
 		*resolved = res;
 	else
 		free(res);
+	return rc;
+}
+
+int rung_fs_rel_below(char **rel, const char *root, const char *path)
+{
+	*rel = NULL;
+	char *res = NULL;
+	int rc = rung_fs_confined(&res, root, path);
+	if (rc < 0) {
+		free(res);
+		return rc;
+	}
+	char realroot[PATH_MAX];
+	if (!realpath(root, realroot)) {
+		free(res);
+		return rung_error_set(RUNG_EIO, "%s: %s", root, strerror(errno));
+	}
+	size_t l = strcmp(realroot, "/") == 0 ? 0 : strlen(realroot);
+	const char *r = res + l;
+	while (*r == '/')
+		r++;
+	*rel = strdup(r);
+	free(res);
+	return *rel ? 0 : rung_error_set(RUNG_ENOMEM, "%s: out of memory", path);
+}
+
+/* the shown path of the first n bytes of rel below root, for messages */
+static int refuse_part(const char *root, const char *rel, size_t n, const char *why)
+{
+	return rung_error_set(RUNG_EINVAL, "%s/%.*s: %s", root, (int)n, rel, why);
+}
+
+int rung_fs_open_dir_in(int *out, const char *root, const char *rel, bool create)
+{
+	*out = -1;
+	int fd = open(root && *root ? root : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return rung_error_set(RUNG_EIO, "%s: %s", root && *root ? root : ".", strerror(errno));
+	for (const char *p = rel ? rel : ""; *p;) {
+		while (*p == '/')
+			p++;
+		if (!*p)
+			break;
+		const char *e = strchr(p, '/');
+		size_t n = e ? (size_t)(e - p) : strlen(p);
+		char part[NAME_MAX + 1];
+		size_t upto = (size_t)(p - rel) + n;
+		if (n > NAME_MAX) {
+			close(fd);
+			return refuse_part(root, rel, upto, "name too long");
+		}
+		memcpy(part, p, n);
+		part[n] = 0;
+		if (!strcmp(part, ".") || !strcmp(part, "..")) {
+			close(fd);
+			return refuse_part(root, rel, upto, "'.' and '..' are not allowed here");
+		}
+		int nfd = openat(fd, part, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (nfd < 0 && errno == ENOENT && create) {
+			if (mkdirat(fd, part, 0755) != 0 && errno != EEXIST) {
+				int e2 = errno;
+				close(fd);
+				return rung_error_set(RUNG_EIO, "%s/%.*s: %s", root, (int)upto, rel, strerror(e2));
+			}
+			nfd = openat(fd, part, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		}
+		if (nfd < 0) {
+			int e2 = errno;
+			struct stat st;
+			bool link = fstatat(fd, part, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode);
+			close(fd);
+			if (link || e2 == ELOOP)
+				return refuse_part(root, rel, upto,
+						   "a symbolic link: rung never writes through a link inside a repository");
+			if (e2 == ENOTDIR)
+				return refuse_part(root, rel, upto, "not a directory");
+			return rung_error_set(e2 == ENOENT ? RUNG_ENOTFOUND : RUNG_EIO, "%s/%.*s: %s", root, (int)upto,
+					      rel, strerror(e2));
+		}
+		close(fd);
+		fd = nfd;
+		p += n;
+	}
+	*out = fd;
+	return 0;
+}
+
+int rung_fs_write_in(int dirfd, const char *name, const void *data, size_t len, const char *shown)
+{
+	if (!name || !*name || strchr(name, '/') || !strcmp(name, ".") || !strcmp(name, ".."))
+		return rung_error_set(RUNG_EINVAL, "%s: not a plain file name", shown);
+	char tmp[NAME_MAX + 16];
+	int fd = -1;
+	static unsigned long counter;
+	for (int tries = 0; tries < 100 && fd < 0; tries++) {
+		unsigned long r = ((unsigned long)getpid() << 16) ^ (unsigned long)time(NULL) ^ (++counter * 2654435761u);
+		snprintf(tmp, sizeof(tmp), ".%.*s.%06lx", NAME_MAX - 8, name, r & 0xffffff);
+		fd = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+		if (fd < 0 && errno != EEXIST)
+			return rung_error_set(RUNG_EIO, "%s: %s", shown, strerror(errno));
+	}
+	if (fd < 0)
+		return rung_error_set(RUNG_EIO, "%s: no temporary name is free", shown);
+	int rc = 0;
+	if (len && rung_fs_write_all(fd, data, len) != 0)
+		rc = rung_error_set(RUNG_EIO, "%s: write failed: %s", shown, strerror(errno));
+	if (close(fd) != 0 && !rc)
+		rc = rung_error_set(RUNG_EIO, "%s: write failed: %s", shown, strerror(errno));
+	if (!rc && renameat(dirfd, tmp, dirfd, name) != 0)
+		rc = rung_error_set(RUNG_EIO, "%s: %s", shown, strerror(errno));
+	if (rc)
+		unlinkat(dirfd, tmp, 0);
 	return rc;
 }
 

@@ -47,6 +47,28 @@ int rung_fs_confined(char **resolved, const char *root, const char *path);
  * and "/etc/passwd" do not). Textual only. */
 bool rung_fs_rel_inside(const char *rel);
 
+/* Writing inside a repository. A repository can commit symbolic links (git
+ * checks them out as links), so every file rung writes there is reached
+ * without following one: rung_fs_open_dir_in walks rel below root one part at
+ * a time with O_NOFOLLOW (creating missing parts when create), and
+ * rung_fs_write_in writes a file through a temporary file and a rename in
+ * that directory, which replaces a link of that name instead of writing where
+ * it points. root itself is the user's (a home directory reached through a
+ * link is fine); rel is relative, without "." or ".." parts.
+ *
+ * rung_fs_open_dir_in: 0 and *out a directory fd (close() it); RUNG_EINVAL
+ * "ROOT/a/b: a symbolic link: rung never writes through a link inside a
+ * repository" (or "not a directory", or a bad rel); RUNG_EIO with strerror. */
+int rung_fs_open_dir_in(int *out, const char *root, const char *rel, bool create);
+/* Writes len bytes as dirfd/name (a bare name, no '/'), whole or not at all:
+ * a temporary ".name.XXXXXX" created with O_EXCL|O_NOFOLLOW, then renamed
+ * over name. shown names the file in errors. 0, or RUNG_EIO / RUNG_EINVAL. */
+int rung_fs_write_in(int dirfd, const char *name, const void *data, size_t len, const char *shown);
+/* The relative path from root to path, both resolved (symlinks followed as
+ * the OS does) into *rel (free() it; "" when they are the same directory).
+ * RUNG_EINVAL "PATH is outside ROOT" when path is not below root. */
+int rung_fs_rel_below(char **rel, const char *root, const char *path);
+
 /* True when path is a regular file this process may execute. */
 bool rung_fs_is_exec(const char *path);
 /* The last (glob sorts: the newest package, cu13 after cu12) executable match

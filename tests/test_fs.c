@@ -222,6 +222,57 @@ static void test_which(void)
 	}
 }
 
+/* writing inside a repository: a link on the way is refused, a link in the
+ * file's place is replaced and what it pointed to is left alone */
+static void test_confined_writes(void)
+{
+	char p[512], target[512], link[512];
+	path_in(target, sizeof(target), "outside.txt");
+	CHECK_INT(t_write(target, "mine\n"), 0);
+	path_in(p, sizeof(p), "repo");
+	CHECK_INT(mkdir(p, 0755), 0);
+	int fd = -1;
+	CHECK_INT(rung_fs_open_dir_in(&fd, p, "a/b", true), 0);
+	CHECK(fd >= 0);
+	path_in(link, sizeof(link), "repo/a/b/f");
+	CHECK_INT(symlink(target, link), 0);
+	CHECK_INT(rung_fs_write_in(fd, "f", "new\n", 4, "f"), 0);
+	char *s = t_slurp(target, NULL);
+	CHECK_STR(s, "mine\n");
+	free(s);
+	struct stat st;
+	CHECK_INT(lstat(link, &st), 0);
+	CHECK(S_ISREG(st.st_mode));
+	s = t_slurp(link, NULL);
+	CHECK_STR(s, "new\n");
+	free(s);
+	CHECK_INT(rung_fs_write_in(fd, "../x", "", 0, "x"), RUNG_EINVAL);
+	close(fd);
+	/* a folder link on the way, at the end or in the middle, is refused */
+	path_in(link, sizeof(link), "repo/a/c");
+	CHECK_INT(symlink(dir, link), 0);
+	CHECK_INT(rung_fs_open_dir_in(&fd, p, "a/c", false), RUNG_EINVAL);
+	CHECK_CONTAINS(rung_error_last(), "a/c: a symbolic link");
+	CHECK_INT(rung_fs_open_dir_in(&fd, p, "a/c/d", true), RUNG_EINVAL);
+	CHECK_INT(fd, -1);
+	path_in(link, sizeof(link), "d");
+	CHECK(access(link, F_OK) != 0); /* nothing was made through the link */
+	CHECK_INT(rung_fs_open_dir_in(&fd, p, "a/../a", false), RUNG_EINVAL);
+	CHECK_INT(rung_fs_open_dir_in(&fd, p, "a/b/f", false), RUNG_EINVAL);
+	CHECK_CONTAINS(rung_error_last(), "not a directory");
+	/* the relative path below a root */
+	char *rel = NULL;
+	path_in(link, sizeof(link), "repo/a/b");
+	CHECK_INT(rung_fs_rel_below(&rel, p, link), 0);
+	CHECK_STR(rel, "a/b");
+	free(rel);
+	CHECK_INT(rung_fs_rel_below(&rel, p, p), 0);
+	CHECK_STR(rel, "");
+	free(rel);
+	CHECK_INT(rung_fs_rel_below(&rel, p, dir), RUNG_EINVAL);
+	CHECK(rel == NULL);
+}
+
 int main(void)
 {
 	const char *d = t_tmpdir();
@@ -235,6 +286,7 @@ int main(void)
 	T_RUN(test_size_limit);
 	T_RUN(test_dir_of);
 	T_RUN(test_which);
+	T_RUN(test_confined_writes);
 	char *out = NULL;
 	t_sh(&out, "rm -rf '%s'", dir);
 	free(out);
