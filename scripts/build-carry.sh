@@ -31,6 +31,19 @@ if [ -n "${RUNG_BEFORE:-}" ]; then
   cp "$old/build/rung" .carry/bin/rung-before
 fi
 scripts/carry-libs.sh .carry/bin/rung .carry/lib >/dev/null
+# RUNG_ASAN=1: also an ASan+UBSan rung with debug info, as .carry/asan/rung, and
+# its libraries (libasan, libubsan) in .carry/asan/lib; on the GPU box run it with
+# ASAN_OPTIONS=protect_shadow_gap=0 (the CUDA driver maps the shadow gap)
+if [ "${RUNG_ASAN:-0}" = 1 ]; then
+  asan=${src}-asan
+  rm -rf "$asan" && mkdir -p "$asan"
+  git ls-files -co --exclude-standard -z | tar -C "$root" --null -T - -cf - | tar -C "$asan" -xf -
+  cmake -S "$asan" -B "$asan/build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRUNG_SANITIZE=ON >/dev/null
+  cmake --build "$asan/build" -j"$(nproc 2>/dev/null || echo 2)" --target rung >/dev/null
+  rm -rf .carry/asan && mkdir -p .carry/asan
+  cp "$asan/build/rung" .carry/asan/
+  scripts/carry-libs.sh .carry/asan/rung .carry/asan/lib >/dev/null
+fi
 # the plain-CUDA copy timing of bench/h200_final.sh (static cudart: nothing to carry)
 if command -v nvcc >/dev/null; then
   nvcc -O3 -arch=sm_90 -o .carry/bin/copy_events bench/copy_events.cu
