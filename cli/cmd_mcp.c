@@ -36,6 +36,7 @@
 #include "core/fs.h"
 #include "core/inert.h"
 #include "core/version.h"
+#include "cli/capture.h"
 #include "cli/cli.h"
 #include "app/directives.h"
 #include "app/session.h"
@@ -165,27 +166,10 @@ static int run_cmd(captured *c, int (*fn)(int, char **), args_t *a)
 	for (int i = 0; i < a->n; i++)
 		if (!a->v[i])
 			return rung_error_set(RUNG_ENOMEM, "out of memory");
-	FILE *o = open_memstream(&c->out, &c->nout), *e = open_memstream(&c->err, &c->nerr);
-	if (!o || !e) {
-		if (o)
-			fclose(o);
-		if (e)
-			fclose(e);
-		captured_clear(c);
-		return rung_error_set(RUNG_ENOMEM, "out of memory");
-	}
-	fflush(stdout);
-	fflush(stderr);
-	FILE *so = stdout, *se = stderr;
-	stdout = o;
-	stderr = e;
 	char *argv[41];
 	memcpy(argv, a->v, sizeof(char *) * (size_t)(a->n + 1)); /* the parser reorders argv */
-	c->rc = fn(a->n, argv);
-	stdout = so;
-	stderr = se;
-	fclose(o);
-	fclose(e);
+	if (rung_cli_capture(&c->out, &c->nout, &c->err, &c->nerr, &c->rc, fn, a->n, argv) < 0)
+		return RUNG_ENOMEM;
 	if (c->nerr) /* for the person watching the agent's log: what the command said */
 		fprintf(stderr, "%s", c->err);
 	rung_error_clear();

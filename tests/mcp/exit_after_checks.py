@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The MCP session of #27 item 1: N `check` calls on the demo's sgemm versions,
+"""The MCP session of #27 item 1 (tests/sh/mcp_gpu_exit.sh, bench/h200_mcp_exit.sh): N `check` calls on the demo's sgemm versions,
 optionally `stalls`, then `brief`, then EOF; prints the server's exit status.
 usage: h200_mcp_exit.py RUNG DEMO_DIR [N] [--stalls]"""
 import json, os, subprocess, sys, time
@@ -46,6 +46,12 @@ except subprocess.TimeoutExpired:
     p.kill(); rc = "hung"
 err = p.stderr.read()
 print("server exit status:", rc)
-if err.strip():
+if "crash_shim" in err:  # bench/probes/crash_shim.c: the backtrace, then the executable mappings
+    i = err.index("crash_shim")
+    print("--- server stderr before the crash (last 1500 chars):")
+    print(err[max(0, i - 1500):i])
+    print("\n".join(l for l in err[i:].splitlines() if "r-xp" in l or "/proc" not in l and " rw-p" not in l
+                    and " r--p" not in l and " ---p" not in l)[:12000])
+elif err.strip():
     print("--- server stderr (last 6000 chars):")
     print(err[-6000:])
