@@ -124,6 +124,17 @@ typedef struct {
 	char sidecar[512];
 } rung_launch;
 
+/* [goal] (docs/SPEC.md): when the ladder may stop (app/goal.h). Each goal is
+ * optional; line is where it was written (0: absent). */
+typedef struct {
+	int line;       /* the [goal] header (0: no [goal] section) */
+	double roof;    /* roof = 80%: percent of the roof that fits the kernel, (0, 100]; 0: absent */
+	double speedup; /* speedup = 20x over the task's baseline, > 1; 0: absent */
+	int plateau;    /* plateau = 3: that many passing versions in a row without a gain beyond the noise; 0: absent */
+	int versions;   /* versions = 40: a budget of versions; 0: absent */
+	int roof_line, speedup_line, plateau_line, versions_line;
+} rung_goal_spec;
+
 typedef struct {
 	char *path;  /* path of rung.ini as given */
 	char *dir;   /* task directory */
@@ -161,6 +172,7 @@ typedef struct {
 
 	rung_launch launch; /* [launch] */
 	rung_expr_src flops, bytes; /* [roofline] */
+	rung_goal_spec goal; /* [goal] (optional) */
 } rung_spec;
 
 /* What a kernel file is, by its extension: CUDA C++ (compiled by NVRTC;
