@@ -6,6 +6,8 @@
 #include <string.h>
 #include <time.h>
 
+#include <jansson.h>
+
 #include "core/err.h"
 #include "core/stats.h"
 #include "vcs/ceil_store.h"
@@ -91,7 +93,7 @@ static void roof_words(char *buf, size_t len, const rung_goal_status *s)
 {
 	char p[32];
 	fmt_pct(p, sizeof(p), s->roof_pct);
-	snprintf(buf, len, "%s of the %s roof", p, s->roof.name);
+	snprintf(buf, len, "%s of the %s roof", p, s->roof.bound);
 }
 
 static void fmt_x(char *buf, size_t len, double v)
@@ -233,20 +235,23 @@ int rung_goal_compute(rung_goal_status *out, const rung_goal_spec *g, rung_dtype
 			}
 			p->gain = faster;
 			out->since_gain = faster ? 0 : out->since_gain + 1;
-			if ((best < 0 || r->bench.median < best_ms) && !v[i].rejected)
+			if ((best < 0 || r->bench.median < best_ms) && !v[i].rejected) {
 				best = i, best_ms = r->bench.median;
-			if (isfinite(p->roof_pct) && (out->roof_best < 0 || p->roof_pct > out->roof_pct)) {
-				out->roof_best = i;
-				out->roof_pct = p->roof_pct;
 				out->roof = roof;
-				double rse = isfinite(r->bench.rse_median) ? r->bench.rse_median : 0;
-				out->roof_lo = p->roof_pct / (1 + 2 * rse);
-				out->roof_hi = p->roof_pct / (1 - 2 * rse > 0.01 ? 1 - 2 * rse : 0.01);
 			}
 		}
 		p->best_ms = best_ms;
 	}
 	out->best = best;
+	/* the roof goal is judged on the version to keep: the fastest (a faster
+	 * kernel on tensor cores may sit further below its own, higher roof) */
+	if (best >= 0 && isfinite(out->points[best].roof_pct)) {
+		double rse = isfinite(v[best].r->bench.rse_median) ? v[best].r->bench.rse_median : 0;
+		out->roof_best = best;
+		out->roof_pct = out->points[best].roof_pct;
+		out->roof_lo = out->roof_pct / (1 + 2 * rse);
+		out->roof_hi = out->roof_pct / (1 - 2 * rse > 0.01 ? 1 - 2 * rse : 0.01);
+	}
 	if (best >= 0 && out->baseline >= 0) {
 		const rung_bench *a = &v[out->baseline].r->bench, *b = &v[best].r->bench;
 		double lo, hi;
@@ -361,4 +366,62 @@ int rung_goal_load(rung_goal_status *out, rung_vctx *c)
 	e = rung_goal_of_rows(out, c, rows, n);
 	rung_vrows_free(rows, n);
 	return e;
+}
+
+static json_t *num_or_null(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+static json_t *version_or_null(const rung_goal_status *s, int i)
+{
+	return i >= 0 && i < s->n ? json_string(s->v[i].short_id) : json_null();
+}
+
+json_t *rung_goal_to_json(const rung_goal_status *s)
+{
+	json_t *o = json_object();
+	if (!o)
+		return NULL;
+	json_object_set_new(o, "state", json_string(rung_stop_name(s->state)));
+	json_object_set_new(o, "stop", json_boolean(s->state != RUNG_STOP_CONTINUE));
+	json_object_set_new(o, "which", json_string(s->which ? s->which : ""));
+	json_object_set_new(o, "line", json_string(s->line));
+	json_t *g = json_object();
+	if (s->goal.roof > 0)
+		json_object_set_new(g, "roof", json_real(s->goal.roof));
+	if (s->goal.speedup > 0)
+		json_object_set_new(g, "speedup", json_real(s->goal.speedup));
+	if (s->goal.plateau > 0)
+		json_object_set_new(g, "plateau", json_integer(s->goal.plateau));
+	if (s->goal.versions > 0)
+		json_object_set_new(g, "versions", json_integer(s->goal.versions));
+	json_object_set_new(o, "goal", s->has_goal ? g : (json_decref(g), json_null()));
+	json_object_set_new(o, "evaluated", json_integer(s->evaluated));
+	json_object_set_new(o, "counted", json_integer(s->counted));
+	json_object_set_new(o, "since_gain", json_integer(s->since_gain));
+	json_object_set_new(o, "recorded", json_boolean(s->recorded));
+	json_object_set_new(o, "best", version_or_null(s, s->best));
+	json_object_set_new(o, "baseline", version_or_null(s, s->baseline));
+	json_t *roof = json_null();
+	if (s->roof_best >= 0) {
+		roof = json_object();
+		json_object_set_new(roof, "pct", num_or_null(s->roof_pct));
+		json_object_set_new(roof, "lo", num_or_null(s->roof_lo));
+		json_object_set_new(roof, "hi", num_or_null(s->roof_hi));
+		json_object_set_new(roof, "name", json_string(s->roof.name));
+		json_object_set_new(roof, "bound", json_string(s->roof.bound));
+		json_object_set_new(roof, "version", version_or_null(s, s->roof_best));
+	}
+	json_object_set_new(o, "roof", roof);
+	json_t *sp = json_null();
+	if (isfinite(s->speedup))
+		sp = json_pack("{s:o,s:o,s:o}", "x", num_or_null(s->speedup), "lo", num_or_null(s->speedup_lo), "hi",
+			       num_or_null(s->speedup_hi));
+	json_object_set_new(o, "speedup", sp);
+	json_object_set_new(o, "met_by", version_or_null(s, s->met_by));
+	json_object_set_new(o, "done", s->done.in_force ? json_pack("{s:s,s:s,s:s}", "reason", s->done.reason, "who",
+								   s->done.who, "id", s->done.id)
+							: json_null());
+	return o;
 }

@@ -89,7 +89,7 @@ typedef struct {
 	rung_goal_version *own_v;   /* rung_goal_of_rows: its array and recorded results (owned) */
 	rung_result **own_rec;
 	int nown;
-	char line[512];      /* "STOP: goal met: 86% of the FP32 roof (target 80%) by 7ab6146 ..." or "CONTINUE: ..." */
+	char line[512];      /* "STOP: goal met: 86% of the FP32 roof (target 80%) by 53c0aa4 ..." or "CONTINUE: ..." */
 } rung_goal_status;
 
 /* The rule on versions v[0..n) (oldest first): dt is the data type that picks
@@ -100,6 +100,16 @@ typedef struct {
 int rung_goal_compute(rung_goal_status *out, const rung_goal_spec *g, rung_dtype dt, const rung_goal_version *v, int n,
 		      const rung_goal_done *done, const rung_ceilings *measured);
 void rung_goal_status_clear(rung_goal_status *s);
+
+/* The state as JSON (the MCP brief and check tools, rung log --json):
+ * {"state": "goal met", "stop": true, "which": "roof", "line": "STOP: ...",
+ * "goal": {roof, speedup, plateau, versions: absent when not set},
+ * "evaluated", "counted", "since_gain", "recorded", "best", "baseline",
+ * "roof": {"pct", "lo", "hi", "name", "bound", "version"}, "speedup": {"x", "lo", "hi"},
+ * "met_by", "done": {"reason", "who", "id"}}; versions as short ids, absent
+ * figures null. NULL on ENOMEM. */
+struct json_t;
+struct json_t *rung_goal_to_json(const rung_goal_status *s);
 
 /* The data type of a task for its roof: its first output's (f32 when none). */
 rung_dtype rung_goal_dtype(const rung_spec *spec);

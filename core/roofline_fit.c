@@ -50,6 +50,15 @@ void rung_fit_roof_pick(rung_fit_roof *out, const rung_ceilings *c, rung_dtype d
 	snprintf(out->name, sizeof(out->name), "%s tensor", name);
 }
 
+/* The floor under roof, and which of its terms binds. */
+static double floor_of(rung_fit_roof *roof, double flops, double bytes)
+{
+	double fl = rung_time_floor_ms(flops, bytes, roof->flop_s, roof->bw);
+	double mem = rung_time_floor_ms(NAN, bytes, NAN, roof->bw);
+	snprintf(roof->bound, sizeof(roof->bound), "%s", mem > 0 && mem >= fl ? "DRAM" : roof->name);
+	return fl;
+}
+
 double rung_result_fit_roof_pct(const rung_result *r, const rung_ceilings *measured, rung_dtype dt, int tensor,
 				rung_fit_roof *roof)
 {
@@ -66,13 +75,13 @@ double rung_result_fit_roof_pct(const rung_result *r, const rung_ceilings *measu
 	rung_ceilings c;
 	rung_ceilings_guard(&c, &r->env, measured);
 	rung_fit_roof_pick(roof, &c, dt, tensor);
-	double floor = rung_time_floor_ms(flops, bytes, roof->flop_s, roof->bw);
+	double floor = floor_of(roof, flops, bytes);
 	double pct = floor > 0 ? 100.0 * floor / r->bench.median : NAN;
 	if (tensor < 0 && pct > 100.0 * (1 + RUNG_ROOFLINE_TOL)) {
 		/* faster than FP32 FMA allows: it runs on tensor cores */
 		rung_fit_roof t;
 		rung_fit_roof_pick(&t, &c, dt, 1);
-		double ft = rung_time_floor_ms(flops, bytes, t.flop_s, t.bw);
+		double ft = floor_of(&t, flops, bytes);
 		if (ft > 0) {
 			*roof = t;
 			pct = 100.0 * ft / r->bench.median;

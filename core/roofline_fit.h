@@ -31,6 +31,7 @@ typedef struct {
 	double bw;      /* DRAM, bytes/s (NAN: none) */
 	bool tensor;    /* the tensor ceiling was taken */
 	char name[24];  /* "FP32", "FP64", "TF32 tensor", "FP16 tensor", ... */
+	char bound[24]; /* the roof that binds at the kernel's intensity: name, or "DRAM" (rung_result_fit_roof_pct) */
 } rung_fit_roof;
 
 /* The roof for data of type dt: tensor > 0 the tensor ceiling of dt (TF32 for
@@ -44,7 +45,8 @@ void rung_fit_roof_pick(rung_fit_roof *out, const rung_ceilings *c, rung_dtype d
  * / 0 when the caller knows (the SASS mix); unknown reads as FP32 FMA, unless
  * the kernel beats that roof, which only tensor cores can. Ceilings: the
  * guard's for r's device (datasheet raised by measured, which may be NULL).
- * NAN without a valid bench or ceilings; *roof (may be NULL) gets the roof. */
+ * NAN without a valid bench or ceilings; *roof (may be NULL) gets the roof,
+ * bound naming the one that binds. */
 double rung_result_fit_roof_pct(const rung_result *r, const rung_ceilings *measured, rung_dtype dt, int tensor,
 				rung_fit_roof *roof);
 

@@ -983,6 +983,59 @@ static int validate(pstate *ps)
 
 /* --- public ------------------------------------------------------------------ */
 
+/* Whether line [a, b) is a section header, and whether it is [goal]. */
+static int header_kind(const char *a, const char *b)
+{
+	while (a < b && isspace((unsigned char)*a))
+		a++;
+	while (b > a && isspace((unsigned char)b[-1]))
+		b--;
+	if (a == b || *a != '[' || b[-1] != ']')
+		return 0;
+	a++, b--;
+	while (a < b && isspace((unsigned char)*a))
+		a++;
+	while (b > a && isspace((unsigned char)b[-1]))
+		b--;
+	return b - a == 4 && !strncmp(a, "goal", 4) ? 2 : 1;
+}
+
+static bool blank_or_comment(const char *a, const char *b)
+{
+	while (a < b && isspace((unsigned char)*a))
+		a++;
+	return a == b || *a == '#' || *a == ';';
+}
+
+char *rung_spec_text_without_goal(const char *text)
+{
+	size_t len = strlen(text);
+	char *out = malloc(len + 1);
+	if (!out)
+		return NULL;
+	size_t o = 0, keep = 0; /* keep: where the blank and comment lines above the next line start */
+	bool in_goal = false;
+	for (const char *p = text; *p;) {
+		const char *eol = strchr(p, '\n');
+		const char *next = eol ? eol + 1 : p + strlen(p);
+		int h = header_kind(p, eol ? eol : next);
+		if (h)
+			in_goal = h == 2;
+		if (h == 2)
+			o = keep; /* drop the comments and blank lines above it too */
+		if (!in_goal) {
+			bool bc = blank_or_comment(p, eol ? eol : next);
+			memcpy(out + o, p, (size_t)(next - p));
+			o += (size_t)(next - p);
+			if (!bc)
+				keep = o;
+		}
+		p = next;
+	}
+	out[o] = 0;
+	return out;
+}
+
 int rung_spec_parse(rung_spec **out, const char *text, const char *path, const char *dir)
 {
 	*out = NULL;

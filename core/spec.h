@@ -191,6 +191,14 @@ int rung_spec_load(rung_spec **out, const char *path);
 int rung_spec_parse(rung_spec **out, const char *text, const char *path, const char *dir);
 void rung_spec_free(rung_spec *spec);
 
+/* A rung.ini's text without its [goal] section (the lines from its header to
+ * the next section's, and the blank and comment lines right above the
+ * header): a goal says when to stop, not what is measured, so the content key
+ * (vcs/store.h) and the "its own rung.ini differs" mark (vcs/history.c) read
+ * this. A text without [goal] comes back byte for byte. Caller frees; NULL
+ * when out of memory. */
+char *rung_spec_text_without_goal(const char *text);
+
 /* The [task] kernel and entry of a rung.ini's text, read without parsing the
  * rest (an older commit's spec, to follow its kernel: vcs/history.c). Each is
  * NULL when absent; caller frees. 0 or RUNG_ENOMEM. */

@@ -9,6 +9,7 @@
 #include "core/sanitize.h"
 #include "core/spec.h"
 #include "harness.h"
+#include "vcs/store.h"
 
 #define P "tasks/x/rung.ini"
 
@@ -370,6 +371,35 @@ static void test_goal_section(void)
 	CHECK_STR(small_err("[goal]\nroofs = 3\n"),
 		  P ":18: [goal]: unknown key 'roofs' (expected roof, speedup, plateau, versions)");
 	CHECK_STR(small_err("[goal]\nplateau = 3\n[goal]\n"), P ":19: [goal]: duplicate section (first at line 17)");
+}
+
+/* A [goal] is no part of the content key: the spec without it hashes the same,
+ * and a spec without one comes back byte for byte. */
+static void test_goal_not_in_key(void)
+{
+	const char *base = "[task]\nname = t\n\n[roofline]\nbytes = M\n";
+	char *same = rung_spec_text_without_goal(base);
+	CHECK_STR(same, base);
+	free(same);
+	char with[512];
+	snprintf(with, sizeof(with), "%s\n# when to stop\n[ goal ]\nroof = 80%%\nplateau = 3\n", base);
+	char *stripped = rung_spec_text_without_goal(with);
+	CHECK_STR(stripped, base);
+	free(stripped);
+	/* a goal in the middle: the sections after it stay */
+	char *mid = rung_spec_text_without_goal("[task]\nname = t\n[goal]\nroof = 80\n[dims]\nM = 4\n");
+	CHECK_STR(mid, "[task]\nname = t\n[dims]\nM = 4\n");
+	free(mid);
+	rung_key_input a = {.kernel_src = "k", .kernel_len = 1, .ref_src = "r", .spec_text = base};
+	rung_key_input b = a;
+	b.spec_text = with;
+	char ka[65], kb[65];
+	rung_content_hash(ka, &a);
+	rung_content_hash(kb, &b);
+	CHECK_STR(ka, kb);
+	b.spec_text = "[task]\nname = u\n\n[roofline]\nbytes = M\n";
+	rung_content_hash(kb, &b);
+	CHECK(strcmp(ka, kb) != 0);
 }
 
 static void test_err_unknown_key(void)
@@ -964,6 +994,7 @@ int main(void)
 	T_RUN(test_err_unknown_section);
 	T_RUN(test_err_unknown_key);
 	T_RUN(test_goal_section);
+	T_RUN(test_goal_not_in_key);
 	T_RUN(test_deterministic);
 	T_RUN(test_err_duplicate_key);
 	T_RUN(test_err_duplicate_section_and_arg);
