@@ -284,6 +284,33 @@ int rung_goal_compute(rung_goal_status *out, const rung_goal_spec *g, rung_dtype
 	return 0;
 }
 
+void rung_goal_set_recorded(rung_goal_status *s, bool recorded)
+{
+	if (s->recorded == recorded)
+		return;
+	s->recorded = recorded;
+	make_line(s);
+}
+
+void rung_goal_short(char *buf, size_t len, const rung_goal_status *s)
+{
+	char w[96] = "", t[32];
+	if (s->roof_best >= 0 && isfinite(s->roof_pct))
+		roof_words(w, sizeof(w), s);
+	else if (isfinite(s->speedup))
+		fmt_x(w, sizeof(w), s->speedup), strncat(w, " over the baseline", sizeof(w) - strlen(w) - 1);
+	if (s->state != RUNG_STOP_CONTINUE) {
+		snprintf(buf, len, "STOP: %s%s%s%s", rung_stop_name(s->state), w[0] ? " (" : "", w, w[0] ? ")" : "");
+		return;
+	}
+	t[0] = 0;
+	if (s->goal.roof > 0 && s->roof_best >= 0)
+		snprintf(t, sizeof(t), ", goal %g%%", s->goal.roof);
+	else if (s->goal.speedup > 0)
+		snprintf(t, sizeof(t), ", goal %gx", s->goal.speedup);
+	snprintf(buf, len, "CONTINUE%s%s%s", w[0] ? ": " : "", w, t);
+}
+
 void rung_goal_done_of_notes(rung_goal_done *out, const rung_note *const *notes, int n)
 {
 	memset(out, 0, sizeof(*out));
@@ -346,9 +373,7 @@ int rung_goal_of_rows(rung_goal_status *out, rung_vctx *c, const rung_vrow *rows
 	bool any_rec = false;
 	for (int i = 0; i < n; i++)
 		any_rec |= rec[i] != NULL;
-	out->recorded = !live && any_rec;
-	if (out->recorded)
-		make_line(out);
+	rung_goal_set_recorded(out, !live && any_rec);
 	out->own_v = v;
 	out->own_rec = rec;
 	out->nown = n;

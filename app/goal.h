@@ -66,7 +66,7 @@ typedef struct {
 	bool gain;       /* counted, and faster than the best so far beyond the noise */
 } rung_goal_point;
 
-typedef struct {
+typedef struct rung_goal_status {
 	rung_stop_state state;
 	const char *which;   /* what stopped it: "roof", "speedup", "plateau", "versions", "done"; "" */
 	bool has_goal;       /* the spec has a [goal] */
@@ -100,6 +100,11 @@ typedef struct {
 int rung_goal_compute(rung_goal_status *out, const rung_goal_spec *g, rung_dtype dt, const rung_goal_version *v, int n,
 		      const rung_goal_done *done, const rung_ceilings *measured);
 void rung_goal_status_clear(rung_goal_status *s);
+/* Marks s as computed on recorded results (no live one), its line saying so. */
+void rung_goal_set_recorded(rung_goal_status *s, bool recorded);
+/* The title bar's short form: "STOP: goal met (82% of the DRAM roof)",
+ * "CONTINUE: 19% of the TF32 tensor roof, goal 80%". */
+void rung_goal_short(char *buf, size_t len, const rung_goal_status *s);
 
 /* The state as JSON (the MCP brief and check tools, rung log --json):
  * {"state": "goal met", "stop": true, "which": "roof", "line": "STOP: ...",
