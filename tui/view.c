@@ -378,12 +378,14 @@ void rung_view_draw_title(rung_view *v, const char *fmt, ...)
 	/* the stop rule's state, where the task has a [goal] or the person said done */
 	const rung_goal_status *gs = rung_model_goal(v->tui->model);
 	if (gs && (gs->has_goal || gs->done.in_force)) {
-		char st[160];
-		rung_goal_short(st, sizeof(st), gs);
-		int sw = rung_tui_width(st), sx = v->width - rw - 2 - sw;
-		char plain[512];
+		char st[160], plain[512];
 		int tw = rung_tui_sanitize(plain, sizeof(plain), buf, -1, 0);
-		if (sx >= tw + 2) { /* only where the title keeps all its room */
+		rung_goal_short(st, sizeof(st), gs);
+		if (tw + 2 + rung_tui_width(st) + 2 + rw > v->width) /* the title keeps all its room: the state alone */
+			snprintf(st, sizeof(st), "%s%s", gs->state != RUNG_STOP_CONTINUE ? "STOP: " : "CONTINUE",
+				 gs->state != RUNG_STOP_CONTINUE ? rung_stop_name(gs->state) : "");
+		int sw = rung_tui_width(st), sx = v->width - rw - 2 - sw;
+		if (sx >= tw + 2) {
 			rung_tui_draw(v->win, 0, sx, sw, gs->state != RUNG_STOP_CONTINUE ? RUNG_ROLE_BEST : RUNG_ROLE_TITLE, st);
 			lw = sx - 2;
 		}

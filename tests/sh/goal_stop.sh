@@ -44,6 +44,36 @@ grep -q '^reopened: done verdict [0-9a-f]\{8\} closed: one more try with a wider
 "$RUNG" note --task sgemm --task-wide --reopen "again" >"$T/re2.out" 2>&1; [ $? = 2 ] || fail "a second reopen is not refused"
 grep -q 'not marked done' "$T/re2.out" || fail "second reopen: $(cat "$T/re2.out")"
 
+# the same from the workbench's steer screen: D, a reason, Enter marks the task
+# done (a note as rung note --task-wide --done writes it); D again reopens it
+cat >"$T/keys" <<'KEYS'
+v
+D
+:type the person is satisfied
+<Enter>
+:dump done.txt
+D
+:type not yet after all
+<Enter>
+:dump reopened.txt
+Q
+KEYS
+RUNG_TUI_SCRIPT="$T/keys" RUNG_TUI_DUMP_DIR="$T" COLUMNS=120 LINES=30 "$RUNG" tui --no-auto-eval -C "$T/d" sgemm >"$T/tui.out" 2>&1 ||
+	fail "rung tui exited $?: $(cat "$T/tui.out")"
+grep -q "task done: the person is satisfied" "$T/done.txt" || fail "steer D: $(tail -2 "$T/done.txt")"
+grep -q "STOP: done by the person" "$T/done.txt" || fail "title after D: $(head -1 "$T/done.txt")"
+grep -q "task reopened: not yet after all" "$T/reopened.txt" || fail "steer D again: $(tail -2 "$T/reopened.txt")"
+git notes --ref=rung show "$(git log -1 --format=%H -- sgemm/sgemm.cu)" | grep -q ': \[task-wide\] \[done\] the person is satisfied$' ||
+	fail "no done verdict in the note"
+"$RUNG" brief --task sgemm | head -1 | grep -q '^CONTINUE: ' || fail "reopened from the workbench, still: $("$RUNG" brief --task sgemm | head -1)"
+cp "$T/keys" "$T/keys2"
+sed -i '/^D$/,$d' "$T/keys2"; printf 'D\n:type final\n<Enter>\nQ\n' >>"$T/keys2"
+RUNG_TUI_SCRIPT="$T/keys2" RUNG_TUI_DUMP_DIR="$T" COLUMNS=120 LINES=30 "$RUNG" tui --no-auto-eval -C "$T/d" sgemm >/dev/null 2>&1 ||
+	fail "rung tui (2) exited $?"
+[ "$("$RUNG" brief --task sgemm | head -1)" = "STOP: done by the person: final (Ada Lovelace) (on recorded results)" ] ||
+	fail "done from the workbench: $("$RUNG" brief --task sgemm | head -1)"
+"$RUNG" note --task sgemm --task-wide --reopen "back to work" >/dev/null 2>&1 || fail "reopen after the workbench's done"
+
 # the agent's side: structured fields in the MCP brief and check results
 command -v python3 >/dev/null || { echo "goal_stop: ok (MCP part skipped: no python3)"; exit 0; }
 python3 - "$RUNG" "$T/d/softmax" <<'PY' || fail "MCP fields"
