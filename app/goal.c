@@ -366,8 +366,12 @@ int rung_goal_of_rows(rung_goal_status *out, rung_vctx *c, const rung_vrow *rows
 	rung_goal_done done;
 	rung_goal_done_of_notes(&done, notes, nnotes);
 	free(notes);
+	/* measured ceilings where the store has them; a reader never creates their table */
 	rung_ceilings meas;
-	const rung_ceilings *mp = c && c->store && env ? rung_store_guard_ceilings(&meas, c->store, env) : NULL;
+	const rung_ceilings *mp = c && c->store && env && rung_store_has_table(c->store, "ceilings") == 1
+					  ? rung_store_guard_ceilings(&meas, c->store, env)
+					  : NULL;
+	rung_error_clear();
 	const rung_spec *spec = c ? c->task.spec : NULL;
 	int e = rung_goal_compute(out, spec ? &spec->goal : NULL, rung_goal_dtype(spec), v, n, &done, mp);
 	bool any_rec = false;
