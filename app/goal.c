@@ -62,12 +62,14 @@ static rung_goal_point_kind kind_of(const rung_result *r)
 }
 
 /* The ratio b / a of two medians (b faster: < 1) with a ~95% interval: the
- * bootstrap of their samples where both have some, else twice the medians'
- * standard errors. *faster: b is faster than a beyond the noise. */
+ * bootstrap of their samples where both have some (and not so many that the
+ * rule, run by every brief and every frame of the title bar, would take long),
+ * else twice the medians' standard errors. *faster: b is faster than a beyond
+ * the noise. */
 static double ratio_of(const rung_bench *a, const rung_bench *b, double *lo, double *hi, bool *faster)
 {
 	double ratio = b->median / a->median;
-	if (a->samples && b->samples && a->n >= 2 && b->n >= 2) {
+	if (a->samples && b->samples && a->n >= 2 && b->n >= 2 && a->n + b->n <= 4000) {
 		rung_compare cmp;
 		if (rung_compare_samples(&cmp, a->samples, a->n, b->samples, b->n, 0, 0x5eed) == 0) {
 			*lo = cmp.lo, *hi = cmp.hi;
@@ -177,8 +179,8 @@ static void make_line(rung_goal_status *s)
 		o += (size_t)snprintf(b + o, len - o, "CONTINUE: %s", s->has_goal ? "" : "no [goal] in rung.ini; ");
 		o += figures(b + o, len - o, s);
 		if (s->counted > 0)
-			o += (size_t)snprintf(b + o, len - o, "; %d version%s since the last gain%s", s->since_gain,
-					      s->since_gain == 1 ? "" : "s", "");
+			o += (size_t)snprintf(b + o, len - o, "; %d version%s since the last gain", s->since_gain,
+					      s->since_gain == 1 ? "" : "s");
 		if (g->plateau > 0)
 			o += (size_t)snprintf(b + o, len - o, " (plateau at %d)", g->plateau);
 		if (g->versions > 0)
