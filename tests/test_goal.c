@@ -8,8 +8,11 @@
 #include <string.h>
 
 #include "harness.h"
+#include "gitfix.h"
 #include "app/goal.h"
 #include "core/roofline_fit.h"
+#include "vcs/store.h"
+#include "vcs/task_rev.h"
 
 #define FLOPS (2.0 * 4096 * 4096 * 4096)
 #define BYTES (4.0 * 3 * 4096 * 4096)
@@ -321,6 +324,114 @@ static void test_done_and_reopened(void)
 	free_ladder(&l);
 }
 
+/* Put a live result of rev into the store, by its content (as rung eval does). */
+static void put_live(rung_store *st, const rung_vtask *t, const char *rev, double median, bool shared)
+{
+	rung_source src;
+	CHECK_INT(rung_vtask_source(&src, t, rev, NULL), 0);
+	char content[65];
+	rung_vtask_content(content, t, &src);
+	rung_source_clear(&src);
+	rung_result *r = passing(median, 0.001);
+	rung_result_key(r->key, content, "GPU-1");
+	snprintf(r->rev, sizeof(r->rev), "%s", rev);
+	snprintf(r->env.uuid, sizeof(r->env.uuid), "GPU-1");
+	if (shared)
+		rung_gpu_procs_add(&r->bench.shared, 77, "a.out");
+	CHECK_INT(rung_store_put(st, r, content, rev), 0);
+	rung_result_clear(r);
+	free(r);
+}
+
+/* The rule on a repository: the spec's [goal], live results from the store,
+ * the done verdict from git notes, and its reopening (rung_goal_load). */
+static void test_on_stored_results(void)
+{
+	const char *dir = t_tmpdir();
+	char *ini0 = t_slurp(RUNG_TEST_DIR "/tasks/sgemm/rung.ini", NULL);
+	char *ref = t_slurp(RUNG_TEST_DIR "/tasks/sgemm/reference.cu", NULL);
+	char *k = t_slurp(RUNG_TEST_DIR "/tasks/sgemm/sgemm.cu", NULL);
+	CHECK(ini0 && ref && k);
+	if (!ini0 || !ref || !k)
+		return;
+	size_t l = strlen(ini0) + 64, kl = strlen(k) + 16;
+	char *ini = malloc(l), *k2 = malloc(kl), *k3 = malloc(kl);
+	snprintf(ini, l, "%s\n[goal]\nspeedup = 2.5x\n", ini0);
+	snprintf(k2, kl, "%s// v2\n", k);
+	snprintf(k3, kl, "%s// v3\n", k);
+	git_repository *g = gf_init(dir);
+	git_oid c[3];
+	const char *ks[3] = {k, k2, k3};
+	char h[3][41];
+	for (int i = 0; i < 3; i++) {
+		gf_commit(&c[i], g, "HEAD", NULL, -1, GF_T0 + 60 * i, "a version",
+			  (const char *[]){"t/rung.ini", ini, "t/reference.cu", ref, "t/sgemm.cu", ks[i], NULL});
+		gf_hex(h[i], &c[i]);
+	}
+	rung_repo *r;
+	CHECK_INT(rung_repo_open(&r, dir), 0);
+	rung_vtask t;
+	CHECK_INT(rung_vtask_open(&t, r, "t", NULL), 0);
+	rung_store *st;
+	CHECK_INT(rung_store_open_repo(&st, r), 0);
+	put_live(st, &t, h[0], 3.0, false);
+	put_live(st, &t, h[1], 0.5, true); /* 6x, but beside another process */
+	rung_store_close(st);
+	rung_vtask_clear(&t);
+
+	rung_vctx cx;
+	rung_vctx_opts o = {.dir = dir, .task = "t"};
+	CHECK_INT(rung_vctx_open(&cx, "test", &o, RUNG_VCTX_TASK | RUNG_VCTX_STORE), 0);
+	rung_goal_status s;
+	CHECK_INT(rung_goal_load(&s, &cx), 0);
+	CHECK_INT(s.state, RUNG_STOP_CONTINUE);
+	CHECK(s.has_goal && s.goal.speedup == 2.5);
+	CHECK_INT(s.counted, 1);
+	CHECK_INT(s.evaluated, 2);
+	CHECK(!s.recorded);
+	rung_goal_status_clear(&s);
+	rung_vctx_close(&cx);
+
+	CHECK_INT(rung_vtask_open(&t, r, "t", NULL), 0);
+	CHECK_INT(rung_store_open_repo(&st, r), 0);
+	put_live(st, &t, h[2], 1.0, false); /* 3x alone on the GPU */
+	rung_store_close(st);
+	rung_vtask_clear(&t);
+	CHECK_INT(rung_vctx_open(&cx, "test", &o, RUNG_VCTX_TASK | RUNG_VCTX_STORE), 0);
+	CHECK_INT(rung_goal_load(&s, &cx), 0);
+	CHECK_INT(s.state, RUNG_STOP_GOAL_MET);
+	CHECK_STR(s.which, "speedup");
+	CHECK_NEAR(s.speedup, 3, 1e-9);
+	char want[64];
+	snprintf(want, sizeof(want), "by %.7s", h[2]);
+	CHECK_CONTAINS(s.line, want);
+	rung_goal_status_clear(&s);
+
+	/* the person: done on the newest version, then closed (reopened) */
+	CHECK_INT(rung_note_add(r, h[2], RUNG_NOTE_NONE, RUNG_TASK_WIDE_MARK RUNG_TASK_DONE_MARK "ship it", GF_T0 + 600), 0);
+	rung_vctx_close(&cx);
+	CHECK_INT(rung_vctx_open(&cx, "test", &o, RUNG_VCTX_TASK | RUNG_VCTX_STORE), 0);
+	CHECK_INT(rung_goal_load(&s, &cx), 0);
+	CHECK_INT(s.state, RUNG_STOP_DONE);
+	CHECK_CONTAINS(s.line, "STOP: done by the person: ship it (Ada Lovelace)");
+	char id[RUNG_DIRECTIVE_ID_LEN + 1];
+	snprintf(id, sizeof(id), "%s", s.done.id);
+	rung_goal_status_clear(&s);
+	CHECK_INT(rung_note_answer(r, h[2], id, RUNG_ANSWER_CLOSED, h[2], "not yet", GF_T0 + 700), 0);
+	rung_vctx_close(&cx);
+	CHECK_INT(rung_vctx_open(&cx, "test", &o, RUNG_VCTX_TASK | RUNG_VCTX_STORE), 0);
+	CHECK_INT(rung_goal_load(&s, &cx), 0);
+	CHECK_INT(s.state, RUNG_STOP_GOAL_MET);
+	rung_goal_status_clear(&s);
+	rung_vctx_close(&cx);
+	rung_repo_free(r);
+	git_repository_free(g);
+	free(ini0), free(ref), free(k), free(ini), free(k2), free(k3);
+	char *out = NULL;
+	t_sh(&out, "rm -rf '%s'", dir);
+	free(out);
+}
+
 int main(void)
 {
 	T_RUN(test_roof_goal_met);
@@ -330,5 +441,6 @@ int main(void)
 	T_RUN(test_shared_and_suspect_ignored);
 	T_RUN(test_budget);
 	T_RUN(test_done_and_reopened);
+	T_RUN(test_on_stored_results);
 	return t_done();
 }
