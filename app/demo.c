@@ -613,6 +613,11 @@ int rung_demo_build(rung_demo_report *rep, rung_demo_plan *p, const char *dir, c
 		snprintf(dst, sizeof(dst), "%s/%s", s->task, kernel ? kernel : "");
 		if (e == 0 && !s->nfiles)
 			e = stage_embedded(&b, dst, src);
+		/* a step's own rung.ini, ladder/<step>.ini, when the ladder has one (the goal of its last step) */
+		snprintf(src, sizeof(src), "%s/ladder/%s.ini", s->task, s->step);
+		snprintf(dst, sizeof(dst), "%s/rung.ini", s->task);
+		if (e == 0 && !s->nfiles && rung_demo_find(src))
+			e = stage_embedded(&b, dst, src);
 		if (e == 0)
 			e = commit(&b, s->name, s->email, s->time, s->message);
 		if (e == 0) {

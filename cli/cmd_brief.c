@@ -24,6 +24,7 @@
 #include "core/sha256.h"
 #include "cli/cli.h"
 #include "app/suspects.h"
+#include "app/goal.h"
 #include "app/session.h"
 
 static void fmt_time(char *buf, size_t len, int64_t t)
@@ -108,6 +109,26 @@ static void task_section(rung_vctx *c)
 	} else {
 		printf("- work: no [roofline] flops/bytes in the spec, so no roofline floor\n");
 	}
+}
+
+/* "- goal: roof 80%, plateau 3 (sgemm/rung.ini:70)" */
+static void goal_item(const rung_goal_spec *g, const char *spec)
+{
+	if (!g->line) {
+		printf("- goal: none (a [goal] in rung.ini says when to stop: roof = 80%%, speedup = 20x, plateau = 3, versions = 40)\n");
+		return;
+	}
+	printf("- goal:");
+	const char *sep = " ";
+	if (g->roof > 0)
+		printf("%sroof %g%% of the roof that fits the kernel", sep, g->roof), sep = ", ";
+	if (g->speedup > 0)
+		printf("%sspeedup %gx over the baseline", sep, g->speedup), sep = ", ";
+	if (g->plateau > 0)
+		printf("%splateau after %d versions without a gain", sep, g->plateau), sep = ", ";
+	if (g->versions > 0)
+		printf("%sa budget of %d versions", sep, g->versions);
+	printf(" (%s:%d)\n", spec, g->line);
 }
 
 static const char *verdict_of(const rung_vrow *r)
@@ -434,7 +455,15 @@ int rung_cmd_brief(int argc, char **argv)
 		rung_vctx_close(&c);
 		return RUNG_EXIT_INTERNAL;
 	}
+	/* the stop rule's verdict first: the one line an agent branches on */
+	rung_goal_status gs;
+	if (rung_goal_of_rows(&gs, &c, rows, n) == 0)
+		printf("%s\n\n", gs.line);
+	else
+		rung_error_clear();
 	task_section(&c);
+	goal_item(&c.task.spec->goal, c.task.spec_path);
+	rung_goal_status_clear(&gs);
 	int evaluated = 0;
 	for (int i = 0; i < n; i++)
 		evaluated += rows[i].result != NULL;

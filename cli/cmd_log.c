@@ -14,6 +14,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <langinfo.h>
+#include <locale.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 
 #include <jansson.h>
 
@@ -25,7 +29,10 @@
 #include <limits.h>
 
 #include "app/suspects.h"
+#include "app/goal.h"
 #include "app/session.h"
+#include "tui/draw.h"
+#include "tui/plot.h"
 
 enum { FMT_TABLE, FMT_JSON, FMT_CSV };
 
@@ -224,6 +231,7 @@ typedef struct {
 	bool json, csv;
 	const char *range;
 	int max;
+	bool plot, ascii;
 	rung_vctx_opts where;
 } log_opts;
 
@@ -232,9 +240,47 @@ static const rung_opt_spec log_specs[] = {
 	{RUNG_OPT_BOOL(log_opts, csv), .name = "csv", .help = "CSV, one line per version"},
 	{RUNG_OPT_STR(log_opts, range), .name = "rev", .value = "RANGE", .help = "only these versions (a git range, A..B)"},
 	{RUNG_OPT_NUM(log_opts, max, 0, INT_MAX), .shortname = 'n', .value = "N", .help = "the newest N versions only (0: all)"},
+	{RUNG_OPT_BOOL(log_opts, plot), .name = "plot",
+	 .help = "the stop rule's line and a plot of the ladder's progress (time, best so far, roof % against the goal; "
+		 "$COLUMNS x $LINES)"},
+	{RUNG_OPT_BOOL(log_opts, ascii), .name = "ascii", .help = "with --plot: ASCII only, not braille and block characters"},
 	{RUNG_OPT_SUBTABLE(log_opts, where, rung_vctx_opt_specs)},
 	{0}};
 const rung_opt_table rung_opts_log = {.cmd = "log", .args = "", .opts = log_specs};
+
+/* $COLUMNS x $LINES, else the terminal's size, else 80 x 24. */
+static void plot_size(int *w, int *h)
+{
+	const char *cs = getenv("COLUMNS"), *ls = getenv("LINES");
+	struct winsize ws;
+	bool tty = ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0;
+	*w = cs && atoi(cs) > 0 ? atoi(cs) : tty ? ws.ws_col : 80;
+	*h = ls && atoi(ls) > 0 ? atoi(ls) : tty ? ws.ws_row : 24;
+	*h = *h > 2 ? *h - 2 : *h; /* the stop line and the prompt */
+}
+
+/* rung log --plot: the stop rule's line, then the picture of the ladder. all:
+ * the rows are every version (else the task's are read again). */
+static int print_plot(rung_vctx *c, const rung_vrow *rows, int n, const rung_vrow *all, bool ascii)
+{
+	rung_goal_status gs;
+	int e = all ? rung_goal_of_rows(&gs, c, rows, n) : rung_goal_load(&gs, c);
+	if (e < 0) {
+		rung_goal_status_clear(&gs);
+		return rung_cli_fail("log", e);
+	}
+	setlocale(LC_CTYPE, "");
+	rung_tui_draw_init(!ascii && !strcmp(nl_langinfo(CODESET), "UTF-8"));
+	int w, h;
+	plot_size(&w, &h);
+	rung_plot p;
+	printf("%s\n", gs.line);
+	if ((e = rung_plot_progress(&p, &gs, w, h)) == 0)
+		rung_plot_print(&p, stdout);
+	rung_plot_clear(&p);
+	rung_goal_status_clear(&gs);
+	return e < 0 ? rung_cli_fail("log", e) : RUNG_EXIT_OK;
+}
 
 int rung_cmd_log(int argc, char **argv)
 {
@@ -242,8 +288,12 @@ int rung_cmd_log(int argc, char **argv)
 	int rc, nargs;
 	if (rung_opts_parse(&rc, &rung_opts_log, &lo, argc, argv, &nargs))
 		return rc;
-	if (lo.json && lo.csv) {
-		fprintf(stderr, "rung log: --json and --csv: give one\n");
+	if (lo.json + lo.csv + lo.plot > 1) {
+		fprintf(stderr, "rung log: --json, --csv and --plot: give one\n");
+		return RUNG_EXIT_USAGE;
+	}
+	if (lo.ascii && !lo.plot) {
+		fprintf(stderr, "rung log: --ascii goes with --plot\n");
 		return RUNG_EXIT_USAGE;
 	}
 	int fmt = lo.json ? FMT_JSON : lo.csv ? FMT_CSV : FMT_TABLE, max = lo.max;
@@ -262,6 +312,12 @@ int rung_cmd_log(int argc, char **argv)
 		fprintf(stderr, "rung log: %s\n", rung_error_last());
 		rung_vctx_close(&c);
 		return RUNG_EXIT_INTERNAL;
+	}
+	if (lo.plot) {
+		rc = print_plot(&c, rows, n, range || max ? NULL : rows, lo.ascii);
+		rung_vrows_free(rows, n);
+		rung_vctx_close(&c);
+		return rc;
 	}
 	int b = rung_vrows_baseline(rows, n);
 	const rung_result *base = b >= 0 ? rows[b].result : NULL;
@@ -363,6 +419,14 @@ int rung_cmd_log(int argc, char **argv)
 	}
 	if (fmt == FMT_TABLE && n == 0)
 		printf("no versions: commit %s first\n", c.task.kernel_path);
+	if (fmt == FMT_TABLE && n > 0) { /* the stop rule's line, over every version of the task */
+		rung_goal_status gs;
+		int e = range || max ? rung_goal_load(&gs, &c) : rung_goal_of_rows(&gs, &c, rows, n);
+		if (e == 0)
+			printf("%s\n", gs.line);
+		rung_goal_status_clear(&gs);
+		rung_error_clear();
+	}
 done:
 	for (int i = 0; rec && i < n; i++)
 		if (rec[i]) {

@@ -39,6 +39,7 @@
 #include "cli/capture.h"
 #include "cli/cli.h"
 #include "app/directives.h"
+#include "app/goal.h"
 #include "app/session.h"
 #include "app/task.h"
 
@@ -386,6 +387,26 @@ static json_t *run_tool(captured *c, targs *t, args_t *a, const char *cmd, int (
 	return NULL;
 }
 
+/* The stop rule's state of the task the tool worked on (app/goal.h,
+ * rung_goal_to_json), for the agent to branch on: null where no one task is
+ * named (a repository of several, no task). */
+static json_t *stop_of(targs *t)
+{
+	rung_vctx_opts w;
+	where_of(t, &w);
+	rung_vctx c;
+	json_t *j = NULL;
+	if (rung_vctx_open(&c, "mcp", &w, RUNG_VCTX_TASK | RUNG_VCTX_STORE_READ) == 0) {
+		rung_goal_status s;
+		if (rung_goal_load(&s, &c) == 0)
+			j = rung_goal_to_json(&s);
+		rung_goal_status_clear(&s);
+		rung_vctx_close(&c);
+	}
+	rung_error_clear();
+	return j ? j : json_null();
+}
+
 static json_t *t_check(targs *t)
 {
 	args_t a = {0};
@@ -420,6 +441,7 @@ static json_t *t_check(targs *t)
 		json_decref(j);
 		r = command_error(&c, "check");
 	} else {
+		json_object_set_new(j, "stop", stop_of(t));
 		r = tool_result(summary_text(c.out, nlines, &c), j, false);
 		json_object_set_new(r, "_meta", json_pack("{s:i}", "rung/exit", c.rc));
 	}
@@ -745,7 +767,7 @@ static json_t *t_brief(targs *t)
 		return r;
 	}
 	json_t *md = inert_string(c.out ? c.out : "", c.nout, TEXT_MAX);
-	json_t *st = json_pack("{s:O,s:i}", "markdown", md, "exit", c.rc);
+	json_t *st = json_pack("{s:O,s:i,s:o}", "markdown", md, "exit", c.rc, "stop", stop_of(t));
 	json_t *r = tool_result(md, st, c.rc != 0);
 	captured_clear(&c);
 	return r;
@@ -805,7 +827,8 @@ typedef struct {
 static const tool tools[] = {
 	{"check", "Check a version",
 	 "Compile, run, check and bench one version of the task (rung check): the rung lines as text, the result JSON "
-	 "(docs/RESULT-JSON.md) as structured content. compile_only needs no GPU.",
+	 "(docs/RESULT-JSON.md) as structured content, with the task's stop state after it under stop (as brief's). "
+	 "compile_only needs no GPU.",
 	 "\"rev\":{\"type\":\"string\",\"description\":\"a revision (HEAD, a commit), a task directory or a kernel file; default: the task's working tree\"},"
 	 "\"compile_only\":{\"type\":\"boolean\",\"description\":\"stop after the compile rung\"},"
 	 "\"force\":{\"type\":\"boolean\",\"description\":\"run the GPU rungs even when the store has this content's result\"},"
@@ -837,8 +860,10 @@ static const tool tools[] = {
 	 "\"range\":{\"type\":\"string\",\"description\":\"only these versions (a git range, A..B)\"}",
 	 "[]", t_log, true},
 	{"brief", "Task brief",
-	 "The markdown brief of the task (rung brief): roofline floor, best and baseline, the last versions, the "
-	 "person's verdicts, remarks and directives with their ids. mark: remember what it showed as new.",
+	 "The markdown brief of the task (rung brief): the stop rule's STOP or CONTINUE line, roofline floor, best and "
+	 "baseline, the last versions, the person's verdicts, remarks and directives with their ids; the stop state as "
+	 "structured content (stop: state, stop, which, line, roof, speedup, since_gain, met_by, done). mark: remember "
+	 "what it showed as new.",
 	 "\"n\":{\"type\":\"integer\",\"minimum\":0,\"description\":\"list the last N versions (default 10)\"},"
 	 "\"mark\":{\"type\":\"boolean\",\"description\":\"remember what this brief showed as new (rung brief --mark)\"}",
 	 "[]", t_brief, false},

@@ -4,7 +4,9 @@
  * rung note --task-wide TEXT: a directive for the task as a whole, on its
  * newest version. rung note --ack|--decline|--close ID REASON: answers the
  * directive ID (as `rung brief` lists it): done or declined (the agent), or
- * closed (the person), the reason kept in the note. */
+ * closed (the person), the reason kept in the note. rung note --task-wide
+ * --done REASON: the person's verdict that the task is done (the stop rule,
+ * app/goal.h); --task-wide --reopen REASON closes it again. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +22,7 @@ typedef struct {
 	bool done;
 	bool remark;
 	bool task_wide;
+	bool reopen;
 	const char *ack, *decline, *close, *at;
 	rung_vctx_opts where;
 } note_opts;
@@ -27,7 +30,10 @@ typedef struct {
 static const rung_opt_spec note_specs[] = {
 	{RUNG_OPT_STR(note_opts, verdict), .name = "verdict", .value = "VERDICT",
 	 .choices = "keep reject baseline best none", .help = "the version's verdict (none clears it)"},
-	{RUNG_OPT_BOOL(note_opts, done), .name = "done", .help = "close the version's open directives"},
+	{RUNG_OPT_BOOL(note_opts, done), .name = "done",
+	 .help = "close the version's open directives; with --task-wide: the task is done, TEXT the reason (every reader says STOP)"},
+	{RUNG_OPT_BOOL(note_opts, reopen), .name = "reopen",
+	 .help = "with --task-wide: reopen a task marked done, TEXT the reason"},
 	{RUNG_OPT_BOOL(note_opts, remark), .name = "remark",
 	 .help = "TEXT is a remark on the version, not a directive: never open, listed under the brief's Remarks"},
 	{RUNG_OPT_BOOL(note_opts, task_wide), .name = "task-wide",
@@ -158,6 +164,76 @@ static int answer(const note_opts *no, char **argv, int nargs)
 	return rc;
 }
 
+/* --task-wide --done REASON: the task is done, a task-wide directive marked
+ * [done] on its newest version; --task-wide --reopen REASON: the person closes
+ * every done verdict in force, with the reason. */
+static int task_done(const note_opts *no, char **argv, int nargs)
+{
+	if (no->remark || no->verdict || (no->done && no->reopen)) {
+		fprintf(stderr, "rung note: --task-wide --done and --task-wide --reopen take the reason alone\n");
+		return rung_cli_usage("note", 1);
+	}
+	char *reason = join_words(argv, 1, nargs);
+	if (!reason)
+		return RUNG_EXIT_INTERNAL;
+	if (!reason[0]) {
+		fprintf(stderr, "rung note: --task-wide --%s needs a REASON\n", no->done ? "done" : "reopen");
+		free(reason);
+		return rung_cli_usage("note", 1);
+	}
+	rung_vctx c;
+	rung_vctx_opts o = no->where;
+	int rc = rung_cli_vctx_open(&c, "note", &o, RUNG_VCTX_TASK_IF_ONE);
+	char id[41];
+	if (rc == RUNG_EXIT_OK && (rc = task_version(id, &c, "HEAD")) != RUNG_EXIT_OK)
+		rung_vctx_close(&c);
+	if (rc != RUNG_EXIT_OK) {
+		free(reason);
+		return rc;
+	}
+	int e = 0;
+	if (no->done) {
+		size_t len = strlen(RUNG_TASK_WIDE_MARK) + strlen(RUNG_TASK_DONE_MARK) + strlen(reason) + 1;
+		char *text = malloc(len);
+		e = text ? 0 : rung_error_set(RUNG_ENOMEM, "out of memory");
+		if (text) {
+			snprintf(text, len, "%s%s%s", RUNG_TASK_WIDE_MARK, RUNG_TASK_DONE_MARK, reason);
+			e = rung_note_add_entry(c.repo, id, RUNG_NOTE_NONE, RUNG_ENTRY_DIRECTIVE, text, 0);
+			free(text);
+		}
+		if (e == 0) {
+			printf("task done: %s\n", reason);
+			print_note(&c, id);
+		}
+	} else {
+		rung_directives ds;
+		int closed = 0;
+		e = rung_directives_load(&ds, &c);
+		bool loaded = e == 0;
+		for (int i = 0; e == 0 && i < ds.n; i++) {
+			const rung_directive *d = ds.items[i].d;
+			if (!d->task_done || rung_directive_status(d) == RUNG_DSTATUS_CLOSED)
+				continue;
+			e = rung_note_answer(c.repo, ds.items[i].note->commit, ds.items[i].id, RUNG_ANSWER_CLOSED, id, reason, 0);
+			if (e == 0) {
+				printf("reopened: done verdict %s closed: %s\n", ds.items[i].id, reason);
+				closed++;
+			}
+		}
+		if (e == 0 && !closed)
+			e = rung_error_set(RUNG_EINVAL, "the task is not marked done (nothing to reopen)");
+		if (loaded)
+			rung_directives_clear(&ds);
+	}
+	if (e < 0) {
+		fprintf(stderr, "rung note: %s\n", rung_error_last());
+		rc = e == RUNG_ENOTFOUND || e == RUNG_EINVAL ? RUNG_EXIT_USAGE : RUNG_EXIT_INTERNAL;
+	}
+	rung_vctx_close(&c);
+	free(reason);
+	return rc;
+}
+
 int rung_cmd_note(int argc, char **argv)
 {
 	note_opts no = {0};
@@ -170,8 +246,14 @@ int rung_cmd_note(int argc, char **argv)
 		fprintf(stderr, "rung note: --at goes with --ack, --decline or --close\n");
 		return rung_cli_usage("note", 1);
 	}
-	if (no.task_wide && (no.remark || no.done || no.verdict)) {
-		fprintf(stderr, "rung note: --task-wide takes TEXT alone (no --remark, --done or --verdict)\n");
+	if (no.reopen && !no.task_wide) {
+		fprintf(stderr, "rung note: --reopen goes with --task-wide (rung note --task-wide --reopen REASON)\n");
+		return rung_cli_usage("note", 1);
+	}
+	if (no.task_wide && (no.done || no.reopen))
+		return task_done(&no, argv, nargs);
+	if (no.task_wide && (no.remark || no.verdict)) {
+		fprintf(stderr, "rung note: --task-wide takes TEXT alone (no --remark or --verdict)\n");
 		return rung_cli_usage("note", 1);
 	}
 	rung_vctx_opts o = no.where;

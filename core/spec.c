@@ -29,8 +29,8 @@
 #include "core/sanitize.h"
 #include "core/spec_internal.h"
 
-enum { SEC_NONE, SEC_TASK, SEC_DIMS, SEC_CHECK, SEC_ARG, SEC_LAUNCH, SEC_ROOFLINE, SEC_COUNT };
-static const char *const sec_names[SEC_COUNT] = { "", "task", "dims", "check", "arg", "launch", "roofline" };
+enum { SEC_NONE, SEC_TASK, SEC_DIMS, SEC_CHECK, SEC_ARG, SEC_LAUNCH, SEC_ROOFLINE, SEC_GOAL, SEC_COUNT };
+static const char *const sec_names[SEC_COUNT] = { "", "task", "dims", "check", "arg", "launch", "roofline", "goal" };
 
 enum { T_NAME, T_KERNEL, T_ENTRY, T_REFERENCE, T_REFERENCE_ENTRY, T_ARCH, T_OPTIONS, T_HEADERS, T_COUNT };
 static const char *const task_keys[] = { "name", "kernel", "entry", "reference", "reference_entry",
@@ -44,6 +44,8 @@ enum { L_GRID, L_BLOCK, L_SMEM, L_COUNT };
 static const char *const launch_keys[] = { "grid", "block", "smem", NULL };
 enum { R_FLOPS, R_BYTES, R_COUNT };
 static const char *const roof_keys[] = { "flops", "bytes", NULL };
+enum { G_ROOF, G_SPEEDUP, G_PLATEAU, G_VERSIONS, G_COUNT };
+static const char *const goal_keys[] = { "roof", "speedup", "plateau", "versions", NULL };
 
 typedef struct {
 	rung_spec *s;
@@ -51,7 +53,7 @@ typedef struct {
 	int sec;                       /* section being read */
 	char label[RUNG_NAME_MAX + 8]; /* "[task]", "[arg C]" */
 	int sec_line[SEC_COUNT];       /* first header line of each (non-arg) section */
-	int task_line[T_COUNT], check_line[C_COUNT], launch_line[L_COUNT], roof_line[R_COUNT];
+	int task_line[T_COUNT], check_line[C_COUNT], launch_line[L_COUNT], roof_line[R_COUNT], goal_line[G_COUNT];
 	int arg_line[RUNG_MAX_ARGS][A_COUNT];
 	char *dim_text[RUNG_MAX_DIMS];
 	int dim_line[RUNG_MAX_DIMS];
@@ -97,6 +99,7 @@ static const char *const *section_keys(int sec)
 	case SEC_ARG: return arg_keys;
 	case SEC_LAUNCH: return launch_keys;
 	case SEC_ROOFLINE: return roof_keys;
+	case SEC_GOAL: return goal_keys;
 	}
 	return NULL;
 }
@@ -439,6 +442,48 @@ static int set_arg(pstate *ps, int k, const char *v, int line)
 	}
 }
 
+/* [goal] roof = 80% (a percent, the '%' optional), speedup = 20x (the 'x'
+ * optional), plateau = 3 and versions = 40 (whole numbers). */
+static int set_goal(pstate *ps, int k, const char *v, int line)
+{
+	rung_goal_spec *g = &ps->s->goal;
+	char num[64];
+	size_t n = strlen(v);
+	char unit = k == G_ROOF ? '%' : k == G_SPEEDUP ? 'x' : 0;
+	if (unit && n && v[n - 1] == unit)
+		n--;
+	if (n >= sizeof(num))
+		return fail(ps, line, goal_keys[k], "bad number '%s'", v);
+	snprintf(num, sizeof(num), "%.*s", (int)n, v);
+	for (char *e = num + strlen(num); e > num && isspace((unsigned char)e[-1]);)
+		*--e = 0;
+	if (k == G_PLATEAU || k == G_VERSIONS) {
+		char *end;
+		errno = 0;
+		long c = strtol(num, &end, 10);
+		if (end == num || *end || errno || c < 1 || c > 100000)
+			return fail(ps, line, goal_keys[k], "expected a whole number from 1 to 100000, found '%s'", v);
+		if (k == G_PLATEAU)
+			g->plateau = (int)c, g->plateau_line = line;
+		else
+			g->versions = (int)c, g->versions_line = line;
+		return 0;
+	}
+	double d;
+	if (!parse_double(&d, num))
+		return fail(ps, line, goal_keys[k], "bad number '%s' (e.g. %s)", v, k == G_ROOF ? "80%" : "20x");
+	if (k == G_ROOF) {
+		if (!(d > 0 && d <= 100))
+			return fail(ps, line, "roof", "'%s': a percent of the roof above 0 and at most 100 (e.g. 80%%)", v);
+		g->roof = d, g->roof_line = line;
+	} else {
+		if (!(d > 1))
+			return fail(ps, line, "speedup", "'%s': a speedup over the baseline above 1 (e.g. 20x)", v);
+		g->speedup = d, g->speedup_line = line;
+	}
+	return 0;
+}
+
 static int set_key(pstate *ps, const char *key, const char *v, int line)
 {
 	if (ps->sec == SEC_NONE)
@@ -454,7 +499,7 @@ static int set_key(pstate *ps, const char *key, const char *v, int line)
 	}
 	int *seen = ps->sec == SEC_TASK ? ps->task_line : ps->sec == SEC_CHECK ? ps->check_line
 	            : ps->sec == SEC_LAUNCH ? ps->launch_line : ps->sec == SEC_ROOFLINE ? ps->roof_line
-	            : ps->arg_line[ps->s->nargs - 1];
+	            : ps->sec == SEC_GOAL ? ps->goal_line : ps->arg_line[ps->s->nargs - 1];
 	bool repeatable = ps->sec == SEC_CHECK && k == C_SIZES;
 	if (seen[k] && !repeatable)
 		return fail(ps, line, key, "duplicate key (first at line %d)", seen[k]);
@@ -467,6 +512,7 @@ static int set_key(pstate *ps, const char *key, const char *v, int line)
 	case SEC_TASK: return set_task(ps, k, v, line);
 	case SEC_CHECK: return set_check(ps, k, v, line);
 	case SEC_ARG: return set_arg(ps, k, v, line);
+	case SEC_GOAL: return set_goal(ps, k, v, line);
 	case SEC_LAUNCH:
 		if (k == L_GRID)
 			return set_exprs(ps, s->launch.grid, &s->launch.ngrid, 3, key, v, line);
@@ -510,6 +556,8 @@ static int set_section(pstate *ps, const char *name, int line)
 			return fail(ps, line, NULL, "duplicate section (first at line %d)", ps->sec_line[i]);
 		ps->sec_line[i] = line;
 		ps->sec = i;
+		if (i == SEC_GOAL)
+			ps->s->goal.line = line;
 		return 0;
 	}
 	return fail(ps, line, NULL, "unknown section (expected [task], [dims], [check], [arg NAME], [launch] or [roofline])");
@@ -924,10 +972,69 @@ static int validate(pstate *ps)
 		return rc;
 	if (s->bytes.text && (rc = check_expr(ps, &s->bytes, "bytes", 0)))
 		return rc;
+	const rung_goal_spec *g = &s->goal;
+	use_label(ps, "%s", "[goal]");
+	if (g->line && !g->roof_line && !g->speedup_line && !g->plateau_line && !g->versions_line)
+		return fail(ps, g->line, NULL, "no goal in it (expected roof, speedup, plateau or versions, e.g. roof = 80%%)");
+	if (g->roof_line && !s->flops.text && !s->bytes.text)
+		return fail(ps, g->roof_line, "roof", "needs [roofline] flops or bytes: without them there is no roof to reach");
 	return 0;
 }
 
 /* --- public ------------------------------------------------------------------ */
+
+/* Whether line [a, b) is a section header, and whether it is [goal]. */
+static int header_kind(const char *a, const char *b)
+{
+	while (a < b && isspace((unsigned char)*a))
+		a++;
+	while (b > a && isspace((unsigned char)b[-1]))
+		b--;
+	if (a == b || *a != '[' || b[-1] != ']')
+		return 0;
+	a++, b--;
+	while (a < b && isspace((unsigned char)*a))
+		a++;
+	while (b > a && isspace((unsigned char)b[-1]))
+		b--;
+	return b - a == 4 && !strncmp(a, "goal", 4) ? 2 : 1;
+}
+
+static bool blank_or_comment(const char *a, const char *b)
+{
+	while (a < b && isspace((unsigned char)*a))
+		a++;
+	return a == b || *a == '#' || *a == ';';
+}
+
+char *rung_spec_text_without_goal(const char *text)
+{
+	size_t len = strlen(text);
+	char *out = malloc(len + 1);
+	if (!out)
+		return NULL;
+	size_t o = 0, keep = 0; /* keep: where the blank and comment lines above the next line start */
+	bool in_goal = false;
+	for (const char *p = text; *p;) {
+		const char *eol = strchr(p, '\n');
+		const char *next = eol ? eol + 1 : p + strlen(p);
+		int h = header_kind(p, eol ? eol : next);
+		if (h)
+			in_goal = h == 2;
+		if (h == 2)
+			o = keep; /* drop the comments and blank lines above it too */
+		if (!in_goal) {
+			bool bc = blank_or_comment(p, eol ? eol : next);
+			memcpy(out + o, p, (size_t)(next - p));
+			o += (size_t)(next - p);
+			if (!bc)
+				keep = o;
+		}
+		p = next;
+	}
+	out[o] = 0;
+	return out;
+}
 
 int rung_spec_parse(rung_spec **out, const char *text, const char *path, const char *dir)
 {

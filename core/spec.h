@@ -124,6 +124,17 @@ typedef struct {
 	char sidecar[512];
 } rung_launch;
 
+/* [goal] (docs/SPEC.md): when the ladder may stop (app/goal.h). Each goal is
+ * optional; line is where it was written (0: absent). */
+typedef struct {
+	int line;       /* the [goal] header (0: no [goal] section) */
+	double roof;    /* roof = 80%: percent of the roof that fits the kernel, (0, 100]; 0: absent */
+	double speedup; /* speedup = 20x over the task's baseline, > 1; 0: absent */
+	int plateau;    /* plateau = 3: that many passing versions in a row without a gain beyond the noise; 0: absent */
+	int versions;   /* versions = 40: a budget of versions; 0: absent */
+	int roof_line, speedup_line, plateau_line, versions_line;
+} rung_goal_spec;
+
 typedef struct {
 	char *path;  /* path of rung.ini as given */
 	char *dir;   /* task directory */
@@ -161,6 +172,7 @@ typedef struct {
 
 	rung_launch launch; /* [launch] */
 	rung_expr_src flops, bytes; /* [roofline] */
+	rung_goal_spec goal; /* [goal] (optional) */
 } rung_spec;
 
 /* What a kernel file is, by its extension: CUDA C++ (compiled by NVRTC;
@@ -178,6 +190,14 @@ int rung_spec_load(rung_spec **out, const char *path);
  * `dir` resolves relative paths. */
 int rung_spec_parse(rung_spec **out, const char *text, const char *path, const char *dir);
 void rung_spec_free(rung_spec *spec);
+
+/* A rung.ini's text without its [goal] section (the lines from its header to
+ * the next section's, and the blank and comment lines right above the
+ * header): a goal says when to stop, not what is measured, so the content key
+ * (vcs/store.h) and the "its own rung.ini differs" mark (vcs/history.c) read
+ * this. A text without [goal] comes back byte for byte. Caller frees; NULL
+ * when out of memory. */
+char *rung_spec_text_without_goal(const char *text);
 
 /* The [task] kernel and entry of a rung.ini's text, read without parsing the
  * rest (an older commit's spec, to follow its kernel: vcs/history.c). Each is

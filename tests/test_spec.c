@@ -9,6 +9,7 @@
 #include "core/sanitize.h"
 #include "core/spec.h"
 #include "harness.h"
+#include "vcs/store.h"
 
 #define P "tasks/x/rung.ini"
 
@@ -326,6 +327,79 @@ static void test_err_unknown_section(void)
 	          P ":17: [tsak]: unknown section (expected [task], [dims], [check], [arg NAME], [launch] or [roofline])");
 	CHECK_STR(small_err("[arg]\n"), P ":17: [arg]: missing argument name, e.g. [arg A]");
 	CHECK_STR(small_err("[arg 2x]\n"), P ":17: [arg 2x]: '2x' is not a valid argument name");
+}
+
+/* [goal]: the four goals with their units, and every mistake at its line. */
+static void test_goal_section(void)
+{
+	char buf[4096];
+	snprintf(buf, sizeof(buf), "%s[roofline]\nflops = M\n[goal]\nroof = 80%%\nspeedup = 20x\nplateau = 3\nversions = 40\n",
+		 small_head);
+	rung_spec *s = parse_ok(buf);
+	CHECK(s != NULL);
+	if (s) {
+		CHECK_INT(s->goal.line, 19);
+		CHECK_NEAR(s->goal.roof, 80, 0);
+		CHECK_INT(s->goal.roof_line, 20);
+		CHECK_NEAR(s->goal.speedup, 20, 0);
+		CHECK_INT(s->goal.plateau, 3);
+		CHECK_INT(s->goal.versions, 40);
+		CHECK_INT(s->goal.versions_line, 23);
+		rung_spec_free(s);
+	}
+	snprintf(buf, sizeof(buf), "%s[goal]\nspeedup = 2.5\n", small_head);
+	s = parse_ok(buf);
+	CHECK(s && s->goal.speedup == 2.5 && s->goal.roof == 0 && s->goal.plateau == 0);
+	rung_spec_free(s);
+	s = parse_ok(small_head);
+	CHECK(s && s->goal.line == 0 && s->goal.roof == 0 && s->goal.versions == 0);
+	rung_spec_free(s);
+	CHECK_STR(small_err("[goal]\n"),
+		  P ":17: [goal]: no goal in it (expected roof, speedup, plateau or versions, e.g. roof = 80%)");
+	CHECK_STR(small_err("[goal]\nroof = 80%\n"),
+		  P ":18: [goal] roof: needs [roofline] flops or bytes: without them there is no roof to reach");
+	CHECK_STR(small_err("[roofline]\nbytes = M\n[goal]\nroof = 120%\n"),
+		  P ":20: [goal] roof: '120%': a percent of the roof above 0 and at most 100 (e.g. 80%)");
+	CHECK_STR(small_err("[goal]\nroof = lots\n"), P ":18: [goal] roof: bad number 'lots' (e.g. 80%)");
+	CHECK_STR(small_err("[goal]\nspeedup = 0.5x\n"),
+		  P ":18: [goal] speedup: '0.5x': a speedup over the baseline above 1 (e.g. 20x)");
+	CHECK_STR(small_err("[goal]\nplateau = 2.5\n"),
+		  P ":18: [goal] plateau: expected a whole number from 1 to 100000, found '2.5'");
+	CHECK_STR(small_err("[goal]\nversions = 0\n"),
+		  P ":18: [goal] versions: expected a whole number from 1 to 100000, found '0'");
+	CHECK_STR(small_err("[goal]\nplateau = 3\nplateau = 4\n"), P ":19: [goal] plateau: duplicate key (first at line 18)");
+	CHECK_STR(small_err("[goal]\nroofs = 3\n"),
+		  P ":18: [goal]: unknown key 'roofs' (expected roof, speedup, plateau, versions)");
+	CHECK_STR(small_err("[goal]\nplateau = 3\n[goal]\n"), P ":19: [goal]: duplicate section (first at line 17)");
+}
+
+/* A [goal] is no part of the content key: the spec without it hashes the same,
+ * and a spec without one comes back byte for byte. */
+static void test_goal_not_in_key(void)
+{
+	const char *base = "[task]\nname = t\n\n[roofline]\nbytes = M\n";
+	char *same = rung_spec_text_without_goal(base);
+	CHECK_STR(same, base);
+	free(same);
+	char with[512];
+	snprintf(with, sizeof(with), "%s\n# when to stop\n[ goal ]\nroof = 80%%\nplateau = 3\n", base);
+	char *stripped = rung_spec_text_without_goal(with);
+	CHECK_STR(stripped, base);
+	free(stripped);
+	/* a goal in the middle: the sections after it stay */
+	char *mid = rung_spec_text_without_goal("[task]\nname = t\n[goal]\nroof = 80\n[dims]\nM = 4\n");
+	CHECK_STR(mid, "[task]\nname = t\n[dims]\nM = 4\n");
+	free(mid);
+	rung_key_input a = {.kernel_src = "k", .kernel_len = 1, .ref_src = "r", .spec_text = base};
+	rung_key_input b = a;
+	b.spec_text = with;
+	char ka[65], kb[65];
+	rung_content_hash(ka, &a);
+	rung_content_hash(kb, &b);
+	CHECK_STR(ka, kb);
+	b.spec_text = "[task]\nname = u\n\n[roofline]\nbytes = M\n";
+	rung_content_hash(kb, &b);
+	CHECK(strcmp(ka, kb) != 0);
 }
 
 static void test_err_unknown_key(void)
@@ -919,6 +993,8 @@ int main(void)
 	T_RUN(test_err_missing_section);
 	T_RUN(test_err_unknown_section);
 	T_RUN(test_err_unknown_key);
+	T_RUN(test_goal_section);
+	T_RUN(test_goal_not_in_key);
 	T_RUN(test_deterministic);
 	T_RUN(test_err_duplicate_key);
 	T_RUN(test_err_duplicate_section_and_arg);

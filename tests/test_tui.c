@@ -19,6 +19,7 @@
 #include "gitfix.h"
 #include "harness.h"
 #include "app/evaluate.h"
+#include "app/goal.h"
 #include "cli/report.h"
 #include "app/demo.h"
 #include "tui/draw.h"
@@ -474,6 +475,56 @@ static void test_screen_suspect(void)
 	golden(dir, "versions_suspect_ascii.txt");
 	s = dump_of(dir, "versions_suspect_ascii.txt");
 	CHECK_CONTAINS(s, "*? 8d596f5");
+	free(s);
+	t_sh(&out, "rm -rf '%s'", dir);
+	free(out);
+	rung_model_free(m);
+}
+
+/* The ladder's progress (#32): the plot screen at two sizes and in ASCII,
+ * the stop rule in the title bar, and the person's done verdict there. */
+static void test_plot_screen(void)
+{
+	rung_model *m = demo_model(12);
+	m->goal = (rung_goal_spec){.line = 1, .roof = 80, .roof_line = 2, .plateau = 3, .plateau_line = 3};
+	m->goal_dtype = RUNG_DT_F32;
+	const char *dir = run_script(m, ":dump versions_goal.txt\np\n:dump plot.txt\n:resize 64x18\n:dump plot_small.txt\np\n"
+				     ":dump plot_back.txt\n", 100, 30, 0);
+	golden(dir, "versions_goal.txt");
+	golden(dir, "plot.txt");
+	golden(dir, "plot_small.txt");
+	char *s = dump_of(dir, "versions_goal.txt");
+	CHECK_CONTAINS(s, "CONTINUE: ");
+	CHECK_CONTAINS(s, "of the FP32 roof, goal 80%");
+	free(s);
+	s = dump_of(dir, "plot.txt");
+	CHECK_CONTAINS(s, "progress sgemm");
+	CHECK_CONTAINS(s, "CONTINUE: best ");
+	CHECK_CONTAINS(s, "\xe2\x97\x8f");       /* ● a counted version */
+	CHECK_CONTAINS(s, "\xe2\x9c\x97");       /* ✗ a failed one */
+	CHECK_CONTAINS(s, "\xe2\x94\x88");       /* ┈ the goal line */
+	CHECK_CONTAINS(s, "goal 80%");
+	free(s);
+	s = dump_of(dir, "plot_back.txt"); /* p again: back to the table */
+	CHECK(s && strstr(s, "[versions]") != NULL);
+	free(s);
+	char *out = NULL;
+	t_sh(&out, "rm -rf '%s'", dir);
+	free(out);
+
+	/* ASCII, and a done verdict: STOP in the title bar */
+	rung_model_directive d = {.status = RUNG_DIR_OPEN, .task_wide = true, .task_done = true};
+	snprintf(d.id, sizeof(d.id), "0badc0de");
+	snprintf(d.text, sizeof(d.text), "good enough");
+	snprintf(d.author, sizeof(d.author), "Ada Lovelace");
+	CHECK_INT(rung_model_row_set_dirs(&m->rows[0], &d, 1), 0);
+	m->generation++;
+	dir = run_script(m, "p\n:dump plot_ascii.txt\n", 80, 24, 1);
+	golden(dir, "plot_ascii.txt");
+	s = dump_of(dir, "plot_ascii.txt");
+	CHECK_CONTAINS(s, "STOP: done by the person");
+	CHECK_CONTAINS(s, "STOP: done by the person: good enough (Ada Lovelace)");
+	CHECK(s && !strstr(s, "\xe2"));
 	free(s);
 	t_sh(&out, "rm -rf '%s'", dir);
 	free(out);
@@ -1747,6 +1798,7 @@ int main(void)
 	T_RUN(test_escapes);
 	T_RUN(test_detail_output);
 	T_RUN(test_live_update);
+	T_RUN(test_plot_screen);
 	T_RUN(test_sort_mouse);
 	T_RUN(test_search_highlight);
 	T_RUN(test_script_errors);

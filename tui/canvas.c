@@ -1,5 +1,6 @@
 #include "tui/canvas.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -83,26 +84,35 @@ void rung_canvas_glyph(rung_canvas *c, int x, int y, const char *glyph, rung_rol
 	c->role[i] = role;
 }
 
+bool rung_canvas_cell(const rung_canvas *c, int cx, int cy, char s[8], rung_role *role)
+{
+	s[0] = 0;
+	if (cx < 0 || cy < 0 || cx >= c->w || cy >= c->h)
+		return false;
+	size_t i = (size_t)cy * (size_t)c->w + (size_t)cx;
+	*role = c->role[i];
+	if (c->glyph[i]) {
+		snprintf(s, 8, "%s", c->glyph[i]);
+	} else if (c->bits[i] && rung_tui_utf8) {
+		unsigned cp = 0x2800 + c->bits[i];
+		s[0] = (char)(0xe0 | (cp >> 12));
+		s[1] = (char)(0x80 | ((cp >> 6) & 0x3f));
+		s[2] = (char)(0x80 | (cp & 0x3f));
+		s[3] = 0;
+	} else if (c->bits[i]) {
+		s[0] = '.';
+		s[1] = 0;
+	}
+	return s[0] != 0;
+}
+
 void rung_canvas_draw(const rung_canvas *c, WINDOW *w, int y, int x)
 {
 	for (int cy = 0; cy < c->h; cy++)
 		for (int cx = 0; cx < c->w; cx++) {
-			size_t i = (size_t)cy * (size_t)c->w + (size_t)cx;
-			if (c->glyph[i]) {
-				rung_tui_draw(w, y + cy, x + cx, 1, c->role[i], c->glyph[i]);
-			} else if (c->bits[i]) {
-				char s[8];
-				if (rung_tui_utf8) {
-					unsigned cp = 0x2800 + c->bits[i];
-					s[0] = (char)(0xe0 | (cp >> 12));
-					s[1] = (char)(0x80 | ((cp >> 6) & 0x3f));
-					s[2] = (char)(0x80 | (cp & 0x3f));
-					s[3] = 0;
-				} else {
-					s[0] = '.';
-					s[1] = 0;
-				}
-				rung_tui_draw(w, y + cy, x + cx, 1, c->role[i], s);
-			}
+			char s[8];
+			rung_role role;
+			if (rung_canvas_cell(c, cx, cy, s, &role))
+				rung_tui_draw(w, y + cy, x + cx, 1, role, s);
 		}
 }

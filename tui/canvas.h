@@ -24,6 +24,9 @@ void rung_canvas_dot(rung_canvas *c, int x, int y, rung_role role, int prio);
 void rung_canvas_line(rung_canvas *c, int x0, int y0, int x1, int y1, rung_role role, int prio);
 /* Puts a glyph (1 column) over the cell holding dot (x, y). */
 void rung_canvas_glyph(rung_canvas *c, int x, int y, const char *glyph, rung_role role, int prio);
+/* What cell (cx, cy) shows: its glyph, braille dots (a '.' in ASCII) or
+ * nothing (""), into s, and its role. Returns whether it shows anything. */
+bool rung_canvas_cell(const rung_canvas *c, int cx, int cy, char s[8], rung_role *role);
 void rung_canvas_draw(const rung_canvas *c, WINDOW *w, int y, int x);
 
 #endif

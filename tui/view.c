@@ -2,6 +2,8 @@
 #define _GNU_SOURCE /* strcasestr */
 #include "tui/view.h"
 
+#include "app/goal.h"
+
 #include <errno.h>
 #include <langinfo.h>
 #include <locale.h>
@@ -373,6 +375,21 @@ void rung_view_draw_title(rung_view *v, const char *fmt, ...)
 	rung_tui_fill(v->win, 0, 0, v->width, RUNG_ROLE_TITLE);
 	int rw = (int)strlen(right);
 	int lw = v->width - rw - 1;
+	/* the stop rule's state, where the task has a [goal] or the person said done */
+	const rung_goal_status *gs = rung_model_goal(v->tui->model);
+	if (gs && (gs->has_goal || gs->done.in_force)) {
+		char st[160], plain[512];
+		int tw = rung_tui_sanitize(plain, sizeof(plain), buf, -1, 0);
+		rung_goal_short(st, sizeof(st), gs);
+		if (tw + 2 + rung_tui_width(st) + 2 + rw > v->width) /* the title keeps all its room: the state alone */
+			snprintf(st, sizeof(st), "%s%s", gs->state != RUNG_STOP_CONTINUE ? "STOP: " : "CONTINUE",
+				 gs->state != RUNG_STOP_CONTINUE ? rung_stop_name(gs->state) : "");
+		int sw = rung_tui_width(st), sx = v->width - rw - 2 - sw;
+		if (sx >= tw + 2) {
+			rung_tui_draw(v->win, 0, sx, sw, gs->state != RUNG_STOP_CONTINUE ? RUNG_ROLE_BEST : RUNG_ROLE_TITLE, st);
+			lw = sx - 2;
+		}
+	}
 	rung_tui_draw(v->win, 0, 0, lw > 0 ? lw : v->width, RUNG_ROLE_TITLE, buf);
 	if (lw > 0)
 		rung_tui_draw(v->win, 0, v->width - rw, rw, RUNG_ROLE_TITLE, right);
@@ -521,11 +538,17 @@ static int generic_request(rung_tui *t, rung_view *v, rung_request req)
 	case RUNG_REQ_VIEW_COMPARE:
 	case RUNG_REQ_VIEW_ROOFLINE:
 	case RUNG_REQ_VIEW_STEER:
+	case RUNG_REQ_VIEW_PLOT:
 	case RUNG_REQ_VIEW_HELP: {
 		rung_screen_id id = req == RUNG_REQ_VIEW_COMPARE ? RUNG_SCREEN_COMPARE
 				  : req == RUNG_REQ_VIEW_ROOFLINE ? RUNG_SCREEN_ROOFLINE
 				  : req == RUNG_REQ_VIEW_STEER	? RUNG_SCREEN_STEER
+				  : req == RUNG_REQ_VIEW_PLOT	? RUNG_SCREEN_PLOT
 								: RUNG_SCREEN_HELP;
+		if (id == RUNG_SCREEN_PLOT && v->id == RUNG_SCREEN_PLOT) { /* p again: back */
+			view_close(t);
+			return RUNG_R_REDRAW;
+		}
 		if (rung_tui_open_view(t, id) < 0)
 			rung_tui_message(t, true, "%s", rung_error_last());
 		return RUNG_R_REDRAW;

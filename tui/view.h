@@ -22,6 +22,7 @@
 	_(COMPARE, compare, "compare") \
 	_(ROOFLINE, roofline, "roofline") \
 	_(STEER, steer, "steer") \
+	_(PLOT, plot, "progress") \
 	_(HELP, help, "help")
 
 typedef enum {
@@ -53,6 +54,7 @@ typedef enum {
 	_(VIEW_COMPARE, "view-compare", "Views", 'c', 0, 0, "compare versions a and b") \
 	_(VIEW_ROOFLINE, "view-roofline", "Views", 'r', 0, 0, "roofline plot of all versions") \
 	_(VIEW_STEER, "view-steer", "Views", 'v', 0, 0, "verdict and directive for the selected version") \
+	_(VIEW_PLOT, "view-plot", "Views", 'p', 0, 0, "the ladder's progress: time, best so far, roof % against the goal") \
 	_(VIEW_HELP, "view-help", "Views", '?', 'h', 0, "show this help") \
 	_(BACK, "back", "Views", RUNG_KEY_ESC, 0, 0, "go back to the previous view") \
 	_(VIEW_CLOSE, "view-close", "Views", 'q', 0, 0, "close the view (quit from the last one)") \
@@ -83,7 +85,8 @@ typedef enum {
 	_(VERDICT_BEST, "verdict-best", "Steer", '4', 0, 0, "verdict: best") \
 	_(VERDICT_NONE, "verdict-none", "Steer", '0', 0, 0, "clear the verdict") \
 	_(EDIT, "edit", "Steer", 'i', 0, 0, "edit the directive (Enter saves, Esc cancels)") \
-	_(CLOSE_DIRECTIVE, "close-directive", "Steer", 'x', 0, 0, "close the directive under the list's cursor (asks a reason)")
+	_(CLOSE_DIRECTIVE, "close-directive", "Steer", 'x', 0, 0, "close the directive under the list's cursor (asks a reason)") \
+	_(TASK_DONE, "task-done", "Steer", 'D', 0, 0, "the task is done: every reader says STOP (asks a reason); again: reopen it")
 
 typedef enum {
 	RUNG_REQ_NONE = 0,

@@ -206,6 +206,24 @@ static int kernel_switch(char **old, rung_history *h, const git_commit *c, const
 	return e < 0 ? e : found;
 }
 
+/* Two rung.ini blobs that differ only in their [goal] sections (a goal is no
+ * part of what is measured: core/spec.h rung_spec_text_without_goal). */
+static bool same_but_goal(git_repository *g, const git_oid *a, const git_oid *b)
+{
+	git_blob *ba = NULL, *bb = NULL;
+	bool same = false;
+	if (git_blob_lookup(&ba, g, a) == 0 && git_blob_lookup(&bb, g, b) == 0) {
+		char *ta = strndup(git_blob_rawcontent(ba), (size_t)git_blob_rawsize(ba));
+		char *tb = strndup(git_blob_rawcontent(bb), (size_t)git_blob_rawsize(bb));
+		char *sa = ta ? rung_spec_text_without_goal(ta) : NULL, *sb = tb ? rung_spec_text_without_goal(tb) : NULL;
+		same = sa && sb && !strcmp(sa, sb);
+		free(ta), free(tb), free(sa), free(sb);
+	}
+	git_blob_free(ba);
+	git_blob_free(bb);
+	return same;
+}
+
 static int spec_differs(rung_history *h, const git_commit *c)
 {
 	if (!h->spec_path || !h->have_spec_blob)
@@ -214,7 +232,11 @@ static int spec_differs(rung_history *h, const git_commit *c)
 	int e = blob_in(&blob, rung_repo_git(h->repo), c, h->spec_path);
 	if (e < 0)
 		return 0;
-	return e == 0 || !git_oid_equal(&blob, &h->spec_blob);
+	if (e == 0)
+		return 1;
+	if (git_oid_equal(&blob, &h->spec_blob))
+		return 0;
+	return !same_but_goal(rung_repo_git(h->repo), &blob, &h->spec_blob);
 }
 
 static int worktree_differs(rung_repo *r, const char *path)

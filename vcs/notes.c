@@ -137,6 +137,10 @@ static int push_directive(rung_note *n, int64_t t, const char *author, const cha
 	if (kind != RUNG_ENTRY_REMARK && !strncmp(text, RUNG_TASK_WIDE_MARK, mark)) {
 		d->task_wide = true;
 		text += mark;
+		if (!strncmp(text, RUNG_TASK_DONE_MARK, strlen(RUNG_TASK_DONE_MARK))) {
+			d->task_done = true;
+			text += strlen(RUNG_TASK_DONE_MARK);
+		}
 	}
 	d->text = strdup(text);
 	d->done = kind == RUNG_ENTRY_DONE;
@@ -281,8 +285,9 @@ char *rung_note_format(const rung_note *n)
 		localtime_r(&t, &tm);
 		char date[32];
 		strftime(date, sizeof(date), "%Y-%m-%d %H:%M", &tm);
-		o += (size_t)snprintf(b + o, cap - o, "%c %s %s: %s%s\n", d->remark ? '*' : d->done ? 'x' : '-', date, d->author,
-				      d->task_wide && !d->remark ? RUNG_TASK_WIDE_MARK : "", d->text);
+		o += (size_t)snprintf(b + o, cap - o, "%c %s %s: %s%s%s\n", d->remark ? '*' : d->done ? 'x' : '-', date, d->author,
+				      d->task_wide && !d->remark ? RUNG_TASK_WIDE_MARK : "",
+				      d->task_wide && d->task_done && !d->remark ? RUNG_TASK_DONE_MARK : "", d->text);
 		if (d->answer != RUNG_ANSWER_NONE && !d->remark) {
 			t = (time_t)d->answer_time;
 			localtime_r(&t, &tm);

@@ -71,6 +71,10 @@ typedef struct {
 	bool done;         /* a directive closed ("x " line); never set on a remark */
 	bool remark;       /* a remark ("* " line): not a directive */
 	bool task_wide;    /* "[task-wide] ": aimed at the task, not at the next version */
+	/* "[task-wide] [done] ": the person's verdict that the task is done (the
+	 * stop rule, app/goal.h), in force until the person closes it (reopens
+	 * the task); text is the reason */
+	bool task_done;
 	/* the answer, when there is one */
 	rung_answer_kind answer;
 	int64_t answer_time;
@@ -130,6 +134,8 @@ int rung_note_answer(rung_repo *r, const char *rev, const char *id, rung_answer_
 
 /* The text of a directive aimed at the task as a whole starts with this (stripped when read). */
 #define RUNG_TASK_WIDE_MARK "[task-wide] "
+/* After it, the person's task-wide `done` verdict starts with this (stripped when read: task_done). */
+#define RUNG_TASK_DONE_MARK "[done] "
 
 /* Marks every open directive of REV's note done (remarks are left as they are). */
 int rung_note_close_all(rung_repo *r, const char *rev);

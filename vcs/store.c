@@ -1,5 +1,7 @@
 #include "vcs/store.h"
 
+#include "core/spec.h"
+
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -471,7 +473,10 @@ void rung_content_hash(char out[65], const rung_key_input *in)
 		part(&c, "ref-header", in->ref_headers[i].name);
 		part(&c, "text", in->ref_headers[i].text);
 	}
-	part(&c, "spec", in->spec_text);
+	/* a [goal] says when to stop, not what is measured: it is no part of the key */
+	char *spec = in->spec_text ? rung_spec_text_without_goal(in->spec_text) : NULL;
+	part(&c, "spec", spec ? spec : in->spec_text);
+	free(spec);
 	part(&c, "options", in->options);
 	if (in->sidecar) {
 		char hdr[96];

@@ -39,6 +39,7 @@
 #include "app/session.h"
 #include "core/timing.h"
 #include "gpu/sanitize.h"
+#include "app/goal.h"
 #include "vcs/ceil_store.h"
 
 typedef struct {
@@ -225,7 +226,9 @@ static void row_from_note(rung_model_row *r, const rung_note *n)
 		rung_directive_id(md->id, n, k);
 		md->status = (rung_dir_status)rung_directive_status(d);
 		md->task_wide = d->task_wide;
+		md->task_done = d->task_wide && d->task_done;
 		copy_line(md->text, sizeof(md->text), d->text);
+		copy_line(md->author, sizeof(md->author), d->author);
 		snprintf(md->by, sizeof(md->by), "%s", d->answer_version);
 		copy_line(md->who, sizeof(md->who), d->answer_author);
 		copy_line(md->reason, sizeof(md->reason), d->answer_text);
@@ -1324,6 +1327,9 @@ static void set_tasks(rung_model *m, git_impl *g)
 static void set_title(rung_model *m, git_impl *g)
 {
 	snprintf(m->title, sizeof(m->title), "%s", g->ui.task.spec->name ? g->ui.task.spec->name : g->ui.task.dir);
+	m->goal = g->ui.task.spec->goal; /* the stop rule's (rung_model_goal) */
+	m->goal_dtype = rung_goal_dtype(g->ui.task.spec);
+	m->goal_valid = false;
 }
 
 /* Opens task i on the UI thread (like the first load); background jobs of the

@@ -1,6 +1,8 @@
 /* The generic part of the model: rows, the cross-thread event queue, lookups. */
 #include "tui/model/model.h"
 
+#include "app/goal.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -171,6 +173,10 @@ void rung_model_free(rung_model *m)
 		event_free(e);
 	}
 	rung_model_rows_free(m->rows, m->nrows);
+	if (m->goal_cache) {
+		rung_goal_status_clear(m->goal_cache);
+		free(m->goal_cache);
+	}
 	close(m->pipe_fd[0]);
 	close(m->pipe_fd[1]);
 	pthread_mutex_destroy(&m->lock);
@@ -218,6 +224,55 @@ static double kind_median(const rung_model_row *row, bool recorded)
 	if (!r || !r->bench.valid || rung_result_status(r) == RUNG_S_FAILED)
 		return NAN;
 	return r->bench.median;
+}
+
+static bool rows_kind_recorded(const rung_model_row *rows, int n);
+
+const rung_goal_status *rung_model_goal(rung_model *m)
+{
+	if (m->goal_cache && m->goal_valid && m->goal_gen == m->generation)
+		return m->goal_cache;
+	if (!m->goal_cache && !(m->goal_cache = calloc(1, sizeof(*m->goal_cache))))
+		return NULL;
+	rung_goal_status_clear(m->goal_cache);
+	int n = m->nrows;
+	rung_goal_version *v = calloc((size_t)(n > 0 ? n : 1), sizeof(*v));
+	if (!v)
+		return NULL;
+	bool recorded = rows_kind_recorded(m->rows, n);
+	rung_goal_done done;
+	memset(&done, 0, sizeof(done));
+	for (int i = 0; i < n; i++) {
+		const rung_model_row *row = &m->rows[n - 1 - i]; /* oldest first */
+		v[i].r = rung_model_row_result(row, recorded);
+		snprintf(v[i].short_id, sizeof(v[i].short_id), "%.7s", row->hash);
+		v[i].baseline = row->verdict == RUNG_VERDICT_BASELINE;
+		v[i].rejected = row->verdict == RUNG_VERDICT_REJECT;
+		/* the newest done verdict in force: rows are read oldest first, so the last one found */
+		for (int k = 0; k < row->ndirs; k++) {
+			const rung_model_directive *d = &row->dirs[k];
+			if (!d->task_done || d->status == RUNG_DIR_CLOSED)
+				continue;
+			done.in_force = true;
+			snprintf(done.reason, sizeof(done.reason), "%s", d->text);
+			snprintf(done.who, sizeof(done.who), "%s", d->author);
+			snprintf(done.id, sizeof(done.id), "%s", d->id);
+			snprintf(done.version, sizeof(done.version), "%.7s", row->hash);
+		}
+	}
+	if (rung_goal_compute(m->goal_cache, m->goal.line ? &m->goal : NULL, m->goal_dtype, v, n, &done, NULL) < 0) {
+		free(v);
+		return NULL;
+	}
+	bool any = false;
+	for (int i = 0; i < n; i++)
+		any |= v[i].r != NULL;
+	rung_goal_set_recorded(m->goal_cache, recorded && any);
+	m->goal_cache->own_v = v;
+	m->goal_cache->nown = 0;
+	m->goal_gen = m->generation;
+	m->goal_valid = true;
+	return m->goal_cache;
 }
 
 /* The kind baseline and best are computed in: live when any row has a live

@@ -17,6 +17,7 @@
 
 #include "core/result.h"
 #include "core/roofline.h"
+#include "core/spec.h"
 
 /* Steering verdicts: id, name (as stored in notes). */
 #define RUNG_VERDICT_LIST(_) \
@@ -53,7 +54,9 @@ typedef struct {
 	char id[9];            /* 8 hex digits, as `rung brief` lists it ("" : none known) */
 	rung_dir_status status;
 	bool task_wide;        /* "[task-wide] ": aimed at the task, not at the next version */
+	bool task_done;        /* "[task-wide] [done] ": the person's verdict that the task is done (app/goal.h) */
 	char text[256];
+	char author[64];       /* who wrote it */
 	char by[41];           /* the version that answered it ("" : none, or not said) */
 	char who[64];          /* who answered it */
 	char reason[256];      /* the answer's reason ("" : none) */
@@ -218,6 +221,13 @@ struct rung_model {
 	int nrows;
 	rung_model_ceilings ceil;
 	char title[128];      /* task name for the title bar */
+	/* the task's [goal] (core/spec.h; line 0: none) and the data type that
+	 * picks its roof, for the stop rule (rung_model_goal) */
+	rung_goal_spec goal;
+	rung_dtype goal_dtype;
+	struct rung_goal_status *goal_cache; /* rung_model_goal's, at goal_gen */
+	unsigned goal_gen;
+	bool goal_valid;
 	/* the repository's tasks (directories with rung.ini), m->task is shown; ntasks 0 = unknown */
 	char tasks[16][128];
 	int ntasks, task;
@@ -285,6 +295,12 @@ int rung_model_set_note(rung_model *m, const char *hash, rung_verdict v, const c
 int rung_model_close_directive(rung_model *m, const char *hash, const char *id, const char *reason);
 /* Replaces the row's directive list by a copy of dirs (n of them). */
 int rung_model_row_set_dirs(rung_model_row *r, const rung_model_directive *dirs, int n);
+
+/* The stop rule's state of the rows (app/goal.h), live results or, when no
+ * row has one, recorded ones; the done verdict from the rows' directives;
+ * computed again when the rows or their notes change. NULL when out of
+ * memory. UI thread. */
+const struct rung_goal_status *rung_model_goal(rung_model *m);
 
 /* Lookups (UI thread). */
 int rung_model_find(const rung_model *m, const char *hash_or_prefix); /* row index or -1 */

@@ -10,6 +10,8 @@
 #include "core/err.h"
 #include "tui/draw.h"
 #include "tui/view.h"
+#include "app/goal.h"
+#include "vcs/notes.h"
 
 /* A line of the list: directive `dir` of model row `row`, or (dir -1) a row
  * with a verdict or a note but no directive. */
@@ -277,6 +279,45 @@ static int close_request(rung_view *v)
 	return RUNG_R_NONE;
 }
 
+/* D: the person's verdict that the task is done, a task-wide directive
+ * marked [done] on the task's newest version (as rung note --task-wide --done);
+ * D while one is in force reopens the task (closes it, with the reason). */
+static void task_done_answered(rung_tui *t, const char *text, bool ok)
+{
+	rung_model *m = t->model;
+	const rung_goal_status *gs = rung_model_goal(m);
+	bool reopen = gs && gs->done.in_force;
+	if (!ok || !text[0]) {
+		rung_tui_message(t, false, reopen ? "task not reopened (it needs a reason)" : "task not marked done (it needs a reason)");
+		return;
+	}
+	if (reopen) {
+		char hash[41], id[RUNG_DIRECTIVE_ID_LEN + 1];
+		int i = rung_model_find(m, gs->done.version);
+		snprintf(id, sizeof(id), "%s", gs->done.id);
+		snprintf(hash, sizeof(hash), "%s", i >= 0 ? m->rows[i].hash : "");
+		if (i < 0 || rung_model_close_directive(m, hash, id, text) < 0)
+			rung_tui_message(t, true, "reopen: %s", i < 0 ? "the done verdict's version is not listed" : rung_error_last());
+		else
+			rung_tui_message(t, false, "task reopened: %s", text);
+		return;
+	}
+	int i = 0;
+	while (i < m->nrows && !strcmp(m->rows[i].hash, "WORKTREE"))
+		i++;
+	if (i >= m->nrows) {
+		rung_tui_message(t, true, "no committed version to note the task done on");
+		return;
+	}
+	char buf[512], hash[41];
+	snprintf(buf, sizeof(buf), "%s%s%s", RUNG_TASK_WIDE_MARK, RUNG_TASK_DONE_MARK, text);
+	snprintf(hash, sizeof(hash), "%s", m->rows[i].hash);
+	if (rung_model_set_note(m, hash, m->rows[i].verdict, buf) < 0)
+		rung_tui_message(t, true, "done: %s", rung_error_last());
+	else
+		rung_tui_message(t, false, "task done: %s", text);
+}
+
 static int steer_request(rung_view *v, rung_request req)
 {
 	rung_tui *t = v->tui;
@@ -305,6 +346,12 @@ static int steer_request(rung_view *v, rung_request req)
 		return RUNG_R_NONE;
 	case RUNG_REQ_CLOSE_DIRECTIVE:
 		return close_request(v);
+	case RUNG_REQ_TASK_DONE: {
+		const rung_goal_status *gs = rung_model_goal(t->model);
+		rung_tui_prompt(t, gs && gs->done.in_force ? "reopen the task, reason: " : "task done, reason: ", "",
+				task_done_answered);
+		return RUNG_R_NONE;
+	}
 	case RUNG_REQ_NEXT_PANE:
 		p->in_list = !p->in_list && p->n > 0;
 		return RUNG_R_REDRAW;
