@@ -275,6 +275,21 @@ int rung_repo_find_tasks(char ***out, int *n, rung_repo *r)
 	return 0;
 }
 
+int rung_repo_task_containing(char *const *tasks, int n, const char *rel)
+{
+	int best = -1;
+	size_t bestlen = 0;
+	for (int i = 0; i < n; i++) {
+		size_t l = strlen(tasks[i]);
+		bool inside = l == 0 || (!strncmp(rel, tasks[i], l) && (rel[l] == 0 || rel[l] == '/'));
+		if (inside && (best < 0 || l > bestlen)) {
+			best = i;
+			bestlen = l;
+		}
+	}
+	return best;
+}
+
 int rung_repo_pick_task(char **out, rung_repo *r, const char *hint)
 {
 	*out = NULL;
@@ -291,17 +306,7 @@ int rung_repo_pick_task(char **out, rung_repo *r, const char *hint)
 	}
 	if (!rel) /* the current directory lies outside the working tree (-C DIR) */
 		rel = strdup("\x01");
-	/* the task containing rel (deepest first), or rel itself */
-	int best = -1;
-	size_t bestlen = 0;
-	for (int i = 0; i < n; i++) {
-		size_t l = strlen(tasks[i]);
-		int inside = l == 0 || (!strncmp(rel, tasks[i], l) && (rel[l] == 0 || rel[l] == '/'));
-		if (inside && (best < 0 || l > bestlen)) {
-			best = i;
-			bestlen = l;
-		}
-	}
+	int best = rung_repo_task_containing(tasks, n, rel);
 	if (best < 0 && !hint && n == 1)
 		best = 0;
 	if (best >= 0) {

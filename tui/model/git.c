@@ -127,18 +127,8 @@ static int open_ctx(rung_vctx *c, const char *dir, const char *taskdir)
 	if (e < 0)
 		return e;
 	char *tdir = NULL;
-	char hint[4096];
-	const char *h = taskdir;
-	if (dir && taskdir && taskdir[0] != '/') {
-		snprintf(hint, sizeof(hint), "%s/%s", dir, taskdir);
-		h = hint;
-	} else if (dir && !taskdir) {
-		h = dir;
-	}
-	if ((e = rung_repo_pick_task(&tdir, c->repo, h)) < 0 && dir && !taskdir) {
-		rung_error_clear();
-		e = rung_repo_pick_task(&tdir, c->repo, NULL);
-	}
+	rung_vctx_opts where = {.dir = dir, .task = taskdir};
+	e = rung_where_task(&tdir, c->repo, &where);
 	if (e == RUNG_EINVAL && !taskdir) {
 		/* several tasks and none named: the workbench opens the first, and T
 		 * switches between them (the command line asks for one instead) */
