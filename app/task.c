@@ -228,6 +228,10 @@ int rung_task_compile(rung_compiled *out, const rung_task *t, bool reference)
 		return rung_error_set(RUNG_ENOTFOUND, "%s: the task has no %s", t->spec->path,
 		                      reference ? "reference" : "kernel");
 	}
+	if (!t->root) { /* every loader sets it: a task's #includes are always confined */
+		memset(out, 0, sizeof(*out));
+		return rung_error_set(RUNG_EINVAL, "%s: no directory to confine its #includes to", s->path);
+	}
 	rung_compile_req req = {
 	    .src = s->src,
 	    .src_len = s->len,

@@ -80,6 +80,14 @@ int rung_task_load_target(rung_task *out, const char *target, const rung_task_wh
  * one leaves its message in t->launch_error (the version's verdict). */
 int rung_task_of_version(rung_task *t, rung_repo *repo, rung_vtask *vt, rung_source *src, const rung_version *v);
 
+/* The kernel of version v of session task vt (source src, read at v), compiled
+ * as the evaluation compiles it: rung_task_of_version, then rung_task_compile,
+ * so its #includes are confined to the repository like every compile of a
+ * task. For the readers that compile without evaluating (the workbench's PTX
+ * and SASS texts, the demo's tour). out is filled either way (clear it);
+ * returns rung_task_compile's code. */
+int rung_version_compile(rung_compiled *out, rung_repo *repo, rung_vtask *vt, rung_source *src, const rung_version *v);
+
 /* arg: NULL (= "."), a task directory, a path to rung.ini, or a kernel file in a task
  * directory (then that file is the kernel). Returns 0, or RUNG_EUSAGE for a path
  * that does not exist, RUNG_ESPEC for a bad spec, a file the spec names outside
@@ -91,7 +99,10 @@ void rung_task_clear(rung_task *t);
 /* Fills t->include_dirs from t->dir and the spec's headers (used by the loaders). */
 int rung_task_build_includes(rung_task *t);
 
-/* Compiles the kernel (or the reference) of a task. Returns rung_compile's code. */
+/* Compiles the kernel (or the reference) of a task: the one compile request
+ * of a task (the evaluation, dump, profile, the workbench's texts), with the
+ * include confinement root always set (t->root; a task without one is refused,
+ * RUNG_EINVAL). Returns rung_compile's code. */
 int rung_task_compile(rung_compiled *out, const rung_task *t, bool reference);
 
 /* Compiles the kernel and the reference of t. Returns 0, RUNG_ECOMPILE (the

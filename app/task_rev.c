@@ -45,6 +45,14 @@ static char *dup_text(const char *text, size_t len)
 	return p;
 }
 
+/* The directory a version's #includes are confined to: the working tree, or
+ * the git directory of a bare repository (nothing of a task lies on disk
+ * there, so an #include that reads the disk finds nothing it may read). */
+static char *repo_root(rung_repo *r)
+{
+	return strdup(rung_repo_workdir(r)[0] ? rung_repo_workdir(r) : rung_repo_gitdir(r));
+}
+
 static void short_of(char out[12], const char *id)
 {
 	if (!strcmp(id, "WORKTREE"))
@@ -114,7 +122,7 @@ static int load_rev(rung_task *out, const char *rev, const rung_task_where *w)
 		free(out->dir);
 		out->dir = strdup(".");
 	}
-	if (rung_repo_workdir(out->repo)[0] && !(out->root = strdup(rung_repo_workdir(out->repo))))
+	if (!(out->root = repo_root(out->repo)))
 		goto oom;
 	out->root_what = "the repository";
 	out->kernel.entry = out->ksrc->entry ? out->ksrc->entry : s->entry;
@@ -290,7 +298,7 @@ int rung_task_of_version(rung_task *t, rung_repo *repo, rung_vtask *vt, rung_sou
 	}
 	if (!t->dir || rung_task_build_includes(t) < 0)
 		return rung_error_set(RUNG_ENOMEM, "out of memory");
-	if (rung_repo_workdir(repo)[0] && !(t->root = strdup(rung_repo_workdir(repo))))
+	if (!(t->root = repo_root(repo)))
 		return rung_error_set(RUNG_ENOMEM, "out of memory");
 	t->root_what = "the repository";
 	/* the launch line, validated as rung_task_load and load_rev do; a broken
@@ -307,3 +315,14 @@ int rung_task_of_version(rung_task *t, rung_repo *repo, rung_vtask *vt, rung_sou
 	return 0;
 }
 
+int rung_version_compile(rung_compiled *out, rung_repo *repo, rung_vtask *vt, rung_source *src, const rung_version *v)
+{
+	rung_task t;
+	int e = rung_task_of_version(&t, repo, vt, src, v);
+	if (e == 0)
+		e = rung_task_compile(out, &t, false);
+	else
+		memset(out, 0, sizeof(*out));
+	rung_task_clear(&t);
+	return e;
+}

@@ -37,6 +37,7 @@
 #include "tui/model/prof.h"
 #include "app/pipeline.h"
 #include "app/session.h"
+#include "app/task.h"
 #include "core/timing.h"
 #include "gpu/sanitize.h"
 #include "vcs/ceil_store.h"
@@ -966,26 +967,15 @@ static int compile_texts(rung_vctx *c, text_cache *tc)
 	rung_source src;
 	int e = rung_vtask_source_at(&src, &c->task, tc->hash);
 	if (e == 0) {
-		rung_compile_req req = {
-			.src = src.text,
-			.src_len = src.len,
-			.spec = c->task.spec,
-			.file = src.path,
-			.entry = src.entry ? src.entry : c->task.spec->entry,
-			.arch = c->task.spec->arch,
-			.options = c->task.spec->options,
-			.headers = src.headers,
-			.nheaders = src.nheaders,
-		};
-		rung_launch l; /* its sidecar's scratch arguments counted too */
-		memset(&l, 0, sizeof(l));
-		if (rung_launch_with_sidecar(&l, c->task.spec, src.text, src.path, src.sidecar, src.sidecar_len,
-					     src.sidecar_path) >= 0)
-			req.launch = &l;
-		rung_error_clear();
+		/* the version's compile as the evaluation makes it (app/task.h):
+		 * an #include outside the repository fails it, file:line */
+		rung_version v;
+		memset(&v, 0, sizeof(v));
+		v.worktree = !strcmp(tc->hash, "WORKTREE");
+		snprintf(v.id, sizeof(v.id), "%s", tc->hash);
+		snprintf(v.kernel_path, sizeof(v.kernel_path), "%s", src.path);
 		rung_compiled cc;
-		e = rung_compile(&cc, &req);
-		rung_launch_clear(&l);
+		e = rung_version_compile(&cc, c->repo, &c->task, &src, &v);
 		if (e == 0) {
 			tc->ptx = cc.ptx ? strndup(cc.ptx, cc.ptx_len) : NULL;
 			if (cc.cubin && rung_sass_from_cubin(&tc->sass, cc.cubin, cc.cubin_len) < 0)
