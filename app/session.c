@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/err.h"
+#include "core/metric_table.h"
 #include "app/suspects.h"
 
 /* Task errors are the task's: a task directory whose files are not there is
@@ -355,19 +356,6 @@ int rung_vrows_best(const rung_vrow *rows, int n)
 	return best >= 0 ? best : fastest(rows, n, true);
 }
 
-void rung_result_worst(const rung_result *r, double *max_rel, double *psnr, double *cossim)
-{
-	*psnr = *cossim = NAN;
-	*max_rel = rung_result_max_rel(r); /* the one max_rel (core/result.h) */
-	for (int i = 0; r && i < r->nmetrics; i++) {
-		const rung_check_metric *m = &r->metrics[i];
-		if (!isnan(m->psnr) && (isnan(*psnr) || m->psnr < *psnr))
-			*psnr = m->psnr;
-		if (!isnan(m->cossim) && (isnan(*cossim) || m->cossim < *cossim))
-			*cossim = m->cossim;
-	}
-}
-
 void rung_result_steps_str(char *buf, size_t len, const rung_result *r)
 {
 	size_t o = 0;
@@ -400,8 +388,7 @@ void rung_vrow_line(char *buf, size_t len, const rung_version *v, const rung_res
 		snprintf(buf, len, "%-8s %-22s %s  %s%s", v->short_id, steps, reason, v->subject, r->cached ? "  (cached)" : "");
 		return;
 	}
-	double mr, ps, cs;
-	rung_result_worst(r, &mr, &ps, &cs);
+	double mr = rung_metric_worst(r, RUNG_METRIC_MAX_REL);
 	char med[32] = "-", rel[32] = "-";
 	if (r->bench.valid && !isnan(r->bench.median))
 		snprintf(med, sizeof(med), "%.4g ms", r->bench.median);

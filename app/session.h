@@ -114,8 +114,7 @@ int rung_vrows_baseline(const rung_vrow *rows, int n);
 int rung_vrows_best(const rung_vrow *rows, int n);
 bool rung_result_passed(const rung_result *r);
 
-/* Worst metrics over all outputs/shapes/seeds (NAN when absent). */
-void rung_result_worst(const rung_result *r, double *max_rel, double *psnr, double *cossim);
+/* A result's worst metrics: rung_metric_worst (core/metric_table.h). */
 /* "ok ok ok ok -": one word per rung. */
 void rung_result_steps_str(char *buf, size_t len, const rung_result *r);
 /* One status line: "abc1234 ok  1.234 ms  max_rel 2.10e-07  tile it" or the failure reason. */

@@ -1,0 +1,66 @@
+/* The correctness metrics a result shows, one list (as tig lists its
+ * requests): every place that shows a metric or takes a result's worst value
+ * (rung check's line, rung log's table, CSV and JSON, rung brief, the store's
+ * columns) iterates it, so a metric is added with one line here (and, when it
+ * is computed from the others, its value function in core/metric_table.c).
+ * How each is computed per output: core/metrics.c, docs/CHECKS.md. */
+#ifndef RUNG_CORE_METRIC_TABLE_H
+#define RUNG_CORE_METRIC_TABLE_H
+
+#include <stddef.h>
+
+#include "core/result.h"
+
+/* Which value of a result's outputs (every output, shape, seed and input
+ * distribution) is its worst: the largest (an error) or the smallest (a
+ * similarity). The NaN rule is one for all: a NaN is a value that is absent
+ * for that output (nothing finite to measure, or a result from before the
+ * metric) and is skipped; the worst is NaN only when no output has one. */
+typedef enum { RUNG_WORST_MAX, RUNG_WORST_MIN } rung_worst_rule;
+
+/* _(ID, key, worst, value, check, check_fmt, log, log_width, log_fmt, brief, brief_fmt)
+ *   key:       JSON key of the worst value (rung log --json), CSV column, store column
+ *   value:     the value of one output m (a const rung_check_metric *), NaN when absent
+ *   check:     its name in `[check] ok ... NAME=VALUE` (NULL: not there)
+ *   log:       its title in rung log's table (NULL: not in the table, CSV or JSON)
+ *   brief:     its name in rung brief's line of a version (NULL: not there)
+ *   *_fmt:     printf format of a finite value ("e1": 1.2e-4, the short exponent);
+ *              a NaN shows as "-" (log) or "nan" (check), inf as "inf", and the
+ *              unit is part of the format ("%.1fdB").
+ * The order is the order shown. */
+#define RUNG_METRIC_LIST(_)                                                                                          \
+	_(MAX_ABS, "max_abs", RUNG_WORST_MAX, m->max_abs, "max_abs", "e1", NULL, 0, NULL, NULL, NULL)                \
+	_(MAX_REL, "max_rel", RUNG_WORST_MAX, m->max_rel, "max_rel", "%.2e", "MAX_REL", 8, "%.2e", "max_rel", "%.2e") \
+	_(RMSE, "rmse", RUNG_WORST_MAX, m->rmse, "rmse", "e1", NULL, 0, NULL, NULL, NULL)                             \
+	_(PSNR, "psnr", RUNG_WORST_MIN, m->psnr, "psnr", "%.1fdB", "PSNR", 6, "%.1f", "PSNR", "%.1f dB")              \
+	_(COSSIM, "cossim", RUNG_WORST_MIN, m->cossim, "cos", "%.7f", "COSINE", 9, "%.6f", "cosine", "%.6f")
+
+typedef enum {
+#define RUNG_METRIC_ENUM(id, ...) RUNG_METRIC_##id,
+	RUNG_METRIC_LIST(RUNG_METRIC_ENUM)
+#undef RUNG_METRIC_ENUM
+	RUNG_NMETRICS
+} rung_metric_id;
+
+typedef struct {
+	const char *key;
+	rung_worst_rule worst;
+	double (*value)(const rung_check_metric *m);
+	const char *check, *check_fmt;
+	const char *log;
+	int log_width;
+	const char *log_fmt;
+	const char *brief, *brief_fmt;
+} rung_metric_info;
+
+extern const rung_metric_info rung_metrics[RUNG_NMETRICS];
+
+/* The one worst value of metric id over r's outputs (the rule above); NaN
+ * when r is NULL or no output has it. rung check, rung log, rung brief and
+ * the store all take it here, so they agree on one result. */
+double rung_metric_worst(const rung_result *r, rung_metric_id id);
+
+/* v formatted with fmt (a *_fmt of the table) into buf; a NaN as nan_text. Returns buf. */
+const char *rung_metric_str(char *buf, size_t len, const char *fmt, double v, const char *nan_text);
+
+#endif
