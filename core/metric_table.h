@@ -7,6 +7,7 @@
 #ifndef RUNG_CORE_METRIC_TABLE_H
 #define RUNG_CORE_METRIC_TABLE_H
 
+#include <math.h>
 #include <stddef.h>
 
 #include "core/result.h"
@@ -17,6 +18,19 @@
  * for that output (nothing finite to measure, or a result from before the
  * metric) and is skipped; the worst is NaN only when no output has one. */
 typedef enum { RUNG_WORST_MAX, RUNG_WORST_MIN } rung_worst_rule;
+
+/* The largest distance in ULPs of an output's elements from the reference's,
+ * as the top of the highest bin of its ULP histogram that holds one (0, 1, 3,
+ * 15, 255, 65535; inf past that or for a NaN/Inf mismatch): NaN for a
+ * non-float output or a result from before the histogram. */
+static inline double rung_metric_max_ulp(const rung_check_metric *m)
+{
+	static const double top[RUNG_ULP_BINS] = {0, 1, 3, 15, 255, 65535, INFINITY, INFINITY};
+	for (int k = RUNG_ULP_BINS - 1; m->has_ulp && k >= 0; k--)
+		if (m->ulp_hist[k])
+			return top[k];
+	return NAN;
+}
 
 /* _(ID, key, worst, value, check, check_fmt, log, log_width, log_fmt, brief, brief_fmt)
  *   key:       JSON key of the worst value (rung log --json), CSV column, store column
@@ -33,7 +47,9 @@ typedef enum { RUNG_WORST_MAX, RUNG_WORST_MIN } rung_worst_rule;
 	_(MAX_REL, "max_rel", RUNG_WORST_MAX, m->max_rel, "max_rel", "%.2e", "MAX_REL", 8, "%.2e", "max_rel", "%.2e") \
 	_(RMSE, "rmse", RUNG_WORST_MAX, m->rmse, "rmse", "e1", NULL, 0, NULL, NULL, NULL)                             \
 	_(PSNR, "psnr", RUNG_WORST_MIN, m->psnr, "psnr", "%.1fdB", "PSNR", 6, "%.1f", "PSNR", "%.1f dB")              \
-	_(COSSIM, "cossim", RUNG_WORST_MIN, m->cossim, "cos", "%.7f", "COSINE", 9, "%.6f", "cosine", "%.6f")
+	_(COSSIM, "cossim", RUNG_WORST_MIN, m->cossim, "cos", "%.7f", "COSINE", 9, "%.6f", "cosine", "%.6f")          \
+	_(MAX_ULP, "max_ulp", RUNG_WORST_MAX, rung_metric_max_ulp(m), "max_ulp", "<=%.0f", "MAX_ULP", 7, "<=%.0f",      \
+	  "max ULP", "<=%.0f")
 
 typedef enum {
 #define RUNG_METRIC_ENUM(id, ...) RUNG_METRIC_##id,

@@ -101,8 +101,42 @@ static void test_table(void)
 	CHECK_INT(rung_metrics[RUNG_METRIC_MAX_REL].worst, RUNG_WORST_MAX);
 }
 
+/* max_ulp (one line of the list): the top of the highest occupied ULP bin,
+ * the largest over the outputs; absent for a non-float output. */
+static void test_max_ulp(void)
+{
+	rung_result *r = three_outputs();
+	for (int i = 0; i < 3; i++) {
+		r->metrics[i].has_ulp = i != 1; /* output 1: an integer output */
+		memset(r->metrics[i].ulp_hist, 0, sizeof(r->metrics[i].ulp_hist));
+		r->metrics[i].ulp_hist[0] = 100;
+	}
+	r->metrics[0].ulp_hist[2] = 7;     /* 2-3 ulps */
+	r->metrics[1].ulp_hist[5] = 1;     /* not a float output: not counted */
+	r->metrics[2].ulp_hist[1] = 3;     /* 1 ulp */
+	CHECK_NEAR(rung_metric_worst(r, RUNG_METRIC_MAX_ULP), 3, 0);
+	char path[1024];
+	snprintf(path, sizeof(path), "%s/check_ulp.txt", t_tmpdir());
+	FILE *f = fopen(path, "w");
+	CHECK(f != NULL);
+	if (f) {
+		rung_check_print_gpu_step(f, r, NULL, RUNG_STEP_CHECK);
+		fclose(f);
+	}
+	char *s = t_slurp(path, NULL);
+	CHECK_CONTAINS(s, " cos=0.9900000 max_ulp=<=3");
+	free(s);
+	r->metrics[2].ulp_hist[6] = 1; /* >= 65536 ulps */
+	CHECK(isinf(rung_metric_worst(r, RUNG_METRIC_MAX_ULP)));
+	r->metrics[0].has_ulp = r->metrics[2].has_ulp = false;
+	CHECK(isnan(rung_metric_worst(r, RUNG_METRIC_MAX_ULP)));
+	rung_result_clear(r);
+	free(r);
+}
+
 int main(void)
 {
+	T_RUN(test_max_ulp);
 	T_RUN(test_worst);
 	T_RUN(test_check_line_agrees);
 	T_RUN(test_formats);
