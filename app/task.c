@@ -1,4 +1,4 @@
-/* Loading a task for a command (see task_load.h). */
+/* Loading a task for a command (see app/task.h). */
 #include "app/task.h"
 
 #include <errno.h>

@@ -1376,7 +1376,7 @@ int rung_model_auto_evaluate(rung_model *m, rung_auto_scope with_gpu, rung_auto_
 	return 0;
 }
 
-/* Profile side data beside the row's live result (tui/model_prof.h). */
+/* Profile side data beside the row's live result (tui/model/prof.h). */
 static int git_extra(char **out, rung_model *m, const char *hash, const char *kind)
 {
 	git_impl *g = m->impl;
