@@ -303,7 +303,7 @@ int rung_cmd_log(int argc, char **argv)
 	if (fmt == FMT_CSV) {
 		printf("rev,subject,compile,run,check,bench,profile,");
 		for (int k = 0; k < RUNG_NMETRICS; k++)
-			if (rung_metrics[k].log)
+			if (rung_metrics[k].log && rung_metrics[k].csv)
 				printf("%s,", rung_metrics[k].key);
 		printf("median_ms,delta_vs_baseline,perf,regs_spills,verdict,note,reason,suspects\n");
 	} else if (fmt == FMT_TABLE) {
@@ -332,7 +332,7 @@ int rung_cmd_log(int argc, char **argv)
 			for (int s = 0; s <= RUNG_STEP_PROFILE; s++)
 				csv_field(rung_status_name(rows[i].result ? rows[i].result->steps[s].status : RUNG_S_NONE), false);
 			for (int k = 0; k < RUNG_NMETRICS; k++)
-				if (rung_metrics[k].log)
+				if (rung_metrics[k].log && rung_metrics[k].csv)
 					csv_field(t.metric[k], false);
 			const char *f[] = {t.median, t.delta, t.perf, t.regs, t.verdict, t.note};
 			for (int k = 0; k < 6; k++) /* the note (last) is the person's or agent's text */
