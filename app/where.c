@@ -10,21 +10,6 @@
 #include "core/err.h"
 #include "app/session.h"
 
-/* "a, b, c" (the root task as ".") into buf. */
-static void task_list(char *buf, size_t len, char **tasks, int n)
-{
-	buf[0] = 0;
-	size_t at = 0;
-	for (int i = 0; i < n && at + 8 < len; i++) {
-		int w = snprintf(buf + at, len - at, "%s%s", i ? ", " : "", tasks[i][0] ? tasks[i] : ".");
-		if (w < 0 || (size_t)w >= len - at) {
-			snprintf(buf + at, len - at, ", ...");
-			break;
-		}
-		at += (size_t)w;
-	}
-}
-
 static int task_index(char **tasks, int n, const char *rel)
 {
 	for (int i = 0; i < n; i++)
@@ -82,7 +67,7 @@ int rung_where_task(char **out, rung_repo *r, const rung_vctx_opts *w)
 	if (e < 0)
 		return e;
 	char list[1024];
-	task_list(list, sizeof(list), tasks, n);
+	rung_repo_task_list(list, sizeof(list), tasks, n);
 	int i;
 	if (w->task) {
 		if ((i = named(tasks, n, r, w)) < -1) {

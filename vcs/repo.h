@@ -32,6 +32,9 @@ int rung_repo_relpath(char **out, const rung_repo *r, const char *path);
 int rung_repo_find_tasks(char ***out, int *n, rung_repo *r);
 void rung_strv_free(char **v, int n);
 
+/* "sgemm, softmax" (the root task as ".") into buf, cut with ", ..." where it does not fit. */
+void rung_repo_task_list(char *buf, size_t len, char *const *tasks, int n);
+
 /* The deepest of tasks (rung_repo_find_tasks) containing the repo-relative
  * path rel (rel itself, or a directory above it), -1 if none. */
 int rung_repo_task_containing(char *const *tasks, int n, const char *rel);
