@@ -14,8 +14,8 @@ RUNG_METRIC_LIST(RUNG_METRIC_VALUE)
 #undef RUNG_METRIC_VALUE
 
 const rung_metric_info rung_metrics[RUNG_NMETRICS] = {
-#define RUNG_METRIC_INFO(id, key, worst, expr, check, cfmt, log, lw, lfmt, csv, brief, bfmt)                       \
-	[RUNG_METRIC_##id] = {key, worst, value_##id, check, cfmt, log, lw, lfmt, csv, brief, bfmt},
+#define RUNG_METRIC_INFO(id, key, worst, expr, check, cfmt, log, lw, lfmt, csv, brief, bfmt, detail, dfmt)          \
+	[RUNG_METRIC_##id] = {key, worst, value_##id, check, cfmt, log, lw, lfmt, csv, brief, bfmt, detail, dfmt},
 	RUNG_METRIC_LIST(RUNG_METRIC_INFO)
 #undef RUNG_METRIC_INFO
 };

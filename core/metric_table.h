@@ -32,7 +32,7 @@ static inline double rung_metric_max_ulp(const rung_check_metric *m)
 	return NAN;
 }
 
-/* _(ID, key, worst, value, check, check_fmt, log, log_width, log_fmt, csv, brief, brief_fmt)
+/* _(ID, key, worst, value, check, check_fmt, log, log_width, log_fmt, csv, brief, brief_fmt, detail, detail_fmt)
  *   key:       JSON key of the worst value (rung log --json), CSV column, store column
  *   value:     the value of one output m (a const rung_check_metric *), NaN when absent
  *   check:     its name in `[check] ok ... NAME=VALUE` (NULL: not there)
@@ -40,18 +40,20 @@ static inline double rung_metric_max_ulp(const rung_check_metric *m)
  *   csv:       1: a column of rung log --csv, whose columns are kept as they are
  *              for the spreadsheets that read them (a metric added later: 0)
  *   brief:     its name in rung brief's line of a version (NULL: not there)
+ *   detail:    its name in the workbench's detail screen, on the line of each
+ *              output (NULL: not there; absent from that output: left out)
  *   *_fmt:     printf format of a finite value ("e1": 1.2e-4, the short exponent);
  *              a NaN shows as "-" (log) or "nan" (check), inf as "inf", and the
  *              unit is part of the format ("%.1fdB").
  * The order is the order shown. */
 #define RUNG_METRIC_LIST(_)                                                                                          \
-	_(MAX_ABS, "max_abs", RUNG_WORST_MAX, m->max_abs, "max_abs", "e1", NULL, 0, NULL, 0, NULL, NULL)                \
-	_(MAX_REL, "max_rel", RUNG_WORST_MAX, m->max_rel, "max_rel", "%.2e", "MAX_REL", 8, "%.2e", 1, "max_rel", "%.2e") \
-	_(RMSE, "rmse", RUNG_WORST_MAX, m->rmse, "rmse", "e1", NULL, 0, NULL, 0, NULL, NULL)                             \
-	_(PSNR, "psnr", RUNG_WORST_MIN, m->psnr, "psnr", "%.1fdB", "PSNR", 6, "%.1f", 1, "PSNR", "%.1f dB")              \
-	_(COSSIM, "cossim", RUNG_WORST_MIN, m->cossim, "cos", "%.7f", "COSINE", 9, "%.6f", 1, "cosine", "%.6f")          \
+	_(MAX_ABS, "max_abs", RUNG_WORST_MAX, m->max_abs, "max_abs", "e1", NULL, 0, NULL, 0, NULL, NULL, "max_abs", "%.2e")                \
+	_(MAX_REL, "max_rel", RUNG_WORST_MAX, m->max_rel, "max_rel", "%.2e", "MAX_REL", 8, "%.2e", 1, "max_rel", "%.2e", "max_rel", "%.2e") \
+	_(RMSE, "rmse", RUNG_WORST_MAX, m->rmse, "rmse", "e1", NULL, 0, NULL, 0, NULL, NULL, "rmse", "%.2e")                             \
+	_(PSNR, "psnr", RUNG_WORST_MIN, m->psnr, "psnr", "%.1fdB", "PSNR", 6, "%.1f", 1, "PSNR", "%.1f dB", "psnr", "%.1f")              \
+	_(COSSIM, "cossim", RUNG_WORST_MIN, m->cossim, "cos", "%.7f", "COSINE", 9, "%.6f", 1, "cosine", "%.6f", "cos", "%.6f")          \
 	_(MAX_ULP, "max_ulp", RUNG_WORST_MAX, rung_metric_max_ulp(m), "max_ulp", "<=%.0f", "MAX_ULP", 7, "<=%.0f", 0,   \
-	  "max ULP", "<=%.0f")
+	  "max ULP", "<=%.0f", "max_ulp", "<=%.0f")
 
 typedef enum {
 #define RUNG_METRIC_ENUM(id, ...) RUNG_METRIC_##id,
@@ -70,6 +72,7 @@ typedef struct {
 	const char *log_fmt;
 	int csv;
 	const char *brief, *brief_fmt;
+	const char *detail, *detail_fmt;
 } rung_metric_info;
 
 extern const rung_metric_info rung_metrics[RUNG_NMETRICS];
