@@ -1,6 +1,6 @@
 /* `rung demo`: a real optimization ladder replayed into a fresh git repository.
  * The example tasks (examples/sgemm, examples/softmax) are embedded in the
- * binary (tui/demo_data.h); each task's ladder.txt is the commit plan:
+ * binary (app/demo_data.h); each task's ladder.txt is the commit plan:
  *
  *   <step> | <author> | <date, ISO 8601> | <commit message> [| files: <files>]
  *   note | <step> | <verdict> | <text>

@@ -488,6 +488,7 @@ int rung_eval_gpu(rung_result *r, rung_eval_info *info, rung_evaluator *ev, cons
 	rung_job job;
 	rung_task_job(&job, t, r->base_seed, true, o->job_flags);
 	job.budget_s = o->budget_s > 0 ? o->budget_s : 0;
+	job.deadline_s = o->deadline_s > 0 ? o->deadline_s : 0;
 	job.ceilings = ev->have_ceilings ? &ev->ceilings : NULL;
 	if (!ev->w)
 		return rung_error_set(RUNG_EINVAL, "no worker (opened for the compile rung only)");

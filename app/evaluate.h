@@ -68,6 +68,7 @@ typedef struct {
 	 * seed it leaves the store and no-op reuse on. 0: a fresh one per version. */
 	uint64_t batch_seed;
 	double budget_s;    /* bench budget; <= 0 or NAN: the default */
+	double deadline_s;  /* the worker's deadline for the job; <= 0: its default (rung_job.deadline_s) */
 	bool sanitize_set;  /* else the spec's [check] sanitize */
 	unsigned sanitize;  /* RUNG_SAN_BIT mask */
 	rung_progress_fn progress; /* may be NULL */

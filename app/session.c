@@ -6,13 +6,15 @@
 #include <string.h>
 
 #include "core/err.h"
+#include "core/metric_table.h"
 #include "app/suspects.h"
 
-/* Task errors are the task's: a task directory that is not there is RUNG_ESPEC
- * here (the picking itself, several tasks and none named, is RUNG_EINVAL). */
+/* Task errors are the task's: a task directory whose files are not there is
+ * RUNG_ESPEC here (the picking itself, several tasks and none named, is
+ * RUNG_EINVAL; a --task that names no task, RUNG_EUSAGE). */
 static int task_fail(int e)
 {
-	if (e == RUNG_ENOMEM || e == RUNG_EIO || e == RUNG_EVCS || e == RUNG_ESTORE)
+	if (e == RUNG_ENOMEM || e == RUNG_EIO || e == RUNG_EVCS || e == RUNG_ESTORE || e == RUNG_EUSAGE)
 		return e;
 	return e == RUNG_EINVAL ? e : rung_error_recode(RUNG_ESPEC);
 }
@@ -26,22 +28,9 @@ int rung_vctx_open(rung_vctx *c, const char *cmd, const rung_vctx_opts *o, unsig
 		return e;
 	if (need & (RUNG_VCTX_TASK | RUNG_VCTX_TASK_IF_ONE)) {
 		char *dir = NULL;
-		char hint[4096];
-		const char *h = o->task;
-		if (o->dir && o->task && o->task[0] != '/') {
-			snprintf(hint, sizeof(hint), "%s/%s", o->dir, o->task);
-			h = hint;
-		} else if (o->dir && !o->task) {
-			h = o->dir;
-		}
-		if ((e = rung_repo_pick_task(&dir, c->repo, h)) < 0 && o->dir && !o->task) {
-			rung_error_clear();
-			e = rung_repo_pick_task(&dir, c->repo, NULL); /* -C at the root of a one-task repo */
-		}
-		if (e < 0 && !(need & RUNG_VCTX_TASK)) { /* several tasks and none named: none */
-			rung_error_clear();
-			free(dir);
-			dir = NULL;
+		e = rung_where_task(&dir, c->repo, o);
+		if (e < 0 && !o->task && !(need & RUNG_VCTX_TASK) && (e == RUNG_EINVAL || e == RUNG_ENOTFOUND)) {
+			rung_error_clear(); /* several tasks and none named: none */
 			e = 0;
 		} else if (e == 0) {
 			e = rung_vtask_open(&c->task, c->repo, dir, o->spec_rev);
@@ -266,6 +255,58 @@ void rung_vrow_clear(rung_vrow *row)
 	memset(row, 0, sizeof(*row));
 }
 
+static int id_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int rung_vctx_version_ids(char ***out, int *n, rung_vctx *c)
+{
+	*out = NULL;
+	*n = 0;
+	rung_history_opts o = rung_vtask_history_opts(&c->task);
+	o.worktree = false;
+	rung_history *h;
+	int e = rung_history_open(&h, c->repo, &o);
+	if (e < 0)
+		return e;
+	char **v = NULL;
+	int cnt = 0, cap = 0;
+	rung_version ver;
+	while ((e = rung_history_next(&ver, h)) == 0) {
+		if (cnt == cap) {
+			int nc = cap ? cap * 2 : 32;
+			char **nv = realloc(v, (size_t)nc * sizeof(*nv));
+			if (!nv) {
+				e = rung_error_set(RUNG_ENOMEM, "out of memory");
+				break;
+			}
+			v = nv;
+			cap = nc;
+		}
+		if (!(v[cnt] = strdup(ver.id))) {
+			e = rung_error_set(RUNG_ENOMEM, "out of memory");
+			break;
+		}
+		cnt++;
+	}
+	rung_history_free(h);
+	if (e < 0) {
+		rung_strv_free(v, cnt);
+		return e;
+	}
+	if (cnt > 1)
+		qsort(v, (size_t)cnt, sizeof(*v), id_cmp);
+	*out = v;
+	*n = cnt;
+	return 0;
+}
+
+bool rung_version_ids_has(char *const *ids, int n, const char *id)
+{
+	return n > 0 && bsearch(&id, ids, (size_t)n, sizeof(*ids), id_cmp) != NULL;
+}
+
 void rung_vrows_free(rung_vrow *rows, int n)
 {
 	for (int i = 0; i < n; i++)
@@ -315,19 +356,6 @@ int rung_vrows_best(const rung_vrow *rows, int n)
 	return best >= 0 ? best : fastest(rows, n, true);
 }
 
-void rung_result_worst(const rung_result *r, double *max_rel, double *psnr, double *cossim)
-{
-	*psnr = *cossim = NAN;
-	*max_rel = rung_result_max_rel(r); /* the one max_rel (core/result.h) */
-	for (int i = 0; r && i < r->nmetrics; i++) {
-		const rung_check_metric *m = &r->metrics[i];
-		if (!isnan(m->psnr) && (isnan(*psnr) || m->psnr < *psnr))
-			*psnr = m->psnr;
-		if (!isnan(m->cossim) && (isnan(*cossim) || m->cossim < *cossim))
-			*cossim = m->cossim;
-	}
-}
-
 void rung_result_steps_str(char *buf, size_t len, const rung_result *r)
 {
 	size_t o = 0;
@@ -360,8 +388,7 @@ void rung_vrow_line(char *buf, size_t len, const rung_version *v, const rung_res
 		snprintf(buf, len, "%-8s %-22s %s  %s%s", v->short_id, steps, reason, v->subject, r->cached ? "  (cached)" : "");
 		return;
 	}
-	double mr, ps, cs;
-	rung_result_worst(r, &mr, &ps, &cs);
+	double mr = rung_metric_worst(r, RUNG_METRIC_MAX_REL);
 	char med[32] = "-", rel[32] = "-";
 	if (r->bench.valid && !isnan(r->bench.median))
 		snprintf(med, sizeof(med), "%.4g ms", r->bench.median);

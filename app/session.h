@@ -33,6 +33,22 @@ typedef struct {
 	const char *dir, *task, *spec_rev;
 } rung_vctx_opts;
 
+/* The one task resolver, for every front end (the CLI's cwd, -C DIR and
+ * --task, the MCP server's `task` and `?task=`, the workbench): the task
+ * directory (repo-relative, "" for the root) that o names.
+ * - o->task set: the task it names, as a path from o->dir (or the current
+ *   directory) when that is a task directory, else as a task's name from the
+ *   repository's root ("softmax", what `rung log` prints). Never the task
+ *   around the working directory instead: a name that is no task is
+ *   RUNG_EUSAGE, the message listing the tasks.
+ * - o->task NULL: the task containing o->dir (or the current directory), else
+ *   the only one; several and none named: RUNG_EINVAL (the message lists
+ *   them); none at all: RUNG_ENOTFOUND. Caller frees *out. */
+int rung_where_task(char **out, rung_repo *r, const rung_vctx_opts *o);
+/* The task containing path (repo-relative, caller frees): 0, or 1 when path
+ * lies in no task (or outside the working tree), *out NULL. */
+int rung_where_task_of(char **out, rung_repo *r, const char *path);
+
 /* Opens the repository (at o->dir), the task (need RUNG_VCTX_TASK) and the
  * store (RUNG_VCTX_STORE). Returns 0 or a negative rung_err, message set:
  * RUNG_ENOTFOUND (no repository there), RUNG_EINVAL (several tasks and none
@@ -73,6 +89,11 @@ void rung_vrow_clear(rung_vrow *row);
 /* Up to max versions (max <= 0: all), newest first, with results (live) and notes. */
 int rung_vctx_rows(rung_vrow **out, int *n, rung_vctx *c, const char *range, int max);
 void rung_vrows_free(rung_vrow *rows, int n);
+/* The commit ids of c's task's versions (no WORKTREE), sorted, for
+ * rung_version_ids_has: what `rung notes --task` and `rung export --task`
+ * keep. Caller frees with rung_strv_free. */
+int rung_vctx_version_ids(char ***out, int *n, rung_vctx *c);
+bool rung_version_ids_has(char *const *ids, int n, const char *id);
 /* The recorded (imported) result of a version: the one linked to its commit,
  * else the newest with the same content; r->recorded is set and
  * r->recorded_note says "recorded on <GPU>, <date>". NULL when none. Live
@@ -93,8 +114,7 @@ int rung_vrows_baseline(const rung_vrow *rows, int n);
 int rung_vrows_best(const rung_vrow *rows, int n);
 bool rung_result_passed(const rung_result *r);
 
-/* Worst metrics over all outputs/shapes/seeds (NAN when absent). */
-void rung_result_worst(const rung_result *r, double *max_rel, double *psnr, double *cossim);
+/* A result's worst metrics: rung_metric_worst (core/metric_table.h). */
 /* "ok ok ok ok -": one word per rung. */
 void rung_result_steps_str(char *buf, size_t len, const rung_result *r);
 /* One status line: "abc1234 ok  1.234 ms  max_rel 2.10e-07  tile it" or the failure reason. */

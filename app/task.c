@@ -1,4 +1,4 @@
-/* Loading a task for a command (see task_load.h). */
+/* Loading a task for a command (see app/task.h). */
 #include "app/task.h"
 
 #include <errno.h>
@@ -190,6 +190,9 @@ void rung_task_clear(rung_task *t)
 		free(t->include_dirs);
 		free(t->dir);
 		free(t->root);
+		free(t->view_own_path);
+		free(t->view_own_ref);
+		free(t->view_own_ref_path);
 		rung_launch_clear(&t->launch);
 		memset(t, 0, sizeof(*t));
 		return;
@@ -228,6 +231,10 @@ int rung_task_compile(rung_compiled *out, const rung_task *t, bool reference)
 		return rung_error_set(RUNG_ENOTFOUND, "%s: the task has no %s", t->spec->path,
 		                      reference ? "reference" : "kernel");
 	}
+	if (!t->root) { /* every loader sets it: a task's #includes are always confined */
+		memset(out, 0, sizeof(*out));
+		return rung_error_set(RUNG_EINVAL, "%s: no directory to confine its #includes to", s->path);
+	}
 	rung_compile_req req = {
 	    .src = s->src,
 	    .src_len = s->len,
@@ -261,5 +268,39 @@ int rung_task_compile_both(rung_compiled *kc, rung_compiled *rc, const rung_task
 	if (t->reference.src && rung_task_compile(rc, t, true))
 		return rung_error_set(RUNG_ESPEC, "the reference %s does not compile: %s", t->reference.path,
 				      rc->error[0] ? rc->error : rung_error_last());
+	return 0;
+}
+
+int rung_task_of_spec(rung_task *t, const rung_spec *spec, const char *kernel_name, const char *src, size_t len)
+{
+	memset(t, 0, sizeof(*t));
+	t->borrowed = true;
+	t->spec = (rung_spec *)spec; /* borrowed: never freed (t->borrowed) */
+	t->arch = spec->arch && *spec->arch ? spec->arch : "sm_90";
+	if (!spec->entry || !src)
+		return rung_error_set(RUNG_ESPEC, "%s: [task] needs kernel and entry", spec->path ? spec->path : "rung.ini");
+	if (!(t->dir = strdup(spec->dir ? spec->dir : ".")))
+		return rung_error_set(RUNG_ENOMEM, "out of memory");
+	int rc = confine(t);
+	if (rc)
+		return rc;
+	t->kernel.entry = spec->entry;
+	t->kernel.src = (char *)src; /* borrowed */
+	t->kernel.len = len ? len : strlen(src);
+	if (!(t->kernel.path = t->view_own_path = rung_path_join(t->dir, kernel_name ? kernel_name : spec->kernel)))
+		return rung_error_set(RUNG_ENOMEM, "out of memory");
+	rung_task_source ref = {0};
+	rc = load_source(&ref, t->dir, spec->reference, spec->reference_entry ? spec->reference_entry : spec->entry);
+	t->reference = ref;
+	t->view_own_ref = ref.src;
+	t->view_own_ref_path = ref.path;
+	if (rc)
+		return rc;
+	if (rung_task_build_includes(t) < 0)
+		return rung_error_set(RUNG_ENOMEM, "out of memory");
+	rc = rung_launch_with_sidecar(&t->launch, spec, t->kernel.src, t->kernel.path, NULL, 0, NULL);
+	if (rc < 0)
+		return rc == RUNG_ENOMEM ? rc : rung_error_recode(RUNG_ESPEC);
+	t->launch_from_source = rc == 1;
 	return 0;
 }

@@ -59,6 +59,8 @@ typedef struct {
 	 * sources, repo and vtask are borrowed, and rung_task_clear frees only
 	 * what the view made itself. */
 	bool borrowed;
+	/* what a view of a spec (rung_task_of_spec) reads itself: freed by rung_task_clear */
+	char *view_own_path, *view_own_ref, *view_own_ref_path;
 } rung_task;
 
 /* Where a target is looked up: -C DIR, --task DIR, --spec-rev REV (all may be
@@ -80,6 +82,23 @@ int rung_task_load_target(rung_task *out, const char *target, const rung_task_wh
  * one leaves its message in t->launch_error (the version's verdict). */
 int rung_task_of_version(rung_task *t, rung_repo *repo, rung_vtask *vt, rung_source *src, const rung_version *v);
 
+/* Task t as a view of spec (its directory spec->dir) with the kernel source src
+ * (len bytes; 0: strlen) in memory, named kernel_name in that directory (NULL:
+ * the spec's kernel); the reference is read from disk, the root and launch set
+ * as rung_task_load sets them. spec and src are borrowed and must outlive t.
+ * For a caller that holds a spec and a source rather than files: the tests
+ * that evaluate hand-written specs and kernels through rung_app_evaluate.
+ * Free with rung_task_clear. 0, RUNG_ESPEC or RUNG_ENOMEM. */
+int rung_task_of_spec(rung_task *t, const rung_spec *spec, const char *kernel_name, const char *src, size_t len);
+
+/* The kernel of version v of session task vt (source src, read at v), compiled
+ * as the evaluation compiles it: rung_task_of_version, then rung_task_compile,
+ * so its #includes are confined to the repository like every compile of a
+ * task. For the readers that compile without evaluating (the workbench's PTX
+ * and SASS texts, the demo's tour). out is filled either way (clear it);
+ * returns rung_task_compile's code. */
+int rung_version_compile(rung_compiled *out, rung_repo *repo, rung_vtask *vt, rung_source *src, const rung_version *v);
+
 /* arg: NULL (= "."), a task directory, a path to rung.ini, or a kernel file in a task
  * directory (then that file is the kernel). Returns 0, or RUNG_EUSAGE for a path
  * that does not exist, RUNG_ESPEC for a bad spec, a file the spec names outside
@@ -91,7 +110,10 @@ void rung_task_clear(rung_task *t);
 /* Fills t->include_dirs from t->dir and the spec's headers (used by the loaders). */
 int rung_task_build_includes(rung_task *t);
 
-/* Compiles the kernel (or the reference) of a task. Returns rung_compile's code. */
+/* Compiles the kernel (or the reference) of a task: the one compile request
+ * of a task (the evaluation, dump, profile, the workbench's texts), with the
+ * include confinement root always set (t->root; a task without one is refused,
+ * RUNG_EINVAL). Returns rung_compile's code. */
 int rung_task_compile(rung_compiled *out, const rung_task *t, bool reference);
 
 /* Compiles the kernel and the reference of t. Returns 0, RUNG_ECOMPILE (the

@@ -1,4 +1,4 @@
-/* Loading a task target that may be a git revision (see task_load.h):
+/* Loading a task target that may be a git revision (app/task.h):
  * `rung check HEAD~1`, `rung dump WORKTREE`, `rung compare HEAD~1 HEAD`. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,34 +45,20 @@ static char *dup_text(const char *text, size_t len)
 	return p;
 }
 
+/* The directory a version's #includes are confined to: the working tree, or
+ * the git directory of a bare repository (nothing of a task lies on disk
+ * there, so an #include that reads the disk finds nothing it may read). */
+static char *repo_root(rung_repo *r)
+{
+	return strdup(rung_repo_workdir(r)[0] ? rung_repo_workdir(r) : rung_repo_gitdir(r));
+}
+
 static void short_of(char out[12], const char *id)
 {
 	if (!strcmp(id, "WORKTREE"))
 		snprintf(out, 12, "WORKTREE");
 	else
 		snprintf(out, 12, "%.7s", id);
-}
-
-/* The task directory: --task (relative to -C DIR), else the one containing the
- * current directory, else the only one; several give an error listing them. */
-static int pick_task(char **dir, rung_repo *r, const rung_task_where *w)
-{
-	char hint[4096];
-	const char *h = w->task;
-	if (w->dir && w->task && w->task[0] != '/') {
-		snprintf(hint, sizeof(hint), "%s/%s", w->dir, w->task);
-		h = hint;
-	}
-	int e = rung_repo_pick_task(dir, r, h);
-	if (e < 0 && w->dir && !w->task) {
-		/* -C DIR: the task containing DIR, else the only one (or the list) */
-		rung_error_clear();
-		if ((e = rung_repo_pick_task(dir, r, w->dir)) < 0) {
-			rung_error_clear();
-			e = rung_repo_pick_task(dir, r, NULL);
-		}
-	}
-	return e;
 }
 
 static int load_rev(rung_task *out, const char *rev, const rung_task_where *w)
@@ -84,7 +70,7 @@ static int load_rev(rung_task *out, const char *rev, const rung_task_where *w)
 		return rung_error_set(RUNG_EUSAGE, "%s: not a task directory, file or git revision", rev);
 	short_of(out->short_rev, out->rev);
 	char *tdir = NULL;
-	if ((e = pick_task(&tdir, out->repo, w)) < 0) {
+	if ((e = rung_where_task(&tdir, out->repo, w)) < 0) {
 		if (e == RUNG_EINVAL) { /* several tasks */
 			rung_error_state st;
 			rung_error_save(&st);
@@ -136,7 +122,7 @@ static int load_rev(rung_task *out, const char *rev, const rung_task_where *w)
 		free(out->dir);
 		out->dir = strdup(".");
 	}
-	if (rung_repo_workdir(out->repo)[0] && !(out->root = strdup(rung_repo_workdir(out->repo))))
+	if (!(out->root = repo_root(out->repo)))
 		goto oom;
 	out->root_what = "the repository";
 	out->kernel.entry = out->ksrc->entry ? out->ksrc->entry : s->entry;
@@ -173,27 +159,110 @@ oom:
 	return rung_error_set(RUNG_ENOMEM, "out of memory");
 }
 
+/* The path of repo-relative task directory tdir as seen from the current
+ * directory: "../softmax" from inside sgemm/, absolute from outside the tree. */
+static char *path_from_cwd(rung_repo *r, const char *tdir)
+{
+	char *cwd = NULL;
+	if (rung_repo_relpath(&cwd, r, ".") < 0) {
+		rung_error_clear();
+		return rung_repo_join(rung_repo_workdir(r), tdir);
+	}
+	size_t up = 0;
+	for (const char *p = cwd; *p; p++)
+		up += p == cwd || p[-1] == '/';
+	free(cwd);
+	size_t n = up * 3 + strlen(tdir) + 2;
+	char *s = malloc(n);
+	if (!s)
+		return NULL;
+	s[0] = 0;
+	for (size_t i = 0; i < up; i++)
+		strcat(s, "../");
+	strcat(s, tdir[0] ? tdir : up ? "" : ".");
+	size_t l = strlen(s);
+	if (l > 1 && s[l - 1] == '/')
+		s[l - 1] = 0;
+	return s;
+}
+
+/* The working tree of the named task (--task, `task`): the path as given when
+ * it is that task's directory, else the task found by its name, as a path
+ * from here; outside any repository, the path as given. *path NULL on error. */
+static int named_task_path(char **path, const rung_task_where *w)
+{
+	char *given = w->dir && w->task[0] != '/' ? rung_path_join(w->dir, w->task) : strdup(w->task);
+	rung_repo *r = NULL;
+	int e = given ? rung_repo_open(&r, w->dir) : RUNG_ENOMEM;
+	if (e < 0) {
+		*path = given;
+		if (e == RUNG_ENOMEM)
+			return rung_error_set(RUNG_ENOMEM, "out of memory");
+		rung_error_clear(); /* no repository: a task directory on its own */
+		return 0;
+	}
+	char *tdir = NULL, *rel = NULL;
+	if ((e = rung_where_task(&tdir, r, w)) == 0) {
+		if (rung_repo_relpath(&rel, r, given) == 0 && !strcmp(rel, tdir))
+			*path = given, given = NULL;
+		else if (!(*path = path_from_cwd(r, tdir)))
+			e = rung_error_set(RUNG_ENOMEM, "out of memory");
+		rung_error_clear();
+	}
+	free(rel);
+	free(tdir);
+	free(given);
+	rung_repo_free(r);
+	return e;
+}
+
+/* A target path (TASKDIR or FILE) in another task than the one --task names
+ * is a contradiction: RUNG_EUSAGE, nothing loaded. */
+static int same_task(const char *path, const rung_task_where *w)
+{
+	rung_repo *r = NULL;
+	if (rung_repo_open(&r, w->dir) < 0) {
+		rung_error_clear();
+		return 0;
+	}
+	char *named = NULL, *of = NULL;
+	int e = rung_where_task(&named, r, w);
+	if (e == 0 && (e = rung_where_task_of(&of, r, path)) == 0 && strcmp(of, named))
+		e = rung_error_set(RUNG_EUSAGE, "%s lies in task %s, not in the task named, %s", path, of[0] ? of : ".",
+				   named[0] ? named : ".");
+	free(named);
+	free(of);
+	rung_repo_free(r);
+	return e < 0 ? e : 0;
+}
+
 int rung_task_load_target(rung_task *out, const char *target, const rung_task_where *w)
 {
 	static const rung_task_where none;
 	if (!w)
 		w = &none;
 	memset(out, 0, sizeof(*out));
-	/* a path (relative to -C DIR) wins over a revision of the same name */
 	char *path = NULL;
-	if (target && *target)
-		path = w->dir && target[0] != '/' ? rung_path_join(w->dir, target) : strdup(target);
-	else if (w->dir || w->task)
-		path = rung_path_join(w->dir ? w->dir : ".", w->task ? w->task : ".");
-	if ((target || w->dir || w->task) && !path)
+	int e = 0;
+	if (target && *target) {
+		/* a path (relative to -C DIR) wins over a revision of the same name */
+		if (!(path = w->dir && target[0] != '/' ? rung_path_join(w->dir, target) : strdup(target)))
+			return rung_error_set(RUNG_ENOMEM, "out of memory");
+		if (!path_exists(path)) {
+			free(path);
+			return load_rev(out, target, w);
+		}
+		if (w->task)
+			e = same_task(path, w);
+	} else if (w->task) {
+		e = named_task_path(&path, w);
+	} else if (w->dir && !(path = strdup(w->dir))) {
 		return rung_error_set(RUNG_ENOMEM, "out of memory");
-	if (!target || !*target || path_exists(path)) {
-		int rc = rung_task_load(out, path);
-		free(path);
-		return rc;
 	}
+	if (e == 0)
+		e = rung_task_load(out, path);
 	free(path);
-	return load_rev(out, target, w);
+	return e;
 }
 
 int rung_task_of_version(rung_task *t, rung_repo *repo, rung_vtask *vt, rung_source *src, const rung_version *v)
@@ -229,7 +298,7 @@ int rung_task_of_version(rung_task *t, rung_repo *repo, rung_vtask *vt, rung_sou
 	}
 	if (!t->dir || rung_task_build_includes(t) < 0)
 		return rung_error_set(RUNG_ENOMEM, "out of memory");
-	if (rung_repo_workdir(repo)[0] && !(t->root = strdup(rung_repo_workdir(repo))))
+	if (!(t->root = repo_root(repo)))
 		return rung_error_set(RUNG_ENOMEM, "out of memory");
 	t->root_what = "the repository";
 	/* the launch line, validated as rung_task_load and load_rev do; a broken
@@ -244,4 +313,16 @@ int rung_task_of_version(rung_task *t, rung_repo *repo, rung_vtask *vt, rung_sou
 	}
 	t->launch_from_source = code == 1;
 	return 0;
+}
+
+int rung_version_compile(rung_compiled *out, rung_repo *repo, rung_vtask *vt, rung_source *src, const rung_version *v)
+{
+	rung_task t;
+	int e = rung_task_of_version(&t, repo, vt, src, v);
+	if (e == 0)
+		e = rung_task_compile(out, &t, false);
+	else
+		memset(out, 0, sizeof(*out));
+	rung_task_clear(&t);
+	return e;
 }

@@ -16,6 +16,7 @@
 #include <time.h>
 
 #include "core/envcmp.h"
+#include "core/metric_table.h"
 #include "core/err.h"
 #include "core/stall.h"
 #include "vcs/prof_store.h"
@@ -46,8 +47,6 @@ static void cell(char *dst, size_t n, const char *src)
 
 static void metrics_str(char *buf, size_t len, const rung_result *r)
 {
-	double mr, ps, cs;
-	rung_result_worst(r, &mr, &ps, &cs);
 	size_t o = 0;
 	buf[0] = 0;
 	if (r->bench.valid && !isnan(r->bench.median))
@@ -58,13 +57,14 @@ static void metrics_str(char *buf, size_t len, const rung_result *r)
 		o += (size_t)snprintf(buf + o, len - o, ", %.3g TFLOP/s", r->bench.tflops);
 	else if (r->bench.valid && !isnan(r->bench.tbps) && o < len)
 		o += (size_t)snprintf(buf + o, len - o, ", %.3g TB/s", r->bench.tbps);
-	char rel[32];
-	if (!isnan(mr) && o < len)
-		o += (size_t)snprintf(buf + o, len - o, ", max_rel %s", rung_fmt_max_rel(rel, sizeof(rel), mr));
-	if (!isnan(ps) && o < len)
-		o += (size_t)snprintf(buf + o, len - o, ", PSNR %.1f dB", ps);
-	if (!isnan(cs) && o < len)
-		o += (size_t)snprintf(buf + o, len - o, ", cosine %.6f", cs);
+	for (int k = 0; k < RUNG_NMETRICS; k++) { /* the worst of each (core/metric_table.h) */
+		const rung_metric_info *mi = &rung_metrics[k];
+		double v = mi->brief ? rung_metric_worst(r, (rung_metric_id)k) : NAN;
+		char t[48];
+		if (!isnan(v) && o < len)
+			o += (size_t)snprintf(buf + o, len - o, ", %s %s", mi->brief,
+					      rung_metric_str(t, sizeof(t), mi->brief_fmt, v, "-"));
+	}
 	if (r->compile.kernel.valid && o < len)
 		o += (size_t)snprintf(buf + o, len - o, ", %d regs, %" PRId64 " spill bytes", r->compile.kernel.regs,
 				      r->compile.kernel.spill_stores + r->compile.kernel.spill_loads);

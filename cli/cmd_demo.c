@@ -1,5 +1,5 @@
 /* rung demo [--no-tui] [DIR]: builds a git repository from the example
- * ladders embedded in the binary (tui/demo.h) in DIR (default: a fresh
+ * ladders embedded in the binary (app/demo.h) in DIR (default: a fresh
  * directory under $TMPDIR or /tmp), then opens the workbench on it, or, with
  * --no-tui, without a terminal or on one that curses cannot draw on (TERM
  * unset, unknown or dumb), prints one table per task (results recorded on a

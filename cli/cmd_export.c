@@ -92,7 +92,9 @@ int rung_cmd_export(int argc, char **argv)
 		return rc;
 	const char *out = eo.out;
 	rung_vctx c;
-	rc = rung_cli_vctx_open(&c, "export", &eo.where, RUNG_VCTX_STORE_READ);
+	/* the store holds every task's results, all exported; a --task given
+	 * must still name a task (rung_where_task: exit 2 otherwise) */
+	rc = rung_cli_vctx_open(&c, "export", &eo.where, RUNG_VCTX_STORE_READ | (eo.where.task ? RUNG_VCTX_TASK : 0));
 	if (rc)
 		return rc;
 	ex_ctx x = {stdout, c.store, 0};

@@ -28,6 +28,7 @@
 #include "app/demo.h"
 #include <limits.h>
 
+#include "core/metric_table.h"
 #include "app/suspects.h"
 #include "app/goal.h"
 #include "app/session.h"
@@ -37,7 +38,7 @@
 enum { FMT_TABLE, FMT_JSON, FMT_CSV };
 
 typedef struct {
-	char steps[64], max_rel[32], psnr[32], cossim[32], median[32], delta[32], perf[32], regs[32];
+	char steps[64], metric[RUNG_NMETRICS][32], median[32], delta[32], perf[32], regs[32];
 	char verdict[16], note[200], reason[600], suspects[200];
 } row_text;
 
@@ -78,11 +79,10 @@ static void texts(row_text *t, const rung_vrow *row, const rung_result *base)
 	memset(t, 0, sizeof(*t));
 	const rung_result *r = row->result;
 	rung_result_steps_str(t->steps, sizeof(t->steps), r);
-	double mr, ps, cs;
-	rung_result_worst(r, &mr, &ps, &cs);
-	rung_fmt_max_rel(t->max_rel, sizeof(t->max_rel), mr);
-	num(t->psnr, sizeof(t->psnr), "%.1f", ps);
-	num(t->cossim, sizeof(t->cossim), "%.6f", cs);
+	for (int k = 0; k < RUNG_NMETRICS; k++) /* the worst of each (core/metric_table.h) */
+		if (rung_metrics[k].log)
+			rung_metric_str(t->metric[k], sizeof(t->metric[k]), rung_metrics[k].log_fmt,
+					rung_metric_worst(r, (rung_metric_id)k), "-");
 	num(t->median, sizeof(t->median), "%.4g", r && r->bench.valid ? r->bench.median : NAN);
 	if (r && r->bench.valid && rung_bench_shared(&r->bench)) /* timed beside another process */
 		snprintf(t->median, sizeof(t->median), "~%.4g", r->bench.median);
@@ -99,6 +99,23 @@ static void texts(row_text *t, const rung_vrow *row, const rung_result *base)
 	note_first_line(row, t->note, sizeof(t->note));
 	if (r)
 		snprintf(t->reason, sizeof(t->reason), "%s", rung_result_reason(r));
+}
+
+/* The metric columns of the table, each at its width (core/metric_table.h). */
+static void put_metrics(const row_text *t)
+{
+	for (int k = 0; k < RUNG_NMETRICS; k++)
+		if (rung_metrics[k].log)
+			printf("%-*s ", rung_metrics[k].log_width, t->metric[k]);
+}
+
+/* One measured row of the table. */
+static void put_row(const row_text *t, const char *id, const char *subj, bool is_base, const char *tail)
+{
+	printf("%-8s %-24s %-28s ", id, subj, t->steps);
+	put_metrics(t);
+	printf("%-9s %-8s %-14s %-8s %-8s %s%s\n", t->median, is_base ? "base" : t->delta, t->perf, t->regs, t->verdict,
+	       t->note, tail);
 }
 
 /* The table's verdict: the person's, else "suspect" for a suspect version,
@@ -168,8 +185,6 @@ static void print_json(const rung_vrow *row, const rung_result *base, bool is_ba
 		json_object_set_new(st, rung_step_name((rung_step_id)s),
 				    json_string(rung_status_name(r ? r->steps[s].status : RUNG_S_NONE)));
 	json_object_set_new(o, "steps", st);
-	double mr, ps, cs;
-	rung_result_worst(r, &mr, &ps, &cs);
 	json_object_set_new(o, "evaluated", json_boolean(r != NULL));
 	json_object_set_new(o, "pass", json_boolean(rung_result_passed(r)));
 	json_object_set_new(o, "impossible", json_boolean(r && r->impossible));
@@ -181,9 +196,9 @@ static void print_json(const rung_vrow *row, const rung_result *base, bool is_ba
 	if (r && r->noop_of[0])
 		json_object_set_new(o, "noop_of", json_string(r->noop_of));
 	json_object_set_new(o, "suspects", sus);
-	json_object_set_new(o, "max_rel", jnum(mr));
-	json_object_set_new(o, "psnr", jnum(ps));
-	json_object_set_new(o, "cossim", jnum(cs));
+	for (int k = 0; k < RUNG_NMETRICS; k++)
+		if (rung_metrics[k].log)
+			json_object_set_new(o, rung_metrics[k].key, jnum(rung_metric_worst(r, (rung_metric_id)k)));
 	json_object_set_new(o, "median_ms", jnum(r && r->bench.valid ? r->bench.median : NAN));
 	char shared[512] = "";
 	if (r && r->bench.valid)
@@ -341,13 +356,21 @@ int rung_cmd_log(int argc, char **argv)
 		rc = RUNG_EXIT_INTERNAL;
 		goto done;
 	}
-	if (fmt == FMT_CSV)
-		printf("rev,subject,compile,run,check,bench,profile,max_rel,psnr,cossim,median_ms,delta_vs_baseline,perf,"
-		       "regs_spills,verdict,note,reason,suspects\n");
-	else if (fmt == FMT_TABLE)
-		printf("%-8s %-24s %-28s %-8s %-6s %-9s %-9s %-8s %-14s %-8s %-8s %s\n", "VERSION", "SUBJECT",
-		       "COMPILE RUN CHECK BENCH PROF", "MAX_REL", "PSNR", "COSINE", "MEDIAN_MS", "VS_BASE", "PERF",
-		       "REGS/SP", "VERDICT", "NOTE");
+	if (fmt == FMT_CSV) {
+		printf("rev,subject,compile,run,check,bench,profile,");
+		for (int k = 0; k < RUNG_NMETRICS; k++)
+			if (rung_metrics[k].log && rung_metrics[k].csv)
+				printf("%s,", rung_metrics[k].key);
+		printf("median_ms,delta_vs_baseline,perf,regs_spills,verdict,note,reason,suspects\n");
+	} else if (fmt == FMT_TABLE) {
+		row_text h = {0};
+		for (int k = 0; k < RUNG_NMETRICS; k++)
+			if (rung_metrics[k].log)
+				snprintf(h.metric[k], sizeof(h.metric[k]), "%s", rung_metrics[k].log);
+		printf("%-8s %-24s %-28s ", "VERSION", "SUBJECT", "COMPILE RUN CHECK BENCH PROF");
+		put_metrics(&h);
+		printf("%-9s %-8s %-14s %-8s %-8s %s\n", "MEDIAN_MS", "VS_BASE", "PERF", "REGS/SP", "VERDICT", "NOTE");
+	}
 	for (int i = 0; i < n; i++) {
 		row_text t;
 		texts(&t, &rows[i], base);
@@ -364,9 +387,12 @@ int rung_cmd_log(int argc, char **argv)
 			 * sanitize rung shows in the reason column */
 			for (int s = 0; s <= RUNG_STEP_PROFILE; s++)
 				csv_field(rung_status_name(rows[i].result ? rows[i].result->steps[s].status : RUNG_S_NONE), false);
-			const char *f[] = {t.max_rel, t.psnr, t.cossim, t.median, t.delta, t.perf, t.regs, t.verdict, t.note};
-			for (int k = 0; k < 9; k++) /* the note (last) is the person's or agent's text */
-				(k == 8 ? csv_text : csv_field)(f[k], false);
+			for (int k = 0; k < RUNG_NMETRICS; k++)
+				if (rung_metrics[k].log && rung_metrics[k].csv)
+					csv_field(t.metric[k], false);
+			const char *f[] = {t.median, t.delta, t.perf, t.regs, t.verdict, t.note};
+			for (int k = 0; k < 6; k++) /* the note (last) is the person's or agent's text */
+				(k == 5 ? csv_text : csv_field)(f[k], false);
 			csv_text(t.reason, false);
 			for (char *c = t.suspects; *c; c++) /* "mutable-global;impossible" */
 				if (*c == ',' && c[1] == ' ')
@@ -385,9 +411,7 @@ int rung_cmd_log(int argc, char **argv)
 				printf("%-8s %-24s %-28s %s%s%s\n", rows[i].v.short_id, subj, t.steps, t.reason,
 				       t.verdict[0] ? "  " : "", t.verdict);
 			else
-				printf("%-8s %-24s %-28s %-8s %-6s %-9s %-9s %-8s %-14s %-8s %-8s %s\n", rows[i].v.short_id, subj,
-				       t.steps, t.max_rel, t.psnr, t.cossim, t.median, i == brec ? "base" : t.delta, t.perf,
-				       t.regs, t.verdict, t.note);
+				put_row(&t, rows[i].v.short_id, subj, i == brec, "");
 			printf("         %s (not measured here)\n",
 			       rec[i]->recorded_note[0] ? rec[i]->recorded_note : "recorded on another machine");
 		} else if (!rows[i].result) {
@@ -396,9 +420,8 @@ int rung_cmd_log(int argc, char **argv)
 			printf("%-8s %-24s %-28s %s%s%s\n", rows[i].v.short_id, subj, t.steps, t.reason,
 			       t.verdict[0] ? "  " : "", t.verdict);
 		} else {
-			printf("%-8s %-24s %-28s %-8s %-6s %-9s %-9s %-8s %-14s %-8s %-8s %s%s\n", rows[i].v.short_id, subj,
-			       t.steps, t.max_rel, t.psnr, t.cossim, t.median, i == b ? "base" : t.delta, t.perf, t.regs,
-			       t.verdict, t.note, rows[i].via_content ? " (same content as another version)" : "");
+			put_row(&t, rows[i].v.short_id, subj, i == b,
+				rows[i].via_content ? " (same content as another version)" : "");
 		}
 		/* never compared silently across environments */
 		const rung_result *shown = rows[i].result ? rows[i].result : rec ? rec[i] : NULL;

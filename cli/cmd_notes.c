@@ -1,5 +1,6 @@
 /* rung notes [-C DIR] [--task DIR] [--spec-rev REV]: every steering note
- * (refs/notes/rung), newest commit first. */
+ * (refs/notes/rung), newest commit first; with --task, those on that task's
+ * versions only. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,22 +35,29 @@ int rung_cmd_notes(int argc, char **argv)
 	if (rung_opts_parse(&rc, &rung_opts_notes, &no, argc, argv, &nargs))
 		return rc;
 	rung_vctx c;
-	rc = rung_cli_vctx_open(&c, "notes", &no.where, 0);
+	rc = rung_cli_vctx_open(&c, "notes", &no.where, no.where.task ? RUNG_VCTX_TASK : 0);
 	if (rc)
 		return rc;
 	rung_note *notes;
-	int n;
-	if (rung_notes_list(&notes, &n, c.repo) < 0) {
+	int n, nall;
+	char **ids = NULL;
+	int nids = 0;
+	if ((no.where.task && rung_vctx_version_ids(&ids, &nids, &c) < 0) || rung_notes_list(&notes, &nall, c.repo) < 0) {
 		fprintf(stderr, "rung notes: %s\n", rung_error_last());
+		rung_strv_free(ids, nids);
 		rung_vctx_close(&c);
 		return RUNG_EXIT_INTERNAL;
 	}
-	item *it = calloc((size_t)n + 1, sizeof(*it));
-	for (int i = 0; it && i < n; i++) {
-		it[i].n = &notes[i];
-		if (rung_version_at(&it[i].v, c.repo, notes[i].commit, "") < 0 && !it[i].v.id[0]) {
-			snprintf(it[i].v.id, sizeof(it[i].v.id), "%s", notes[i].commit);
-			snprintf(it[i].v.short_id, sizeof(it[i].v.short_id), "%.7s", notes[i].commit);
+	item *it = calloc((size_t)nall + 1, sizeof(*it));
+	n = 0;
+	for (int j = 0; it && j < nall; j++) {
+		if (no.where.task && !rung_version_ids_has(ids, nids, notes[j].commit))
+			continue; /* another task's version */
+		int i = n++;
+		it[i].n = &notes[j];
+		if (rung_version_at(&it[i].v, c.repo, notes[j].commit, "") < 0 && !it[i].v.id[0]) {
+			snprintf(it[i].v.id, sizeof(it[i].v.id), "%s", notes[j].commit);
+			snprintf(it[i].v.short_id, sizeof(it[i].v.short_id), "%.7s", notes[j].commit);
 		}
 		rung_error_clear();
 	}
@@ -74,7 +82,8 @@ int rung_cmd_notes(int argc, char **argv)
 		free(f);
 	}
 	free(it);
-	rung_notes_free(notes, n);
+	rung_strv_free(ids, nids);
+	rung_notes_free(notes, nall);
 	rung_vctx_close(&c);
 	return RUNG_EXIT_OK;
 }

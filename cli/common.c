@@ -108,11 +108,7 @@ int rung_vctx_each_task(const rung_vctx_opts *o, int argc, char **argv, int (*fn
 		return -1; /* the command says what is wrong */
 	}
 	char *d = NULL;
-	int e = rung_repo_pick_task(&d, r, o->dir);
-	if (e < 0 && o->dir) {
-		rung_error_clear();
-		e = rung_repo_pick_task(&d, r, NULL);
-	}
+	int e = rung_where_task(&d, r, o);
 	free(d);
 	char **tasks = NULL;
 	int n = 0;

@@ -17,10 +17,11 @@
 #include "cli/cli.h"
 #include "app/demo.h"
 #include "app/session.h"
+#include "app/task.h"
 
 typedef enum { SRC_NONE, SRC_LIVE, SRC_RECORDED, SRC_COMPILED } row_src;
 
-/* The compile rung alone, as rung_evaluate fills it (gpu/worker.c). */
+/* The compile rung alone, as rung_eval_compile fills it (app/evaluate.c). */
 static rung_result *compile_only(rung_vctx *c, const rung_vrow *row)
 {
 	rung_source src;
@@ -32,34 +33,16 @@ static rung_result *compile_only(rung_vctx *c, const rung_vrow *row)
 		return NULL;
 	}
 	rung_result_init(r);
-	const rung_spec *spec = c->task.spec;
-	rung_compile_req req = {
-		.src = src.text,
-		.src_len = src.len,
-		.spec = spec,
-		.file = row->v.kernel_path,
-		.entry = src.entry ? src.entry : spec->entry,
-		.arch = spec->arch ? spec->arch : "sm_90",
-		.options = spec->options,
-		.headers = src.headers,
-		.nheaders = src.nheaders,
-	};
-	/* its sidecar's scratch arguments counted too (a broken launch: the compile
-	 * is judged on the spec's [arg]s alone) */
-	rung_launch l;
-	memset(&l, 0, sizeof(l));
-	if (rung_launch_with_sidecar(&l, spec, src.text, row->v.kernel_path, src.sidecar, src.sidecar_len,
-				     src.sidecar_path) >= 0)
-		req.launch = &l;
-	rung_error_clear();
+	/* the version's compile as the evaluation makes it (app/task.h), its
+	 * #includes confined to the repository; a broken launch line: judged on
+	 * the spec's [arg]s alone */
 	rung_compiled kc;
-	memset(&kc, 0, sizeof(kc));
-	int e = rung_compile(&kc, &req);
-	rung_launch_clear(&l);
+	int e = rung_version_compile(&kc, c->repo, &c->task, &src, &row->v);
 	rung_step *st = &r->steps[RUNG_STEP_COMPILE];
 	st->wall_ms = kc.ms;
 	r->compile.compile_ms = kc.ms;
-	snprintf(r->compile.arch, sizeof(r->compile.arch), "%s", req.arch);
+	snprintf(r->compile.arch, sizeof(r->compile.arch), "%s",
+		 c->task.spec->arch && *c->task.spec->arch ? c->task.spec->arch : "sm_90");
 	if (e == 0) {
 		st->status = RUNG_S_OK;
 		r->compile.kernel = kc.kinfo;

@@ -9,6 +9,7 @@
 
 #include "core/err.h"
 #include "core/expr.h"
+#include "core/metric_table.h"
 #include "core/inert.h"
 #include "core/roofline_guard.h"
 #include "core/timing.h"
@@ -85,43 +86,8 @@ static void output_shape(char *buf, size_t len, const rung_spec *spec, const run
 	}
 }
 
-static const char *g2(char *buf, size_t len, double v)
-{
-	if (isnan(v))
-		return "nan";
-	if (isinf(v))
-		return v > 0 ? "inf" : "-inf";
-	/* "1.2e-4" rather than C's "1.2e-04" */
-	char t[32];
-	snprintf(t, sizeof(t), "%.1e", v);
-	char *e = strchr(t, 'e');
-	if (e && (e[1] == '-' || e[1] == '+') && e[2] == '0' && e[3])
-		memmove(e + 2, e + 3, strlen(e + 3) + 1);
-	snprintf(buf, len, "%s", t);
-	return buf;
-}
-
 static void print_check_ok(FILE *f, const rung_result *r)
 {
-	double max_abs = 0, rmse = 0, psnr = INFINITY, cos = 1;
-	double max_rel = rung_result_max_rel(r); /* the one max_rel (core/result.h) */
-	for (int i = 0; i < r->nmetrics; i++) {
-		const rung_check_metric *m = &r->metrics[i];
-		if (m->max_abs > max_abs || isnan(m->max_abs))
-			max_abs = m->max_abs;
-		if (m->rmse > rmse || isnan(m->rmse))
-			rmse = m->rmse;
-		if (m->psnr < psnr || isnan(m->psnr))
-			psnr = m->psnr;
-		if (m->cossim < cos || isnan(m->cossim))
-			cos = m->cossim;
-	}
-	char a[32], b[32], c[32], p[32];
-	rung_fmt_max_rel(b, sizeof(b), max_rel);
-	if (isfinite(psnr))
-		snprintf(p, sizeof(p), "%.1fdB", psnr);
-	else
-		snprintf(p, sizeof(p), "%s", isnan(psnr) ? "nan" : "inf");
 	/* check sets x seeds, plus the benchmark shape with the first seed, plus the
 	 * check sets once per further input distribution (docs/CHECKS.md) */
 	char in[96] = "";
@@ -131,9 +97,15 @@ static void print_check_ok(FILE *f, const rung_result *r)
 		snprintf(in, sizeof(in), " (inputs %s)", names);
 	}
 	int runs = rung_result_runs(r);
-	fprintf(f, "[check] ok %d shape%s, %d run%s%s max_abs=%s max_rel=%s rmse=%s psnr=%s cos=%.7f", r->nshapes,
-		r->nshapes == 1 ? "" : "s", runs, runs == 1 ? "" : "s", in, g2(a, sizeof(a), max_abs), b, g2(c, sizeof(c), rmse), p,
-		cos);
+	fprintf(f, "[check] ok %d shape%s, %d run%s%s", r->nshapes, r->nshapes == 1 ? "" : "s", runs, runs == 1 ? "" : "s",
+		in);
+	for (int k = 0; k < RUNG_NMETRICS; k++) { /* the worst of each (core/metric_table.h) */
+		const rung_metric_info *mi = &rung_metrics[k];
+		double w = mi->check ? rung_metric_worst(r, (rung_metric_id)k) : NAN;
+		char v[48];
+		if (!isnan(w)) /* absent from every output (an integer output's ULPs): left out */
+			fprintf(f, " %s=%s", mi->check, rung_metric_str(v, sizeof(v), mi->check_fmt, w, "nan"));
+	}
 	if (r->nondet_elements > 0) /* declared deterministic = false: reported, not failed */
 		fprintf(f, " nondeterministic=%lld elements (max |diff| %.2g)", (long long)r->nondet_elements,
 			r->nondet_max_abs);

@@ -1,4 +1,5 @@
-/* A minimal parallel-for over numbered items on short-lived pthreads. Items are
+/* A minimal parallel-for over numbered items on a persistent pool of pthreads
+ * (started on first use, core/par.c). Items are
  * handed out in increasing order (an atomic counter), so which thread runs an
  * item varies between runs: callers that need a reproducible result write each
  * item's partial result to its own slot and merge the slots in item order. */

@@ -2,6 +2,7 @@
  * Doubles: finite -> JSON number (17 significant digits, exact round trip),
  * NAN -> null, +-infinity -> "inf" / "-inf". 64-bit seeds -> decimal strings. */
 #include "core/result.h"
+#include "core/metric_table.h"
 
 #include <inttypes.h>
 #include <jansson.h>
@@ -998,13 +999,7 @@ done:
 
 double rung_result_max_rel(const rung_result *r)
 {
-	double w = NAN;
-	for (int i = 0; r && i < r->nmetrics; i++) {
-		double v = r->metrics[i].max_rel;
-		if (!isnan(v) && (isnan(w) || v > w))
-			w = v;
-	}
-	return w;
+	return rung_metric_worst(r, RUNG_METRIC_MAX_REL);
 }
 
 const char *rung_fmt_max_rel(char *buf, size_t len, double v)

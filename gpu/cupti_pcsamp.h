@@ -2,7 +2,7 @@
  * reasons per PC of one launch, kernel-serialized, between Start and Stop.
  * Sampling does not patch the binary, but it slows the kernel and its
  * counters are per-SM interrupts: never time in the same run. Worker only
- * (gpu/worker/stall.c). */
+ * (gpu/worker/sass.c, RUNG_JOB_STALLS). */
 #ifndef RUNG_GPU_CUPTI_PCSAMP_H
 #define RUNG_GPU_CUPTI_PCSAMP_H
 

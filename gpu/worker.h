@@ -95,7 +95,11 @@ void rung_worker_prestart(rung_worker *w);
 
 /* Compile + run + check + bench one version into *out (out initialised here).
  * Always fills a verdict: faults become FAILED/SKIPPED steps, not errors.
- * Returns negative only for rung's own failures (out of memory, bad arguments). */
+ * Returns negative only for rung's own failures (out of memory, bad arguments).
+ * Not the evaluation users get (app/evaluate.h rung_app_evaluate is): only
+ * tests/gpu_faults.c still calls it, because its block_2048 case asserts a
+ * run-rung verdict for a broken launch line, which the one evaluation gives as
+ * a refused task (exit 3) or a failed compile rung of a version. */
 int rung_evaluate(rung_result *out, rung_worker *w, const rung_job *job, rung_progress_fn cb, void *ud);
 
 /* The GPU rungs only (run, check, bench) for a version the caller has already
@@ -104,15 +108,6 @@ int rung_evaluate(rung_result *out, rung_worker *w, const rung_job *job, rung_pr
  * job's seed, else a fresh one). Same verdict rules as rung_evaluate. */
 int rung_evaluate_gpu(rung_result *out, rung_worker *w, const rung_job *job, const rung_compiled *kernel,
 		      const rung_compiled *ref, rung_progress_fn cb, void *ud);
-
-/* The compile half of rung_evaluate, for pipelines that compile the next versions
- * while the GPU works on the current one (rung eval --jobs): initialises *out
- * (rev, label, seed, time) and compiles the kernel and the reference into kc/rc
- * (caller frees them). arch NULL: "sm_90". Needs no worker; thread-safe. Returns
- * 0 when both compiled (rung_evaluate_gpu next), 1 when *out holds the verdict
- * (compile FAILED, reference failed), negative on rung's own errors. */
-int rung_evaluate_compile(rung_result *out, rung_compiled *kc, rung_compiled *rc, const rung_job *job,
-			  const char *arch);
 
 /* A/B timing of two compiled versions of one task (rung compare). */
 typedef struct {

@@ -1,5 +1,5 @@
 /* [check] inputs on a GPU (docs/CHECKS.md "Input distributions"), through
- * rung_evaluate in one parent:
+ * rung_app_evaluate (tests/app_eval.h) in one parent:
  *  - tests/exploits/normal_only: a softmax without the max subtraction passes with
  *    its `inputs` line deleted (normal only) and fails with it (normal, wide), the
  *    reason naming the distribution; the cases and progress are the documented ones;
@@ -15,6 +15,7 @@
 #include "gpu/protocol.h"
 #include "gpu/worker.h"
 #include "harness.h"
+#include "app_eval.h"
 
 static rung_worker *W;
 
@@ -75,7 +76,7 @@ static int eval_spec(rung_result *r, const char *dir, const char *spec_text, con
 			.seed = 20261203, .seed_set = true, .flags = RUNG_JOB_NO_BENCH, .label = dir};
 	progress[0] = 0;
 	int64_t t0 = rung_now_ms();
-	rc = rung_evaluate(r, W, &job, on_progress, NULL);
+	rc = t_app_evaluate(r, W, &job, on_progress, NULL);
 	printf("     %-12s %-26s %5lld ms  %s: %s\n", kernel, spec->ninputs > 1 ? "(inputs listed)" : "(normal only)",
 	       (long long)(rung_now_ms() - t0), rung_status_name(rung_result_status(r)), rung_result_reason(r));
 	free(src);

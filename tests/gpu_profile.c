@@ -17,6 +17,7 @@
 #include "gpu/protocol.h"
 #include "gpu/worker.h"
 #include "harness.h"
+#include "app_eval.h"
 
 static rung_worker *W;
 static rung_env ENV;
@@ -36,7 +37,7 @@ static int eval_at(rung_result *r, const char *dir, const char *kernel, unsigned
 	rung_job job = {.spec = spec, .kernel_src = src, .kernel_file = kernel, .ref_file = spec->reference,
 			.seed = 20261129, .seed_set = true, .budget_s = 0.3, .flags = flags, .label = dir};
 	int64_t t0 = rung_now_ms();
-	rc = rung_evaluate(r, W, &job, NULL, NULL);
+	rc = t_app_evaluate(r, W, &job, NULL, NULL);
 	printf("     %-40s %5lld ms  %s: %s\n", dir, (long long)(rung_now_ms() - t0),
 	       rung_status_name(rung_result_status(r)), rung_result_reason(r));
 	free(src);

@@ -17,6 +17,7 @@
 #include "gpu/compile.h"
 #include "gpu/worker.h"
 #include "harness.h"
+#include "app_eval.h"
 
 static rung_worker *W;
 static rung_spec *SPEC;
@@ -53,7 +54,7 @@ static void eval_sgemm(rung_result *r)
 {
 	rung_job job = {.spec = SPEC, .kernel_src = SRC, .kernel_file = "sgemm.cu", .ref_file = SPEC->reference,
 			.seed = 20261201, .seed_set = true, .budget_s = 0.3, .label = "sgemm"};
-	CHECK_INT(rung_evaluate(r, W, &job, NULL, NULL), 0);
+	CHECK_INT(t_app_evaluate(r, W, &job, NULL, NULL), 0);
 	CHECK_INT(r->steps[RUNG_STEP_BENCH].status, RUNG_S_OK);
 	char s[512];
 	rung_gpu_procs_str(s, sizeof(s), &r->bench.shared);

@@ -21,6 +21,7 @@
 #include "gpu/nvdisasm.h"
 #include "gpu/worker.h"
 #include "harness.h"
+#include "app_eval.h"
 
 static rung_worker *W;
 
@@ -86,7 +87,7 @@ static int eval(rung_result *r, const char *dir, const char *src, unsigned flags
 	}
 	rung_job job = {.spec = spec, .kernel_src = src, .kernel_file = "kernel.cu", .seed = 7, .seed_set = true,
 			.flags = flags, .label = dir};
-	rc = rung_evaluate(r, W, &job, NULL, NULL);
+	rc = t_app_evaluate(r, W, &job, NULL, NULL);
 	printf("     %s: %s %s\n", rung_status_name(rung_result_status(r)), rung_result_reason(r),
 	       r->steps[RUNG_STEP_PROFILE].reason);
 	rung_spec_free(spec);

@@ -12,6 +12,7 @@
 #include "gpu/compile.h"
 #include "gpu/worker.h"
 #include "harness.h"
+#include "app_eval.h"
 
 /* Compiles src (entry k) with rung's own compile path (rung.h built in) and
  * scans its PTX into *s; returns the PTX (caller frees) or NULL. */
@@ -457,8 +458,8 @@ static void t_forms(void)
 	CHECK_INT(s.nmutable, 0);
 }
 
-/* The parent scans the candidate's PTX after the compile (rung_evaluate_compile,
- * rung_evaluate), and keeps the worker's own evidence after it: a fake worker
+/* The parent scans the candidate's PTX after the compile (rung_eval_compile,
+ * rung_app_evaluate), and keeps the worker's own evidence after it: a fake worker
  * (a shell script) answers the job with a result that carries a timed-mismatch. */
 static void t_evaluate_carries_suspects(void)
 {
@@ -476,7 +477,7 @@ static void t_evaluate_carries_suspects(void)
 	rung_job job = {.spec = spec, .kernel_src = src, .kernel_file = "kernel.cu", .seed = 3, .seed_set = true};
 	rung_result r;
 	rung_compiled kc, rc;
-	CHECK_INT(rung_evaluate_compile(&r, &kc, &rc, &job, "sm_90"), 0);
+	CHECK_INT(t_app_compile(&r, &kc, &rc, &job, "sm_90"), 0);
 	CHECK_INT(r.steps[RUNG_STEP_COMPILE].status, RUNG_S_OK);
 	CHECK_INT(r.nsuspects, 1);
 	CHECK_INT(r.suspects[0].kind, RUNG_SUSPECT_MUTABLE_GLOBAL);
@@ -490,7 +491,7 @@ static void t_evaluate_carries_suspects(void)
 	char *good = t_slurp(RUNG_TEST_DIR "/faults/good/kernel.cu", NULL);
 	rung_job gjob = job;
 	gjob.kernel_src = good;
-	CHECK_INT(rung_evaluate_compile(&r, &kc, &rc, &gjob, "sm_90"), 0);
+	CHECK_INT(t_app_compile(&r, &kc, &rc, &gjob, "sm_90"), 0);
 	CHECK_INT(r.nsuspects, 0);
 	rung_compiled_clear(&kc);
 	rung_compiled_clear(&rc);
@@ -517,7 +518,7 @@ static void t_evaluate_carries_suspects(void)
 	rung_worker_opts o = {.exe = exe};
 	rung_worker *w = NULL;
 	CHECK_INT(rung_worker_open(&w, &o), 0);
-	CHECK_INT(rung_evaluate(&r, w, &job, NULL, NULL), 0);
+	CHECK_INT(t_app_evaluate(&r, w, &job, NULL, NULL), 0);
 	CHECK_INT(r.steps[RUNG_STEP_BENCH].status, RUNG_S_OK);
 	CHECK_INT(r.nsuspects, 2);
 	CHECK_INT(r.suspects[0].kind, RUNG_SUSPECT_MUTABLE_GLOBAL);

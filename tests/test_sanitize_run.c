@@ -20,6 +20,7 @@
 #include "gpu/sanitize.h"
 #include "gpu/worker.h"
 #include "harness.h"
+#include "app_eval.h"
 
 static const char *dir; /* scratch: fakes, fixtures, $TMPDIR */
 
@@ -209,7 +210,7 @@ static int vers_open(vers *v)
 	v->src = t_slurp(RUNG_TEST_DIR "/faults/good/kernel.cu", NULL);
 	v->job = (rung_job){.spec = v->spec, .kernel_src = v->src, .kernel_file = "kernel.cu", .ref_file = "reference.cu",
 			    .seed = 11, .seed_set = true};
-	int rc = rung_evaluate_compile(&v->r, &v->kc, &v->rc, &v->job, "sm_90");
+	int rc = t_app_compile(&v->r, &v->kc, &v->rc, &v->job, "sm_90");
 	return rc == 0 ? 0 : -1;
 }
 

@@ -573,6 +573,41 @@ static void test_screen_detail(void)
 	rung_model_free(m);
 }
 
+/* The detail screen's line of each output comes from the metric table
+ * (core/metric_table.h): max_ulp where the output has a ULP histogram, and a
+ * metric absent from an output (NaN) left out of its line. */
+static void test_detail_metrics_from_table(void)
+{
+	rung_model *m = NULL;
+	CHECK_INT(rung_model_mem_new(&m), 0);
+	rung_model_row *rows = calloc(1, sizeof(*rows));
+	snprintf(rows[0].hash, sizeof(rows[0].hash), "%s", "eeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee");
+	snprintf(rows[0].subject, sizeof(rows[0].subject), "sgemm: float4 loads");
+	rows[0].date = 1764417600;
+	rung_result *r = rows[0].result = rung_model_fake_result(rows[0].hash, 1.0, 1e-6, true, 3);
+	r->metrics[0].has_ulp = true;
+	memset(r->metrics[0].ulp_hist, 0, sizeof(r->metrics[0].ulp_hist));
+	r->metrics[0].ulp_hist[0] = 500;
+	r->metrics[0].ulp_hist[3] = 2; /* 4-15 ulps */
+	r->metrics[1].psnr = NAN;
+	rung_model_row_sync_steps(&rows[0]);
+	rung_model_set_rows(m, rows, 1);
+	const char *dir = run_script(m, "<Enter>\n:dump metrics_detail.txt\n", 160, 20, 0);
+	char *s = dump_of(dir, "metrics_detail.txt");
+	CHECK_CONTAINS(s, " cos 1.000000 max_ulp <=15\n");
+	const char *l2 = s ? strstr(s, "K=126 seed 1001:") : NULL; /* the second output's line */
+	const char *e2 = l2 ? strchr(l2, '\n') : NULL;
+	CHECK(l2 && e2);
+	if (l2 && e2) {
+		char line[512];
+		snprintf(line, sizeof(line), "%.*s", (int)(e2 - l2), l2);
+		CHECK_CONTAINS(line, " max_rel ");
+		CHECK(!strstr(line, "psnr") && !strstr(line, "max_ulp"));
+	}
+	free(s);
+	rung_model_free(m);
+}
+
 /* [check] inputs: the detail screen names the distributions checked and the
  * distribution of each metric row; `rung check`'s line counts their runs. */
 static void test_inputs_shown(void)
@@ -1810,6 +1845,7 @@ int main(void)
 	T_RUN(test_task_key_one_task);
 	T_RUN(test_git_demo);
 	T_RUN(test_inputs_shown);
+	T_RUN(test_detail_metrics_from_table);
 	T_RUN(test_max_rel_one_number);
 	T_RUN(test_verdict_keeps_note);
 	T_RUN(test_plurals_worktree);

@@ -25,6 +25,7 @@
 #include "gpu/worker.h"
 #include "gitfix.h"
 #include "harness.h"
+#include "app_eval.h"
 #include "vcs/ceil_store.h"
 #include "vcs/repo.h"
 #include "vcs/store.h"
@@ -487,7 +488,7 @@ static int eval_task(rung_result *r, rung_worker *w, double deadline)
 	char *src = t_slurp(RUNG_TEST_DIR "/tasks/sgemm/sgemm.cu", NULL);
 	rung_job job = {.spec = spec, .kernel_src = src, .kernel_file = "sgemm.cu", .ref_file = "reference.cu",
 			.seed = 99, .seed_set = true, .deadline_s = deadline};
-	rc = rung_evaluate(r, w, &job, NULL, NULL);
+	rc = t_app_evaluate(r, w, &job, NULL, NULL);
 	free(src);
 	rung_spec_free(spec);
 	return rc;
@@ -595,7 +596,7 @@ static void test_fault_jobs_reach_the_worker(void)
 		rung_job job = {.spec = spec, .kernel_src = src, .kernel_file = "kernel.cu", .ref_file = "reference.cu",
 				.seed = 5, .seed_set = true};
 		rung_result r;
-		CHECK_INT(rung_evaluate(&r, w, &job, NULL, NULL), 0);
+		CHECK_INT(t_app_evaluate(&r, w, &job, NULL, NULL), 0);
 		CHECK_INT(r.steps[RUNG_STEP_COMPILE].status, RUNG_S_OK);
 		CHECK_INT(r.steps[RUNG_STEP_RUN].status, RUNG_S_FAILED);
 		CHECK_STR(r.steps[RUNG_STEP_RUN].reason, "fake worker");

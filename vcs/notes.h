@@ -32,7 +32,7 @@
 
 #define RUNG_NOTES_REF "refs/notes/rung"
 
-/* Same order and names as tui/model.h's rung_verdict (a cast converts). */
+/* Same order and names as tui/model/model.h's rung_verdict (a cast converts). */
 typedef enum {
 	RUNG_NOTE_NONE = 0,
 	RUNG_NOTE_KEEP,

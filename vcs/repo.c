@@ -275,6 +275,35 @@ int rung_repo_find_tasks(char ***out, int *n, rung_repo *r)
 	return 0;
 }
 
+void rung_repo_task_list(char *buf, size_t len, char *const *tasks, int n)
+{
+	buf[0] = 0;
+	size_t at = 0;
+	for (int i = 0; i < n && at + 8 < len; i++) {
+		int w = snprintf(buf + at, len - at, "%s%s", i ? ", " : "", tasks[i][0] ? tasks[i] : ".");
+		if (w < 0 || (size_t)w >= len - at) {
+			snprintf(buf + at, len - at, ", ...");
+			break;
+		}
+		at += (size_t)w;
+	}
+}
+
+int rung_repo_task_containing(char *const *tasks, int n, const char *rel)
+{
+	int best = -1;
+	size_t bestlen = 0;
+	for (int i = 0; i < n; i++) {
+		size_t l = strlen(tasks[i]);
+		bool inside = l == 0 || (!strncmp(rel, tasks[i], l) && (rel[l] == 0 || rel[l] == '/'));
+		if (inside && (best < 0 || l > bestlen)) {
+			best = i;
+			bestlen = l;
+		}
+	}
+	return best;
+}
+
 int rung_repo_pick_task(char **out, rung_repo *r, const char *hint)
 {
 	*out = NULL;
@@ -291,17 +320,7 @@ int rung_repo_pick_task(char **out, rung_repo *r, const char *hint)
 	}
 	if (!rel) /* the current directory lies outside the working tree (-C DIR) */
 		rel = strdup("\x01");
-	/* the task containing rel (deepest first), or rel itself */
-	int best = -1;
-	size_t bestlen = 0;
-	for (int i = 0; i < n; i++) {
-		size_t l = strlen(tasks[i]);
-		int inside = l == 0 || (!strncmp(rel, tasks[i], l) && (rel[l] == 0 || rel[l] == '/'));
-		if (inside && (best < 0 || l > bestlen)) {
-			best = i;
-			bestlen = l;
-		}
-	}
+	int best = rung_repo_task_containing(tasks, n, rel);
 	if (best < 0 && !hint && n == 1)
 		best = 0;
 	if (best >= 0) {
@@ -316,11 +335,8 @@ int rung_repo_pick_task(char **out, rung_repo *r, const char *hint)
 	} else if (hint) {
 		e = rung_error_set(RUNG_ENOTFOUND, "%s: no rung.ini there", hint);
 	} else {
-		char list[1024] = "";
-		for (int i = 0; i < n && strlen(list) < 900; i++) {
-			strcat(list, i ? ", " : "");
-			strcat(list, tasks[i][0] ? tasks[i] : ".");
-		}
+		char list[1024];
+		rung_repo_task_list(list, sizeof(list), tasks, n);
 		e = rung_error_set(RUNG_EINVAL, "%d tasks in this repository (%s): name one, or run from inside its directory",
 				   n, list);
 	}

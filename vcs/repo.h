@@ -32,7 +32,15 @@ int rung_repo_relpath(char **out, const rung_repo *r, const char *path);
 int rung_repo_find_tasks(char ***out, int *n, rung_repo *r);
 void rung_strv_free(char **v, int n);
 
-/* Chooses the task a command works on: `hint` (a directory, may be NULL) or
+/* "sgemm, softmax" (the root task as ".") into buf, cut with ", ..." where it does not fit. */
+void rung_repo_task_list(char *buf, size_t len, char *const *tasks, int n);
+
+/* The deepest of tasks (rung_repo_find_tasks) containing the repo-relative
+ * path rel (rel itself, or a directory above it), -1 if none. */
+int rung_repo_task_containing(char *const *tasks, int n, const char *rel);
+
+/* Chooses the task a command works on (app/session.h rung_where_task is the
+ * resolver every front end uses; this is its older form, a hint path alone): `hint` (a directory, may be NULL) or
  * the task containing the current directory, or the only task in the repo.
  * *out is relative to the working directory. RUNG_ENOTFOUND / RUNG_EINVAL
  * (several tasks, listed in the message) otherwise. */

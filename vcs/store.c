@@ -13,6 +13,7 @@
 #include <sqlite3.h>
 
 #include "core/err.h"
+#include "core/metric_table.h"
 #include "core/sha256.h"
 #include "core/version.h"
 
@@ -533,14 +534,9 @@ static int insert_result(rung_store *s, const rung_result *r, const char *conten
 	sqlite3_stmt *st;
 	if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK)
 		return db_error(s, "prepare insert");
-	double max_rel = rung_result_max_rel(r), psnr = NAN, cossim = NAN; /* the one max_rel (core/result.h) */
-	for (int i = 0; i < r->nmetrics; i++) {
-		const rung_check_metric *m = &r->metrics[i];
-		if (!isnan(m->psnr) && (isnan(psnr) || m->psnr < psnr))
-			psnr = m->psnr;
-		if (!isnan(m->cossim) && (isnan(cossim) || m->cossim < cossim))
-			cossim = m->cossim;
-	}
+	/* the worst values, as rung check and rung log take them (core/metric_table.h) */
+	double max_rel = rung_metric_worst(r, RUNG_METRIC_MAX_REL), psnr = rung_metric_worst(r, RUNG_METRIC_PSNR),
+	       cossim = rung_metric_worst(r, RUNG_METRIC_COSSIM);
 	char *samples = samples_json(&r->bench);
 	int i = 1;
 	sqlite3_bind_text(st, i++, r->key, -1, SQLITE_TRANSIENT);

@@ -37,6 +37,7 @@
 #include "tui/model/prof.h"
 #include "app/pipeline.h"
 #include "app/session.h"
+#include "app/task.h"
 #include "core/timing.h"
 #include "gpu/sanitize.h"
 #include "app/goal.h"
@@ -128,18 +129,8 @@ static int open_ctx(rung_vctx *c, const char *dir, const char *taskdir)
 	if (e < 0)
 		return e;
 	char *tdir = NULL;
-	char hint[4096];
-	const char *h = taskdir;
-	if (dir && taskdir && taskdir[0] != '/') {
-		snprintf(hint, sizeof(hint), "%s/%s", dir, taskdir);
-		h = hint;
-	} else if (dir && !taskdir) {
-		h = dir;
-	}
-	if ((e = rung_repo_pick_task(&tdir, c->repo, h)) < 0 && dir && !taskdir) {
-		rung_error_clear();
-		e = rung_repo_pick_task(&tdir, c->repo, NULL);
-	}
+	rung_vctx_opts where = {.dir = dir, .task = taskdir};
+	e = rung_where_task(&tdir, c->repo, &where);
 	if (e == RUNG_EINVAL && !taskdir) {
 		/* several tasks and none named: the workbench opens the first, and T
 		 * switches between them (the command line asks for one instead) */
@@ -979,26 +970,15 @@ static int compile_texts(rung_vctx *c, text_cache *tc)
 	rung_source src;
 	int e = rung_vtask_source_at(&src, &c->task, tc->hash);
 	if (e == 0) {
-		rung_compile_req req = {
-			.src = src.text,
-			.src_len = src.len,
-			.spec = c->task.spec,
-			.file = src.path,
-			.entry = src.entry ? src.entry : c->task.spec->entry,
-			.arch = c->task.spec->arch,
-			.options = c->task.spec->options,
-			.headers = src.headers,
-			.nheaders = src.nheaders,
-		};
-		rung_launch l; /* its sidecar's scratch arguments counted too */
-		memset(&l, 0, sizeof(l));
-		if (rung_launch_with_sidecar(&l, c->task.spec, src.text, src.path, src.sidecar, src.sidecar_len,
-					     src.sidecar_path) >= 0)
-			req.launch = &l;
-		rung_error_clear();
+		/* the version's compile as the evaluation makes it (app/task.h):
+		 * an #include outside the repository fails it, file:line */
+		rung_version v;
+		memset(&v, 0, sizeof(v));
+		v.worktree = !strcmp(tc->hash, "WORKTREE");
+		snprintf(v.id, sizeof(v.id), "%s", tc->hash);
+		snprintf(v.kernel_path, sizeof(v.kernel_path), "%s", src.path);
 		rung_compiled cc;
-		e = rung_compile(&cc, &req);
-		rung_launch_clear(&l);
+		e = rung_version_compile(&cc, c->repo, &c->task, &src, &v);
 		if (e == 0) {
 			tc->ptx = cc.ptx ? strndup(cc.ptx, cc.ptx_len) : NULL;
 			if (cc.cubin && rung_sass_from_cubin(&tc->sass, cc.cubin, cc.cubin_len) < 0)
@@ -1402,7 +1382,7 @@ int rung_model_auto_evaluate(rung_model *m, rung_auto_scope with_gpu, rung_auto_
 	return 0;
 }
 
-/* Profile side data beside the row's live result (tui/model_prof.h). */
+/* Profile side data beside the row's live result (tui/model/prof.h). */
 static int git_extra(char **out, rung_model *m, const char *hash, const char *kind)
 {
 	git_impl *g = m->impl;

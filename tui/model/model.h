@@ -199,7 +199,7 @@ typedef struct {
 	int (*set_task)(rung_model *m, int i);
 	/* Profile side data stored beside the version's live result (vcs/prof_store.h
 	 * kinds "sass", "trace") as JSON text into *out (caller frees); RUNG_ENOTFOUND
-	 * when none. NULL: the backend has none (tui/model_prof.h reads it). */
+	 * when none. NULL: the backend has none (tui/model/prof.h reads it). */
 	int (*extra)(char **out, rung_model *m, const char *hash, const char *kind);
 	/* Launch geometry of a version at the task's benchmark shape: [launch]
 	 * overridden by the version's `// rung:` line, evaluated with [dims].

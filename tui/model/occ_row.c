@@ -1,4 +1,4 @@
-/* Theoretical occupancy of a version (see tui/occ_row.h). */
+/* Theoretical occupancy of a version (see tui/model/occ_row.h). */
 #include "tui/model/occ_row.h"
 
 #include <stdio.h>

@@ -6,7 +6,7 @@
  * every key works; RUNG_EV_TEXT reopens it, and the diff is built then. The SASS diff shows, per side with stored
  * counts (`rung profile --sass`), how often each instruction ran: a diff
  * line's number is its line in the normalized listing, whose pc maps to the
- * count (tui/model_prof.h). */
+ * count (tui/model/prof.h). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

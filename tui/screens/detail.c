@@ -15,6 +15,7 @@
 
 #include "core/err.h"
 #include "core/inert.h"
+#include "core/metric_table.h"
 #include "core/profile.h"
 #include "tui/screens/detail_ncu.h"
 #include "tui/screens/detail_prof.h"
@@ -274,10 +275,17 @@ static void build_summary(rung_view *v, int row)
 		char in[24] = "";
 		if (cm->inputs != RUNG_DIST_NORMAL)
 			snprintf(in, sizeof(in), " %s", rung_dist_name(cm->inputs));
-		char rel[32];
-		rung_lines_seg(l, RUNG_ROLE_DEFAULT, "%s %s%s seed %llu: max_abs %.2e max_rel %s rmse %.2e psnr %.1f cos %.6f",
-			       cm->output, ds, in, (unsigned long long)cm->seed, cm->max_abs,
-			       rung_fmt_max_rel(rel, sizeof(rel), cm->max_rel), cm->rmse, cm->psnr, cm->cossim);
+		char ms[256] = "";
+		for (int k = 0, o = 0; k < RUNG_NMETRICS && o < (int)sizeof(ms); k++) { /* core/metric_table.h */
+			const rung_metric_info *mi = &rung_metrics[k];
+			double v = mi->detail ? mi->value(cm) : NAN;
+			char t[48];
+			if (!isnan(v)) /* absent from this output: left out */
+				o += snprintf(ms + o, sizeof(ms) - (size_t)o, " %s %s", mi->detail,
+					      rung_metric_str(t, sizeof(t), mi->detail_fmt, v, "-"));
+		}
+		rung_lines_seg(l, RUNG_ROLE_DEFAULT, "%s %s%s seed %llu:%s", cm->output, ds, in, (unsigned long long)cm->seed,
+			       ms);
 		if (cm->nan_count || cm->inf_count || cm->unwritten)
 			rung_lines_add(l, RUNG_ROLE_FAILED, "      nan %lld  inf %lld  unwritten %lld", (long long)cm->nan_count,
 				       (long long)cm->inf_count, (long long)cm->unwritten);
