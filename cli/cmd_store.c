@@ -123,6 +123,11 @@ static int rebuild(const char *path, bool force)
 	}
 	char c[1024], l[256];
 	counts(c, sizeof(c), &rep);
+	if (rep.resumed) {
+		printf("%s: an interrupted rebuild's finished copy is now in place: %s\n", path, c);
+		rung_store_report_clear(&rep);
+		return RUNG_EXIT_OK;
+	}
 	printf("%s: moved aside to %s (kept: nothing was deleted)\n", path, rep.aside);
 	printf("new store at %s, recovered: %s\n", path, c);
 	if (rep.damaged) {
