@@ -24,6 +24,7 @@ struct rung_store {
 	char *path;
 	char *readonly;   /* why it is open read-only; NULL when writable */
 	int last_rc;      /* SQLite's code of the last error */
+	int txn;          /* depth of rung_store_begin (the outermost one is the transaction) */
 	int read_err;     /* the first error a read met (0: none) ... */
 	char *read_msg;   /* ... and its message */
 	struct {
@@ -131,6 +132,26 @@ static int exec(rung_store *s, const char *sql)
 		return e;
 	}
 	return 0;
+}
+
+int rung_store_begin(rung_store *s)
+{
+	if (s->txn++)
+		return 0;
+	int e = exec(s, "BEGIN IMMEDIATE");
+	if (e < 0)
+		s->txn = 0;
+	return e;
+}
+
+int rung_store_end(rung_store *s, int e)
+{
+	if (s->txn <= 0 || --s->txn > 0)
+		return e; /* an inner one: the outermost commits or rolls back */
+	if (e == 0 && (e = exec(s, "COMMIT")) == 0)
+		return 0;
+	sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+	return e;
 }
 
 /* ---- schema -------------------------------------------------------------- */
@@ -597,17 +618,16 @@ int rung_store_put(rung_store *s, const rung_result *r, const char *content, con
 	char *json = rung_result_to_json(r);
 	if (!json)
 		return rung_error_set(RUNG_ENOMEM, "store: cannot serialise result: %s", rung_error_last());
-	int e = exec(s, "BEGIN IMMEDIATE");
-	if (e == 0)
-		e = insert_result(s, r, content, json);
+	int e = rung_store_begin(s);
+	if (e < 0) {
+		free(json);
+		return e;
+	}
+	e = insert_result(s, r, content, json);
 	if (e == 0 && commit && commit[0] && strcmp(commit, "WORKTREE"))
 		e = link_commit(s, commit, r->key);
-	if (e == 0)
-		e = exec(s, "COMMIT");
-	else
-		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
 	free(json);
-	return e;
+	return rung_store_end(s, e);
 }
 
 int rung_store_link(rung_store *s, const char *commit, const char *key)

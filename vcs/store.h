@@ -74,6 +74,14 @@ void rung_content_hash(char out[65], const rung_key_input *in);
 /* 64 hex digits: the result key, content hash + device UUID. */
 void rung_result_key(char out[65], const char *content, const char *device_uuid);
 
+/* Several writes as one transaction: rung_store_begin, the writes (each of
+ * rung_store_put's own transactions then joins this one), and
+ * rung_store_end(s, e), which commits when e is 0 and rolls everything back
+ * otherwise; it returns e, or the commit's error. They nest: only the
+ * outermost pair commits. */
+int rung_store_begin(rung_store *s);
+int rung_store_end(rung_store *s, int e);
+
 /* Stores r (r->key must be set; content is its content hash) as live or, when
  * r->recorded, recorded; replaces an earlier result with the same key and kind.
  * Links commit -> key when commit is not NULL (not for "WORKTREE"). One
