@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <jansson.h>
 #include <sqlite3.h>
 
 #include "core/err.h"
@@ -290,6 +291,25 @@ static int plain_row(scan *sc, sqlite3_stmt *st)
 	return 0;
 }
 
+/* Profile side data (vcs/prof_store.h): its JSON must parse, as every reader
+ * parses it; one that does not is damage, named, and not copied. */
+static int extra_row(scan *sc, sqlite3_stmt *st)
+{
+	const char *json = text_at(st, column(st, "json"));
+	json_error_t err;
+	json_t *j = json ? json_loads(json, 0, &err) : NULL;
+	if (!j) {
+		const char *key = text_at(st, column(st, "key")), *kind = text_at(st, column(st, "kind"));
+		sc->t->bad++;
+		problem(sc->rep, "%s: the stored %s data of %.12s (row %lld) does not parse: %s", sc->table,
+		        kind ? kind : "profile", key ? key : "a result", (long long)sqlite3_column_int64(st, 0),
+		        json ? err.text : "no JSON");
+		return 0;
+	}
+	json_decref(j);
+	return plain_row(sc, st);
+}
+
 /* The insert of a plain table's rows into the new store, with the columns of
  * the table read (created there first, from its schema, where the new store
  * lacks it: a table made on first use). */
@@ -383,7 +403,7 @@ static int scan_all(rung_store_report *rep, sqlite3 *db, rung_store *dst)
 		} else {
 			sqlite3 *d = dst ? rung_store_db(dst) : NULL;
 			bool txn = d && !results && sqlite3_exec(d, "BEGIN IMMEDIATE", NULL, NULL, NULL) == SQLITE_OK;
-			e = scan_table(&sc, results ? result_row : plain_row);
+			e = scan_table(&sc, results ? result_row : !strcmp(name, "profile_extra") ? extra_row : plain_row);
 			if (txn && sqlite3_exec(d, e == 0 ? "COMMIT" : "ROLLBACK", NULL, NULL, NULL) != SQLITE_OK &&
 			    e == 0)
 				e = rung_error_set(RUNG_ESTORE, "%s: %s", name, sqlite3_errmsg(d));
