@@ -161,8 +161,12 @@ int rung_cmd_store(int argc, char **argv)
 		fprintf(stderr, "rung store: %s\n", rung_error_last());
 		return e == RUNG_ENOTFOUND ? RUNG_EXIT_USAGE : RUNG_EXIT_INTERNAL;
 	}
-	char path[4200];
-	snprintf(path, sizeof(path), "%srung/results.db", rung_repo_gitdir(repo));
+	char dir[4096], path[4200];
+	e = rung_store_repo_path(dir, path, repo);
 	rung_repo_free(repo);
+	if (e < 0) {
+		fprintf(stderr, "rung store: %s\n", rung_error_last());
+		return RUNG_EXIT_INTERNAL;
+	}
 	return !strcmp(what, "check") ? check(path) : rebuild(path, so.force);
 }

@@ -395,16 +395,39 @@ int rung_store_open(rung_store **out, const char *path)
 	return rung_store_open_schema(out, path, RUNG_STORE_SCHEMA);
 }
 
-static void repo_store_path(char dir[4096], char path[4200], rung_repo *r)
+/* A link where the store lives: refused (docs/CLI.md, "A link in .git/rung"). */
+static int refuse_link(const char *p)
+{
+	struct stat sb;
+	if (lstat(p, &sb) != 0 || !S_ISLNK(sb.st_mode))
+		return 0;
+	return rung_error_set(RUNG_ESTORE,
+			      "%s: a symbolic link: rung keeps its results store in the repository's own .git/rung and never "
+			      "follows a link there (remove the link, or move what it points to in its place)",
+			      p);
+}
+
+int rung_store_repo_path(char dir[4096], char path[4200], rung_repo *r)
 {
 	snprintf(dir, 4096, "%srung", rung_repo_gitdir(r));
 	snprintf(path, 4200, "%s/results.db", dir);
+	int e = refuse_link(dir);
+	static const char *const sides[] = {"", "-wal", "-shm", "-journal"};
+	for (size_t i = 0; e == 0 && i < sizeof(sides) / sizeof(sides[0]); i++) {
+		char p[4300];
+		snprintf(p, sizeof(p), "%s%s", path, sides[i]);
+		e = refuse_link(p);
+	}
+	return e;
 }
 
 int rung_store_open_repo(rung_store **out, rung_repo *r)
 {
+	*out = NULL;
 	char dir[4096], path[4200];
-	repo_store_path(dir, path, r);
+	int e = rung_store_repo_path(dir, path, r);
+	if (e < 0)
+		return e;
 	if (mkdir(dir, 0755) != 0 && errno != EEXIST)
 		return rung_error_set(RUNG_EIO, "%s: %s", dir, strerror(errno));
 	return rung_store_open(out, path);
@@ -412,8 +435,11 @@ int rung_store_open_repo(rung_store **out, rung_repo *r)
 
 int rung_store_open_repo_read(rung_store **out, rung_repo *r)
 {
+	*out = NULL;
 	char dir[4096], path[4200];
-	repo_store_path(dir, path, r);
+	int e = rung_store_repo_path(dir, path, r);
+	if (e < 0)
+		return e;
 	if (mkdir(dir, 0755) != 0 && errno != EEXIST) {
 		if (errno != EACCES && errno != EPERM && errno != EROFS)
 			return rung_error_set(RUNG_EIO, "%s: %s", dir, strerror(errno));
