@@ -20,15 +20,7 @@ N=150
 git init -q "$tmp/repo" && cd "$tmp/repo" && mkdir sgemm && cp "$RUNG_SRC"/tests/tasks/sgemm/* sgemm/ &&
 	git add -A && git commit -qm v1 || exit 1
 # N lines, each with its own key and two commits of its own
-python3 - "$RUNG_SRC/examples/sgemm/recorded.jsonl" $N >"$tmp/big.jsonl" <<'PY'
-import hashlib, json, sys
-src = [json.loads(l) for l in open(sys.argv[1])]
-for i in range(int(sys.argv[2])):
-    o = json.loads(json.dumps(src[i % len(src)]))
-    o["result"]["key"] = hashlib.sha256(b"%d" % i).hexdigest()
-    o["commits"] = [hashlib.sha1(b"a%d" % i).hexdigest(), hashlib.sha1(b"b%d" % i).hexdigest()]
-    print(json.dumps(o))
-PY
+python3 "$RUNG_SRC/tests/sh/lib/export_lines.py" "$RUNG_SRC/examples/sgemm/recorded.jsonl" $N --commits >"$tmp/big.jsonl" || exit 1
 # whole: every stored result has all its links and all its extras; prints "RESULTS BROKEN"
 whole() {
 	python3 - "$tmp/big.jsonl" .git/rung/results.db <<'PY'
@@ -38,18 +30,17 @@ for l in open(sys.argv[1]):
     o = json.loads(l)
     want[o["result"]["key"]] = (set(o["commits"]), set((o.get("extras") or {}).keys()))
 db = sqlite3.connect("file:%s?mode=ro" % sys.argv[2], uri=True)
-try:
-    keys = [k for (k,) in db.execute("SELECT key FROM results")]
-except sqlite3.OperationalError:  # killed before the schema was made
-    keys = []
+def rows(sql):  # a table not made yet (killed before it was): no rows
+    try:
+        return db.execute(sql).fetchall()
+    except sqlite3.OperationalError:
+        return []
+keys = [k for (k,) in rows("SELECT key FROM results")]
 links, extras = {}, {}
-for c, k in db.execute("SELECT commit_id, key FROM commits"):
+for c, k in rows("SELECT commit_id, key FROM commits"):
     links.setdefault(k, set()).add(c)
-try:
-    for k, kind in db.execute("SELECT key, kind FROM profile_extra"):
-        extras.setdefault(k, set()).add(kind)
-except sqlite3.OperationalError:
-    pass
+for k, kind in rows("SELECT key, kind FROM profile_extra"):
+    extras.setdefault(k, set()).add(kind)
 broken = sum(1 for k in keys if links.get(k, set()) != want[k][0] or extras.get(k, set()) != want[k][1])
 print(len(keys), broken)
 PY

@@ -22,14 +22,7 @@ export GIT_AUTHOR_NAME=A GIT_AUTHOR_EMAIL=a@b GIT_COMMITTER_NAME=A GIT_COMMITTER
 N=300
 git init -q "$tmp/repo" && cd "$tmp/repo" && mkdir sgemm && cp "$RUNG_SRC"/tests/tasks/sgemm/* sgemm/ &&
 	git add -A && git commit -qm v1 || exit 1
-python3 - "$RUNG_SRC/examples/sgemm/recorded.jsonl" $N >"$tmp/big.jsonl" <<'PY'
-import hashlib, json, sys
-src = [json.loads(l) for l in open(sys.argv[1])]
-for i in range(int(sys.argv[2])):
-    o = json.loads(json.dumps(src[i % len(src)]))
-    o["result"]["key"] = hashlib.sha256(b"%d" % i).hexdigest()
-    print(json.dumps(o))
-PY
+python3 "$RUNG_SRC/tests/sh/lib/export_lines.py" "$RUNG_SRC/examples/sgemm/recorded.jsonl" $N >"$tmp/big.jsonl" || exit 1
 "$RUNG" import "$tmp/big.jsonl" >/dev/null || exit 1
 db=.git/rung/results.db
 full=$("$RUNG" store check | sed 's/.*: ok: //')
