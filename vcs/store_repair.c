@@ -402,6 +402,7 @@ static int scan_all(rung_store_report *rep, sqlite3 *db, rung_store *dst)
 			e = 0;
 		} else {
 			sqlite3 *d = dst ? rung_store_db(dst) : NULL;
+			/* (inside a rebuild's own transaction this BEGIN fails and the rows join that one) */
 			bool txn = d && !results && sqlite3_exec(d, "BEGIN IMMEDIATE", NULL, NULL, NULL) == SQLITE_OK;
 			e = scan_table(&sc, results ? result_row : !strcmp(name, "profile_extra") ? extra_row : plain_row);
 			if (txn && sqlite3_exec(d, e == 0 ? "COMMIT" : "ROLLBACK", NULL, NULL, NULL) != SQLITE_OK &&
@@ -614,8 +615,9 @@ int rung_store_rebuild(rung_store_report *out, const char *path)
 		rung_error_clear();
 		e = 0;
 	}
-	if (db) {
-		e = scan_all(out, db, dst);
+	if (db) { /* the copy in one transaction: it is renamed in whole or not at all anyway */
+		if ((e = rung_store_begin(dst)) == 0)
+			e = rung_store_end(dst, scan_all(out, db, dst));
 		sqlite3_close_v2(db);
 	}
 	/* one self-contained file: its journal folded in before the rename */
