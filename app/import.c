@@ -30,7 +30,7 @@ static int extras_check(const json_t *ex, const char *file, int lineno)
 	return 0;
 }
 
-static int extras_put(rung_store *s, const json_t *ex, const char *key, int64_t created, const char *file, int lineno)
+static int extras_put(rung_store *s, const json_t *ex, const char *key, int64_t created)
 {
 	const char *kind;
 	json_t *v;
@@ -44,11 +44,36 @@ static int extras_put(rung_store *s, const json_t *ex, const char *key, int64_t 
 		if (rc < 0) {
 			rung_error_state st;
 			rung_error_save(&st);
-			return rung_error_set(st.code < 0 ? st.code : RUNG_ESTORE, "%s:%d: extras.%s: %s", file, lineno, kind,
-					      st.msg);
+			return rung_error_set(st.code, "extras.%s: %s", kind, st.msg);
 		}
 	}
 	return 0;
+}
+
+/* The error set last, as FILE:LINE: message (a store error stays one). */
+static int line_error(const char *file, int lineno)
+{
+	rung_error_state st;
+	rung_error_save(&st);
+	return rung_error_set(st.code < 0 ? st.code : RUNG_ESTORE, "%s:%d: %s", file, lineno, st.msg);
+}
+
+/* One line's writes, inside the caller's transaction: the result, its
+ * extras, its commit links. */
+static int import_line(rung_store *s, const rung_result *r, const json_t *o2, const char *content, const json_t *ex)
+{
+	int rc = rung_store_put(s, r, content ? content : "", NULL);
+	if (rc == 0)
+		rc = extras_put(s, ex, r->key, r->created);
+	const json_t *cs = json_object_get(o2, "commits");
+	size_t k;
+	json_t *v;
+	json_array_foreach(cs, k, v)
+	{
+		if (rc == 0 && json_is_string(v))
+			rc = rung_store_link(s, json_string_value(v), r->key);
+	}
+	return rc;
 }
 
 int rung_import_stream(int *n_out, rung_store *s, FILE *f, const char *file)
@@ -92,25 +117,14 @@ int rung_import_stream(int *n_out, rung_store *s, FILE *f, const char *file)
 			 r.env.valid && r.env.gpu[0] ? r.env.gpu : "an unknown GPU", date);
 		const char *content = json_string_value(json_object_get(o2, "content"));
 		const json_t *ex = json_object_get(o2, "extras");
+		/* the line's result, extras and links: one transaction, all or none */
 		if ((rc = extras_check(ex, file, lineno))) {
 			;
 		} else if (!r.key[0]) {
 			rc = rung_error_set(RUNG_EUSAGE, "%s:%d: result has no key", file, lineno);
-		} else if (rung_store_put(s, &r, content ? content : "", NULL) < 0) {
-			rung_error_state st;
-			rung_error_save(&st);
-			rc = rung_error_set(st.code < 0 ? st.code : RUNG_ESTORE, "%s:%d: %s", file, lineno, st.msg);
-		} else if ((rc = extras_put(s, ex, r.key, r.created, file, lineno))) {
-			;
+		} else if ((rc = rung_store_begin(s)) < 0 || (rc = rung_store_end(s, import_line(s, &r, o2, content, ex))) < 0) {
+			rc = line_error(file, lineno);
 		} else {
-			json_t *cs = json_object_get(o2, "commits");
-			size_t k;
-			json_t *v;
-			json_array_foreach(cs, k, v)
-			{
-				if (json_is_string(v))
-					rung_store_link(s, json_string_value(v), r.key);
-			}
 			n++;
 		}
 		rung_result_clear(&r);

@@ -78,9 +78,8 @@ static int load_source(rung_task_source *s, const char *dir, const char *name, c
 	return 0;
 }
 
-/* t->root: the working tree of the repository t->dir is in, else t->dir;
- * then every file the spec names must lie inside it. */
-static int confine(rung_task *t)
+/* t->root: the working tree of the repository t->dir is in, else t->dir. */
+static int find_root(rung_task *t)
 {
 	rung_repo *r = NULL;
 	if (rung_repo_open(&r, t->dir) == 0 && rung_repo_workdir(r)[0]) {
@@ -92,8 +91,31 @@ static int confine(rung_task *t)
 	}
 	rung_repo_free(r);
 	rung_error_clear();
-	if (!t->root)
+	return t->root ? 0 : rung_error_set(RUNG_ENOMEM, "out of memory");
+}
+
+/* The spec file itself lies inside t->root like every file it names: a
+ * rung.ini linked out of the repository is refused before it is read, so none
+ * of its text (a token in ~/.git-credentials) reaches a message. spec_path is
+ * the task directory or the .ini file. */
+static int confine_spec_file(const rung_task *t, const char *spec_path, bool is_dir)
+{
+	char *ini = is_dir ? rung_path_join(spec_path, "rung.ini") : strdup(spec_path);
+	if (!ini)
 		return rung_error_set(RUNG_ENOMEM, "out of memory");
+	char *res = NULL;
+	int rc = rung_fs_confined(&res, t->root, ini);
+	if (rc == RUNG_EINVAL)
+		rc = rung_error_set(RUNG_ESPEC, "%s: the spec is outside %s (%s): it is %s; rung reads no spec from outside",
+				    ini, t->root_what, t->root, res ? res : "?");
+	free(res);
+	free(ini);
+	return rc;
+}
+
+/* Every file the spec names must lie inside t->root. */
+static int confine(rung_task *t)
+{
 	int rc = rung_spec_confine(t->spec, t->root, t->root_what);
 	return rc == RUNG_EINVAL ? rung_error_recode(RUNG_ESPEC) : rc;
 }
@@ -152,7 +174,14 @@ int rung_task_load(rung_task *out, const char *arg)
 		free(spec_path);
 		return rung_error_set(RUNG_ENOMEM, "out of memory");
 	}
-	int rc = rung_spec_load(&out->spec, spec_path);
+	int rc = find_root(out);
+	if (rc == 0)
+		rc = confine_spec_file(out, spec_path, S_ISDIR(st.st_mode) || !ends_with(arg, ".ini"));
+	if (rc < 0) {
+		free(spec_path);
+		return rc;
+	}
+	rc = rung_spec_load(&out->spec, spec_path);
 	free(spec_path);
 	if (rc < 0)
 		return rc == RUNG_ENOMEM ? rc : rung_error_recode(RUNG_ESPEC);

@@ -48,6 +48,10 @@ enum {
 #include <stdio.h>
 void rung_cli_inert_stdio(void);
 FILE *rung_cli_tty_stderr(void);
+/* Redraws rung's one-line status on the terminal's stderr: "\r\033[K" and then
+ * the formatted text made inert (rung_inert: newline and every control become
+ * visible escapes), so a name from the repository cannot act on the terminal. */
+void rung_cli_tty_status(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 #define RUNG_CMD_DECL(name, summary) \
 	int rung_cmd_##name(int argc, char **argv); \

@@ -31,8 +31,7 @@ static void progress(void *ud, rung_step_id step, double frac, const char *msg)
 {
 	(void)ud;
 	(void)step;
-	fprintf(rung_cli_tty_stderr(), "\r\033[K[ceilings] %3.0f%% %s", 100 * (isfinite(frac) ? frac : 0), msg ? msg : "");
-	fflush(stderr);
+	rung_cli_tty_status("[ceilings] %3.0f%% %s", 100 * (isfinite(frac) ? frac : 0), msg ? msg : "");
 }
 
 static const struct {

@@ -20,6 +20,7 @@ typedef struct {
 	FILE *f;
 	rung_store *s;
 	int n;
+	int damaged; /* extras that did not read or parse: said, left out, exit 5 */
 } ex_ctx;
 
 static int one(void *ud, const rung_result *r, const char *json, const char *content)
@@ -48,14 +49,19 @@ static int one(void *ud, const rung_result *r, const char *json, const char *con
 	};
 	for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
 		char *txt = NULL;
-		if (rung_store_get_extra(&txt, x->s, r->key, kinds[k]) == 0) {
-			json_t *v = json_loads(txt, 0, NULL);
-			if (v)
-				json_object_set_new(ex, kinds[k], v);
+		int e = rung_store_get_extra(&txt, x->s, r->key, kinds[k]);
+		json_error_t err;
+		json_t *v = e == 0 ? json_loads(txt, 0, &err) : NULL;
+		if (v) {
+			json_object_set_new(ex, kinds[k], v);
+		} else if (e != RUNG_ENOTFOUND) { /* damage: never dropped without a word */
+			fprintf(stderr, "rung export: the stored %s data of %.12s does not %s (%s): left out\n", kinds[k],
+			        r->key, e == 0 ? "parse" : "read", e == 0 ? err.text : rung_error_last());
+			x->damaged++;
 		}
 		free(txt);
+		rung_error_clear();
 	}
-	rung_error_clear();
 	if (json_object_size(ex))
 		json_object_set_new(o, "extras", ex);
 	else
@@ -97,7 +103,7 @@ int rung_cmd_export(int argc, char **argv)
 	rc = rung_cli_vctx_open(&c, "export", &eo.where, RUNG_VCTX_STORE_READ | (eo.where.task ? RUNG_VCTX_TASK : 0));
 	if (rc)
 		return rc;
-	ex_ctx x = {stdout, c.store, 0};
+	ex_ctx x = {stdout, c.store, 0, 0};
 	if (out && !(x.f = fopen(out, "w"))) { /* a path the user gave: a usage error */
 		fprintf(stderr, "rung export: --out %s: %s\n", out, strerror(errno));
 		rung_vctx_close(&c);
@@ -113,6 +119,13 @@ int rung_cmd_export(int argc, char **argv)
 	}
 	if (out)
 		fprintf(stderr, "rung export: %d result(s) written to %s\n", x.n, out);
+	if (x.damaged && rc == 0) {
+		fprintf(stderr,
+		        "rung export: %d stored profile extra(s) are damaged and were left out: `rung store check` says "
+		        "what is damaged\n",
+		        x.damaged);
+		rc = RUNG_EXIT_INTERNAL;
+	}
 	rung_vctx_close(&c);
 	return rc;
 }

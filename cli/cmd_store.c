@@ -123,6 +123,11 @@ static int rebuild(const char *path, bool force)
 	}
 	char c[1024], l[256];
 	counts(c, sizeof(c), &rep);
+	if (rep.resumed) {
+		printf("%s: an interrupted rebuild's finished copy is now in place: %s\n", path, c);
+		rung_store_report_clear(&rep);
+		return RUNG_EXIT_OK;
+	}
 	printf("%s: moved aside to %s (kept: nothing was deleted)\n", path, rep.aside);
 	printf("new store at %s, recovered: %s\n", path, c);
 	if (rep.damaged) {
@@ -156,8 +161,12 @@ int rung_cmd_store(int argc, char **argv)
 		fprintf(stderr, "rung store: %s\n", rung_error_last());
 		return e == RUNG_ENOTFOUND ? RUNG_EXIT_USAGE : RUNG_EXIT_INTERNAL;
 	}
-	char path[4200];
-	snprintf(path, sizeof(path), "%srung/results.db", rung_repo_gitdir(repo));
+	char dir[4096], path[4200];
+	e = rung_store_repo_path(dir, path, repo);
 	rung_repo_free(repo);
+	if (e < 0) {
+		fprintf(stderr, "rung store: %s\n", rung_error_last());
+		return RUNG_EXIT_INTERNAL;
+	}
 	return !strcmp(what, "check") ? check(path) : rebuild(path, so.force);
 }

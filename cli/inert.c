@@ -8,9 +8,12 @@
  * through two filtering streams: newline and tab pass, every other control, DEL,
  * C1, bidi controls and invalid UTF-8 become visible escapes (core/inert.h
  * rung_inert_lines). rung's own progress line, the one place rung means to move
- * the cursor, goes to rung_cli_tty_stderr(), the unfiltered stderr. JSON output
+ * the cursor, goes to rung_cli_tty_stderr(), the unfiltered stderr, and only
+ * through rung_cli_tty_status, whose text (a kernel's file name, a step's
+ * message) is made inert on one line (rung_inert). JSON output
  * is ASCII (JSON_ENSURE_ASCII), so the filter never changes it. */
 #define _GNU_SOURCE /* fopencookie */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -113,4 +116,17 @@ FILE *rung_cli_tty_stderr(void)
 		return tty_err;
 	}
 	return stderr;
+}
+
+void rung_cli_tty_status(const char *fmt, ...)
+{
+	char text[1024], out[4096];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	rung_inert(out, sizeof(out), text, strlen(text));
+	FILE *f = rung_cli_tty_stderr();
+	fprintf(f, "\r\033[K%s", out);
+	fflush(f);
 }

@@ -24,9 +24,7 @@ void rung_cli_progress(void *ud, rung_step_id step, double frac, const char *msg
 	(void)ud;
 	if (step == RUNG_STEP_COMPILE || !isatty(STDERR_FILENO))
 		return;
-	fprintf(rung_cli_tty_stderr(), "\r\033[K[%s] %3.0f%% %s", rung_step_name(step), 100 * (isfinite(frac) ? frac : 0),
-		msg ? msg : "");
-	fflush(rung_cli_tty_stderr());
+	rung_cli_tty_status("[%s] %3.0f%% %s", rung_step_name(step), 100 * (isfinite(frac) ? frac : 0), msg ? msg : "");
 }
 
 void rung_cli_progress_clear(void)
@@ -322,9 +320,8 @@ void rung_cli_eval_progress(void *ud, int index, int total, const rung_version *
 			int sec = (int)(el / done * (total - done));
 			snprintf(eta, sizeof(eta), "%d:%02d", sec / 60, sec % 60);
 		}
-		fprintf(rung_cli_tty_stderr(), "\r\033[K[%s] %d/%d %s %s%s%s ETA %s", bar, index + 1, total, id,
-			rung_step_name(step), msg && *msg ? ": " : "", msg ? msg : "", eta);
-		fflush(rung_cli_tty_stderr());
+		rung_cli_tty_status("[%s] %d/%d %s %s%s%s ETA %s", bar, index + 1, total, id, rung_step_name(step),
+				    msg && *msg ? ": " : "", msg ? msg : "", eta);
 	} else if ((int)step != b->last_step) {
 		fprintf(stderr, "%s %d/%d %s %s\n", b->cmd, index + 1, total, id, rung_step_name(step));
 	}

@@ -576,6 +576,15 @@ int rung_ncu_line_top_stall(const rung_ncu_source *s, const rung_ncu_line *l)
 	return best;
 }
 
+int64_t rung_ncu_source_samples(const rung_ncu_source *s)
+{
+	int64_t sum = 0;
+	for (int i = 0; i < s->nlines; i++)
+		if (s->lines[i].samples > 0)
+			sum = s->lines[i].samples > INT64_MAX - sum ? INT64_MAX : sum + s->lines[i].samples;
+	return sum;
+}
+
 static json_t *count_json(int64_t v)
 {
 	return v < 0 ? json_null() : json_integer(v);

@@ -94,6 +94,10 @@ int rung_ncu_source_parse(rung_ncu_source *out, const char *text, size_t len, co
 void rung_ncu_source_clear(rung_ncu_source *s);
 json_t *rung_ncu_source_to_json(const rung_ncu_source *s);
 int rung_ncu_source_from_json(rung_ncu_source *s, const json_t *j);
+/* The warp stall samples of every line summed (absent ones as 0), saturated
+ * at INT64_MAX: a page read back from the store or an import may hold any
+ * count. */
+int64_t rung_ncu_source_samples(const rung_ncu_source *s);
 /* The reason with the most samples on line l (-1 when none is above zero). */
 int rung_ncu_line_top_stall(const rung_ncu_source *s, const rung_ncu_line *l);
 

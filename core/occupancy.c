@@ -82,16 +82,18 @@ int rung_occupancy_calc(rung_occupancy *out, const char *arch, const rung_occ_in
 	out->by_blocks = a->max_blocks;
 
 	/* registers: per warp, rounded to the allocation unit, packed per sub-partition */
-	int reg_warp = (int)round_up((int64_t)in->regs * 32, a->reg_unit);
-	out->regs_per_block = reg_warp * wpb;
+	/* in 64 bits: a count from a damaged CUBIN or an imported result may be near INT32_MAX */
+	int64_t reg_warp = round_up((int64_t)in->regs * 32, a->reg_unit);
+	int64_t per_block = reg_warp * wpb;
+	out->regs_per_block = per_block > INT32_MAX ? INT32_MAX : (int)per_block;
 	/* the hardware checks the block as if its warps were spread over every sub-partition */
-	int64_t assumed = (int64_t)reg_warp * round_up(wpb, a->subpartitions);
-	if (in->regs > a->max_regs_thread || assumed > a->regs_per_block || out->regs_per_block > a->regs_per_block)
+	int64_t assumed = reg_warp * round_up(wpb, a->subpartitions);
+	if (in->regs > a->max_regs_thread || assumed > a->regs_per_block || per_block > a->regs_per_block)
 		out->by_regs = 0;
 	else if (reg_warp == 0)
 		out->by_regs = INT32_MAX;
 	else
-		out->by_regs = (a->regs_per_sm / a->subpartitions / reg_warp) * a->subpartitions / wpb;
+		out->by_regs = (int)((a->regs_per_sm / a->subpartitions / reg_warp) * a->subpartitions / wpb);
 
 	/* shared memory: static + dynamic must fit a block; each block also holds the reservation */
 	int64_t used = in->static_smem + in->dynamic_smem;

@@ -1,10 +1,17 @@
 #include "core/roofline_guard.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "core/err.h"
+
+/* kHz from a recorded MHz; 0 (unknown) for a value that is none or does not fit */
+static int khz_of(int mhz)
+{
+	return mhz > 0 && mhz <= INT_MAX / 1000 ? mhz * 1000 : 0;
+}
 
 int rung_env_device_attrs(rung_device_attrs *out, const rung_env *e)
 {
@@ -16,8 +23,8 @@ int rung_env_device_attrs(rung_device_attrs *out, const rung_env *e)
 	minor = major % 10;
 	major /= 10;
 	out->sms = e->sms;
-	out->sm_clock_khz = e->sm_clock_mhz * 1000;
-	out->mem_clock_khz = e->mem_clock_mhz * 1000;
+	out->sm_clock_khz = khz_of(e->sm_clock_mhz);
+	out->mem_clock_khz = khz_of(e->mem_clock_mhz);
 	out->bus_width_bits = e->bus_width;
 	out->major = major;
 	out->minor = minor;

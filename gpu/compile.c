@@ -454,10 +454,28 @@ static int check_bytes(src_set *x, size_t *skip, const char *text, size_t len, c
 	return RUNG_ECOMPILE;
 }
 
+/* True when NVRTC's lookup stops at p: anything there but a directory. A FIFO
+ * or a device counts, so that rung finds it first and refuses it (reading it
+ * would block NVRTC, or never end) instead of passing over it. */
 static bool is_file(const char *p)
 {
 	struct stat st;
-	return stat(p, &st) == 0 && S_ISREG(st.st_mode);
+	return stat(p, &st) == 0 && !S_ISDIR(st.st_mode);
+}
+
+/* Reads a header found on disk; a file that does not read (not a regular
+ * file, too large, no permission) is the compile error "FILE:LINE: #include
+ * "NAME": why" (file NULL: no place), since NVRTC would open it next. */
+static int read_header(src_set *x, char **t, size_t *tl, const char *path, const char *file, int line, const char *name)
+{
+	if (rung_fs_read_file(t, tl, path, RUNG_FS_MAX_TEXT) == 0)
+		return 0;
+	if (file)
+		errorf(x->out, "%s:%d: #include \"%s\": %s", file, line, name, rung_error_last());
+	else
+		errorf(x->out, "#include \"%s\": %s", name, rung_error_last());
+	rung_error_clear();
+	return RUNG_ECOMPILE;
 }
 
 static char *join(const char *dir, const char *name)
@@ -522,10 +540,8 @@ static int check_includes(src_set *x, const char *text, const char *dir, int dep
 			break;
 		char *t = NULL;
 		size_t tl = 0, skip = 0;
-		if (rung_fs_read_file(&t, &tl, path, RUNG_FS_MAX_TEXT) < 0) {
-			rung_error_clear(); /* unreadable: NVRTC says so */
-			continue;
-		}
+		if ((e = read_header(x, &t, &tl, path, NULL, 0, names[i])) < 0)
+			break;
 		if ((e = own(x, t)) < 0 || (e = check_bytes(x, &skip, t, tl, path)) < 0)
 			break;
 		if (skip) {
@@ -653,10 +669,8 @@ static int confine_text(confine_walk *w, const char *text, size_t len, const cha
 		w->seen[w->nseen++] = found;
 		char *t = NULL;
 		size_t tl = 0;
-		if (rung_fs_read_file(&t, &tl, found, RUNG_FS_MAX_TEXT) < 0) {
-			rung_error_clear(); /* unreadable: NVRTC says so */
-			continue;
-		}
+		if ((e = read_header(w->x, &t, &tl, found, file, inc->line, inc->name)) < 0)
+			break;
 		char *hdir = rung_fs_dir_of(found);
 		e = hdir ? confine_text(w, t, tl, found, hdir, depth + 1) : rung_error_set(RUNG_ENOMEM, "out of memory");
 		free(hdir);

@@ -1,5 +1,6 @@
 #include "gpu/cubin.h"
 
+#include <inttypes.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -211,15 +212,18 @@ int rung_cubin_entry_names(char *buf, size_t len, int *count, const void *cubin,
 
 typedef struct {
 	uint32_t sym;
-	int regs;
+	uint32_t regs; /* as stored: checked by the caller */
 	bool found;
 } regcount;
+
+/* No architecture gives a thread more registers than this. */
+enum { MAX_REGS_THREAD = 255 };
 
 static void regcount_attr(void *ud, int attr, const unsigned char *b, uint64_t l)
 {
 	regcount *r = ud;
 	if (attr == EIATTR_REGCOUNT && l >= 8 && rd(b, 4) == r->sym) {
-		r->regs = (int)rd(b + 4, 4);
+		r->regs = (uint32_t)rd(b + 4, 4);
 		r->found = true;
 	}
 }
@@ -266,9 +270,14 @@ int rung_cubin_entry_info(rung_cubin_entry *out, const void *cubin, size_t n, co
 					continue;
 				regcount r = {.sym = (uint32_t)(k / 24)};
 				each_attr(global, global_n, regcount_attr, &r);
+				if (r.found && r.regs > MAX_REGS_THREAD)
+					return rung_error_set(RUNG_EINVAL,
+					                      "CUBIN: kernel %s: EIATTR_REGCOUNT says %" PRIu32
+					                      " registers a thread, more than any GPU has (%d): a damaged CUBIN",
+					                      entry, r.regs, MAX_REGS_THREAD);
 				if (r.found) {
 					out->has_regs = true;
-					out->regs = r.regs;
+					out->regs = (int)r.regs;
 				}
 				break;
 			}

@@ -322,6 +322,25 @@ static void test_source_truncated(void)
 	rung_ncu_source_clear(&s);
 }
 
+/* The samples of a page summed, saturated: an imported page may hold any count (#30 D7). */
+static void test_source_samples(void)
+{
+	rung_ncu_line l[3];
+	memset(l, 0, sizeof(l));
+	l[0].samples = INT64_MAX;
+	l[1].samples = 5;
+	l[2].samples = -1; /* absent */
+	rung_ncu_source s;
+	memset(&s, 0, sizeof(s));
+	s.lines = l;
+	s.nlines = 3;
+	CHECK(rung_ncu_source_samples(&s) == INT64_MAX);
+	l[0].samples = 7;
+	CHECK(rung_ncu_source_samples(&s) == 12);
+	s.nlines = 0;
+	CHECK(rung_ncu_source_samples(&s) == 0);
+}
+
 static void test_source_json(void)
 {
 	const char *files[] = {"regblock2d.source.csv", "softmax.source.csv", "tf32.source.csv"};
@@ -418,6 +437,7 @@ int main(void)
 	T_RUN(test_source_regblock2d);
 	T_RUN(test_source_truncated);
 	T_RUN(test_source_json);
+	T_RUN(test_source_samples);
 	T_RUN(test_source_errors);
 	T_RUN(test_agree);
 	return t_done();

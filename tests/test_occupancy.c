@@ -27,6 +27,21 @@ static rung_occupancy occ(const char *arch, int threads, int regs, int64_t st, i
 	return o;
 }
 
+/* A register count from a damaged CUBIN or an imported result: no overflow,
+ * no block fits (#30 D7). */
+static void t_huge_registers(void)
+{
+	static const int regs[] = {(1 << 26) + 1, INT32_MAX, 256};
+	for (size_t k = 0; k < sizeof(regs) / sizeof(regs[0]); k++) {
+		rung_occupancy o = occ("sm_90", 1024, regs[k], 0, 0, 0);
+		CHECK_INT(o.by_regs, 0);
+		CHECK_INT(o.blocks, 0);
+		CHECK(o.regs_per_block >= 256 * 32 * 32 || o.regs_per_block == INT32_MAX);
+		CHECK(o.regs_per_block > 0);
+	}
+	CHECK_INT(occ("sm_90", 1024, INT32_MAX, 0, 0, 0).regs_per_block, INT32_MAX);
+}
+
 static void t_arch_table(void)
 {
 	CHECK_STR(rung_occ_arch_find("sm_90")->name, "sm_90");
@@ -318,6 +333,7 @@ out:
 int main(void)
 {
 	T_RUN(t_arch_table);
+	T_RUN(t_huge_registers);
 	T_RUN(t_errors);
 	T_RUN(t_sm90_registers);
 	T_RUN(t_smem);

@@ -238,6 +238,29 @@ static void test_cubin(void)
 		CHECK_INT(e.size[i], want[i]);
 	CHECK(e.has_regs);
 	CHECK_INT(e.regs, pc.kinfo.regs); /* EIATTR_REGCOUNT says what ptxas said */
+	/* a damaged count (every EIATTR_REGCOUNT of the image: format 04, attribute 2f, 8 bytes) is refused */
+	static const uint32_t bad[] = {0xffffffffu, 0x7fffffffu, (1u << 26) + 1, 256};
+	for (size_t k = 0; k < sizeof(bad) / sizeof(bad[0]); k++) {
+		unsigned char *img = malloc(pc.cubin_len);
+		CHECK(img != NULL);
+		if (!img)
+			break;
+		memcpy(img, pc.cubin, pc.cubin_len);
+		int patched = 0;
+		for (size_t o = 0; o + 12 <= pc.cubin_len; o++)
+			if (!memcmp(img + o, "\x04\x2f\x08\x00", 4)) {
+				for (int b = 0; b < 4; b++)
+					img[o + 8 + b] = (unsigned char)(bad[k] >> (8 * b));
+				patched++;
+			}
+		CHECK(patched >= 1);
+		rung_cubin_entry d;
+		CHECK_INT(rung_cubin_entry_info(&d, img, pc.cubin_len, "softmax_kernel"), RUNG_EINVAL);
+		CHECK_CONTAINS(rung_error_last(), "EIATTR_REGCOUNT says");
+		CHECK_CONTAINS(rung_error_last(), "a damaged CUBIN");
+		rung_error_clear();
+		free(img);
+	}
 
 	/* the CUBIN as a version: loaded as it is, its registers read from it */
 	CHECK_INT(compile_file(&c, s, pc.cubin, pc.cubin_len, "softmax.cubin", "softmax_kernel"), 0);

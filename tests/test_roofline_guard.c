@@ -56,6 +56,15 @@ static void test_env_attrs(void)
 	CHECK_INT(rung_env_device_attrs(&a, &e), 0);
 	CHECK_INT(a.major, 8);
 	CHECK_INT(a.minor, 6);
+	/* clocks that do not fit in kHz (an imported result): unknown, no overflow (#30 D7) */
+	e.sm_clock_mhz = INT32_MIN;
+	e.mem_clock_mhz = INT32_MAX;
+	CHECK_INT(rung_env_device_attrs(&a, &e), 0);
+	CHECK_INT(a.sm_clock_khz, 0);
+	CHECK_INT(a.mem_clock_khz, 0);
+	e.sm_clock_mhz = -5;
+	CHECK_INT(rung_env_device_attrs(&a, &e), 0);
+	CHECK_INT(a.sm_clock_khz, 0);
 	e.valid = false;
 	CHECK_INT(rung_env_device_attrs(&a, &e), RUNG_EINVAL);
 }

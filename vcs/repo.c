@@ -474,14 +474,20 @@ int rung_repo_blob_id(char out[41], rung_repo *r, const char *rev, const char *p
 			free(abs);
 			return ce;
 		}
-		struct stat st;
-		if (stat(abs, &st) != 0) {
-			free(abs);
-			return rung_error_set(RUNG_ENOTFOUND, "%s: not in the working tree", path);
-		}
-		git_oid oid;
-		int e = git_odb_hashfile(&oid, abs, GIT_OBJECT_BLOB);
+		/* read as every working-tree file is (read_disk): a FIFO, a
+		 * device or a file past the text limit is refused, never opened
+		 * blocking nor hashed without bound */
+		char *buf = NULL;
+		size_t n = 0;
+		int e = read_disk(&buf, &n, abs, path);
 		free(abs);
+		if (e == RUNG_ENOTFOUND)
+			return rung_error_set(RUNG_ENOTFOUND, "%s: not in the working tree", path);
+		if (e < 0)
+			return e;
+		git_oid oid;
+		e = git_odb_hash(&oid, buf, n, GIT_OBJECT_BLOB);
+		free(buf);
 		if (e < 0)
 			return rung_git_error(e, path);
 		git_oid_tostr(out, 41, &oid);

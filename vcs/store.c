@@ -27,6 +27,7 @@ struct rung_store {
 	char *path;
 	char *readonly;   /* why it is open read-only; NULL when writable */
 	int last_rc;      /* SQLite's code of the last error */
+	int txn;          /* depth of rung_store_begin (the outermost one is the transaction) */
 	int read_err;     /* the first error a read met (0: none) ... */
 	char *read_msg;   /* ... and its message */
 	struct {
@@ -134,6 +135,26 @@ static int exec(rung_store *s, const char *sql)
 		return e;
 	}
 	return 0;
+}
+
+int rung_store_begin(rung_store *s)
+{
+	if (s->txn++)
+		return 0;
+	int e = exec(s, "BEGIN IMMEDIATE");
+	if (e < 0)
+		s->txn = 0;
+	return e;
+}
+
+int rung_store_end(rung_store *s, int e)
+{
+	if (s->txn <= 0 || --s->txn > 0)
+		return e; /* an inner one: the outermost commits or rolls back */
+	if (e == 0 && (e = exec(s, "COMMIT")) == 0)
+		return 0;
+	sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+	return e;
 }
 
 /* ---- schema -------------------------------------------------------------- */
@@ -377,16 +398,39 @@ int rung_store_open(rung_store **out, const char *path)
 	return rung_store_open_schema(out, path, RUNG_STORE_SCHEMA);
 }
 
-static void repo_store_path(char dir[4096], char path[4200], rung_repo *r)
+/* A link where the store lives: refused (docs/CLI.md, "A link in .git/rung"). */
+static int refuse_link(const char *p)
+{
+	struct stat sb;
+	if (lstat(p, &sb) != 0 || !S_ISLNK(sb.st_mode))
+		return 0;
+	return rung_error_set(RUNG_ESTORE,
+			      "%s: a symbolic link: rung keeps its results store in the repository's own .git/rung and never "
+			      "follows a link there (remove the link, or move what it points to in its place)",
+			      p);
+}
+
+int rung_store_repo_path(char dir[4096], char path[4200], rung_repo *r)
 {
 	snprintf(dir, 4096, "%srung", rung_repo_gitdir(r));
 	snprintf(path, 4200, "%s/results.db", dir);
+	int e = refuse_link(dir);
+	static const char *const sides[] = {"", "-wal", "-shm", "-journal"};
+	for (size_t i = 0; e == 0 && i < sizeof(sides) / sizeof(sides[0]); i++) {
+		char p[4300];
+		snprintf(p, sizeof(p), "%s%s", path, sides[i]);
+		e = refuse_link(p);
+	}
+	return e;
 }
 
 int rung_store_open_repo(rung_store **out, rung_repo *r)
 {
+	*out = NULL;
 	char dir[4096], path[4200];
-	repo_store_path(dir, path, r);
+	int e = rung_store_repo_path(dir, path, r);
+	if (e < 0)
+		return e;
 	if (mkdir(dir, 0755) != 0 && errno != EEXIST)
 		return rung_error_set(RUNG_EIO, "%s: %s", dir, strerror(errno));
 	return rung_store_open(out, path);
@@ -394,8 +438,11 @@ int rung_store_open_repo(rung_store **out, rung_repo *r)
 
 int rung_store_open_repo_read(rung_store **out, rung_repo *r)
 {
+	*out = NULL;
 	char dir[4096], path[4200];
-	repo_store_path(dir, path, r);
+	int e = rung_store_repo_path(dir, path, r);
+	if (e < 0)
+		return e;
 	if (mkdir(dir, 0755) != 0 && errno != EEXIST) {
 		if (errno != EACCES && errno != EPERM && errno != EROFS)
 			return rung_error_set(RUNG_EIO, "%s: %s", dir, strerror(errno));
@@ -598,17 +645,16 @@ int rung_store_put(rung_store *s, const rung_result *r, const char *content, con
 	char *json = rung_result_to_json(r);
 	if (!json)
 		return rung_error_set(RUNG_ENOMEM, "store: cannot serialise result: %s", rung_error_last());
-	int e = exec(s, "BEGIN IMMEDIATE");
-	if (e == 0)
-		e = insert_result(s, r, content, json);
+	int e = rung_store_begin(s);
+	if (e < 0) {
+		free(json);
+		return e;
+	}
+	e = insert_result(s, r, content, json);
 	if (e == 0 && commit && commit[0] && strcmp(commit, "WORKTREE"))
 		e = link_commit(s, commit, r->key);
-	if (e == 0)
-		e = exec(s, "COMMIT");
-	else
-		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
 	free(json);
-	return e;
+	return rung_store_end(s, e);
 }
 
 int rung_store_link(rung_store *s, const char *commit, const char *key)

@@ -29,8 +29,14 @@ typedef struct rung_store rung_store;
 
 /* Opens (creating) the store at path and migrates it to RUNG_STORE_SCHEMA. */
 int rung_store_open(rung_store **out, const char *path);
-/* <gitdir>/rung/results.db (the directory is created). */
+/* <gitdir>/rung/results.db (the directory is created). A symbolic link as
+ * .git/rung or as results.db (or its -wal, -shm, -journal) is refused,
+ * RUNG_ESTORE naming it: rung never keeps or reads its store where a link
+ * points (docs/CLI.md). */
 int rung_store_open_repo(rung_store **out, rung_repo *r);
+/* The store's directory and path in a repository, with the links refused as
+ * above: 0, or RUNG_ESTORE. */
+int rung_store_repo_path(char dir[4096], char path[4200], rung_repo *r);
 /* Opens and migrates only up to `version` (tests of the migrations). */
 int rung_store_open_schema(rung_store **out, const char *path, int version);
 /* For commands that only read (log, brief, the workbench, export): as
@@ -73,6 +79,14 @@ typedef struct {
 void rung_content_hash(char out[65], const rung_key_input *in);
 /* 64 hex digits: the result key, content hash + device UUID. */
 void rung_result_key(char out[65], const char *content, const char *device_uuid);
+
+/* Several writes as one transaction: rung_store_begin, the writes (each of
+ * rung_store_put's own transactions then joins this one), and
+ * rung_store_end(s, e), which commits when e is 0 and rolls everything back
+ * otherwise; it returns e, or the commit's error. They nest: only the
+ * outermost pair commits. */
+int rung_store_begin(rung_store *s);
+int rung_store_end(rung_store *s, int e);
 
 /* Stores r (r->key must be set; content is its content hash) as live or, when
  * r->recorded, recorded; replaces an earlier result with the same key and kind.

@@ -7,7 +7,9 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
+#include <jansson.h>
 #include <sqlite3.h>
 
 #include "core/err.h"
@@ -289,6 +291,25 @@ static int plain_row(scan *sc, sqlite3_stmt *st)
 	return 0;
 }
 
+/* Profile side data (vcs/prof_store.h): its JSON must parse, as every reader
+ * parses it; one that does not is damage, named, and not copied. */
+static int extra_row(scan *sc, sqlite3_stmt *st)
+{
+	const char *json = text_at(st, column(st, "json"));
+	json_error_t err;
+	json_t *j = json ? json_loads(json, 0, &err) : NULL;
+	if (!j) {
+		const char *key = text_at(st, column(st, "key")), *kind = text_at(st, column(st, "kind"));
+		sc->t->bad++;
+		problem(sc->rep, "%s: the stored %s data of %.12s (row %lld) does not parse: %s", sc->table,
+		        kind ? kind : "profile", key ? key : "a result", (long long)sqlite3_column_int64(st, 0),
+		        json ? err.text : "no JSON");
+		return 0;
+	}
+	json_decref(j);
+	return plain_row(sc, st);
+}
+
 /* The insert of a plain table's rows into the new store, with the columns of
  * the table read (created there first, from its schema, where the new store
  * lacks it: a table made on first use). */
@@ -381,8 +402,9 @@ static int scan_all(rung_store_report *rep, sqlite3 *db, rung_store *dst)
 			e = 0;
 		} else {
 			sqlite3 *d = dst ? rung_store_db(dst) : NULL;
+			/* (inside a rebuild's own transaction this BEGIN fails and the rows join that one) */
 			bool txn = d && !results && sqlite3_exec(d, "BEGIN IMMEDIATE", NULL, NULL, NULL) == SQLITE_OK;
-			e = scan_table(&sc, results ? result_row : plain_row);
+			e = scan_table(&sc, results ? result_row : !strcmp(name, "profile_extra") ? extra_row : plain_row);
 			if (txn && sqlite3_exec(d, e == 0 ? "COMMIT" : "ROLLBACK", NULL, NULL, NULL) != SQLITE_OK &&
 			    e == 0)
 				e = rung_error_set(RUNG_ESTORE, "%s: %s", name, sqlite3_errmsg(d));
@@ -444,6 +466,50 @@ static int open_damaged(sqlite3 **db, rung_store_report *rep, const char *path)
 	return e;
 }
 
+
+/* The files of a store: the database and its journal. */
+static const char *const sides[] = {"", "-wal", "-shm", "-journal"};
+enum { NSIDES = sizeof(sides) / sizeof(sides[0]) };
+
+/* PATH and a suffix (".rebuilding"), and a side ("-wal") */
+static void name_of(char *buf, size_t len, const char *path, const char *suffix, int side)
+{
+	snprintf(buf, len, "%s%s%s", path, suffix, sides[side]);
+}
+
+/* Removes base and its sides (a stale partial copy). */
+static void remove_store_files(const char *base)
+{
+	for (int i = 0; i < NSIDES; i++) {
+		char p[4400];
+		name_of(p, sizeof(p), base, "", i);
+		unlink(p);
+	}
+}
+
+/* What an interrupted rebuild left beside the store at path, as problems: a
+ * partial copy (the store itself untouched) or a finished one not yet in
+ * place. True when there is one. */
+static bool leftovers(rung_store_report *rep, const char *path)
+{
+	char p[4400];
+	struct stat sb;
+	bool any = false;
+	name_of(p, sizeof(p), path, ".rebuilding", 0);
+	if (lstat(p, &sb) == 0) {
+		problem(rep, "a rebuild was interrupted while it copied: %s holds part of a copy (this store is as it was "
+		        "before it); `rung store rebuild` starts it again", p);
+		any = true;
+	}
+	name_of(p, sizeof(p), path, ".rebuilt", 0);
+	if (lstat(p, &sb) == 0) {
+		problem(rep, "a rebuild was interrupted before it put its copy in place: %s is the rebuilt store; "
+		        "`rung store rebuild` puts it in place", p);
+		any = true;
+	}
+	return any;
+}
+
 int rung_store_check(rung_store_report *out, const char *path)
 {
 	memset(out, 0, sizeof(*out));
@@ -451,19 +517,68 @@ int rung_store_check(rung_store_report *out, const char *path)
 	int e = open_damaged(&db, out, path);
 	if (e < 0 || !db)
 		return e;
+	leftovers(out, path);
 	integrity(out, db);
 	e = scan_all(out, db, NULL);
 	sqlite3_close_v2(db);
 	return e;
 }
 
-/* Renames from to to when from exists; -1 (errno set) when that fails. */
-static int move_if_there(const char *from, const char *to)
+/* The last step: the store's old journal (kept in the aside files) is
+ * removed, so that it is never applied to the new file, and PATH.rebuilt
+ * replaces PATH in one rename: a reader sees the old store or the new one,
+ * never none. */
+static int put_in_place(const char *path, const char *built)
+{
+	for (int i = 1; i < NSIDES; i++) {
+		char p[4400];
+		name_of(p, sizeof(p), path, "", i);
+		if (unlink(p) != 0 && errno != ENOENT)
+			return rung_error_set(RUNG_EIO, "%s: cannot be removed: %s (the rebuilt store waits at %s)", p,
+			                      strerror(errno), built);
+	}
+	if (rename(built, path) != 0)
+		return rung_error_set(RUNG_EIO, "%s: cannot be put in place of %s: %s", built, path, strerror(errno));
+	return 0;
+}
+
+/* Keeps the store's files under the aside name: hard links, so that the
+ * store stays where it is, unchanged, until the rebuilt one replaces it. */
+static int keep_aside(rung_store_report *out, const char *path)
 {
 	struct stat sb;
-	if (lstat(from, &sb) != 0)
-		return errno == ENOENT ? 0 : -1;
-	return rename(from, to);
+	time_t now = time(NULL);
+	struct tm tm;
+	localtime_r(&now, &tm);
+	char stamp[32];
+	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
+	/* PATH.damaged-YYYYMMDD-HHMMSS, -N added until the name is free */
+	for (int n = 0; n < 1000; n++) {
+		if (n)
+			snprintf(out->aside, sizeof(out->aside), "%s.damaged-%s-%d", path, stamp, n);
+		else
+			snprintf(out->aside, sizeof(out->aside), "%s.damaged-%s", path, stamp);
+		if (lstat(out->aside, &sb) != 0 && errno == ENOENT)
+			break;
+	}
+	for (int i = 0; i < NSIDES; i++) {
+		char from[4400], to[4400];
+		name_of(from, sizeof(from), path, "", i);
+		name_of(to, sizeof(to), out->aside, "", i);
+		if (lstat(from, &sb) != 0 && errno == ENOENT && i)
+			continue;
+		if (link(from, to) != 0) {
+			int err = errno;
+			for (int k = i - 1; k >= 0; k--) {
+				name_of(to, sizeof(to), out->aside, "", k);
+				unlink(to);
+			}
+			out->aside[0] = 0;
+			return rung_error_set(RUNG_EIO, "%s: a copy cannot be kept as %s.damaged-*: %s (nothing was changed)",
+			                      from, path, strerror(err));
+		}
+	}
+	return 0;
 }
 
 int rung_store_rebuild(rung_store_report *out, const char *path)
@@ -473,57 +588,49 @@ int rung_store_rebuild(rung_store_report *out, const char *path)
 	if (stat(path, &sb) != 0)
 		return rung_error_set(errno == ENOENT ? RUNG_ENOTFOUND : RUNG_EIO, "%s: %s", path,
 		                      errno == ENOENT ? "no results store (nothing to rebuild)" : strerror(errno));
-	/* aside: PATH.damaged-YYYYMMDD-HHMMSS, -N added until the name is free */
-	time_t now = time(NULL);
-	struct tm tm;
-	localtime_r(&now, &tm);
-	char stamp[32];
-	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
-	for (int n = 0; n < 1000; n++) {
-		if (n)
-			snprintf(out->aside, sizeof(out->aside), "%s.damaged-%s-%d", path, stamp, n);
-		else
-			snprintf(out->aside, sizeof(out->aside), "%s.damaged-%s", path, stamp);
-		if (lstat(out->aside, &sb) != 0 && errno == ENOENT)
-			break;
+	char building[4400], built[4400];
+	name_of(building, sizeof(building), path, ".rebuilding", 0);
+	name_of(built, sizeof(built), path, ".rebuilt", 0);
+	if (lstat(built, &sb) == 0) { /* the last run finished its copy: put it in place */
+		int e = put_in_place(path, built);
+		if (e == 0)
+			e = rung_store_check(out, path);
+		if (e == 0)
+			out->resumed = true;
+		return e;
 	}
-	if (rename(path, out->aside) != 0)
-		return rung_error_set(RUNG_EIO, "%s: cannot be moved aside to %s: %s (nothing was changed)", path,
-		                      out->aside, strerror(errno));
-	/* its journal goes with it: the -wal holds committed rows not yet in the file */
-	static const char *const sides[] = {"-wal", "-shm"};
-	for (int i = 0; i < 2; i++) {
-		char from[4300], to[4300];
-		snprintf(from, sizeof(from), "%s%s", path, sides[i]);
-		snprintf(to, sizeof(to), "%s%s", out->aside, sides[i]);
-		if (move_if_there(from, to) != 0) {
-			int err = errno;
-			for (int k = i - 1; k >= 0; k--) { /* put back what moved */
-				snprintf(from, sizeof(from), "%s%s", path, sides[k]);
-				snprintf(to, sizeof(to), "%s%s", out->aside, sides[k]);
-				rename(to, from);
-			}
-			rename(out->aside, path);
-			out->aside[0] = 0;
-			return rung_error_set(RUNG_EIO, "%s%s: cannot be moved aside: %s (nothing was changed)", path,
-			                      sides[i], strerror(err));
-		}
-	}
-	rung_store *dst = NULL;
-	int e = rung_store_open(&dst, path);
+	remove_store_files(building); /* a partial copy of an interrupted run */
+	int e = keep_aside(out, path);
 	if (e < 0)
-		return rung_error_set(e, "the damaged store was moved to %s, but a new one cannot be made: %s",
-		                      out->aside, rung_error_last());
+		return e;
+	/* the copy is made beside the store and renamed over it when whole, so a
+	 * rebuild that is killed leaves the store as it was */
+	rung_store *dst = NULL;
+	if ((e = rung_store_open(&dst, building)) < 0)
+		return rung_error_set(e, "%s: the new store cannot be made: %s (nothing was changed)", building,
+		                      rung_error_last());
 	sqlite3 *db = NULL;
-	if ((e = open_damaged(&db, out, out->aside)) < 0) {
+	if ((e = open_damaged(&db, out, path)) < 0) {
 		problem(out, "nothing could be read (%s)", rung_error_last());
 		rung_error_clear();
 		e = 0;
 	}
-	if (db) {
-		e = scan_all(out, db, dst);
+	if (db) { /* the copy in one transaction: it is renamed in whole or not at all anyway */
+		if ((e = rung_store_begin(dst)) == 0)
+			e = rung_store_end(dst, scan_all(out, db, dst));
 		sqlite3_close_v2(db);
 	}
+	/* one self-contained file: its journal folded in before the rename */
+	if (e == 0 && sqlite3_exec(rung_store_db(dst), "PRAGMA journal_mode=DELETE", NULL, NULL, NULL) != SQLITE_OK)
+		e = rung_error_set(RUNG_ESTORE, "%s: %s", building, sqlite3_errmsg(rung_store_db(dst)));
 	rung_store_close(dst);
-	return e;
+	if (e == 0 && rename(building, built) != 0)
+		e = rung_error_set(RUNG_EIO, "%s: cannot be renamed to %s: %s", building, built, strerror(errno));
+	if (e < 0) { /* the store is as it was: no copy of it is needed */
+		remove_store_files(building);
+		remove_store_files(out->aside);
+		out->aside[0] = 0;
+		return e;
+	}
+	return put_in_place(path, built);
 }

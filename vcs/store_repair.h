@@ -9,10 +9,13 @@
  * be reached again (doubling, then halving, the distance in rowids) and goes
  * on from there.
  *
- * A rebuild moves the damaged file aside (with its -wal and -shm: nothing is
- * deleted), creates a new store at the same path and re-imports every row
- * that can still be read: results through rung_store_put (their columns made
- * again from the JSON), every other table row by row. */
+ * A rebuild keeps the damaged file under another name (with its -wal and
+ * -shm: nothing is deleted), makes a new store beside it (PATH.rebuilding)
+ * from every row that can still be read (results through rung_store_put,
+ * their columns made again from the JSON; every other table row by row),
+ * renames the finished copy to PATH.rebuilt and then over PATH. It is all or
+ * nothing: killed while it copies, the store is as it was and a check names
+ * the partial copy; killed after the copy, the next rebuild puts it in place. */
 #ifndef RUNG_VCS_STORE_REPAIR_H
 #define RUNG_VCS_STORE_REPAIR_H
 
@@ -36,18 +39,21 @@ typedef struct {
 	int ntables;
 	int64_t live, recorded; /* results that read and parse, by kind */
 	char aside[4200];       /* rebuild: where the damaged file went */
+	bool resumed;           /* rebuild: an interrupted rebuild's finished copy was put in place (counts: of it) */
 } rung_store_report;
 
 /* Checks the store at path. RUNG_ENOTFOUND when there is none; 0 with
  * out->damaged telling the outcome (a file that is not a database at all is
- * damaged too). */
+ * damaged too, and so is a store beside which an interrupted rebuild left
+ * PATH.rebuilding or PATH.rebuilt). */
 int rung_store_check(rung_store_report *out, const char *path);
 
-/* Moves the store at path aside to PATH.damaged-YYYYMMDD-HHMMSS (out->aside)
- * and makes a new one there from what can still be read (out: what was
- * copied, what was not). RUNG_ENOTFOUND when there is none. Run it while no
- * other rung has the store open: a writer that has it open keeps writing to
- * the file moved aside. */
+/* Keeps the store at path as PATH.damaged-YYYYMMDD-HHMMSS (out->aside) and
+ * replaces it with a new one made from what can still be read (out: what was
+ * copied, what was not). When an interrupted rebuild left PATH.rebuilt, that
+ * is put in place instead (out->resumed, out the check of it). RUNG_ENOTFOUND
+ * when there is none. Run it while no other rung has the store open: a writer
+ * that has it open keeps writing to the file kept aside. */
 int rung_store_rebuild(rung_store_report *out, const char *path);
 
 void rung_store_report_clear(rung_store_report *r);

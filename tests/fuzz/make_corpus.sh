@@ -8,7 +8,7 @@ cd "$(dirname "$0")/../.."
 B=${1:-build}
 C=tests/fuzz/corpus
 rm -rf "$C"
-mkdir -p "$C"/{spec,expr,launch,sass,npy,result,protocol,ptxas,theme,config,ncu,stall}
+mkdir -p "$C"/{spec,expr,launch,sass,npy,result,protocol,ptxas,theme,config,ncu,stall,import,cubin}
 
 # spec: task files of the tests and the examples
 cp tests/tasks/sgemm/rung.ini "$C/spec/tasks_sgemm.ini"
@@ -95,6 +95,30 @@ open(f"{sys.argv[1]}/hand.json", "w").write(json.dumps({"function": "k", "period
     "reasons": ["long_scoreboard", "long_scoreboard_not_issued", "barrier", "selected"],
     "records": [[16, 0, 240, 1, 200, 3, 60], [32, 2, 100], [48, 3, 50]]}))
 PY
+
+# import: export lines of the demo's sgemm results, each profile extra cut to
+# its first 12 records or lines (a few KB a line), one file each and one with
+# the two lines together
+python3 - "$C/import" <<'PY'
+import json, sys
+lines = open("examples/sgemm/recorded.jsonl").readlines()
+out = []
+for i in (0, 2):
+    o = json.loads(lines[i])
+    for kind, v in (o.get("extras") or {}).items():
+        for k in ("records", "lines"):
+            if k in v:
+                v[k] = v[k][:12]
+        if "sections" in v:
+            v["sections"] = v["sections"][:2]
+    out.append(json.dumps(o, separators=(",", ":")))
+    open(f"{sys.argv[1]}/sgemm{i}.jsonl", "w").write(out[-1] + "\n")
+open(f"{sys.argv[1]}/two.jsonl", "w").write("\n".join(out) + "\n")
+PY
+
+# cubin: the CUBINs `rung dump` writes for the sgemm task and its reference
+cp "$T/tests_tasks_sgemm/kernel.cubin" "$C/cubin/sgemm.cubin"
+cp "$T/tests_tasks_sgemm/reference.cubin" "$C/cubin/reference.cubin"
 
 # protocol: frames written by rung_msg_write
 "$B/fuzz_seed_protocol" . "$C/protocol"

@@ -11,7 +11,7 @@ cd "$(dirname "$0")/../.."
 secs=${1:?usage: tests/fuzz/run.sh SECONDS [PARSER...]}
 shift
 parsers=("$@")
-[ ${#parsers[@]} -gt 0 ] || parsers=(spec expr launch sass npy result protocol ptxas theme config ncu stall)
+[ ${#parsers[@]} -gt 0 ] || parsers=(spec expr launch sass npy result protocol ptxas theme config ncu stall import cubin)
 B=${RUNG_FUZZ_BUILD:-build-fuzz}
 jobs=$(nproc 2>/dev/null || echo 2)
 

@@ -129,9 +129,7 @@ void rung_detail_ncu_source(rung_lines *l, rung_model *m, const char *hash)
 	rung_sass_counts c;
 	bool have = rung_model_sass_counts(&c, m, hash) == 0;
 	rung_error_clear();
-	int64_t samples = 0;
-	for (int i = 0; i < s.nlines; i++)
-		samples += s.lines[i].samples > 0 ? s.lines[i].samples : 0;
+	int64_t samples = rung_ncu_source_samples(&s);
 	rung_lines_add(l, RUNG_ROLE_HEADER, "ncu source page: %s, %d SASS line%s, %lld warp stall samples (u: back to the summary)",
 		       s.kernel, s.nlines, s.nlines == 1 ? "" : "s", (long long)samples);
 	rung_ncu_agreement ag;
