@@ -5,6 +5,8 @@
  * process. Plain C types only: NVRTC here has no CUDA headers. The dtype codes
  * are rung_dtype's (core/spec.h): F64 F32 F16 BF16 I64 I32 U8. */
 
+#include "core/guard_hd.h"
+
 typedef unsigned long long u64;
 typedef long long i64;
 typedef unsigned int u32;
@@ -220,17 +222,15 @@ extern "C" __global__ void rung_perturb(void *dst, const void *src, i64 n, int e
 }
 
 /* Guard bands of one buffer after a timed launch: bytes of [band0, band0 + g)
- * and [band1, band1 + g) that no longer hold the canary word (repeated from each
- * band's start, little-endian: core/guard.h). Adds the count to *bad. */
-extern "C" __global__ void rung_bands(const u8 *band0, const u8 *band1, i64 g, u32 word, u64 *bad)
+ * and [band1, band1 + g) that no longer hold the bytes of band key `key`
+ * (stream offsets 0 .. 2g - 1, core/guard_hd.h). Adds the count to *bad. */
+extern "C" __global__ void rung_bands(const u8 *band0, const u8 *band1, i64 g, u64 key, u64 *bad)
 {
 	u64 cnt = 0;
 	i64 stride = (i64)gridDim.x * blockDim.x;
 	for (i64 k = (i64)blockIdx.x * blockDim.x + threadIdx.x; k < 2 * g; k += stride) {
 		const u8 *b = k < g ? band0 + k : band1 + (k - g);
-		i64 off = k < g ? k : k - g;
-		u8 want = (u8)(word >> (8 * (off & 3)));
-		cnt += *b != want;
+		cnt += *b != rung_hd_band_byte(key, (u64)k); /* the band stream: core/guard_hd.h */
 	}
 	cnt = warp_sum_u64(cnt);
 	if ((threadIdx.x & 31) == 0 && cnt)

@@ -104,23 +104,15 @@ static int alloc_buf(rung_wjob *j, rung_dbuf *b, const rung_plan_arg *a, int64_t
 	return 0;
 }
 
-static const unsigned char *host_band(void)
-{
-	static unsigned char band[4096];
-	static bool done;
-	if (!done) {
-		rung_guard_fill_band(band, sizeof(band));
-		done = true;
-	}
-	return band;
-}
-
-static int write_bands(rung_wjob *j, const rung_dbuf *b, const char *name, char *reason, size_t rlen)
+int rung__write_bands(rung_wjob *j, rung_dbuf *b, uint64_t key, const char *name, char *reason, size_t rlen)
 {
 	size_t g = rung_guard_size();
+	unsigned char band[2 * 4096];
+	rung_guard_fill_band_key(band, 2 * g, 0, key);
 	CUresult r;
-	if ((r = rung_cu.cuMemcpyHtoD(b->base, host_band(), g)) != CUDA_SUCCESS ||
-	    (r = rung_cu.cuMemcpyHtoD(b->ptr + b->bytes, host_band(), g)) != CUDA_SUCCESS)
+	b->band = key;
+	if ((r = rung_cu.cuMemcpyHtoD(b->base, band, g)) != CUDA_SUCCESS ||
+	    (r = rung_cu.cuMemcpyHtoD(b->ptr + b->bytes, band + g, g)) != CUDA_SUCCESS)
 		return rung__cu_fail(j, r, reason, rlen, "upload of", name);
 	return 0;
 }
@@ -138,7 +130,7 @@ static int64_t check_bands(rung_wjob *j, const rung_dbuf *b, const char *name, r
 		return -1;
 	}
 	/* checked as a whole copy of an empty payload: after-band offsets move by bytes */
-	int64_t bad = rung_guard_check(rep, both, 0);
+	int64_t bad = rung_guard_check_key(rep, both, 0, b->band);
 	if (bad > 0) {
 		if (rep->first >= 0)
 			rep->first += (int64_t)b->bytes;
@@ -679,9 +671,9 @@ static int setup(rung_wjob *j, rung_case *k, const rung_plan_shape *sh, uint64_t
 			if (p->has_ref && poison_dev(j, k->ref[i].ptr, a->dtype, sh->numel[i], a->name, reason, rlen))
 				return 1;
 		}
-		if (write_bands(j, &k->cand[i], a->name, reason, rlen))
+		if (rung__write_bands(j, &k->cand[i], j->band_key, a->name, reason, rlen))
 			return 1;
-		if (k->ref[i].base && write_bands(j, &k->ref[i], a->name, reason, rlen))
+		if (k->ref[i].base && rung__write_bands(j, &k->ref[i], j->band_key, a->name, reason, rlen))
 			return 1;
 		rung_timing_lap("outputs: poison + guards", t0);
 	}

@@ -9,6 +9,7 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "core/guard.h"
 #include "core/timing.h"
 #include "gpu/cupti.h"
 #include "gpu/worker/bench.h"
@@ -20,6 +21,7 @@
 #include "gpu/worker/report.h"
 #include "gpu/worker/sass.h"
 #include "gpu/worker/trace.h"
+#include "gpu/worker/verify.h"
 
 void rung__wjob_run(rung_wctx *c, const rung_plan *p, const void *kcubin, size_t kcubin_len, const void *rcubin,
 		    size_t rcubin_len, rung_result *res, bool *fatal)
@@ -31,6 +33,9 @@ void rung__wjob_run(rung_wctx *c, const rung_plan *p, const void *kcubin, size_t
 	j.res = res;
 	j.kcubin = kcubin;
 	j.kcubin_len = kcubin_len;
+	/* poison and guard bands a kernel cannot know in advance (core/guard.h) */
+	rung_poison_key_set(rung__nonce());
+	j.band_key = rung__nonce() | 1;
 	char reason[1024];
 	res->run_dims = p->shapes[p->nshapes - 1].dims;
 	res->nshapes = p->nshapes;

@@ -113,8 +113,8 @@ CUresult rung__bands(rung_wctx *c, CUstream st, const rung_dbuf *b, CUdeviceptr 
 	(void)c;
 	CUdeviceptr b0 = b->base, b1 = b->ptr + b->bytes;
 	long long g = (long long)rung_guard_size();
-	unsigned word = RUNG_GUARD_WORD;
-	void *params[] = { &b0, &b1, &g, &word, &bad };
+	unsigned long long key = b->band;
+	void *params[] = { &b0, &b1, &g, &key, &bad };
 	return launch(K_BANDS, st, 2 * g, params);
 }
 
