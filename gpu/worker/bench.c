@@ -768,8 +768,7 @@ void rung__wbench(rung_wjob *j)
 	double rse = NAN;
 	int next_check = MIN_SAMPLES, timed = 0;
 	if (use_cupti) {
-		rung_cupti_collect(cupti_ns, MAX_BATCH * 4); /* drop warm-up records */
-		rung_cupti_others(NULL, 0);
+		rung_cupti_mark(); /* drop the warm-up's records, and any earlier kernel's delivered late */
 	}
 	/* who else is on the GPU: listed before and after the timed loop */
 	if (c->nvml)
