@@ -35,9 +35,10 @@ static const char *const sec_names[SEC_COUNT] = { "", "task", "dims", "check", "
 enum { T_NAME, T_KERNEL, T_ENTRY, T_REFERENCE, T_REFERENCE_ENTRY, T_ARCH, T_OPTIONS, T_HEADERS, T_COUNT };
 static const char *const task_keys[] = { "name", "kernel", "entry", "reference", "reference_entry",
 	                                     "arch", "options", "headers", NULL };
-enum { C_SIZES, C_SEEDS, C_ATOL, C_RTOL, C_MIN_PSNR, C_MIN_COSSIM, C_DETERMINISTIC, C_INPUTS, C_SANITIZE, C_COUNT };
+enum { C_SIZES, C_SEEDS, C_ATOL, C_RTOL, C_MIN_PSNR, C_MIN_COSSIM, C_DETERMINISTIC, C_INPUTS, C_SANITIZE, C_SPECIAL,
+       C_COUNT };
 static const char *const check_keys[] = { "sizes", "seeds", "atol", "rtol", "min_psnr", "min_cossim",
-	                                      "deterministic", "inputs", "sanitize", NULL };
+	                                      "deterministic", "inputs", "sanitize", "special", NULL };
 enum { A_KIND, A_DTYPE, A_SHAPE, A_INIT, A_VALUE, A_GOLDEN, A_SIZE, A_COUNT };
 static const char *const arg_keys[] = { "kind", "dtype", "shape", "init", "value", "golden", "size", NULL };
 enum { L_GRID, L_BLOCK, L_SMEM, L_COUNT };
@@ -337,6 +338,12 @@ static int set_check(pstate *ps, int k, const char *v, int line)
 	rung_spec *s = ps->s;
 	if (k == C_INPUTS)
 		return set_inputs(ps, v, line);
+	if (k == C_SPECIAL) {
+		if (rung_special_parse(&s->special, v))
+			return fail(ps, line, "special", "%s", rung_error_last());
+		s->special_line = line;
+		return 0;
+	}
 	if (k == C_SIZES) {
 		if (!ps->sizes)
 			return set_str(ps, &ps->sizes, v);
@@ -845,12 +852,20 @@ static int check_arg(pstate *ps, int idx)
 static int check_inputs(pstate *ps)
 {
 	rung_spec *s = ps->s;
+	bool special = false;
+	for (int d = 1; d < s->ninputs; d++)
+		special |= s->inputs[d] == RUNG_DIST_SPECIAL;
+	use_label(ps, "%s", "[check]");
+	if (s->special_line && !special)
+		return fail(ps, s->special_line, "special",
+		            "the special values are drawn only by the 'special' distribution: add it to inputs (inputs = normal, special)");
+	if (!s->special_line)
+		s->special = RUNG_SPECIAL_ALL;
 	if (s->ninputs == 0) {
 		s->ninputs = 1;
 		s->inputs[0] = RUNG_DIST_NORMAL;
 		return 0;
 	}
-	use_label(ps, "%s", "[check]");
 	for (int d = 1; d < s->ninputs; d++) {
 		bool changes = false;
 		for (int i = 0; i < s->nargs; i++) {

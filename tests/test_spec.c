@@ -334,7 +334,7 @@ static void test_err_unknown_key(void)
 	          P ":2: [task]: unknown key 'nmae' (expected name, kernel, entry, reference, reference_entry, arch, options, headers)");
 	CHECK_STR(small_err("grid = 4\n"), P ":17: [arg X]: unknown key 'grid' (expected kind, dtype, shape, init, value, golden, size)");
 	CHECK_STR(small_err("[check]\ntolerance = 1\n"),
-	          P ":18: [check]: unknown key 'tolerance' (expected sizes, seeds, atol, rtol, min_psnr, min_cossim, deterministic, inputs, sanitize)");
+	          P ":18: [check]: unknown key 'tolerance' (expected sizes, seeds, atol, rtol, min_psnr, min_cossim, deterministic, inputs, sanitize, special)");
 }
 
 static void test_err_duplicate_key(void)
@@ -542,7 +542,7 @@ static void test_check_inputs(void)
 	rung_spec_free(s);
 
 	snprintf(buf, sizeof(buf), "[check]\ninputs = normal, wid\n%s", y);
-	CHECK_STR(small_err(buf), P ":18: [check] inputs: unknown distribution 'wid' (normal, wide, constant, ints)");
+	CHECK_STR(small_err(buf), P ":18: [check] inputs: unknown distribution 'wid' (normal, wide, constant, ints, special)");
 	snprintf(buf, sizeof(buf), "[check]\ninputs = normal, wide, wide\n%s", y);
 	CHECK_STR(small_err(buf), P ":18: [check] inputs: 'wide' given twice");
 	snprintf(buf, sizeof(buf), "[check]\ninputs = normal,,wide\n%s", y);
@@ -571,6 +571,34 @@ static void test_check_inputs(void)
 	snprintf(buf, sizeof(buf), "golden = x.npy\n[check]\ninputs = normal, wide\n%s", y);
 	CHECK_STR(small_err(buf),
 	          P ":19: [check] inputs: 'wide' cannot be checked against the golden file of [arg X] (it holds the result of the normal inputs)");
+}
+
+/* [check] special: the values the reference defines, for inputs = ..., special. */
+static void test_check_special(void)
+{
+	static const char *y = "[arg Y]\nkind = input\ndtype = f32\nshape = M\n"; /* lines 20-23 */
+	char buf[1024];
+	snprintf(buf, sizeof(buf), "%s[check]\ninputs = normal, special\n%s", small_head, y);
+	rung_spec *s = parse_ok(buf);
+	CHECK(s && s->ninputs == 2 && s->inputs[1] == RUNG_DIST_SPECIAL && s->special == RUNG_SPECIAL_ALL);
+	rung_spec_free(s);
+	snprintf(buf, sizeof(buf), "%s[check]\ninputs = normal, special\nspecial = -inf, -0 ,subnormal\n%s", small_head, y);
+	s = parse_ok(buf);
+	CHECK(s != NULL);
+	if (s) {
+		CHECK_INT(s->special, (1u << RUNG_SPECIAL_NEG_INF) | (1u << RUNG_SPECIAL_NEG_ZERO) | (1u << RUNG_SPECIAL_SUBNORMAL));
+		CHECK_INT(s->special_line, 19);
+		char txt[128];
+		rung_special_format(txt, sizeof(txt), s->special);
+		CHECK_STR(txt, "-inf, -0, subnormal");
+		rung_spec_free(s);
+	}
+	snprintf(buf, sizeof(buf), "[check]\ninputs = normal, special\nspecial = -inf, inf\n%s", y);
+	CHECK_STR(small_err(buf), P ":19: [check] special: unknown special value 'inf' (the values are -inf, +inf, nan, -0, subnormal, max)");
+	snprintf(buf, sizeof(buf), "[check]\ninputs = normal, special\nspecial = nan, nan\n%s", y);
+	CHECK_STR(small_err(buf), P ":19: [check] special: 'nan' given twice");
+	snprintf(buf, sizeof(buf), "[check]\ninputs = normal, wide\nspecial = -inf\n%s", y);
+	CHECK_STR(small_err(buf), P ":19: [check] special: the special values are drawn only by the 'special' distribution: add it to inputs (inputs = normal, special)");
 }
 
 static void test_err_bad_sizes(void)
@@ -935,6 +963,7 @@ int main(void)
 	T_RUN(test_err_zero_or_negative);
 	T_RUN(test_err_bad_sizes);
 	T_RUN(test_check_inputs);
+	T_RUN(test_check_special);
 	T_RUN(test_err_ini_syntax);
 	T_RUN(test_long_lines_and_repeated_sizes);
 	T_RUN(test_err_task_values);

@@ -422,6 +422,30 @@ static void test_plan_inputs(void)
 	free(normal);
 	free(three);
 
+	/* special: its mask travels with the plan (all six when the spec names none) */
+	rung_plan *sp = vadd_plan("[check]\ninputs = normal, special\nspecial = -inf, max\n");
+	rung_plan *spall = vadd_plan("[check]\ninputs = normal, special\n");
+	CHECK(sp && spall);
+	if (sp && spall) {
+		uint32_t want = (1u << RUNG_SPECIAL_NEG_INF) | (1u << RUNG_SPECIAL_MAX);
+		CHECK_INT(sp->special, want);
+		CHECK_INT(spall->special, RUNG_SPECIAL_ALL);
+		char *ts = plan_text(sp);
+		CHECK_CONTAINS(ts, "\"special\":33");
+		rung_plan *qs = malloc(sizeof(*qs));
+		json_t *js = json_loads(ts, 0, NULL);
+		CHECK_INT(rung_plan_from_json(qs, js), 0);
+		CHECK_INT(qs->special, want);
+		CHECK(qs->ndists == 2 && qs->dists[1] == RUNG_DIST_SPECIAL);
+		json_object_set_new(js, "special", json_integer(64));
+		CHECK_INT(rung_plan_from_json(qs, js), RUNG_EIO);
+		json_decref(js);
+		free(qs);
+		free(ts);
+	}
+	free(sp);
+	free(spall);
+
 	/* several check sets and seeds */
 	rung_plan *many = vadd_plan("[check]\nsizes = N=127; N=1; N=4095\nseeds = 2\ninputs = normal, constant\n");
 	CHECK(many != NULL);

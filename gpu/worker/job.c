@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "core/guard.h"
+#include "core/rng.h"
 #include "core/timing.h"
 #include "gpu/cupti.h"
 #include "gpu/worker/bench.h"
@@ -36,6 +37,7 @@ void rung__wjob_run(rung_wctx *c, const rung_plan *p, const void *kcubin, size_t
 	/* poison and guard bands a kernel cannot know in advance (core/guard.h) */
 	rung_poison_key_set(rung__nonce());
 	j.band_key = rung__nonce() | 1;
+	rung_special_mask_set(p->special); /* what [check] inputs = special draws */
 	char reason[1024];
 	res->run_dims = p->shapes[p->nshapes - 1].dims;
 	res->nshapes = p->nshapes;
