@@ -1269,3 +1269,28 @@ int rung_spec_peek_task(char **kernel, char **entry, const char *text)
 	}
 	return 0;
 }
+
+int rung_spec_default_inputs(rung_spec *s)
+{
+	if (!s || s->inputs_line || s->ninputs > 1)
+		return 0;
+	bool changes = false;
+	for (int i = 0; i < s->nargs; i++) {
+		const rung_arg *a = &s->args[i];
+		if (a->golden)
+			return 0;
+		if ((a->kind == RUNG_ARG_INPUT || a->kind == RUNG_ARG_INOUT) &&
+		    rung_dist_init(RUNG_DIST_WIDE, a->dtype, a->init) != a->init) {
+			if (a->dtype != RUNG_DT_F32 && a->dtype != RUNG_DT_F64)
+				return 0;
+			changes = true;
+		}
+	}
+	if (!changes)
+		return 0;
+	s->ninputs = 2;
+	s->inputs[0] = RUNG_DIST_NORMAL;
+	s->inputs[1] = RUNG_DIST_WIDE;
+	s->inputs_default = true;
+	return 1;
+}

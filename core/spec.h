@@ -174,6 +174,8 @@ typedef struct {
 	int ninputs;                     /* [check] inputs: 1 (normal only) when absent */
 	rung_dist inputs[RUNG_NDISTS];   /* inputs[0] is RUNG_DIST_NORMAL, then the others as written */
 	int inputs_line;                 /* 0 when absent */
+	/* inputs = normal, wide added by rung_spec_default_inputs (no `inputs` line) */
+	bool inputs_default;
 	uint32_t special;                /* [check] special = ...: the values the reference defines (RUNG_SPECIAL_ALL when absent) */
 	int special_line;                /* 0 when absent */
 	unsigned sanitize;                      /* `sanitize = memcheck, racecheck`: RUNG_SAN_BIT mask (core/sanitize.h), 0 = off */
@@ -201,6 +203,14 @@ int rung_spec_load(rung_spec **out, const char *path);
 /* Same, from text already in memory (e.g. read from git); `path` names it in messages,
  * `dir` resolves relative paths. */
 int rung_spec_parse(rung_spec **out, const char *text, const char *path, const char *dir);
+/* The check's default distributions, for a spec that has no `[check] inputs`
+ * line (the loaders of app/ and vcs/ call it; the parse itself keeps what is
+ * written): normal plus `wide`, where wide changes some argument, every float
+ * input it would change is f32 or f64 (an f16/bf16 reduction of wide data can
+ * overflow where the reference does not: such tasks ask for wide themselves)
+ * and no output has a golden file. Sets inputs_default; 1 when it added wide,
+ * else 0. `inputs = normal` opts out. */
+int rung_spec_default_inputs(rung_spec *s);
 void rung_spec_free(rung_spec *spec);
 
 /* The [task] kernel and entry of a rung.ini's text, read without parsing the

@@ -601,6 +601,42 @@ static void test_check_special(void)
 	CHECK_STR(small_err(buf), P ":19: [check] special: the special values are drawn only by the 'special' distribution: add it to inputs (inputs = normal, special)");
 }
 
+/* The default distributions (issue 25): no inputs line and an f32/f64 input that
+ * wide changes: normal + wide, marked default; an explicit inputs line, an
+ * f16/bf16 input, a golden file or nothing to change: as written. */
+static void test_default_inputs(void)
+{
+	static const struct {
+		const char *extra;
+		int added;
+	} cases[] = {
+		{ "[arg Y]\nkind = input\ndtype = f32\nshape = M\n", 1 },
+		{ "[arg Y]\nkind = inout\ndtype = f64\nshape = M\ninit = uniform(0, 1)\n", 1 },
+		{ "[check]\ninputs = normal\n[arg Y]\nkind = input\ndtype = f32\nshape = M\n", 0 }, /* the opt-out */
+		{ "[check]\ninputs = normal, ints\n[arg Y]\nkind = input\ndtype = f32\nshape = M\n", 0 },
+		{ "[arg Y]\nkind = input\ndtype = f16\nshape = M\n", 0 },
+		{ "[arg Y]\nkind = input\ndtype = f32\nshape = M\n[arg Z]\nkind = input\ndtype = bf16\nshape = M\n", 0 },
+		{ "[arg Y]\nkind = input\ndtype = i32\nshape = M\n", 0 },
+		{ "[arg Y]\nkind = input\ndtype = f32\nshape = M\ninit = zeros\n", 0 },
+	};
+	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		char buf[1024];
+		snprintf(buf, sizeof(buf), "%s%s", small_head, cases[k].extra);
+		rung_spec *s = parse_ok(buf);
+		CHECK(s != NULL);
+		if (!s)
+			continue;
+		int before = s->ninputs;
+		CHECK_INT(rung_spec_default_inputs(s), cases[k].added);
+		CHECK_INT(s->inputs_default, cases[k].added);
+		CHECK_INT(s->ninputs, before + cases[k].added);
+		if (cases[k].added)
+			CHECK(s->inputs[0] == RUNG_DIST_NORMAL && s->inputs[1] == RUNG_DIST_WIDE);
+		CHECK_INT(rung_spec_default_inputs(s), 0); /* once */
+		rung_spec_free(s);
+	}
+}
+
 static void test_err_bad_sizes(void)
 {
 	CHECK_STR(small_err("[check]\nsizes = M=32;;M=16\n"),
@@ -964,6 +1000,7 @@ int main(void)
 	T_RUN(test_err_bad_sizes);
 	T_RUN(test_check_inputs);
 	T_RUN(test_check_special);
+	T_RUN(test_default_inputs);
 	T_RUN(test_err_ini_syntax);
 	T_RUN(test_long_lines_and_repeated_sizes);
 	T_RUN(test_err_task_values);

@@ -445,6 +445,22 @@ static void test_plan_inputs(void)
 	}
 	free(sp);
 	free(spall);
+	/* the default wide travels as such: the worker judges it leniently */
+	rung_plan *dflt = vadd_plan("[check]\ninputs = normal, wide\n");
+	if (dflt) {
+		CHECK(!dflt->inputs_default);
+		dflt->inputs_default = true;
+		char *td = plan_text(dflt);
+		CHECK_CONTAINS(td, "\"inputs_default\":true");
+		rung_plan *qd = malloc(sizeof(*qd));
+		json_t *jd = json_loads(td, 0, NULL);
+		CHECK_INT(rung_plan_from_json(qd, jd), 0);
+		CHECK(qd->inputs_default);
+		json_decref(jd);
+		free(qd);
+		free(td);
+	}
+	free(dflt);
 
 	/* several check sets and seeds */
 	rung_plan *many = vadd_plan("[check]\nsizes = N=127; N=1; N=4095\nseeds = 2\ninputs = normal, constant\n");

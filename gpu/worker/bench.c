@@ -43,7 +43,6 @@
 #include "gpu/rung_h.h"
 #include "gpu/worker/bench.h"
 #include "gpu/worker/bset.h"
-#include "gpu/worker/case.h"
 #include "gpu/worker/flush.h"
 #include "gpu/worker/input.h"
 #include "gpu/worker/launch.h"

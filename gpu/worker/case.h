@@ -22,10 +22,6 @@ typedef enum { RUNG_CASE_OK, RUNG_CASE_FAULT, RUNG_CASE_WRONG } rung_case_outcom
 rung_case_outcome rung__run_case(rung_wjob *j, int s, int kseed, rung_dist dist, bool first, char *reason,
 				 size_t rlen);
 
-/* Both guard bands of b under band key `key` (recorded in b->band), uploaded. 0,
- * or 1 with reason (fatal set on a sticky error). */
-int rung__write_bands(rung_wjob *j, rung_dbuf *b, uint64_t key, const char *name, char *reason, size_t rlen);
-
 /* Frees the kept run-case buffers (if the bench did not take them). */
 void rung__keep_clear(rung_wjob *j);
 

@@ -18,10 +18,10 @@
 #include "core/par.h"
 #include "core/rng.h"
 #include "core/timing.h"
-#include "gpu/worker/case.h"
 #include "gpu/worker/devcheck.h"
 #include "gpu/worker/launch.h"
 #include "gpu/worker/report.h"
+#include "gpu/worker/verify.h"
 #include "gpu/worker/stage.h"
 
 #define CH RUNG_METRICS_CHUNK
