@@ -77,6 +77,9 @@ typedef struct {
 	/* The guard-band key of this job's buffers, drawn from the nonce when the
 	 * job starts (the poison key is set then too: core/guard.h). */
 	uint64_t band_key;
+	/* The case being run is judged but stores no metric row (the declared
+	 * distributions' one run each at the benchmark shape: job.c). */
+	bool no_rows;
 } rung_wjob;
 
 /* Device printf FIFO of the worker's context (bytes; the driver's default is 1 MiB). */
