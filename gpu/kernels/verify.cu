@@ -199,11 +199,24 @@ __device__ __forceinline__ u64 mix64(u64 x)
 
 /* A second input set that differs from the first in about one element of 64,
  * at positions drawn from a nonce the kernel cannot know: dst[i] = src[j], with
- * j drawn from the whole array where the mix selects i, else j = i. Values stay
- * in the argument's own distribution (they are its own values, moved). */
+ * j drawn from the whole array where the mix selects i, else j = i; and in two
+ * whole blocks of PERTURB_BLOCK elements (aligned: whole rows of a row length
+ * that divides it), each a copy of another block. Values stay in the argument's
+ * own distribution (they are its own values, moved). */
+#define PERTURB_BLOCK 4096
 extern "C" __global__ void rung_perturb(void *dst, const void *src, i64 n, int es, u64 nonce)
 {
 	i64 stride = (i64)gridDim.x * blockDim.x;
+	/* the two redrawn blocks (the same one twice, by chance) and their sources:
+	 * a kernel that caches a per-row or per-tile quantity is wrong on them */
+	i64 nb = n / PERTURB_BLOCK; /* whole blocks only */
+	i64 rb[2] = { -1, -1 }, sb[2] = { -1, -1 };
+	for (int k = 0; k < 2 && nb >= 2; k++) {
+		rb[k] = (i64)(mix64(nonce ^ (0x626c6f636bull + (u64)k)) % (u64)nb);
+		sb[k] = (i64)(mix64(nonce ^ (0x736f75726365ull + (u64)k)) % (u64)(nb - 1));
+		if (sb[k] >= rb[k])
+			sb[k]++; /* another block */
+	}
 	/* about 16 elements moved (1 in 64 of a small buffer): few enough that a
 	 * kernel keying a cache on sampled inputs almost never sees its samples
 	 * moved (a key of k samples escapes with probability ~16k/n, not k/64),
@@ -212,6 +225,10 @@ extern "C" __global__ void rung_perturb(void *dst, const void *src, i64 n, int e
 	for (i64 i = (i64)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) {
 		u64 h = mix64(nonce ^ ((u64)i * 0x9e3779b97f4a7c15ull));
 		i64 j = (h & 0xffffffffull) < thresh ? (i64)(mix64(h) % (u64)n) : i;
+		i64 b = i / PERTURB_BLOCK;
+		for (int k = 0; k < 2; k++)
+			if (b == rb[k])
+				j = sb[k] * PERTURB_BLOCK + i % PERTURB_BLOCK;
 		switch (es) {
 		case 8: ((u64 *)dst)[i] = ((const u64 *)src)[j]; break;
 		case 4: ((u32 *)dst)[i] = ((const u32 *)src)[j]; break;
