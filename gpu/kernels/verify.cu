@@ -203,7 +203,7 @@ __device__ __forceinline__ u64 mix64(u64 x)
  * whole blocks of PERTURB_BLOCK elements (aligned: whole rows of a row length
  * that divides it), each a copy of another block. Values stay in the argument's
  * own distribution (they are its own values, moved). */
-#define PERTURB_BLOCK 4096
+#define PERTURB_BLOCK 1024
 extern "C" __global__ void rung_perturb(void *dst, const void *src, i64 n, int es, u64 nonce)
 {
 	i64 stride = (i64)gridDim.x * blockDim.x;
