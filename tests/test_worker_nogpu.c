@@ -795,6 +795,21 @@ static void test_fake_worker_prints(void)
  * output extends the 0.5 s deadline, but to 30 x 0.5 s at most. It floods its
  * stderr with lines that look like rung's own too: those reach our stderr
  * inert and bounded (64 KiB, then one line that says how much was held back). */
+/* The flood cap (issue 25): output extends the deadline to 30 windows after the
+ * last message, but never past 20 s of it unless the window itself is longer. */
+static void test_capture_flood_cap(void)
+{
+	rung_capture c;
+	memset(&c, 0, sizeof(c));
+	c.since_ms = 1000;
+	c.window_ms = 500; /* 30 x 0.5 s = 15 s: under the flood cap */
+	CHECK_INT(rung__capture_cap(&c), 1000 + 15000);
+	c.window_ms = 10000; /* the default deadline: 20 s, not 300 s */
+	CHECK_INT(rung__capture_cap(&c), 1000 + RUNG_OUTPUT_FLOOD_MS);
+	c.window_ms = 60000; /* RUNG_DEADLINE=60: a window longer than the cap stands */
+	CHECK_INT(rung__capture_cap(&c), 1000 + 60000);
+}
+
 static void test_fake_worker_floods_forever(void)
 {
 	const char *exe = write_fake("flood.sh", HELLO_OK
@@ -1357,6 +1372,7 @@ int main(void)
 	T_RUN(test_fake_worker_no_device);
 	T_RUN(test_fault_jobs_reach_the_worker);
 	T_RUN(test_fake_worker_prints);
+	T_RUN(test_capture_flood_cap);
 	T_RUN(test_fake_worker_floods_forever);
 	T_RUN(test_rung_check_shows_output_inert);
 	T_RUN(test_exec_failure);
