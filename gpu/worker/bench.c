@@ -43,10 +43,12 @@
 #include "gpu/rung_h.h"
 #include "gpu/worker/bench.h"
 #include "gpu/worker/bset.h"
+#include "gpu/worker/devcheck.h"
 #include "gpu/worker/flush.h"
 #include "gpu/worker/input.h"
 #include "gpu/worker/launch.h"
 #include "gpu/worker/report.h"
+#include "gpu/worker/stage.h"
 #include "gpu/worker/verify.h"
 
 #define MIN_SAMPLES 10
@@ -193,6 +195,38 @@ static int judge(rung_wjob *j, const vslot *v, const rung_plan_shape *sh, int x,
 		}
 	}
 	return 0;
+}
+
+/* --- the expected outputs, hashed before and after the bench ------------------- */
+
+/* One hash of every expected output of every set (the chunk hashes of
+ * rung__dev_hash, summed with their position mixed in) into h[set][arg]; 0 when
+ * the device check is off (nothing compared). A kernel that writes far outside
+ * its buffers could change them and then agree with them. */
+static CUresult expected_hashes(rung_wjob *j, const rung_plan_shape *sh, uint64_t h[RUNG_BENCH_SETS][RUNG_MAX_ARGS])
+{
+	const rung_plan *p = j->p;
+	memset(h, 0, sizeof(uint64_t) * RUNG_BENCH_SETS * RUNG_MAX_ARGS);
+	if (!rung__devcheck_on(j->c))
+		return CUDA_SUCCESS;
+	CUresult r = CUDA_SUCCESS;
+	for (int x = 0; x < j->bset.nsets && r == CUDA_SUCCESS; x++) {
+		for (int i = 0; i < p->nargs && r == CUDA_SUCCESS; i++) {
+			if (!rung__is_out(&p->args[i]) || !j->bset.out[x][i].ptr)
+				continue;
+			int64_t n = sh->numel[i], nc = rung__nchunks(n);
+			uint64_t *ch = malloc((size_t)(nc > 0 ? nc : 1) * sizeof(uint64_t));
+			if (!ch)
+				return CUDA_ERROR_OUT_OF_MEMORY;
+			r = rung__dev_hash(j->c->stream, j->bset.out[x][i].ptr, n, rung_dtype_size(p->args[i].dtype), ch);
+			uint64_t acc = 1;
+			for (int64_t k = 0; k < nc && r == CUDA_SUCCESS; k++)
+				acc += ch[k] * (2 * (uint64_t)k + 1) + ((uint64_t)k << 32);
+			h[x][i] = acc;
+			free(ch);
+		}
+	}
+	return r;
 }
 
 /* --- the check rung's second run -------------------------------------------- */
@@ -684,6 +718,11 @@ void rung__wbench(rung_wjob *j)
 		params[i] = &kp[i];
 	}
 	tt = rung_timing_lap("bench: second input set + module reload", tt);
+	uint64_t hash_before[RUNG_BENCH_SETS][RUNG_MAX_ARGS], hash_after[RUNG_BENCH_SETS][RUNG_MAX_ARGS];
+	if (expected_hashes(j, sh, hash_before) != CUDA_SUCCESS) {
+		rung__wstep(res, RUNG_STEP_BENCH, RUNG_S_FAILED, "cannot hash the expected outputs");
+		goto out;
+	}
 	if (!rung__flush_ready(c)) {
 		rung__wstep(res, RUNG_STEP_BENCH, RUNG_S_FAILED, "out of device memory for the L2 flush buffer");
 		goto out;
@@ -925,6 +964,20 @@ void rung__wbench(rung_wjob *j)
 			fprintf(stderr, "rung worker: short kernel, range profiler not used: %s\n", why);
 		}
 	}
+	/* the expected outputs once more: nothing changed them while the bench ran */
+	if (expected_hashes(j, sh, hash_after) != CUDA_SUCCESS) {
+		rung__wstep(res, RUNG_STEP_BENCH, RUNG_S_FAILED, "cannot hash the expected outputs after the bench");
+		goto out;
+	}
+	for (int x = 0; x < bs->nsets; x++)
+		for (int i = 0; i < p->nargs; i++)
+			if (hash_before[x][i] != hash_after[x][i]) {
+				rung__sfmt(why, sizeof(why), "the expected output %s of input set %d changed during the bench: the kernel wrote outside its buffers?",
+					   p->args[i].name, x + 1);
+				rung__wstep(res, RUNG_STEP_BENCH, RUNG_S_FAILED, "%s", why);
+				rung_result_add_suspect(res, RUNG_SUSPECT_TIMED_MISMATCH, "%s", why);
+				goto out;
+			}
 	b->verified = launches;
 	b->sets = sets_used;
 	b->verify_ms = verify_ms;
