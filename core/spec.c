@@ -886,6 +886,87 @@ static int check_inputs(pstate *ps)
 	return 0;
 }
 
+/* e evaluates under ds to at least min (absent: true). */
+static bool evals_at_least(const rung_expr_src *e, const rung_dimset *ds, int64_t min)
+{
+	int64_t v;
+	return !e->text || (rung_expr_eval(&v, e->text, ds) == 0 && v >= min);
+}
+
+/* A size set below the block (issue 25): where the task's own size sets vary
+ * the row length D (the last extent of its first output, a plain [dims] name)
+ * and none of them has D below the block's x threads B, a set with D = B/2 + 1
+ * and every other dim from its [dims] expression, kept in s->small (added by
+ * rung_spec_default_checks). Left out, silently, where any shape, launch or
+ * roofline expression would not hold under it. */
+static void small_check_set(pstate *ps)
+{
+	rung_spec *s = ps->s;
+	s->has_small = false;
+	if (!ps->sizes || s->launch.nblock < 1 || s->ncheck >= RUNG_MAX_CHECK_SETS)
+		return;
+	int64_t bx, bench;
+	if (rung_expr_eval(&bx, s->launch.block[0].text, &s->dims) || bx < 4)
+		return;
+	const rung_arg *out = NULL;
+	for (int i = 0; i < s->nargs; i++)
+		if (s->args[i].npy_path || s->args[i].golden)
+			return; /* data of one shape */
+	for (int i = 0; i < s->nargs && !out; i++)
+		if ((s->args[i].kind == RUNG_ARG_OUTPUT || s->args[i].kind == RUNG_ARG_INOUT) && s->args[i].rank > 0)
+			out = &s->args[i];
+	if (!out)
+		return;
+	char dname[RUNG_NAME_MAX];
+	const char *t = out->shape[out->rank - 1].text;
+	while (t && isspace((unsigned char)*t))
+		t++;
+	size_t len = t ? strcspn(t, " \t") : 0;
+	if (!len || len >= sizeof(dname) || (t[len] && t[len + strspn(t + len, " \t")]))
+		return;
+	snprintf(dname, sizeof(dname), "%.*s", (int)len, t);
+	if (rung_dimset_get(&bench, &s->dims, dname))
+		return;
+	bool varies = false;
+	for (int k = 0; k < s->ncheck; k++) {
+		int64_t v;
+		if (rung_dimset_get(&v, &s->check[k], dname))
+			return;
+		if (v < bx)
+			return; /* the task has one already */
+		varies |= v != bench;
+	}
+	if (!varies)
+		return;
+	rung_dimset ds = { 0 }, over = { 0 };
+	rung_dimset_set(&over, dname, bx / 2 + 1);
+	for (int i = 0; i < s->dims.n; i++) {
+		int64_t v;
+		if (rung_dimset_get(&v, &over, s->dims.d[i].name) != 0 &&
+		    (rung_expr_eval(&v, ps->dim_text[i], &ds) != 0 || v < 1))
+			return;
+		rung_dimset_set(&ds, s->dims.d[i].name, v);
+	}
+	for (int i = 0; i < s->nargs; i++) {
+		for (int r = 0; r < s->args[i].rank; r++)
+			if (!evals_at_least(&s->args[i].shape[r], &ds, 1))
+				return;
+		if (!evals_at_least(&s->args[i].value, &ds, INT64_MIN) || !evals_at_least(&s->args[i].size, &ds, 0))
+			return;
+	}
+	for (int k = 0; k < s->launch.ngrid; k++)
+		if (!evals_at_least(&s->launch.grid[k], &ds, 1))
+			return;
+	for (int k = 0; k < s->launch.nblock; k++)
+		if (!evals_at_least(&s->launch.block[k], &ds, 1))
+			return;
+	if (!evals_at_least(&s->launch.smem, &ds, 0) || !evals_at_least(&s->flops, &ds, 0) ||
+	    !evals_at_least(&s->bytes, &ds, 0))
+		return;
+	s->small = ds;
+	s->has_small = true;
+}
+
 static int validate(pstate *ps)
 {
 	rung_spec *s = ps->s;
@@ -939,6 +1020,7 @@ static int validate(pstate *ps)
 		return rc;
 	if (s->bytes.text && (rc = check_expr(ps, &s->bytes, "bytes", 0)))
 		return rc;
+	small_check_set(ps);
 	return 0;
 }
 
@@ -1292,5 +1374,16 @@ int rung_spec_default_inputs(rung_spec *s)
 	s->inputs[0] = RUNG_DIST_NORMAL;
 	s->inputs[1] = RUNG_DIST_WIDE;
 	s->inputs_default = true;
+	return 1;
+}
+
+int rung_spec_default_checks(rung_spec *s)
+{
+	if (!s || !s->has_small || s->ncheck >= RUNG_MAX_CHECK_SETS)
+		return 0;
+	for (int k = 0; k < s->ncheck; k++)
+		if (!memcmp(&s->check[k], &s->small, sizeof(s->small)))
+			return 0; /* added already */
+	s->check[s->ncheck++] = s->small;
 	return 1;
 }

@@ -165,6 +165,9 @@ typedef struct {
 	/* [check] */
 	int ncheck;
 	rung_dimset check[RUNG_MAX_CHECK_SETS]; /* each one is dims overridden by the set */
+	/* a size set below the block, for rung_spec_default_checks (has_small false: none) */
+	bool has_small;
+	rung_dimset small;
 	int seeds;                              /* default 3 */
 	bool has_atol, has_rtol, has_min_psnr, has_min_cossim;
 	double atol, rtol, min_psnr, min_cossim;
@@ -211,6 +214,13 @@ int rung_spec_parse(rung_spec **out, const char *text, const char *path, const c
  * and no output has a golden file. Sets inputs_default; 1 when it added wide,
  * else 0. `inputs = normal` opts out. */
 int rung_spec_default_inputs(rung_spec *s);
+/* The check's default size set below the block, for a spec whose own size sets
+ * vary its row length D (the last extent of its first output, a [dims] name)
+ * but none below the block's x threads B: D = B/2 + 1, the other dims from
+ * their [dims] expressions, where every shape, launch and roofline expression
+ * holds under it. Appended to s->check (once); 1 when added, else 0. The
+ * loaders of app/ and vcs/ call it, with rung_spec_default_inputs. */
+int rung_spec_default_checks(rung_spec *s);
 void rung_spec_free(rung_spec *spec);
 
 /* The [task] kernel and entry of a rung.ini's text, read without parsing the

@@ -637,6 +637,46 @@ static void test_default_inputs(void)
 	}
 }
 
+/* The default size set below the block (issue 25): small_head's block is 32 and
+ * its output X has shape M; a task whose sets vary M, none below 32, gets
+ * M = 17 (N from [dims]), once; not without sizes, not when a set is below
+ * the block, not when M stays the benchmark's, not where an expression would
+ * not hold. */
+static void test_default_small_set(void)
+{
+	static const struct {
+		const char *extra;
+		int added;
+	} cases[] = {
+		{ "[check]\nsizes = M=48\n", 1 },
+		{ "[check]\nsizes = M=48; M=96\n", 1 },
+		{ "", 0 },                              /* no sizes: the task's one shape */
+		{ "[check]\nsizes = M=31\n", 0 },     /* below the block already */
+		{ "[check]\nsizes = N=7\n", 0 },      /* M does not vary */
+		{ "[check]\nsizes = M=48\n[roofline]\nbytes = M - 20\n", 0 }, /* 17 - 20 < 0 */
+	};
+	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		char buf[1024];
+		snprintf(buf, sizeof(buf), "%s%s", small_head, cases[k].extra);
+		rung_spec *s = parse_ok(buf);
+		CHECK(s != NULL);
+		if (!s)
+			continue;
+		int before = s->ncheck;
+		CHECK_INT(rung_spec_default_checks(s), cases[k].added);
+		CHECK_INT(s->ncheck, before + cases[k].added);
+		if (cases[k].added) {
+			int64_t m = 0, n = 0;
+			CHECK_INT(rung_dimset_get(&m, &s->check[s->ncheck - 1], "M"), 0);
+			CHECK_INT(rung_dimset_get(&n, &s->check[s->ncheck - 1], "N"), 0);
+			CHECK_INT(m, 17);
+			CHECK_INT(n, 32);
+			CHECK_INT(rung_spec_default_checks(s), 0); /* once */
+		}
+		rung_spec_free(s);
+	}
+}
+
 static void test_err_bad_sizes(void)
 {
 	CHECK_STR(small_err("[check]\nsizes = M=32;;M=16\n"),
@@ -1001,6 +1041,7 @@ int main(void)
 	T_RUN(test_check_inputs);
 	T_RUN(test_check_special);
 	T_RUN(test_default_inputs);
+	T_RUN(test_default_small_set);
 	T_RUN(test_err_ini_syntax);
 	T_RUN(test_long_lines_and_repeated_sizes);
 	T_RUN(test_err_task_values);
