@@ -34,6 +34,7 @@ typedef struct {
 	CUdeviceptr base, ptr;
 	size_t bytes, total;
 	uint64_t band;
+	bool bare; /* no guard bands: exactly `bytes` (a sanitize run, where memcheck sees every access past the end) */
 } rung_dbuf;
 
 /* The bench rung's input sets at the benchmark shape (gpu/worker/bset.c): set 0
