@@ -186,6 +186,8 @@ int rung_task_load(rung_task *out, const char *arg)
 	if (rc < 0)
 		return rc == RUNG_ENOMEM ? rc : rung_error_recode(RUNG_ESPEC);
 	rung_spec *s = out->spec;
+	rung_spec_default_inputs(s); /* normal + wide unless the spec says (docs/SPEC.md) */
+	rung_spec_default_checks(s); /* a size set below the block where the dims allow */
 	out->arch = s->arch && *s->arch ? s->arch : "sm_90";
 	if (!s->kernel || !s->entry)
 		return rung_error_set(RUNG_ESPEC, "%s: [task] needs kernel and entry", s->path);

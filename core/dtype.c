@@ -1,4 +1,5 @@
 /* Small tables behind core/spec.h: element types, argument kinds, dim sets. */
+#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -106,6 +107,7 @@ rung_init_kind rung_dist_init(rung_dist d, rung_dtype dt, rung_init_kind declare
 	case RUNG_DIST_WIDE: return RUNG_INIT_WIDE;
 	case RUNG_DIST_CONSTANT: return RUNG_INIT_CONSTANT;
 	case RUNG_DIST_INTS: return RUNG_INIT_INTS;
+	case RUNG_DIST_SPECIAL: return RUNG_INIT_SPECIAL;
 	default: return declared;
 	}
 }
@@ -153,5 +155,58 @@ int rung_dimset_format(char *buf, size_t len, const rung_dimset *ds)
 			return rung_error_set(RUNG_EINVAL, "dim set does not fit in %zu bytes", len);
 		used += (size_t)n;
 	}
+	return 0;
+}
+
+static const char *const special_names[RUNG_NSPECIAL] = {
+#define RUNG_SPECIAL_NAME(id, name) name,
+	RUNG_SPECIAL_LIST(RUNG_SPECIAL_NAME)
+#undef RUNG_SPECIAL_NAME
+};
+
+void rung_special_format(char *buf, size_t len, uint32_t mask)
+{
+	size_t at = 0;
+	if (len)
+		buf[0] = 0;
+	for (int k = 0; k < RUNG_NSPECIAL && len; k++) {
+		if (!((mask >> k) & 1))
+			continue;
+		int w = snprintf(buf + at, len - at, "%s%s", at ? ", " : "", special_names[k]);
+		if (w < 0 || (size_t)w >= len - at)
+			return;
+		at += (size_t)w;
+	}
+}
+
+int rung_special_parse(uint32_t *mask, const char *s)
+{
+	uint32_t m = 0;
+	const char *p = s ? s : "";
+	char all[128];
+	rung_special_format(all, sizeof(all), RUNG_SPECIAL_ALL);
+	for (;;) {
+		const char *comma = strchr(p, ',');
+		const char *e = comma ? comma : p + strlen(p);
+		while (p < e && isspace((unsigned char)*p))
+			p++;
+		while (e > p && isspace((unsigned char)e[-1]))
+			e--;
+		if (e == p)
+			return rung_error_set(RUNG_EINVAL, "empty item in '%s' (the values are %s)", s ? s : "", all);
+		int k = 0;
+		while (k < RUNG_NSPECIAL && !((size_t)(e - p) == strlen(special_names[k]) &&
+					      !strncmp(p, special_names[k], (size_t)(e - p))))
+			k++;
+		if (k == RUNG_NSPECIAL)
+			return rung_error_set(RUNG_EINVAL, "unknown special value '%.*s' (the values are %s)", (int)(e - p), p, all);
+		if ((m >> k) & 1)
+			return rung_error_set(RUNG_EINVAL, "'%s' given twice", special_names[k]);
+		m |= 1u << k;
+		if (!comma)
+			break;
+		p = comma + 1;
+	}
+	*mask = m;
 	return 0;
 }

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/guard_hd.h"
 #include "core/rng.h"
 
 #define GUARD_BYTES 4096
@@ -19,23 +20,30 @@ size_t rung_guard_total(size_t size)
 	return size + 2 * (size_t)GUARD_BYTES;
 }
 
-static uint8_t canary_byte(size_t k)
+_Static_assert(RUNG_HD_GUARD_WORD == RUNG_GUARD_WORD, "core/guard_hd.h's canary is core/guard.h's");
+
+void rung_guard_fill_band_key(void *band, size_t len, size_t start, uint64_t key)
 {
-	return (uint8_t)(RUNG_GUARD_WORD >> (8 * (k & 3)));
+	uint8_t *p = band;
+	for (size_t k = 0; k < len; k++)
+		p[k] = rung_hd_band_byte(key, start + k);
 }
 
 void rung_guard_fill_band(void *band, size_t len)
 {
-	uint8_t *p = band;
-	for (size_t k = 0; k < len; k++)
-		p[k] = canary_byte(k);
+	rung_guard_fill_band_key(band, len, 0, 0);
+}
+
+void rung_guard_fill_key(void *whole, size_t size, uint64_t key)
+{
+	uint8_t *p = whole;
+	rung_guard_fill_band_key(p, GUARD_BYTES, 0, key);
+	rung_guard_fill_band_key(p + GUARD_BYTES + size, GUARD_BYTES, GUARD_BYTES, key);
 }
 
 void rung_guard_fill(void *whole, size_t size)
 {
-	uint8_t *p = whole;
-	rung_guard_fill_band(p, GUARD_BYTES);
-	rung_guard_fill_band(p + GUARD_BYTES + size, GUARD_BYTES);
+	rung_guard_fill_key(whole, size, 0);
 }
 
 static void note(rung_guard_report *r, int64_t off)
@@ -46,19 +54,19 @@ static void note(rung_guard_report *r, int64_t off)
 		r->last = off;
 }
 
-int64_t rung_guard_check(rung_guard_report *rep, const void *whole, size_t size)
+int64_t rung_guard_check_key(rung_guard_report *rep, const void *whole, size_t size, uint64_t key)
 {
 	rung_guard_report r = { 0, 0, INT64_MAX, INT64_MIN };
 	const uint8_t *p = whole;
 	const uint8_t *after = p + GUARD_BYTES + size;
 	for (size_t k = 0; k < GUARD_BYTES; k++) {
-		if (p[k] != canary_byte(k)) {
+		if (p[k] != rung_hd_band_byte(key, k)) {
 			r.before_bytes++;
 			note(&r, (int64_t)k - GUARD_BYTES);
 		}
 	}
 	for (size_t k = 0; k < GUARD_BYTES; k++) {
-		if (after[k] != canary_byte(k)) {
+		if (after[k] != rung_hd_band_byte(key, GUARD_BYTES + k)) {
 			r.after_bytes++;
 			note(&r, (int64_t)size + (int64_t)k);
 		}
@@ -68,6 +76,11 @@ int64_t rung_guard_check(rung_guard_report *rep, const void *whole, size_t size)
 	if (rep)
 		*rep = r;
 	return r.before_bytes + r.after_bytes;
+}
+
+int64_t rung_guard_check(rung_guard_report *rep, const void *whole, size_t size)
+{
+	return rung_guard_check_key(rep, whole, size, 0);
 }
 
 /* floor division for negative offsets: byte -1 belongs to element -1 */
@@ -96,8 +109,104 @@ void rung_guard_describe(char *buf, size_t len, const char *argname, const rung_
 			 ", element %" PRId64 ")", n, r->after_bytes, r->first, elem_of(r->first, es));
 }
 
+static uint64_t poison_key; /* 0: the fixed words */
+
+void rung_poison_key_set(uint64_t key)
+{
+	poison_key = key;
+}
+
+uint64_t rung_poison_key(void)
+{
+	return poison_key;
+}
+
+/* The fixed finite pattern of variant 2 under key 0. */
+static void fixed_finite(void *out, rung_dtype dt)
+{
+	uint64_t w = 0;
+	switch (dt) {
+	case RUNG_DT_F64: w = UINT64_C(0x4058DEADBEEFDEAD); break;
+	case RUNG_DT_F32: w = 0x42DEADBEu; break;
+	case RUNG_DT_F16: w = 0x56AD; break;
+	case RUNG_DT_BF16: w = 0x42DE; break;
+	case RUNG_DT_I64: w = UINT64_C(0x0DEADBEEFDEADBEE); break;
+	case RUNG_DT_I32: w = 0x0BADF00Du; break;
+	case RUNG_DT_U8: w = 0x3C; break;
+	default: return;
+	}
+	memcpy(out, &w, rung_dt_size(dt)); /* little-endian */
+}
+
+/* Field widths of a float dtype: mantissa bits (the exponent is above them). */
+static int mant_bits(rung_dtype dt)
+{
+	return dt == RUNG_DT_F64 ? 52 : dt == RUNG_DT_F32 ? 23 : dt == RUNG_DT_F16 ? 10 : dt == RUNG_DT_BF16 ? 7 : 0;
+}
+
+static void fixed_bits(void *out, rung_dtype dt, int variant);
+
+/* Whether w is a valid variant-v word of dt: never one of the documented fixed
+ * words of variants 0 and 1; for float dtypes a quiet NaN whose mantissa is not
+ * all ones (CUDA's computed NaN) for v < 2, finite and not zero for v = 2. */
+static bool keyed_ok(rung_dtype dt, int v, uint64_t w)
+{
+	int mb = mant_bits(dt);
+	uint64_t f0 = 0, f1 = 0;
+	fixed_bits(&f0, dt, 0);
+	fixed_bits(&f1, dt, 1);
+	if (w == f0 || w == f1)
+		return false;
+	if (!mb)
+		return true;
+	uint64_t mant = (UINT64_C(1) << mb) - 1, mag = (UINT64_C(1) << (rung_dt_size(dt) * 8 - 1)) - 1;
+	uint64_t expo = mag & ~mant, quiet = UINT64_C(1) << (mb - 1);
+	if (v < 2)
+		return (w & expo) == expo && (w & quiet) && (w & mant) != mant;
+	return (w & expo) != expo && (w & mag) != 0;
+}
+
+/* Variant v's word under a non-zero key (the low es bytes): drawn from the key,
+ * shaped (a quiet NaN, or a finite value), then stepped until it is valid and
+ * differs from the variants below it. */
+static uint64_t keyed_bits(rung_dtype dt, int v, uint64_t key)
+{
+	size_t es = rung_dt_size(dt);
+	int mb = mant_bits(dt);
+	uint64_t mask = es == 8 ? ~UINT64_C(0) : (UINT64_C(1) << (es * 8)) - 1;
+	uint64_t w = rung_hd_u64(key ^ UINT64_C(0x706f69736f6e), (uint64_t)dt * 4 + (uint64_t)v) & mask;
+	uint64_t below[2] = { v > 0 ? keyed_bits(dt, 0, key) : 0, v > 1 ? keyed_bits(dt, 1, key) : 0 };
+	if (mb) {
+		uint64_t mant = (UINT64_C(1) << mb) - 1, expo = (mask >> 1) & ~mant;
+		if (v < 2)
+			w |= expo | (UINT64_C(1) << (mb - 1));
+		else if ((w & expo) == expo)
+			w ^= UINT64_C(1) << mb;
+	}
+	for (uint64_t step = 1; !keyed_ok(dt, v, w) || (v > 0 && w == below[0]) || (v > 1 && w == below[1]); step++)
+		w ^= step & (mb ? (UINT64_C(1) << (mb - 1)) - 1 : 0xff); /* payload or low bits only */
+	return w;
+}
+
 void rung_poison_bits(void *out, rung_dtype dt, int variant)
 {
+	if (poison_key) {
+		size_t es = rung_dt_size(dt);
+		if (!es)
+			return;
+		uint64_t w = keyed_bits(dt, variant < 0 || variant > 2 ? 0 : variant, poison_key);
+		memcpy(out, &w, es); /* little-endian */
+		return;
+	}
+	fixed_bits(out, dt, variant);
+}
+
+static void fixed_bits(void *out, rung_dtype dt, int variant)
+{
+	if (variant == RUNG_POISON_FINITE) {
+		fixed_finite(out, dt);
+		return;
+	}
 	int v = variant ? 1 : 0;
 	switch (dt) {
 	case RUNG_DT_F64: { uint64_t b[2] = { UINT64_C(0x7FF8DEADBEEFDEAD), UINT64_C(0x7FF8BEEFDEADBEEF) }; memcpy(out, &b[v], 8); break; }

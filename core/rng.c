@@ -21,6 +21,10 @@ SAME(RUNG_INIT_RANDN, RUNG_HD_RANDN); SAME(RUNG_INIT_UNIFORM, RUNG_HD_UNIFORM); 
 SAME(RUNG_INIT_ZEROS, RUNG_HD_ZEROS); SAME(RUNG_INIT_ARANGE, RUNG_HD_ARANGE); SAME(RUNG_INIT_NPY, RUNG_HD_NPY);
 SAME(RUNG_INIT_WIDE, RUNG_HD_WIDE); SAME(RUNG_INIT_CONSTANT, RUNG_HD_CONSTANT); SAME(RUNG_INIT_INTS, RUNG_HD_INTS);
 SAME(RUNG_WIDE_BLOCK, RUNG_HD_WIDE_BLOCK); SAME(RUNG_INTS_MAX, RUNG_HD_INTS_MAX);
+SAME(RUNG_INIT_SPECIAL, RUNG_HD_SPECIAL); SAME(RUNG_NSPECIAL, RUNG_HD_SP_COUNT);
+SAME(RUNG_SPECIAL_NEG_INF, RUNG_HD_SP_NEG_INF); SAME(RUNG_SPECIAL_POS_INF, RUNG_HD_SP_POS_INF);
+SAME(RUNG_SPECIAL_NAN, RUNG_HD_SP_NAN); SAME(RUNG_SPECIAL_NEG_ZERO, RUNG_HD_SP_NEG_ZERO);
+SAME(RUNG_SPECIAL_SUBNORMAL, RUNG_HD_SP_SUBNORMAL); SAME(RUNG_SPECIAL_MAX, RUNG_HD_SP_MAX);
 #undef SAME
 
 #define GOLDEN RUNG_HD_GOLDEN
@@ -115,6 +119,18 @@ double rung_wide_offset(rung_dtype dt)
 	return dt == RUNG_DT_F16 ? 100.0 : 1000.0;
 }
 
+static uint32_t special_mask = RUNG_SPECIAL_ALL;
+
+void rung_special_mask_set(uint32_t mask)
+{
+	special_mask = mask & RUNG_SPECIAL_ALL;
+}
+
+uint32_t rung_special_mask(void)
+{
+	return special_mask;
+}
+
 void rung_gen_params(rung_hd_gen *g, rung_dtype dt, rung_init_kind init, double a, double b, uint64_t seed,
 		     const char *argname)
 {
@@ -126,6 +142,8 @@ void rung_gen_params(rung_hd_gen *g, rung_dtype dt, rung_init_kind init, double 
 	g->key = rung_rng_key(seed, argname);
 	if (init == RUNG_INIT_WIDE)
 		g->w = rung_wide_offset(dt);
+	if (init == RUNG_INIT_SPECIAL)
+		g->special = special_mask;
 	if (init == RUNG_INIT_CONSTANT)
 		g->c = a < b ? a + (b - a) * rung_rng_uniform(g->key, 0) : rung_rng_normal(g->key, 0);
 }
@@ -161,9 +179,11 @@ int rung_fill_at(void *buf, rung_dtype dt, int64_t start, int64_t n, rung_init_k
 		return rung_error_set(RUNG_EINVAL, "fill %s: negative element count", argname ? argname : "?");
 	if (n > 0 && !buf)
 		return rung_error_set(RUNG_EINVAL, "fill %s: no buffer", argname ? argname : "?");
-	if ((init == RUNG_INIT_WIDE || init == RUNG_INIT_CONSTANT || init == RUNG_INIT_INTS) && is_int(dt))
+	if ((init == RUNG_INIT_WIDE || init == RUNG_INIT_CONSTANT || init == RUNG_INIT_INTS || init == RUNG_INIT_SPECIAL) &&
+	    is_int(dt))
 		return rung_error_set(RUNG_EINVAL, "fill %s: the %s distribution needs a float dtype, not %s",
-				      argname ? argname : "?", init == RUNG_INIT_WIDE ? "wide" : init == RUNG_INIT_INTS ? "ints" : "constant",
+				      argname ? argname : "?",
+				      init == RUNG_INIT_WIDE ? "wide" : init == RUNG_INIT_INTS ? "ints" : init == RUNG_INIT_SPECIAL ? "special" : "constant",
 				      rung_dtype_name(dt));
 	switch (init) {
 	case RUNG_INIT_ZEROS:
@@ -174,7 +194,7 @@ int rung_fill_at(void *buf, rung_dtype dt, int64_t start, int64_t n, rung_init_k
 			return rung_error_set(RUNG_EINVAL, "fill %s: uniform(%g, %g) needs a <= b", argname ? argname : "?", a, b);
 		break;
 	case RUNG_INIT_ONES: case RUNG_INIT_ARANGE: case RUNG_INIT_RANDN: case RUNG_INIT_WIDE: case RUNG_INIT_CONSTANT:
-	case RUNG_INIT_INTS:
+	case RUNG_INIT_INTS: case RUNG_INIT_SPECIAL:
 		break;
 	default:
 		return rung_error_set(RUNG_EINVAL, "fill %s: init kind %d is not generated (npy is loaded, not filled)",

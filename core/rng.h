@@ -60,9 +60,17 @@ double rung_wide_offset(rung_dtype dt);
  *                      a < b, else of randn
  *   RUNG_INIT_INTS     integers uniform in [-RUNG_INTS_MAX, RUNG_INTS_MAX], exact
  *                      in every float dtype (a, b ignored)
+ *   RUNG_INIT_SPECIAL  randn, with 1 in 4 blocks of RUNG_HD_SPECIAL_BLOCK elements
+ *                      made of special values (core/rng_hd.h rung_hd_special; the
+ *                      kinds rung_special_mask allows; a, b ignored)
  * Values are computed in double and rounded once to dt (RNE for f32/f16/bf16);
  * integer dtypes round randn to nearest and saturate u8 to [0, 255].
  * RUNG_INIT_NPY is not generated here (RUNG_EINVAL). Returns 0 or negative. */
+/* The values RUNG_INIT_SPECIAL draws (a mask of RUNG_SPECIAL_* bits, core/spec.h):
+ * RUNG_SPECIAL_ALL until set. The worker sets the plan's ([check] special) for
+ * each job; rung_gen_params copies it into the stream's parameters. */
+void rung_special_mask_set(uint32_t mask);
+uint32_t rung_special_mask(void);
 /* The parameters of one stream (dtype, init, a, b, key and the derived offset or
  * constant) for rung_hd_gen_pair: what the host fill and the device fill both use. */
 void rung_gen_params(rung_hd_gen *g, rung_dtype dt, rung_init_kind init, double a, double b, uint64_t seed,

@@ -16,9 +16,14 @@
 
 /* rung_init_kind's codes (core/spec.h; checked in core/rng.c) */
 enum { RUNG_HD_RANDN, RUNG_HD_UNIFORM, RUNG_HD_ONES, RUNG_HD_ZEROS, RUNG_HD_ARANGE, RUNG_HD_NPY, RUNG_HD_WIDE,
-       RUNG_HD_CONSTANT, RUNG_HD_INTS };
+       RUNG_HD_CONSTANT, RUNG_HD_INTS, RUNG_HD_SPECIAL };
 #define RUNG_HD_WIDE_BLOCK 4096
 #define RUNG_HD_INTS_MAX 8
+/* special: blocks of this many elements, one kind of block each (rung_hd_special) */
+#define RUNG_HD_SPECIAL_BLOCK 256
+/* the special values, bit k of a mask (core/rng.h RUNG_SPECIAL_LIST has the names) */
+enum { RUNG_HD_SP_NEG_INF, RUNG_HD_SP_POS_INF, RUNG_HD_SP_NAN, RUNG_HD_SP_NEG_ZERO, RUNG_HD_SP_SUBNORMAL, RUNG_HD_SP_MAX,
+       RUNG_HD_SP_COUNT };
 
 RUNG_HD uint64_t rung_hd_mix64(uint64_t z)
 {
@@ -152,7 +157,60 @@ typedef struct {
 	double w;    /* wide: the offset W (rung_wide_offset) */
 	double c;    /* constant: the value of every element */
 	uint64_t key;
+	uint32_t special; /* special: the mask of values it may draw (bit RUNG_HD_SP_*) */
+	uint32_t pad;
 } rung_hd_gen;
+
+/* The mantissa bits of a float dtype (the exponent is above them, the sign on top). */
+RUNG_HD int rung_hd_mant_bits(int dt)
+{
+	return dt == RUNG_HD_F64 ? 52 : dt == RUNG_HD_F32 ? 23 : dt == RUNG_HD_F16 ? 10 : 7;
+}
+
+/* Element i of the special distribution (float dtypes), given z, its randn value.
+ * The elements are cut into blocks of RUNG_HD_SPECIAL_BLOCK (whole rows of a row
+ * length that is a multiple of it, tiles of others); a draw per block keeps 3 in
+ * 4 blocks randn and makes the others one kind each, among the kinds the mask
+ * allows (none: every block randn):
+ *   -inf      the first k elements of the block -inf (k from 1 to the whole block:
+ *             a masked row head, or a masked tile), the rest randn;
+ *   +inf, nan one element of the block +inf or a quiet NaN, the rest randn;
+ *   -0        every element -0;
+ *   subnormal every element a subnormal of the dtype (random sign and mantissa);
+ *   max       one element +-the largest finite value of the dtype, the rest randn. */
+RUNG_HD uint64_t rung_hd_special(const rung_hd_gen *g, uint64_t i, double z)
+{
+	int dt = g->dt, mb = rung_hd_mant_bits(dt), top = 8 * rung_hd_dt_size(dt) - 1;
+	uint64_t sign = UINT64_C(1) << top, mant = (UINT64_C(1) << mb) - 1;
+	uint64_t expo = (sign - 1) & ~mant; /* all ones */
+	uint64_t blk = i / RUNG_HD_SPECIAL_BLOCK, q = i % RUNG_HD_SPECIAL_BLOCK;
+	uint64_t h = rung_hd_u64(g->key ^ UINT64_C(0x7370656369616c), blk); /* "special" */
+	int n = 0;
+	for (int k = 0; k < RUNG_HD_SP_COUNT; k++)
+		n += (int)((g->special >> k) & 1);
+	if ((h & 3) != 0 || n == 0)
+		return rung_hd_to_bits_rn(dt, z);
+	int pick = (int)((h >> 8) % (uint64_t)n), kind = 0;
+	for (int k = 0; k < RUNG_HD_SP_COUNT; k++)
+		if ((g->special >> k) & 1 && pick-- == 0) {
+			kind = k;
+			break;
+		}
+	uint64_t at = (h >> 32) % RUNG_HD_SPECIAL_BLOCK; /* the element, or the head's length - 1 */
+	uint64_t e = rung_hd_u64(g->key ^ UINT64_C(0x7370656369616d), i); /* per element */
+	switch (kind) {
+	case RUNG_HD_SP_NEG_INF: return q <= at ? sign | expo : rung_hd_to_bits_rn(dt, z);
+	case RUNG_HD_SP_POS_INF: return q == at ? expo : rung_hd_to_bits_rn(dt, z);
+	case RUNG_HD_SP_NAN: return q == at ? expo | (UINT64_C(1) << (mb - 1)) : rung_hd_to_bits_rn(dt, z);
+	case RUNG_HD_SP_NEG_ZERO: return sign;
+	case RUNG_HD_SP_SUBNORMAL: {
+		uint64_t m = e & mant;
+		return (e >> 63 ? sign : 0) | (m ? m : 1);
+	}
+	default: /* max */
+		return q == at ? ((h >> 31) & 1 ? sign : 0) | (expo - (UINT64_C(1) << mb)) | mant : rung_hd_to_bits_rn(dt, z);
+	}
+}
 
 /* Element i's bits, given z, its randn value (used by randn and wide only). */
 RUNG_HD uint64_t rung_hd_gen_elem(const rung_hd_gen *g, uint64_t i, double z)
@@ -182,6 +240,7 @@ RUNG_HD uint64_t rung_hd_gen_elem(const rung_hd_gen *g, uint64_t i, double z)
 		return rung_hd_to_bits_rn(dt, ((i / RUNG_HD_WIDE_BLOCK) & 1) ? -v : v);
 	}
 	case RUNG_HD_CONSTANT: return rung_hd_to_bits_rn(dt, g->c);
+	case RUNG_HD_SPECIAL: return rung_hd_special(g, i, z);
 	case RUNG_HD_INTS: {
 		/* the top 32 bits scaled to [0, 2 * INTS_MAX + 1) (multiply-shift, no rounding) */
 		uint64_t hi = rung_hd_u64(g->key, i) >> 32;
@@ -196,7 +255,7 @@ RUNG_HD uint64_t rung_hd_gen_elem(const rung_hd_gen *g, uint64_t i, double z)
 RUNG_HD void rung_hd_gen_pair(const rung_hd_gen *g, uint64_t p, uint64_t *b0, uint64_t *b1)
 {
 	double z0 = 0, z1 = 0;
-	if (g->init == RUNG_HD_RANDN || g->init == RUNG_HD_WIDE)
+	if (g->init == RUNG_HD_RANDN || g->init == RUNG_HD_WIDE || g->init == RUNG_HD_SPECIAL)
 		rung_hd_normal_pair(g->key, p, &z0, &z1);
 	*b0 = rung_hd_gen_elem(g, 2 * p, z0);
 	*b1 = rung_hd_gen_elem(g, 2 * p + 1, z1);

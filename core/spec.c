@@ -35,9 +35,10 @@ static const char *const sec_names[SEC_COUNT] = { "", "task", "dims", "check", "
 enum { T_NAME, T_KERNEL, T_ENTRY, T_REFERENCE, T_REFERENCE_ENTRY, T_ARCH, T_OPTIONS, T_HEADERS, T_COUNT };
 static const char *const task_keys[] = { "name", "kernel", "entry", "reference", "reference_entry",
 	                                     "arch", "options", "headers", NULL };
-enum { C_SIZES, C_SEEDS, C_ATOL, C_RTOL, C_MIN_PSNR, C_MIN_COSSIM, C_DETERMINISTIC, C_INPUTS, C_SANITIZE, C_COUNT };
+enum { C_SIZES, C_SEEDS, C_ATOL, C_RTOL, C_MIN_PSNR, C_MIN_COSSIM, C_DETERMINISTIC, C_INPUTS, C_SANITIZE, C_SPECIAL,
+       C_COUNT };
 static const char *const check_keys[] = { "sizes", "seeds", "atol", "rtol", "min_psnr", "min_cossim",
-	                                      "deterministic", "inputs", "sanitize", NULL };
+	                                      "deterministic", "inputs", "sanitize", "special", NULL };
 enum { A_KIND, A_DTYPE, A_SHAPE, A_INIT, A_VALUE, A_GOLDEN, A_SIZE, A_COUNT };
 static const char *const arg_keys[] = { "kind", "dtype", "shape", "init", "value", "golden", "size", NULL };
 enum { L_GRID, L_BLOCK, L_SMEM, L_COUNT };
@@ -340,6 +341,12 @@ static int set_check(pstate *ps, int k, const char *v, int line)
 	rung_spec *s = ps->s;
 	if (k == C_INPUTS)
 		return set_inputs(ps, v, line);
+	if (k == C_SPECIAL) {
+		if (rung_special_parse(&s->special, v))
+			return fail(ps, line, "special", "%s", rung_error_last());
+		s->special_line = line;
+		return 0;
+	}
 	if (k == C_SIZES) {
 		if (!ps->sizes)
 			return set_str(ps, &ps->sizes, v);
@@ -893,12 +900,20 @@ static int check_arg(pstate *ps, int idx)
 static int check_inputs(pstate *ps)
 {
 	rung_spec *s = ps->s;
+	bool special = false;
+	for (int d = 1; d < s->ninputs; d++)
+		special |= s->inputs[d] == RUNG_DIST_SPECIAL;
+	use_label(ps, "%s", "[check]");
+	if (s->special_line && !special)
+		return fail(ps, s->special_line, "special",
+		            "the special values are drawn only by the 'special' distribution: add it to inputs (inputs = normal, special)");
+	if (!s->special_line)
+		s->special = RUNG_SPECIAL_ALL;
 	if (s->ninputs == 0) {
 		s->ninputs = 1;
 		s->inputs[0] = RUNG_DIST_NORMAL;
 		return 0;
 	}
-	use_label(ps, "%s", "[check]");
 	for (int d = 1; d < s->ninputs; d++) {
 		bool changes = false;
 		for (int i = 0; i < s->nargs; i++) {
@@ -917,6 +932,87 @@ static int check_inputs(pstate *ps)
 			            rung_dist_name(s->inputs[d]));
 	}
 	return 0;
+}
+
+/* e evaluates under ds to at least min (absent: true). */
+static bool evals_at_least(const rung_expr_src *e, const rung_dimset *ds, int64_t min)
+{
+	int64_t v;
+	return !e->text || (rung_expr_eval(&v, e->text, ds) == 0 && v >= min);
+}
+
+/* A size set below the block (issue 25): where the task's own size sets vary
+ * the row length D (the last extent of its first output, a plain [dims] name)
+ * and none of them has D below the block's x threads B, a set with D = B/2 + 1
+ * and every other dim from its [dims] expression, kept in s->small (added by
+ * rung_spec_default_checks). Left out, silently, where any shape, launch or
+ * roofline expression would not hold under it. */
+static void small_check_set(pstate *ps)
+{
+	rung_spec *s = ps->s;
+	s->has_small = false;
+	if (!ps->sizes || s->launch.nblock < 1 || s->ncheck >= RUNG_MAX_CHECK_SETS)
+		return;
+	int64_t bx, bench;
+	if (rung_expr_eval(&bx, s->launch.block[0].text, &s->dims) || bx < 4)
+		return;
+	const rung_arg *out = NULL;
+	for (int i = 0; i < s->nargs; i++)
+		if (s->args[i].npy_path || s->args[i].golden)
+			return; /* data of one shape */
+	for (int i = 0; i < s->nargs && !out; i++)
+		if ((s->args[i].kind == RUNG_ARG_OUTPUT || s->args[i].kind == RUNG_ARG_INOUT) && s->args[i].rank > 0)
+			out = &s->args[i];
+	if (!out)
+		return;
+	char dname[RUNG_NAME_MAX];
+	const char *t = out->shape[out->rank - 1].text;
+	while (t && isspace((unsigned char)*t))
+		t++;
+	size_t len = t ? strcspn(t, " \t") : 0;
+	if (!len || len >= sizeof(dname) || (t[len] && t[len + strspn(t + len, " \t")]))
+		return;
+	snprintf(dname, sizeof(dname), "%.*s", (int)len, t);
+	if (rung_dimset_get(&bench, &s->dims, dname))
+		return;
+	bool varies = false;
+	for (int k = 0; k < s->ncheck; k++) {
+		int64_t v;
+		if (rung_dimset_get(&v, &s->check[k], dname))
+			return;
+		if (v < bx)
+			return; /* the task has one already */
+		varies |= v != bench;
+	}
+	if (!varies)
+		return;
+	rung_dimset ds = { 0 }, over = { 0 };
+	rung_dimset_set(&over, dname, bx / 2 + 1);
+	for (int i = 0; i < s->dims.n; i++) {
+		int64_t v;
+		if (rung_dimset_get(&v, &over, s->dims.d[i].name) != 0 &&
+		    (rung_expr_eval(&v, ps->dim_text[i], &ds) != 0 || v < 1))
+			return;
+		rung_dimset_set(&ds, s->dims.d[i].name, v);
+	}
+	for (int i = 0; i < s->nargs; i++) {
+		for (int r = 0; r < s->args[i].rank; r++)
+			if (!evals_at_least(&s->args[i].shape[r], &ds, 1))
+				return;
+		if (!evals_at_least(&s->args[i].value, &ds, INT64_MIN) || !evals_at_least(&s->args[i].size, &ds, 0))
+			return;
+	}
+	for (int k = 0; k < s->launch.ngrid; k++)
+		if (!evals_at_least(&s->launch.grid[k], &ds, 1))
+			return;
+	for (int k = 0; k < s->launch.nblock; k++)
+		if (!evals_at_least(&s->launch.block[k], &ds, 1))
+			return;
+	if (!evals_at_least(&s->launch.smem, &ds, 0) || !evals_at_least(&s->flops, &ds, 0) ||
+	    !evals_at_least(&s->bytes, &ds, 0))
+		return;
+	s->small = ds;
+	s->has_small = true;
 }
 
 static int validate(pstate *ps)
@@ -978,6 +1074,7 @@ static int validate(pstate *ps)
 		return fail(ps, g->line, NULL, "no goal in it (expected roof, speedup, plateau or versions, e.g. roof = 80%%)");
 	if (g->roof_line && !s->flops.text && !s->bytes.text)
 		return fail(ps, g->roof_line, "roof", "needs [roofline] flops or bytes: without them there is no roof to reach");
+	small_check_set(ps);
 	return 0;
 }
 
@@ -1360,4 +1457,40 @@ int rung_spec_peek_task(char **kernel, char **entry, const char *text)
 		}
 	}
 	return 0;
+}
+
+int rung_spec_default_inputs(rung_spec *s)
+{
+	if (!s || s->inputs_line || s->ninputs > 1)
+		return 0;
+	bool changes = false;
+	for (int i = 0; i < s->nargs; i++) {
+		const rung_arg *a = &s->args[i];
+		if (a->golden)
+			return 0;
+		if ((a->kind == RUNG_ARG_INPUT || a->kind == RUNG_ARG_INOUT) &&
+		    rung_dist_init(RUNG_DIST_WIDE, a->dtype, a->init) != a->init) {
+			if (a->dtype != RUNG_DT_F32 && a->dtype != RUNG_DT_F64)
+				return 0;
+			changes = true;
+		}
+	}
+	if (!changes)
+		return 0;
+	s->ninputs = 2;
+	s->inputs[0] = RUNG_DIST_NORMAL;
+	s->inputs[1] = RUNG_DIST_WIDE;
+	s->inputs_default = true;
+	return 1;
+}
+
+int rung_spec_default_checks(rung_spec *s)
+{
+	if (!s || !s->has_small || s->ncheck >= RUNG_MAX_CHECK_SETS)
+		return 0;
+	for (int k = 0; k < s->ncheck; k++)
+		if (!memcmp(&s->check[k], &s->small, sizeof(s->small)))
+			return 0; /* added already */
+	s->check[s->ncheck++] = s->small;
+	return 1;
 }

@@ -19,7 +19,7 @@ typedef enum { RUNG_ARG_INPUT, RUNG_ARG_OUTPUT, RUNG_ARG_INOUT, RUNG_ARG_SCALAR 
 /* RUNG_INIT_WIDE, _CONSTANT and _INTS are never written in an [arg]: they are what a
  * generated float input becomes under the [check] inputs distributions (rung_dist_init). */
 typedef enum { RUNG_INIT_RANDN, RUNG_INIT_UNIFORM, RUNG_INIT_ONES, RUNG_INIT_ZEROS, RUNG_INIT_ARANGE, RUNG_INIT_NPY,
-	       RUNG_INIT_WIDE, RUNG_INIT_CONSTANT, RUNG_INIT_INTS } rung_init_kind;
+	       RUNG_INIT_WIDE, RUNG_INIT_CONSTANT, RUNG_INIT_INTS, RUNG_INIT_SPECIAL } rung_init_kind;
 
 /* Input distributions of the check sweep ([check] inputs, docs/SPEC.md and
  * docs/CHECKS.md "Input distributions"): id, name. NORMAL is every argument as its
@@ -28,7 +28,8 @@ typedef enum { RUNG_INIT_RANDN, RUNG_INIT_UNIFORM, RUNG_INIT_ONES, RUNG_INIT_ZER
 	_(NORMAL, "normal", "every input as its [arg] declares it") \
 	_(WIDE, "wide", "float inputs of magnitude ~1e3 (1e2 in f16) around an offset, positive and negative in blocks of 4096") \
 	_(CONSTANT, "constant", "every element of each float input equal") \
-	_(INTS, "ints", "float inputs are integers in [-8, 8]; outputs compared exactly")
+	_(INTS, "ints", "float inputs are integers in [-8, 8]; outputs compared exactly") \
+	_(SPECIAL, "special", "blocks of -inf, +inf, NaN, -0, subnormals or the largest finite value ([check] special)")
 
 typedef enum {
 #define RUNG_DIST_ENUM(id, name, help) RUNG_DIST_##id,
@@ -52,6 +53,27 @@ const char *rung_dist_names(void);
  * randn or uniform(a,b); `declared` itself for normal, integer dtypes (indices,
  * sizes) and deliberate data (npy, zeros, ones, arange). */
 rung_init_kind rung_dist_init(rung_dist d, rung_dtype dt, rung_init_kind declared);
+
+/* The special values ([check] special = ...): bit, name. The bits are
+ * core/rng_hd.h's RUNG_HD_SP_*. */
+#define RUNG_SPECIAL_LIST(_) \
+	_(NEG_INF, "-inf") \
+	_(POS_INF, "+inf") \
+	_(NAN, "nan") \
+	_(NEG_ZERO, "-0") \
+	_(SUBNORMAL, "subnormal") \
+	_(MAX, "max")
+enum {
+#define RUNG_SPECIAL_ENUM(id, name) RUNG_SPECIAL_##id,
+	RUNG_SPECIAL_LIST(RUNG_SPECIAL_ENUM)
+#undef RUNG_SPECIAL_ENUM
+	RUNG_NSPECIAL
+};
+#define RUNG_SPECIAL_ALL ((1u << RUNG_NSPECIAL) - 1)
+/* Parses "-inf, -0, subnormal" into a mask (0 or RUNG_EINVAL naming the bad item). */
+int rung_special_parse(uint32_t *mask, const char *s);
+/* "-inf, +inf, nan, -0, subnormal, max": the names in mask, into buf. */
+void rung_special_format(char *buf, size_t len, uint32_t mask);
 
 /* An expression as written, with where it was written. */
 typedef struct {
@@ -154,6 +176,9 @@ typedef struct {
 	/* [check] */
 	int ncheck;
 	rung_dimset check[RUNG_MAX_CHECK_SETS]; /* each one is dims overridden by the set */
+	/* a size set below the block, for rung_spec_default_checks (has_small false: none) */
+	bool has_small;
+	rung_dimset small;
 	int seeds;                              /* default 3 */
 	bool has_atol, has_rtol, has_min_psnr, has_min_cossim;
 	double atol, rtol, min_psnr, min_cossim;
@@ -163,6 +188,10 @@ typedef struct {
 	int ninputs;                     /* [check] inputs: 1 (normal only) when absent */
 	rung_dist inputs[RUNG_NDISTS];   /* inputs[0] is RUNG_DIST_NORMAL, then the others as written */
 	int inputs_line;                 /* 0 when absent */
+	/* inputs = normal, wide added by rung_spec_default_inputs (no `inputs` line) */
+	bool inputs_default;
+	uint32_t special;                /* [check] special = ...: the values the reference defines (RUNG_SPECIAL_ALL when absent) */
+	int special_line;                /* 0 when absent */
 	unsigned sanitize;                      /* `sanitize = memcheck, racecheck`: RUNG_SAN_BIT mask (core/sanitize.h), 0 = off */
 	int sanitize_line;
 
@@ -189,6 +218,21 @@ int rung_spec_load(rung_spec **out, const char *path);
 /* Same, from text already in memory (e.g. read from git); `path` names it in messages,
  * `dir` resolves relative paths. */
 int rung_spec_parse(rung_spec **out, const char *text, const char *path, const char *dir);
+/* The check's default distributions, for a spec that has no `[check] inputs`
+ * line (the loaders of app/ and vcs/ call it; the parse itself keeps what is
+ * written): normal plus `wide`, where wide changes some argument, every float
+ * input it would change is f32 or f64 (an f16/bf16 reduction of wide data can
+ * overflow where the reference does not: such tasks ask for wide themselves)
+ * and no output has a golden file. Sets inputs_default; 1 when it added wide,
+ * else 0. `inputs = normal` opts out. */
+int rung_spec_default_inputs(rung_spec *s);
+/* The check's default size set below the block, for a spec whose own size sets
+ * vary its row length D (the last extent of its first output, a [dims] name)
+ * but none below the block's x threads B: D = B/2 + 1, the other dims from
+ * their [dims] expressions, where every shape, launch and roofline expression
+ * holds under it. Appended to s->check (once); 1 when added, else 0. The
+ * loaders of app/ and vcs/ call it, with rung_spec_default_inputs. */
+int rung_spec_default_checks(rung_spec *s);
 void rung_spec_free(rung_spec *spec);
 
 /* A rung.ini's text without its [goal] section (the lines from its header to

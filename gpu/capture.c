@@ -162,6 +162,13 @@ static void flush_lines(rung_capture *c)
 	}
 }
 
+int64_t rung__capture_cap(const rung_capture *c)
+{
+	int64_t factor = RUNG_OUTPUT_DEADLINE_FACTOR * c->window_ms;
+	int64_t flood = c->window_ms > RUNG_OUTPUT_FLOOD_MS ? c->window_ms : RUNG_OUTPUT_FLOOD_MS;
+	return c->since_ms + (factor < flood ? factor : flood);
+}
+
 /* Reads stream k until it would block (at most 1 MiB, so that a flood cannot
  * hold the caller here past its deadline). */
 static void drain_fd(rung_capture *c, int k, int64_t *deadline_ms)
@@ -182,7 +189,7 @@ static void drain_fd(rung_capture *c, int k, int64_t *deadline_ms)
 		/* the job's output is activity (rung's own lines are not) */
 		if (c->printed_since > before && deadline_ms && *deadline_ms >= 0 && c->window_ms > 0) {
 			int64_t want = rung_now_ms() + c->window_ms;
-			int64_t cap = c->since_ms + RUNG_OUTPUT_DEADLINE_FACTOR * c->window_ms;
+			int64_t cap = rung__capture_cap(c);
 			if (want > cap)
 				want = cap;
 			if (want > *deadline_ms)

@@ -24,6 +24,11 @@
  * of a kernel printing a line from each of 1M threads takes about 50 s in any
  * CUDA program (the driver's printf), 5 deadlines (docs/BENCHMARKS.md). */
 #define RUNG_OUTPUT_DEADLINE_FACTOR 30
+/* ... and never further than this after the last protocol message, unless the
+ * deadline itself is longer (RUNG_DEADLINE): a kernel that prints from every
+ * thread (4096 x 256 lines a launch, about 50 s each in the driver) gets a
+ * verdict in 20 s, with what it printed kept and shown inert (issue 25). */
+#define RUNG_OUTPUT_FLOOD_MS 20000
 /* Bytes of stderr lines passed to the parent's stderr per job (or between
  * jobs); beyond it they are counted and said so in one line. */
 #define RUNG_FORWARD_MAX (64 * 1024)
@@ -48,6 +53,9 @@ typedef struct {
 } rung_capture;
 
 void rung__capture_init(rung_capture *c);
+/* The latest time output can move the deadline to: since_ms + the window times
+ * RUNG_OUTPUT_DEADLINE_FACTOR, and at most since_ms + max(window, RUNG_OUTPUT_FLOOD_MS). */
+int64_t rung__capture_cap(const rung_capture *c);
 /* Makes the two pipes: child_out/child_err are the worker's ends (blocking,
  * close-on-exec: the child dup2s them), the parent keeps non-blocking read ends. */
 int rung__capture_open(rung_capture *c, int *child_out, int *child_err);

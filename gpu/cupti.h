@@ -32,6 +32,11 @@ int rung_cupti_collect(double *ns, int max);
  * and the first one's name into name (may be NULL). Call after
  * rung_cupti_collect, which flushes. */
 int rung_cupti_others(char *name, size_t len);
+/* Flushes, drops what was collected so far (matching records and others) and
+ * from now on ignores every record of a kernel that started before this call
+ * (cuptiGetTimestamp: the records' clock), however late a flush delivers it.
+ * rung_cupti_start does the same. */
+void rung_cupti_mark(void);
 /* Stops collecting (disables the activity kind unless busy accounting is on,
  * drops pending records). */
 void rung_cupti_stop(void);

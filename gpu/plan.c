@@ -168,6 +168,8 @@ int rung_plan_build(rung_plan *out, const rung_spec *spec, const rung_launch *kl
 	out->dists[0] = RUNG_DIST_NORMAL;
 	for (int i = 1; i < spec->ninputs && i < RUNG_NDISTS; i++)
 		out->dists[out->ndists++] = spec->inputs[i];
+	out->special = spec->special_line ? spec->special : RUNG_SPECIAL_ALL;
+	out->inputs_default = spec->inputs_default;
 	out->has_atol = spec->has_atol, out->atol = spec->atol;
 	out->has_rtol = spec->has_rtol, out->rtol = spec->rtol;
 	out->has_min_psnr = spec->has_min_psnr, out->min_psnr = spec->min_psnr;
@@ -368,6 +370,11 @@ json_t *rung_plan_to_json(const rung_plan *p)
 		for (int i = 0; i < p->ndists; i++)
 			json_array_append_new(in, json_string(rung_dist_name(p->dists[i])));
 		json_object_set_new(j, "inputs", in);
+		for (int i = 0; i < p->ndists; i++)
+			if (p->dists[i] == RUNG_DIST_SPECIAL)
+				json_object_set_new(j, "special", json_integer(p->special));
+		if (p->inputs_default)
+			json_object_set_new(j, "inputs_default", json_true());
 	}
 	json_t *tol = json_object();
 	if (p->has_atol)
@@ -518,6 +525,14 @@ int rung_plan_from_json(rung_plan *out, const json_t *j)
 					return bad("inputs");
 			out->dists[i] = d;
 		}
+	}
+	out->inputs_default = json_is_true(json_object_get(j, "inputs_default"));
+	out->special = RUNG_SPECIAL_ALL;
+	const json_t *sp = json_object_get(j, "special");
+	if (sp) {
+		if (!json_is_integer(sp) || json_integer_value(sp) < 0 || json_integer_value(sp) > RUNG_SPECIAL_ALL)
+			return bad("special");
+		out->special = (uint32_t)json_integer_value(sp);
 	}
 	const json_t *tol = json_object_get(j, "tol");
 #define TOL(name) \

@@ -59,6 +59,8 @@ typedef struct {
 	uint64_t seeds[RUNG_PLAN_MAX_SEEDS];
 	int ndists;                    /* [check] inputs: 1 (normal only) unless the spec lists more */
 	rung_dist dists[RUNG_NDISTS];  /* dists[0] is RUNG_DIST_NORMAL */
+	uint32_t special;              /* the values the special distribution draws ([check] special) */
+	bool inputs_default;           /* wide was added by default: judged with the lenient tolerance */
 	bool has_atol, has_rtol, has_min_psnr, has_min_cossim;
 	double atol, rtol, min_psnr, min_cossim;
 	bool nondeterministic; /* [check] deterministic = false */

@@ -657,8 +657,11 @@ static int exchange(rung_worker *w, json_t *hdr, const rung_blob *blobs, int nbl
 				char b[32];
 				rung_fmt_bytes(b, sizeof(b), printed);
 				snprintf(ex->reason, sizeof(ex->reason),
-					 "killed at deadline after %.1f s (it printed %s but sent no progress; kernel never finished?)",
-					 waited, b);
+					 "killed at deadline after %.1f s (it printed %s but sent no progress; kernel never finished?): "
+					 "a launch in which every thread prints takes minutes in the driver's printf, so its timing "
+					 "would measure printf; print from one thread, or remove the printf (the first %d KiB of its "
+					 "output are kept)",
+					 waited, b, RUNG_OUTPUT_KEEP / 1024);
 			} else {
 				snprintf(ex->reason, sizeof(ex->reason), "killed at deadline after %.1f s (kernel never finished?)",
 					 deadline_s);

@@ -84,6 +84,7 @@ static void test_generation(void)
 		{ RUNG_INIT_ZEROS, 0, 0, "zeros", false },       { RUNG_INIT_ARANGE, 0, 0, "arange", false },
 		{ RUNG_INIT_WIDE, 0, 0, "wide", true },          { RUNG_INIT_CONSTANT, 0, 0, "constant(randn)", true },
 		{ RUNG_INIT_CONSTANT, 1, 2, "constant(1,2)", true }, { RUNG_INIT_INTS, 0, 0, "ints", true },
+		{ RUNG_INIT_SPECIAL, 0, 0, "special", true }, /* every special value (RUNG_SPECIAL_ALL) */
 	};
 	int compared = 0, hashed = 0;
 	int64_t nmax = SIZES[NSIZES - 1];

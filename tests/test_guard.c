@@ -1,6 +1,7 @@
 /* Guard bands, poison and input-change detection on host buffers. */
 #include "harness.h"
 
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -118,6 +119,103 @@ static void t_poison(void)
 	CHECK_INT(first, -1);
 }
 
+/* Per-run poison (issue 25): under a key, variants 0 and 1 are quiet NaNs with
+ * payloads that are neither CUDA's computed NaN nor the documented fixed words,
+ * variant 2 is finite and non-zero, all three differ, and another key gives
+ * other words. Key 0 gives the fixed words again. */
+static void t_poison_keyed(void)
+{
+	static const uint64_t canon[] = { UINT64_C(0x7FFFFFFFFFFFFFFF), 0x7FFFFFFFu, 0x7FFF, 0x7FFF };
+	int differ_by_key = 0;
+	for (uint64_t key = 1; key <= 200; key++) {
+		for (int dt = 0; dt < RUNG_DT_COUNT; dt++) {
+			size_t es = rung_dt_size((rung_dtype)dt);
+			uint64_t w[3] = { 0 }, fixed[3] = { 0 }, other = 0;
+			rung_poison_key_set(0);
+			for (int v = 0; v < 3; v++)
+				rung_poison_bits(&fixed[v], (rung_dtype)dt, v);
+			rung_poison_key_set(key * UINT64_C(0x9E3779B97F4A7C15));
+			for (int v = 0; v < 3; v++)
+				rung_poison_bits(&w[v], (rung_dtype)dt, v);
+			rung_poison_key_set(key * UINT64_C(0x9E3779B97F4A7C15) + 1);
+			rung_poison_bits(&other, (rung_dtype)dt, 0);
+			rung_poison_key_set(0);
+			differ_by_key += other != w[0];
+			CHECK(w[0] != w[1] && w[1] != w[2] && w[0] != w[2]);
+			if (dt > RUNG_DT_BF16)
+				continue;
+			uint8_t buf[8];
+			for (int v = 0; v < 3; v++) {
+				memcpy(buf, &w[v], es);
+				double x = rung_load_double(buf, (rung_dtype)dt, 0);
+				if (v < 2) {
+					CHECK(isnan(x));
+					CHECK(w[v] != canon[dt] && w[v] != (canon[dt] | (UINT64_C(1) << (es * 8 - 1))));
+					CHECK(w[v] != fixed[0] && w[v] != fixed[1]);
+				} else {
+					CHECK(isfinite(x) && x != 0);
+				}
+			}
+		}
+	}
+	CHECK(differ_by_key > 7 * 190);
+	/* a keyed fill is counted back under the same key only */
+	float f[16];
+	rung_poison_key_set(42);
+	rung_poison_fill(f, RUNG_DT_F32, 16, 0);
+	int64_t first;
+	CHECK_INT(rung_poison_count(&first, f, RUNG_DT_F32, 16, 0), 16);
+	CHECK_INT(rung_poison_count(&first, f, RUNG_DT_F32, 16, 1), 0);
+	rung_poison_key_set(43);
+	CHECK_INT(rung_poison_count(&first, f, RUNG_DT_F32, 16, 0), 0);
+	rung_poison_key_set(0);
+	uint32_t w;
+	rung_poison_bits(&w, RUNG_DT_F32, 0);
+	CHECK_INT(w, 0x7FC0DEADu);
+	rung_poison_bits(&w, RUNG_DT_F32, RUNG_POISON_FINITE);
+	CHECK_INT(w, 0x42DEADBEu);
+}
+
+/* Keyed guard bands: key 0 is the canary; another key gives bytes that are not
+ * the canary's and differ from a third key's; a write is found under the key the
+ * bands were filled with, at the right offset, and the band after the payload is
+ * not a copy of the one before it. */
+static void t_guard_keyed(void)
+{
+	const size_t size = 100;
+	size_t g = rung_guard_size();
+	uint8_t *a = malloc(rung_guard_total(size)), *b = malloc(rung_guard_total(size));
+	rung_guard_fill_key(a, size, 0);
+	rung_guard_fill(b, size);
+	CHECK(memcmp(a, b, g) == 0 && memcmp(a + g + size, b + g + size, g) == 0);
+	rung_guard_fill_key(a, size, 7);
+	rung_guard_fill_key(b, size, 8);
+	int same_ab = 0, same_canary = 0, same_sides = 0;
+	uint8_t canary[4096];
+	rung_guard_fill_band(canary, sizeof(canary));
+	for (size_t k = 0; k < g; k++) {
+		same_ab += a[k] == b[k];
+		same_canary += a[k] == canary[k];
+		same_sides += a[k] == a[g + size + k];
+	}
+	CHECK(same_ab < 64 && same_canary < 64 && same_sides < 64); /* about 16 of 4096 by chance */
+	rung_guard_report rep;
+	CHECK_INT(rung_guard_check_key(&rep, a, size, 7), 0);
+	CHECK(rung_guard_check_key(&rep, a, size, 8) > 4000);
+	CHECK(rung_guard_check(&rep, a, size) > 4000);
+	a[g + size + 5] ^= 0x10;
+	CHECK_INT(rung_guard_check_key(&rep, a, size, 7), 1);
+	CHECK_INT(rep.first, (long long)size + 5);
+	CHECK_INT(rep.after_bytes, 1);
+	/* a band piece from a stream offset equals the whole fill's bytes there */
+	uint8_t piece[16];
+	rung_guard_fill_band_key(piece, sizeof(piece), g + 40, 7);
+	a[g + size + 5] ^= 0x10;
+	CHECK(memcmp(piece, a + g + size + 40, sizeof(piece)) == 0);
+	free(a);
+	free(b);
+}
+
 static void t_input_change(void)
 {
 	enum { N = 5000 };
@@ -147,6 +245,8 @@ int main(void)
 {
 	T_RUN(t_guard_intact_and_oob);
 	T_RUN(t_poison);
+	T_RUN(t_poison_keyed);
+	T_RUN(t_guard_keyed);
 	T_RUN(t_input_change);
 	return t_done();
 }

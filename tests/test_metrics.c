@@ -712,8 +712,46 @@ static void t_map_special(void)
 	CHECK_INT(rung_err_map_worst(&m.map), 9);
 }
 
+/* The default wide's tolerance (issue 25): 1% of the peak and of |ref|, no
+ * psnr gate, an absolute spec atol replaced; NaN and Inf stay mismatches. */
+static void t_lenient(void)
+{
+	enum { N = 1000 };
+	float *ref = malloc(N * sizeof(float)), *got = malloc(N * sizeof(float));
+	for (int i = 0; i < N; i++) {
+		ref[i] = 1000.0f + (float)i;
+		got[i] = ref[i] * 1.005f; /* 0.5% off: TF32-like on large data */
+	}
+	rung_spec spec;
+	memset(&spec, 0, sizeof spec);
+	spec.has_atol = true;
+	spec.atol = 1e-3; /* absolute, tuned for data near 1 */
+	spec.has_min_psnr = true;
+	spec.min_psnr = 80;
+	rung_check_opts strict, len;
+	rung_check_opts_from_spec(&strict, &spec, RUNG_DT_F32);
+	len = strict;
+	rung_check_opts_lenient(&len);
+	CHECK(len.atol_scaled && len.atol == 1e-2 && len.rtol >= 1e-2 && !len.has_min_psnr);
+	rung_check_metric m = { 0 };
+	CHECK_INT(rung_metrics_compute(&m, "y", got, ref, RUNG_DT_F32, N, 0, NULL, &strict), 0);
+	CHECK(!m.pass);
+	CHECK_INT(rung_metrics_compute(&m, "y", got, ref, RUNG_DT_F32, N, 0, NULL, &len), 0);
+	CHECK(m.pass);
+	got[7] = NAN;
+	CHECK_INT(rung_metrics_compute(&m, "y", got, ref, RUNG_DT_F32, N, 0, NULL, &len), 0);
+	CHECK(!m.pass);
+	CHECK_CONTAINS(m.reason, "NaN");
+	got[7] = ref[7] * 1.05f; /* 5%: outside even the lenient tolerance */
+	CHECK_INT(rung_metrics_compute(&m, "y", got, ref, RUNG_DT_F32, N, 0, NULL, &len), 0);
+	CHECK(!m.pass);
+	free(ref);
+	free(got);
+}
+
 int main(void)
 {
+	T_RUN(t_lenient);
 	T_RUN(t_hand_computed);
 	T_RUN(t_nan_inf_poison_order);
 	T_RUN(t_psnr_cossim_gates);

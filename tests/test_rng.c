@@ -2,6 +2,7 @@
  * and roughly the right distributions. */
 #include "harness.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -396,6 +397,97 @@ static void t_ints(void)
 }
 
 /* Which arguments a distribution changes: generated float inputs only. */
+/* Exponent field 0, mantissa not: a subnormal of dt, from its bits. */
+static int subnormal_bits(const void *p, rung_dtype dt)
+{
+	uint64_t w = 0;
+	memcpy(&w, p, rung_dt_size(dt));
+	int mb = rung_hd_mant_bits((int)dt), top = 8 * (int)rung_dt_size(dt) - 1;
+	uint64_t mant = (UINT64_C(1) << mb) - 1, expo = ((UINT64_C(1) << top) - 1) & ~mant;
+	return (w & expo) == 0 && (w & mant) != 0;
+}
+
+/* special (issue 25): 3 in 4 blocks of RUNG_HD_SPECIAL_BLOCK stay randn (bit for
+ * bit), the others are one kind each, only of the kinds in the mask; every kind
+ * turns up in 4096 blocks; a slice equals the whole fill's elements; the mask
+ * comes from rung_special_mask_set. */
+static void t_special(void)
+{
+	enum { B = RUNG_HD_SPECIAL_BLOCK, NB = 4096, N = NB * B };
+	char *buf = malloc((size_t)N * 8), *part = malloc(1000 * 8);
+	char *ref = malloc((size_t)N * 8);
+	for (size_t d = 0; d < sizeof float_dts / sizeof float_dts[0]; d++) {
+		rung_dtype dt = float_dts[d];
+		size_t es = rung_dt_size(dt);
+		for (int pass = 0; pass < 2; pass++) {
+			uint32_t mask = pass ? (1u << RUNG_SPECIAL_NEG_INF) | (1u << RUNG_SPECIAL_NEG_ZERO) : RUNG_SPECIAL_ALL;
+			rung_special_mask_set(mask);
+			CHECK_INT(rung_fill(buf, dt, N, RUNG_INIT_SPECIAL, 0, 0, 9, "x"), 0);
+			CHECK_INT(rung_fill(ref, dt, N, RUNG_INIT_RANDN, 0, 0, 9, "x"), 0);
+			int kinds[8] = { 0 }, normal = 0, mixed = 0, head_ok = 0, heads = 0;
+			for (int b = 0; b < NB; b++) {
+				const char *g = buf + (size_t)b * B * es, *r = ref + (size_t)b * B * es;
+				if (!memcmp(g, r, B * es)) {
+					normal++;
+					continue;
+				}
+				int ninf = 0, pinf = 0, nan = 0, nz = 0, sub = 0, mx = 0, same = 0, lead = 0;
+				for (int q = 0; q < B; q++) {
+					double v = at(g, dt, q);
+					same += !memcmp(g + q * es, r + q * es, es);
+					ninf += isinf(v) && v < 0;
+					lead += q == lead && isinf(v) && v < 0;
+					pinf += isinf(v) && v > 0;
+					nan += isnan(v);
+					nz += v == 0 && signbit(v);
+					sub += subnormal_bits(g + q * es, dt);
+					mx += isfinite(v) && fabs(v) == (dt == RUNG_DT_F64 ? DBL_MAX : dt == RUNG_DT_F32 ? FLT_MAX : dt == RUNG_DT_F16 ? 65504.0 : 3.3895313892515355e38);
+				}
+				if (ninf) {
+					kinds[0]++;
+					heads++;
+					head_ok += lead == ninf && ninf + same == B; /* -inf first, randn after */
+				} else if (pinf == 1 && same == B - 1) {
+					kinds[1]++;
+				} else if (nan == 1 && same == B - 1) {
+					kinds[2]++;
+				} else if (nz == B) {
+					kinds[3]++;
+				} else if (sub == B) {
+					kinds[4]++;
+				} else if (mx == 1 && same == B - 1) {
+					kinds[5]++;
+				} else {
+					mixed++;
+				}
+			}
+			CHECK_INT(mixed, 0);
+			CHECK_INT(head_ok, heads);
+			CHECK(normal > NB * 7 / 10 && normal < NB * 8 / 10);
+			for (int k = 0; k < RUNG_NSPECIAL; k++) {
+				if ((mask >> k) & 1)
+					CHECK(kinds[k] > NB / 4 / RUNG_NSPECIAL / 2);
+				else
+					CHECK_INT(kinds[k], 0);
+			}
+			/* a slice is the whole fill's */
+			CHECK_INT(rung_fill_at(part, dt, 12345, 1000, RUNG_INIT_SPECIAL, 0, 0, 9, "x"), 0);
+			CHECK(!memcmp(part, buf + 12345 * es, 1000 * es));
+		}
+		rung_special_mask_set(0); /* nothing special: randn */
+		CHECK_INT(rung_fill(buf, dt, N, RUNG_INIT_SPECIAL, 0, 0, 9, "x"), 0);
+		CHECK(!memcmp(buf, ref, (size_t)N * es));
+	}
+	rung_special_mask_set(RUNG_SPECIAL_ALL);
+	CHECK_INT(rung_dist_init(RUNG_DIST_SPECIAL, RUNG_DT_F32, RUNG_INIT_RANDN), RUNG_INIT_SPECIAL);
+	CHECK_INT(rung_dist_init(RUNG_DIST_SPECIAL, RUNG_DT_I32, RUNG_INIT_RANDN), RUNG_INIT_RANDN);
+	int iv[4];
+	CHECK(rung_fill(iv, RUNG_DT_I32, 4, RUNG_INIT_SPECIAL, 0, 0, 4, "a") < 0);
+	free(buf);
+	free(part);
+	free(ref);
+}
+
 static void t_dist_init(void)
 {
 	CHECK_INT(rung_dist_init(RUNG_DIST_NORMAL, RUNG_DT_F32, RUNG_INIT_RANDN), RUNG_INIT_RANDN);
@@ -411,12 +503,12 @@ static void t_dist_init(void)
 		for (int k = 0; k < 4; k++)
 			CHECK_INT(rung_dist_init((rung_dist)d, RUNG_DT_F32, fixed[k]), fixed[k]);
 	rung_dist dist;
-	CHECK_STR(rung_dist_names(), "normal, wide, constant, ints");
+	CHECK_STR(rung_dist_names(), "normal, wide, constant, ints, special");
 	CHECK_INT(rung_dist_parse(&dist, "constant"), 0);
 	CHECK_INT(dist, RUNG_DIST_CONSTANT);
 	CHECK_STR(rung_dist_name(RUNG_DIST_INTS), "ints");
 	CHECK(rung_dist_parse(&dist, "Wide") < 0);
-	CHECK_STR(rung_error_last(), "unknown distribution 'Wide' (normal, wide, constant, ints)");
+	CHECK_STR(rung_error_last(), "unknown distribution 'Wide' (normal, wide, constant, ints, special)");
 }
 
 /* The documented stream values (docs/CHECKS.md, "Inputs"): randn through rung's
@@ -558,6 +650,7 @@ int main(void)
 	T_RUN(t_wide);
 	T_RUN(t_constant);
 	T_RUN(t_ints);
+	T_RUN(t_special);
 	T_RUN(t_dist_init);
 	T_RUN(t_stream_values);
 	T_RUN(t_log_sincos_accuracy);

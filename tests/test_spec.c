@@ -408,7 +408,7 @@ static void test_err_unknown_key(void)
 	          P ":2: [task]: unknown key 'nmae' (expected name, kernel, entry, reference, reference_entry, arch, options, headers)");
 	CHECK_STR(small_err("grid = 4\n"), P ":17: [arg X]: unknown key 'grid' (expected kind, dtype, shape, init, value, golden, size)");
 	CHECK_STR(small_err("[check]\ntolerance = 1\n"),
-	          P ":18: [check]: unknown key 'tolerance' (expected sizes, seeds, atol, rtol, min_psnr, min_cossim, deterministic, inputs, sanitize)");
+	          P ":18: [check]: unknown key 'tolerance' (expected sizes, seeds, atol, rtol, min_psnr, min_cossim, deterministic, inputs, sanitize, special)");
 }
 
 static void test_err_duplicate_key(void)
@@ -616,7 +616,7 @@ static void test_check_inputs(void)
 	rung_spec_free(s);
 
 	snprintf(buf, sizeof(buf), "[check]\ninputs = normal, wid\n%s", y);
-	CHECK_STR(small_err(buf), P ":18: [check] inputs: unknown distribution 'wid' (normal, wide, constant, ints)");
+	CHECK_STR(small_err(buf), P ":18: [check] inputs: unknown distribution 'wid' (normal, wide, constant, ints, special)");
 	snprintf(buf, sizeof(buf), "[check]\ninputs = normal, wide, wide\n%s", y);
 	CHECK_STR(small_err(buf), P ":18: [check] inputs: 'wide' given twice");
 	snprintf(buf, sizeof(buf), "[check]\ninputs = normal,,wide\n%s", y);
@@ -645,6 +645,110 @@ static void test_check_inputs(void)
 	snprintf(buf, sizeof(buf), "golden = x.npy\n[check]\ninputs = normal, wide\n%s", y);
 	CHECK_STR(small_err(buf),
 	          P ":19: [check] inputs: 'wide' cannot be checked against the golden file of [arg X] (it holds the result of the normal inputs)");
+}
+
+/* [check] special: the values the reference defines, for inputs = ..., special. */
+static void test_check_special(void)
+{
+	static const char *y = "[arg Y]\nkind = input\ndtype = f32\nshape = M\n"; /* lines 20-23 */
+	char buf[1024];
+	snprintf(buf, sizeof(buf), "%s[check]\ninputs = normal, special\n%s", small_head, y);
+	rung_spec *s = parse_ok(buf);
+	CHECK(s && s->ninputs == 2 && s->inputs[1] == RUNG_DIST_SPECIAL && s->special == RUNG_SPECIAL_ALL);
+	rung_spec_free(s);
+	snprintf(buf, sizeof(buf), "%s[check]\ninputs = normal, special\nspecial = -inf, -0 ,subnormal\n%s", small_head, y);
+	s = parse_ok(buf);
+	CHECK(s != NULL);
+	if (s) {
+		CHECK_INT(s->special, (1u << RUNG_SPECIAL_NEG_INF) | (1u << RUNG_SPECIAL_NEG_ZERO) | (1u << RUNG_SPECIAL_SUBNORMAL));
+		CHECK_INT(s->special_line, 19);
+		char txt[128];
+		rung_special_format(txt, sizeof(txt), s->special);
+		CHECK_STR(txt, "-inf, -0, subnormal");
+		rung_spec_free(s);
+	}
+	snprintf(buf, sizeof(buf), "[check]\ninputs = normal, special\nspecial = -inf, inf\n%s", y);
+	CHECK_STR(small_err(buf), P ":19: [check] special: unknown special value 'inf' (the values are -inf, +inf, nan, -0, subnormal, max)");
+	snprintf(buf, sizeof(buf), "[check]\ninputs = normal, special\nspecial = nan, nan\n%s", y);
+	CHECK_STR(small_err(buf), P ":19: [check] special: 'nan' given twice");
+	snprintf(buf, sizeof(buf), "[check]\ninputs = normal, wide\nspecial = -inf\n%s", y);
+	CHECK_STR(small_err(buf), P ":19: [check] special: the special values are drawn only by the 'special' distribution: add it to inputs (inputs = normal, special)");
+}
+
+/* The default distributions (issue 25): no inputs line and an f32/f64 input that
+ * wide changes: normal + wide, marked default; an explicit inputs line, an
+ * f16/bf16 input, a golden file or nothing to change: as written. */
+static void test_default_inputs(void)
+{
+	static const struct {
+		const char *extra;
+		int added;
+	} cases[] = {
+		{ "[arg Y]\nkind = input\ndtype = f32\nshape = M\n", 1 },
+		{ "[arg Y]\nkind = inout\ndtype = f64\nshape = M\ninit = uniform(0, 1)\n", 1 },
+		{ "[check]\ninputs = normal\n[arg Y]\nkind = input\ndtype = f32\nshape = M\n", 0 }, /* the opt-out */
+		{ "[check]\ninputs = normal, ints\n[arg Y]\nkind = input\ndtype = f32\nshape = M\n", 0 },
+		{ "[arg Y]\nkind = input\ndtype = f16\nshape = M\n", 0 },
+		{ "[arg Y]\nkind = input\ndtype = f32\nshape = M\n[arg Z]\nkind = input\ndtype = bf16\nshape = M\n", 0 },
+		{ "[arg Y]\nkind = input\ndtype = i32\nshape = M\n", 0 },
+		{ "[arg Y]\nkind = input\ndtype = f32\nshape = M\ninit = zeros\n", 0 },
+	};
+	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		char buf[1024];
+		snprintf(buf, sizeof(buf), "%s%s", small_head, cases[k].extra);
+		rung_spec *s = parse_ok(buf);
+		CHECK(s != NULL);
+		if (!s)
+			continue;
+		int before = s->ninputs;
+		CHECK_INT(rung_spec_default_inputs(s), cases[k].added);
+		CHECK_INT(s->inputs_default, cases[k].added);
+		CHECK_INT(s->ninputs, before + cases[k].added);
+		if (cases[k].added)
+			CHECK(s->inputs[0] == RUNG_DIST_NORMAL && s->inputs[1] == RUNG_DIST_WIDE);
+		CHECK_INT(rung_spec_default_inputs(s), 0); /* once */
+		rung_spec_free(s);
+	}
+}
+
+/* The default size set below the block (issue 25): small_head's block is 32 and
+ * its output X has shape M; a task whose sets vary M, none below 32, gets
+ * M = 17 (N from [dims]), once; not without sizes, not when a set is below
+ * the block, not when M stays the benchmark's, not where an expression would
+ * not hold. */
+static void test_default_small_set(void)
+{
+	static const struct {
+		const char *extra;
+		int added;
+	} cases[] = {
+		{ "[check]\nsizes = M=48\n", 1 },
+		{ "[check]\nsizes = M=48; M=96\n", 1 },
+		{ "", 0 },                              /* no sizes: the task's one shape */
+		{ "[check]\nsizes = M=31\n", 0 },     /* below the block already */
+		{ "[check]\nsizes = N=7\n", 0 },      /* M does not vary */
+		{ "[check]\nsizes = M=48\n[roofline]\nbytes = M - 20\n", 0 }, /* 17 - 20 < 0 */
+	};
+	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		char buf[1024];
+		snprintf(buf, sizeof(buf), "%s%s", small_head, cases[k].extra);
+		rung_spec *s = parse_ok(buf);
+		CHECK(s != NULL);
+		if (!s)
+			continue;
+		int before = s->ncheck;
+		CHECK_INT(rung_spec_default_checks(s), cases[k].added);
+		CHECK_INT(s->ncheck, before + cases[k].added);
+		if (cases[k].added) {
+			int64_t m = 0, n = 0;
+			CHECK_INT(rung_dimset_get(&m, &s->check[s->ncheck - 1], "M"), 0);
+			CHECK_INT(rung_dimset_get(&n, &s->check[s->ncheck - 1], "N"), 0);
+			CHECK_INT(m, 17);
+			CHECK_INT(n, 32);
+			CHECK_INT(rung_spec_default_checks(s), 0); /* once */
+		}
+		rung_spec_free(s);
+	}
 }
 
 static void test_err_bad_sizes(void)
@@ -1011,6 +1115,9 @@ int main(void)
 	T_RUN(test_err_zero_or_negative);
 	T_RUN(test_err_bad_sizes);
 	T_RUN(test_check_inputs);
+	T_RUN(test_check_special);
+	T_RUN(test_default_inputs);
+	T_RUN(test_default_small_set);
 	T_RUN(test_err_ini_syntax);
 	T_RUN(test_long_lines_and_repeated_sizes);
 	T_RUN(test_err_task_values);

@@ -423,6 +423,46 @@ static void test_plan_inputs(void)
 	free(normal);
 	free(three);
 
+	/* special: its mask travels with the plan (all six when the spec names none) */
+	rung_plan *sp = vadd_plan("[check]\ninputs = normal, special\nspecial = -inf, max\n");
+	rung_plan *spall = vadd_plan("[check]\ninputs = normal, special\n");
+	CHECK(sp && spall);
+	if (sp && spall) {
+		uint32_t want = (1u << RUNG_SPECIAL_NEG_INF) | (1u << RUNG_SPECIAL_MAX);
+		CHECK_INT(sp->special, want);
+		CHECK_INT(spall->special, RUNG_SPECIAL_ALL);
+		char *ts = plan_text(sp);
+		CHECK_CONTAINS(ts, "\"special\":33");
+		rung_plan *qs = malloc(sizeof(*qs));
+		json_t *js = json_loads(ts, 0, NULL);
+		CHECK_INT(rung_plan_from_json(qs, js), 0);
+		CHECK_INT(qs->special, want);
+		CHECK(qs->ndists == 2 && qs->dists[1] == RUNG_DIST_SPECIAL);
+		json_object_set_new(js, "special", json_integer(64));
+		CHECK_INT(rung_plan_from_json(qs, js), RUNG_EIO);
+		json_decref(js);
+		free(qs);
+		free(ts);
+	}
+	free(sp);
+	free(spall);
+	/* the default wide travels as such: the worker judges it leniently */
+	rung_plan *dflt = vadd_plan("[check]\ninputs = normal, wide\n");
+	if (dflt) {
+		CHECK(!dflt->inputs_default);
+		dflt->inputs_default = true;
+		char *td = plan_text(dflt);
+		CHECK_CONTAINS(td, "\"inputs_default\":true");
+		rung_plan *qd = malloc(sizeof(*qd));
+		json_t *jd = json_loads(td, 0, NULL);
+		CHECK_INT(rung_plan_from_json(qd, jd), 0);
+		CHECK(qd->inputs_default);
+		json_decref(jd);
+		free(qd);
+		free(td);
+	}
+	free(dflt);
+
 	/* several check sets and seeds */
 	rung_plan *many = vadd_plan("[check]\nsizes = N=127; N=1; N=4095\nseeds = 2\ninputs = normal, constant\n");
 	CHECK(many != NULL);
@@ -756,6 +796,21 @@ static void test_fake_worker_prints(void)
  * output extends the 0.5 s deadline, but to 30 x 0.5 s at most. It floods its
  * stderr with lines that look like rung's own too: those reach our stderr
  * inert and bounded (64 KiB, then one line that says how much was held back). */
+/* The flood cap (issue 25): output extends the deadline to 30 windows after the
+ * last message, but never past 20 s of it unless the window itself is longer. */
+static void test_capture_flood_cap(void)
+{
+	rung_capture c;
+	memset(&c, 0, sizeof(c));
+	c.since_ms = 1000;
+	c.window_ms = 500; /* 30 x 0.5 s = 15 s: under the flood cap */
+	CHECK_INT(rung__capture_cap(&c), 1000 + 15000);
+	c.window_ms = 10000; /* the default deadline: 20 s, not 300 s */
+	CHECK_INT(rung__capture_cap(&c), 1000 + RUNG_OUTPUT_FLOOD_MS);
+	c.window_ms = 60000; /* RUNG_DEADLINE=60: a window longer than the cap stands */
+	CHECK_INT(rung__capture_cap(&c), 1000 + 60000);
+}
+
 static void test_fake_worker_floods_forever(void)
 {
 	const char *exe = write_fake("flood.sh", HELLO_OK
@@ -1318,6 +1373,7 @@ int main(void)
 	T_RUN(test_fake_worker_no_device);
 	T_RUN(test_fault_jobs_reach_the_worker);
 	T_RUN(test_fake_worker_prints);
+	T_RUN(test_capture_flood_cap);
 	T_RUN(test_fake_worker_floods_forever);
 	T_RUN(test_rung_check_shows_output_inert);
 	T_RUN(test_exec_failure);

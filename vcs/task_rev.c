@@ -35,6 +35,10 @@ int rung_vtask_open(rung_vtask *out, rung_repo *r, const char *dir, const char *
 	char *absdir = rung_repo_join(rung_repo_workdir(r), out->dir);
 	e = rung_spec_parse(&out->spec, out->spec_text, out->spec_path, absdir ? absdir : ".");
 	free(absdir);
+	if (e == 0) {
+		rung_spec_default_inputs(out->spec); /* normal + wide unless the spec says (docs/SPEC.md) */
+		rung_spec_default_checks(out->spec); /* a size set below the block where the dims allow */
+	}
 	/* every file the spec names stays in the repository: the kernel and the
 	 * reference are read from git by repo-relative paths (none absolute, no ".."
 	 * above the root), headers, npy: inputs and golden files from the working

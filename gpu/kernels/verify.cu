@@ -5,6 +5,8 @@
  * process. Plain C types only: NVRTC here has no CUDA headers. The dtype codes
  * are rung_dtype's (core/spec.h): F64 F32 F16 BF16 I64 I32 U8. */
 
+#include "core/guard_hd.h"
+
 typedef unsigned long long u64;
 typedef long long i64;
 typedef unsigned int u32;
@@ -197,11 +199,24 @@ __device__ __forceinline__ u64 mix64(u64 x)
 
 /* A second input set that differs from the first in about one element of 64,
  * at positions drawn from a nonce the kernel cannot know: dst[i] = src[j], with
- * j drawn from the whole array where the mix selects i, else j = i. Values stay
- * in the argument's own distribution (they are its own values, moved). */
+ * j drawn from the whole array where the mix selects i, else j = i; and in two
+ * whole blocks of PERTURB_BLOCK elements (aligned: whole rows of a row length
+ * that divides it), each a copy of another block. Values stay in the argument's
+ * own distribution (they are its own values, moved). */
+#define PERTURB_BLOCK 1024
 extern "C" __global__ void rung_perturb(void *dst, const void *src, i64 n, int es, u64 nonce)
 {
 	i64 stride = (i64)gridDim.x * blockDim.x;
+	/* the two redrawn blocks (the same one twice, by chance) and their sources:
+	 * a kernel that caches a per-row or per-tile quantity is wrong on them */
+	i64 nb = n / PERTURB_BLOCK; /* whole blocks only */
+	i64 rb[2] = { -1, -1 }, sb[2] = { -1, -1 };
+	for (int k = 0; k < 2 && nb >= 2; k++) {
+		rb[k] = (i64)(mix64(nonce ^ (0x626c6f636bull + (u64)k)) % (u64)nb);
+		sb[k] = (i64)(mix64(nonce ^ (0x736f75726365ull + (u64)k)) % (u64)(nb - 1));
+		if (sb[k] >= rb[k])
+			sb[k]++; /* another block */
+	}
 	/* about 16 elements moved (1 in 64 of a small buffer): few enough that a
 	 * kernel keying a cache on sampled inputs almost never sees its samples
 	 * moved (a key of k samples escapes with probability ~16k/n, not k/64),
@@ -210,6 +225,10 @@ extern "C" __global__ void rung_perturb(void *dst, const void *src, i64 n, int e
 	for (i64 i = (i64)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) {
 		u64 h = mix64(nonce ^ ((u64)i * 0x9e3779b97f4a7c15ull));
 		i64 j = (h & 0xffffffffull) < thresh ? (i64)(mix64(h) % (u64)n) : i;
+		i64 b = i / PERTURB_BLOCK;
+		for (int k = 0; k < 2; k++)
+			if (b == rb[k])
+				j = sb[k] * PERTURB_BLOCK + i % PERTURB_BLOCK;
 		switch (es) {
 		case 8: ((u64 *)dst)[i] = ((const u64 *)src)[j]; break;
 		case 4: ((u32 *)dst)[i] = ((const u32 *)src)[j]; break;
@@ -220,17 +239,15 @@ extern "C" __global__ void rung_perturb(void *dst, const void *src, i64 n, int e
 }
 
 /* Guard bands of one buffer after a timed launch: bytes of [band0, band0 + g)
- * and [band1, band1 + g) that no longer hold the canary word (repeated from each
- * band's start, little-endian: core/guard.h). Adds the count to *bad. */
-extern "C" __global__ void rung_bands(const u8 *band0, const u8 *band1, i64 g, u32 word, u64 *bad)
+ * and [band1, band1 + g) that no longer hold the bytes of band key `key`
+ * (stream offsets 0 .. 2g - 1, core/guard_hd.h). Adds the count to *bad. */
+extern "C" __global__ void rung_bands(const u8 *band0, const u8 *band1, i64 g, u64 key, u64 *bad)
 {
 	u64 cnt = 0;
 	i64 stride = (i64)gridDim.x * blockDim.x;
 	for (i64 k = (i64)blockIdx.x * blockDim.x + threadIdx.x; k < 2 * g; k += stride) {
 		const u8 *b = k < g ? band0 + k : band1 + (k - g);
-		i64 off = k < g ? k : k - g;
-		u8 want = (u8)(word >> (8 * (off & 3)));
-		cnt += *b != want;
+		cnt += *b != rung_hd_band_byte(key, (u64)k); /* the band stream: core/guard_hd.h */
 	}
 	cnt = warp_sum_u64(cnt);
 	if ((threadIdx.x & 31) == 0 && cnt)

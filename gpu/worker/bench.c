@@ -43,10 +43,12 @@
 #include "gpu/rung_h.h"
 #include "gpu/worker/bench.h"
 #include "gpu/worker/bset.h"
+#include "gpu/worker/devcheck.h"
 #include "gpu/worker/flush.h"
 #include "gpu/worker/input.h"
 #include "gpu/worker/launch.h"
 #include "gpu/worker/report.h"
+#include "gpu/worker/stage.h"
 #include "gpu/worker/verify.h"
 
 #define MIN_SAMPLES 10
@@ -195,7 +197,157 @@ static int judge(rung_wjob *j, const vslot *v, const rung_plan_shape *sh, int x,
 	return 0;
 }
 
+/* --- the expected outputs, hashed before and after the bench ------------------- */
+
+/* One hash of every expected output of every set (the chunk hashes of
+ * rung__dev_hash, summed with their position mixed in) into h[set][arg]; 0 when
+ * the device check is off (nothing compared). A kernel that writes far outside
+ * its buffers could change them and then agree with them. */
+static CUresult expected_hashes(rung_wjob *j, const rung_plan_shape *sh, uint64_t h[RUNG_BENCH_SETS][RUNG_MAX_ARGS])
+{
+	const rung_plan *p = j->p;
+	memset(h, 0, sizeof(uint64_t) * RUNG_BENCH_SETS * RUNG_MAX_ARGS);
+	if (!rung__devcheck_on(j->c))
+		return CUDA_SUCCESS;
+	CUresult r = CUDA_SUCCESS;
+	for (int x = 0; x < j->bset.nsets && r == CUDA_SUCCESS; x++) {
+		for (int i = 0; i < p->nargs && r == CUDA_SUCCESS; i++) {
+			if (!rung__is_out(&p->args[i]) || !j->bset.out[x][i].ptr)
+				continue;
+			int64_t n = sh->numel[i], nc = rung__nchunks(n);
+			uint64_t *ch = malloc((size_t)(nc > 0 ? nc : 1) * sizeof(uint64_t));
+			if (!ch)
+				return CUDA_ERROR_OUT_OF_MEMORY;
+			r = rung__dev_hash(j->c->stream, j->bset.out[x][i].ptr, n, rung_dtype_size(p->args[i].dtype), ch);
+			uint64_t acc = 1;
+			for (int64_t k = 0; k < nc && r == CUDA_SUCCESS; k++)
+				acc += ch[k] * (2 * (uint64_t)k + 1) + ((uint64_t)k << 32);
+			h[x][i] = acc;
+			free(ch);
+		}
+	}
+	return r;
+}
+
 /* --- the check rung's second run -------------------------------------------- */
+
+/* The run case once more on the kept buffers: inouts get their inputs again,
+ * outputs the poison `variant`, every buffer guard bands of key `band`, every
+ * SM's shared memory the word `smem`; after the launch each output bit for bit
+ * against against[i] (into v->vs, the poison left counted as unwritten) and
+ * every buffer's bands (v->bands). 0, or -1 with reason (a fault). */
+static int rerun(rung_wjob *j, int variant, uint64_t band, uint32_t smem, const CUdeviceptr *against,
+		 CUdeviceptr slot, vslot *v, char *reason, size_t rlen)
+{
+	const rung_plan *p = j->p;
+	const rung_plan_shape *sh = &p->shapes[p->nshapes - 1];
+	rung_wctx *c = j->c;
+	char why[512];
+	rung_kparam kp[RUNG_MAX_ARGS];
+	void *params[RUNG_MAX_ARGS];
+	CUresult r = CUDA_SUCCESS;
+	for (int i = 0; i < p->nargs && r == CUDA_SUCCESS; i++) {
+		const rung_plan_arg *a = &p->args[i];
+		memset(&kp[i], 0, sizeof(kp[i]));
+		params[i] = &kp[i];
+		if (a->kind == RUNG_ARG_SCALAR) {
+			rung__scalar_param(&kp[i], p, sh, i);
+			continue;
+		}
+		kp[i].p = j->keep[i].ptr;
+		size_t bytes = (size_t)sh->numel[i] * rung_dtype_size(a->dtype);
+		if (a->kind == RUNG_ARG_INOUT) { /* its inputs again */
+			if (j->bset.in[0][i])
+				r = rung_cu.cuMemcpyDtoDAsync(j->keep[i].ptr, j->bset.in[0][i], bytes, c->stream);
+			else if (rung__upload_input(j, sh, i, p->seeds[0], &j->keep[i].ptr, 1, why, sizeof(why)))
+				r = CUDA_ERROR_UNKNOWN;
+		}
+		if (r == CUDA_SUCCESS && a->kind == RUNG_ARG_OUTPUT)
+			r = rung__poison_async(c->stream, j->keep[i].ptr, a->dtype, sh->numel[i], variant);
+		if (r == CUDA_SUCCESS && (r = rung_cu.cuStreamSynchronize(c->stream)) == CUDA_SUCCESS &&
+		    rung__write_bands(j, &j->keep[i], band, a->name, why, sizeof(why)))
+			r = CUDA_ERROR_UNKNOWN;
+	}
+	if (r == CUDA_SUCCESS)
+		r = rung_cu.cuMemsetD8Async(slot, 0, sizeof(vslot), c->stream);
+	if (r == CUDA_SUCCESS)
+		r = rung__smem_fill(c, c->stream, smem);
+	if (r == CUDA_SUCCESS)
+		r = rung__scratch_zero(c->stream);
+	if (r == CUDA_SUCCESS)
+		r = rung__launch(c, j->kfn, &sh->geom, params);
+	if (r != CUDA_SUCCESS || (r = rung_cu.cuStreamSynchronize(c->stream)) != CUDA_SUCCESS) {
+		char d[256];
+		rung__describe_fault(d, sizeof(d), r, p->kernel.name);
+		rung__sfmt(reason, rlen, "%s (second run of the run case)", d);
+		j->fatal = j->fatal || rung_cu_is_sticky(r);
+		return -1;
+	}
+	for (int i = 0; i < p->nargs && r == CUDA_SUCCESS; i++) {
+		const rung_plan_arg *a = &p->args[i];
+		if (a->kind == RUNG_ARG_SCALAR)
+			continue;
+		if (rung__is_out(a)) /* bit-exact against the earlier run */
+			r = rung__verify(c, c->stream, j->keep[i].ptr, against[i], sh->numel[i], a->dtype, 0, 0,
+					 a->kind == RUNG_ARG_OUTPUT, variant, true,
+					 slot + offsetof(vslot, vs) + (size_t)i * sizeof(rung_vstat));
+		if (r == CUDA_SUCCESS)
+			r = rung__bands(c, c->stream, &j->keep[i], slot + offsetof(vslot, bands) + (size_t)i * sizeof(uint64_t));
+	}
+	if (r == CUDA_SUCCESS)
+		r = rung_cu.cuMemcpyDtoH(v, slot, sizeof(*v));
+	if (r != CUDA_SUCCESS) {
+		char d[256];
+		rung_cu_describe(d, sizeof(d), r);
+		rung__sfmt(reason, rlen, "determinism check failed: %s", d);
+		j->fatal = j->fatal || rung_cu_is_sticky(r);
+		return -1;
+	}
+	return 0;
+}
+
+/* Elements of v's outputs that differ, in all. */
+static uint64_t out_mismatches(const rung_plan *p, const vslot *v)
+{
+	uint64_t n = 0;
+	for (int i = 0; i < p->nargs; i++)
+		if (rung__is_out(&p->args[i]))
+			n += v->vs[i].mismatches;
+	return n;
+}
+
+/* Why two runs differ, from runs that change one thing at a time from the
+ * second run (its outputs in second[]): the same run again (a race if that
+ * differs), the first run's poison (the outputs' prior contents), the first
+ * run's guard bands (reads past the buffers). NULL when none of them changes
+ * the result (shared memory, or a race that did not strike again). */
+static const char *diagnose(rung_wjob *j, uint64_t band1, uint64_t band2, const CUdeviceptr *second, CUdeviceptr slot,
+			    char *reason, size_t rlen, int *fault)
+{
+	vslot v;
+	*fault = 0;
+	if (rerun(j, RUNG_POISON_FINITE, band2, 0, second, slot, &v, reason, rlen)) {
+		*fault = 1;
+		return NULL;
+	}
+	if (out_mismatches(j->p, &v))
+		return "the same run again differs too: a race?";
+	if (rerun(j, 0, band2, 0, second, slot, &v, reason, rlen)) {
+		*fault = 1;
+		return NULL;
+	}
+	if (out_mismatches(j->p, &v))
+		return "the result depends on the prior contents of its outputs (another poison, all else the same, gives "
+		       "another result): the kernel reads an output before writing it";
+	if (rerun(j, RUNG_POISON_FINITE, band1, 0, second, slot, &v, reason, rlen)) {
+		*fault = 1;
+		return NULL;
+	}
+	if (out_mismatches(j->p, &v))
+		return "the result depends on the values around its buffers (other guard-band values, all else the same, give "
+		       "another result): the kernel reads past the end or before the start of a buffer";
+	return NULL;
+}
 
 int rung__determinism(rung_wjob *j, char *reason, size_t rlen)
 {
@@ -207,94 +359,113 @@ int rung__determinism(rung_wjob *j, char *reason, size_t rlen)
 		rung__sfmt(reason, rlen, "cannot run the determinism check: %s", j->have_keep ? why : "no kept buffers");
 		return -1;
 	}
-	CUdeviceptr first[RUNG_MAX_ARGS] = { 0 }, slot = 0;
+	CUdeviceptr first[RUNG_MAX_ARGS] = { 0 }, second[RUNG_MAX_ARGS] = { 0 }, slot = 0;
 	CUresult r = rung__dalloc(&slot, sizeof(vslot));
 	int ret = 0;
-	rung_kparam kp[RUNG_MAX_ARGS];
-	void *params[RUNG_MAX_ARGS];
 	for (int i = 0; i < p->nargs && r == CUDA_SUCCESS; i++) {
 		const rung_plan_arg *a = &p->args[i];
-		memset(&kp[i], 0, sizeof(kp[i]));
-		params[i] = &kp[i];
-		if (a->kind == RUNG_ARG_SCALAR) {
-			rung__scalar_param(&kp[i], p, sh, i);
+		if (!rung__is_out(a))
 			continue;
-		}
-		kp[i].p = j->keep[i].ptr;
 		size_t bytes = (size_t)sh->numel[i] * rung_dtype_size(a->dtype);
-		if (rung__is_out(a)) { /* the first run's outputs */
-			r = rung__dalloc(&first[i], bytes);
-			if (r == CUDA_SUCCESS)
-				r = rung_cu.cuMemcpyDtoDAsync(first[i], j->keep[i].ptr, bytes, c->stream);
-		}
-		if (r == CUDA_SUCCESS && a->kind == RUNG_ARG_INOUT) { /* its inputs again */
-			if (j->bset.in[0][i])
-				r = rung_cu.cuMemcpyDtoDAsync(j->keep[i].ptr, j->bset.in[0][i], bytes, c->stream);
-			else if (rung__upload_input(j, sh, i, p->seeds[0], &j->keep[i].ptr, 1, why, sizeof(why)))
-				r = CUDA_ERROR_UNKNOWN;
-		}
-		if (r == CUDA_SUCCESS && a->kind == RUNG_ARG_OUTPUT)
-			r = rung__poison_async(c->stream, j->keep[i].ptr, a->dtype, sh->numel[i], 1);
+		r = rung__dalloc(&first[i], bytes); /* the first run's outputs */
+		if (r == CUDA_SUCCESS)
+			r = rung_cu.cuMemcpyDtoDAsync(first[i], j->keep[i].ptr, bytes, c->stream);
 	}
-	if (r == CUDA_SUCCESS)
-		r = rung_cu.cuMemsetD8Async(slot, 0, sizeof(vslot), c->stream);
-	if (r == CUDA_SUCCESS)
-		r = rung__smem_fill(c, c->stream, 0);
-	if (r == CUDA_SUCCESS)
-		r = rung__scratch_zero(c->stream);
-	if (r == CUDA_SUCCESS)
-		r = rung__launch(c, j->kfn, &sh->geom, params);
-	if (r != CUDA_SUCCESS || (r = rung_cu.cuStreamSynchronize(c->stream)) != CUDA_SUCCESS) {
+	if (r != CUDA_SUCCESS) {
 		char d[256];
-		rung__describe_fault(d, sizeof(d), r, p->kernel.name);
-		rung__sfmt(reason, rlen, "%s (second run of the run case)", d);
+		rung_cu_describe(d, sizeof(d), r);
+		rung__sfmt(reason, rlen, "determinism check failed: %s", d);
 		j->fatal = j->fatal || rung_cu_is_sticky(r);
 		ret = -1;
 		goto out;
 	}
+	/* the second run: another poison (a finite value, where the first was a
+	 * NaN), other guard-band values, shared memory zeros (the first had all
+	 * ones) */
+	uint64_t band1 = j->band_key, band2 = rung__nonce() | 1;
+	if (band2 == band1)
+		band2 ^= 2;
 	vslot v;
+	if (rerun(j, RUNG_POISON_FINITE, band2, 0, first, slot, &v, reason, rlen)) {
+		ret = -1;
+		goto out;
+	}
+	for (int i = 0; i < p->nargs; i++) {
+		const rung_plan_arg *a = &p->args[i];
+		if (a->kind != RUNG_ARG_SCALAR && v.bands[i]) {
+			rung__sfmt(reason, rlen, "%s: out-of-bounds write in the second run of the run case (%" PRIu64 " bytes of its guard bands changed)",
+				   a->name, v.bands[i]);
+			ret = 1;
+			goto out;
+		}
+	}
 	int64_t differ = 0;
-	double maxabs = 0;
+	double maxabs = 0, mo[RUNG_MAX_ARGS] = { 0 };
+	int worst = -1; /* the first output that differs: the message names it */
 	for (int i = 0; i < p->nargs && ret == 0; i++) {
 		const rung_plan_arg *a = &p->args[i];
-		if (!rung__is_out(a))
+		if (!rung__is_out(a) || !v.vs[i].mismatches)
 			continue;
+		/* the tolerance path gives the largest difference */
 		CUdeviceptr vs = slot + offsetof(vslot, vs) + (size_t)i * sizeof(rung_vstat);
-		/* bit-exact against the first run; the tolerance path gives the largest difference */
-		r = rung__verify(c, c->stream, j->keep[i].ptr, first[i], sh->numel[i], a->dtype, 0, 0,
-				 a->kind == RUNG_ARG_OUTPUT, 1, true, vs);
+		rung_vstat t;
+		r = rung_cu.cuMemsetD8Async(vs, 0, sizeof(rung_vstat), c->stream);
 		if (r == CUDA_SUCCESS)
-			r = rung_cu.cuMemcpyDtoH(&v.vs[i], vs, sizeof(rung_vstat));
-		if (r == CUDA_SUCCESS && v.vs[i].mismatches) {
-			rung_cu.cuMemsetD8Async(vs, 0, sizeof(rung_vstat), c->stream);
-			r = rung__verify(c, c->stream, j->keep[i].ptr, first[i], sh->numel[i], a->dtype, 0, 0, false, 1,
-					 false, vs);
-			rung_vstat t;
-			if (r == CUDA_SUCCESS)
-				r = rung_cu.cuMemcpyDtoH(&t, vs, sizeof(t));
-			double m = 0;
-			memcpy(&m, &t.maxabs, sizeof(m));
-			if (m > maxabs)
-				maxabs = m;
-			differ += (int64_t)v.vs[i].mismatches;
-			if (!p->nondeterministic) {
-				int64_t f = rung__vstat_first(&v.vs[i]);
-				int64_t coord[RUNG_MAX_RANK];
-				int rank = rung_unflatten(coord, f, sh->rank[i], sh->extent[i], sh->numel[i]);
-				char cs[128];
-				rung_fmt_coord(cs, sizeof(cs), coord, rank);
-				rung__sfmt(reason, rlen, "%s: two runs on the same inputs differ (%" PRIu64 " elements%s, first at %s, max |diff| %.3g): uninitialized reads or a race? (a kernel whose results may vary, e.g. with atomics, declares [check] deterministic = false)",
-					   a->name, v.vs[i].mismatches, v.vs[i].unwritten ? ", some unwritten in the second" : "", cs, m);
-				ret = 1;
-			}
-		}
+			r = rung__verify(c, c->stream, j->keep[i].ptr, first[i], sh->numel[i], a->dtype, 0, 0, false, 0, false, vs);
+		if (r == CUDA_SUCCESS)
+			r = rung_cu.cuMemcpyDtoH(&t, vs, sizeof(t));
 		if (r != CUDA_SUCCESS) {
 			char d[256];
 			rung_cu_describe(d, sizeof(d), r);
 			rung__sfmt(reason, rlen, "determinism check failed: %s", d);
 			j->fatal = j->fatal || rung_cu_is_sticky(r);
 			ret = -1;
+			goto out;
 		}
+		memcpy(&mo[i], &t.maxabs, sizeof(mo[i]));
+		if (mo[i] > maxabs)
+			maxabs = mo[i];
+		if (worst < 0)
+			worst = i;
+		differ += (int64_t)v.vs[i].mismatches;
+	}
+	if (differ && !p->nondeterministic) {
+		const rung_plan_arg *a = &p->args[worst];
+		const rung_vstat *s = &v.vs[worst];
+		int64_t f = rung__vstat_first(s);
+		int64_t coord[RUNG_MAX_RANK];
+		int rank = rung_unflatten(coord, f, sh->rank[worst], sh->extent[worst], sh->numel[worst]);
+		char cs[128];
+		rung_fmt_coord(cs, sizeof(cs), coord, rank);
+		char head[512];
+		rung__sfmt(head, sizeof(head), "%s: two runs on the same inputs differ (%" PRIu64 " elements%s, first at %s, max |diff| %.3g)",
+			   a->name, s->mismatches, s->unwritten ? ", some unwritten in the second" : "", cs, mo[worst]);
+		/* the second run's outputs, then one thing changed at a time */
+		for (int i = 0; i < p->nargs && r == CUDA_SUCCESS; i++) {
+			if (!rung__is_out(&p->args[i]))
+				continue;
+			size_t bytes = (size_t)sh->numel[i] * rung_dtype_size(p->args[i].dtype);
+			r = rung__dalloc(&second[i], bytes);
+			if (r == CUDA_SUCCESS)
+				r = rung_cu.cuMemcpyDtoDAsync(second[i], j->keep[i].ptr, bytes, c->stream);
+		}
+		int fault = 0;
+		const char *cause = NULL;
+		if (s->unwritten) /* poison left: another poison changes it, whatever the kernel reads */
+			cause = "the second launch left elements unwritten: it did not do its full work again";
+		else if (r == CUDA_SUCCESS)
+			cause = diagnose(j, band1, band2, second, slot, why, sizeof(why), &fault);
+		if (fault) {
+			rung__sfmt(reason, rlen, "%s", why);
+			ret = -1;
+			goto out;
+		}
+		if (cause)
+			rung__sfmt(reason, rlen, "%s: %s", head, cause);
+		else
+			rung__sfmt(reason, rlen, "%s: uninitialized reads or a race? (a kernel whose results may vary, e.g. with atomics, declares [check] deterministic = false)",
+				   head);
+		ret = 1;
 	}
 	if (ret >= 0) {
 		j->res->nondet_elements = differ;
@@ -302,9 +473,12 @@ int rung__determinism(rung_wjob *j, char *reason, size_t rlen)
 	}
 out:
 	if (!j->fatal) {
-		for (int i = 0; i < p->nargs; i++)
+		for (int i = 0; i < p->nargs; i++) {
 			if (first[i])
 				rung_cu.cuMemFree(first[i]);
+			if (second[i])
+				rung_cu.cuMemFree(second[i]);
+		}
 		if (slot)
 			rung_cu.cuMemFree(slot);
 	}
@@ -544,6 +718,11 @@ void rung__wbench(rung_wjob *j)
 		params[i] = &kp[i];
 	}
 	tt = rung_timing_lap("bench: second input set + module reload", tt);
+	uint64_t hash_before[RUNG_BENCH_SETS][RUNG_MAX_ARGS], hash_after[RUNG_BENCH_SETS][RUNG_MAX_ARGS];
+	if (expected_hashes(j, sh, hash_before) != CUDA_SUCCESS) {
+		rung__wstep(res, RUNG_STEP_BENCH, RUNG_S_FAILED, "cannot hash the expected outputs");
+		goto out;
+	}
 	if (!rung__flush_ready(c)) {
 		rung__wstep(res, RUNG_STEP_BENCH, RUNG_S_FAILED, "out of device memory for the L2 flush buffer");
 		goto out;
@@ -627,8 +806,7 @@ void rung__wbench(rung_wjob *j)
 	double rse = NAN;
 	int next_check = MIN_SAMPLES, timed = 0;
 	if (use_cupti) {
-		rung_cupti_collect(cupti_ns, MAX_BATCH * 4); /* drop warm-up records */
-		rung_cupti_others(NULL, 0);
+		rung_cupti_mark(); /* drop the warm-up's records, and any earlier kernel's delivered late */
 	}
 	/* who else is on the GPU: listed before and after the timed loop */
 	if (c->nvml)
@@ -786,6 +964,20 @@ void rung__wbench(rung_wjob *j)
 			fprintf(stderr, "rung worker: short kernel, range profiler not used: %s\n", why);
 		}
 	}
+	/* the expected outputs once more: nothing changed them while the bench ran */
+	if (expected_hashes(j, sh, hash_after) != CUDA_SUCCESS) {
+		rung__wstep(res, RUNG_STEP_BENCH, RUNG_S_FAILED, "cannot hash the expected outputs after the bench");
+		goto out;
+	}
+	for (int x = 0; x < bs->nsets; x++)
+		for (int i = 0; i < p->nargs; i++)
+			if (hash_before[x][i] != hash_after[x][i]) {
+				rung__sfmt(why, sizeof(why), "the expected output %s of input set %d changed during the bench: the kernel wrote outside its buffers?",
+					   p->args[i].name, x + 1);
+				rung__wstep(res, RUNG_STEP_BENCH, RUNG_S_FAILED, "%s", why);
+				rung_result_add_suspect(res, RUNG_SUSPECT_TIMED_MISMATCH, "%s", why);
+				goto out;
+			}
 	b->verified = launches;
 	b->sets = sets_used;
 	b->verify_ms = verify_ms;

@@ -28,10 +28,13 @@ typedef struct {
 	size_t flush_bytes;
 } rung_wctx;
 
-/* Device buffer with guard bands: base .. base+total; payload at ptr. */
+/* Device buffer with guard bands: base .. base+total; payload at ptr. The
+ * bands hold the bytes of key `band` (core/guard_hd.h). */
 typedef struct {
 	CUdeviceptr base, ptr;
 	size_t bytes, total;
+	uint64_t band;
+	bool bare; /* no guard bands: exactly `bytes` (a sanitize run, where memcheck sees every access past the end) */
 } rung_dbuf;
 
 /* The bench rung's input sets at the benchmark shape (gpu/worker/bset.c): set 0
@@ -72,6 +75,12 @@ typedef struct {
 	/* A "reference failed: ..." reason was written (the reference or the
 	 * golden files, not the candidate): the FAILED rung gets RUNG_CAUSE_REFERENCE. */
 	bool ref_failed;
+	/* The guard-band key of this job's buffers, drawn from the nonce when the
+	 * job starts (the poison key is set then too: core/guard.h). */
+	uint64_t band_key;
+	/* The case being run is judged but stores no metric row (the declared
+	 * distributions' one run each at the benchmark shape: job.c). */
+	bool no_rows;
 } rung_wjob;
 
 /* Device printf FIFO of the worker's context (bytes; the driver's default is 1 MiB). */

@@ -21,6 +21,7 @@
 #include "gpu/worker/devcheck.h"
 #include "gpu/worker/launch.h"
 #include "gpu/worker/report.h"
+#include "gpu/worker/verify.h"
 #include "gpu/worker/stage.h"
 
 #define CH RUNG_METRICS_CHUNK
@@ -208,6 +209,10 @@ int rung__bench_buffers(rung_wjob *j, rung_dbuf *buf, rung_kparam *kp, void **pa
 			return 1;
 		}
 		buf[i].ptr = buf[i].base + rung_guard_size();
+		if (rung__write_bands(j, &buf[i], j->band_key, a->name, why, sizeof(why))) {
+			rung__wstep(res, RUNG_STEP_BENCH, RUNG_S_FAILED, "%s", why);
+			return 1;
+		}
 		if (a->kind != RUNG_ARG_OUTPUT) {
 			/* generated in chunks straight to the device (no whole host copy) */
 			if (rung__upload_input(j, sh, i, p->seeds[0], &buf[i].ptr, 1, why, sizeof(why))) {

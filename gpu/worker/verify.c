@@ -111,11 +111,28 @@ CUresult rung__perturb(rung_wctx *c, CUstream st, CUdeviceptr dst, CUdeviceptr s
 CUresult rung__bands(rung_wctx *c, CUstream st, const rung_dbuf *b, CUdeviceptr bad)
 {
 	(void)c;
+	if (b->bare)
+		return CUDA_SUCCESS; /* no bands (a sanitize run) */
 	CUdeviceptr b0 = b->base, b1 = b->ptr + b->bytes;
 	long long g = (long long)rung_guard_size();
-	unsigned word = RUNG_GUARD_WORD;
-	void *params[] = { &b0, &b1, &g, &word, &bad };
+	unsigned long long key = b->band;
+	void *params[] = { &b0, &b1, &g, &key, &bad };
 	return launch(K_BANDS, st, 2 * g, params);
+}
+
+int rung__write_bands(rung_wjob *j, rung_dbuf *b, uint64_t key, const char *name, char *reason, size_t rlen)
+{
+	size_t g = rung_guard_size();
+	unsigned char band[2 * 4096];
+	if (b->bare)
+		return 0;
+	rung_guard_fill_band_key(band, 2 * g, 0, key);
+	CUresult r;
+	b->band = key;
+	if ((r = rung_cu.cuMemcpyHtoD(b->base, band, g)) != CUDA_SUCCESS ||
+	    (r = rung_cu.cuMemcpyHtoD(b->ptr + b->bytes, band + g, g)) != CUDA_SUCCESS)
+		return rung__cu_fail(j, r, reason, rlen, "upload of", name);
+	return 0;
 }
 
 CUresult rung__smem_fill(rung_wctx *c, CUstream st, uint32_t pattern)

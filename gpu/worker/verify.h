@@ -34,6 +34,9 @@ CUresult rung__perturb(rung_wctx *c, CUstream st, CUdeviceptr dst, CUdeviceptr s
 		       uint64_t nonce);
 /* Adds the corrupted bytes of b's two guard bands to *bad (device u64). */
 CUresult rung__bands(rung_wctx *c, CUstream st, const rung_dbuf *b, CUdeviceptr bad);
+/* Both guard bands of b under band key `key` (core/guard_hd.h; recorded in
+ * b->band), uploaded. 0, or 1 with reason (fatal set on a sticky error). */
+int rung__write_bands(rung_wjob *j, rung_dbuf *b, uint64_t key, const char *name, char *reason, size_t rlen);
 /* Fills every SM's shared memory with pattern (one launch, all opt-in smem). */
 CUresult rung__smem_fill(rung_wctx *c, CUstream st, uint32_t pattern);
 /* Writes the poison (variant 0 or 1) over n elements at ptr, asynchronously. */
