@@ -23,6 +23,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,7 +36,9 @@
 #include "core/stall.h"
 #include "core/fs.h"
 #include "core/inert.h"
+#include "core/lineread.h"
 #include "core/version.h"
+#include "gpu/children.h"
 #include "cli/cli.h"
 #include "app/directives.h"
 #include "app/session.h"
@@ -53,17 +56,32 @@ enum {
 	MCP_NO_RESOURCE = -32002,
 };
 
-enum { TEXT_MAX = 256 * 1024, DUMP_TEXT_DEFAULT = 64 * 1024, DUMP_TEXT_MAX = 4 * 1024 * 1024 };
+/* DUMP_TEXT_DEFAULT: each of the dump tool's three texts, so that its
+ * default answer stays under 32 KB (docs/CLI.md); LOG_ROWS_DEFAULT likewise. */
+enum { TEXT_MAX = 256 * 1024, DUMP_TEXT_DEFAULT = 8 * 1024, DUMP_TEXT_MAX = 4 * 1024 * 1024, LOG_ROWS_DEFAULT = 20 };
+/* The longest message read (docs/CLI.md, "rung mcp"): a longer line is
+ * dropped as it arrives and answered -32600. */
+enum { MCP_MAX_MESSAGE = 16 * 1024 * 1024 };
+/* How long the detached GPU workers get for their CUDA teardown at the end. */
+enum { MCP_REAP_GRACE_MS = 5000 };
 
 typedef struct {
 	rung_vctx_opts where;
+	bool any_repo;
 } mcp_opts;
 
-static const rung_opt_spec mcp_specs[] = {{RUNG_OPT_SUBTABLE(mcp_opts, where, rung_vctx_opt_specs)}, {0}};
+static const rung_opt_spec mcp_specs[] = {
+	{RUNG_OPT_SUBTABLE(mcp_opts, where, rung_vctx_opt_specs)},
+	{RUNG_OPT_BOOL(mcp_opts, any_repo), .name = "any-repo",
+	 .help = "let the tools' dir, task and rev arguments reach other repositories on disk (default: only the one the server started in)"},
+	{0}};
 const rung_opt_table rung_opts_mcp = {.cmd = "mcp", .args = "", .max_args = 0, .opts = mcp_specs};
 
 static int proto_fd = -1;
 static rung_vctx_opts defaults; /* the server's -C, --task, --spec-rev: a tool's own arguments override them */
+static bool client_gone;        /* a write to the client failed (EPIPE): the loop ends */
+static bool any_repo;           /* --any-repo */
+static char served_root[PATH_MAX]; /* the repository (or directory) served, resolved; "" none */
 
 /* ---- the protocol's output ------------------------------------------------ */
 
@@ -81,8 +99,10 @@ static void send_msg(json_t *msg)
 		ssize_t w = write(proto_fd, s + off, n + 1 - off);
 		if (w < 0 && errno == EINTR)
 			continue;
-		if (w < 0)
+		if (w < 0) { /* SIGPIPE is ignored: the client closed its end */
+			client_gone = true;
 			break;
+		}
 		off += (size_t)w;
 	}
 	free(s);
@@ -196,7 +216,7 @@ static int run_cmd(captured *c, int (*fn)(int, char **), args_t *a)
 
 typedef struct {
 	json_t *args;     /* the call's arguments object (borrowed) */
-	char why[512];    /* the first bad argument */
+	char why[1024];   /* the first bad argument */
 } targs;
 
 static const char *str_arg(targs *t, const char *name)
@@ -240,10 +260,44 @@ static int int_arg(targs *t, const char *name, long long lo, long long hi, long 
 	return 1;
 }
 
+/* True when path (relative to base, NULL: the current directory) is inside
+ * the repository the server serves: its resolved path (symlinks followed)
+ * is the served root or below it. A path that does not exist is left to the
+ * command (a revision, or its own "no such file"). */
+static bool inside_served(const char *path, const char *base)
+{
+	if (any_repo || !served_root[0] || !path || !*path)
+		return true;
+	char joined[PATH_MAX * 2], real[PATH_MAX];
+	if (path[0] != '/' && base && *base)
+		snprintf(joined, sizeof(joined), "%s/%s", base, path);
+	else
+		snprintf(joined, sizeof(joined), "%s", path);
+	if (!realpath(joined, real))
+		return true;
+	size_t n = strlen(served_root);
+	return !strncmp(real, served_root, n) && (real[n] == 0 || real[n] == '/' || served_root[n - 1] == '/');
+}
+
+/* The argument name's path outside the served repository: t->why set, false. */
+static bool confined(targs *t, const char *name, const char *path, const char *base)
+{
+	if (inside_served(path, base))
+		return true;
+	if (!t->why[0])
+		snprintf(t->why, sizeof(t->why),
+			 "argument '%s': '%.200s' is outside the repository this server serves (%.200s); start rung mcp with "
+			 "--any-repo to allow others",
+			 name, path, served_root);
+	return false;
+}
+
 /* -C, --task, --spec-rev: the call's, else the server's */
 static void where_args(targs *t, args_t *a)
 {
 	const char *dir = str_arg(t, "dir"), *task = str_arg(t, "task"), *spec = str_arg(t, "spec_rev");
+	confined(t, "dir", dir, NULL);
+	confined(t, "task", task, dir ? dir : defaults.dir);
 	if (!dir)
 		dir = defaults.dir;
 	if (!task)
@@ -267,6 +321,8 @@ static void where_args(targs *t, args_t *a)
 static void where_of(targs *t, rung_vctx_opts *w)
 {
 	const char *dir = str_arg(t, "dir"), *task = str_arg(t, "task"), *spec = str_arg(t, "spec_rev");
+	confined(t, "dir", dir, NULL);
+	confined(t, "task", task, dir ? dir : defaults.dir);
 	w->dir = dir ? dir : defaults.dir;
 	w->task = task ? task : defaults.task;
 	w->spec_rev = spec ? spec : defaults.spec_rev;
@@ -298,11 +354,40 @@ static json_t *tool_result(json_t *text, json_t *structured, bool is_error)
 	return r;
 }
 
+/* A tool that could not run: the message, and as its exit code the one rung
+ * gives the error set (an argument's fault when none is: 2). */
 static json_t *tool_error(const char *fmt, const char *msg)
 {
 	char buf[2048];
 	snprintf(buf, sizeof(buf), fmt, msg);
-	return tool_result(inert_string(buf, strlen(buf), TEXT_MAX), NULL, true);
+	int code = rung_error_last_code();
+	json_t *r = tool_result(inert_string(buf, strlen(buf), TEXT_MAX), NULL, true);
+	json_object_set_new(r, "_meta", json_pack("{s:i}", "rung/exit", code < 0 ? rung_cli_exit_of(code) : RUNG_EXIT_USAGE));
+	return r;
+}
+
+/* Every string in j made inert in place (core/inert.h): the structured
+ * content carries commit subjects, notes and compiler text too. */
+static void inert_json(json_t *j)
+{
+	if (json_is_object(j)) {
+		const char *k;
+		json_t *v;
+		json_object_foreach(j, k, v) {
+			if (json_is_string(v))
+				json_object_set_new(j, k, inert_string(json_string_value(v), json_string_length(v), SIZE_MAX / 8));
+			else
+				inert_json(v);
+		}
+	} else if (json_is_array(j)) {
+		for (size_t i = 0; i < json_array_size(j); i++) {
+			json_t *v = json_array_get(j, i);
+			if (json_is_string(v))
+				json_array_set_new(j, i, inert_string(json_string_value(v), json_string_length(v), SIZE_MAX / 8));
+			else
+				inert_json(v);
+		}
+	}
 }
 
 /* A command that failed before it had anything to say on stdout: its stderr (what rung prints). */
@@ -382,8 +467,8 @@ static const char where_props[] =
 static json_t *run_tool(captured *c, targs *t, args_t *a, const char *cmd, int (*fn)(int, char **), bool with_rev)
 {
 	where_args(t, a);
-	const char *rev = with_rev ? str_arg(t, "rev") : NULL;
-	if (rev && positional_ok(t, "rev", rev)) {
+	const char *rev = with_rev ? str_arg(t, "rev") : NULL, *dir = str_arg(t, "dir");
+	if (rev && positional_ok(t, "rev", rev) && confined(t, "rev", rev, dir ? dir : defaults.dir)) {
 		arg(a, "--");
 		arg(a, rev);
 	}
@@ -443,28 +528,31 @@ static json_t *t_check(targs *t)
 	return r;
 }
 
-static json_t *file_text(const char *path, size_t max)
+/* path's bytes [offset, offset + max) as {path, bytes, offset, truncated, text} */
+static json_t *file_text(const char *path, size_t offset, size_t max)
 {
 	char *s = NULL;
 	size_t n = 0;
 	struct stat st;
 	if (stat(path, &st) != 0)
 		return NULL;
-	if (rung_fs_read_head(&s, &n, path, max) < 0) {
+	if (rung_fs_read_head(&s, &n, path, offset + max) < 0) {
 		rung_error_clear();
 		return NULL;
 	}
-	json_t *o = json_pack("{s:s,s:I,s:b}", "path", path, "bytes", (json_int_t)st.st_size, "truncated",
-			      (size_t)st.st_size > n);
-	json_object_set_new(o, "text", inert_string(s, n, max));
+	size_t from = offset < n ? offset : n;
+	json_t *o = json_pack("{s:s,s:I,s:I,s:b}", "path", path, "bytes", (json_int_t)st.st_size, "offset",
+			      (json_int_t)from, "truncated", (size_t)st.st_size > n);
+	json_object_set_new(o, "text", inert_string(s + from, n - from, max));
 	free(s);
 	return o;
 }
 
 static json_t *t_dump(targs *t)
 {
-	long long max = DUMP_TEXT_DEFAULT;
+	long long max = DUMP_TEXT_DEFAULT, offset = 0;
 	int_arg(t, "max_bytes", 1, DUMP_TEXT_MAX, &max);
+	int_arg(t, "offset", 0, LLONG_MAX / 4, &offset);
 	args_t a = {0};
 	arg(&a, "dump");
 	captured c;
@@ -494,7 +582,7 @@ static json_t *t_dump(targs *t)
 			{"kernel.ptx", "ptx"}, {"kernel.sass", "sass"}, {"ptxas.log", "ptxas_log"}};
 		for (size_t k = 0; k < sizeof(keep) / sizeof(keep[0]); k++) {
 			json_t *f;
-			if (!strcmp(base, keep[k][0]) && (f = file_text(abs, (size_t)max)))
+			if (!strcmp(base, keep[k][0]) && (f = file_text(abs, (size_t)offset, (size_t)max)))
 				json_object_set_new(st, keep[k][1], f);
 		}
 		if (!*nl)
@@ -503,8 +591,10 @@ static json_t *t_dump(targs *t)
 	json_object_set_new(st, "dir", json_string(dir ? dir : ""));
 	json_object_set_new(st, "paths", paths);
 	json_object_set_new(st, "max_bytes", json_integer(max));
+	json_object_set_new(st, "offset", json_integer(offset));
 	free(dir);
 	json_t *r = tool_result(summary_text(c.out, c.nout, &c), st, false);
+	json_object_set_new(r, "_meta", json_pack("{s:i}", "rung/exit", c.rc));
 	captured_clear(&c);
 	return r;
 }
@@ -648,7 +738,9 @@ static json_t *t_compare(targs *t)
 	if (bool_arg(t, "allow_shared"))
 		arg(&a, "--allow-shared");
 	where_args(t, &a);
-	if (A && B && positional_ok(t, "a", A) && positional_ok(t, "b", B)) {
+	const char *dir = str_arg(t, "dir");
+	if (A && B && positional_ok(t, "a", A) && positional_ok(t, "b", B) && confined(t, "a", A, dir ? dir : defaults.dir) &&
+	    confined(t, "b", B, dir ? dir : defaults.dir)) {
 		arg(&a, "--");
 		arg(&a, A);
 		arg(&a, B);
@@ -660,20 +752,40 @@ static json_t *t_log(targs *t)
 {
 	args_t a = {0};
 	arg(&a, "log");
-	long long n;
+	long long n = LOG_ROWS_DEFAULT;
 	char nb[32];
-	if (int_arg(t, "n", 0, INT_MAX, &n)) {
-		snprintf(nb, sizeof(nb), "%lld", n);
-		arg(&a, "-n");
-		arg(&a, nb);
-	}
+	int_arg(t, "n", 0, INT_MAX, &n);
+	snprintf(nb, sizeof(nb), "%lld", n);
+	arg(&a, "-n");
+	arg(&a, nb);
 	const char *range = str_arg(t, "range");
 	if (range) {
 		arg(&a, "--rev");
 		arg(&a, range);
 	}
+	bool full = bool_arg(t, "full");
 	where_args(t, &a);
-	return json_command(t, "log", rung_cmd_log, &a, true);
+	json_t *r = json_command(t, "log", rung_cmd_log, &a, true);
+	json_t *rows = json_object_get(json_object_get(r, "structuredContent"), "rows");
+	for (size_t i = 0; !full && i < json_array_size(rows); i++) {
+		json_t *row = json_array_get(rows, i);
+		static const char *const recs[] = {"result", "recorded"};
+		for (size_t k = 0; k < 2; k++) { /* the record summed up: the row has its numbers */
+			json_t *rec = json_object_get(row, recs[k]);
+			if (!json_is_object(rec))
+				continue;
+			json_t *sum = json_object();
+			static const char *const keep[] = {"key", "status", "created", "recorded_note", "floor_ms"};
+			for (size_t f = 0; f < sizeof(keep) / sizeof(keep[0]); f++)
+				if (json_object_get(rec, keep[f]))
+					json_object_set(sum, keep[f], json_object_get(rec, keep[f]));
+			json_t *med = json_object_get(json_object_get(rec, "bench"), "median_ms");
+			if (med)
+				json_object_set(sum, "median_ms", med);
+			json_object_set_new(row, recs[k], sum);
+		}
+	}
+	return r;
 }
 
 static json_t *directive_json(const rung_directive_item *it)
@@ -760,9 +872,11 @@ static json_t *t_brief(targs *t)
 		captured_clear(&c);
 		return r;
 	}
+	/* the markdown once, as the text; the structured content says only the exit */
 	json_t *md = inert_string(c.out ? c.out : "", c.nout, TEXT_MAX);
-	json_t *st = json_pack("{s:O,s:i}", "markdown", md, "exit", c.rc);
+	json_t *st = json_pack("{s:i,s:I}", "exit", c.rc, "bytes", (json_int_t)c.nout);
 	json_t *r = tool_result(md, st, c.rc != 0);
+	json_object_set_new(r, "_meta", json_pack("{s:i}", "rung/exit", c.rc));
 	captured_clear(&c);
 	return r;
 }
@@ -816,7 +930,25 @@ typedef struct {
 	const char *required; /* a JSON array */
 	json_t *(*fn)(targs *t);
 	bool read_only;
+	const char *out_props;    /* the outputSchema's properties (JSON object members) */
+	const char *out_required; /* a JSON array */
 } tool;
+
+/* Pieces of the output schemas (docs/CLI.md, "rung mcp", describes each
+ * structured result): what the tools below build. */
+#define S_STR "{\"type\":\"string\"}"
+#define S_INT "{\"type\":\"integer\"}"
+#define S_BOOL "{\"type\":\"boolean\"}"
+#define S_OBJ "{\"type\":\"object\"}"
+#define S_NUM_OR_NULL "{\"type\":[\"number\",\"null\"]}"
+#define S_DIRECTIVES \
+	"\"directives\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"required\":[\"id\",\"status\",\"text\"]," \
+	"\"properties\":{\"id\":" S_STR ",\"status\":{\"enum\":[\"open\",\"done\",\"declined\",\"closed\"]}," \
+	"\"task_wide\":" S_BOOL ",\"version\":" S_STR ",\"author\":" S_STR ",\"time\":" S_INT ",\"text\":" S_STR \
+	",\"subject\":" S_STR ",\"answer\":" S_OBJ ",\"answers\":{\"type\":\"array\",\"items\":" S_OBJ "}}}}"
+#define S_DUMPFILE \
+	"{\"type\":\"object\",\"required\":[\"path\",\"bytes\",\"truncated\",\"text\"],\"properties\":{\"path\":" S_STR \
+	",\"bytes\":" S_INT ",\"truncated\":" S_BOOL ",\"text\":" S_STR ",\"offset\":" S_INT "}}"
 
 static const tool tools[] = {
 	{"check", "Check a version",
@@ -826,74 +958,134 @@ static const tool tools[] = {
 	 "\"compile_only\":{\"type\":\"boolean\",\"description\":\"stop after the compile rung\"},"
 	 "\"force\":{\"type\":\"boolean\",\"description\":\"run the GPU rungs even when the store has this content's result\"},"
 	 "\"seed\":{\"type\":\"string\",\"description\":\"base seed for the input data (decimal or 0x hex)\"},"
-	 "\"budget\":{\"type\":\"number\",\"description\":\"time budget of the bench rung in seconds\"}",
-	 "[]", t_check, false},
+	 "\"budget\":{\"type\":\"number\",\"exclusiveMinimum\":0,\"maximum\":3600,\"description\":\"time budget of the bench rung in seconds\"}",
+	 "[]", t_check, false,
+	 "\"task\":" S_STR ",\"dir\":" S_STR ",\"arch\":" S_STR ",\"rev\":" S_STR ",\"cached\":" S_BOOL ",\"status\":" S_STR
+	 ",\"steps\":{},\"suspects\":{\"type\":\"array\"},\"result\":" S_OBJ ",\"seed\":" S_STR ",\"kernel\":" S_OBJ
+	 ",\"reference\":{},\"launch\":{}", "[\"status\"]"},
 	{"dump", "Dump PTX and SASS",
 	 "Compile the kernel and the reference and write kernel.cu/.ptx/.cubin/.sass and ptxas.log (rung dump): the "
 	 "paths, and the PTX, SASS and ptxas log text of the kernel, each cut at max_bytes.",
 	 "\"rev\":{\"type\":\"string\",\"description\":\"a revision, task directory or kernel file\"},"
-	 "\"max_bytes\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":4194304,\"description\":\"at most this much of each text (default 65536)\"}",
-	 "[]", t_dump, false},
+	 "\"max_bytes\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":4194304,\"description\":\"at most this much of each text (default 8192)\"},"
+	 "\"offset\":{\"type\":\"integer\",\"minimum\":0,\"description\":\"each text from this byte on (to page through it; default 0)\"}",
+	 "[]", t_dump, false,
+	 "\"dir\":" S_STR ",\"paths\":{\"type\":\"array\",\"items\":" S_STR "},\"max_bytes\":" S_INT ",\"offset\":" S_INT
+	 ",\"ptx\":" S_DUMPFILE ",\"sass\":" S_DUMPFILE ",\"ptxas_log\":" S_DUMPFILE, "[\"dir\",\"paths\"]"},
 	{"stalls", "Where the warps wait",
 	 "Sample one launch of a version with CUPTI PC sampling (rung profile --stalls, a GPU run, never timed): the "
 	 "kernel's top warp stall reasons (ncu's names) and its most sampled pcs as text, the samples per pc as "
 	 "structured content; stored beside the result for the workbench and rung brief.",
 	 "\"rev\":{\"type\":\"string\",\"description\":\"a revision, task directory or kernel file\"}",
-	 "[]", t_stalls, false},
+	 "[]", t_stalls, false,
+	 "\"status\":" S_STR ",\"reason\":" S_STR ",\"stored\":" S_BOOL ",\"stall\":" S_OBJ, "[\"status\"]"},
 	{"compare", "Compare two versions",
 	 "Time two versions interleaved on the GPU, every launch verified (rung compare --json): SAME, FASTER, SLOWER or DISAGREE.",
 	 "\"a\":{\"type\":\"string\",\"description\":\"the first revision\"},"
 	 "\"b\":{\"type\":\"string\",\"description\":\"the second revision\"},"
-	 "\"budget\":{\"type\":\"number\",\"description\":\"time budget in seconds\"},"
+	 "\"budget\":{\"type\":\"number\",\"exclusiveMinimum\":0,\"maximum\":3600,\"description\":\"time budget in seconds\"},"
 	 "\"allow_shared\":{\"type\":\"boolean\",\"description\":\"compare on a GPU other processes use too\"}",
-	 "[\"a\",\"b\"]", t_compare, false},
+	 "[\"a\",\"b\"]", t_compare, false,
+	 "\"verdict\":" S_STR ",\"identical\":" S_BOOL, "[\"verdict\"]"},
 	{"log", "Versions and results",
-	 "One row per version with its stored results (rung log): the table as text, rung log --json as structured content.",
-	 "\"n\":{\"type\":\"integer\",\"minimum\":0,\"description\":\"the newest N versions only (0: all)\"},"
-	 "\"range\":{\"type\":\"string\",\"description\":\"only these versions (a git range, A..B)\"}",
-	 "[]", t_log, true},
+	 "One row per version with its stored results (rung log): the table as text, rung log --json as structured content "
+	 "(each row's result and recorded result summed up unless full).",
+	 "\"n\":{\"type\":\"integer\",\"minimum\":0,\"description\":\"the newest N versions only (default 20; 0: all)\"},"
+	 "\"range\":{\"type\":\"string\",\"description\":\"only these versions (a git range, A..B)\"},"
+	 "\"full\":{\"type\":\"boolean\",\"description\":\"each row's whole result records (about 10 KB a row)\"}",
+	 "[]", t_log, true,
+	 "\"rows\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"required\":[\"rev\"],\"properties\":{\"rev\":" S_STR
+	 ",\"short\":" S_STR ",\"subject\":" S_STR ",\"result\":{\"type\":[\"object\",\"null\"]},\"recorded\":{\"type\":[\"object\",\"null\"]}}}}",
+	 "[\"rows\"]"},
 	{"brief", "Task brief",
 	 "The markdown brief of the task (rung brief): roofline floor, best and baseline, the last versions, the "
 	 "person's verdicts, remarks and directives with their ids. mark: remember what it showed as new.",
-	 "\"n\":{\"type\":\"integer\",\"minimum\":0,\"description\":\"list the last N versions (default 10)\"},"
+	 "\"n\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":100000,\"description\":\"list the last N versions (default 10)\"},"
 	 "\"mark\":{\"type\":\"boolean\",\"description\":\"remember what this brief showed as new (rung brief --mark)\"}",
-	 "[]", t_brief, false},
+	 "[]", t_brief, false,
+	 "\"exit\":" S_INT ",\"bytes\":" S_INT, "[\"exit\"]"},
 	{"directives", "Open directives",
 	 "The person's directives on the task that are still open, each with its id (all: done, declined and closed "
 	 "ones too, with the answer).",
 	 "\"all\":{\"type\":\"boolean\",\"description\":\"every directive, not only the open ones\"}", "[]", t_directives,
-	 true},
+	 true, S_DIRECTIVES, "[\"directives\"]"},
 	{"ack_directive", "Answer a directive",
 	 "Mark a directive done or declined, with the reason; kept in the version's note (rung note --ack/--decline) "
 	 "with the version that answered it (default: the task's newest).",
 	 "\"id\":{\"type\":\"string\",\"description\":\"the directive's id, as directives and brief list it\"},"
 	 "\"status\":{\"type\":\"string\",\"enum\":[\"done\",\"declined\"]},"
-	 "\"reason\":{\"type\":\"string\",\"description\":\"what was done, or why not\"},"
+	 "\"reason\":{\"type\":\"string\",\"minLength\":1,\"description\":\"what was done, or why not\"},"
 	 "\"version\":{\"type\":\"string\",\"description\":\"the revision that answers it (default: the task's newest version)\"}",
-	 "[\"id\",\"status\",\"reason\"]", t_ack, false},
+	 "[\"id\",\"status\",\"reason\"]", t_ack, false, S_DIRECTIVES, "[\"directives\"]"},
 };
 #define NTOOLS (int)(sizeof(tools) / sizeof(tools[0]))
+
+/* A tool's inputSchema (with the where arguments; no others accepted) or
+ * outputSchema, from the table above; NULL on a mistake in the table (said). */
+static json_t *tool_schema(const tool *t, bool output)
+{
+	char schema[8192];
+	if (output)
+		snprintf(schema, sizeof(schema), "{\"type\":\"object\",\"properties\":{%s},\"required\":%s}", t->out_props,
+			 t->out_required);
+	else
+		snprintf(schema, sizeof(schema),
+			 "{\"type\":\"object\",\"properties\":{%s%s%s},\"required\":%s,\"additionalProperties\":false}",
+			 t->props, t->props[0] ? "," : "", where_props, t->required);
+	json_error_t je;
+	json_t *j = json_loads(schema, 0, &je);
+	if (!j)
+		fprintf(stderr, "rung mcp: internal: %s's %s schema: %s\n", t->name, output ? "output" : "input", je.text);
+	return j;
+}
 
 static json_t *tools_list(void)
 {
 	json_t *arr = json_array();
 	for (int i = 0; i < NTOOLS; i++) {
-		char schema[4096];
-		snprintf(schema, sizeof(schema), "{\"type\":\"object\",\"properties\":{%s%s%s},\"required\":%s}",
-			 tools[i].props, tools[i].props[0] ? "," : "", where_props, tools[i].required);
-		json_error_t je;
-		json_t *in = json_loads(schema, 0, &je);
-		if (!in) { /* a mistake in the table above: said, not fatal */
-			fprintf(stderr, "rung mcp: internal: %s's schema: %s\n", tools[i].name, je.text);
+		json_t *in = tool_schema(&tools[i], false), *out = tool_schema(&tools[i], true);
+		if (!in)
 			in = json_pack("{s:s}", "type", "object");
-		}
 		json_t *t = json_pack("{s:s,s:s,s:s,s:o}", "name", tools[i].name, "title", tools[i].title, "description",
 				      tools[i].description, "inputSchema", in);
+		if (out)
+			json_object_set_new(t, "outputSchema", out);
 		json_object_set_new(t, "annotations", json_pack("{s:b,s:b,s:b}", "readOnlyHint", tools[i].read_only,
 								   "destructiveHint", false, "openWorldHint", false));
 		json_array_append_new(arr, t);
 	}
 	return json_pack("{s:o}", "tools", arr);
+}
+
+/* The first argument the tool does not take, as a result listing the ones it
+ * does (a misspelt compile_only must not run the whole GPU check); NULL when
+ * every argument is known. */
+static json_t *unknown_argument(const tool *t, json_t *args)
+{
+	json_t *schema = tool_schema(t, false);
+	json_t *props = json_object_get(schema, "properties");
+	const char *k;
+	json_t *v;
+	json_t *r = NULL;
+	json_object_foreach(args, k, v) {
+		if (json_object_get(props, k))
+			continue;
+		char msg[1024];
+		int o = snprintf(msg, sizeof(msg), "rung %s: unknown argument '%.100s' (valid:", t->name, k);
+		const char *pk;
+		json_t *pv;
+		json_object_foreach(props, pk, pv) {
+			if (o < (int)sizeof(msg))
+				o += snprintf(msg + o, sizeof(msg) - (size_t)o, " %s", pk);
+		}
+		if (o < (int)sizeof(msg))
+			snprintf(msg + o, sizeof(msg) - (size_t)o, ")");
+		rung_error_clear();
+		r = tool_error("%s", msg);
+		break;
+	}
+	json_decref(schema);
+	return r;
 }
 
 /* ---- resources ------------------------------------------------------------------ */
@@ -1033,6 +1225,11 @@ static int resource_read(json_t **out, const char *uri, char *msg, size_t len)
 	rung_vctx_opts w = defaults;
 	if (u.task[0])
 		w.task = u.task;
+	if (!inside_served(w.task, w.dir) || (!u.dump && !inside_served(u.rev, w.dir))) {
+		snprintf(msg, len, "Resource not found: %s: outside the repository this server serves (%.1000s; rung mcp --any-repo allows others)",
+			 uri, served_root);
+		return MCP_NO_RESOURCE;
+	}
 	char *text = NULL;
 	size_t n = 0;
 	int code = 0;
@@ -1160,12 +1357,19 @@ static void handle_call(json_t *id, json_t *params)
 	}
 	json_t *empty = json_object();
 	targs ta = {.args = json_is_object(args) ? args : empty};
-	json_t *r = t->fn(&ta);
+	json_t *r = unknown_argument(t, ta.args);
+	if (!r)
+		r = t->fn(&ta);
 	json_decref(empty);
 	if (!r) {
 		send_error(id, RPC_INTERNAL, "out of memory", NULL);
 		return;
 	}
+	/* every result: its exit code in _meta, its structured content inert */
+	if (!json_object_get(r, "_meta"))
+		json_object_set_new(r, "_meta", json_pack("{s:i}", "rung/exit", json_is_true(json_object_get(r, "isError"))
+									  ? RUNG_EXIT_USAGE : RUNG_EXIT_OK));
+	inert_json(json_object_get(r, "structuredContent"));
 	send_result(id, r);
 }
 
@@ -1235,6 +1439,39 @@ static void handle(json_t *msg)
 	}
 }
 
+/* The repository the server serves: the one at -C (or here), its working
+ * tree resolved; the directory itself when it is in none. */
+static void find_served_root(void)
+{
+	served_root[0] = 0;
+	rung_repo *repo = NULL;
+	const char *wd = NULL;
+	if (rung_repo_open(&repo, defaults.dir) == 0)
+		wd = rung_repo_workdir(repo);
+	rung_error_clear();
+	if (!realpath(wd ? wd : defaults.dir ? defaults.dir : ".", served_root))
+		served_root[0] = 0;
+	size_t n = strlen(served_root);
+	while (n > 1 && served_root[n - 1] == '/')
+		served_root[--n] = 0;
+	rung_repo_free(repo);
+}
+
+/* The end of the server (docs/CLI.md, "rung mcp"): the GPU workers it left
+ * to their CUDA teardown get MCP_REAP_GRACE_MS, then are killed; the
+ * temporary files go; stdio is flushed and the process ends with _exit, so
+ * that no library's exit-time destructors (NVRTC's, run while the threads
+ * they serve may still be there) run after a long session. */
+static void mcp_end(int code)
+{
+	rung_children_reap(MCP_REAP_GRACE_MS);
+	rung_tmp_remove_all();
+	fflush(NULL);
+	if (proto_fd >= 0)
+		close(proto_fd);
+	_exit(code);
+}
+
 int rung_cmd_mcp(int argc, char **argv)
 {
 	mcp_opts mo = {0};
@@ -1242,6 +1479,10 @@ int rung_cmd_mcp(int argc, char **argv)
 	if (rung_opts_parse(&rc, &rung_opts_mcp, &mo, argc, argv, &nargs))
 		return rc;
 	defaults = mo.where;
+	any_repo = mo.any_repo;
+	find_served_root();
+	/* a client gone is a failed write (EPIPE), not a signal that kills the server */
+	signal(SIGPIPE, SIG_IGN);
 	/* stdout is the protocol's alone: its descriptor is kept, and fd 1 goes to
 	 * stderr for everything else (children inherit that) */
 	fflush(stdout);
@@ -1250,16 +1491,32 @@ int rung_cmd_mcp(int argc, char **argv)
 		fprintf(stderr, "rung mcp: %s\n", strerror(errno));
 		return RUNG_EXIT_INTERNAL;
 	}
-	char *line = NULL;
-	size_t cap = 0;
-	ssize_t n;
-	while ((n = getline(&line, &cap, stdin)) >= 0) {
-		while (n && (line[n - 1] == '\n' || line[n - 1] == '\r'))
-			line[--n] = 0;
-		if (strspn(line, " \t") == (size_t)n)
+	rung_line_reader rd;
+	rung_line_reader_init(&rd, STDIN_FILENO, MCP_MAX_MESSAGE);
+	int end = RUNG_EXIT_OK;
+	while (!client_gone) {
+		char *line = NULL;
+		size_t n = 0;
+		int got = rung_line_read(&rd, &line, &n);
+		if (got == RUNG_LINE_EOF)
+			break;
+		if (got < 0) {
+			fprintf(stderr, "rung mcp: stdin: %s\n", rung_error_last());
+			end = RUNG_EXIT_INTERNAL;
+			break;
+		}
+		rung_children_reap(0); /* the workers detached by earlier calls that are done */
+		if (got == RUNG_LINE_TOO_LONG) {
+			char m[200];
+			snprintf(m, sizeof(m), "Invalid Request: a message of %zu bytes, over the limit of %d MiB", n,
+				 MCP_MAX_MESSAGE >> 20);
+			send_error(NULL, RPC_INVALID_REQUEST, m, NULL);
+			continue;
+		}
+		if (strspn(line, " \t") == n)
 			continue;
 		json_error_t je;
-		json_t *msg = json_loadb(line, (size_t)n, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &je);
+		json_t *msg = json_loadb(line, n, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &je);
 		if (!msg) {
 			char m[400];
 			snprintf(m, sizeof(m), "Parse error: %s at column %d", je.text, je.column);
@@ -1270,7 +1527,7 @@ int rung_cmd_mcp(int argc, char **argv)
 		json_decref(msg);
 		rung_error_clear();
 	}
-	free(line);
-	close(proto_fd);
-	return RUNG_EXIT_OK;
+	rung_line_reader_clear(&rd);
+	mcp_end(end);
+	return end;
 }
