@@ -150,7 +150,9 @@ static bool of_task(const rung_vrow *rows, int nrows, const char *commit)
 	return false;
 }
 
-/* "  - declined by 3c452f7 (claude, 2026-11-30 09:12): reason" under an answered directive. */
+/* "  - declined by 3c452f7 (claude, 2026-11-30 09:12): reason" under an
+ * answered directive: the standing answer, then each other one of its
+ * history ("  - also done by ...": an answer after the person's close). */
 static void answer_line(const rung_directive *d)
 {
 	if (d->answer == RUNG_ANSWER_NONE)
@@ -159,6 +161,15 @@ static void answer_line(const rung_directive *d)
 	fmt_time(t, sizeof(t), d->answer_time);
 	printf("  - %s%s%.7s (%s, %s)%s%s\n", rung_answer_name(d->answer), d->answer_version[0] ? " by " : "",
 	       d->answer_version, d->answer_author, t, d->answer_text ? ": " : "", d->answer_text ? d->answer_text : "");
+	int standing = rung_directive_standing(d);
+	for (int k = 0; k < d->nanswers; k++) {
+		const rung_answer_rec *a = &d->answers[k];
+		if (k == standing)
+			continue;
+		fmt_time(t, sizeof(t), a->time);
+		printf("  - also %s%s%.7s (%s, %s)%s%s\n", rung_answer_name(a->kind), a->version[0] ? " by " : "", a->version,
+		       a->author, t, a->text ? ": " : "", a->text ? a->text : "");
+	}
 }
 
 /* Remembers id as seen; the first failure goes to *failed (its message to why). */

@@ -804,6 +804,18 @@ static json_t *directive_json(const rung_directive_item *it)
 								 : json_null());
 		json_object_set_new(o, "answer", an);
 	}
+	/* every answer, oldest first: an agent's answer after the person's close is kept beside it */
+	json_t *hist = json_array();
+	int standing = rung_directive_standing(d);
+	for (int k = 0; k < d->nanswers; k++) {
+		const rung_answer_rec *a = &d->answers[k];
+		json_t *h = json_pack("{s:s,s:s,s:I,s:b}", "kind", rung_answer_name(a->kind), "author", a->author, "time",
+				      (json_int_t)a->time, "standing", k == standing);
+		json_object_set_new(h, "by_version", a->version[0] ? json_string(a->version) : json_null());
+		json_object_set_new(h, "reason", a->text ? inert_string(a->text, strlen(a->text), TEXT_MAX) : json_null());
+		json_array_append_new(hist, h);
+	}
+	json_object_set_new(o, "answers", hist);
 	return o;
 }
 
@@ -815,6 +827,12 @@ static void directive_line(FILE *f, const rung_directive_item *it)
 	if (d->answer != RUNG_ANSWER_NONE)
 		fprintf(f, "    %s%s%.7s (%s)%s%s\n", rung_answer_name(d->answer), d->answer_version[0] ? " by " : "",
 			d->answer_version, d->answer_author, d->answer_text ? ": " : "", d->answer_text ? d->answer_text : "");
+	int standing = rung_directive_standing(d);
+	for (int k = 0; k < d->nanswers; k++)
+		if (k != standing)
+			fprintf(f, "    also %s%s%.7s (%s)%s%s\n", rung_answer_name(d->answers[k].kind),
+				d->answers[k].version[0] ? " by " : "", d->answers[k].version, d->answers[k].author,
+				d->answers[k].text ? ": " : "", d->answers[k].text ? d->answers[k].text : "");
 }
 
 /* The directives of the task, as a result: all, or the open ones (id: the one with that id). */
