@@ -23,7 +23,10 @@
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
+#include <pthread.h>
 #include <signal.h>
+#include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -79,20 +82,77 @@ const rung_opt_table rung_opts_mcp = {.cmd = "mcp", .args = "", .max_args = 0, .
 
 static int proto_fd = -1;
 static rung_vctx_opts defaults; /* the server's -C, --task, --spec-rev: a tool's own arguments override them */
-static bool client_gone;        /* a write to the client failed (EPIPE): the loop ends */
+static atomic_bool client_gone; /* a write to the client failed (EPIPE): the loop ends */
 static bool any_repo;           /* --any-repo */
 static char served_root[PATH_MAX]; /* the repository (or directory) served, resolved; "" none */
 
+/* ---- the calls in flight ----------------------------------------------------- */
+
+/* Two threads (docs/CLI.md, "rung mcp", "One call at a time"): the main one
+ * reads the messages and answers the quick methods itself (initialize, ping,
+ * tools/list, resources/list, resources/templates/list, the directives tool,
+ * notifications); tools/call of every other tool and resources/read go, in
+ * order, to one worker thread, which runs one at a time (they run the CLI's
+ * commands with stdout and stderr swapped for memory streams, so no other
+ * thread may use those two FILEs: the main thread writes its own lines with
+ * say()). notifications/cancelled drops a queued call, or, for the one
+ * running, kills its children (the GPU worker, nvdisasm, ptxas) so that it
+ * ends early, and drops its answer. */
+typedef struct job {
+	json_t *msg; /* owned */
+	json_t *id;  /* borrowed from msg */
+	bool cancelled;
+	struct job *next;
+} job;
+
+static pthread_mutex_t out_mu = PTHREAD_MUTEX_INITIALIZER; /* one line at a time on proto_fd */
+static pthread_mutex_t q_mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t q_cv = PTHREAD_COND_INITIALIZER;
+static job *q_head, *q_tail; /* under q_mu */
+static job *running;         /* under q_mu: the call the worker thread runs */
+static bool q_end;           /* under q_mu: no more calls */
+static pthread_t worker_th;
+static bool worker_on;
+
+/* A line of the server's own on stderr (fd 2, never the stderr FILE), inert. */
+static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void say(const char *fmt, ...)
+{
+	char raw[1024], out[4200];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(raw, sizeof(raw), fmt, ap);
+	va_end(ap);
+	rung_inert_lines(out, sizeof(out), raw, strlen(raw));
+	rung_fs_write_all(STDERR_FILENO, out, strlen(out));
+}
+
 /* ---- the protocol's output ------------------------------------------------ */
+
+/* True on the worker thread while the call it runs was cancelled: its answer is dropped. */
+static bool answer_dropped(void)
+{
+	if (!worker_on || !pthread_equal(pthread_self(), worker_th))
+		return false;
+	pthread_mutex_lock(&q_mu);
+	bool drop = running && running->cancelled;
+	pthread_mutex_unlock(&q_mu);
+	return drop;
+}
 
 static void send_msg(json_t *msg)
 {
+	if (answer_dropped()) {
+		json_decref(msg);
+		return;
+	}
 	char *s = json_dumps(msg, JSON_COMPACT | JSON_ENSURE_ASCII | JSON_REAL_PRECISION(17));
 	json_decref(msg);
 	if (!s) {
-		fprintf(stderr, "rung mcp: out of memory writing a reply\n");
+		say("rung mcp: out of memory writing a reply\n");
 		return;
 	}
+	pthread_mutex_lock(&out_mu);
 	size_t n = strlen(s);
 	s[n] = '\n'; /* replaces the NUL: one line */
 	for (size_t off = 0; off < n + 1;) {
@@ -105,6 +165,7 @@ static void send_msg(json_t *msg)
 		}
 		off += (size_t)w;
 	}
+	pthread_mutex_unlock(&out_mu);
 	free(s);
 }
 
@@ -1053,7 +1114,7 @@ static json_t *tool_schema(const tool *t, bool output)
 	json_error_t je;
 	json_t *j = json_loads(schema, 0, &je);
 	if (!j)
-		fprintf(stderr, "rung mcp: internal: %s's %s schema: %s\n", t->name, output ? "output" : "input", je.text);
+		say("rung mcp: internal: %s's %s schema: %s\n", t->name, output ? "output" : "input", je.text);
 	return j;
 }
 
@@ -1340,7 +1401,7 @@ static void handle_initialize(json_t *id, json_t *params)
 			use = mcp_versions[i];
 	json_t *ci = json_object_get(params, "clientInfo");
 	const char *cname = json_string_value(json_object_get(ci, "name"));
-	fprintf(stderr, "rung mcp: %s asked for protocol %s, using %s\n", cname ? cname : "a client", want, use);
+	say("rung mcp: %.200s asked for protocol %.40s, using %s\n", cname ? cname : "a client", want, use);
 	json_t *r = json_pack(
 		"{s:s,s:{s:{s:b},s:{s:b,s:b}},s:{s:s,s:s,s:s},s:s}", "protocolVersion", use, "capabilities", "tools",
 		"listChanged", false, "resources", "subscribe", false, "listChanged", false, "serverInfo", "name", "rung",
@@ -1415,7 +1476,7 @@ static void handle(json_t *msg)
 	const char *m = json_string_value(method);
 	if (!has_id) { /* a notification: never answered */
 		if (strcmp(m, "notifications/initialized") && strcmp(m, "notifications/cancelled"))
-			fprintf(stderr, "rung mcp: notification %s ignored\n", m);
+			say("rung mcp: notification %.200s ignored\n", m);
 		return;
 	}
 	if (params && !json_is_object(params)) {
@@ -1455,6 +1516,106 @@ static void handle(json_t *msg)
 		snprintf(msg, sizeof(msg), "Method not found: %.200s", m);
 		send_error(id, RPC_NO_METHOD, msg, NULL);
 	}
+}
+
+/* ---- the worker thread and cancellation ---------------------------------------- */
+
+static void *worker_main(void *arg)
+{
+	(void)arg;
+	pthread_mutex_lock(&q_mu);
+	for (;;) {
+		while (!q_head && !q_end)
+			pthread_cond_wait(&q_cv, &q_mu);
+		job *j = q_head;
+		if (!j)
+			break; /* the end, nothing left */
+		q_head = j->next;
+		if (!q_head)
+			q_tail = NULL;
+		if (j->cancelled) { /* cancelled before it started: never run, never answered */
+			json_decref(j->msg);
+			free(j);
+			continue;
+		}
+		running = j;
+		pthread_mutex_unlock(&q_mu);
+		if (!client_gone)
+			handle(j->msg);
+		rung_error_clear();
+		pthread_mutex_lock(&q_mu);
+		running = NULL;
+		json_decref(j->msg);
+		free(j);
+	}
+	pthread_mutex_unlock(&q_mu);
+	return NULL;
+}
+
+/* notifications/cancelled: the queued call is dropped; the running one has
+ * its children killed and its answer dropped. */
+static void cancel(json_t *params)
+{
+	json_t *rid = json_object_get(params, "requestId");
+	if (!valid_id(rid))
+		return;
+	bool kill_now = false;
+	pthread_mutex_lock(&q_mu);
+	for (job *j = q_head; j; j = j->next)
+		if (json_equal(j->id, rid))
+			j->cancelled = true;
+	if (running && json_equal(running->id, rid) && !running->cancelled) {
+		running->cancelled = true;
+		kill_now = true;
+	}
+	pthread_mutex_unlock(&q_mu);
+	if (kill_now)
+		rung_children_kill(); /* the worker, nvdisasm, ptxas of that call: it ends early */
+}
+
+/* A message from the client: the slow ones to the worker thread, in order,
+ * the rest answered here. */
+static void dispatch(json_t *msg)
+{
+	const char *m = json_string_value(json_object_get(msg, "method"));
+	json_t *id = json_object_get(msg, "id"), *params = json_object_get(msg, "params");
+	if (m && !id && !strcmp(m, "notifications/cancelled")) {
+		cancel(params);
+		json_decref(msg);
+		return;
+	}
+	const char *tool = json_string_value(json_object_get(params, "name"));
+	bool slow = m && valid_id(id) &&
+		    ((!strcmp(m, "tools/call") && !(tool && !strcmp(tool, "directives"))) || !strcmp(m, "resources/read"));
+	job *j = slow && worker_on ? calloc(1, sizeof(*j)) : NULL;
+	if (!j) {
+		handle(msg);
+		json_decref(msg);
+		return;
+	}
+	j->msg = msg;
+	j->id = id;
+	pthread_mutex_lock(&q_mu);
+	if (q_tail)
+		q_tail->next = j;
+	else
+		q_head = j;
+	q_tail = j;
+	pthread_cond_signal(&q_cv);
+	pthread_mutex_unlock(&q_mu);
+}
+
+/* The end of input: the calls queued still run and are answered. */
+static void worker_stop(void)
+{
+	if (!worker_on)
+		return;
+	pthread_mutex_lock(&q_mu);
+	q_end = true;
+	pthread_cond_signal(&q_cv);
+	pthread_mutex_unlock(&q_mu);
+	pthread_join(worker_th, NULL);
+	worker_on = false;
 }
 
 /* The repository the server serves: the one at -C (or here), its working
@@ -1509,6 +1670,7 @@ int rung_cmd_mcp(int argc, char **argv)
 		fprintf(stderr, "rung mcp: %s\n", strerror(errno));
 		return RUNG_EXIT_INTERNAL;
 	}
+	worker_on = pthread_create(&worker_th, NULL, worker_main, NULL) == 0; /* else: every call on this thread */
 	rung_line_reader rd;
 	rung_line_reader_init(&rd, STDIN_FILENO, MCP_MAX_MESSAGE);
 	int end = RUNG_EXIT_OK;
@@ -1519,7 +1681,7 @@ int rung_cmd_mcp(int argc, char **argv)
 		if (got == RUNG_LINE_EOF)
 			break;
 		if (got < 0) {
-			fprintf(stderr, "rung mcp: stdin: %s\n", rung_error_last());
+			say("rung mcp: stdin: %s\n", rung_error_last());
 			end = RUNG_EXIT_INTERNAL;
 			break;
 		}
@@ -1541,11 +1703,11 @@ int rung_cmd_mcp(int argc, char **argv)
 			send_error(NULL, RPC_PARSE, m, NULL);
 			continue;
 		}
-		handle(msg);
-		json_decref(msg);
+		dispatch(msg); /* takes msg */
 		rung_error_clear();
 	}
 	rung_line_reader_clear(&rd);
+	worker_stop();
 	mcp_end(end);
 	return end;
 }
