@@ -620,7 +620,9 @@ static json_t *t_dump(targs *t)
 	json_t *err = run_tool(&c, t, &a, "dump", rung_cmd_dump, true);
 	if (err)
 		return err;
-	if (c.rc != 0) {
+	/* a version that does not compile (exit 1) still has its source and log
+	 * written: a result, as check gives, with the log; anything else is an error */
+	if (c.rc != 0 && (c.rc != RUNG_EXIT_FAIL || !c.nout)) {
 		json_t *r = command_error(&c, "dump");
 		captured_clear(&c);
 		return r;

@@ -296,7 +296,7 @@ int rung_history_open(rung_history **out, rung_repo *repo, const rung_history_op
 	git_revwalk_sorting(h->walk, GIT_SORT_NONE);
 	if (opts->range && strstr(opts->range, "..")) {
 		if ((e = git_revwalk_push_range(h->walk, opts->range)) < 0) {
-			e = rung_error_set(RUNG_EINVAL, "%s: bad revision range (%s)", opts->range,
+			e = rung_error_set(RUNG_EUSAGE, "%s: bad revision range (%s)", opts->range,
 					   git_error_last() ? git_error_last()->message : "?");
 			goto fail;
 		}

@@ -117,6 +117,16 @@ for name, args in calls.items():
         check(bad not in wire, "%s: structured content holds %r" % (name, bad))
     size = len(json.dumps(res))
     check(size <= 32 * 1024, "%s: default answer %d bytes, over 32 KB" % (name, size))
+# a version that does not compile: dump is a result with the log (as check), exit 1, not an isError line
+fix = subprocess.run(["git", "log", "--format=%h", "--grep=fix build: keep const", "-n", "1"], cwd=TASK,
+                     capture_output=True, text=True).stdout.strip()
+if fix:
+    res = validated("dump", s.call("dump", {"rev": fix + "~1"}))
+    log = res.get("structuredContent", {}).get("ptxas_log", {}).get("text", "")
+    check(not res.get("isError") and res.get("_meta", {}).get("rung/exit") == 1 and "cast away const" in log,
+          "dump of a version that does not compile: a result with its log, exit 1: %r" % {k: res.get(k) for k in ("isError", "_meta")})
+else:
+    check(False, "the demo has no 'fix build: keep const' commit")
 res = s.call("ack_directive", {"id": "deadbeef", "status": "done", "reason": "x"})
 check(res.get("isError") and res.get("_meta", {}).get("rung/exit") == 2, "ack of an unknown id: exit 2: %r" % res)
 
