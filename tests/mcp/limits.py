@@ -127,6 +127,20 @@ if fix:
           "dump of a version that does not compile: a result with its log, exit 1: %r" % {k: res.get(k) for k in ("isError", "_meta")})
 else:
     check(False, "the demo has no 'fix build: keep const' commit")
+# resources: cut at 32 KiB with the next page's URI; a commit's dump read again from its folder, not compiled again
+t0 = time.time()
+r = s.request("resources/read", {"uri": "rung://dump/HEAD~1/kernel.sass"})
+first = time.time() - t0
+text = r.get("result", {}).get("contents", [{}])[0].get("text", "")
+check(len(text.encode()) <= 32 * 1024 + 200 and "the rest: rung://dump/HEAD~1/kernel.sass?offset=" in text,
+      "kernel.sass resource: cut at 32 KiB with the next page named (%d bytes)" % len(text))
+t0 = time.time()
+r = s.request("resources/read", {"uri": "rung://dump/HEAD~1/kernel.ptx?offset=100&max_bytes=500"})
+again = time.time() - t0
+text = r.get("result", {}).get("contents", [{}])[0].get("text", "")
+check(text.count("\n[bytes 100 to 600 of ") == 1, "a page of kernel.ptx: %r" % text[-120:])
+print("dump resource: first read %.2f s, another file of the same commit %.3f s" % (first, again))
+check(again < first / 3, "a second read of the same commit's dump compiled again (%.2f s, first %.2f s)" % (again, first))
 res = s.call("ack_directive", {"id": "deadbeef", "status": "done", "reason": "x"})
 check(res.get("isError") and res.get("_meta", {}).get("rung/exit") == 2, "ack of an unknown id: exit 2: %r" % res)
 
