@@ -1761,14 +1761,17 @@ static void find_served_root(void)
 
 /* The end of the server (docs/CLI.md, "rung mcp"): the GPU workers it left
  * to their CUDA teardown get MCP_REAP_GRACE_MS, then are killed; the
- * temporary files go; stdio is flushed and the process ends with _exit, so
+ * temporary files go; stdout and stderr are flushed and the process ends with _exit, so
  * that no library's exit-time destructors (NVRTC's, run while the threads
  * they serve may still be there) run after a long session. */
 static void mcp_end(int code)
 {
 	rung_children_reap(MCP_REAP_GRACE_MS);
 	rung_tmp_remove_all();
-	fflush(NULL);
+	/* the two streams the server writes through, not every FILE of the
+	 * process (fflush(NULL) walks the list exit() would, libraries' included) */
+	fflush(stdout);
+	fflush(stderr);
 	if (proto_fd >= 0)
 		close(proto_fd);
 	_exit(code);

@@ -3,7 +3,8 @@
 # table lists each code once; docs/RESULT-JSON.md's "Shape" block is valid
 # JSON and names every key of a real result (rung check --json); `rung log
 # --json` is JSON lines, as its help says; `rung log --rev nosuch..HEAD` is a
-# bad command line (exit 2), not rung's own failure (5).
+# bad command line (exit 2), not rung's own failure (5); rung brief says what
+# the recorded results (the demo's H200 runs) show, labelled as not measured here.
 set -u
 : "${RUNG:?}" "${RUNG_SRC:?}"
 command -v python3 >/dev/null || { echo "no python3: skipped"; exit 77; }
@@ -37,4 +38,8 @@ python3 -c 'import json,sys; rows=[json.loads(l) for l in open(sys.argv[1])]; as
 "$RUNG" help log | grep -q -- '--json.*JSON lines' || fail "rung log's help does not say JSON lines"
 "$RUNG" log --rev nosuch..HEAD >/dev/null 2>&1; rc=$?
 [ "$rc" = 2 ] || fail "rung log --rev nosuch..HEAD: exit $rc, not 2"
+"$RUNG" brief >"$T/brief.md" 2>&1 || fail "rung brief exited $?"
+grep -q '^## Recorded results (not measured here)$' "$T/brief.md" || fail "the brief ignores the recorded results"
+grep -q '^fastest recorded passing version: [0-9a-f]\{7\} .*median .* ms.*(recorded on NVIDIA H200' "$T/brief.md" ||
+	{ sed -n '/Recorded results/,/Baseline/p' "$T/brief.md"; fail "the brief does not name the fastest recorded version"; }
 echo ok
