@@ -40,6 +40,7 @@
 #include "core/fs.h"
 #include "core/inert.h"
 #include "core/lineread.h"
+#include "core/sass_excerpt.h"
 #include "core/version.h"
 #include "gpu/children.h"
 #include "cli/cli.h"
@@ -589,6 +590,28 @@ static json_t *t_check(targs *t)
 	return r;
 }
 
+/* The SASS listing at path as an excerpt of about max bytes (core/sass_excerpt.h):
+ * {path, bytes, offset 0, truncated, excerpt true, text}; NULL when unreadable. */
+static json_t *sass_excerpt(const char *path, size_t max)
+{
+	char *raw = NULL;
+	size_t n = 0;
+	if (rung_fs_read_file(&raw, &n, path, 64u << 20) < 0) {
+		rung_error_clear();
+		return NULL;
+	}
+	bool cut = false;
+	char *ex = rung_sass_excerpt(raw, n, max, &cut);
+	free(raw);
+	if (!ex)
+		return NULL;
+	json_t *o = json_pack("{s:s,s:I,s:i,s:b,s:b}", "path", path, "bytes", (json_int_t)n, "offset", 0, "truncated", cut,
+			      "excerpt", true);
+	json_object_set_new(o, "text", inert_string(ex, strlen(ex), max + 1024));
+	free(ex);
+	return o;
+}
+
 /* path's bytes [offset, offset + max) as {path, bytes, offset, truncated, text} */
 static json_t *file_text(const char *path, size_t offset, size_t max)
 {
@@ -645,7 +668,11 @@ static json_t *t_dump(targs *t)
 			{"kernel.ptx", "ptx"}, {"kernel.sass", "sass"}, {"ptxas.log", "ptxas_log"}};
 		for (size_t k = 0; k < sizeof(keep) / sizeof(keep[0]); k++) {
 			json_t *f;
-			if (!strcmp(base, keep[k][0]) && (f = file_text(abs, (size_t)offset, (size_t)max)))
+			/* the SASS from its start: an excerpt (line info once per line, the
+			 * tensor-core part when cut); a page at an offset: the bytes as written */
+			bool ex = !strcmp(keep[k][1], "sass") && offset == 0;
+			if (!strcmp(base, keep[k][0]) &&
+			    (f = ex ? sass_excerpt(abs, (size_t)max) : file_text(abs, (size_t)offset, (size_t)max)))
 				json_object_set_new(st, keep[k][1], f);
 		}
 		if (!*nl)
@@ -1029,7 +1056,7 @@ typedef struct {
 	",\"subject\":" S_STR ",\"answer\":" S_OBJ ",\"answers\":{\"type\":\"array\",\"items\":" S_OBJ "}}}}"
 #define S_DUMPFILE \
 	"{\"type\":\"object\",\"required\":[\"path\",\"bytes\",\"truncated\",\"text\"],\"properties\":{\"path\":" S_STR \
-	",\"bytes\":" S_INT ",\"truncated\":" S_BOOL ",\"text\":" S_STR ",\"offset\":" S_INT "}}"
+	",\"bytes\":" S_INT ",\"truncated\":" S_BOOL ",\"text\":" S_STR ",\"offset\":" S_INT ",\"excerpt\":" S_BOOL "}}"
 
 static const tool tools[] = {
 	{"check", "Check a version",
