@@ -32,8 +32,10 @@ static int fill(rung_line_reader *r)
 		r->len -= r->start;
 		r->start = 0;
 	}
-	if (r->cap - r->len < CHUNK) {
-		size_t cap = r->len + CHUNK + 1;
+	if (r->cap - r->len < CHUNK) { /* doubling, so a long line is not copied once per chunk */
+		size_t cap = r->cap * 2 > r->len + CHUNK + 1 ? r->cap * 2 : r->len + CHUNK + 1;
+		if (cap > r->max + 2 * CHUNK + 2)
+			cap = r->len + CHUNK + 1 > r->max + 2 * CHUNK + 2 ? r->len + CHUNK + 1 : r->max + 2 * CHUNK + 2;
 		char *b = realloc(r->buf, cap);
 		if (!b)
 			return rung_error_set(RUNG_ENOMEM, "out of memory");

@@ -69,7 +69,9 @@ check(s.request("ping") == {"jsonrpc": "2.0", "id": s.next - 1, "result": {}}, "
 hwm = [l for l in open("/proc/%d/status" % s.p.pid) if l.startswith("VmHWM:")]
 hwm_kb = int(hwm[0].split()[1]) if hwm else 0
 print("the server's peak memory after a 200 MiB line: %d MiB" % (hwm_kb >> 10))
-check(hwm_kb < 120 << 10, "the server held the 200 MiB line: peak %d MiB" % (hwm_kb >> 10))
+# under AddressSanitizer (the build-asan tests) the allocator's quarantine keeps freed blocks: a looser bound
+asan = b"__asan_init" in open(RUNG, "rb").read()
+check(hwm_kb < (200 if asan else 120) << 10, "the server held the 200 MiB line: peak %d MiB" % (hwm_kb >> 10))
 
 # --- tools/list: every tool with an outputSchema, no unknown arguments
 tl = s.request("tools/list")["result"]["tools"]
