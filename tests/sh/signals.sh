@@ -14,6 +14,9 @@ mkdir -p "$TMPDIR"
 git config --global user.name "Ada Lovelace" && git config --global user.email ada@example.com
 "$RUNG" demo --no-tui "$T/demo" >/dev/null 2>&1 || fail "rung demo exited $?"
 cd "$T/demo/sgemm" || fail "no sgemm task"
+# job control: a background command of a shell without it ignores SIGINT
+# (bash), and rung keeps a signal it inherited ignored (nohup's SIGHUP too)
+set -m
 n=0
 for cmd in "check HEAD" "dump HEAD" "check --compile-only HEAD~2"; do
 	for sig in TERM INT HUP; do
