@@ -38,6 +38,19 @@ python3 -c 'import json,sys; rows=[json.loads(l) for l in open(sys.argv[1])]; as
 "$RUNG" help log | grep -q -- '--json.*JSON lines' || fail "rung log's help does not say JSON lines"
 "$RUNG" log --rev nosuch..HEAD >/dev/null 2>&1; rc=$?
 [ "$rc" = 2 ] || fail "rung log --rev nosuch..HEAD: exit $rc, not 2"
+if python3 -c 'import jsonschema' 2>/dev/null; then
+	for a in "HEAD" "--compile-only HEAD" "--compile-only" "nosuchrev" "--compile-only 8b22df9"; do
+		# shellcheck disable=SC2086
+		"$RUNG" check --json $a >"$T/c.json" 2>/dev/null
+		python3 -c 'import json,sys,jsonschema; jsonschema.validate(json.load(open(sys.argv[2])), json.load(open(sys.argv[1])))' \
+			"$RUNG_SRC/docs/schema/check.schema.json" "$T/c.json" || fail "rung check --json $a against docs/schema/check.schema.json"
+	done
+	printf '%s\n' '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{}}}' \
+		'{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"check","arguments":{"rev":"HEAD"}}}' |
+		"$RUNG" mcp 2>/dev/null | tail -1 >"$T/m.json"
+	python3 -c 'import json,sys,jsonschema; jsonschema.validate(json.load(open(sys.argv[2]))["result"]["structuredContent"], json.load(open(sys.argv[1])))' \
+		"$RUNG_SRC/docs/schema/check.schema.json" "$T/m.json" || fail "the MCP check tool's structured content against docs/schema/check.schema.json"
+fi
 "$RUNG" brief >"$T/brief.md" 2>&1 || fail "rung brief exited $?"
 grep -q '^## Recorded results (not measured here)$' "$T/brief.md" || fail "the brief ignores the recorded results"
 grep -q '^fastest recorded passing version: [0-9a-f]\{7\} .*median .* ms.*(recorded on NVIDIA H200' "$T/brief.md" ||
