@@ -134,11 +134,10 @@ static int answering_version(char by[41], rung_vctx *c, const char *version)
 	return 0;
 }
 
-static int answer_checked(rung_vctx *c, const char *commit, const char *full, bool same, rung_answer_kind kind,
+/* The same answer again is kept once (vcs/notes.c): a retry is not an error. */
+static int answer_checked(rung_vctx *c, const char *commit, const char *full, rung_answer_kind kind,
 			  const char *version, const char *reason, char answered_by[41])
 {
-	if (same)
-		return rung_error_set(RUNG_EINVAL, "directive %s is already %s", full, rung_answer_name(kind));
 	char by[41];
 	int e = answering_version(by, c, version);
 	if (e < 0)
@@ -167,9 +166,8 @@ int rung_directive_answer(rung_vctx *c, const char *id, rung_answer_kind kind, c
 	char full[RUNG_DIRECTIVE_ID_LEN + 1], commit[41];
 	snprintf(full, sizeof(full), "%s", it->id);
 	snprintf(commit, sizeof(commit), "%s", it->note->commit);
-	bool same = it->d->done && it->d->answer == kind;
 	rung_directives_clear(&ds);
-	return answer_checked(c, commit, full, same, kind, version, reason, answered_by);
+	return answer_checked(c, commit, full, kind, version, reason, answered_by);
 }
 
 int rung_directive_answer_on(rung_vctx *c, const char *commit, const char *id, rung_answer_kind kind,
@@ -197,7 +195,6 @@ int rung_directive_answer_on(rung_vctx *c, const char *commit, const char *id, r
 	}
 	char full[41];
 	snprintf(full, sizeof(full), "%s", nt.commit);
-	bool same = nt.directives[found].done && nt.directives[found].answer == kind;
 	rung_note_clear(&nt);
-	return answer_checked(c, full, id, same, kind, version, reason, answered_by);
+	return answer_checked(c, full, id, kind, version, reason, answered_by);
 }

@@ -36,7 +36,8 @@ int rung_directives_find(const rung_directives *d, const char *id);
  * (the person), with the reason, stored in its note. The answering version is
  * the task's newest version at `version` (a revision; NULL: HEAD); its commit
  * goes to answered_by when not NULL. RUNG_ENOTFOUND: no such directive;
- * RUNG_EINVAL: ambiguous id, or already answered the same way. */
+ * RUNG_EINVAL: ambiguous id. Every answer is kept (vcs/notes.h rung_directive
+ * answers); the same answer again writes nothing and returns 0. */
 int rung_directive_answer(rung_vctx *c, const char *id, rung_answer_kind kind, const char *version,
 			  const char *reason, char answered_by[41]);
 

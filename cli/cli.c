@@ -118,6 +118,7 @@ void rung_cli_man(FILE *f)
 		{"3", "bad task spec (rung.ini) or launch line"},
 		{"4", "GPU rungs were asked for but there is no driver or GPU: they were SKIPPED"},
 		{"5", "rung itself failed (I/O, store, git)"},
+		{"128+N", "ended by signal N (143 SIGTERM, 130 SIGINT, 129 SIGHUP), its children killed first"},
 	};
 	for (size_t i = 0; i < sizeof(codes) / sizeof(codes[0]); i++) {
 		fprintf(f, ".TP\n.B %s\n", codes[i][0]);
@@ -192,5 +193,11 @@ int rung_cli_main(int argc, char **argv)
 	 * the protocol, the demo opens the workbench: everything else is text */
 	if (strcmp(c->name, "tui") && strcmp(c->name, "worker") && strcmp(c->name, "demo"))
 		rung_cli_inert_stdio();
+	/* the commands that compile and run children end on a signal with 128+N,
+	 * their children killed (the workbench and watch have handlers of their own) */
+	static const char *const sig_cmds[] = {"check", "dump", "compare", "eval", "mcp", "ceilings", "profile", "trace"};
+	for (size_t i = 0; i < sizeof(sig_cmds) / sizeof(sig_cmds[0]); i++)
+		if (!strcmp(c->name, sig_cmds[i]))
+			rung_cli_signals_start(NULL);
 	return c->fn(argc - 1, argv + 1);
 }

@@ -80,6 +80,12 @@ const rung_opt_table *rung_cli_table(const char *name);
 typedef void (*rung_cli_visit)(const char *name, const char *summary, const rung_opt_table *t, void *ctx);
 void rung_cli_each_command(rung_cli_visit fn, void *ctx);
 
+/* SIGTERM, SIGINT and SIGHUP taken by a thread of rung's own (cli/signals.c):
+ * children killed, temporary files removed, on_signal(sig) called (may be
+ * NULL), then _exit(128 + sig). Called before any thread starts; a second
+ * call only replaces the hook. */
+void rung_cli_signals_start(void (*on_signal)(int sig));
+
 /* Prints the command's help (rung_opts_help); returns RUNG_EXIT_OK (stdout) or RUNG_EXIT_USAGE (stderr). */
 int rung_cli_usage(const char *name, int to_stderr);
 

@@ -171,7 +171,9 @@ static bool of_task(const rung_vrow *rows, int nrows, const char *commit)
 	return false;
 }
 
-/* "  - declined by 3c452f7 (claude, 2026-11-30 09:12): reason" under an answered directive. */
+/* "  - declined by 3c452f7 (claude, 2026-11-30 09:12): reason" under an
+ * answered directive: the standing answer, then each other one of its
+ * history ("  - also done by ...": an answer after the person's close). */
 static void answer_line(const rung_directive *d)
 {
 	if (d->answer == RUNG_ANSWER_NONE)
@@ -180,6 +182,15 @@ static void answer_line(const rung_directive *d)
 	fmt_time(t, sizeof(t), d->answer_time);
 	printf("  - %s%s%.7s (%s, %s)%s%s\n", rung_answer_name(d->answer), d->answer_version[0] ? " by " : "",
 	       d->answer_version, d->answer_author, t, d->answer_text ? ": " : "", d->answer_text ? d->answer_text : "");
+	int standing = rung_directive_standing(d);
+	for (int k = 0; k < d->nanswers; k++) {
+		const rung_answer_rec *a = &d->answers[k];
+		if (k == standing)
+			continue;
+		fmt_time(t, sizeof(t), a->time);
+		printf("  - also %s%s%.7s (%s, %s)%s%s\n", rung_answer_name(a->kind), a->version[0] ? " by " : "", a->version,
+		       a->author, t, a->text ? ": " : "", a->text ? a->text : "");
+	}
 }
 
 /* Remembers id as seen; the first failure goes to *failed (its message to why). */
@@ -388,6 +399,52 @@ static const rung_opt_spec brief_specs[] = {
 	{0}};
 const rung_opt_table rung_opts_brief = {.cmd = "brief", .args = "", .opts = brief_specs};
 
+/* Results recorded on another machine (imported: the demo's H200 runs), kept
+ * apart from live ones and labelled so: how many versions have one, and the
+ * fastest passing one with its metrics and floor, so that an agent without a
+ * GPU still learns where the speed is. Nothing when none is recorded. */
+static void recorded_section(rung_vctx *c, const rung_vrow *rows, int n, int evaluated)
+{
+	int nrec = 0, best = -1;
+	rung_result *bestr = NULL;
+	for (int i = 0; i < n; i++) {
+		if (rows[i].result)
+			continue;
+		rung_result *r = rung_recorded_lookup(c, &rows[i].v, rows[i].content);
+		if (!r)
+			continue;
+		nrec++;
+		if (rung_result_passed(r) && r->bench.valid && (!bestr || r->bench.median < bestr->bench.median)) {
+			if (bestr) {
+				rung_result_clear(bestr);
+				free(bestr);
+			}
+			bestr = r;
+			best = i;
+		} else {
+			rung_result_clear(r);
+			free(r);
+		}
+	}
+	rung_error_clear();
+	if (!nrec)
+		return;
+	printf("\n## Recorded results (not measured here)\n\n");
+	printf("%d of the %d versions without a live result here (%d evaluated here) have one recorded on another "
+	       "machine (`rung log` shows them)\n", nrec, n - evaluated, evaluated);
+	if (bestr) {
+		char m[512];
+		metrics_str(m, sizeof(m), bestr);
+		printf("fastest recorded passing version: %s \"%s\": %s (%s)\n", rows[best].v.short_id, rows[best].v.subject,
+		       m, bestr->recorded_note[0] ? bestr->recorded_note : "recorded");
+		if (!isnan(bestr->floor_ms) && bestr->floor_ms > 0)
+			printf("its roofline floor there: %.4g ms (%.2fx the floor)\n", bestr->floor_ms,
+			       bestr->bench.median / bestr->floor_ms);
+		rung_result_clear(bestr);
+		free(bestr);
+	}
+}
+
 /* Where the best version's warps wait, from its stored stall samples
  * (`rung profile --stalls`): the top reasons and the most sampled PCs, so
  * that the agent reads what to attack next. */
@@ -503,6 +560,7 @@ int rung_cmd_brief(int argc, char **argv)
 	} else {
 		printf("none yet (no version has passed check and bench)\n");
 	}
+	recorded_section(&c, rows, n, evaluated);
 	printf("\n## Baseline\n\n");
 	if (base >= 0) {
 		const char *why = rows[base].has_note && rows[base].note.verdict == RUNG_NOTE_BASELINE ? "verdict baseline"

@@ -251,7 +251,7 @@ typedef struct {
 } log_opts;
 
 static const rung_opt_spec log_specs[] = {
-	{RUNG_OPT_BOOL(log_opts, json), .name = "json", .help = "one JSON object (rows, baseline, recorded results)"},
+	{RUNG_OPT_BOOL(log_opts, json), .name = "json", .help = "JSON lines: one object per version (its row, baseline, recorded result)"},
 	{RUNG_OPT_BOOL(log_opts, csv), .name = "csv", .help = "CSV, one line per version"},
 	{RUNG_OPT_STR(log_opts, range), .name = "rev", .value = "RANGE", .help = "only these versions (a git range, A..B)"},
 	{RUNG_OPT_NUM(log_opts, max, 0, INT_MAX), .shortname = 'n', .value = "N", .help = "the newest N versions only (0: all)"},
@@ -323,10 +323,11 @@ int rung_cmd_log(int argc, char **argv)
 		return rc;
 	rung_vrow *rows;
 	int n;
-	if (rung_vctx_rows(&rows, &n, &c, range, max) < 0) {
+	int e = rung_vctx_rows(&rows, &n, &c, range, max);
+	if (e < 0) { /* a bad --rev range is the command line's (2); git or the store rung's own (5) */
 		fprintf(stderr, "rung log: %s\n", rung_error_last());
 		rung_vctx_close(&c);
-		return RUNG_EXIT_INTERNAL;
+		return rung_cli_exit_of(e);
 	}
 	if (lo.plot) {
 		rc = print_plot(&c, rows, n, range || max ? NULL : rows, lo.ascii);

@@ -23,6 +23,10 @@
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,8 +39,11 @@
 #include "core/stall.h"
 #include "core/fs.h"
 #include "core/inert.h"
+#include "core/lineread.h"
+#include "core/sass_excerpt.h"
 #include "core/version.h"
 #include "cli/capture.h"
+#include "gpu/children.h"
 #include "cli/cli.h"
 #include "app/directives.h"
 #include "app/goal.h"
@@ -55,38 +62,113 @@ enum {
 	MCP_NO_RESOURCE = -32002,
 };
 
-enum { TEXT_MAX = 256 * 1024, DUMP_TEXT_DEFAULT = 64 * 1024, DUMP_TEXT_MAX = 4 * 1024 * 1024 };
+/* DUMP_TEXT_DEFAULT: each of the dump tool's three texts, so that its
+ * default answer stays under 32 KB (docs/CLI.md); LOG_ROWS_DEFAULT likewise. */
+enum { TEXT_MAX = 256 * 1024, DUMP_TEXT_DEFAULT = 8 * 1024, DUMP_TEXT_MAX = 4 * 1024 * 1024, LOG_ROWS_DEFAULT = 20 };
+/* The longest message read (docs/CLI.md, "rung mcp"): a longer line is
+ * dropped as it arrives and answered -32600. */
+enum { MCP_MAX_MESSAGE = 16 * 1024 * 1024 };
+/* How long the detached GPU workers get for their CUDA teardown at the end. */
+enum { MCP_REAP_GRACE_MS = 5000 };
 
 typedef struct {
 	rung_vctx_opts where;
+	bool any_repo;
 } mcp_opts;
 
-static const rung_opt_spec mcp_specs[] = {{RUNG_OPT_SUBTABLE(mcp_opts, where, rung_vctx_opt_specs)}, {0}};
+static const rung_opt_spec mcp_specs[] = {
+	{RUNG_OPT_SUBTABLE(mcp_opts, where, rung_vctx_opt_specs)},
+	{RUNG_OPT_BOOL(mcp_opts, any_repo), .name = "any-repo",
+	 .help = "let the tools' dir, task and rev arguments reach other repositories on disk (default: only the one the server started in)"},
+	{0}};
 const rung_opt_table rung_opts_mcp = {.cmd = "mcp", .args = "", .max_args = 0, .opts = mcp_specs};
 
 static int proto_fd = -1;
 static rung_vctx_opts defaults; /* the server's -C, --task, --spec-rev: a tool's own arguments override them */
+static atomic_bool client_gone; /* a write to the client failed (EPIPE): the loop ends */
+static bool any_repo;           /* --any-repo */
+static char served_root[PATH_MAX]; /* the repository (or directory) served, resolved; "" none */
+
+/* ---- the calls in flight ----------------------------------------------------- */
+
+/* Two threads (docs/CLI.md, "rung mcp", "One call at a time"): the main one
+ * reads the messages and answers the quick methods itself (initialize, ping,
+ * tools/list, resources/list, resources/templates/list, the directives tool,
+ * notifications); tools/call of every other tool and resources/read go, in
+ * order, to one worker thread, which runs one at a time (they run the CLI's
+ * commands with stdout and stderr swapped for memory streams, so no other
+ * thread may use those two FILEs: the main thread writes its own lines with
+ * say()). notifications/cancelled drops a queued call, or, for the one
+ * running, kills its children (the GPU worker, nvdisasm, ptxas) so that it
+ * ends early, and drops its answer. */
+typedef struct job {
+	json_t *msg; /* owned */
+	json_t *id;  /* borrowed from msg */
+	bool cancelled;
+	struct job *next;
+} job;
+
+static pthread_mutex_t out_mu = PTHREAD_MUTEX_INITIALIZER; /* one line at a time on proto_fd */
+static pthread_mutex_t q_mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t q_cv = PTHREAD_COND_INITIALIZER;
+static job *q_head, *q_tail; /* under q_mu */
+static job *running;         /* under q_mu: the call the worker thread runs */
+static bool q_end;           /* under q_mu: no more calls */
+static pthread_t worker_th;
+static bool worker_on;
+
+/* A line of the server's own on stderr (fd 2, never the stderr FILE), inert. */
+static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void say(const char *fmt, ...)
+{
+	char raw[1024], out[4200];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(raw, sizeof(raw), fmt, ap);
+	va_end(ap);
+	rung_inert_lines(out, sizeof(out), raw, strlen(raw));
+	rung_fs_write_all(STDERR_FILENO, out, strlen(out));
+}
 
 /* ---- the protocol's output ------------------------------------------------ */
 
+/* True on the worker thread while the call it runs was cancelled: its answer is dropped. */
+static bool answer_dropped(void)
+{
+	if (!worker_on || !pthread_equal(pthread_self(), worker_th))
+		return false;
+	pthread_mutex_lock(&q_mu);
+	bool drop = running && running->cancelled;
+	pthread_mutex_unlock(&q_mu);
+	return drop;
+}
+
 static void send_msg(json_t *msg)
 {
+	if (answer_dropped()) {
+		json_decref(msg);
+		return;
+	}
 	char *s = json_dumps(msg, JSON_COMPACT | JSON_ENSURE_ASCII | JSON_REAL_PRECISION(17));
 	json_decref(msg);
 	if (!s) {
-		fprintf(stderr, "rung mcp: out of memory writing a reply\n");
+		say("rung mcp: out of memory writing a reply\n");
 		return;
 	}
+	pthread_mutex_lock(&out_mu);
 	size_t n = strlen(s);
 	s[n] = '\n'; /* replaces the NUL: one line */
 	for (size_t off = 0; off < n + 1;) {
 		ssize_t w = write(proto_fd, s + off, n + 1 - off);
 		if (w < 0 && errno == EINTR)
 			continue;
-		if (w < 0)
+		if (w < 0) { /* SIGPIPE is ignored: the client closed its end */
+			client_gone = true;
 			break;
+		}
 		off += (size_t)w;
 	}
+	pthread_mutex_unlock(&out_mu);
 	free(s);
 }
 
@@ -181,7 +263,7 @@ static int run_cmd(captured *c, int (*fn)(int, char **), args_t *a)
 
 typedef struct {
 	json_t *args;     /* the call's arguments object (borrowed) */
-	char why[512];    /* the first bad argument */
+	char why[1024];   /* the first bad argument */
 } targs;
 
 static const char *str_arg(targs *t, const char *name)
@@ -225,10 +307,44 @@ static int int_arg(targs *t, const char *name, long long lo, long long hi, long 
 	return 1;
 }
 
+/* True when path (relative to base, NULL: the current directory) is inside
+ * the repository the server serves: its resolved path (symlinks followed)
+ * is the served root or below it. A path that does not exist is left to the
+ * command (a revision, or its own "no such file"). */
+static bool inside_served(const char *path, const char *base)
+{
+	if (any_repo || !served_root[0] || !path || !*path)
+		return true;
+	char joined[PATH_MAX * 2], real[PATH_MAX];
+	if (path[0] != '/' && base && *base)
+		snprintf(joined, sizeof(joined), "%s/%s", base, path);
+	else
+		snprintf(joined, sizeof(joined), "%s", path);
+	if (!realpath(joined, real))
+		return true;
+	size_t n = strlen(served_root);
+	return !strncmp(real, served_root, n) && (real[n] == 0 || real[n] == '/' || served_root[n - 1] == '/');
+}
+
+/* The argument name's path outside the served repository: t->why set, false. */
+static bool confined(targs *t, const char *name, const char *path, const char *base)
+{
+	if (inside_served(path, base))
+		return true;
+	if (!t->why[0])
+		snprintf(t->why, sizeof(t->why),
+			 "argument '%s': '%.200s' is outside the repository this server serves (%.200s); start rung mcp with "
+			 "--any-repo to allow others",
+			 name, path, served_root);
+	return false;
+}
+
 /* -C, --task, --spec-rev: the call's, else the server's */
 static void where_args(targs *t, args_t *a)
 {
 	const char *dir = str_arg(t, "dir"), *task = str_arg(t, "task"), *spec = str_arg(t, "spec_rev");
+	confined(t, "dir", dir, NULL);
+	confined(t, "task", task, dir ? dir : defaults.dir);
 	if (!dir)
 		dir = defaults.dir;
 	if (!task)
@@ -252,6 +368,8 @@ static void where_args(targs *t, args_t *a)
 static void where_of(targs *t, rung_vctx_opts *w)
 {
 	const char *dir = str_arg(t, "dir"), *task = str_arg(t, "task"), *spec = str_arg(t, "spec_rev");
+	confined(t, "dir", dir, NULL);
+	confined(t, "task", task, dir ? dir : defaults.dir);
 	w->dir = dir ? dir : defaults.dir;
 	w->task = task ? task : defaults.task;
 	w->spec_rev = spec ? spec : defaults.spec_rev;
@@ -283,11 +401,40 @@ static json_t *tool_result(json_t *text, json_t *structured, bool is_error)
 	return r;
 }
 
+/* A tool that could not run: the message, and as its exit code the one rung
+ * gives the error set (an argument's fault when none is: 2). */
 static json_t *tool_error(const char *fmt, const char *msg)
 {
 	char buf[2048];
 	snprintf(buf, sizeof(buf), fmt, msg);
-	return tool_result(inert_string(buf, strlen(buf), TEXT_MAX), NULL, true);
+	int code = rung_error_last_code();
+	json_t *r = tool_result(inert_string(buf, strlen(buf), TEXT_MAX), NULL, true);
+	json_object_set_new(r, "_meta", json_pack("{s:i}", "rung/exit", code < 0 ? rung_cli_exit_of(code) : RUNG_EXIT_USAGE));
+	return r;
+}
+
+/* Every string in j made inert in place (core/inert.h): the structured
+ * content carries commit subjects, notes and compiler text too. */
+static void inert_json(json_t *j)
+{
+	if (json_is_object(j)) {
+		const char *k;
+		json_t *v;
+		json_object_foreach(j, k, v) {
+			if (json_is_string(v))
+				json_object_set_new(j, k, inert_string(json_string_value(v), json_string_length(v), SIZE_MAX / 8));
+			else
+				inert_json(v);
+		}
+	} else if (json_is_array(j)) {
+		for (size_t i = 0; i < json_array_size(j); i++) {
+			json_t *v = json_array_get(j, i);
+			if (json_is_string(v))
+				json_array_set_new(j, i, inert_string(json_string_value(v), json_string_length(v), SIZE_MAX / 8));
+			else
+				inert_json(v);
+		}
+	}
 }
 
 /* A command that failed before it had anything to say on stdout: its stderr (what rung prints). */
@@ -367,8 +514,8 @@ static const char where_props[] =
 static json_t *run_tool(captured *c, targs *t, args_t *a, const char *cmd, int (*fn)(int, char **), bool with_rev)
 {
 	where_args(t, a);
-	const char *rev = with_rev ? str_arg(t, "rev") : NULL;
-	if (rev && positional_ok(t, "rev", rev)) {
+	const char *rev = with_rev ? str_arg(t, "rev") : NULL, *dir = str_arg(t, "dir");
+	if (rev && positional_ok(t, "rev", rev) && confined(t, "rev", rev, dir ? dir : defaults.dir)) {
 		arg(a, "--");
 		arg(a, rev);
 	}
@@ -449,35 +596,62 @@ static json_t *t_check(targs *t)
 	return r;
 }
 
-static json_t *file_text(const char *path, size_t max)
+/* The SASS listing at path as an excerpt of about max bytes (core/sass_excerpt.h):
+ * {path, bytes, offset 0, truncated, excerpt true, text}; NULL when unreadable. */
+static json_t *sass_excerpt(const char *path, size_t max)
+{
+	char *raw = NULL;
+	size_t n = 0;
+	if (rung_fs_read_file(&raw, &n, path, 64u << 20) < 0) {
+		rung_error_clear();
+		return NULL;
+	}
+	bool cut = false;
+	char *ex = rung_sass_excerpt(raw, n, max, &cut);
+	free(raw);
+	if (!ex)
+		return NULL;
+	json_t *o = json_pack("{s:s,s:I,s:i,s:b,s:b}", "path", path, "bytes", (json_int_t)n, "offset", 0, "truncated", cut,
+			      "excerpt", true);
+	json_object_set_new(o, "text", inert_string(ex, strlen(ex), max + 1024));
+	free(ex);
+	return o;
+}
+
+/* path's bytes [offset, offset + max) as {path, bytes, offset, truncated, text} */
+static json_t *file_text(const char *path, size_t offset, size_t max)
 {
 	char *s = NULL;
 	size_t n = 0;
 	struct stat st;
 	if (stat(path, &st) != 0)
 		return NULL;
-	if (rung_fs_read_head(&s, &n, path, max) < 0) {
+	if (rung_fs_read_head(&s, &n, path, offset + max) < 0) {
 		rung_error_clear();
 		return NULL;
 	}
-	json_t *o = json_pack("{s:s,s:I,s:b}", "path", path, "bytes", (json_int_t)st.st_size, "truncated",
-			      (size_t)st.st_size > n);
-	json_object_set_new(o, "text", inert_string(s, n, max));
+	size_t from = offset < n ? offset : n;
+	json_t *o = json_pack("{s:s,s:I,s:I,s:b}", "path", path, "bytes", (json_int_t)st.st_size, "offset",
+			      (json_int_t)from, "truncated", (size_t)st.st_size > n);
+	json_object_set_new(o, "text", inert_string(s + from, n - from, max));
 	free(s);
 	return o;
 }
 
 static json_t *t_dump(targs *t)
 {
-	long long max = DUMP_TEXT_DEFAULT;
+	long long max = DUMP_TEXT_DEFAULT, offset = 0;
 	int_arg(t, "max_bytes", 1, DUMP_TEXT_MAX, &max);
+	int_arg(t, "offset", 0, LLONG_MAX / 4, &offset);
 	args_t a = {0};
 	arg(&a, "dump");
 	captured c;
 	json_t *err = run_tool(&c, t, &a, "dump", rung_cmd_dump, true);
 	if (err)
 		return err;
-	if (c.rc != 0) {
+	/* a version that does not compile (exit 1) still has its source and log
+	 * written: a result, as check gives, with the log; anything else is an error */
+	if (c.rc != 0 && (c.rc != RUNG_EXIT_FAIL || !c.nout)) {
 		json_t *r = command_error(&c, "dump");
 		captured_clear(&c);
 		return r;
@@ -500,7 +674,11 @@ static json_t *t_dump(targs *t)
 			{"kernel.ptx", "ptx"}, {"kernel.sass", "sass"}, {"ptxas.log", "ptxas_log"}};
 		for (size_t k = 0; k < sizeof(keep) / sizeof(keep[0]); k++) {
 			json_t *f;
-			if (!strcmp(base, keep[k][0]) && (f = file_text(abs, (size_t)max)))
+			/* the SASS from its start: an excerpt (line info once per line, the
+			 * tensor-core part when cut); a page at an offset: the bytes as written */
+			bool ex = !strcmp(keep[k][1], "sass") && offset == 0;
+			if (!strcmp(base, keep[k][0]) &&
+			    (f = ex ? sass_excerpt(abs, (size_t)max) : file_text(abs, (size_t)offset, (size_t)max)))
 				json_object_set_new(st, keep[k][1], f);
 		}
 		if (!*nl)
@@ -509,8 +687,10 @@ static json_t *t_dump(targs *t)
 	json_object_set_new(st, "dir", json_string(dir ? dir : ""));
 	json_object_set_new(st, "paths", paths);
 	json_object_set_new(st, "max_bytes", json_integer(max));
+	json_object_set_new(st, "offset", json_integer(offset));
 	free(dir);
 	json_t *r = tool_result(summary_text(c.out, c.nout, &c), st, false);
+	json_object_set_new(r, "_meta", json_pack("{s:i}", "rung/exit", c.rc));
 	captured_clear(&c);
 	return r;
 }
@@ -654,7 +834,9 @@ static json_t *t_compare(targs *t)
 	if (bool_arg(t, "allow_shared"))
 		arg(&a, "--allow-shared");
 	where_args(t, &a);
-	if (A && B && positional_ok(t, "a", A) && positional_ok(t, "b", B)) {
+	const char *dir = str_arg(t, "dir");
+	if (A && B && positional_ok(t, "a", A) && positional_ok(t, "b", B) && confined(t, "a", A, dir ? dir : defaults.dir) &&
+	    confined(t, "b", B, dir ? dir : defaults.dir)) {
 		arg(&a, "--");
 		arg(&a, A);
 		arg(&a, B);
@@ -666,20 +848,40 @@ static json_t *t_log(targs *t)
 {
 	args_t a = {0};
 	arg(&a, "log");
-	long long n;
+	long long n = LOG_ROWS_DEFAULT;
 	char nb[32];
-	if (int_arg(t, "n", 0, INT_MAX, &n)) {
-		snprintf(nb, sizeof(nb), "%lld", n);
-		arg(&a, "-n");
-		arg(&a, nb);
-	}
+	int_arg(t, "n", 0, INT_MAX, &n);
+	snprintf(nb, sizeof(nb), "%lld", n);
+	arg(&a, "-n");
+	arg(&a, nb);
 	const char *range = str_arg(t, "range");
 	if (range) {
 		arg(&a, "--rev");
 		arg(&a, range);
 	}
+	bool full = bool_arg(t, "full");
 	where_args(t, &a);
-	return json_command(t, "log", rung_cmd_log, &a, true);
+	json_t *r = json_command(t, "log", rung_cmd_log, &a, true);
+	json_t *rows = json_object_get(json_object_get(r, "structuredContent"), "rows");
+	for (size_t i = 0; !full && i < json_array_size(rows); i++) {
+		json_t *row = json_array_get(rows, i);
+		static const char *const recs[] = {"result", "recorded"};
+		for (size_t k = 0; k < 2; k++) { /* the record summed up: the row has its numbers */
+			json_t *rec = json_object_get(row, recs[k]);
+			if (!json_is_object(rec))
+				continue;
+			json_t *sum = json_object();
+			static const char *const keep[] = {"key", "status", "created", "recorded_note", "floor_ms"};
+			for (size_t f = 0; f < sizeof(keep) / sizeof(keep[0]); f++)
+				if (json_object_get(rec, keep[f]))
+					json_object_set(sum, keep[f], json_object_get(rec, keep[f]));
+			json_t *med = json_object_get(json_object_get(rec, "bench"), "median_ms");
+			if (med)
+				json_object_set(sum, "median_ms", med);
+			json_object_set_new(row, recs[k], sum);
+		}
+	}
+	return r;
 }
 
 static json_t *directive_json(const rung_directive_item *it)
@@ -698,6 +900,18 @@ static json_t *directive_json(const rung_directive_item *it)
 								 : json_null());
 		json_object_set_new(o, "answer", an);
 	}
+	/* every answer, oldest first: an agent's answer after the person's close is kept beside it */
+	json_t *hist = json_array();
+	int standing = rung_directive_standing(d);
+	for (int k = 0; k < d->nanswers; k++) {
+		const rung_answer_rec *a = &d->answers[k];
+		json_t *h = json_pack("{s:s,s:s,s:I,s:b}", "kind", rung_answer_name(a->kind), "author", a->author, "time",
+				      (json_int_t)a->time, "standing", k == standing);
+		json_object_set_new(h, "by_version", a->version[0] ? json_string(a->version) : json_null());
+		json_object_set_new(h, "reason", a->text ? inert_string(a->text, strlen(a->text), TEXT_MAX) : json_null());
+		json_array_append_new(hist, h);
+	}
+	json_object_set_new(o, "answers", hist);
 	return o;
 }
 
@@ -709,6 +923,12 @@ static void directive_line(FILE *f, const rung_directive_item *it)
 	if (d->answer != RUNG_ANSWER_NONE)
 		fprintf(f, "    %s%s%.7s (%s)%s%s\n", rung_answer_name(d->answer), d->answer_version[0] ? " by " : "",
 			d->answer_version, d->answer_author, d->answer_text ? ": " : "", d->answer_text ? d->answer_text : "");
+	int standing = rung_directive_standing(d);
+	for (int k = 0; k < d->nanswers; k++)
+		if (k != standing)
+			fprintf(f, "    also %s%s%.7s (%s)%s%s\n", rung_answer_name(d->answers[k].kind),
+				d->answers[k].version[0] ? " by " : "", d->answers[k].version, d->answers[k].author,
+				d->answers[k].text ? ": " : "", d->answers[k].text ? d->answers[k].text : "");
 }
 
 /* The directives of the task, as a result: all, or the open ones (id: the one with that id). */
@@ -766,9 +986,11 @@ static json_t *t_brief(targs *t)
 		captured_clear(&c);
 		return r;
 	}
+	/* the markdown once, as the text; the structured content says only the exit */
 	json_t *md = inert_string(c.out ? c.out : "", c.nout, TEXT_MAX);
-	json_t *st = json_pack("{s:O,s:i,s:o}", "markdown", md, "exit", c.rc, "stop", stop_of(t));
+	json_t *st = json_pack("{s:i,s:I,s:o}", "exit", c.rc, "bytes", (json_int_t)c.nout, "stop", stop_of(t));
 	json_t *r = tool_result(md, st, c.rc != 0);
+	json_object_set_new(r, "_meta", json_pack("{s:i}", "rung/exit", c.rc));
 	captured_clear(&c);
 	return r;
 }
@@ -822,7 +1044,25 @@ typedef struct {
 	const char *required; /* a JSON array */
 	json_t *(*fn)(targs *t);
 	bool read_only;
+	const char *out_props;    /* the outputSchema's properties (JSON object members) */
+	const char *out_required; /* a JSON array */
 } tool;
+
+/* Pieces of the output schemas (docs/CLI.md, "rung mcp", describes each
+ * structured result): what the tools below build. */
+#define S_STR "{\"type\":\"string\"}"
+#define S_INT "{\"type\":\"integer\"}"
+#define S_BOOL "{\"type\":\"boolean\"}"
+#define S_OBJ "{\"type\":\"object\"}"
+#define S_NUM_OR_NULL "{\"type\":[\"number\",\"null\"]}"
+#define S_DIRECTIVES \
+	"\"directives\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"required\":[\"id\",\"status\",\"text\"]," \
+	"\"properties\":{\"id\":" S_STR ",\"status\":{\"enum\":[\"open\",\"done\",\"declined\",\"closed\"]}," \
+	"\"task_wide\":" S_BOOL ",\"version\":" S_STR ",\"author\":" S_STR ",\"time\":" S_INT ",\"text\":" S_STR \
+	",\"subject\":" S_STR ",\"answer\":" S_OBJ ",\"answers\":{\"type\":\"array\",\"items\":" S_OBJ "}}}}"
+#define S_DUMPFILE \
+	"{\"type\":\"object\",\"required\":[\"path\",\"bytes\",\"truncated\",\"text\"],\"properties\":{\"path\":" S_STR \
+	",\"bytes\":" S_INT ",\"truncated\":" S_BOOL ",\"text\":" S_STR ",\"offset\":" S_INT ",\"excerpt\":" S_BOOL "}}"
 
 static const tool tools[] = {
 	{"check", "Check a version",
@@ -833,71 +1073,100 @@ static const tool tools[] = {
 	 "\"compile_only\":{\"type\":\"boolean\",\"description\":\"stop after the compile rung\"},"
 	 "\"force\":{\"type\":\"boolean\",\"description\":\"run the GPU rungs even when the store has this content's result\"},"
 	 "\"seed\":{\"type\":\"string\",\"description\":\"base seed for the input data (decimal or 0x hex)\"},"
-	 "\"budget\":{\"type\":\"number\",\"description\":\"time budget of the bench rung in seconds\"}",
-	 "[]", t_check, false},
+	 "\"budget\":{\"type\":\"number\",\"exclusiveMinimum\":0,\"maximum\":3600,\"description\":\"time budget of the bench rung in seconds\"}",
+	 "[]", t_check, false,
+	 "\"task\":" S_STR ",\"dir\":" S_STR ",\"arch\":" S_STR ",\"rev\":" S_STR ",\"cached\":" S_BOOL ",\"status\":" S_STR
+	 ",\"steps\":{},\"suspects\":{\"type\":\"array\"},\"result\":" S_OBJ ",\"seed\":" S_STR ",\"kernel\":" S_OBJ
+	 ",\"reference\":{},\"launch\":{},\"stop\":{\"type\":[\"object\",\"null\"]}", "[\"status\"]"},
 	{"dump", "Dump PTX and SASS",
 	 "Compile the kernel and the reference and write kernel.cu/.ptx/.cubin/.sass and ptxas.log (rung dump): the "
 	 "paths, and the PTX, SASS and ptxas log text of the kernel, each cut at max_bytes.",
 	 "\"rev\":{\"type\":\"string\",\"description\":\"a revision, task directory or kernel file\"},"
-	 "\"max_bytes\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":4194304,\"description\":\"at most this much of each text (default 65536)\"}",
-	 "[]", t_dump, false},
+	 "\"max_bytes\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":4194304,\"description\":\"at most this much of each text (default 8192)\"},"
+	 "\"offset\":{\"type\":\"integer\",\"minimum\":0,\"description\":\"each text from this byte on (to page through it; default 0)\"}",
+	 "[]", t_dump, false,
+	 "\"dir\":" S_STR ",\"paths\":{\"type\":\"array\",\"items\":" S_STR "},\"max_bytes\":" S_INT ",\"offset\":" S_INT
+	 ",\"ptx\":" S_DUMPFILE ",\"sass\":" S_DUMPFILE ",\"ptxas_log\":" S_DUMPFILE, "[\"dir\",\"paths\"]"},
 	{"stalls", "Where the warps wait",
 	 "Sample one launch of a version with CUPTI PC sampling (rung profile --stalls, a GPU run, never timed): the "
 	 "kernel's top warp stall reasons (ncu's names) and its most sampled pcs as text, the samples per pc as "
 	 "structured content; stored beside the result for the workbench and rung brief.",
 	 "\"rev\":{\"type\":\"string\",\"description\":\"a revision, task directory or kernel file\"}",
-	 "[]", t_stalls, false},
+	 "[]", t_stalls, false,
+	 "\"status\":" S_STR ",\"reason\":" S_STR ",\"stored\":" S_BOOL ",\"stall\":" S_OBJ, "[\"status\"]"},
 	{"compare", "Compare two versions",
 	 "Time two versions interleaved on the GPU, every launch verified (rung compare --json): SAME, FASTER, SLOWER or DISAGREE.",
 	 "\"a\":{\"type\":\"string\",\"description\":\"the first revision\"},"
 	 "\"b\":{\"type\":\"string\",\"description\":\"the second revision\"},"
-	 "\"budget\":{\"type\":\"number\",\"description\":\"time budget in seconds\"},"
+	 "\"budget\":{\"type\":\"number\",\"exclusiveMinimum\":0,\"maximum\":3600,\"description\":\"time budget in seconds\"},"
 	 "\"allow_shared\":{\"type\":\"boolean\",\"description\":\"compare on a GPU other processes use too\"}",
-	 "[\"a\",\"b\"]", t_compare, false},
+	 "[\"a\",\"b\"]", t_compare, false,
+	 "\"verdict\":" S_STR ",\"identical\":" S_BOOL, "[\"verdict\"]"},
 	{"log", "Versions and results",
-	 "One row per version with its stored results (rung log): the table as text, rung log --json as structured content.",
-	 "\"n\":{\"type\":\"integer\",\"minimum\":0,\"description\":\"the newest N versions only (0: all)\"},"
-	 "\"range\":{\"type\":\"string\",\"description\":\"only these versions (a git range, A..B)\"}",
-	 "[]", t_log, true},
+	 "One row per version with its stored results (rung log): the table as text, rung log --json as structured content "
+	 "(each row's result and recorded result summed up unless full).",
+	 "\"n\":{\"type\":\"integer\",\"minimum\":0,\"description\":\"the newest N versions only (default 20; 0: all)\"},"
+	 "\"range\":{\"type\":\"string\",\"description\":\"only these versions (a git range, A..B)\"},"
+	 "\"full\":{\"type\":\"boolean\",\"description\":\"each row's whole result records (about 10 KB a row)\"}",
+	 "[]", t_log, true,
+	 "\"rows\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"required\":[\"rev\"],\"properties\":{\"rev\":" S_STR
+	 ",\"short\":" S_STR ",\"subject\":" S_STR ",\"result\":{\"type\":[\"object\",\"null\"]},\"recorded\":{\"type\":[\"object\",\"null\"]}}}}",
+	 "[\"rows\"]"},
 	{"brief", "Task brief",
 	 "The markdown brief of the task (rung brief): the stop rule's STOP or CONTINUE line, roofline floor, best and "
 	 "baseline, the last versions, the person's verdicts, remarks and directives with their ids; the stop state as "
 	 "structured content (stop: state, stop, which, line, roof, speedup, since_gain, met_by, done). mark: remember "
 	 "what it showed as new.",
-	 "\"n\":{\"type\":\"integer\",\"minimum\":0,\"description\":\"list the last N versions (default 10)\"},"
+	 "\"n\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":100000,\"description\":\"list the last N versions (default 10)\"},"
 	 "\"mark\":{\"type\":\"boolean\",\"description\":\"remember what this brief showed as new (rung brief --mark)\"}",
-	 "[]", t_brief, false},
+	 "[]", t_brief, false,
+	 "\"exit\":" S_INT ",\"bytes\":" S_INT ",\"stop\":{\"type\":[\"object\",\"null\"]}", "[\"exit\"]"},
 	{"directives", "Open directives",
 	 "The person's directives on the task that are still open, each with its id (all: done, declined and closed "
 	 "ones too, with the answer).",
 	 "\"all\":{\"type\":\"boolean\",\"description\":\"every directive, not only the open ones\"}", "[]", t_directives,
-	 true},
+	 true, S_DIRECTIVES, "[\"directives\"]"},
 	{"ack_directive", "Answer a directive",
 	 "Mark a directive done or declined, with the reason; kept in the version's note (rung note --ack/--decline) "
 	 "with the version that answered it (default: the task's newest).",
 	 "\"id\":{\"type\":\"string\",\"description\":\"the directive's id, as directives and brief list it\"},"
 	 "\"status\":{\"type\":\"string\",\"enum\":[\"done\",\"declined\"]},"
-	 "\"reason\":{\"type\":\"string\",\"description\":\"what was done, or why not\"},"
+	 "\"reason\":{\"type\":\"string\",\"minLength\":1,\"description\":\"what was done, or why not\"},"
 	 "\"version\":{\"type\":\"string\",\"description\":\"the revision that answers it (default: the task's newest version)\"}",
-	 "[\"id\",\"status\",\"reason\"]", t_ack, false},
+	 "[\"id\",\"status\",\"reason\"]", t_ack, false, S_DIRECTIVES, "[\"directives\"]"},
 };
 #define NTOOLS (int)(sizeof(tools) / sizeof(tools[0]))
+
+/* A tool's inputSchema (with the where arguments; no others accepted) or
+ * outputSchema, from the table above; NULL on a mistake in the table (said). */
+static json_t *tool_schema(const tool *t, bool output)
+{
+	char schema[8192];
+	if (output)
+		snprintf(schema, sizeof(schema), "{\"type\":\"object\",\"properties\":{%s},\"required\":%s}", t->out_props,
+			 t->out_required);
+	else
+		snprintf(schema, sizeof(schema),
+			 "{\"type\":\"object\",\"properties\":{%s%s%s},\"required\":%s,\"additionalProperties\":false}",
+			 t->props, t->props[0] ? "," : "", where_props, t->required);
+	json_error_t je;
+	json_t *j = json_loads(schema, 0, &je);
+	if (!j)
+		say("rung mcp: internal: %s's %s schema: %s\n", t->name, output ? "output" : "input", je.text);
+	return j;
+}
 
 static json_t *tools_list(void)
 {
 	json_t *arr = json_array();
 	for (int i = 0; i < NTOOLS; i++) {
-		char schema[4096];
-		snprintf(schema, sizeof(schema), "{\"type\":\"object\",\"properties\":{%s%s%s},\"required\":%s}",
-			 tools[i].props, tools[i].props[0] ? "," : "", where_props, tools[i].required);
-		json_error_t je;
-		json_t *in = json_loads(schema, 0, &je);
-		if (!in) { /* a mistake in the table above: said, not fatal */
-			fprintf(stderr, "rung mcp: internal: %s's schema: %s\n", tools[i].name, je.text);
+		json_t *in = tool_schema(&tools[i], false), *out = tool_schema(&tools[i], true);
+		if (!in)
 			in = json_pack("{s:s}", "type", "object");
-		}
 		json_t *t = json_pack("{s:s,s:s,s:s,s:o}", "name", tools[i].name, "title", tools[i].title, "description",
 				      tools[i].description, "inputSchema", in);
+		if (out)
+			json_object_set_new(t, "outputSchema", out);
 		json_object_set_new(t, "annotations", json_pack("{s:b,s:b,s:b}", "readOnlyHint", tools[i].read_only,
 								   "destructiveHint", false, "openWorldHint", false));
 		json_array_append_new(arr, t);
@@ -905,13 +1174,70 @@ static json_t *tools_list(void)
 	return json_pack("{s:o}", "tools", arr);
 }
 
+/* The first argument the tool does not take, as a result listing the ones it
+ * does (a misspelt compile_only must not run the whole GPU check); NULL when
+ * every argument is known. */
+static json_t *unknown_argument(const tool *t, json_t *args)
+{
+	json_t *schema = tool_schema(t, false);
+	json_t *props = json_object_get(schema, "properties");
+	const char *k;
+	json_t *v;
+	json_t *r = NULL;
+	json_object_foreach(args, k, v) {
+		if (json_object_get(props, k))
+			continue;
+		char msg[1024];
+		int o = snprintf(msg, sizeof(msg), "rung %s: unknown argument '%.100s' (valid:", t->name, k);
+		const char *pk;
+		json_t *pv;
+		json_object_foreach(props, pk, pv) {
+			if (o < (int)sizeof(msg))
+				o += snprintf(msg + o, sizeof(msg) - (size_t)o, " %s", pk);
+		}
+		if (o < (int)sizeof(msg))
+			snprintf(msg + o, sizeof(msg) - (size_t)o, ")");
+		rung_error_clear();
+		r = tool_error("%s", msg);
+		break;
+	}
+	json_decref(schema);
+	return r;
+}
+
 /* ---- resources ------------------------------------------------------------------ */
 
-/* rung://source/REV[?task=DIR] and rung://dump/REV/FILE[?task=DIR] */
+/* rung://source/REV[?QUERY] and rung://dump/REV/FILE[?QUERY], QUERY being
+ * task=DIR, offset=N, max_bytes=N joined by '&': a read answers at most
+ * max_bytes (default RES_TEXT_DEFAULT) from offset, and says where the rest is. */
+enum { RES_TEXT_DEFAULT = 32 * 1024 };
 typedef struct {
 	bool dump;
 	char rev[256], file[64], task[1024];
+	long long offset, max_bytes;
+	char base[1400]; /* the URI without offset and max_bytes (the next page's is made from it) */
 } res_uri;
+
+/* One query parameter: 0 taken, -1 not one of ours or malformed. */
+static int query_param(res_uri *u, const char *p, size_t n)
+{
+	char v[1100];
+	if (n > 5 && !strncmp(p, "task=", 5) && n - 5 < sizeof(u->task)) {
+		snprintf(u->task, sizeof(u->task), "%.*s", (int)(n - 5), p + 5);
+		return u->task[0] ? 0 : -1;
+	}
+	long long *dst = n > 7 && !strncmp(p, "offset=", 7) ? &u->offset : n > 10 && !strncmp(p, "max_bytes=", 10) ? &u->max_bytes : NULL;
+	if (!dst)
+		return -1;
+	size_t k = dst == &u->offset ? 7 : 10;
+	if (n - k >= 20)
+		return -1;
+	snprintf(v, sizeof(v), "%.*s", (int)(n - k), p + k);
+	if (strspn(v, "0123456789") != strlen(v))
+		return -1;
+	*dst = atoll(v);
+	return dst == &u->max_bytes && (*dst < 1 || *dst > DUMP_TEXT_MAX) ? -1 : 0;
+}
 
 static int parse_uri(res_uri *u, const char *uri)
 {
@@ -925,11 +1251,15 @@ static int parse_uri(res_uri *u, const char *uri)
 		return -1;
 	const char *q = strchr(p, '?');
 	size_t plen = q ? (size_t)(q - p) : strlen(p);
-	if (q) {
-		if (strncmp(q, "?task=", 6) || strlen(q + 6) >= sizeof(u->task) || !q[6])
+	u->max_bytes = RES_TEXT_DEFAULT;
+	for (const char *a = q ? q + 1 : NULL; a;) {
+		const char *amp = strchr(a, '&');
+		if (query_param(u, a, amp ? (size_t)(amp - a) : strlen(a)) < 0)
 			return -1;
-		snprintf(u->task, sizeof(u->task), "%s", q + 6);
+		a = amp ? amp + 1 : NULL;
 	}
+	snprintf(u->base, sizeof(u->base), "%.*s%s%s", (int)(uri + (q ? (size_t)(q - uri) : strlen(uri)) - uri), uri,
+		 u->task[0] ? "?task=" : "", u->task);
 	const char *slash = u->dump ? memchr(p, '/', plen) : NULL;
 	size_t rlen = slash ? (size_t)(slash - p) : plen;
 	if (!rlen || rlen >= sizeof(u->rev) || p[0] == '-' || memchr(p, '/', rlen) || (u->dump && !slash))
@@ -1032,6 +1362,77 @@ static json_t *templates_list(void)
 }
 
 /* 0 and *out the contents, or an error code with msg */
+/* The folders rung dump wrote for a commit, by (commit, task, spec commit):
+ * a commit's dump is the same every time, so a second read of its files
+ * reads them instead of compiling again (1.3 to 2.6 s each). The worker
+ * thread's alone; WORKTREE and anything that is not a commit is never kept. */
+enum { DUMP_CACHE = 64 };
+static struct {
+	char key[1200];
+	char dir[PATH_MAX];
+} dump_cache[DUMP_CACHE];
+static int dump_cache_next;
+
+/* The cache key of a dump of rev, "" when it has none. */
+static void dump_key(char *key, size_t len, const rung_vctx_opts *w, const char *rev)
+{
+	key[0] = 0;
+	rung_repo *r = NULL;
+	char c[41], sc[41];
+	if (rung_repo_open(&r, w->dir) == 0 && rung_repo_resolve(c, r, rev) == 0 && strcmp(c, "WORKTREE") &&
+	    rung_repo_resolve(sc, r, w->spec_rev ? w->spec_rev : "HEAD") == 0 && strcmp(sc, "WORKTREE"))
+		snprintf(key, len, "%s|%s|%.1000s", c, sc, w->task ? w->task : "");
+	rung_repo_free(r);
+	rung_error_clear();
+}
+
+static const char *dump_cached(const char *key)
+{
+	for (int i = 0; key[0] && i < DUMP_CACHE; i++)
+		if (!strcmp(dump_cache[i].key, key))
+			return dump_cache[i].dir;
+	return NULL;
+}
+
+static void dump_remember(const char *key, const char *path_in_dir)
+{
+	if (!key[0] || dump_cached(key))
+		return;
+	char *d = rung_fs_dir_of(path_in_dir);
+	if (!d)
+		return;
+	int i = dump_cache_next++ % DUMP_CACHE;
+	snprintf(dump_cache[i].key, sizeof(dump_cache[i].key), "%s", key);
+	snprintf(dump_cache[i].dir, sizeof(dump_cache[i].dir), "%s", d);
+	free(d);
+}
+
+/* text[0..n) cut to the page u asks for (whole UTF-8 characters), with a
+ * last line naming the next page's URI; a new string (NULL: out of memory). */
+static char *page_of(const char *text, size_t n, const res_uri *u)
+{
+	size_t from = (size_t)u->offset < n ? (size_t)u->offset : n;
+	while (from < n && ((unsigned char)text[from] & 0xC0) == 0x80)
+		from++;
+	size_t k = n - from;
+	bool cut = k > (size_t)u->max_bytes;
+	if (cut)
+		k = rung_utf8_whole(text + from, (size_t)u->max_bytes);
+	char tail[1700] = "";
+	if (cut || from)
+		snprintf(tail, sizeof(tail), "\n[bytes %zu to %zu of %zu%s%s%s%zu]\n", from, from + k, n,
+			 cut ? "; the rest: " : "", cut ? u->base : "", cut ? (strchr(u->base, '?') ? "&offset=" : "?offset=") : "",
+			 cut ? from + k : 0);
+	if (!cut && from) /* the last page: no next one */
+		snprintf(tail, sizeof(tail), "\n[bytes %zu to %zu of %zu]\n", from, from + k, n);
+	char *out = malloc(k + strlen(tail) + 1);
+	if (!out)
+		return NULL;
+	memcpy(out, text + from, k);
+	strcpy(out + k, tail);
+	return out;
+}
+
 static int resource_read(json_t **out, const char *uri, char *msg, size_t len)
 {
 	res_uri u;
@@ -1042,6 +1443,11 @@ static int resource_read(json_t **out, const char *uri, char *msg, size_t len)
 	rung_vctx_opts w = defaults;
 	if (u.task[0])
 		w.task = u.task;
+	if (!inside_served(w.task, w.dir) || (!u.dump && !inside_served(u.rev, w.dir))) {
+		snprintf(msg, len, "Resource not found: %s: outside the repository this server serves (%.1000s; rung mcp --any-repo allows others)",
+			 uri, served_root);
+		return MCP_NO_RESOURCE;
+	}
 	char *text = NULL;
 	size_t n = 0;
 	int code = 0;
@@ -1056,34 +1462,48 @@ static int resource_read(json_t **out, const char *uri, char *msg, size_t len)
 		}
 		rung_task_clear(&t);
 	} else {
+		char key[1200], cpath[PATH_MAX + 80];
+		dump_key(key, sizeof(key), &w, u.rev);
+		const char *cdir = dump_cached(key);
+		char *raw = NULL;
+		if (cdir && snprintf(cpath, sizeof(cpath), "%s/%s", cdir, u.file) < (int)sizeof(cpath) &&
+		    rung_fs_read_file(&raw, &n, cpath, 64u << 20) == 0) {
+			text = rung_inert_utf8(raw, n);
+			free(raw);
+		}
+		rung_error_clear();
 		args_t a = {0};
-		arg(&a, "dump");
-		if (w.dir) {
+		if (!text)
+			arg(&a, "dump");
+		if (!text && w.dir) {
 			arg(&a, "-C");
 			arg(&a, w.dir);
 		}
-		if (w.task) {
+		if (!text && w.task) {
 			arg(&a, "--task");
 			arg(&a, w.task);
 		}
-		if (w.spec_rev) {
+		if (!text && w.spec_rev) {
 			arg(&a, "--spec-rev");
 			arg(&a, w.spec_rev);
 		}
-		arg(&a, "--");
-		arg(&a, u.rev);
+		if (!text) {
+			arg(&a, "--");
+			arg(&a, u.rev);
+		}
 		captured c;
-		if (run_cmd(&c, rung_cmd_dump, &a) == 0) {
+		if (!text && run_cmd(&c, rung_cmd_dump, &a) == 0) {
 			for (char *line = c.out, *nl; line && *line && !text; line = nl + 1) {
 				nl = strchr(line, '\n');
 				if (!nl)
 					break;
 				*nl = 0;
 				const char *base = strrchr(line, '/') ? strrchr(line, '/') + 1 : line;
-				char *raw = NULL;
 				if (!strcmp(base, u.file) && rung_fs_read_file(&raw, &n, line, 64u << 20) == 0) {
 					text = rung_inert_utf8(raw, n);
 					free(raw);
+					if (c.rc == 0)
+						dump_remember(key, line); /* a whole dump: its folder serves the next reads */
 				}
 				rung_error_clear();
 			}
@@ -1104,8 +1524,14 @@ static int resource_read(json_t **out, const char *uri, char *msg, size_t len)
 		snprintf(msg, len, "out of memory");
 		return RPC_INTERNAL;
 	}
-	json_t *contents = json_pack("[{s:s,s:s,s:s}]", "uri", uri, "mimeType", mime_of(u.dump ? u.file : ".cu"), "text", text);
+	char *page = page_of(text, strlen(text), &u);
 	free(text);
+	if (!page) {
+		snprintf(msg, len, "out of memory");
+		return RPC_INTERNAL;
+	}
+	json_t *contents = json_pack("[{s:s,s:s,s:s}]", "uri", uri, "mimeType", mime_of(u.dump ? u.file : ".cu"), "text", page);
+	free(page);
 	if (!contents) {
 		snprintf(msg, len, "internal: the text is not valid UTF-8");
 		return RPC_INTERNAL;
@@ -1134,7 +1560,7 @@ static void handle_initialize(json_t *id, json_t *params)
 			use = mcp_versions[i];
 	json_t *ci = json_object_get(params, "clientInfo");
 	const char *cname = json_string_value(json_object_get(ci, "name"));
-	fprintf(stderr, "rung mcp: %s asked for protocol %s, using %s\n", cname ? cname : "a client", want, use);
+	say("rung mcp: %.200s asked for protocol %.40s, using %s\n", cname ? cname : "a client", want, use);
 	json_t *r = json_pack(
 		"{s:s,s:{s:{s:b},s:{s:b,s:b}},s:{s:s,s:s,s:s},s:s}", "protocolVersion", use, "capabilities", "tools",
 		"listChanged", false, "resources", "subscribe", false, "listChanged", false, "serverInfo", "name", "rung",
@@ -1169,12 +1595,19 @@ static void handle_call(json_t *id, json_t *params)
 	}
 	json_t *empty = json_object();
 	targs ta = {.args = json_is_object(args) ? args : empty};
-	json_t *r = t->fn(&ta);
+	json_t *r = unknown_argument(t, ta.args);
+	if (!r)
+		r = t->fn(&ta);
 	json_decref(empty);
 	if (!r) {
 		send_error(id, RPC_INTERNAL, "out of memory", NULL);
 		return;
 	}
+	/* every result: its exit code in _meta, its structured content inert */
+	if (!json_object_get(r, "_meta"))
+		json_object_set_new(r, "_meta", json_pack("{s:i}", "rung/exit", json_is_true(json_object_get(r, "isError"))
+									  ? RUNG_EXIT_USAGE : RUNG_EXIT_OK));
+	inert_json(json_object_get(r, "structuredContent"));
 	send_result(id, r);
 }
 
@@ -1202,7 +1635,7 @@ static void handle(json_t *msg)
 	const char *m = json_string_value(method);
 	if (!has_id) { /* a notification: never answered */
 		if (strcmp(m, "notifications/initialized") && strcmp(m, "notifications/cancelled"))
-			fprintf(stderr, "rung mcp: notification %s ignored\n", m);
+			say("rung mcp: notification %.200s ignored\n", m);
 		return;
 	}
 	if (params && !json_is_object(params)) {
@@ -1244,6 +1677,144 @@ static void handle(json_t *msg)
 	}
 }
 
+/* ---- the worker thread and cancellation ---------------------------------------- */
+
+static void *worker_main(void *arg)
+{
+	(void)arg;
+	pthread_mutex_lock(&q_mu);
+	for (;;) {
+		while (!q_head && !q_end)
+			pthread_cond_wait(&q_cv, &q_mu);
+		job *j = q_head;
+		if (!j)
+			break; /* the end, nothing left */
+		q_head = j->next;
+		if (!q_head)
+			q_tail = NULL;
+		if (j->cancelled) { /* cancelled before it started: never run, never answered */
+			json_decref(j->msg);
+			free(j);
+			continue;
+		}
+		running = j;
+		pthread_mutex_unlock(&q_mu);
+		if (!client_gone)
+			handle(j->msg);
+		rung_error_clear();
+		pthread_mutex_lock(&q_mu);
+		running = NULL;
+		json_decref(j->msg);
+		free(j);
+	}
+	pthread_mutex_unlock(&q_mu);
+	return NULL;
+}
+
+/* notifications/cancelled: the queued call is dropped; the running one has
+ * its children killed and its answer dropped. */
+static void cancel(json_t *params)
+{
+	json_t *rid = json_object_get(params, "requestId");
+	if (!valid_id(rid))
+		return;
+	bool kill_now = false;
+	pthread_mutex_lock(&q_mu);
+	for (job *j = q_head; j; j = j->next)
+		if (json_equal(j->id, rid))
+			j->cancelled = true;
+	if (running && json_equal(running->id, rid) && !running->cancelled) {
+		running->cancelled = true;
+		kill_now = true;
+	}
+	pthread_mutex_unlock(&q_mu);
+	if (kill_now)
+		rung_children_kill(); /* the worker, nvdisasm, ptxas of that call: it ends early */
+}
+
+/* A message from the client: the slow ones to the worker thread, in order,
+ * the rest answered here. */
+static void dispatch(json_t *msg)
+{
+	const char *m = json_string_value(json_object_get(msg, "method"));
+	json_t *id = json_object_get(msg, "id"), *params = json_object_get(msg, "params");
+	if (m && !id && !strcmp(m, "notifications/cancelled")) {
+		cancel(params);
+		json_decref(msg);
+		return;
+	}
+	const char *tool = json_string_value(json_object_get(params, "name"));
+	bool slow = m && valid_id(id) &&
+		    ((!strcmp(m, "tools/call") && !(tool && !strcmp(tool, "directives"))) || !strcmp(m, "resources/read"));
+	job *j = slow && worker_on ? calloc(1, sizeof(*j)) : NULL;
+	if (!j) {
+		handle(msg);
+		json_decref(msg);
+		return;
+	}
+	j->msg = msg;
+	j->id = id;
+	pthread_mutex_lock(&q_mu);
+	if (q_tail)
+		q_tail->next = j;
+	else
+		q_head = j;
+	q_tail = j;
+	pthread_cond_signal(&q_cv);
+	pthread_mutex_unlock(&q_mu);
+}
+
+/* The end of input: the calls queued still run and are answered. */
+static void worker_stop(void)
+{
+	if (!worker_on)
+		return;
+	pthread_mutex_lock(&q_mu);
+	q_end = true;
+	pthread_cond_signal(&q_cv);
+	pthread_mutex_unlock(&q_mu);
+	pthread_join(worker_th, NULL);
+	worker_on = false;
+}
+
+/* The repository the server serves: the one at -C (or here), its working
+ * tree resolved; the directory itself when it is in none. */
+static void find_served_root(void)
+{
+	served_root[0] = 0;
+	rung_repo *repo = NULL;
+	const char *wd = NULL;
+	if (rung_repo_open(&repo, defaults.dir) == 0)
+		wd = rung_repo_workdir(repo);
+	rung_error_clear();
+	if (!realpath(wd ? wd : defaults.dir ? defaults.dir : ".", served_root))
+		served_root[0] = 0;
+	size_t n = strlen(served_root);
+	while (n > 1 && served_root[n - 1] == '/')
+		served_root[--n] = 0;
+	rung_repo_free(repo);
+}
+
+/* The end of the server (docs/CLI.md, "rung mcp"): the GPU workers it left
+ * to their CUDA teardown get MCP_REAP_GRACE_MS, then are killed; the
+ * temporary files go; stdout and stderr are flushed and the process ends with _exit, so
+ * that no library's exit-time destructors run while a job's thread may still be
+ * inside NVRTC (a cancelled compile finishes first). The crash at exit after GPU
+ * checks (#27 item 1) had another cause, fixed where it was: std::cout bound to
+ * a capture stream that had been closed (cli/capture.h, test_capture). */
+static void mcp_end(int code)
+{
+	rung_children_reap(MCP_REAP_GRACE_MS);
+	rung_tmp_remove_all();
+	/* the two streams the server writes through, not every FILE of the
+	 * process (fflush(NULL) walks the list exit() would, libraries' included) */
+	fflush(stdout);
+	fflush(stderr);
+	if (proto_fd >= 0)
+		close(proto_fd);
+	_exit(code);
+}
+
 int rung_cmd_mcp(int argc, char **argv)
 {
 	mcp_opts mo = {0};
@@ -1251,6 +1822,10 @@ int rung_cmd_mcp(int argc, char **argv)
 	if (rung_opts_parse(&rc, &rung_opts_mcp, &mo, argc, argv, &nargs))
 		return rc;
 	defaults = mo.where;
+	any_repo = mo.any_repo;
+	find_served_root();
+	/* a client gone is a failed write (EPIPE), not a signal that kills the server */
+	signal(SIGPIPE, SIG_IGN);
 	/* stdout is the protocol's alone: its descriptor is kept, and fd 1 goes to
 	 * stderr for everything else (children inherit that) */
 	fflush(stdout);
@@ -1259,27 +1834,44 @@ int rung_cmd_mcp(int argc, char **argv)
 		fprintf(stderr, "rung mcp: %s\n", strerror(errno));
 		return RUNG_EXIT_INTERNAL;
 	}
-	char *line = NULL;
-	size_t cap = 0;
-	ssize_t n;
-	while ((n = getline(&line, &cap, stdin)) >= 0) {
-		while (n && (line[n - 1] == '\n' || line[n - 1] == '\r'))
-			line[--n] = 0;
-		if (strspn(line, " \t") == (size_t)n)
+	worker_on = pthread_create(&worker_th, NULL, worker_main, NULL) == 0; /* else: every call on this thread */
+	rung_line_reader rd;
+	rung_line_reader_init(&rd, STDIN_FILENO, MCP_MAX_MESSAGE);
+	int end = RUNG_EXIT_OK;
+	while (!client_gone) {
+		char *line = NULL;
+		size_t n = 0;
+		int got = rung_line_read(&rd, &line, &n);
+		if (got == RUNG_LINE_EOF)
+			break;
+		if (got < 0) {
+			say("rung mcp: stdin: %s\n", rung_error_last());
+			end = RUNG_EXIT_INTERNAL;
+			break;
+		}
+		rung_children_reap(0); /* the workers detached by earlier calls that are done */
+		if (got == RUNG_LINE_TOO_LONG) {
+			char m[200];
+			snprintf(m, sizeof(m), "Invalid Request: a message of %zu bytes, over the limit of %d MiB", n,
+				 MCP_MAX_MESSAGE >> 20);
+			send_error(NULL, RPC_INVALID_REQUEST, m, NULL);
+			continue;
+		}
+		if (strspn(line, " \t") == n)
 			continue;
 		json_error_t je;
-		json_t *msg = json_loadb(line, (size_t)n, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &je);
+		json_t *msg = json_loadb(line, n, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &je);
 		if (!msg) {
 			char m[400];
 			snprintf(m, sizeof(m), "Parse error: %s at column %d", je.text, je.column);
 			send_error(NULL, RPC_PARSE, m, NULL);
 			continue;
 		}
-		handle(msg);
-		json_decref(msg);
+		dispatch(msg); /* takes msg */
 		rung_error_clear();
 	}
-	free(line);
-	close(proto_fd);
-	return RUNG_EXIT_OK;
+	rung_line_reader_clear(&rd);
+	worker_stop();
+	mcp_end(end);
+	return end;
 }

@@ -49,7 +49,7 @@ static const rung_opt_spec note_specs[] = {
 	 .help = "with --ack/--decline/--close: the version that answered it (default: the task's newest)"},
 	{RUNG_OPT_SUBTABLE(note_opts, where, rung_vctx_opt_specs)},
 	{0}};
-const rung_opt_table rung_opts_note = {.cmd = "note", .args = "REV [TEXT...]", .min_args = 1, .max_args = -1,
+const rung_opt_table rung_opts_note = {.cmd = "note", .args = "REV [TEXT...]", .min_args = 0, .max_args = -1,
 				       .opts = note_specs};
 
 /* Inside a task (its directory, --task, or a repository of one task), REV
@@ -135,6 +135,11 @@ static int answer(const note_opts *no, char **argv, int nargs)
 	}
 	const char *id = no->ack ? no->ack : no->decline ? no->decline : no->close;
 	rung_answer_kind kind = no->ack ? RUNG_ANSWER_DONE : no->decline ? RUNG_ANSWER_DECLINED : RUNG_ANSWER_CLOSED;
+	if (nargs < 1) { /* the arguments are the reason: no REV (a REV would be stored as its first word) */
+		fprintf(stderr, "rung note: --%s %s needs the reason: rung note --%s %s REASON...\n",
+			no->ack ? "ack" : no->decline ? "decline" : "close", id, no->ack ? "ack" : no->decline ? "decline" : "close", id);
+		return RUNG_EXIT_USAGE;
+	}
 	char *reason = join_words(argv, 1, nargs);
 	if (!reason)
 		return RUNG_EXIT_INTERNAL;
@@ -254,6 +259,10 @@ int rung_cmd_note(int argc, char **argv)
 		return task_done(&no, argv, nargs);
 	if (no.task_wide && (no.remark || no.verdict)) {
 		fprintf(stderr, "rung note: --task-wide takes TEXT alone (no --remark or --verdict)\n");
+		return rung_cli_usage("note", 1);
+	}
+	if (nargs < 1) { /* the parser's own words, as when min_args said it */
+		fprintf(stderr, "rung note: expected REV [TEXT...], found nothing\n");
 		return rung_cli_usage("note", 1);
 	}
 	rung_vctx_opts o = no.where;

@@ -41,6 +41,7 @@
 #include "core/profile.h"
 #include "core/result.h"
 #include "gpu/compile.h"
+#include "gpu/children.h"
 #include "gpu/worker.h"
 #include "app/evaluate.h"
 #include "app/profile_extra.h"
@@ -311,6 +312,7 @@ static int run_ncu(const rung_task *t, const rung_compiled *kc, const char *ncu,
 	}
 	if (pid == 0) {
 		dup2(STDERR_FILENO, STDOUT_FILENO); /* ncu's chatter stays off our stdout */
+		rung_children_unblock();
 		/* ncu replays the kernel once per pass (about 40 with these sections):
 		 * the worker's deadline for a launch must allow for them, or a kernel of
 		 * a second is killed while it is profiled */
@@ -319,9 +321,11 @@ static int run_ncu(const rung_task *t, const rung_compiled *kc, const char *ncu,
 		execv(ncu, (char *const *)argv);
 		_exit(127);
 	}
+	rung_children_add(pid, false);
 	int status = 0;
 	while (waitpid(pid, &status, 0) < 0)
 		;
+	rung_children_del(pid);
 	struct stat sb;
 	bool ok = WIFEXITED(status) && WEXITSTATUS(status) == 0 && stat(report, &sb) == 0;
 	int stored = 0;

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "core/err.h"
+#include "gpu/children.h"
 #include "gpu/spawn.h"
 #include "core/fs.h"
 #include "core/timing.h"
@@ -131,10 +132,12 @@ int rung_sass_from_cubin(char **out_text, const void *cubin, size_t len)
 	int fd = mkstemp(file);
 	if (fd < 0)
 		return rung_error_set(RUNG_EIO, "nvdisasm: cannot create temporary file %s: %s", file, strerror(errno));
+	rung_tmp_add(file); /* removed on a signal too (cli/signals.c) */
 	if (rung_fs_write_all(fd, cubin, len) < 0) {
 		int e = errno;
 		close(fd);
 		unlink(file);
+		rung_tmp_del(file);
 		return rung_error_set(RUNG_EIO, "nvdisasm: cannot write %s: %s", file, strerror(e));
 	}
 	close(fd);
@@ -152,5 +155,6 @@ int rung_sass_from_cubin(char **out_text, const void *cubin, size_t len)
 			rung_error_set(RUNG_EIO, "%s", first); /* the first complaint, as before */
 	}
 	unlink(file);
+	rung_tmp_del(file);
 	return rc;
 }

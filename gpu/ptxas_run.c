@@ -16,6 +16,7 @@
 #include "core/err.h"
 #include "core/fs.h"
 #include "core/timing.h"
+#include "gpu/children.h"
 #include "gpu/spawn.h"
 
 
@@ -106,6 +107,7 @@ int rung_ptxas_run(void **cubin, size_t *cubin_len, char **log, const char *ptx,
 	snprintf(dir, sizeof(dir), "%s/rung-ptxas-XXXXXX", tmp && *tmp ? tmp : "/tmp");
 	if (!mkdtemp(dir))
 		return rung_error_set(RUNG_EIO, "ptxas: cannot create a temporary directory: %s", strerror(errno));
+	rung_tmp_add(dir);
 	snprintf(in, sizeof(in), "%s/kernel.ptx", dir);
 	snprintf(out, sizeof(out), "%s/kernel.cubin", dir);
 	snprintf(archopt, sizeof(archopt), "-arch=%s", arch);
@@ -148,5 +150,6 @@ cleanup:
 	unlink(in);
 	unlink(out);
 	rmdir(dir);
+	rung_tmp_del(dir);
 	return rc;
 }

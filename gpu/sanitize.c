@@ -17,6 +17,7 @@
 #include "core/fs.h"
 #include "core/fs.h"
 #include "core/timing.h"
+#include "gpu/children.h"
 #include "gpu/worker_internal.h"
 
 #define LOG_MAX (16u << 20) /* the part of a report that is read */
@@ -84,10 +85,17 @@ static int make_log(char *path, size_t len)
 		int fd = mkstemp(path);
 		if (fd >= 0) {
 			close(fd);
+			rung_tmp_add(path); /* removed on a signal too (cli/signals.c) */
 			return 0;
 		}
 	}
 	return rung_error_set(RUNG_EIO, "sanitize: cannot create a log file in $TMPDIR or /tmp: %s", strerror(errno));
+}
+
+static void drop_log(const char *path)
+{
+	unlink(path);
+	rung_tmp_del(path);
 }
 
 /* Progress of the sanitized job, as the sanitize rung's. */
@@ -195,14 +203,14 @@ int rung_sanitize_version(rung_result *out, const rung_job *job, const rung_comp
 		char limit[16];
 		if (rung_sanitize_argv(argv, 16, limit, sizeof(limit), sanitizer, (rung_san_tool)t, log,
 				       RUNG_SANITIZE_PRINT_LIMIT) < 0) {
-			unlink(log);
+			drop_log(log);
 			ret = rung_error_set(RUNG_EINVAL, "sanitize: bad command line for %s", tool);
 			break;
 		}
 		rung_worker_opts wo = {.argv_prefix = argv};
 		rung_worker *w = NULL;
 		if ((ret = rung_worker_open(&w, &wo)) < 0) {
-			unlink(log);
+			drop_log(log);
 			break;
 		}
 		rung_job sj = *job;
@@ -226,7 +234,7 @@ int rung_sanitize_version(rung_result *out, const rung_job *job, const rung_comp
 		size_t len = 0;
 		char *text = NULL;
 		rung_fs_read_head(&text, &len, log, LOG_MAX); /* NULL when the sanitizer wrote none */
-		unlink(log);
+		drop_log(log);
 		if (e < 0) {
 			free(text);
 			rung_result_clear(&tmp);

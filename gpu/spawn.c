@@ -14,6 +14,7 @@
 
 #include "core/err.h"
 #include "core/timing.h"
+#include "gpu/children.h"
 
 extern char **environ;
 
@@ -95,9 +96,18 @@ int rung__spawn(rung_spawned *r, const char *what, const char *tool, const char 
 	if (!merge)
 		posix_spawn_file_actions_addclose(&fa, ep[1]);
 	posix_spawn_file_actions_addopen(&fa, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+	posix_spawnattr_t sa; /* no signal blocked in the tool (cli/signals.c blocks them here) */
+	posix_spawnattr_init(&sa);
+	sigset_t none;
+	sigemptyset(&none);
+	posix_spawnattr_setsigmask(&sa, &none);
+	posix_spawnattr_setflags(&sa, POSIX_SPAWN_SETSIGMASK);
 	pid_t pid;
-	int sp = posix_spawn(&pid, tool, &fa, NULL, (char *const *)argv, environ);
+	int sp = posix_spawn(&pid, tool, &fa, &sa, (char *const *)argv, environ);
+	posix_spawnattr_destroy(&sa);
 	posix_spawn_file_actions_destroy(&fa);
+	if (sp == 0)
+		rung_children_add(pid, false);
 	close(op[1]);
 	if (!merge)
 		close(ep[1]);
@@ -145,6 +155,7 @@ int rung__spawn(rung_spawned *r, const char *what, const char *tool, const char 
 		kill(pid, SIGKILL);
 	while (waitpid(pid, &r->status, 0) < 0 && errno == EINTR)
 		;
+	rung_children_del(pid);
 	if (!o.v)
 		o.v = calloc(1, 1);
 	if (!e.v)

@@ -26,6 +26,7 @@
 #include "core/inert.h"
 #include "core/rng.h"
 #include "core/roofline_guard.h"
+#include "gpu/children.h"
 #include "gpu/plan.h"
 #include "gpu/protocol.h"
 #include "gpu/worker_internal.h"
@@ -127,6 +128,8 @@ static int worker_reap(rung_worker *w, bool kill_now, int grace_ms)
 		} else if (w->prefix) {
 			kill(-w->pid, SIGKILL); /* anything the wrapper left behind */
 		}
+		if (st != -1)
+			rung_children_del(w->pid);
 	}
 	if (w->fd >= 0)
 		close(w->fd);
@@ -181,6 +184,8 @@ void rung_worker_detach(rung_worker *w)
 		rung_msg_write(w->fd, q, NULL, 0);
 		json_decref(q);
 	}
+	if (w->running)
+		rung_children_detach(w->pid); /* reaped by rung_children_reap, or left to init at exit */
 	if (w->fd >= 0)
 		close(w->fd); /* the worker also quits on end of input */
 	rung__capture_clear(&w->cap);
@@ -280,6 +285,7 @@ static int spawn(rung_worker *w)
 	if (pid == 0) {
 		/* Child (dup2 clears CLOEXEC). */
 		signal(SIGPIPE, SIG_DFL);
+		rung_children_unblock();
 		if (dup2(sv[1], 0) < 0 || dup2(cout, 1) < 0 || dup2(cerr, 2) < 0)
 			_exit(127);
 		if (w->prefix)
@@ -288,6 +294,7 @@ static int spawn(rung_worker *w)
 		_exit(127);
 	}
 	free(argv);
+	rung_children_add(pid, w->prefix != NULL);
 	close(sv[1]);
 	close(cout);
 	close(cerr);

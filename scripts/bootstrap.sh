@@ -30,6 +30,13 @@ if ! have_nvdisasm; then
     || python3 -m pip install -q --break-system-packages nvidia-cuda-nvdisasm \
     || echo "bootstrap: nvdisasm unavailable; SASS views will say so" >&2
 fi
+# the official MCP SDK, pinned, for tests/sh/mcp_sdk.sh (skipped without it)
+if ! python3 -c 'import mcp.client.stdio, jsonschema' 2>/dev/null; then
+  echo "bootstrap: installing the MCP SDK for the tests (pip mcp==2.3.0 jsonschema)" >&2
+  python3 -m pip install -q 'mcp==2.3.0' 'jsonschema>=4,<5' 2>/dev/null \
+    || python3 -m pip install -q --break-system-packages 'mcp==2.3.0' 'jsonschema>=4,<5' \
+    || echo "bootstrap: the MCP SDK is unavailable; tests/sh/mcp_sdk.sh will skip" >&2
+fi
 if [ ! -d /usr/local/cuda ] && [ -z "${CUDA_HOME:-}" ] && ! command -v nvcc >/dev/null 2>&1; then
   echo "bootstrap: no CUDA toolkit found (NVRTC is needed to build rung); install the CUDA toolkit" >&2
   exit 1

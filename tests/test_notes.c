@@ -375,7 +375,7 @@ static void test_answers_parse(void)
 			   "- 2025-11-29 22:06 Ada Lovelace: [task-wide] never loosen tolerances\n"
 			   "x 2025-11-29 22:07 Ada: again\n"
 			   "  > closed 2025-11-30 09:13 Ada\n"
-			   "  > done 2025-11-30 09:14 stray: an answer to nothing\n";
+			   "  > done 2025-11-30 09:14 claude: a later answer, kept beside the close\n";
 	CHECK_INT(rung_note_parse(&n, text), 0);
 	snprintf(n.commit, sizeof(n.commit), "%s", "0123456789abcdef0123456789abcdef01234567");
 	CHECK_INT(n.ndirectives, 3);
@@ -392,14 +392,74 @@ static void test_answers_parse(void)
 		CHECK_STR(id, id0); /* same commit, time, author, text: same id, answered or not */
 		CHECK(n.directives[1].task_wide);
 		CHECK_STR(n.directives[1].text, "never loosen tolerances");
+		/* every answer is kept (#27): the person's close stands, the agent's later done beside it */
 		CHECK_INT(rung_directive_status(&n.directives[2]), RUNG_DSTATUS_CLOSED);
 		CHECK(n.directives[2].answer_text == NULL);
+		CHECK_INT(n.directives[2].nanswers, 2);
+		if (n.directives[2].nanswers == 2) {
+			CHECK_INT(n.directives[2].answers[0].kind, RUNG_ANSWER_CLOSED);
+			CHECK_INT(n.directives[2].answers[1].kind, RUNG_ANSWER_DONE);
+			CHECK_STR(n.directives[2].answers[1].author, "claude");
+		}
+		CHECK_INT(n.directives[0].nanswers, 1);
 	}
-	CHECK_STR(n.other, "  > done 2025-11-30 09:14 stray: an answer to nothing\n"); /* the second answer is kept as text */
+	CHECK(n.other == NULL);
 	char *f = rung_note_format(&n);
 	CHECK_STR(f, text);
 	free(f);
 	rung_note_clear(&n);
+}
+
+/* Answers keep their history (#27): the person's close stands when an agent
+ * answers after it (kept beside it), and the same answer again is written
+ * once and returns 0. */
+static void test_answer_history(void)
+{
+	const char *dir = t_tmpdir();
+	git_repository *g = gf_init(dir);
+	git_oid c1;
+	gf_commit(&c1, g, "HEAD", NULL, -1, GF_T0, "v1", (const char *[]){"k.cu", "v1", NULL});
+	rung_repo *r;
+	CHECK_INT(rung_repo_open(&r, dir), 0);
+	int64_t t = GF_T0 + 600;
+	CHECK_INT(rung_note_add(r, "HEAD", RUNG_NOTE_NONE, "keep FP32", t), 0);
+	rung_note n;
+	char id[9];
+	CHECK_INT(rung_note_read(&n, r, "HEAD"), 0);
+	rung_directive_id(id, &n, 0);
+	rung_note_clear(&n);
+	CHECK_INT(rung_note_answer(r, "HEAD", id, RUNG_ANSWER_CLOSED, NULL, "person: not now", t + 60), 0);
+	CHECK_INT(rung_note_answer(r, "HEAD", id, RUNG_ANSWER_DONE, NULL, "agent: did it anyway", t + 120), 0);
+	CHECK_INT(rung_note_answer(r, "HEAD", id, RUNG_ANSWER_DONE, NULL, "agent: did it anyway", t + 180), 0); /* a retry */
+	CHECK_INT(rung_note_read(&n, r, "HEAD"), 0);
+	CHECK_INT(n.ndirectives, 1);
+	if (n.ndirectives == 1) {
+		const rung_directive *d = &n.directives[0];
+		CHECK_INT(rung_directive_status(d), RUNG_DSTATUS_CLOSED);
+		CHECK_STR(d->answer_text, "person: not now");
+		CHECK_INT(d->nanswers, 2);
+		if (d->nanswers == 2) {
+			CHECK_INT(d->answers[1].kind, RUNG_ANSWER_DONE);
+			CHECK_STR(d->answers[1].text, "agent: did it anyway");
+		}
+	}
+	rung_note_clear(&n);
+	/* a declined after a done (no close): the last answer stands, both kept */
+	CHECK_INT(rung_note_add(r, "HEAD", RUNG_NOTE_NONE, "try float4", t + 240), 0);
+	CHECK_INT(rung_note_read(&n, r, "HEAD"), 0);
+	char id2[9];
+	rung_directive_id(id2, &n, 1);
+	rung_note_clear(&n);
+	CHECK_INT(rung_note_answer(r, "HEAD", id2, RUNG_ANSWER_DONE, NULL, "first", t + 300), 0);
+	CHECK_INT(rung_note_answer(r, "HEAD", id2, RUNG_ANSWER_DECLINED, NULL, "second", t + 360), 0);
+	CHECK_INT(rung_note_read(&n, r, "HEAD"), 0);
+	if (n.ndirectives == 2) {
+		CHECK_INT(rung_directive_status(&n.directives[1]), RUNG_DSTATUS_DECLINED);
+		CHECK_INT(n.directives[1].nanswers, 2);
+	}
+	rung_note_clear(&n);
+	rung_repo_free(r);
+	git_repository_free(g);
 }
 
 /* Answering through git: by id, with the reason; the id stays; a second
@@ -461,6 +521,7 @@ int main(void)
 	T_RUN(test_remarks);
 	T_RUN(test_answers_parse);
 	T_RUN(test_answer_git);
+	T_RUN(test_answer_history);
 	T_RUN(test_round_trip_git);
 	T_RUN(test_no_notes);
 	T_RUN(test_concurrent_writers);

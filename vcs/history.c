@@ -277,7 +277,7 @@ static int push_range(git_revwalk *walk, rung_repo *repo, const char *range)
 {
 	const char *dots = strstr(range, "..");
 	if (dots[2] == '.')
-		return rung_error_set(RUNG_EINVAL, "%s: bad revision range (A...B, the symmetric difference, is not supported)",
+		return rung_error_set(RUNG_EUSAGE, "%s: bad revision range (A...B, the symmetric difference, is not supported)",
 				      range);
 	char *from = strndup(range, (size_t)(dots - range));
 	if (!from)
@@ -289,7 +289,7 @@ static int push_range(git_revwalk *walk, rung_repo *repo, const char *range)
 		e = rung_repo_resolve(b, repo, *to ? to : "HEAD");
 	free(from);
 	if (e < 0)
-		return rung_error_set(RUNG_EINVAL, "%s: bad revision range (%s)", range, rung_error_last());
+		return rung_error_set(RUNG_EUSAGE, "%s: bad revision range (%s)", range, rung_error_last());
 	git_oid oa, ob;
 	if (git_oid_fromstr(&oa, a) < 0 || git_oid_fromstr(&ob, b) < 0 || (e = git_revwalk_hide(walk, &oa)) < 0 ||
 	    (e = git_revwalk_push(walk, &ob)) < 0)

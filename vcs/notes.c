@@ -94,11 +94,21 @@ void rung_directive_id(char out[RUNG_DIRECTIVE_ID_LEN + 1], const rung_note *n, 
 	entry_id(out, n->commit, d, rank);
 }
 
+static void answers_clear(rung_directive *d)
+{
+	for (int k = 0; k < d->nanswers; k++)
+		free(d->answers[k].text);
+	free(d->answers);
+	d->answers = NULL;
+	d->nanswers = 0;
+}
+
 void rung_note_clear(rung_note *n)
 {
 	for (int i = 0; i < n->ndirectives; i++) {
 		free(n->directives[i].text);
 		free(n->directives[i].answer_text);
+		answers_clear(&n->directives[i]);
 	}
 	free(n->directives);
 	free(n->other);
@@ -177,12 +187,58 @@ static int parse_directive(rung_note *n, const char *line)
 /* "  > declined 2026-11-30 09:12 [3c452f7a] claude: reason" under the
  * directive it answers (the last entry, a directive with no answer yet).
  * 0 attached, 1 not an answer line (kept as other), RUNG_ENOMEM. */
+int rung_directive_standing(const rung_directive *d)
+{
+	for (int i = d->nanswers - 1; i >= 0; i--)
+		if (d->answers[i].kind == RUNG_ANSWER_CLOSED)
+			return i;
+	return d->nanswers - 1;
+}
+
+/* The standing answer from d->answers made d's answer. */
+static int set_standing(rung_directive *d)
+{
+	int k = rung_directive_standing(d);
+	if (k < 0)
+		return 0;
+	const rung_answer_rec *a = &d->answers[k];
+	free(d->answer_text);
+	d->answer_text = NULL;
+	d->answer = a->kind;
+	d->answer_time = a->time;
+	snprintf(d->answer_author, sizeof(d->answer_author), "%s", a->author);
+	snprintf(d->answer_version, sizeof(d->answer_version), "%s", a->version);
+	if (a->text && !(d->answer_text = strdup(a->text)))
+		return RUNG_ENOMEM;
+	return 0;
+}
+
+/* Appends an answer line to d's history and makes the standing one current. */
+static int push_answer(rung_directive *d, rung_answer_kind kind, int64_t time, const char *author, const char *version,
+		       const char *text)
+{
+	rung_answer_rec *more = realloc(d->answers, (size_t)(d->nanswers + 1) * sizeof(*more));
+	if (!more)
+		return RUNG_ENOMEM;
+	d->answers = more;
+	rung_answer_rec *a = &d->answers[d->nanswers];
+	memset(a, 0, sizeof(*a));
+	a->kind = kind;
+	a->time = time;
+	snprintf(a->author, sizeof(a->author), "%s", author);
+	snprintf(a->version, sizeof(a->version), "%s", version ? version : "");
+	if (text && *text && !(a->text = strdup(text)))
+		return RUNG_ENOMEM;
+	d->nanswers++;
+	return set_standing(d);
+}
+
 static int parse_answer(rung_note *n, const char *line)
 {
 	if (strncmp(line, "  > ", 4) || !n->ndirectives)
 		return 1;
 	rung_directive *d = &n->directives[n->ndirectives - 1];
-	if (d->remark || d->answer != RUNG_ANSWER_NONE)
+	if (d->remark)
 		return 1;
 	const char *p = line + 4;
 	char word[16];
@@ -213,13 +269,9 @@ static int parse_answer(rung_note *n, const char *line)
 	tm.tm_year -= 1900;
 	tm.tm_mon -= 1;
 	tm.tm_isdst = -1;
-	d->answer = kind;
-	d->answer_time = (int64_t)mktime(&tm);
-	snprintf(d->answer_author, sizeof(d->answer_author), "%.*s", (int)(end - p), p);
-	snprintf(d->answer_version, sizeof(d->answer_version), "%s", version);
-	if (colon && colon[2] && !(d->answer_text = strdup(colon + 2)))
-		return RUNG_ENOMEM;
-	return 0;
+	char author[128];
+	snprintf(author, sizeof(author), "%.*s", (int)(end - p), p);
+	return push_answer(d, kind, (int64_t)mktime(&tm), author, version, colon && colon[2] ? colon + 2 : NULL);
 }
 
 int rung_note_parse(rung_note *out, const char *text)
@@ -268,10 +320,14 @@ oom:
 char *rung_note_format(const rung_note *n)
 {
 	size_t cap = 256 + (n->other ? strlen(n->other) : 0);
-	for (int i = 0; i < n->ndirectives; i++)
+	for (int i = 0; i < n->ndirectives; i++) {
 		cap += strlen(n->directives[i].text) + strlen(n->directives[i].author) + 60 +
 		       strlen(n->directives[i].answer_author) + 64 +
 		       (n->directives[i].answer_text ? strlen(n->directives[i].answer_text) : 0);
+		for (int k = 0; k < n->directives[i].nanswers; k++)
+			cap += strlen(n->directives[i].answers[k].author) + 128 +
+			       (n->directives[i].answers[k].text ? strlen(n->directives[i].answers[k].text) : 0);
+	}
 	char *b = malloc(cap);
 	if (!b)
 		return NULL;
@@ -288,15 +344,20 @@ char *rung_note_format(const rung_note *n)
 		o += (size_t)snprintf(b + o, cap - o, "%c %s %s: %s%s%s\n", d->remark ? '*' : d->done ? 'x' : '-', date, d->author,
 				      d->task_wide && !d->remark ? RUNG_TASK_WIDE_MARK : "",
 				      d->task_wide && d->task_done && !d->remark ? RUNG_TASK_DONE_MARK : "", d->text);
-		if (d->answer != RUNG_ANSWER_NONE && !d->remark) {
-			t = (time_t)d->answer_time;
+		/* every answer line, in order (without a history: the one answer) */
+		rung_answer_rec one = {d->answer, d->answer_time, "", "", d->answer_text};
+		snprintf(one.author, sizeof(one.author), "%s", d->answer_author);
+		snprintf(one.version, sizeof(one.version), "%s", d->answer_version);
+		const rung_answer_rec *as = d->nanswers ? d->answers : &one;
+		int na = d->remark ? 0 : d->nanswers ? d->nanswers : d->answer != RUNG_ANSWER_NONE;
+		for (int k = 0; k < na; k++) {
+			const rung_answer_rec *a = &as[k];
+			t = (time_t)a->time;
 			localtime_r(&t, &tm);
 			strftime(date, sizeof(date), "%Y-%m-%d %H:%M", &tm);
-			o += (size_t)snprintf(b + o, cap - o, "  > %s %s %s%s%s%s%s%s\n", rung_answer_name(d->answer), date,
-					      d->answer_version[0] ? "[" : "", d->answer_version,
-					      d->answer_version[0] ? "] " : "", d->answer_author,
-					      d->answer_text && d->answer_text[0] ? ": " : "",
-					      d->answer_text ? d->answer_text : "");
+			o += (size_t)snprintf(b + o, cap - o, "  > %s %s %s%s%s%s%s%s\n", rung_answer_name(a->kind), date,
+					      a->version[0] ? "[" : "", a->version, a->version[0] ? "] " : "", a->author,
+					      a->text && a->text[0] ? ": " : "", a->text ? a->text : "");
 		}
 	}
 	if (n->other)
@@ -623,16 +684,18 @@ static int edit_answer(rung_note *n, bool exists, const git_signature *sig, void
 		rung_directive *d = &n->directives[k];
 		if (d->remark)
 			return rung_error_set(RUNG_EINVAL, "%s is a remark, not a directive: there is nothing to answer", a->id);
-		char *text = a->reason && *a->reason ? strdup(a->reason) : NULL;
-		if (a->reason && *a->reason && !text)
+		/* the same answer again (a retry): nothing to write */
+		const rung_answer_rec *last = d->nanswers ? &d->answers[d->nanswers - 1] : NULL;
+		const char *why = a->reason ? a->reason : "";
+		if (last && last->kind == a->kind && !strcmp(last->text ? last->text : "", why) &&
+		    !strcmp(last->version, a->version ? a->version : ""))
+			return NOTE_KEEP;
+		if (!d->nanswers && d->answer != RUNG_ANSWER_NONE &&
+		    push_answer(d, d->answer, d->answer_time, d->answer_author, d->answer_version, d->answer_text) < 0)
 			return rung_error_set(RUNG_ENOMEM, "out of memory");
-		free(d->answer_text);
-		d->answer_text = text;
 		d->done = true;
-		d->answer = a->kind;
-		d->answer_time = a->time;
-		snprintf(d->answer_author, sizeof(d->answer_author), "%s", sig->name && *sig->name ? sig->name : "rung");
-		snprintf(d->answer_version, sizeof(d->answer_version), "%s", a->version ? a->version : "");
+		if (push_answer(d, a->kind, a->time, sig->name && *sig->name ? sig->name : "rung", a->version, a->reason) < 0)
+			return rung_error_set(RUNG_ENOMEM, "out of memory");
 		return NOTE_WRITE;
 	}
 	return rung_error_set(RUNG_ENOTFOUND, "%s: no directive %s in its note", a->rev, a->id);

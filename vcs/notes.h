@@ -63,6 +63,15 @@ typedef enum {
 const char *rung_answer_name(rung_answer_kind k); /* "done", "declined", "closed"; "" for NONE */
 int rung_answer_parse(rung_answer_kind *out, const char *s); /* RUNG_EINVAL if unknown */
 
+/* One answer line ("  > KIND DATE [VERSION] AUTHOR: reason"). */
+typedef struct {
+	rung_answer_kind kind;
+	int64_t time;
+	char author[128];
+	char version[41];
+	char *text; /* owned, may be NULL */
+} rung_answer_rec;
+
 /* An entry of a note (directives and remarks alike, in the note's order). */
 typedef struct {
 	int64_t time;      /* unix seconds (minute resolution, local time as written) */
@@ -81,12 +90,21 @@ typedef struct {
 	char answer_author[128];
 	char answer_version[41]; /* the commit that answered it ("" not said) */
 	char *answer_text;       /* the reason (owned, may be NULL) */
+	/* Every answer line, oldest first (docs/CLI.md, "Directive status"): the
+	 * one above is the standing answer, the person's last close where there is
+	 * one (an agent's later answer is kept beside it, never in its place),
+	 * else the last answer. Owned; nanswers 0 for a directive never answered. */
+	rung_answer_rec *answers;
+	int nanswers;
 } rung_directive;
 
 /* Where a directive's status is: open, or its answer (done without an answer
  * line reads as done: `rung note --done` and older notes). */
 typedef enum { RUNG_DSTATUS_OPEN = 0, RUNG_DSTATUS_DONE, RUNG_DSTATUS_DECLINED, RUNG_DSTATUS_CLOSED } rung_dstatus;
 rung_dstatus rung_directive_status(const rung_directive *d);
+/* The index in d->answers of the standing answer (the last close, else the
+ * last answer); -1 when there is no history. */
+int rung_directive_standing(const rung_directive *d);
 const char *rung_dstatus_name(rung_dstatus s); /* "open", "done", "declined", "closed" */
 
 /* A directive's id: 8 hex digits of sha256 over the note's commit, the entry's

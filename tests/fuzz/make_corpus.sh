@@ -8,7 +8,7 @@ cd "$(dirname "$0")/../.."
 B=${1:-build}
 C=tests/fuzz/corpus
 rm -rf "$C"
-mkdir -p "$C"/{spec,expr,launch,sass,npy,result,protocol,ptxas,theme,config,ncu,stall,import,cubin}
+mkdir -p "$C"/{spec,expr,launch,sass,npy,result,protocol,ptxas,theme,config,ncu,stall,import,cubin,mcp}
 
 # spec: task files of the tests and the examples
 cp tests/tasks/sgemm/rung.ini "$C/spec/tasks_sgemm.ini"
@@ -122,6 +122,12 @@ cp "$T/tests_tasks_sgemm/reference.cubin" "$C/cubin/reference.cubin"
 
 # protocol: frames written by rung_msg_write
 "$B/fuzz_seed_protocol" . "$C/protocol"
+
+# mcp: a session's messages (CRLF and a blank line too), a line over the harness's
+# 64-byte cap before a good one, a last line without a newline
+printf '{"jsonrpc":"2.0","id":1,"method":"ping"}\n{"jsonrpc":"2.0","method":"notifications/initialized"}\r\n\n' >"$C/mcp/session"
+printf '{"jsonrpc":"2.0","id":2,"method":"%0200d"}\n{"jsonrpc":"2.0","id":3,"method":"ping"}\n' 0 >"$C/mcp/over_cap"
+printf '{"jsonrpc":"2.0","id":4,"method":"tools/list"}' >"$C/mcp/no_newline"
 
 # theme: the shipped themes
 cp themes/*.theme "$C/theme/"

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The MCP session of #27 item 1 (tests/sh/mcp_gpu_exit.sh, bench/h200_mcp_exit.sh): N `check` calls on the demo's sgemm versions,
+"""The MCP session of #27 item 1 (bench/h200_mcp_exit.sh; the test is tests/sh/mcp_gpu_exit.sh): N `check` calls on the demo's sgemm versions,
 optionally `stalls`, then `brief`, then EOF; prints the server's exit status.
 usage: h200_mcp_exit.py RUNG DEMO_DIR [N] [--stalls]"""
 import json, os, subprocess, sys, time
