@@ -312,7 +312,9 @@ int rung_task_of_spec(rung_task *t, const rung_spec *spec, const char *kernel_na
 		return rung_error_set(RUNG_ESPEC, "%s: [task] needs kernel and entry", spec->path ? spec->path : "rung.ini");
 	if (!(t->dir = strdup(spec->dir ? spec->dir : ".")))
 		return rung_error_set(RUNG_ENOMEM, "out of memory");
-	int rc = confine(t);
+	int rc = find_root(t);
+	if (rc == 0)
+		rc = confine(t);
 	if (rc)
 		return rc;
 	t->kernel.entry = spec->entry;
