@@ -1,6 +1,6 @@
 /* Throwaway git repositories for tests, built with libgit2: fixed author and
  * dates, every commit given as its complete file set. The code is in tests/gitfix.c, part of the
- * test library (rung_test). */
+ * test library (tests_common in CMakeLists.txt). */
 #ifndef RUNG_TESTS_GITFIX_H
 #define RUNG_TESTS_GITFIX_H
 
