@@ -86,6 +86,7 @@ static int confine(rung_task *t)
 	if (rung_repo_open(&r, t->dir) == 0 && rung_repo_workdir(r)[0]) {
 		t->root = strdup(rung_repo_workdir(r));
 		t->root_what = "the repository";
+		t->gitdir = strdup(rung_repo_gitdir(r)); /* NULL when out of memory: no cache */
 	} else {
 		t->root = strdup(t->dir);
 		t->root_what = "the task directory";
@@ -190,6 +191,7 @@ void rung_task_clear(rung_task *t)
 		free(t->include_dirs);
 		free(t->dir);
 		free(t->root);
+		free(t->gitdir);
 		rung_launch_clear(&t->launch);
 		memset(t, 0, sizeof(*t));
 		return;
@@ -197,6 +199,7 @@ void rung_task_clear(rung_task *t)
 	free(t->sidecar_own);
 	free(t->sidecar_path_own);
 	free(t->root);
+	free(t->gitdir);
 	rung_launch_clear(&t->launch);
 	rung_spec_free(t->spec);
 	free(t->dir);
@@ -241,6 +244,10 @@ int rung_task_compile(rung_compiled *out, const rung_task *t, bool reference)
 	    .root = t->root,
 	    .root_what = t->root_what,
 	};
+	/* the reference changes far less often than the kernel: its CUBIN is kept
+	 * by content in the repository's git directory and reused */
+	if (reference)
+		req.cache_gitdir = t->repo ? rung_repo_gitdir(t->repo) : t->gitdir;
 	if (reference && t->vtask) {
 		req.headers = t->vtask->ref.headers;
 		req.nheaders = t->vtask->ref.nheaders;

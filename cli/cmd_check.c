@@ -182,6 +182,7 @@ static json_t *source_json(const rung_task_source *s, const rung_compiled *c, co
 		json_object_set_new(o, "resources", kinfo_json(&c->kinfo));
 		json_object_set_new(o, "ptx_bytes", json_integer((json_int_t)c->ptx_len));
 		json_object_set_new(o, "cubin_bytes", json_integer((json_int_t)c->cubin_len));
+		json_object_set_new(o, "cached", json_boolean(c->cached));
 	} else {
 		json_object_set_new(o, "error", json_string(error));
 	}
