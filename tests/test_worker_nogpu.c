@@ -754,13 +754,16 @@ static void test_fake_worker_prints(void)
 /* A fake worker that floods its stdout and never answers is still killed:
  * output extends the 0.5 s deadline, but to 30 x 0.5 s at most. It floods its
  * stderr with lines that look like rung's own too: those reach our stderr
- * inert and bounded (64 KiB, then one line that says how much was held back). */
+ * inert and bounded (64 KiB, then one line that says how much was held back).
+ * The flood comes in bursts of 100 lines 10 ms apart (hundreds of KiB a second,
+ * far past both bounds), so that its 15 s do not take a whole core. */
 static void test_fake_worker_floods_forever(void)
 {
 	const char *exe = write_fake("flood.sh", HELLO_OK
 				     "read line\n"
-				     "while :; do printf 'flood \\033[2J \\033]52;c;eA==\\007\\n'; "
-				     "printf 'rung evil \\033[2J\\n' >&2; done\n");
+				     "while :; do i=0; while [ $i -lt 100 ]; do "
+				     "printf 'flood \\033[2J \\033]52;c;eA==\\007\\n'; "
+				     "printf 'rung evil \\033[2J\\n' >&2; i=$((i + 1)); done; sleep 0.01; done\n");
 	rung_worker_opts o = {.exe = exe};
 	rung_worker *w;
 	CHECK_INT(rung_worker_open(&w, &o), 0);

@@ -3,8 +3,9 @@
 # second check of the same task reads the reference's NVRTC output back from
 # .git/rung/cubin ("cached":true, the same resources), never the kernel's; the
 # working tree is left as it was; a changed reference compiles again; a
-# version from git (REV) is cached too; a task outside any repository keeps
-# nothing; a damaged entry is compiled again.
+# version from git (REV) is cached too; a damaged entry is compiled again; a
+# task outside any repository keeps nothing. (tests/test_compile_cache.c has
+# the key's parts one by one.)
 set -u
 : "${RUNG:?}" "${RUNG_SRC:?}"
 fail=0
@@ -43,8 +44,6 @@ j3=$("$RUNG" check --compile-only --json "$R/sgemm")
 t "a changed reference compiles again" [ "$(field reference cached <<<"$j3")" = false ]
 t "two entries" [ "$(entries)" = 2 ]
 git -C "$R" checkout -q sgemm/reference.cu
-j4=$("$RUNG" check --compile-only --json "$R/sgemm")
-t "the first reference back: read back" [ "$(field reference cached <<<"$j4")" = true ]
 
 # a version from git: the reference at HEAD, cached the same way
 h1=$("$RUNG" check --compile-only --json -C "$R" HEAD)
@@ -58,8 +57,7 @@ j5=$("$RUNG" check --compile-only --json "$R/sgemm"); rc=$?
 t "damaged entries: exit 0" [ "$rc" = 0 ]
 t "damaged entries: compiled again" [ "$(field reference cached <<<"$j5")" = false ]
 t "damaged entries: the same resources" [ "$(field reference resources <<<"$j5")" = "$(field reference resources <<<"$j1")" ]
-j6=$("$RUNG" check --compile-only --json "$R/sgemm")
-t "rewritten: read back" [ "$(field reference cached <<<"$j6")" = true ]
+t "rewritten whole" [ "$(head -c 19 "$(ls -t "$R"/.git/rung/cubin/* | head -1)")" = "rung-cubin-cache 1" ]
 
 # outside any repository: nothing is kept anywhere
 mkdir "$T/plain" && cp "$RUNG_SRC"/tests/tasks/sgemm/* "$T/plain/"
