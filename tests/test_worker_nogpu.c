@@ -1133,11 +1133,16 @@ static void test_rung_compare_cli_verified(void)
 
 /* A wrapper that does not hand fd 0 on to the worker (as compute-sanitizer's
  * launcher need not): the worker connects back through the private socket path
- * of `--connect` and still says hello (here: no driver). */
+ * of `--connect` and still says hello (here: no driver). The socket's
+ * directory is made in a TMPDIR of this case's own, so that what other tests
+ * running beside it (ctest -j) have in /tmp does not count. */
 static void test_wrapped_worker_connects_back(void)
 {
 	if (have_driver())
 		return;
+	const char *own_tmp = t_tmpdir();
+	char *saved = getenv("TMPDIR") ? strdup(getenv("TMPDIR")) : NULL;
+	setenv("TMPDIR", own_tmp, 1);
 	const char *const prefix[] = {"/bin/sh", "-c", "exec \"$0\" \"$@\" 0</dev/null", NULL};
 	rung_worker_opts o = {.exe = RUNG_BIN, .argv_prefix = prefix};
 	rung_worker *w = NULL;
@@ -1152,6 +1157,11 @@ static void test_wrapped_worker_connects_back(void)
 	t_sh(&out, "ls %s | grep -c rung-worker- || true", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
 	CHECK_STR(out, "0\n"); /* the socket path is gone */
 	free(out);
+	if (saved)
+		setenv("TMPDIR", saved, 1);
+	else
+		unsetenv("TMPDIR");
+	free(saved);
 }
 
 /* --- measured ceilings reach the speed-of-light guard ------------------------ */
