@@ -15,6 +15,7 @@
 #include "core/err.h"
 #include "core/ptxscan.h"
 #include "core/rng.h"
+#include "core/timing.h"
 #include "gpu/cubin.h"
 #include "gpu/sanitize.h"
 #include "vcs/prof_store.h"
@@ -528,7 +529,9 @@ int rung_app_evaluate(rung_result *r, rung_eval_info *info, rung_evaluator *ev, 
 	/* compiled for the spec's arch, else the device's when known, else sm_90
 	 * while the worker starts; a device of another arch gets it again */
 	const char *arch = rung_eval_arch(ev, t);
+	double t0 = rung_now_s();
 	int c = rung_eval_compile(r, kc, rc, t, arch);
+	rung_timing_lap("compile (NVRTC, kernel + reference)", t0);
 	bool gpu = !(o->flags & RUNG_EVAL_COMPILE_ONLY);
 	if (c == 0 && gpu && !(t->spec->arch && *t->spec->arch)) {
 		const rung_env *env = rung_evaluator_env(ev);

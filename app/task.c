@@ -85,6 +85,7 @@ static int find_root(rung_task *t)
 	if (rung_repo_open(&r, t->dir) == 0 && rung_repo_workdir(r)[0]) {
 		t->root = strdup(rung_repo_workdir(r));
 		t->root_what = "the repository";
+		t->gitdir = strdup(rung_repo_gitdir(r)); /* NULL when out of memory: no cache */
 	} else {
 		t->root = strdup(t->dir);
 		t->root_what = "the task directory";
@@ -224,6 +225,7 @@ void rung_task_clear(rung_task *t)
 		free(t->view_own_path);
 		free(t->view_own_ref);
 		free(t->view_own_ref_path);
+		free(t->gitdir);
 		rung_launch_clear(&t->launch);
 		memset(t, 0, sizeof(*t));
 		return;
@@ -231,6 +233,7 @@ void rung_task_clear(rung_task *t)
 	free(t->sidecar_own);
 	free(t->sidecar_path_own);
 	free(t->root);
+	free(t->gitdir);
 	rung_launch_clear(&t->launch);
 	rung_spec_free(t->spec);
 	free(t->dir);
@@ -279,6 +282,10 @@ int rung_task_compile(rung_compiled *out, const rung_task *t, bool reference)
 	    .root = t->root,
 	    .root_what = t->root_what,
 	};
+	/* the reference changes far less often than the kernel: its CUBIN is kept
+	 * by content in the repository's git directory and reused */
+	if (reference)
+		req.cache_gitdir = t->repo ? rung_repo_gitdir(t->repo) : t->gitdir;
 	if (reference && t->vtask) {
 		req.headers = t->vtask->ref.headers;
 		req.nheaders = t->vtask->ref.nheaders;

@@ -44,6 +44,10 @@ typedef struct {
 	 * directory when it is in no repository. root_what names it in messages. */
 	char *root;
 	const char *root_what;
+	/* The git directory of the repository a path target is in ("" -> NULL when
+	 * none; a version from git has repo instead): the reference's CUBIN is kept
+	 * there by content (rung_compile_req.cache_gitdir), never in the working tree. */
+	char *gitdir;
 	char **include_dirs; /* task dir + the spec's headers dirs, NULL-terminated */
 	/* A task read from git (rung_task_load_target with a REV): the kernel at rev,
 	 * spec and reference at spec_rev; sources and #included headers come from the

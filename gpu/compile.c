@@ -1,9 +1,11 @@
 /* The compile rung: NVRTC (linked) to PTX + CUBIN, ptxas -v log parsed for the
  * entry kernel. NVRTC diagnostics ("sgemm.cu(12): error: identifier \"x\" is
  * undefined") become "sgemm.cu:12: identifier \"x\" is undefined". */
+#define _GNU_SOURCE /* dladdr: the NVRTC library's file, in the CUBIN cache's key */
 #include "gpu/compile.h"
 
 #include <ctype.h>
+#include <dlfcn.h>
 #include <errno.h>
 #include <limits.h>
 #include <pthread.h>
@@ -19,6 +21,8 @@
 #include "core/err.h"
 #include "core/fs.h"
 #include "core/ptxscan.h"
+#include "core/sha256.h"
+#include "gpu/compile_cache.h"
 #include "gpu/cubin.h"
 #include "gpu/ptxas_run.h"
 #include "core/timing.h"
@@ -375,6 +379,7 @@ typedef struct {
 	int nowned, capowned;
 	int *seen;    /* indices in owned of the disk paths checked */
 	int nseen, capseen;
+	rung_sha256_ctx *key; /* the CUBIN cache's key, when one is kept: every file NVRTC opens is added */
 } src_set;
 
 static int own(src_set *x, char *p)
@@ -559,6 +564,36 @@ static int check_includes(src_set *x, const char *text, const char *dir, int dep
 	return e;
 }
 
+/* ---- the CUBIN cache's key --------------------------------------------------- */
+
+/* Adds a length-prefixed field (the length as 8 bytes, little-endian), so that
+ * no two different field lists hash alike. */
+static void key_field(rung_sha256_ctx *k, const void *data, size_t len)
+{
+	unsigned char n[8];
+	for (int i = 0; i < 8; i++)
+		n[i] = (unsigned char)((uint64_t)len >> (8 * i));
+	rung_sha256_update(k, n, sizeof(n));
+	rung_sha256_update(k, data, len);
+}
+
+static void key_str(rung_sha256_ctx *k, const char *s)
+{
+	key_field(k, s ? s : "", s ? strlen(s) : 0);
+}
+
+/* A file by name and bytes (NULL: it could not be read). */
+static void key_text(rung_sha256_ctx *k, const char *name, const char *text, size_t len)
+{
+	if (!k)
+		return;
+	key_str(k, name);
+	if (text)
+		key_field(k, text, len);
+	else
+		key_str(k, "(unreadable)");
+}
+
 /* ---- where the #includes lead ---------------------------------------------- */
 
 typedef struct {
@@ -671,6 +706,7 @@ static int confine_text(confine_walk *w, const char *text, size_t len, const cha
 		size_t tl = 0;
 		if ((e = read_header(w->x, &t, &tl, found, file, inc->line, inc->name)) < 0)
 			break;
+		key_text(w->x->key, found, t, tl);
 		char *hdir = rung_fs_dir_of(found);
 		e = hdir ? confine_text(w, t, tl, found, hdir, depth + 1) : rung_error_set(RUNG_ENOMEM, "out of memory");
 		free(hdir);
@@ -1009,6 +1045,38 @@ static int compile_cubin(rung_compiled *out, const rung_compile_req *req)
 	return 0;
 }
 
+/* The CUBIN cache's key: the disk headers (added by confine_text as it walks
+ * them), then NVRTC's version and library file, every option (the arch, -I directories, the
+ * spec's options), the file name (in the line info), the entry, the source and
+ * the in-memory headers by name and text. The toolkit's own headers are
+ * covered by its include directory and NVRTC's version. */
+static void cache_key(char out[65], rung_sha256_ctx *k, const opt_list *o, const src_set *x,
+		      const rung_compile_req *req, const char *src)
+{
+	key_str(k, "rung-cubin-key 1");
+	key_str(k, rung_nvrtc_version());
+	/* the NVRTC library itself (its version says major.minor only): path, size, time */
+	Dl_info dl;
+	struct stat st;
+	if (dladdr((void *)nvrtcCompileProgram, &dl) && dl.dli_fname && stat(dl.dli_fname, &st) == 0) {
+		char id[64];
+		snprintf(id, sizeof(id), "%lld %lld.%09ld", (long long)st.st_size, (long long)st.st_mtim.tv_sec,
+		         (long)st.st_mtim.tv_nsec);
+		key_str(k, dl.dli_fname);
+		key_str(k, id);
+	}
+	for (int i = 0; i < o->n; i++)
+		key_str(k, o->v[i]);
+	key_str(k, req->file);
+	key_str(k, req->entry);
+	key_field(k, src, req->src_len ? req->src_len - (size_t)(src - req->src) : strlen(src));
+	for (int i = 0; i < x->n; i++) {
+		key_str(k, x->names[i]);
+		key_str(k, x->texts[i]);
+	}
+	rung_sha256_final_hex(k, out);
+}
+
 int rung_compile(rung_compiled *out, const rung_compile_req *req)
 {
 	pthread_once(&cache_once, disable_compute_cache);
@@ -1033,6 +1101,12 @@ int rung_compile(rung_compiled *out, const rung_compile_req *req)
 	src_set x = {.req = req, .out = out};
 	const char *src = NULL;
 	nvrtcProgram prog = NULL;
+	rung_sha256_ctx key;
+	char key_hex[65] = "";
+	if (req->cache_gitdir && *req->cache_gitdir && req->root && *req->root) {
+		rung_sha256_init(&key);
+		x.key = &key;
+	}
 	int rc = build_options(&opts, req);
 	if (rc < 0)
 		goto done;
@@ -1049,6 +1123,14 @@ int rung_compile(rung_compiled *out, const rung_compile_req *req)
 				sprintf(out->log, "%s\n", out->error);
 		}
 		goto done;
+	}
+
+	if (x.key) {
+		cache_key(key_hex, &key, &opts, &x, req, src);
+		if (rung_compile_cache_get(out, req->cache_gitdir, key_hex) == 1) {
+			out->cached = true;
+			goto compiled;
+		}
 	}
 
 	nvrtcResult r = nvrtcCreateProgram(&prog, src, req->file, x.n, x.texts, x.names);
@@ -1114,7 +1196,10 @@ int rung_compile(rung_compiled *out, const rung_compile_req *req)
 		goto done;
 	}
 	out->cubin_len = n;
+	if (key_hex[0] && rung_compile_cache_put(req->cache_gitdir, key_hex, out) < 0)
+		rung_error_clear(); /* not kept: the next compile runs NVRTC again */
 
+compiled:;
 	int nparams = 0;
 	if (rung_ptx_entry_params(&nparams, out->ptx, out->ptx_len, out->lowered) < 0) {
 		errorf(out, "%s: '%s' is not a __global__ kernel", req->file, req->entry);

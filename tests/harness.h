@@ -31,6 +31,8 @@ extern const char *t_current;
 	t_case_failed = 1; } } while (0)
 
 #define T_RUN(fn) t_run(#fn, fn)
+/* Runs one case; with RUNG_TEST_SHARD=I/N in the environment only every Nth
+ * case from the Ith (counting from 0) runs, the others are left out. */
 void t_run(const char *name, void (*fn)(void));
 /* Prints "N passed, N failed" and returns the process exit code. */
 int t_done(void);

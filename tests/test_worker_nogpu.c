@@ -792,10 +792,6 @@ static void test_fake_worker_prints(void)
 	rung_result_clear(&r);
 }
 
-/* A fake worker that floods its stdout and never answers is still killed:
- * output extends the 0.5 s deadline, but to 30 x 0.5 s at most. It floods its
- * stderr with lines that look like rung's own too: those reach our stderr
- * inert and bounded (64 KiB, then one line that says how much was held back). */
 /* The flood cap (issue 25): output extends the deadline to 30 windows after the
  * last message, but never past 20 s of it unless the window itself is longer. */
 static void test_capture_flood_cap(void)
@@ -811,12 +807,19 @@ static void test_capture_flood_cap(void)
 	CHECK_INT(rung__capture_cap(&c), 1000 + 60000);
 }
 
+/* A fake worker that floods its stdout and never answers is still killed:
+ * output extends the 0.5 s deadline, but to 30 x 0.5 s at most. It floods its
+ * stderr with lines that look like rung's own too: those reach our stderr
+ * inert and bounded (64 KiB, then one line that says how much was held back).
+ * The flood comes in bursts of 100 lines 10 ms apart (hundreds of KiB a second,
+ * far past both bounds), so that its 15 s do not take a whole core. */
 static void test_fake_worker_floods_forever(void)
 {
 	const char *exe = write_fake("flood.sh", HELLO_OK
 				     "read line\n"
-				     "while :; do printf 'flood \\033[2J \\033]52;c;eA==\\007\\n'; "
-				     "printf 'rung evil \\033[2J\\n' >&2; done\n");
+				     "while :; do i=0; while [ $i -lt 100 ]; do "
+				     "printf 'flood \\033[2J \\033]52;c;eA==\\007\\n'; "
+				     "printf 'rung evil \\033[2J\\n' >&2; i=$((i + 1)); done; sleep 0.01; done\n");
 	rung_worker_opts o = {.exe = exe};
 	rung_worker *w;
 	CHECK_INT(rung_worker_open(&w, &o), 0);
@@ -1186,11 +1189,16 @@ static void test_rung_compare_cli_verified(void)
 
 /* A wrapper that does not hand fd 0 on to the worker (as compute-sanitizer's
  * launcher need not): the worker connects back through the private socket path
- * of `--connect` and still says hello (here: no driver). */
+ * of `--connect` and still says hello (here: no driver). The socket's
+ * directory is made in a TMPDIR of this case's own, so that what other tests
+ * running beside it (ctest -j) have in /tmp does not count. */
 static void test_wrapped_worker_connects_back(void)
 {
 	if (have_driver())
 		return;
+	const char *own_tmp = t_tmpdir();
+	char *saved = getenv("TMPDIR") ? strdup(getenv("TMPDIR")) : NULL;
+	setenv("TMPDIR", own_tmp, 1);
 	const char *const prefix[] = {"/bin/sh", "-c", "exec \"$0\" \"$@\" 0</dev/null", NULL};
 	rung_worker_opts o = {.exe = RUNG_BIN, .argv_prefix = prefix};
 	rung_worker *w = NULL;
@@ -1205,6 +1213,11 @@ static void test_wrapped_worker_connects_back(void)
 	t_sh(&out, "ls %s | grep -c rung-worker- || true", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
 	CHECK_STR(out, "0\n"); /* the socket path is gone */
 	free(out);
+	if (saved)
+		setenv("TMPDIR", saved, 1);
+	else
+		unsetenv("TMPDIR");
+	free(saved);
 }
 
 /* --- measured ceilings reach the speed-of-light guard ------------------------ */

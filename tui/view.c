@@ -910,14 +910,39 @@ static void dump_attr_line(FILE *f, WINDOW *w, int y, int wd)
 		line);
 }
 
+/* Line y of window w as text (multibyte, trailing blanks dropped). */
+static void screen_line(char mb[4096], WINDOW *w, int y)
+{
+	int wd = getmaxx(w);
+	wchar_t wbuf[1024];
+	int n = mvwinnwstr(w, y, 0, wbuf, wd < 1023 ? wd : 1023);
+	if (n < 0)
+		n = 0;
+	wbuf[n] = 0;
+	size_t len = wcstombs(mb, wbuf, 4095);
+	if (len == (size_t)-1)
+		len = 0;
+	mb[len] = 0;
+	while (len > 0 && mb[len - 1] == ' ')
+		mb[--len] = 0;
+}
+
+/* The windows a dump shows, top to bottom (NULL where there is none). */
+static void screen_windows(rung_tui *t, WINDOW *wins[2])
+{
+	rung_view *v = rung_tui_current(t);
+	wins[0] = v ? v->win : NULL;
+	wins[1] = t->status;
+}
+
 static int dump(rung_tui *t, const char *path, bool attrs)
 {
 	FILE *f = fopen(path, "w");
 	if (!f)
 		return rung_error_set(RUNG_EIO, "%s: %s", path, strerror(errno));
 	draw_frame(t);
-	rung_view *v = rung_tui_current(t);
-	WINDOW *wins[2] = {v ? v->win : NULL, t->status};
+	WINDOW *wins[2];
+	screen_windows(t, wins);
 	for (int k = 0; k < 2; k++) {
 		WINDOW *w = wins[k];
 		if (!w)
@@ -928,23 +953,29 @@ static int dump(rung_tui *t, const char *path, bool attrs)
 				dump_attr_line(f, w, y, wd);
 				continue;
 			}
-			wchar_t wbuf[1024];
-			int n = mvwinnwstr(w, y, 0, wbuf, wd < 1023 ? wd : 1023);
-			if (n < 0)
-				n = 0;
-			wbuf[n] = 0;
 			char mb[4096];
-			size_t len = wcstombs(mb, wbuf, sizeof(mb) - 1);
-			if (len == (size_t)-1)
-				len = 0;
-			mb[len] = 0;
-			while (len > 0 && mb[len - 1] == ' ')
-				mb[--len] = 0;
+			screen_line(mb, w, y);
 			fprintf(f, "%s\n", mb);
 		}
 	}
 	fclose(f);
 	return 0;
+}
+
+/* True when a line of the screen, drawn now, contains text. */
+static bool screen_has(rung_tui *t, const char *text)
+{
+	draw_frame(t);
+	WINDOW *wins[2];
+	screen_windows(t, wins);
+	for (int k = 0; k < 2; k++)
+		for (int y = 0; wins[k] && y < getmaxy(wins[k]); y++) {
+			char mb[4096];
+			screen_line(mb, wins[k], y);
+			if (strstr(mb, text))
+				return true;
+		}
+	return false;
 }
 
 int rung_tui_dump(rung_tui *t, const char *path)
@@ -1054,6 +1085,21 @@ int rung_tui_script_command(rung_tui *t, const char *line)
 			apply_events(t);
 			waited = 1;
 		}
+		return 0;
+	}
+	if (!strcmp(cmd, "until")) {
+		/* apply live updates until a line of the screen contains TEXT, for SECS at
+		 * most; then the script goes on either way (its next :dump shows what is there) */
+		double secs = 0;
+		int toff = 0;
+		if (sscanf(args, "%lf %n", &secs, &toff) < 1 || secs <= 0 || !args[toff])
+			return rung_error_set(RUNG_EINVAL, ":until SECS TEXT expected");
+		const char *text = args + toff;
+		struct pollfd p = {rung_model_event_fd(t->model), POLLIN, 0};
+		double t0 = rung_now_s();
+		while (!screen_has(t, text) && rung_now_s() - t0 < secs)
+			if (poll(&p, 1, 50) > 0)
+				apply_events(t);
 		return 0;
 	}
 	if (!strcmp(cmd, "sleep")) {

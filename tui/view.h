@@ -220,7 +220,9 @@ int rung_tui_dump(rung_tui *t, const char *path);
  * style changes, role from the cell's colour pair ("-": no pair, as with NO_COLOR). */
 int rung_tui_dump_attrs(rung_tui *t, const char *path);
 /* Handles a script line (":dump x", ":dump-attrs x", ":resize 20x6", ":event ...", ":wait", ":click Y X",
- * ":mouse click|wheel-up|wheel-down Y X" (through curses' event queue), ":type TEXT"). */
+ * ":mouse click|wheel-up|wheel-down Y X" (through curses' event queue), ":type TEXT", ":sleep SECS"
+ * (live updates for SECS), ":until SECS TEXT" (live updates until a line of the screen contains
+ * TEXT, SECS at most; the script goes on either way)). */
 int rung_tui_script_command(rung_tui *t, const char *line);
 /* Feeds one key through the keymap / prompt as if typed. */
 void rung_tui_key(rung_tui *t, int key);

@@ -16,8 +16,9 @@ export TZ=UTC
 fail() { echo "FAIL: $*"; exit 1; }
 export XDG_CONFIG_HOME=$T/config
 mkdir -p "$XDG_CONFIG_HOME/rung"
-# three compiles take well under a second (5 s: sanitizer builds, a loaded machine)
-printf ':sleep 5\n:dump v.txt\nQ\n' > "$T/keys"
+# three compiles take well under a second: the screen is taken as soon as they
+# are in (60 s at most: sanitizer builds, a loaded machine)
+printf ':until 60 3 evaluated\n:dump v.txt\nQ\n' > "$T/keys"
 printf ':sleep 2\n:dump v.txt\nQ\n' > "$T/keys_off"
 # open the workbench; $@: options. Leaves the screen in $T/v.txt, stderr in $T/err.
 # KEYS=keys_off where nothing should run (no need to wait as long).

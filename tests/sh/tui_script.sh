@@ -35,6 +35,20 @@ grep -q "\[steer\]" "$T/steer.txt" || fail "steer screen"
 # j moved to "tile it"; 3 set its verdict to baseline through git notes
 note=$(git -C "$REPO" notes --ref=rung show HEAD~1) || fail "no note"
 grep -q "^verdict: baseline$" <<<"$note" || fail "verdict not written: $note"
+# :until SECS TEXT: live updates until the screen shows TEXT (at once here), or
+# SECS at most when it never does; the script goes on either way
+printf ':until 30 3 versions, 0 evaluated\n:dump u1.txt\n:until 0.5 no such text on any screen\n:dump u2.txt\nQ\n' >"$T/keys"
+t0=$(date +%s%N)
+RUNG_TUI_SCRIPT="$T/keys" RUNG_TUI_DUMP_DIR="$T" COLUMNS=100 LINES=20 "$RUNG" tui -C "$REPO" \
+	>"$T/out" 2>&1 || fail ":until: rung tui exited $?: $(cat "$T/out")"
+ms=$((($(date +%s%N) - t0) / 1000000))
+grep -q "3 versions, 0 evaluated" "$T/u1.txt" || fail ":until: $(head -2 "$T/u1.txt")"
+grep -q "naive sgemm" "$T/u2.txt" || fail ":until that never matched: no screen after it"
+[ "$ms" -ge 500 ] || fail ":until 0.5 on text never shown returned after $ms ms"
+[ "$ms" -lt 20000 ] || fail ":until took $ms ms"
+printf ':until 3\nQ\n' >"$T/keys"
+RUNG_TUI_SCRIPT="$T/keys" RUNG_TUI_DUMP_DIR="$T" "$RUNG" tui -C "$REPO" </dev/null >"$T/err" 2>&1 && fail ":until without TEXT accepted"
+grep -q "keys:1: :until SECS TEXT expected" "$T/err" || fail ":until without TEXT: $(cat "$T/err")"
 # a bad theme name is a clean error
 "$RUNG" tui -C "$REPO" --theme no-such-theme </dev/null >"$T/err" 2>&1 && fail "bad theme accepted"
 grep -q "theme 'no-such-theme' not found" "$T/err" || fail "theme error: $(cat "$T/err")"

@@ -62,7 +62,7 @@ grep -q "stalls: that was the last of the 2 most sampled lines" "$T/j4.txt" || f
 # step, b = the warp-tiled one; each side's stall share per line, and on
 # changed lines the share's change (b - a)
 "$RUNG" demo --no-tui "$T/demo" >/dev/null 2>&1 || fail "rung demo"
-printf '%s\n' 'j' 'j' 'j' 'j' 'a' 'k' 'k' 'b' 'c' ':sleep 12' ':dump cmp.txt' 'Q' >"$T/keys"
+printf '%s\n' 'j' 'j' 'j' 'j' 'a' 'k' 'k' 'b' 'c' ':until 120 SASS diff a -> b:' ':dump cmp.txt' 'Q' >"$T/keys"
 RUNG_TUI_SCRIPT="$T/keys" RUNG_TUI_DUMP_DIR="$T" COLUMNS=160 LINES=200 LC_ALL=C "$RUNG" tui --no-auto-eval -C "$T/demo" sgemm \
 	>"$T/out" 2>&1 || fail "rung tui exited $?: $(cat "$T/out")"
 c=$(cat "$T/cmp.txt")

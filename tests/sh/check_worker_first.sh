@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# rung check starts its GPU worker before it reads the task (#31 item 1): the
+# worker's CUDA context, the longest lap of a check, is made while the spec,
+# the sources and the store are read and the kernel compiles. Seen here with
+# a fake worker that leaves a mark when it starts: a target that does not
+# exist still fails with exit 2 and its message, and the worker was started
+# (and is gone again); --compile-only starts none; a good task gets its
+# verdict from the same worker.
+set -u
+: "${RUNG:?}" "${RUNG_SRC:?}"
+fail=0
+t() { # t NAME CONDITION...
+	local name=$1; shift
+	if "$@"; then echo "ok   $name"; else echo "FAIL $name"; fail=1; fi
+}
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+# the fake: a mark with its pid, then "no device" (rung's own no-GPU path)
+cat >"$T/worker.sh" <<EOF
+#!/bin/bash
+echo \$\$ >>"$T/started"
+printf '%s\n' '{"type":"hello","proto":1,"ok":false,"reason":"fake: no device"}' >&0
+EOF
+chmod +x "$T/worker.sh"
+export RUNG_WORKER_EXE="$T/worker.sh"
+cd "$T"
+
+err=$("$RUNG" check no-such-task 2>&1); rc=$?
+t "a missing target: exit 2" [ "$rc" = 2 ]
+t "a missing target: its message" grep -q "^rung check: " <<<"$err"
+t "the worker was started before the task was read" [ -s "$T/started" ]
+sleep 0.2
+pid=$(head -1 "$T/started" 2>/dev/null)
+t "and is gone" [ -n "$pid" ] && ! kill -0 "$pid" 2>/dev/null
+
+rm -f "$T/started"
+cp -r "$RUNG_SRC/tests/tasks/sgemm" "$T/sgemm"
+out=$("$RUNG" check --compile-only sgemm 2>&1); rc=$?
+t "--compile-only: exit 0" [ "$rc" = 0 ]
+t "--compile-only starts no worker" [ ! -e "$T/started" ]
+
+out=$("$RUNG" check sgemm 2>&1); rc=$?
+t "a task: exit 4 (no GPU)" [ "$rc" = 4 ]
+t "a task: the fake's reason" grep -q "^\[run\] SKIPPED fake: no device" <<<"$out"
+t "a task: one worker" [ "$(wc -l <"$T/started")" = 1 ]
+exit "$fail"

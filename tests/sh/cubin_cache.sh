@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# The reference's CUBIN cache (docs/CLI.md, "The reference's CUBIN cache"): the
+# second check of the same task reads the reference's NVRTC output back from
+# .git/rung/cubin ("cached":true, the same resources), never the kernel's; the
+# working tree is left as it was; a changed reference compiles again; a
+# version from git (REV) is cached too; a damaged entry is compiled again; a
+# task outside any repository keeps nothing. (tests/test_compile_cache.c has
+# the key's parts one by one.)
+set -u
+: "${RUNG:?}" "${RUNG_SRC:?}"
+fail=0
+t() { # t NAME CONDITION...
+	local name=$1; shift
+	if "$@"; then echo "ok   $name"; else echo "FAIL $name"; fail=1; fi
+}
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+export GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@t GIT_COMMITTER_NAME=t GIT_COMMITTER_EMAIL=t@t
+R=$T/r
+git init -q "$R" && mkdir "$R/sgemm" && cp "$RUNG_SRC"/tests/tasks/sgemm/* "$R/sgemm/"
+git -C "$R" add -A && git -C "$R" commit -qm one
+# field SOURCE KEY: a value of the "kernel" or "reference" object of check --json
+field() { python3 -c 'import json, sys; d = json.loads(sys.stdin.read()); print(json.dumps(d[sys.argv[1]].get(sys.argv[2])))' "$@"; }
+entries() { find "$R/.git/rung/cubin" -type f 2>/dev/null | wc -l; }
+
+j1=$("$RUNG" check --compile-only --json "$R/sgemm"); rc=$?
+t "first check exits 0" [ "$rc" = 0 ]
+t "first: the reference compiled" [ "$(field reference cached <<<"$j1")" = false ]
+t "first: one entry in .git/rung/cubin" [ "$(entries)" = 1 ]
+j2=$("$RUNG" check --compile-only --json "$R/sgemm"); rc=$?
+t "second check exits 0" [ "$rc" = 0 ]
+t "second: the reference read back" [ "$(field reference cached <<<"$j2")" = true ]
+t "second: the kernel compiled all the same" [ "$(field kernel cached <<<"$j2")" = false ]
+t "second: the same reference resources" [ "$(field reference resources <<<"$j2")" = "$(field reference resources <<<"$j1")" ]
+t "second: the same reference sizes" [ "$(field reference cubin_bytes <<<"$j2")/$(field reference ptx_bytes <<<"$j2")" = \
+	"$(field reference cubin_bytes <<<"$j1")/$(field reference ptx_bytes <<<"$j1")" ]
+t "still one entry" [ "$(entries)" = 1 ]
+st=$(git -C "$R" status --porcelain --ignored)
+t "the working tree is untouched ($st)" [ -z "$st" ]
+
+# a changed reference compiles again, and its entry joins the first
+echo '// a comment changes the line info' >>"$R/sgemm/reference.cu"
+j3=$("$RUNG" check --compile-only --json "$R/sgemm")
+t "a changed reference compiles again" [ "$(field reference cached <<<"$j3")" = false ]
+t "two entries" [ "$(entries)" = 2 ]
+git -C "$R" checkout -q sgemm/reference.cu
+
+# a version from git: the reference at HEAD, cached the same way
+h1=$("$RUNG" check --compile-only --json -C "$R" HEAD)
+h2=$("$RUNG" check --compile-only --json -C "$R" HEAD)
+t "REV: exit 0, the reference's resources" [ "$(field reference resources <<<"$h1")" = "$(field reference resources <<<"$j1")" ]
+t "REV: the second reads the reference back" [ "$(field reference cached <<<"$h2")" = true ]
+
+# a damaged entry is compiled again and rewritten
+for f in "$R"/.git/rung/cubin/*; do head -c 100 "$f" >"$f.cut" && mv "$f.cut" "$f"; done
+j5=$("$RUNG" check --compile-only --json "$R/sgemm"); rc=$?
+t "damaged entries: exit 0" [ "$rc" = 0 ]
+t "damaged entries: compiled again" [ "$(field reference cached <<<"$j5")" = false ]
+t "damaged entries: the same resources" [ "$(field reference resources <<<"$j5")" = "$(field reference resources <<<"$j1")" ]
+t "rewritten whole" [ "$(head -c 19 "$(ls -t "$R"/.git/rung/cubin/* | head -1)")" = "rung-cubin-cache 1" ]
+
+# outside any repository: nothing is kept anywhere
+mkdir "$T/plain" && cp "$RUNG_SRC"/tests/tasks/sgemm/* "$T/plain/"
+(cd "$T" && GIT_CEILING_DIRECTORIES=$T "$RUNG" check --compile-only --json plain >"$T/p1" && GIT_CEILING_DIRECTORIES=$T "$RUNG" check --compile-only --json plain >"$T/p2")
+t "no repository: compiled both times" [ "$(field reference cached <"$T/p2")" = false ]
+t "no repository: nothing written" [ "$(find "$T/plain" -newer "$T/p1" | wc -l)" = 0 ] &&
+	t "no repository: the task directory has only its files" [ "$(ls -A "$T/plain" | tr '\n' ' ')" = "reference.cu rung.ini sgemm.cu " ]
+
+[ "$fail" = 0 ] && echo "cubin cache: ok"
+exit "$fail"
