@@ -10,6 +10,7 @@
 #include <stdbool.h>
 
 #include "app/evaluate.h"
+#include "app/pool.h"
 #include "app/session.h"
 
 /* Progress of version index (0-based) of total: the protocol's step, fraction
@@ -28,6 +29,12 @@ typedef struct {
 	/* set while a version runs (for the progress callback) */
 	int index, total;
 	const rung_version *cur;
+	/* A pool of workers (app/pool.h, borrowed; NULL: the evaluator's own
+	 * worker). rung_evaler_run_all then hands each version's GPU rungs to the
+	 * next free worker, the compile on that worker's thread, and stores the
+	 * results in order on the calling thread, under each result's own device.
+	 * No-op reuse, the sanitize rung and progress messages are left out there. */
+	rung_pool *pool;
 	/* Asked to stop (any thread): the versions not started yet are left. */
 	volatile int cancel;
 } rung_evaler;
