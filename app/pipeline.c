@@ -28,6 +28,24 @@ int rung_evaler_open(rung_evaler *e, rung_vctx *c, unsigned flags)
 	return 0;
 }
 
+int rung_evaler_open_pool(rung_evaler *e, rung_vctx *c, unsigned flags, rung_pool *pool)
+{
+	if (!pool || pool->n < 1 || (flags & RUNG_EVAL_COMPILE_ONLY))
+		return rung_evaler_open(e, c, flags);
+	memset(e, 0, sizeof(*e));
+	e->c = c;
+	e->opts.flags = flags;
+	e->pool = pool;
+	e->ev.store = c->store;
+	e->ev.w = pool->m[0].w; /* borrowed: the device as the first worker sees it, no process of our own */
+	const rung_env *env = rung_evaluator_env(&e->ev);
+	if (env)
+		e->env = *env;
+	else
+		snprintf(e->no_gpu, sizeof(e->no_gpu), "%s", e->ev.no_gpu);
+	return 0;
+}
+
 void rung_evaler_retarget(rung_evaler *e, rung_vctx *c)
 {
 	e->c = c;
@@ -39,6 +57,8 @@ void rung_evaler_retarget(rung_evaler *e, rung_vctx *c)
 
 void rung_evaler_close(rung_evaler *e)
 {
+	if (e->pool)
+		e->ev.w = NULL; /* the pool's */
 	rung_evaluator_close(&e->ev);
 }
 

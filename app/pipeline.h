@@ -42,6 +42,9 @@ typedef struct {
 /* Opens the worker and reads the device; never fails for a missing GPU (then
  * e->env.valid is false and e->no_gpu says why). flags: RUNG_EVAL_*. */
 int rung_evaler_open(rung_evaler *e, rung_vctx *c, unsigned flags);
+/* The same with a pool (app/pool.h, opened, borrowed until close): no worker
+ * of the evaluator's own; the device is read from the pool's first worker. */
+int rung_evaler_open_pool(rung_evaler *e, rung_vctx *c, unsigned flags, rung_pool *pool);
 void rung_evaler_close(rung_evaler *e);
 /* The same worker for another session (a task switch in the workbench): the
  * store and the measured ceilings are c's from now on. */

@@ -183,25 +183,25 @@ int rung_cmd_eval(int argc, char **argv)
 	}
 	if (nv == 0)
 		printf("nothing to evaluate: every version has a stored result (use --all to run them again)\n");
-	rung_evaler ev;
-	if (nv && rung_evaler_open(&ev, &c, flags) < 0) {
-		fprintf(stderr, "rung eval: %s\n", rung_error_last());
-		free(vs);
-		rung_vctx_close(&c);
-		return RUNG_EXIT_INTERNAL;
-	}
 	rung_pool pool;
 	bool pooled = false;
 	if (nv && eo.workers && !(flags & RUNG_EVAL_COMPILE_ONLY)) {
 		if (rung_pool_parse(&pool, eo.workers) < 0 || rung_pool_open(&pool) < 0) {
 			fprintf(stderr, "rung eval: %s\n", rung_error_last());
-			rung_evaler_close(&ev);
 			free(vs);
 			rung_vctx_close(&c);
 			return rung_error_last_code() == RUNG_EUSAGE ? RUNG_EXIT_USAGE : RUNG_EXIT_INTERNAL;
 		}
 		pooled = true;
-		ev.pool = &pool;
+	}
+	rung_evaler ev;
+	if (nv && rung_evaler_open_pool(&ev, &c, flags, pooled ? &pool : NULL) < 0) {
+		if (pooled)
+			rung_pool_close(&pool);
+		fprintf(stderr, "rung eval: %s\n", rung_error_last());
+		free(vs);
+		rung_vctx_close(&c);
+		return RUNG_EXIT_INTERNAL;
 	}
 	rung_cli_bar bar = {.cmd = "eval", .index = -1, .last_step = -1};
 	if (nv && !pooled && !ev.env.valid && !(flags & RUNG_EVAL_COMPILE_ONLY))
@@ -234,9 +234,9 @@ int rung_cmd_eval(int argc, char **argv)
 			gpu_ok || (flags & RUNG_EVAL_COMPILE_ONLY) ? "" : "; no GPU: nothing stored");
 		if (!rc && !gpu_ok && !(flags & RUNG_EVAL_COMPILE_ONLY))
 			rc = RUNG_EXIT_NOGPU;
+		rung_evaler_close(&ev);
 		if (pooled)
 			rung_pool_close(&pool);
-		rung_evaler_close(&ev);
 	}
 	if (!rc && failed)
 		rc = RUNG_EXIT_FAIL;

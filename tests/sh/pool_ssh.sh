@@ -77,16 +77,19 @@ grep -qE "^$a .*\[worker ssh:(alpha|beta)\]$" <<<"$out" || fail "version a names
 grep -qE "^$b .*\[worker ssh:(alpha|beta)\]$" <<<"$out" || fail "version b names no ssh worker"
 grep -q "^stats: worker ssh:alpha: " <<<"$out" && grep -q "^stats: worker ssh:beta: " <<<"$out" || fail "no per-worker stats"
 
-# the remote rung: a wrapper that hangs on its first start (pid noted), then execs rung
+# the remote rung: a wrapper that hangs on its second start (pid noted): the
+# first is the first host's hello when the batch opens, the second the other
+# host's, at its first job
 cat >"$T/slow-rung" <<EOF
 #!/bin/bash
-if mkdir "$T/first" 2>/dev/null; then echo \$\$ >"$T/remote.pid"; exec sleep 300; fi
+mkdir "$T/first" 2>/dev/null && exec "$RUNG" "\$@"
+if mkdir "$T/second" 2>/dev/null; then echo \$\$ >"$T/remote.pid"; exec sleep 300; fi
 exec "$RUNG" "\$@"
 EOF
 chmod +x "$T/slow-rung"
 
 # 2. the remote worker killed before it says hello: re-run on the other host
-RUNG_REMOTE_RUNG=$T/slow-rung "$RUNG" eval -C "$R" --task t "$a" --workers ssh:alpha,beta >"$T/out2" 2>&1 &
+RUNG_REMOTE_RUNG=$T/slow-rung "$RUNG" eval -C "$R" --task t --all --workers ssh:alpha,beta >"$T/out2" 2>&1 &
 EV=$!
 for _ in $(seq 100); do [ -s "$T/remote.pid" ] && break; sleep 0.1; done
 [ -s "$T/remote.pid" ] || fail "the remote worker never started"
@@ -94,8 +97,8 @@ kill -9 "$(cat "$T/remote.pid")"
 wait $EV
 out=$(cat "$T/out2")
 echo "$out"
-grep -qE "^$a .*\[worker ssh:(alpha|beta) \(re-run after ssh:(alpha|beta): worker exited" <<<"$out" || fail "kill: not re-run on the other host"
-[ "$(grep -c "^$a " <<<"$out")" = 1 ] || fail "kill: the version's result is not there exactly once"
+[ "$(grep -cE "\[worker ssh:alpha \(re-run after ssh:beta: worker exited" <<<"$out")" = 1 ] || fail "kill: not re-run once on the other host"
+[ "$(grep -c "^$a " <<<"$out")" = 1 ] && [ "$(grep -c "^$b " <<<"$out")" = 1 ] || fail "kill: not one result per version"
 
 # 3. the ssh client killed: an ssh in PATH that notes its pid and execs the real one
 mkdir "$T/bin"
@@ -105,16 +108,16 @@ echo \$\$ >>"$T/ssh.pids"
 exec $(command -v ssh) "\$@"
 EOF
 chmod +x "$T/bin/ssh"
-rmdir "$T/first"; rm -f "$T/remote.pid"
-PATH=$T/bin:$PATH RUNG_REMOTE_RUNG=$T/slow-rung "$RUNG" eval -C "$R" --task t "$b" --workers ssh:beta,alpha >"$T/out3" 2>&1 &
+rmdir "$T/first" "$T/second"; rm -f "$T/remote.pid"
+PATH=$T/bin:$PATH RUNG_REMOTE_RUNG=$T/slow-rung "$RUNG" eval -C "$R" --task t --all --workers ssh:beta,alpha >"$T/out3" 2>&1 &
 EV=$!
 for _ in $(seq 100); do [ -s "$T/remote.pid" ] && break; sleep 0.1; done
 [ -s "$T/remote.pid" ] || fail "the remote worker never started (3)"
-kill -9 "$(head -1 "$T/ssh.pids")"
+kill -9 "$(sed -n 2p "$T/ssh.pids")" # the second ssh: alpha's
 wait $EV
 out=$(cat "$T/out3")
 echo "$out"
-grep -qE "^$b .*re-run after ssh:" <<<"$out" || fail "ssh client killed: not re-run"
+[ "$(grep -cE "\[worker ssh:beta \(re-run after ssh:alpha: " <<<"$out")" = 1 ] || fail "ssh client killed: not re-run once"
 kill -9 "$(cat "$T/remote.pid")" 2>/dev/null
 
 # 4. lost on both: FAILED with both reasons, the exit code says a rung failed
