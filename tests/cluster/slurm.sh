@@ -69,6 +69,11 @@ EOF
 
 rung_slurm_stop() {
 	local p
+	if [ -n "${SLURM_CONF:-}" ] && [ ${#RUNG_SLURM_PIDS[@]} -gt 0 ]; then
+		# the steps first (their slurmstepd would outlive slurmd)
+		scancel --user="$(id -un)" 2>/dev/null
+		for _ in $(seq 50); do [ -z "$(squeue -h 2>/dev/null)" ] && break; sleep 0.1; done
+	fi
 	for p in "${RUNG_SLURM_PIDS[@]}"; do
 		kill "$p" 2>/dev/null
 	done
