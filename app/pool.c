@@ -15,8 +15,8 @@ enum { J_QUEUED, J_RUNNING, J_ENDED };
 
 typedef struct {
 	int state, attempts;
-	int last_member;     /* the member it was lost on (-1) */
-	char after[400];     /* "label: reason" of the lost attempt */
+	int last_member; /* the member it was lost on (-1) */
+	char after[400]; /* "label: reason" of the lost attempt */
 } pjob;
 
 struct rung_pool_run {
@@ -107,15 +107,16 @@ static int parse_local(rung_pool *p, const char *v)
 	char *end;
 	long count = strchr(v, ',') ? -1 : strtol(v, &end, 10);
 	if (count >= 0 && (*end || count < 1 || count > RUNG_POOL_MAX))
-		return rung_error_set(RUNG_EUSAGE, "--workers local:%s: give a count (1..%d) or a device list (0,1,3)", v,
-				      RUNG_POOL_MAX);
+		return rung_error_set(RUNG_EUSAGE, "--workers local:%s: give a count (1..%d) or a device list (0,1,3)",
+		                      v, RUNG_POOL_MAX);
 	const char *s = v;
 	for (long i = 0; count >= 0 ? i < count : *s; i++) {
 		long dev = i;
 		if (count < 0) {
 			dev = strtol(s, &end, 10);
 			if (end == s || (*end && *end != ',') || dev < 0 || dev > 1023)
-				return rung_error_set(RUNG_EUSAGE, "--workers local:%s: '%s' is not a device number", v, s);
+				return rung_error_set(RUNG_EUSAGE, "--workers local:%s: '%s' is not a device number", v,
+				                      s);
 			s = *end ? end + 1 : end;
 		}
 		char label[64], d[16];
@@ -194,7 +195,7 @@ static int parse_slurm(rung_pool *p, const char *v)
 	long count = strtol(v, &end, 10);
 	if (end == v || (*end && *end != ',') || count < 1 || count > RUNG_POOL_MAX)
 		return rung_error_set(RUNG_EUSAGE, "--workers slurm:%s: give the number of workers (1..%d) first", v,
-				      RUNG_POOL_MAX);
+		                      RUNG_POOL_MAX);
 	char partition[128] = "", gres[128] = "";
 	char *dup = strdup(*end ? end + 1 : "");
 	if (!dup)
@@ -205,8 +206,8 @@ static int parse_slurm(rung_pool *p, const char *v)
 			*val++ = 0;
 		char *dst = !strcmp(o, "partition") ? partition : !strcmp(o, "gres") ? gres : NULL;
 		if (!dst || !val || !plain_name(val) || strlen(val) >= sizeof(partition))
-			rc = rung_error_set(RUNG_EUSAGE, "--workers slurm: '%s%s%s' is not partition=NAME or gres=SPEC", o,
-					    val ? "=" : "", val ? val : "");
+			rc = rung_error_set(RUNG_EUSAGE, "--workers slurm: '%s%s%s' is not partition=NAME or gres=SPEC",
+			                    o, val ? "=" : "", val ? val : "");
 		else
 			snprintf(dst, sizeof(partition), "%s", val);
 	}
@@ -243,8 +244,10 @@ int rung_pool_parse(rung_pool *p, const char *spec)
 	else if (!strncmp(spec, "slurm:", 6))
 		rc = parse_slurm(p, spec + 6);
 	else
-		rc = rung_error_set(RUNG_EUSAGE, "--workers '%s': give local:N, local:0,1,3, ssh:HOST[,HOST] or "
-					     "slurm:N[,partition=P][,gres=G]", spec);
+		rc = rung_error_set(RUNG_EUSAGE,
+		                    "--workers '%s': give local:N, local:0,1,3, ssh:HOST[,HOST] or "
+		                    "slurm:N[,partition=P][,gres=G]",
+		                    spec);
 	if (rc)
 		p->n = 0;
 	return rc;
@@ -253,8 +256,8 @@ int rung_pool_parse(rung_pool *p, const char *spec)
 int rung_pool_open(rung_pool *p)
 {
 	for (int i = 0; i < p->n; i++) {
-		rung_worker_opts o = {.exe = p->m[i].exe[0] ? p->m[i].exe : NULL, .argv_prefix = p->m[i].argv,
-				      .stdio = p->m[i].stdio};
+		rung_worker_opts o = {
+		    .exe = p->m[i].exe[0] ? p->m[i].exe : NULL, .argv_prefix = p->m[i].argv, .stdio = p->m[i].stdio};
 		int rc = rung_worker_open(&p->m[i].w, &o);
 		if (rc) {
 			rung_pool_close(p);

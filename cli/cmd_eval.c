@@ -25,6 +25,7 @@
 #include "app/evaluate.h"
 #include "cli/cli.h"
 #include "app/pipeline.h"
+#include "tui/theme.h"
 
 typedef struct {
 	int failed, cached, internal, sanitize_skipped;
@@ -185,6 +186,17 @@ int rung_cmd_eval(int argc, char **argv)
 		printf("nothing to evaluate: every version has a stored result (use --all to run them again)\n");
 	rung_pool pool;
 	bool pooled = false;
+	rung_config cfg; /* workers = SPEC when --workers is not given */
+	if (nv && !eo.workers && !(flags & RUNG_EVAL_COMPILE_ONLY)) {
+		if (rung_config_read(&cfg) < 0) {
+			fprintf(stderr, "rung eval: %s\n", rung_error_last());
+			free(vs);
+			rung_vctx_close(&c);
+			return RUNG_EXIT_USAGE;
+		}
+		if (cfg.workers[0])
+			eo.workers = cfg.workers;
+	}
 	if (nv && eo.workers && !(flags & RUNG_EVAL_COMPILE_ONLY)) {
 		if (rung_pool_parse(&pool, eo.workers) < 0 || rung_pool_open(&pool) < 0) {
 			fprintf(stderr, "rung eval: %s\n", rung_error_last());

@@ -387,6 +387,13 @@ static int worker_start(rung_worker *w)
 		worker_reap(w, true, 0);
 		return rung_error_set(RUNG_EIO, "worker protocol: expected hello, got '%s'", m.type);
 	}
+	json_int_t proto = json_integer_value(json_object_get(m.json, "proto"));
+	if (proto != RUNG_PROTO_VERSION) { /* a remote rung of another build (app/pool.h) */
+		rung_msg_clear(&m);
+		worker_reap(w, true, 0);
+		return rung_error_set(RUNG_EIO, "worker protocol %lld, this rung speaks %d: the worker's rung is another build",
+				      (long long)proto, RUNG_PROTO_VERSION);
+	}
 	if (!json_is_true(json_object_get(m.json, "ok"))) {
 		const char *reason = json_string_value(json_object_get(m.json, "reason"));
 		snprintf(w->nodev_reason, sizeof(w->nodev_reason), "%s", reason ? reason : "no CUDA device");

@@ -133,7 +133,18 @@ echo "$out"
 grep -qE "^$a .*FAIL.*worker lost twice: .* on ssh:(alpha|beta); .* on ssh:(alpha|beta)" <<<"$out" || fail "lost twice: not FAILED with both reasons"
 grep -q "1 failed" <<<"$out" || fail "lost twice: not counted as failed"
 
-# 5. a host name that would be an option is refused (exit 2)
+# 5. a remote rung of another build (its hello names another protocol): FAILED, saying so
+cat >"$T/old-rung" <<EOF
+#!/bin/bash
+printf '{"type":"hello","proto":0,"ok":false,"reason":"no CUDA device"}\n'
+cat >/dev/null
+EOF
+chmod +x "$T/old-rung"
+out=$(RUNG_REMOTE_RUNG=$T/old-rung "$RUNG" eval -C "$R" --task t "$a" --workers ssh:alpha 2>&1)
+echo "$out"
+grep -qE "^$a .*FAIL.*worker protocol 0, this rung speaks [0-9]+: the worker's rung is another build" <<<"$out" || fail "protocol mismatch not said"
+
+# 6. a host name that would be an option is refused (exit 2)
 "$RUNG" eval -C "$R" --task t "$a" --workers "ssh:-oProxyCommand=x" >/dev/null 2>&1
 [ $? = 2 ] || fail "an option as host name was not refused"
 echo "ok"
