@@ -82,4 +82,13 @@ for bad in local:0 local:x local:1,y gpu:2 ssh: slurm:0 slurm:2,colour=red; do
 	[ "$rc" = 2 ] || fail "--workers $bad: exit $rc, not 2 ($err)"
 	grep -q "workers" <<<"$err" || fail "--workers $bad: the message does not say what: $err"
 done
+# 5. workers = SPEC in the user's config when --workers is not given
+mkdir -p "$T/cfg/rung"
+echo "workers = local:2" >"$T/cfg/rung/config"
+out=$(XDG_CONFIG_HOME=$T/cfg "$RUNG" eval -C "$R" --task t "${revs[0]}" "${revs[1]}" 2>&1)
+echo "$out"
+[ "$(grep -cE "\[worker local:[01]\]" <<<"$out")" = 2 ] || fail "the config's workers were not used"
+echo "workers = gpu:9" >"$T/cfg/rung/config"
+XDG_CONFIG_HOME=$T/cfg "$RUNG" eval -C "$R" --task t "${revs[0]}" >/dev/null 2>&1
+[ $? = 2 ] || fail "a bad workers in the config did not exit 2"
 echo "ok"
