@@ -8,6 +8,7 @@
 
 #include "core/err.h"
 #include "core/rng.h"
+#include "core/timing.h"
 #include "vcs/ceil_store.h"
 
 int rung_evaler_open(rung_evaler *e, rung_vctx *c, unsigned flags)
@@ -248,7 +249,23 @@ static int pool_job(void *ud, int j, rung_pool_member *m, int attempt, const cha
 	rung_evaler *e = b->p->e;
 	pslot *s = &b->p->slots[b->slot[j]];
 	if (attempt == 1) {
-		compile_slot(b->p, s);
+		/* compiled ahead by the compile threads, or here when none has taken it yet */
+		pthread_mutex_lock(&b->p->mu);
+		bool mine = s->state == SLOT_QUEUED;
+		if (mine) {
+			s->state = SLOT_COMPILING;
+			last_stats.compiled++;
+		}
+		while (!mine && s->state != SLOT_COMPILED)
+			pthread_cond_wait(&b->p->cv, &b->p->mu);
+		pthread_mutex_unlock(&b->p->mu);
+		if (mine) {
+			compile_slot(b->p, s);
+			pthread_mutex_lock(&b->p->mu);
+			s->state = SLOT_COMPILED;
+			pthread_cond_broadcast(&b->p->cv);
+			pthread_mutex_unlock(&b->p->mu);
+		}
 		if (s->crc != 0)
 			return 1; /* a compile verdict (or rung's own failure): no worker used */
 	} else {
@@ -260,7 +277,9 @@ static int pool_job(void *ud, int j, rung_pool_member *m, int attempt, const cha
 	rung_job job;
 	rung_task_job(&job, &s->task, s->res.base_seed, true, o->job_flags);
 	job.budget_s = o->budget_s > 0 ? o->budget_s : 0;
+	double t0 = rung_now_s();
 	int rc = rung_evaluate_gpu(&s->res, m->w, &job, &s->kc, s->task.reference.src ? &s->rc : NULL, NULL, NULL);
+	m->busy_s += rung_now_s() - t0;
 	if (rc < 0) {
 		s->err = rc;
 		rung_error_save(&s->error);
@@ -294,7 +313,7 @@ static void pool_giveup(void *ud, int j, const char *why)
 	s->crc = 0;
 }
 
-static int run_pool(pipeline *p, rung_evaler_done_fn done, void *ud)
+static int run_pool(pipeline *p, int nthreads, rung_evaler_done_fn done, void *ud)
 {
 	rung_evaler *e = p->e;
 	int n = p->n, nq = 0, ret = 0;
@@ -306,16 +325,22 @@ static int run_pool(pipeline *p, rung_evaler_done_fn done, void *ud)
 		if (p->slots[i].state == SLOT_QUEUED)
 			b.slot[nq++] = i;
 	}
-	last_stats.compiled = nq;
-	if (nq && (ret = rung_pool_start(e->pool, nq, pool_job, pool_giveup, &b)) < 0) {
-		free(b.slot);
-		return ret;
-	}
-	for (int i = 0, j = 0; i < n; i++) {
+	/* compiles ahead of the workers, as in the one-worker pipeline */
+	pthread_t th[64];
+	int started = 0;
+	for (; nq && started < nthreads && started < 64; started++)
+		if (pthread_create(&th[started], NULL, compile_thread, p) != 0)
+			break;
+	if (nq && (ret = rung_pool_start(e->pool, nq, pool_job, pool_giveup, &b)) < 0)
+		nq = 0;
+	for (int i = 0, j = 0; i < n && ret == 0; i++) {
 		pslot *s = &p->slots[i];
-		if (e->cancel && nq)
-			rung_pool_cancel(e->pool);
-		if (s->state == SLOT_QUEUED) {
+		if (e->cancel) { /* the versions not ended yet are left */
+			if (nq)
+				rung_pool_cancel(e->pool);
+			break;
+		}
+		if (j < nq && b.slot[j] == i) {
 			rung_pool_wait(e->pool, j++);
 			int err = s->err < 0 ? s->err : s->crc < 0 ? s->crc : 0;
 			if (err == 0 && s->res.env.valid) { /* stored under the device it ran on */
@@ -351,6 +376,20 @@ static int run_pool(pipeline *p, rung_evaler_done_fn done, void *ud)
 	}
 	if (nq)
 		rung_pool_join(e->pool);
+	pthread_mutex_lock(&p->mu);
+	p->stop = true;
+	for (int i = 0; i < n; i++) /* left by a cancel */
+		if (p->slots[i].state == SLOT_QUEUED)
+			p->slots[i].state = SLOT_EMPTY;
+	pthread_cond_broadcast(&p->cv);
+	pthread_mutex_unlock(&p->mu);
+	for (int k = 0; k < started; k++)
+		pthread_join(th[k], NULL);
+	for (int i = 0; i < n; i++) /* slots a cancel left behind */
+		if (p->slots[i].have_src || p->slots[i].have_task) {
+			rung_result_clear(&p->slots[i].res);
+			free_slot(&p->slots[i]);
+		}
 	free(b.slot);
 	return ret;
 }
@@ -377,7 +416,7 @@ int rung_evaler_run_all(rung_evaler *e, const rung_version *vs, int n, int jobs,
 		rung_eval_opts keep = e->opts;
 		if (!e->opts.seed_set && !e->opts.batch_seed)
 			e->opts.batch_seed = rung_seed_fresh();
-		int ret = run_pool(&p, done, ud);
+		int ret = run_pool(&p, jobs > 1 ? jobs - 1 : 0, done, ud);
 		e->opts = keep;
 		pthread_mutex_destroy(&p.mu);
 		pthread_cond_destroy(&p.cv);

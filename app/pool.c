@@ -9,7 +9,6 @@
 #include <unistd.h>
 
 #include "core/err.h"
-#include "core/timing.h"
 
 enum { J_QUEUED, J_RUNNING, J_ENDED };
 
@@ -322,11 +321,9 @@ static void *member_thread(void *arg)
 		char after[sizeof(j->after)];
 		snprintf(after, sizeof(after), "%s", j->after);
 		pthread_mutex_unlock(&r->mu);
-		double t0 = rung_now_s();
 		int rc = r->run(r->ud, i, m, attempt, attempt > 1 ? after : NULL);
 		bool lost = rc == 0 && rung_worker_lost(m->w);
 		pthread_mutex_lock(&r->mu);
-		m->busy_s += rung_now_s() - t0;
 		if (lost) {
 			m->lost++;
 			m->run_of_lost++;

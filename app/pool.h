@@ -39,7 +39,8 @@ typedef struct {
 	char exe[1024];         /* the rung binary ("" : this one) */
 	bool stdio;
 	rung_worker *w;         /* opened by rung_pool_open */
-	/* per batch */
+	/* per batch; busy_s: seconds in the worker (its GPU rungs, spawn and
+	 * hello included), added by the job function on the member's thread */
 	double busy_s;
 	int done, lost, run_of_lost;
 	bool retired;
