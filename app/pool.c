@@ -28,6 +28,10 @@ struct rung_pool_run {
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
 	pthread_t th[RUNG_POOL_MAX];
+	struct member_arg {
+		rung_pool_run *r;
+		int k;
+	} args[RUNG_POOL_MAX];
 	int started, live;
 	bool cancel;
 };
@@ -88,11 +92,15 @@ static void arg(rung_pool_member *m, const char *fmt, const char *v)
 	int k = 0;
 	while (m->argv[k])
 		k++;
-	if (k >= 12)
+	if (k >= 12) {
+		m->bad = true;
 		return;
+	}
 	int w = snprintf(m->args[k], sizeof(m->args[k]), fmt, v);
-	if (w < 0 || w >= (int)sizeof(m->args[k]))
-		return; /* a path past 255 bytes: left out, and exec says so */
+	if (w < 0 || w >= (int)sizeof(m->args[k])) {
+		m->bad = true; /* a path past 255 bytes: refused by rung_pool_parse */
+		return;
+	}
 	m->argv[k] = m->args[k];
 	m->argv[k + 1] = NULL;
 }
@@ -247,6 +255,9 @@ int rung_pool_parse(rung_pool *p, const char *spec)
 		                    "--workers '%s': give local:N, local:0,1,3, ssh:HOST[,HOST] or "
 		                    "slurm:N[,partition=P][,gres=G]",
 		                    spec);
+	for (int i = 0; !rc && i < p->n; i++)
+		if (p->m[i].bad)
+			rc = rung_error_set(RUNG_EUSAGE, "--workers %s: a path or name of over 255 bytes", p->m[i].label);
 	if (rc)
 		p->n = 0;
 	return rc;
@@ -294,16 +305,9 @@ static bool all_ended(const rung_pool_run *r)
 	return true;
 }
 
-typedef struct {
-	rung_pool_run *r;
-	int k;
-} member_arg;
-
-static member_arg member_args[RUNG_POOL_MAX];
-
 static void *member_thread(void *arg)
 {
-	member_arg *a = arg;
+	struct member_arg *a = arg;
 	rung_pool_run *r = a->r;
 	rung_pool_member *m = &r->p->m[a->k];
 	pthread_mutex_lock(&r->mu);
@@ -384,8 +388,9 @@ int rung_pool_start(rung_pool *p, int n, rung_pool_job_fn run, rung_pool_giveup_
 		m->busy_s = 0;
 		m->done = m->lost = m->run_of_lost = 0;
 		m->retired = false;
-		member_args[k] = (member_arg){r, k};
-		if (pthread_create(&r->th[r->started], NULL, member_thread, &member_args[k]) == 0)
+		r->args[k].r = r;
+		r->args[k].k = k;
+		if (pthread_create(&r->th[r->started], NULL, member_thread, &r->args[k]) == 0)
 			r->started++;
 		else
 			r->live--;

@@ -38,6 +38,7 @@ typedef struct {
 	const char *argv[13];   /* NULL-terminated, into args */
 	char exe[1024];         /* the rung binary ("" : this one) */
 	bool stdio;
+	bool bad;               /* an argument did not fit */
 	rung_worker *w;         /* opened by rung_pool_open */
 	/* per batch; busy_s: seconds in the worker (its GPU rungs, spawn and
 	 * hello included), added by the job function on the member's thread */
