@@ -134,6 +134,7 @@ static int parse_local(rung_pool *p, const char *v)
 			return RUNG_EUSAGE;
 		arg(m, "%s", env);
 		arg(m, "CUDA_VISIBLE_DEVICES=%s", d);
+		m->stdio = true; /* no socket path in TMPDIR for env(1) to be bypassed with */
 	}
 	return 0;
 }

@@ -6,8 +6,9 @@
  *   slurm:N[,partition=P][,gres=G]   N job steps: `srun --ntasks=1 ... rung worker --stdio`
  *
  * Local workers are pinned with CUDA_VISIBLE_DEVICES (through env(1) as the
- * worker's argv prefix). Remote ones speak the worker protocol over the
- * pipes of ssh or srun (rung_worker_opts.stdio). rung builds every argv itself;
+ * worker's argv prefix). All speak the worker protocol over the child's
+ * stdin and stdout (rung_worker_opts.stdio): the pipes of ssh or srun, or the
+ * socket itself for env(1). rung builds every argv itself;
  * host, partition and gres are checked to be plain names, never passed to a
  * shell of ours (ssh hands the remote command to the remote login shell, so
  * the remote rung's path is checked to be a plain path too).

@@ -45,7 +45,7 @@ int rung_worker_open(rung_worker **out, const rung_worker_opts *opts)
 	rung__capture_init(&w->cap);
 	w->stdio = opts && opts->stdio;
 	if (opts && opts->argv_prefix && opts->argv_prefix[0]) {
-		if (!strcmp(w->exe, "/proc/self/exe") && !w->stdio) {
+		if (!strcmp(w->exe, "/proc/self/exe")) {
 			/* under the wrapper, /proc/self/exe is the wrapper: name rung itself */
 			char real[sizeof(w->exe)];
 			ssize_t n = readlink("/proc/self/exe", real, sizeof(real) - 1);

@@ -73,8 +73,9 @@ typedef struct {
 	/* The protocol over the child's stdin and stdout (`rung worker --stdio`)
 	 * instead of a socket: for a prefix that reaches another machine (ssh,
 	 * srun), which carries pipes, not a socket. The child's stderr is still
-	 * captured (the remote worker moves the kernel's stdout there); exe is
-	 * then the rung binary as the remote side names it. */
+	 * captured (the worker moves the kernel's stdout there), and no socket
+	 * path is offered (`--connect`). Remote: exe is the rung binary as the
+	 * remote side names it. Also for a local prefix such as env(1). */
 	bool stdio;
 } rung_worker_opts;
 

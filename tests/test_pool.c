@@ -28,7 +28,7 @@ static void local_kinds(void)
 	CHECK_INT(argc_of(&p.m[2]), 2);
 	CHECK(strstr(p.m[2].argv[0], "/env") != NULL);
 	CHECK_STR(p.m[2].argv[1], "CUDA_VISIBLE_DEVICES=2");
-	CHECK(!p.m[2].stdio);
+	CHECK(p.m[2].stdio);
 	CHECK_INT(rung_pool_parse(&p, "local:0,1,3"), 0);
 	CHECK_INT(p.n, 3);
 	CHECK_STR(p.m[2].label, "local:3");

@@ -31,6 +31,9 @@ EOF
 chmod +x "$T/note-rung"
 
 # 1. local:2: four versions over two pinned workers, in commit order
+# a fresh store before each run: on a box with a GPU the last run's results would be store hits
+fresh() { rm -rf "$R/.git/rung"; }
+fresh
 out=$(RUNG_WORKER_EXE=$T/note-rung "$RUNG" eval -C "$R" --task t --all --workers local:2 --stats 2>&1)
 rc=$?
 echo "$out"
@@ -48,6 +51,7 @@ jobs=$(grep -E "^stats: worker local" <<<"$out" | sed -E 's/.*: ([0-9]+) job.*/\
 
 # 2. a device list pins those devices
 : >"$T/devices"
+fresh
 out=$(RUNG_WORKER_EXE=$T/note-rung "$RUNG" eval -C "$R" --task t "${revs[0]}" "${revs[1]}" --workers local:0,3 2>&1)
 echo "$out"
 sort -u "$T/devices" | tr '\n' ' ' | grep -qx "0 3 " || fail "local:0,3 not pinned to 0 and 3"
@@ -62,6 +66,7 @@ if [ "\$CUDA_VISIBLE_DEVICES" = 1 ] && mkdir "$T/first" 2>/dev/null; then echo \
 exec "$RUNG" "\$@"
 EOF
 chmod +x "$T/slow-rung"
+fresh
 RUNG_WORKER_EXE=$T/slow-rung "$RUNG" eval -C "$R" --task t --all --workers local:2 >"$T/out3" 2>&1 &
 EV=$!
 for _ in $(seq 100); do [ -s "$T/pid" ] && break; sleep 0.1; done
@@ -85,10 +90,12 @@ done
 # 5. workers = SPEC in the user's config when --workers is not given
 mkdir -p "$T/cfg/rung"
 echo "workers = local:2" >"$T/cfg/rung/config"
+fresh
 out=$(XDG_CONFIG_HOME=$T/cfg "$RUNG" eval -C "$R" --task t "${revs[0]}" "${revs[1]}" 2>&1)
 echo "$out"
 [ "$(grep -cE "\[worker local:[01]\]" <<<"$out")" = 2 ] || fail "the config's workers were not used"
 echo "workers = gpu:9" >"$T/cfg/rung/config"
+fresh
 XDG_CONFIG_HOME=$T/cfg "$RUNG" eval -C "$R" --task t "${revs[0]}" >/dev/null 2>&1
 [ $? = 2 ] || fail "a bad workers in the config did not exit 2"
 echo "ok"

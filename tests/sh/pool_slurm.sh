@@ -30,6 +30,9 @@ b=$(git -C "$R" rev-parse --short=7 HEAD)
 
 # 1. two job steps, each result naming its step, in commit order; the
 # partition given by name
+# a fresh store before each run: on a box with a GPU the last run's results would be store hits
+fresh() { rm -rf "$R/.git/rung"; }
+fresh
 out=$("$RUNG" eval -C "$R" --task t --all --workers slurm:2,partition=debug --stats 2>&1)
 rc=$?
 echo "$out"
@@ -48,6 +51,7 @@ if mkdir "$T/second" 2>/dev/null; then echo "\$SLURM_JOB_ID" >"$T/job"; exec sle
 exec "$RUNG" "\$@"
 EOF
 chmod +x "$T/slow-rung"
+fresh
 RUNG_REMOTE_RUNG=$T/slow-rung "$RUNG" eval -C "$R" --task t --all --workers slurm:2 >"$T/out2" 2>&1 &
 EV=$!
 for _ in $(seq 150); do [ -s "$T/job" ] && break; sleep 0.1; done
@@ -60,9 +64,11 @@ echo "$out"
 [ "$(grep -c "^$a " <<<"$out")" = 1 ] && [ "$(grep -c "^$b " <<<"$out")" = 1 ] || fail "scancel: not one result per version"
 
 # 3. a partition the cluster does not have: srun refuses, the version FAILED with why
+fresh
 out=$("$RUNG" eval -C "$R" --task t "$b" --workers slurm:1,partition=nosuch 2>&1)
 echo "$out"
 grep -qE "^$b .*FAIL.*worker lost twice" <<<"$out" || fail "unknown partition: not FAILED"
+fresh
 "$RUNG" eval -C "$R" --task t "$b" --workers "slurm:1,partition=-x" >/dev/null 2>&1
 [ $? = 2 ] || fail "an option as partition was not refused"
 echo "ok"

@@ -67,6 +67,9 @@ b=$(git -C "$R" rev-parse --short=7 HEAD)
 export RUNG_SSH_CONFIG=$T/ssh_config RUNG_REMOTE_RUNG=$RUNG # the remote side: this build, by path
 
 # 1. both versions over ssh, each result naming its worker, in commit order
+# a fresh store before each run: on a box with a GPU the last run's results would be store hits
+fresh() { rm -rf "$R/.git/rung"; }
+fresh
 out=$("$RUNG" eval -C "$R" --task t --all --workers ssh:alpha,beta --stats 2>&1)
 rc=$?
 echo "$out"
@@ -89,6 +92,7 @@ EOF
 chmod +x "$T/slow-rung"
 
 # 2. the remote worker killed before it says hello: re-run on the other host
+fresh
 RUNG_REMOTE_RUNG=$T/slow-rung "$RUNG" eval -C "$R" --task t --all --workers ssh:alpha,beta >"$T/out2" 2>&1 &
 EV=$!
 for _ in $(seq 100); do [ -s "$T/remote.pid" ] && break; sleep 0.1; done
@@ -109,6 +113,7 @@ exec $(command -v ssh) "\$@"
 EOF
 chmod +x "$T/bin/ssh"
 rmdir "$T/first" "$T/second"; rm -f "$T/remote.pid"
+fresh
 PATH=$T/bin:$PATH RUNG_REMOTE_RUNG=$T/slow-rung "$RUNG" eval -C "$R" --task t --all --workers ssh:beta,alpha >"$T/out3" 2>&1 &
 EV=$!
 for _ in $(seq 100); do [ -s "$T/remote.pid" ] && break; sleep 0.1; done
@@ -126,6 +131,7 @@ cat >"$T/dead-rung" <<EOF
 exit 9
 EOF
 chmod +x "$T/dead-rung"
+fresh
 out=$(RUNG_REMOTE_RUNG=$T/dead-rung "$RUNG" eval -C "$R" --task t "$a" --workers ssh:alpha,beta 2>&1)
 rc=$?
 echo "$out"
@@ -140,11 +146,13 @@ printf '{"type":"hello","proto":0,"ok":false,"reason":"no CUDA device"}\n'
 cat >/dev/null
 EOF
 chmod +x "$T/old-rung"
+fresh
 out=$(RUNG_REMOTE_RUNG=$T/old-rung "$RUNG" eval -C "$R" --task t "$a" --workers ssh:alpha 2>&1)
 echo "$out"
 grep -qE "^$a .*FAIL.*worker protocol 0, this rung speaks [0-9]+: the worker's rung is another build" <<<"$out" || fail "protocol mismatch not said"
 
 # 6. a host name that would be an option is refused (exit 2)
+fresh
 "$RUNG" eval -C "$R" --task t "$a" --workers "ssh:-oProxyCommand=x" >/dev/null 2>&1
 [ $? = 2 ] || fail "an option as host name was not refused"
 echo "ok"
