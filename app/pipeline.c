@@ -8,6 +8,7 @@
 
 #include "core/err.h"
 #include "core/rng.h"
+#include "core/timing.h"
 #include "vcs/ceil_store.h"
 
 int rung_evaler_open(rung_evaler *e, rung_vctx *c, unsigned flags)
@@ -28,6 +29,24 @@ int rung_evaler_open(rung_evaler *e, rung_vctx *c, unsigned flags)
 	return 0;
 }
 
+int rung_evaler_open_pool(rung_evaler *e, rung_vctx *c, unsigned flags, rung_pool *pool)
+{
+	if (!pool || pool->n < 1 || (flags & RUNG_EVAL_COMPILE_ONLY))
+		return rung_evaler_open(e, c, flags);
+	memset(e, 0, sizeof(*e));
+	e->c = c;
+	e->opts.flags = flags;
+	e->pool = pool;
+	e->ev.store = c->store;
+	e->ev.w = pool->m[0].w; /* borrowed: the device as the first worker sees it, no process of our own */
+	const rung_env *env = rung_evaluator_env(&e->ev);
+	if (env)
+		e->env = *env;
+	else
+		snprintf(e->no_gpu, sizeof(e->no_gpu), "%s", e->ev.no_gpu);
+	return 0;
+}
+
 void rung_evaler_retarget(rung_evaler *e, rung_vctx *c)
 {
 	e->c = c;
@@ -39,6 +58,8 @@ void rung_evaler_retarget(rung_evaler *e, rung_vctx *c)
 
 void rung_evaler_close(rung_evaler *e)
 {
+	if (e->pool)
+		e->ev.w = NULL; /* the pool's */
 	rung_evaluator_close(&e->ev);
 }
 
@@ -76,6 +97,7 @@ typedef struct {
 	rung_compiled kc, rc;
 	int crc; /* rung_eval_compile's return */
 	int err; /* rung's own failure before compiling */
+	char lost[400]; /* pool: the reason the first worker was lost */
 	rung_error_state error; /* the message of err or crc (set on the thread that failed) */
 } pslot;
 
@@ -206,6 +228,172 @@ static int finish_slot(pipeline *p, pslot *s)
 	return err;
 }
 
+/* ---- the pool: each version's compile and GPU rungs on the next free worker ---- */
+
+typedef struct {
+	pipeline *p;
+	int *slot; /* the pool's job j is version slot[j] */
+} pool_batch;
+
+static const char *failed_reason(const rung_result *r)
+{
+	for (int s = RUNG_STEP_RUN; s < RUNG_NSTEPS; s++)
+		if (r->steps[s].status == RUNG_S_FAILED)
+			return r->steps[s].reason;
+	return "no reply";
+}
+
+static int pool_job(void *ud, int j, rung_pool_member *m, int attempt, const char *after)
+{
+	pool_batch *b = ud;
+	rung_evaler *e = b->p->e;
+	pslot *s = &b->p->slots[b->slot[j]];
+	if (attempt == 1) {
+		/* compiled ahead by the compile threads, or here when none has taken it yet */
+		pthread_mutex_lock(&b->p->mu);
+		bool mine = s->state == SLOT_QUEUED;
+		if (mine) {
+			s->state = SLOT_COMPILING;
+			last_stats.compiled++;
+		}
+		while (!mine && s->state != SLOT_COMPILED)
+			pthread_cond_wait(&b->p->cv, &b->p->mu);
+		pthread_mutex_unlock(&b->p->mu);
+		if (mine) {
+			compile_slot(b->p, s);
+			pthread_mutex_lock(&b->p->mu);
+			s->state = SLOT_COMPILED;
+			pthread_cond_broadcast(&b->p->cv);
+			pthread_mutex_unlock(&b->p->mu);
+		}
+		if (s->crc != 0)
+			return 1; /* a compile verdict (or rung's own failure): no worker used */
+	} else {
+		for (int k = RUNG_STEP_RUN; k < RUNG_NSTEPS; k++) /* the lost attempt's rungs go */
+			memset(&s->res.steps[k], 0, sizeof(s->res.steps[k]));
+	}
+	const rung_eval_opts *o = &e->opts;
+	s->res.base_seed = o->seed_set ? o->seed : o->batch_seed; /* the batch's inputs on every worker */
+	rung_job job;
+	rung_task_job(&job, &s->task, s->res.base_seed, true, o->job_flags);
+	job.budget_s = o->budget_s > 0 ? o->budget_s : 0;
+	double t0 = rung_now_s();
+	int rc = rung_evaluate_gpu(&s->res, m->w, &job, &s->kc, s->task.reference.src ? &s->rc : NULL, NULL, NULL);
+	m->busy_s += rung_now_s() - t0;
+	if (rc < 0) {
+		s->err = rc;
+		rung_error_save(&s->error);
+		return rc;
+	}
+	if (attempt == 1 && rung_worker_lost(m->w))
+		snprintf(s->lost, sizeof(s->lost), "%s", failed_reason(&s->res));
+	if (after)
+		snprintf(s->res.worker, sizeof(s->res.worker), "%.40s (re-run after %.40s: %.60s)", m->label, after, s->lost);
+	else
+		snprintf(s->res.worker, sizeof(s->res.worker), "%.60s", m->label);
+	if (attempt > 1 && rung_worker_lost(m->w)) { /* lost twice: failed, both reasons said */
+		rung_step *st = &s->res.steps[RUNG_STEP_RUN];
+		char second[sizeof(st->reason)];
+		snprintf(second, sizeof(second), "%s", failed_reason(&s->res));
+		if (st->status != RUNG_S_FAILED)
+			st->status = RUNG_S_FAILED;
+		snprintf(st->reason, sizeof(st->reason), "worker lost twice: %.150s on %.40s; %.200s on %.40s", s->lost, after,
+			 second, m->label);
+	}
+	return 0;
+}
+
+static void pool_giveup(void *ud, int j, const char *why)
+{
+	pool_batch *b = ud;
+	pslot *s = &b->p->slots[b->slot[j]];
+	s->res.steps[RUNG_STEP_RUN].status = RUNG_S_FAILED;
+	snprintf(s->res.steps[RUNG_STEP_RUN].reason, sizeof(s->res.steps[RUNG_STEP_RUN].reason), "%s%s%s", why,
+		 s->lost[0] ? "; first: " : "", s->lost);
+	s->crc = 0;
+}
+
+static int run_pool(pipeline *p, int nthreads, rung_evaler_done_fn done, void *ud)
+{
+	rung_evaler *e = p->e;
+	int n = p->n, nq = 0, ret = 0;
+	pool_batch b = {.p = p, .slot = calloc((size_t)n, sizeof(int))};
+	if (!b.slot)
+		return rung_error_set(RUNG_ENOMEM, "out of memory");
+	for (int i = 0; i < n; i++) { /* the sources and the store's answers, on this thread */
+		p->slots[i].state = prepare(p, i);
+		if (p->slots[i].state == SLOT_QUEUED)
+			b.slot[nq++] = i;
+	}
+	/* compiles ahead of the workers, as in the one-worker pipeline */
+	pthread_t th[64];
+	int started = 0;
+	for (; nq && started < nthreads && started < 64; started++)
+		if (pthread_create(&th[started], NULL, compile_thread, p) != 0)
+			break;
+	if (nq && (ret = rung_pool_start(e->pool, nq, pool_job, pool_giveup, &b)) < 0)
+		nq = 0;
+	for (int i = 0, j = 0; i < n && ret == 0; i++) {
+		pslot *s = &p->slots[i];
+		if (e->cancel) { /* the versions not ended yet are left */
+			if (nq)
+				rung_pool_cancel(e->pool);
+			break;
+		}
+		if (j < nq && b.slot[j] == i) {
+			rung_pool_wait(e->pool, j++);
+			int err = s->err < 0 ? s->err : s->crc < 0 ? s->crc : 0;
+			if (err == 0 && s->res.env.valid) { /* stored under the device it ran on */
+				rung_evaluator on = e->ev;
+				on.env = s->res.env;
+				on.env_read = true;
+				if (rung_eval_store(&s->res, NULL, &on, &s->task, &e->opts) < 0)
+					rung_error_clear();
+			}
+			if (err < 0) {
+				s->error.code = err;
+				rung_error_restore(&s->error);
+				rung_result_clear(&s->res);
+				rung_result_init(&s->res);
+			}
+			if (done)
+				done(ud, i, &p->vs[i], &s->res, err);
+			else if (ret == 0 && err < 0)
+				ret = err;
+		} else if (done) {
+			int err = s->err;
+			if (err < 0)
+				rung_error_restore(&s->error);
+			done(ud, i, &p->vs[i], &s->res, err);
+		}
+		if (!done) { /* rung_evaler_run: the one result to the caller */
+			rung_result_clear(ud);
+			*(rung_result *)ud = s->res;
+			rung_result_init(&s->res);
+		}
+		rung_result_clear(&s->res);
+		free_slot(s);
+	}
+	if (nq)
+		rung_pool_join(e->pool);
+	pthread_mutex_lock(&p->mu);
+	p->stop = true;
+	for (int i = 0; i < n; i++) /* left by a cancel */
+		if (p->slots[i].state == SLOT_QUEUED)
+			p->slots[i].state = SLOT_EMPTY;
+	pthread_cond_broadcast(&p->cv);
+	pthread_mutex_unlock(&p->mu);
+	for (int k = 0; k < started; k++)
+		pthread_join(th[k], NULL);
+	for (int i = 0; i < n; i++) /* slots a cancel left behind */
+		if (p->slots[i].have_src || p->slots[i].have_task) {
+			rung_result_clear(&p->slots[i].res);
+			free_slot(&p->slots[i]);
+		}
+	free(b.slot);
+	return ret;
+}
+
 int rung_evaler_run_all(rung_evaler *e, const rung_version *vs, int n, int jobs, rung_evaler_done_fn done, void *ud)
 {
 	memset(&last_stats, 0, sizeof(last_stats));
@@ -224,6 +412,17 @@ int rung_evaler_run_all(rung_evaler *e, const rung_version *vs, int n, int jobs,
 	p.arch = rung_eval_arch(&e->ev, &view);
 	pthread_mutex_init(&p.mu, NULL);
 	pthread_cond_init(&p.cv, NULL);
+	if (e->pool && e->pool->n > 0 && !(e->opts.flags & RUNG_EVAL_COMPILE_ONLY)) {
+		rung_eval_opts keep = e->opts;
+		if (!e->opts.seed_set && !e->opts.batch_seed)
+			e->opts.batch_seed = rung_seed_fresh();
+		int ret = run_pool(&p, jobs > 1 ? jobs - 1 : 0, done, ud);
+		e->opts = keep;
+		pthread_mutex_destroy(&p.mu);
+		pthread_cond_destroy(&p.cv);
+		free(p.slots);
+		return ret;
+	}
 	int nthreads = jobs > 1 ? jobs - 1 : 0;
 	if (nthreads > 64)
 		nthreads = 64;

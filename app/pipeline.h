@@ -10,6 +10,7 @@
 #include <stdbool.h>
 
 #include "app/evaluate.h"
+#include "app/pool.h"
 #include "app/session.h"
 
 /* Progress of version index (0-based) of total: the protocol's step, fraction
@@ -28,6 +29,12 @@ typedef struct {
 	/* set while a version runs (for the progress callback) */
 	int index, total;
 	const rung_version *cur;
+	/* A pool of workers (app/pool.h, borrowed; NULL: the evaluator's own
+	 * worker). rung_evaler_run_all then hands each version's GPU rungs to the
+	 * next free worker, the compile on that worker's thread, and stores the
+	 * results in order on the calling thread, under each result's own device.
+	 * No-op reuse, the sanitize rung and progress messages are left out there. */
+	rung_pool *pool;
 	/* Asked to stop (any thread): the versions not started yet are left. */
 	volatile int cancel;
 } rung_evaler;
@@ -35,6 +42,9 @@ typedef struct {
 /* Opens the worker and reads the device; never fails for a missing GPU (then
  * e->env.valid is false and e->no_gpu says why). flags: RUNG_EVAL_*. */
 int rung_evaler_open(rung_evaler *e, rung_vctx *c, unsigned flags);
+/* The same with a pool (app/pool.h, opened, borrowed until close): no worker
+ * of the evaluator's own; the device is read from the pool's first worker. */
+int rung_evaler_open_pool(rung_evaler *e, rung_vctx *c, unsigned flags, rung_pool *pool);
 void rung_evaler_close(rung_evaler *e);
 /* The same worker for another session (a task switch in the workbench): the
  * store and the measured ceilings are c's from now on. */

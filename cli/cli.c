@@ -129,7 +129,7 @@ void rung_cli_man(FILE *f)
 	static const char *const files[][2] = {
 		{"<prefix>/share/rung/themes/*.theme", "the themes installed with rung (default, light, high-contrast, monochrome)"},
 		{"$XDG_CONFIG_HOME/rung/themes/*.theme", "the person's own themes, found before the installed ones (~/.config without XDG_CONFIG_HOME)"},
-		{"$XDG_CONFIG_HOME/rung/config", "settings: theme = NAME"},
+		{"$XDG_CONFIG_HOME/rung/config", "settings: theme = NAME, auto_eval = gpu|on|off, workers = SPEC (rung eval --workers)"},
 		{".git/rung/results.db", "the results store of a repository"},
 		{"refs/notes/rung", "the steering notes: verdicts, directives and remarks"},
 	};

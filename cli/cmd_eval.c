@@ -25,11 +25,13 @@
 #include "app/evaluate.h"
 #include "cli/cli.h"
 #include "app/pipeline.h"
+#include "tui/theme.h"
 
 typedef struct {
 	int failed, cached, internal, sanitize_skipped;
 	/* --stats */
 	int noop, measured;
+	int pooled_gpu; /* --workers: results from a worker with a GPU */
 	double busy_ms;
 	int64_t kernels;
 } eval_tally;
@@ -47,7 +49,11 @@ static void print_one(void *ud, int i, const rung_version *v, rung_result *r, in
 	}
 	char line[1024];
 	rung_vrow_line(line, sizeof(line), v, r);
-	printf("%s\n", line);
+	if (r->worker[0])
+		printf("%s  [worker %s]\n", line, r->worker);
+	else
+		printf("%s\n", line);
+	t->pooled_gpu += r->worker[0] && r->env.valid;
 	fflush(stdout);
 	t->failed += rung_result_status(r) == RUNG_S_FAILED;
 	t->cached += r->cached;
@@ -81,6 +87,7 @@ static void print_stats(const eval_tally *t, int nv, double wall_s, int jobs, bo
 
 typedef struct {
 	bool all, missing, compile_only, stats;
+	const char *workers;
 	int jobs;
 	rung_sanitize_sel sanitize;
 	rung_vctx_opts where;
@@ -93,6 +100,8 @@ static const rung_opt_spec eval_specs[] = {
 	{RUNG_OPT_NUM(eval_opts, jobs, 1, 64), .name = "jobs", .value = "N",
 	 .help = "versions in flight: N-1 compile threads ahead of the GPU (default: the cores + 1, at most 17)"},
 	{RUNG_OPT_BOOL(eval_opts, compile_only), .name = "compile-only", .help = "the compile rung only (no GPU)"},
+	{RUNG_OPT_STR(eval_opts, workers), .name = "workers", .value = "SPEC",
+	 .help = "a pool of workers: local:N, local:0,1,3, ssh:HOST[,HOST], slurm:N[,partition=P][,gres=G]"},
 	{RUNG_OPT_BOOL(eval_opts, stats), .name = "stats",
 	 .help = "after the results: wall time, GPU busy time and share (CUPTI kernel records), no-op and stored counts"},
 	{RUNG_OPT_SUBTABLE(eval_opts, sanitize, rung_sanitize_opt_specs)},
@@ -175,15 +184,39 @@ int rung_cmd_eval(int argc, char **argv)
 	}
 	if (nv == 0)
 		printf("nothing to evaluate: every version has a stored result (use --all to run them again)\n");
+	rung_pool pool;
+	bool pooled = false;
+	rung_config cfg; /* workers = SPEC when --workers is not given */
+	if (nv && !eo.workers && !(flags & RUNG_EVAL_COMPILE_ONLY)) {
+		if (rung_config_read(&cfg) < 0) {
+			fprintf(stderr, "rung eval: %s\n", rung_error_last());
+			free(vs);
+			rung_vctx_close(&c);
+			return RUNG_EXIT_USAGE;
+		}
+		if (cfg.workers[0])
+			eo.workers = cfg.workers;
+	}
+	if (nv && eo.workers && !(flags & RUNG_EVAL_COMPILE_ONLY)) {
+		if (rung_pool_parse(&pool, eo.workers) < 0 || rung_pool_open(&pool) < 0) {
+			fprintf(stderr, "rung eval: %s\n", rung_error_last());
+			free(vs);
+			rung_vctx_close(&c);
+			return rung_error_last_code() == RUNG_EUSAGE ? RUNG_EXIT_USAGE : RUNG_EXIT_INTERNAL;
+		}
+		pooled = true;
+	}
 	rung_evaler ev;
-	if (nv && rung_evaler_open(&ev, &c, flags) < 0) {
+	if (nv && rung_evaler_open_pool(&ev, &c, flags, pooled ? &pool : NULL) < 0) {
+		if (pooled)
+			rung_pool_close(&pool);
 		fprintf(stderr, "rung eval: %s\n", rung_error_last());
 		free(vs);
 		rung_vctx_close(&c);
 		return RUNG_EXIT_INTERNAL;
 	}
 	rung_cli_bar bar = {.cmd = "eval", .index = -1, .last_step = -1};
-	if (nv && !ev.env.valid && !(flags & RUNG_EVAL_COMPILE_ONLY))
+	if (nv && !pooled && !ev.env.valid && !(flags & RUNG_EVAL_COMPILE_ONLY))
 		fprintf(stderr, "rung eval: %s: GPU rungs will be SKIPPED and results not stored\n", ev.no_gpu);
 	if (nv) {
 		ev.opts.sanitize_set = sanitize_set;
@@ -200,16 +233,22 @@ int rung_cmd_eval(int argc, char **argv)
 		rc = RUNG_EXIT_INTERNAL;
 	}
 	if (nv && eo.stats)
-		print_stats(&tally, nv, rung_now_s() - t0, jobs, ev.env.valid);
+		print_stats(&tally, nv, rung_now_s() - t0, jobs, ev.env.valid || tally.pooled_gpu);
+	for (int k = 0; pooled && eo.stats && k < pool.n; k++)
+		printf("stats: worker %s: %d job(s), %d lost, busy %.2f s%s\n", pool.m[k].label, pool.m[k].done,
+		       pool.m[k].lost, pool.m[k].busy_s, pool.m[k].retired ? ", retired" : "");
+	bool gpu_ok = pooled ? tally.pooled_gpu > 0 : ev.env.valid;
 	if (tally.internal)
 		rc = RUNG_EXIT_INTERNAL;
 	int failed = tally.failed, cached = tally.cached;
 	if (nv) {
 		fprintf(stderr, "rung eval: %d version(s), %d from the store, %d failed%s\n", nv, cached, failed,
-			ev.env.valid || (flags & RUNG_EVAL_COMPILE_ONLY) ? "" : "; no GPU: nothing stored");
-		if (!rc && !ev.env.valid && !(flags & RUNG_EVAL_COMPILE_ONLY))
+			gpu_ok || (flags & RUNG_EVAL_COMPILE_ONLY) ? "" : "; no GPU: nothing stored");
+		if (!rc && !gpu_ok && !(flags & RUNG_EVAL_COMPILE_ONLY))
 			rc = RUNG_EXIT_NOGPU;
 		rung_evaler_close(&ev);
+		if (pooled)
+			rung_pool_close(&pool);
 	}
 	if (!rc && failed)
 		rc = RUNG_EXIT_FAIL;

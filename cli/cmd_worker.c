@@ -4,7 +4,8 @@
  * no argument (tests, by hand) the protocol is read on stdin and written on
  * stdout, and stdout is moved to stderr. Under a wrapper (compute-sanitizer)
  * it also gets `--connect PATH`, a socket the parent listens on, and speaks
- * there. Not meant to be run by hand. */
+ * there. `--stdio` names the stdin/stdout mode for a worker on another box
+ * (`ssh HOST rung worker --stdio`, `srun ... rung worker --stdio`: app/pool.c). Not meant to be run by hand. */
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -31,13 +32,15 @@ static int connect_to(const char *path)
 }
 
 typedef struct {
-	bool socket;
+	bool socket, stdio;
 	const char *connect;
 } worker_opts;
 
 static const rung_opt_spec worker_specs[] = {
 	{RUNG_OPT_BOOL(worker_opts, socket), .name = "socket",
 	 .help = "stdin is a socket carrying the protocol both ways (how the parent starts it)"},
+	{RUNG_OPT_BOOL(worker_opts, stdio), .name = "stdio",
+	 .help = "the protocol on stdin and stdout, the kernel's stdout moved to stderr (through ssh or srun)"},
 	{RUNG_OPT_STR(worker_opts, connect), .name = "connect", .value = "PATH",
 	 .help = "with --socket: speak on the socket the parent listens on at PATH (under a wrapper)"},
 	{0}};
@@ -51,6 +54,10 @@ int rung_cmd_worker(int argc, char **argv)
 	int rc, nargs;
 	if (rung_opts_parse(&rc, &rung_opts_worker, &o, argc, argv, &nargs))
 		return rc;
+	if (o.stdio && (o.socket || o.connect)) {
+		fprintf(stderr, "rung worker: --stdio goes alone\n");
+		return RUNG_EXIT_USAGE;
+	}
 	if (o.connect && !o.socket) {
 		fprintf(stderr, "rung worker: --connect goes with --socket\n");
 		return RUNG_EXIT_USAGE;

@@ -705,6 +705,8 @@ char *rung_result_to_json(const rung_result *r)
 	ps(o, "recorded_note", r->recorded_note);
 	if (r->noop_of[0])
 		ps(o, "noop_of", r->noop_of);
+	if (r->worker[0])
+		ps(o, "worker", r->worker);
 	ps(o, "status", rung_status_name(rung_result_status(r)));
 
 	json_t *steps = json_object();
@@ -839,6 +841,7 @@ int rung_result_from_json(rung_result *out, const char *text)
 	gb(o, "recorded", &out->recorded);
 	gs(o, "recorded_note", out->recorded_note, sizeof out->recorded_note);
 	gs(o, "noop_of", out->noop_of, sizeof out->noop_of);
+	gs(o, "worker", out->worker, sizeof out->worker);
 
 	json_t *steps = json_object_get(o, "steps");
 	for (int s = 0; s < RUNG_NSTEPS; s++) {

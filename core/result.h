@@ -230,6 +230,10 @@ typedef struct rung_result {
 	 * equal those of this earlier commit, whose verdict and timing it carries
 	 * (app/evaluate.c; docs/CHECKS.md "No-op versions"). "" otherwise. */
 	char noop_of[41];
+	/* The pool worker that ran the GPU rungs ("local:1", "ssh:gpu3",
+	 * "slurm:2": app/pool.h), with the jobs it was re-run after; "" when the
+	 * evaluator's own worker ran them. JSON "worker" (absent when ""). */
+	char worker[160];
 
 	rung_step steps[RUNG_NSTEPS];
 	rung_compile_info compile;

@@ -44,6 +44,7 @@ int rung_worker_open(rung_worker **out, const rung_worker_opts *opts)
 	w->fd = -1;
 	w->pid = -1;
 	rung__capture_init(&w->cap);
+	w->stdio = opts && opts->stdio;
 	if (opts && opts->argv_prefix && opts->argv_prefix[0]) {
 		if (!strcmp(w->exe, "/proc/self/exe")) {
 			/* under the wrapper, /proc/self/exe is the wrapper: name rung itself */
@@ -226,13 +227,13 @@ static int spawn(rung_worker *w)
 		argv[i] = w->prefix[i];
 	argv[n] = w->exe;
 	argv[n + 1] = "worker";
-	argv[n + 2] = "--socket";
+	argv[n + 2] = w->stdio ? "--stdio" : "--socket";
 	/* Under a wrapper (compute-sanitizer launches its target through its own
 	 * launcher, which need not hand fd 0 on), the worker also gets a private
 	 * socket path to connect back to: `--connect PATH` (cmd_worker.c). */
 	char ldir[256] = "", lpath[300] = "";
 	int lfd = -1;
-	if (w->prefix) {
+	if (w->prefix && !w->stdio) {
 		const char *tmp = getenv("TMPDIR");
 		snprintf(ldir, sizeof(ldir), "%s/rung-worker-XXXXXX", tmp && *tmp ? tmp : "/tmp");
 		struct sockaddr_un sa = {.sun_family = AF_UNIX};
@@ -286,7 +287,7 @@ static int spawn(rung_worker *w)
 		/* Child (dup2 clears CLOEXEC). */
 		signal(SIGPIPE, SIG_DFL);
 		rung_children_unblock();
-		if (dup2(sv[1], 0) < 0 || dup2(cout, 1) < 0 || dup2(cerr, 2) < 0)
+		if (dup2(sv[1], 0) < 0 || dup2(w->stdio ? sv[1] : cout, 1) < 0 || dup2(cerr, 2) < 0)
 			_exit(127);
 		if (w->prefix)
 			setpgid(0, 0); /* a wrapper (gpu/sanitize.c) and the worker under it: one group */
@@ -350,7 +351,21 @@ void rung_worker_prestart(rung_worker *w)
 		rung_error_clear(); /* rung__worker_start will try again and report */
 }
 
+bool rung_worker_lost(const rung_worker *w)
+{
+	return w && w->lost;
+}
+
+static int worker_start(rung_worker *w);
+
 int rung__worker_start(rung_worker *w)
+{
+	int rc = worker_start(w);
+	w->lost = rc && rc != RUNG_ENODEV && rc != RUNG_ENOMEM;
+	return rc;
+}
+
+static int worker_start(rung_worker *w)
 {
 	if (w->running && !w->hello_pending)
 		return 0;
@@ -378,6 +393,13 @@ int rung__worker_start(rung_worker *w)
 		rung_msg_clear(&m);
 		worker_reap(w, true, 0);
 		return rung_error_set(RUNG_EIO, "worker protocol: expected hello, got '%s'", m.type);
+	}
+	json_int_t proto = json_integer_value(json_object_get(m.json, "proto"));
+	if (proto != RUNG_PROTO_VERSION) { /* a remote rung of another build (app/pool.h) */
+		rung_msg_clear(&m);
+		worker_reap(w, true, 0);
+		return rung_error_set(RUNG_EIO, "worker protocol %lld, this rung speaks %d: the worker's rung is another build",
+				      (long long)proto, RUNG_PROTO_VERSION);
 	}
 	if (!json_is_true(json_object_get(m.json, "ok"))) {
 		const char *reason = json_string_value(json_object_get(m.json, "reason"));
@@ -713,6 +735,7 @@ int rung__worker_exchange(rung_worker *w, json_t *hdr, const rung_blob *blobs, i
 {
 	rung__capture_begin(&w->cap);
 	int rc = exchange(w, hdr, blobs, nblobs, deadline_s, cb, ud, ex);
+	w->lost = rc == 0 && ex->failed;
 	/* The worker writes its output before the message that follows it, so
 	 * what the job printed is in the pipes now. */
 	rung__capture_drain(&w->cap);

@@ -70,6 +70,13 @@ typedef struct {
 	 * would be the wrapper) and the child gets a process group of its own,
 	 * so that a kill at the deadline reaches the worker under the wrapper. */
 	const char *const *argv_prefix;
+	/* The protocol over the child's stdin and stdout (`rung worker --stdio`)
+	 * instead of a socket: for a prefix that reaches another machine (ssh,
+	 * srun), which carries pipes, not a socket. The child's stderr is still
+	 * captured (the worker moves the kernel's stdout there), and no socket
+	 * path is offered (`--connect`). Remote: exe is the rung binary as the
+	 * remote side names it. Also for a local prefix such as env(1). */
+	bool stdio;
 } rung_worker_opts;
 
 int rung_worker_open(rung_worker **out, const rung_worker_opts *opts);
@@ -84,6 +91,12 @@ void rung_worker_detach(rung_worker *w);
  * end, then kills it (its group). Returns the wait status, or -1 when no child
  * was running. The worker stays usable: the next job starts a fresh one. */
 int rung_worker_finish(rung_worker *w, int grace_ms);
+
+/* True when the last request (or start) ended with the worker gone without
+ * a reply: it died, was killed at the deadline, or its connection dropped
+ * (app/pool.c re-runs such a job elsewhere). False after a reply, even a
+ * fault's, and after a hello that said there is no device. */
+bool rung_worker_lost(const rung_worker *w);
 
 /* Device environment; RUNG_ENODEV with a clear message when no driver or GPU. */
 int rung_worker_env(rung_env *out, rung_worker *w);

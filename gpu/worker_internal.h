@@ -27,6 +27,8 @@ struct rung_worker {
 	bool have_env;
 	rung_env env;
 	rung_capture cap; /* the worker's stdout and stderr (gpu/capture.h) */
+	bool stdio;       /* rung_worker_opts.stdio */
+	bool lost;        /* rung_worker_lost */
 };
 
 /* Starts the child and reads its hello if not running. RUNG_ENODEV (cached) when

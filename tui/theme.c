@@ -418,18 +418,21 @@ int rung_config_read(rung_config *out)
 		char *hash = strchr(p, '#');
 		if (hash)
 			*hash = 0;
-		char key[64], val[64], extra[8];
-		int n = sscanf(p, " %63[^= \t] = %63s %7s", key, val, extra);
+		char key[64], val[256], extra[8];
+		int n = sscanf(p, " %63[^= \t] = %255s %7s", key, val, extra);
 		if (n >= 1 && n != 2) {
 			err = rung_error_set(RUNG_EINVAL, "%s:%d: expected 'key = value'", path, lineno);
 		} else if (n == 2 && !strcmp(key, "theme")) {
-			snprintf(out->theme, sizeof(out->theme), "%s", val);
+			snprintf(out->theme, sizeof(out->theme), "%.63s", val);
+		} else if (n == 2 && !strcmp(key, "workers")) {
+			snprintf(out->workers, sizeof(out->workers), "%s", val);
 		} else if (n == 2 && !strcmp(key, "auto_eval")) {
 			if (rung_auto_eval_parse(&out->auto_eval, val) < 0)
 				err = rung_error_set(RUNG_EINVAL, "%s:%d: auto_eval is on, off or gpu, not '%s'", path, lineno,
 						     val);
 		} else if (n == 2) { /* a typo would otherwise be ignored without a word */
-			err = rung_error_set(RUNG_EINVAL, "%s:%d: unknown key '%s' (known: theme, auto_eval)", path, lineno,
+			err = rung_error_set(RUNG_EINVAL, "%s:%d: unknown key '%s' (known: theme, auto_eval) and workers (rung eval)",
+					     path, lineno,
 					     key);
 		}
 		p = eol ? eol + 1 : NULL;

@@ -110,11 +110,13 @@ const char *rung_auto_eval_name(rung_auto_eval a); /* "gpu", "on", "off" */
 int rung_auto_eval_parse(rung_auto_eval *out, const char *s); /* 0 or RUNG_EINVAL */
 
 /* $XDG_CONFIG_HOME/rung/config (~/.config), one `key = value` a line, `#`
- * comments: theme = NAME ("" when not set), auto_eval = gpu|on|off. No file:
+ * comments: theme = NAME ("" when not set), auto_eval = gpu|on|off,
+ * workers = SPEC (`rung eval --workers` when not given: app/pool.h). No file:
  * the defaults. An unknown key or a bad value is an error naming config:line. */
 typedef struct {
 	char theme[64];
 	rung_auto_eval auto_eval;
+	char workers[256];
 } rung_config;
 int rung_config_read(rung_config *out);
 

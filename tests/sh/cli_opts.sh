@@ -160,7 +160,7 @@ usage_err tui "unexpected argument 'b' (takes [TASKDIR])" a b
 # ---- worker: a table, but internal: in no list
 help_lists worker --socket "--connect PATH"
 "$RUNG" --help | grep -q '^  worker ' && fail "rung --help lists the worker"
-grep -q 'worker' "$T/bash" "$T/zsh" && fail "the completion offers the worker"
+grep -qw 'worker' "$T/bash" "$T/zsh" && fail "the completion offers the worker"
 grep -q 'markdown worker' "$T/md" && fail "rung help --markdown has a block for the worker"
 # --connect=PATH with no one listening: the protocol on stdin (here at its end at once)
 run worker --socket --connect="$T/nosock"

@@ -1,0 +1,438 @@
+/* The worker pool: members from a --workers value, and the batch scheduler
+ * with its re-run of a lost worker's job (app/pool.h). */
+#include "app/pool.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/err.h"
+
+enum { J_QUEUED, J_RUNNING, J_ENDED };
+
+typedef struct {
+	int state, attempts;
+	int last_member; /* the member it was lost on (-1) */
+	char after[400]; /* "label: reason" of the lost attempt */
+} pjob;
+
+struct rung_pool_run {
+	rung_pool *p;
+	int n, next;
+	pjob *jobs;
+	rung_pool_job_fn run;
+	rung_pool_giveup_fn giveup;
+	void *ud;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	pthread_t th[RUNG_POOL_MAX];
+	struct member_arg {
+		rung_pool_run *r;
+		int k;
+	} args[RUNG_POOL_MAX];
+	int started, live;
+	bool cancel;
+};
+
+/* A name for a host, partition or gres: letters, digits and ._-@:= (ssh's
+ * user@host, gres's gpu:1), not starting with '-' (never an option). */
+static bool plain_name(const char *s)
+{
+	if (!*s || *s == '-')
+		return false;
+	for (; *s; s++)
+		if (!isalnum((unsigned char)*s) && !strchr("._-@:=", *s))
+			return false;
+	return true;
+}
+
+/* A path for the remote shell: no character a shell would read. */
+static bool plain_path(const char *s)
+{
+	if (!*s || *s == '-')
+		return false;
+	for (; *s; s++)
+		if (!isalnum((unsigned char)*s) && !strchr("._-/+~", *s))
+			return false;
+	return true;
+}
+
+/* execv needs a path: name looked up in $PATH. */
+static int in_path(char *out, size_t len, const char *name)
+{
+	const char *path = getenv("PATH");
+	if (!path || !*path)
+		path = "/usr/local/bin:/usr/bin:/bin";
+	for (const char *p = path; *p;) {
+		const char *e = strchr(p, ':');
+		size_t n = e ? (size_t)(e - p) : strlen(p);
+		if (n && (size_t)snprintf(out, len, "%.*s/%s", (int)n, p, name) < len && access(out, X_OK) == 0)
+			return 0;
+		p += n + (e ? 1 : 0);
+	}
+	return rung_error_set(RUNG_EUSAGE, "--workers: '%s' is not in PATH", name);
+}
+
+static rung_pool_member *add(rung_pool *p, const char *label)
+{
+	if (p->n >= RUNG_POOL_MAX) {
+		rung_error_set(RUNG_EUSAGE, "--workers: more than %d workers", RUNG_POOL_MAX);
+		return NULL;
+	}
+	rung_pool_member *m = &p->m[p->n++];
+	memset(m, 0, sizeof(*m));
+	snprintf(m->label, sizeof(m->label), "%s", label);
+	return m;
+}
+
+static void arg(rung_pool_member *m, const char *fmt, const char *v)
+{
+	int k = 0;
+	while (m->argv[k])
+		k++;
+	if (k >= 12) {
+		m->bad = true;
+		return;
+	}
+	int w = snprintf(m->args[k], sizeof(m->args[k]), fmt, v);
+	if (w < 0 || w >= (int)sizeof(m->args[k])) {
+		m->bad = true; /* a path past 255 bytes: refused by rung_pool_parse */
+		return;
+	}
+	m->argv[k] = m->args[k];
+	m->argv[k + 1] = NULL;
+}
+
+static int parse_local(rung_pool *p, const char *v)
+{
+	char env[1024];
+	int rc = in_path(env, sizeof(env), "env");
+	if (rc)
+		return rc;
+	char *end;
+	long count = strchr(v, ',') ? -1 : strtol(v, &end, 10);
+	if (count >= 0 && (*end || count < 1 || count > RUNG_POOL_MAX))
+		return rung_error_set(RUNG_EUSAGE, "--workers local:%s: give a count (1..%d) or a device list (0,1,3)",
+		                      v, RUNG_POOL_MAX);
+	const char *s = v;
+	for (long i = 0; count >= 0 ? i < count : *s; i++) {
+		long dev = i;
+		if (count < 0) {
+			dev = strtol(s, &end, 10);
+			if (end == s || (*end && *end != ',') || dev < 0 || dev > 1023)
+				return rung_error_set(RUNG_EUSAGE, "--workers local:%s: '%s' is not a device number", v,
+				                      s);
+			s = *end ? end + 1 : end;
+		}
+		char label[64], d[16];
+		snprintf(d, sizeof(d), "%ld", dev);
+		snprintf(label, sizeof(label), "local:%ld", dev);
+		rung_pool_member *m = add(p, label);
+		if (!m)
+			return RUNG_EUSAGE;
+		arg(m, "%s", env);
+		arg(m, "CUDA_VISIBLE_DEVICES=%s", d);
+		m->stdio = true; /* no socket path in TMPDIR for env(1) to be bypassed with */
+	}
+	return 0;
+}
+
+static int remote_rung(char *out, size_t len, const char *dflt)
+{
+	const char *r = getenv("RUNG_REMOTE_RUNG");
+	snprintf(out, len, "%s", r && *r ? r : dflt);
+	if (!plain_path(out))
+		return rung_error_set(RUNG_EUSAGE, "RUNG_REMOTE_RUNG '%s' is not a plain path", out);
+	return 0;
+}
+
+static int parse_ssh(rung_pool *p, const char *v)
+{
+	char ssh[1024], exe[1024];
+	int rc = in_path(ssh, sizeof(ssh), "ssh");
+	if (rc || (rc = remote_rung(exe, sizeof(exe), "rung")))
+		return rc;
+	const char *cfg = getenv("RUNG_SSH_CONFIG");
+	char *dup = strdup(v);
+	if (!dup)
+		return rung_error_set(RUNG_ENOMEM, "out of memory");
+	for (char *save, *h = strtok_r(dup, ",", &save); h; h = strtok_r(NULL, ",", &save)) {
+		char label[64];
+		if (!plain_name(h) || strlen(h) > 50) {
+			rc = rung_error_set(RUNG_EUSAGE, "--workers ssh: '%s' is not a host name", h);
+			break;
+		}
+		snprintf(label, sizeof(label), "ssh:%s", h);
+		rung_pool_member *m = add(p, label);
+		if (!m) {
+			rc = RUNG_EUSAGE;
+			break;
+		}
+		arg(m, "%s", ssh);
+		arg(m, "%s", "-T");
+		arg(m, "%s", "-o");
+		arg(m, "%s", "BatchMode=yes");
+		if (cfg && *cfg) {
+			arg(m, "%s", "-F");
+			arg(m, "%s", cfg);
+		}
+		arg(m, "%s", "--");
+		arg(m, "%s", h);
+		snprintf(m->exe, sizeof(m->exe), "%s", exe);
+		m->stdio = true;
+	}
+	free(dup);
+	if (!rc && p->n == 0)
+		rc = rung_error_set(RUNG_EUSAGE, "--workers ssh: name at least one host");
+	return rc;
+}
+
+static int parse_slurm(rung_pool *p, const char *v)
+{
+	char srun[1024], self[1024] = "", exe[1024];
+	int rc = in_path(srun, sizeof(srun), "srun");
+	if (rc)
+		return rc;
+	ssize_t k = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	self[k > 0 ? k : 0] = 0;
+	if ((rc = remote_rung(exe, sizeof(exe), self)))
+		return rc;
+	char *end;
+	long count = strtol(v, &end, 10);
+	if (end == v || (*end && *end != ',') || count < 1 || count > RUNG_POOL_MAX)
+		return rung_error_set(RUNG_EUSAGE, "--workers slurm:%s: give the number of workers (1..%d) first", v,
+		                      RUNG_POOL_MAX);
+	char partition[128] = "", gres[128] = "";
+	char *dup = strdup(*end ? end + 1 : "");
+	if (!dup)
+		return rung_error_set(RUNG_ENOMEM, "out of memory");
+	for (char *save, *o = strtok_r(dup, ",", &save); o && !rc; o = strtok_r(NULL, ",", &save)) {
+		char *val = strchr(o, '=');
+		if (val)
+			*val++ = 0;
+		char *dst = !strcmp(o, "partition") ? partition : !strcmp(o, "gres") ? gres : NULL;
+		if (!dst || !val || !plain_name(val) || strlen(val) >= sizeof(partition))
+			rc = rung_error_set(RUNG_EUSAGE, "--workers slurm: '%s%s%s' is not partition=NAME or gres=SPEC",
+			                    o, val ? "=" : "", val ? val : "");
+		else
+			snprintf(dst, sizeof(partition), "%s", val);
+	}
+	free(dup);
+	for (long i = 0; !rc && i < count; i++) {
+		char label[64];
+		snprintf(label, sizeof(label), "slurm:%ld", i);
+		rung_pool_member *m = add(p, label);
+		if (!m)
+			return RUNG_EUSAGE;
+		arg(m, "%s", srun);
+		arg(m, "%s", "--ntasks=1");
+		arg(m, "%s", "--nodes=1");
+		arg(m, "%s", "--quiet");
+		arg(m, "%s", "--job-name=rung-worker");
+		if (partition[0])
+			arg(m, "--partition=%s", partition);
+		if (gres[0])
+			arg(m, "--gres=%s", gres);
+		snprintf(m->exe, sizeof(m->exe), "%s", exe);
+		m->stdio = true;
+	}
+	return rc;
+}
+
+int rung_pool_parse(rung_pool *p, const char *spec)
+{
+	memset(p, 0, sizeof(*p));
+	int rc;
+	if (!strncmp(spec, "local:", 6))
+		rc = parse_local(p, spec + 6);
+	else if (!strncmp(spec, "ssh:", 4))
+		rc = parse_ssh(p, spec + 4);
+	else if (!strncmp(spec, "slurm:", 6))
+		rc = parse_slurm(p, spec + 6);
+	else
+		rc = rung_error_set(RUNG_EUSAGE,
+		                    "--workers '%s': give local:N, local:0,1,3, ssh:HOST[,HOST] or "
+		                    "slurm:N[,partition=P][,gres=G]",
+		                    spec);
+	for (int i = 0; !rc && i < p->n; i++)
+		if (p->m[i].bad)
+			rc = rung_error_set(RUNG_EUSAGE, "--workers %s: a path or name of over 255 bytes", p->m[i].label);
+	if (rc)
+		p->n = 0;
+	return rc;
+}
+
+int rung_pool_open(rung_pool *p)
+{
+	for (int i = 0; i < p->n; i++) {
+		rung_worker_opts o = {
+		    .exe = p->m[i].exe[0] ? p->m[i].exe : NULL, .argv_prefix = p->m[i].argv, .stdio = p->m[i].stdio};
+		int rc = rung_worker_open(&p->m[i].w, &o);
+		if (rc) {
+			rung_pool_close(p);
+			return rc;
+		}
+	}
+	return 0;
+}
+
+void rung_pool_close(rung_pool *p)
+{
+	for (int i = 0; i < p->n; i++) {
+		rung_worker_close(p->m[i].w);
+		p->m[i].w = NULL;
+	}
+}
+
+/* The next job for member k (under the lock): the first queued one, but not
+ * one lost on k while another member still lives. -1: none now. */
+static int pick(rung_pool_run *r, int k)
+{
+	for (int i = 0; i < r->n; i++) {
+		pjob *j = &r->jobs[i];
+		if (j->state == J_QUEUED && (j->last_member != k || r->live == 1))
+			return i;
+	}
+	return -1;
+}
+
+static bool all_ended(const rung_pool_run *r)
+{
+	for (int i = 0; i < r->n; i++)
+		if (r->jobs[i].state != J_ENDED)
+			return false;
+	return true;
+}
+
+static void *member_thread(void *arg)
+{
+	struct member_arg *a = arg;
+	rung_pool_run *r = a->r;
+	rung_pool_member *m = &r->p->m[a->k];
+	pthread_mutex_lock(&r->mu);
+	for (;;) {
+		if (r->cancel || all_ended(r))
+			break;
+		int i = pick(r, a->k);
+		if (i < 0) { /* only jobs lost here: another member takes them */
+			pthread_cond_wait(&r->cv, &r->mu);
+			continue;
+		}
+		pjob *j = &r->jobs[i];
+		j->state = J_RUNNING;
+		int attempt = ++j->attempts;
+		char after[sizeof(j->after)];
+		snprintf(after, sizeof(after), "%s", j->after);
+		pthread_mutex_unlock(&r->mu);
+		int rc = r->run(r->ud, i, m, attempt, attempt > 1 ? after : NULL);
+		bool lost = rc == 0 && rung_worker_lost(m->w);
+		pthread_mutex_lock(&r->mu);
+		if (lost) {
+			m->lost++;
+			m->run_of_lost++;
+		} else {
+			m->run_of_lost = 0;
+		}
+		if (lost && attempt == 1) {
+			j->state = J_QUEUED;
+			j->last_member = a->k;
+			snprintf(j->after, sizeof(j->after), "%s", m->label);
+		} else {
+			j->state = J_ENDED;
+			m->done++;
+		}
+		if (m->run_of_lost >= 2) {
+			m->retired = true;
+			r->live--;
+		}
+		pthread_cond_broadcast(&r->cv);
+		if (m->retired)
+			break;
+	}
+	if (m->retired && r->live == 0) { /* nobody left for what is still queued */
+		for (int i = 0; i < r->n; i++)
+			if (r->jobs[i].state == J_QUEUED) {
+				r->jobs[i].state = J_ENDED;
+				pthread_mutex_unlock(&r->mu);
+				r->giveup(r->ud, i, "every worker of the pool was lost");
+				pthread_mutex_lock(&r->mu);
+			}
+		pthread_cond_broadcast(&r->cv);
+	}
+	pthread_mutex_unlock(&r->mu);
+	return NULL;
+}
+
+int rung_pool_start(rung_pool *p, int n, rung_pool_job_fn run, rung_pool_giveup_fn giveup, void *ud)
+{
+	rung_pool_run *r = calloc(1, sizeof(*r));
+	if (!r || !(r->jobs = calloc((size_t)(n > 0 ? n : 1), sizeof(*r->jobs)))) {
+		free(r);
+		return rung_error_set(RUNG_ENOMEM, "out of memory");
+	}
+	r->p = p;
+	r->n = n;
+	r->run = run;
+	r->giveup = giveup;
+	r->ud = ud;
+	for (int i = 0; i < n; i++)
+		r->jobs[i].last_member = -1;
+	pthread_mutex_init(&r->mu, NULL);
+	pthread_cond_init(&r->cv, NULL);
+	p->run = r;
+	r->live = p->n;
+	pthread_mutex_lock(&r->mu);
+	for (int k = 0; k < p->n; k++) {
+		rung_pool_member *m = &p->m[k];
+		m->busy_s = 0;
+		m->done = m->lost = m->run_of_lost = 0;
+		m->retired = false;
+		r->args[k].r = r;
+		r->args[k].k = k;
+		if (pthread_create(&r->th[r->started], NULL, member_thread, &r->args[k]) == 0)
+			r->started++;
+		else
+			r->live--;
+	}
+	pthread_mutex_unlock(&r->mu);
+	if (r->started == 0) {
+		rung_pool_join(p);
+		return rung_error_set(RUNG_EIO, "pool: no worker thread could start");
+	}
+	return 0;
+}
+
+void rung_pool_wait(rung_pool *p, int i)
+{
+	rung_pool_run *r = p->run;
+	pthread_mutex_lock(&r->mu);
+	while (r->jobs[i].state != J_ENDED && !(r->cancel && r->jobs[i].state == J_QUEUED))
+		pthread_cond_wait(&r->cv, &r->mu);
+	pthread_mutex_unlock(&r->mu);
+}
+
+void rung_pool_cancel(rung_pool *p)
+{
+	rung_pool_run *r = p->run;
+	pthread_mutex_lock(&r->mu);
+	r->cancel = true;
+	pthread_cond_broadcast(&r->cv);
+	pthread_mutex_unlock(&r->mu);
+}
+
+void rung_pool_join(rung_pool *p)
+{
+	rung_pool_run *r = p->run;
+	if (!r)
+		return;
+	rung_pool_cancel(p);
+	for (int k = 0; k < r->started; k++)
+		pthread_join(r->th[k], NULL);
+	pthread_mutex_destroy(&r->mu);
+	pthread_cond_destroy(&r->cv);
+	free(r->jobs);
+	free(r);
+	p->run = NULL;
+}
