@@ -726,6 +726,10 @@ void rung_tui_key(rung_tui *t, int key)
 		MEVENT me;
 		if (getmouse(&me) != OK)
 			return;
+		if (t->message[0] && !t->prompting) { /* as a key: the last note gives way */
+			t->message[0] = 0;
+			t->status_dirty = true;
+		}
 		if (me.bstate & BUTTON4_PRESSED)
 			wheel(t, -1);
 		else if (me.bstate & BUTTON5_PRESSED)
@@ -990,8 +994,17 @@ static int script_event(rung_tui *t, char *args)
 
 static void apply_events(rung_tui *t)
 {
-	if (rung_model_apply_events(t->model) > 0)
-		t->status_dirty = true; /* the view reopens on the generation change */
+	rung_model *m = t->model;
+	char before[sizeof(m->message)];
+	memcpy(before, m->message, sizeof(before));
+	bool busy = m->queue_total > 0;
+	if (rung_model_apply_events(m) <= 0)
+		return;
+	t->status_dirty = true; /* the view reopens on the generation change */
+	/* a key's note ("queued 8c4f713") gives way to what happened since: the
+	 * model's newer message, or the end of the queue it spoke of */
+	if (!t->message_error && (strcmp(before, m->message) || (busy && m->queue_total == 0)))
+		t->message[0] = 0;
 }
 
 int rung_tui_script_command(rung_tui *t, const char *line)

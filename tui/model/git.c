@@ -944,6 +944,16 @@ static int queue_item(rung_model *m, const char *hash, unsigned sanitize)
 		g->queue = q;
 		g->cap = cap;
 	}
+	/* QUEUED goes on the event queue before the worker can see the item:
+	 * posted after it, a quick evaluation's RESULT (a compile-only one
+	 * without a GPU) could land first and leave the row pending for good */
+	rung_model_event ev = {.kind = RUNG_EV_QUEUED, .step = sanitize ? RUNG_STEP_SANITIZE : RUNG_STEP_COMPILE};
+	snprintf(ev.hash, sizeof(ev.hash), "%s", hash);
+	e = rung_model_post(m, &ev);
+	if (e < 0) {
+		pthread_mutex_unlock(&g->qlock);
+		return e;
+	}
 	qitem *it = &g->queue[g->nqueue++];
 	snprintf(it->hash, sizeof(it->hash), "%s", hash);
 	it->taskdir = g->taskdir ? strdup(g->taskdir) : NULL;
@@ -951,9 +961,7 @@ static int queue_item(rung_model *m, const char *hash, unsigned sanitize)
 	it->sanitize = sanitize;
 	pthread_cond_signal(&g->qcond);
 	pthread_mutex_unlock(&g->qlock);
-	rung_model_event ev = {.kind = RUNG_EV_QUEUED, .step = sanitize ? RUNG_STEP_SANITIZE : RUNG_STEP_COMPILE};
-	snprintf(ev.hash, sizeof(ev.hash), "%s", hash);
-	return rung_model_post(m, &ev);
+	return 0;
 }
 
 static int git_evaluate(rung_model *m, const char *hash)

@@ -439,9 +439,19 @@ static void apply_one(rung_model *m, rung_model_event *e)
 		if (r && e->result && r->recorded && e->result->steps[RUNG_STEP_RUN].status == RUNG_S_SKIPPED &&
 		    e->result->steps[RUNG_STEP_COMPILE].status == RUNG_S_OK) {
 			/* no GPU here: a recorded measurement stays on display rather than
-			 * a row of SKIPPED rungs (the compile rung is the recorded one's) */
+			 * a row of SKIPPED rungs (the compile rung is the recorded one's);
+			 * the row's rungs show it again, and the status line says what ran */
+			const rung_result *lr = e->result;
+			snprintf(m->message, sizeof(m->message),
+				 "%.7s: the compile rung ran here (%s, %d registers); run, check and bench need a GPU: "
+				 "the recorded result stays",
+				 r->hash, rung_status_name(lr->steps[RUNG_STEP_COMPILE].status), lr->compile.kernel.regs);
 			result_free(e->result);
 			e->result = NULL;
+			rung_model_row_sync_steps(r);
+		} else if (r && !e->result) {
+			/* nothing came back (an error, said in a message): the row shows what it had */
+			rung_model_row_sync_steps(r);
 		} else if (r && e->result) {
 			/* a live result replaces the recorded one on display (which stays in r->recorded) */
 			row_drop_live(r);
