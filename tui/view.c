@@ -302,6 +302,7 @@ void rung_tui_message(rung_tui *t, bool error, const char *fmt, ...)
 	vsnprintf(t->message, sizeof(t->message), fmt, ap);
 	va_end(ap);
 	t->message_error = error;
+	t->message_queued = false;
 	t->status_dirty = true;
 }
 
@@ -570,7 +571,8 @@ static int generic_request(rung_tui *t, rung_view *v, rung_request req)
 		if (rung_model_evaluate(t->model, t->model->rows[row].hash) < 0)
 			rung_tui_message(t, true, "evaluate: %s", rung_error_last());
 		else
-			rung_tui_message(t, false, "queued %.*s", RUNG_ID(t->model->rows[row].hash));
+			rung_tui_message(t, false, "queued %.*s", RUNG_ID(t->model->rows[row].hash)),
+				t->message_queued = true;
 		return RUNG_R_REDRAW;
 	}
 	case RUNG_REQ_SANITIZE: {
@@ -581,7 +583,8 @@ static int generic_request(rung_tui *t, rung_view *v, rung_request req)
 			rung_tui_message(t, true, "sanitize: %s", rung_error_last());
 		else
 			rung_tui_message(t, false, "sanitize %.*s queued (compute-sanitizer, in the background)",
-					 RUNG_ID(t->model->rows[row].hash));
+					 RUNG_ID(t->model->rows[row].hash)),
+				t->message_queued = true;
 		return RUNG_R_REDRAW;
 	}
 	case RUNG_REQ_EVALUATE_MISSING: {
@@ -590,7 +593,8 @@ static int generic_request(rung_tui *t, rung_view *v, rung_request req)
 			rung_tui_message(t, true, "evaluate: %s", rung_error_last());
 		else
 			rung_tui_message(t, false, "queued %d version%s%s", n, n == 1 ? "" : "s",
-					 t->model->loading ? "; the rest once the list is loaded" : "");
+					 t->model->loading ? "; the rest once the list is loaded" : ""),
+				t->message_queued = n > 0;
 		return RUNG_R_REDRAW;
 	}
 	default:
@@ -995,16 +999,14 @@ static int script_event(rung_tui *t, char *args)
 static void apply_events(rung_tui *t)
 {
 	rung_model *m = t->model;
-	char before[sizeof(m->message)];
-	memcpy(before, m->message, sizeof(before));
 	bool busy = m->queue_total > 0;
 	if (rung_model_apply_events(m) <= 0)
 		return;
 	t->status_dirty = true; /* the view reopens on the generation change */
-	/* a key's note ("queued 8c4f713") gives way to what happened since: the
-	 * model's newer message, or the end of the queue it spoke of */
-	if (!t->message_error && (strcmp(before, m->message) || (busy && m->queue_total == 0)))
-		t->message[0] = 0;
+	/* a key's note ("queued 8c4f713") gives way once the queue it spoke of
+	 * is done: the status line then says what happened */
+	if (t->message_queued && busy && m->queue_total == 0)
+		t->message[0] = 0, t->message_queued = false;
 }
 
 int rung_tui_script_command(rung_tui *t, const char *line)

@@ -160,6 +160,7 @@ struct rung_tui {
 	int lines, cols;
 	char message[256];      /* status bar message (until the next key) */
 	bool message_error;
+	bool message_queued;  /* the message says what a key queued: cleared when the queue is done */
 	char search[128];
 	bool filter;            /* versions shows only matches */
 	int sort;               /* versions sort order */
