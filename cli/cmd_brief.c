@@ -22,6 +22,7 @@
 #include "core/expr.h"
 #include "core/roofline.h"
 #include "core/sha256.h"
+#include "core/stats.h"
 #include "cli/cli.h"
 #include "app/suspects.h"
 #include "app/session.h"
@@ -489,8 +490,11 @@ int rung_cmd_brief(int argc, char **argv)
 			rung_suspects_print(stdout, rows[base].result, "- suspect ");
 		}
 		if (best >= 0 && rows[base].result && rows[base].result->bench.valid) {
-			printf("best vs baseline: %.2fx faster\n",
-			       rows[base].result->bench.median / rows[best].result->bench.median);
+			const rung_bench *bb = &rows[base].result->bench, *bt = &rows[best].result->bench;
+			char sp[64];
+			rung_fmt_speedup_pm(sp, sizeof(sp), rung_speedup(bt->median, bb->median),
+					    rung_ratio_noise(bt->rse_median, bb->rse_median), false);
+			printf("best vs baseline: %s faster\n", sp);
 			char envwhy[256];
 			if (rung_env_diff(envwhy, sizeof(envwhy), &rows[best].result->env, &rows[base].result->env) > 0)
 				printf("(not comparable as is: measured in different environments: %s)\n", envwhy);
@@ -512,9 +516,13 @@ int rung_cmd_brief(int argc, char **argv)
 				snprintf(detail, sizeof(detail), "%s", rung_result_reason(r));
 			} else if (r) {
 				metrics_str(m, sizeof(m), r);
-				if (!isnan(bmed) && r->bench.valid && i != base)
-					snprintf(detail, sizeof(detail), "%s, %+.1f%% vs baseline", m,
-						 100 * (r->bench.median - bmed) / bmed);
+				if (!isnan(bmed) && r->bench.valid && i != base) {
+					char sp[64];
+					rung_fmt_speedup_pm(sp, sizeof(sp), rung_speedup(r->bench.median, bmed),
+							    rung_ratio_noise(r->bench.rse_median, rows[base].result->bench.rse_median),
+							    false);
+					snprintf(detail, sizeof(detail), "%s, %s vs baseline", m, sp);
+				}
 				else
 					snprintf(detail, sizeof(detail), "%s", m);
 			}

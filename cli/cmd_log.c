@@ -20,6 +20,7 @@
 #include "core/err.h"
 #include "core/envcmp.h"
 #include "core/roofline_guard.h"
+#include "core/stats.h"
 #include "cli/cli.h"
 #include "app/demo.h"
 #include <limits.h>
@@ -30,7 +31,7 @@
 enum { FMT_TABLE, FMT_JSON, FMT_CSV };
 
 typedef struct {
-	char steps[64], max_rel[32], psnr[32], cossim[32], median[32], delta[32], perf[32], regs[32];
+	char steps[64], max_rel[32], psnr[32], cossim[32], median[32], delta[32], speedup[48], perf[32], regs[32];
 	char verdict[16], note[200], reason[600], suspects[200];
 } row_text;
 
@@ -66,6 +67,23 @@ static double delta_vs(const rung_result *r, const rung_result *base)
 	return (r->bench.median - base->bench.median) / base->bench.median;
 }
 
+/* The speedup over the baseline (t_base / t, core/stats.h): NAN when either is not timed. */
+static double speedup_vs(const rung_result *r, const rung_result *base)
+{
+	if (!r || !base || !r->bench.valid || !base->bench.valid)
+		return NAN;
+	return rung_speedup(r->bench.median, base->bench.median);
+}
+
+/* Where version v of the whole list is among the rows shown (-1: not shown). */
+static int shown_index(const rung_vrow *rows, int n, const rung_vrow *v)
+{
+	for (int i = 0; i < n; i++)
+		if (!strcmp(rows[i].v.id, v->v.id))
+			return i;
+	return -1;
+}
+
 static void texts(row_text *t, const rung_vrow *row, const rung_result *base)
 {
 	memset(t, 0, sizeof(*t));
@@ -80,6 +98,13 @@ static void texts(row_text *t, const rung_vrow *row, const rung_result *base)
 	if (r && r->bench.valid && rung_bench_shared(&r->bench)) /* timed beside another process */
 		snprintf(t->median, sizeof(t->median), "~%.4g", r->bench.median);
 	num(t->delta, sizeof(t->delta), "%+.1f%%", 100 * delta_vs(r, base));
+	/* "202x +-0.6", the form every screen uses (rung_fmt_speedup_pm) */
+	double sp = speedup_vs(r, base);
+	if (isnan(sp))
+		snprintf(t->speedup, sizeof(t->speedup), "-");
+	else
+		rung_fmt_speedup_pm(t->speedup, sizeof(t->speedup), sp,
+				    rung_ratio_noise(r->bench.rse_median, base->bench.rse_median), false);
 	rung_result_perf(t->perf, sizeof(t->perf), r);
 	if (r && r->compile.kernel.valid)
 		snprintf(t->regs, sizeof(t->regs), "%d/%" PRId64, r->compile.kernel.regs,
@@ -183,6 +208,7 @@ static void print_json(const rung_vrow *row, const rung_result *base, bool is_ba
 		rung_gpu_procs_str(shared, sizeof(shared), &r->bench.shared);
 	json_object_set_new(o, "shared", shared[0] ? json_string(shared) : json_null());
 	json_object_set_new(o, "delta_vs_baseline", jnum(delta_vs(r, base)));
+	json_object_set_new(o, "speedup_vs_baseline", jnum(speedup_vs(r, base)));
 	json_object_set_new(o, "baseline", json_boolean(is_base));
 	json_object_set_new(o, "tflops", jnum(r && r->bench.valid ? r->bench.tflops : NAN));
 	json_object_set_new(o, "tbps", jnum(r && r->bench.valid ? r->bench.tbps : NAN));
@@ -228,7 +254,7 @@ typedef struct {
 } log_opts;
 
 static const rung_opt_spec log_specs[] = {
-	{RUNG_OPT_BOOL(log_opts, json), .name = "json", .help = "one JSON object (rows, baseline, recorded results)"},
+	{RUNG_OPT_BOOL(log_opts, json), .name = "json", .help = "one JSON object per version, a line each (its rungs, results, baseline flag, recorded result)"},
 	{RUNG_OPT_BOOL(log_opts, csv), .name = "csv", .help = "CSV, one line per version"},
 	{RUNG_OPT_STR(log_opts, range), .name = "rev", .value = "RANGE", .help = "only these versions (a git range, A..B)"},
 	{RUNG_OPT_NUM(log_opts, max, 0, INT_MAX), .shortname = 'n', .value = "N", .help = "the newest N versions only (0: all)"},
@@ -263,23 +289,45 @@ int rung_cmd_log(int argc, char **argv)
 		rung_vctx_close(&c);
 		return RUNG_EXIT_INTERNAL;
 	}
-	int b = rung_vrows_baseline(rows, n);
-	const rung_result *base = b >= 0 ? rows[b].result : NULL;
+	/* "vs base" is against the task's baseline whatever rows are shown (-n,
+	 * --rev): it is looked for in the whole list */
+	rung_vrow *all = rows;
+	int nall = n;
+	if ((range || max) && rung_vctx_rows(&all, &nall, &c, NULL, 0) < 0) {
+		fprintf(stderr, "rung log: %s\n", rung_error_last());
+		rung_vrows_free(rows, n);
+		rung_vctx_close(&c);
+		return RUNG_EXIT_INTERNAL;
+	}
+	int ball = rung_vrows_baseline(all, nall);
+	const rung_result *base = ball >= 0 ? all[ball].result : NULL;
+	int b = ball >= 0 ? shown_index(rows, n, &all[ball]) : -1;
 	/* recorded results of versions with no live one (table and JSON), and their own baseline */
 	rung_result **rec = fmt != FMT_CSV ? calloc((size_t)n + 1, sizeof(*rec)) : NULL;
+	rung_result **recall = all == rows ? rec : fmt != FMT_CSV ? calloc((size_t)nall + 1, sizeof(*recall)) : NULL;
 	int brec = -1;
-	if (rec) {
-		for (int i = 0; i < n; i++)
-			if (!rows[i].result)
-				rec[i] = rung_recorded_lookup(&c, &rows[i].v, rows[i].content);
-		for (int i = 0; i < n && brec < 0; i++)
-			if (rows[i].has_note && rows[i].note.verdict == RUNG_NOTE_BASELINE)
+	if (rec && recall) {
+		for (int i = 0; i < nall; i++)
+			if (!all[i].result)
+				recall[i] = rung_recorded_lookup(&c, &all[i].v, all[i].content);
+		for (int i = 0; i < nall && brec < 0; i++)
+			if (all[i].has_note && all[i].note.verdict == RUNG_NOTE_BASELINE)
 				brec = i;
-		for (int i = n - 1; i >= 0 && brec < 0; i--)
-			if (rec[i] && rung_result_passed(rec[i]) && rec[i]->bench.valid)
+		for (int i = nall - 1; i >= 0 && brec < 0; i--)
+			if (recall[i] && rung_result_passed(recall[i]) && recall[i]->bench.valid)
 				brec = i;
+		for (int i = 0; recall != rec && i < n; i++) { /* the shown rows' own, moved from the whole list's */
+			int k = shown_index(all, nall, &rows[i]);
+			if (k >= 0)
+				rec[i] = recall[k], recall[k] = NULL;
+		}
 	}
-	const rung_result *base_rec = rec && brec >= 0 ? rec[brec] : NULL;
+	int brec_shown = brec >= 0 ? shown_index(rows, n, &all[brec]) : -1;
+	const rung_result *base_rec = NULL;
+	if (recall && brec >= 0)
+		base_rec = recall[brec] ? recall[brec] : brec_shown >= 0 ? rec[brec_shown] : NULL;
+	const rung_vrow *base_row = ball >= 0 ? &all[ball] : brec >= 0 ? &all[brec] : NULL;
+	bool base_hidden = fmt == FMT_TABLE && base_row && shown_index(rows, n, base_row) < 0;
 	if (rung_store_read_error(c.store) < 0) { /* a recorded lookup met a damaged store: nothing shown */
 		fprintf(stderr, "rung log: %s\n", rung_error_last());
 		rc = RUNG_EXIT_INTERNAL;
@@ -289,9 +337,12 @@ int rung_cmd_log(int argc, char **argv)
 		printf("rev,subject,compile,run,check,bench,profile,max_rel,psnr,cossim,median_ms,delta_vs_baseline,perf,"
 		       "regs_spills,verdict,note,reason,suspects\n");
 	else if (fmt == FMT_TABLE)
-		printf("%-8s %-24s %-28s %-8s %-6s %-9s %-9s %-8s %-14s %-8s %-8s %s\n", "VERSION", "SUBJECT",
-		       "COMPILE RUN CHECK BENCH PROF", "MAX_REL", "PSNR", "COSINE", "MEDIAN_MS", "VS_BASE", "PERF",
+		printf("%-8s %-24s %-28s %-8s %-6s %-9s %-9s %-12s %-7s %-14s %-8s %-8s %s\n", "VERSION", "SUBJECT",
+		       "COMPILE RUN CHECK BENCH PROF", "MAX_REL", "PSNR", "COSINE", "MEDIAN_MS", "VS_BASE", "TIME", "PERF",
 		       "REGS/SP", "VERDICT", "NOTE");
+	if (base_hidden) /* the rows shown do not hold it: never another version called base */
+		printf("VS_BASE: speedup over the task's baseline %s \"%.60s\" (not among the rows shown)\n",
+		       base_row->v.short_id, base_row->v.subject);
 	for (int i = 0; i < n; i++) {
 		row_text t;
 		texts(&t, &rows[i], base);
@@ -329,9 +380,9 @@ int rung_cmd_log(int argc, char **argv)
 				printf("%-8s %-24s %-28s %s%s%s\n", rows[i].v.short_id, subj, t.steps, t.reason,
 				       t.verdict[0] ? "  " : "", t.verdict);
 			else
-				printf("%-8s %-24s %-28s %-8s %-6s %-9s %-9s %-8s %-14s %-8s %-8s %s\n", rows[i].v.short_id, subj,
-				       t.steps, t.max_rel, t.psnr, t.cossim, t.median, i == brec ? "base" : t.delta, t.perf,
-				       t.regs, t.verdict, t.note);
+				printf("%-8s %-24s %-28s %-8s %-6s %-9s %-9s %-12s %-7s %-14s %-8s %-8s %s\n", rows[i].v.short_id,
+				       subj, t.steps, t.max_rel, t.psnr, t.cossim, t.median, i == brec_shown ? "base" : t.speedup,
+				       i == brec_shown ? "" : t.delta, t.perf, t.regs, t.verdict, t.note);
 			printf("         %s (not measured here)\n",
 			       rec[i]->recorded_note[0] ? rec[i]->recorded_note : "recorded on another machine");
 		} else if (!rows[i].result) {
@@ -340,9 +391,10 @@ int rung_cmd_log(int argc, char **argv)
 			printf("%-8s %-24s %-28s %s%s%s\n", rows[i].v.short_id, subj, t.steps, t.reason,
 			       t.verdict[0] ? "  " : "", t.verdict);
 		} else {
-			printf("%-8s %-24s %-28s %-8s %-6s %-9s %-9s %-8s %-14s %-8s %-8s %s%s\n", rows[i].v.short_id, subj,
-			       t.steps, t.max_rel, t.psnr, t.cossim, t.median, i == b ? "base" : t.delta, t.perf, t.regs,
-			       t.verdict, t.note, rows[i].via_content ? " (same content as another version)" : "");
+			printf("%-8s %-24s %-28s %-8s %-6s %-9s %-9s %-12s %-7s %-14s %-8s %-8s %s%s\n", rows[i].v.short_id,
+			       subj, t.steps, t.max_rel, t.psnr, t.cossim, t.median, i == b ? "base" : t.speedup,
+			       i == b ? "" : t.delta, t.perf, t.regs, t.verdict, t.note,
+			       rows[i].via_content ? " (same content as another version)" : "");
 		}
 		/* never compared silently across environments */
 		const rung_result *shown = rows[i].result ? rows[i].result : rec ? rec[i] : NULL;
@@ -370,6 +422,16 @@ done:
 			free(rec[i]);
 		}
 	free(rec);
+	if (recall != rec) {
+		for (int i = 0; recall && i < nall; i++)
+			if (recall[i]) {
+				rung_result_clear(recall[i]);
+				free(recall[i]);
+			}
+		free(recall);
+	}
+	if (all != rows)
+		rung_vrows_free(all, nall);
 	rung_vrows_free(rows, n);
 	rung_vctx_close(&c);
 	return rc;

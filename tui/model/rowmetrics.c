@@ -16,7 +16,7 @@ static double usable_median(const rung_result *r)
 
 void rung_row_metrics_get(rung_row_metrics *o, const rung_model *m, int row, int base_row)
 {
-	o->median_ms = o->max_rel = o->delta = o->noise = o->intensity = o->flop_s = o->roof_pct = NAN;
+	o->median_ms = o->max_rel = o->delta = o->speedup = o->noise = o->intensity = o->flop_s = o->roof_pct = NAN;
 	o->has_delta = o->impossible = o->suspect = o->has_regs = o->shared = o->delta_shared = false;
 	o->shared_why[0] = 0;
 	o->cmp = RUNG_CMP_SAME;
@@ -47,9 +47,8 @@ void rung_row_metrics_get(rung_row_metrics *o, const rung_model *m, int row, int
 	if (!isnan(o->median_ms) && !isnan(tb) && tb > 0 && base_row != row) {
 		o->has_delta = true;
 		o->delta = (o->median_ms - tb) / tb;
-		double ra = isnan(r->bench.rse_median) ? 0.01 : r->bench.rse_median;
-		double rb = isnan(b->bench.rse_median) ? 0.01 : b->bench.rse_median;
-		o->noise = 2 * sqrt(ra * ra + rb * rb);
+		o->speedup = rung_speedup(o->median_ms, tb);
+		o->noise = rung_ratio_noise(r->bench.rse_median, b->bench.rse_median);
 		double band = fmax(o->noise, RUNG_CMP_MIN_EFFECT);
 		o->cmp = o->delta < -band ? RUNG_CMP_FASTER : o->delta > band ? RUNG_CMP_SLOWER : RUNG_CMP_SAME;
 		/* a timing beside another process on the GPU gives no A/B verdict */

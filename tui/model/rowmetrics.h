@@ -14,6 +14,7 @@ typedef struct {
 	double max_rel;          /* worst over shapes and seeds; NAN when not checked */
 	bool has_delta;
 	double delta;            /* (t - t_base) / t_base */
+	double speedup;          /* t_base / t (rung_speedup): what the screens show */
 	double noise;            /* half-width of the ~95% band: 2 * sqrt(rse_a^2 + rse_b^2) */
 	rung_cmp_verdict cmp;    /* FASTER / SLOWER / SAME within noise */
 	bool shared;             /* timed beside another process on the GPU (NVML; rung_bench_shared) */

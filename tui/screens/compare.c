@@ -195,7 +195,7 @@ static void build_top(rung_view *v, int ra, int rb)
 	rung_lines_new(l);
 	rung_lines_seg(l, RUNG_ROLE_MARK, "b");
 	rung_lines_seg(l, RUNG_ROLE_DEFAULT, " %.*s %s", RUNG_ID(B->hash), B->subject);
-	rung_lines_add(l, RUNG_ROLE_HEADER, "%-10s%14s %14s %s", "", "a", "b", "delta (b vs a)");
+	rung_lines_add(l, RUNG_ROLE_HEADER, "%-10s%14s %14s %s", "", "a", "b", "b vs a (speedup, change)");
 	rung_row_metrics ma, mb;
 	rung_row_metrics_get(&ma, m, ra, -1);
 	rung_row_metrics_get(&mb, m, rb, ra);
@@ -208,11 +208,12 @@ static void build_top(rung_view *v, int ra, int rb)
 		rung_compare c;
 		if (rung_compare_samples(&c, A->result->bench.samples, A->result->bench.n, B->result->bench.samples,
 					 B->result->bench.n, 500, 0x5eed) == 0) {
-			snprintf(sd, sizeof(sd), "%.3fx [%.3f, %.3f] %s", c.ratio, c.lo, c.hi, rung_cmp_verdict_name(c.verdict));
+			int o = rung_fmt_compare_speedup(sd, sizeof(sd), &c, rung_tui_utf8);
+			snprintf(sd + o, sizeof(sd) - (size_t)o, " %s", rung_cmp_verdict_name(c.verdict));
 			drole = c.verdict == RUNG_CMP_FASTER ? RUNG_ROLE_FASTER : c.verdict == RUNG_CMP_SLOWER ? RUNG_ROLE_SLOWER : RUNG_ROLE_SAME;
 		}
 	} else if (mb.has_delta) {
-		snprintf(sd, sizeof(sd), "%+.1f%% +-%.1f%%", mb.delta * 100, mb.noise * 100);
+		rung_fmt_speedup_pm(sd, sizeof(sd), mb.speedup, mb.noise, rung_tui_utf8);
 		drole = mb.cmp == RUNG_CMP_FASTER ? RUNG_ROLE_FASTER : mb.cmp == RUNG_CMP_SLOWER ? RUNG_ROLE_SLOWER : RUNG_ROLE_SAME;
 	}
 	metric_row(l, "median", sa, sb, sd, drole);

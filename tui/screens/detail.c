@@ -329,12 +329,16 @@ static void build_summary(rung_view *v, int row)
 				       mx.shared_why);
 		if (mx.has_delta && mx.env_differs)
 			rung_lines_add(l, RUNG_ROLE_SLOWER, "  the baseline was measured elsewhere: %s", mx.env_why);
+		char sp[96] = ""; /* "202× [201, 203]": the speedup over the baseline (core/stats.h) */
+		if (mx.has_delta)
+			rung_fmt_speedup_ci(sp, sizeof(sp), mx.speedup, mx.speedup * (1 - mx.noise), mx.speedup * (1 + mx.noise),
+					    rung_tui_utf8);
 		if (mx.has_delta && mx.delta_shared)
-			rung_lines_add(l, RUNG_ROLE_SAME, "  %+.1f%% vs baseline (noise band +-%.1f%%): no verdict, %s was timed on a shared GPU",
-				       mx.delta * 100, mx.noise * 100, mx.shared ? "this version" : "the baseline");
+			rung_lines_add(l, RUNG_ROLE_SAME, "  %s vs baseline (noise band +-%.1f%%): no verdict, %s was timed on a shared GPU",
+				       sp, mx.noise * 100, mx.shared ? "this version" : "the baseline");
 		else if (mx.has_delta)
 			rung_lines_add(l, mx.cmp == RUNG_CMP_FASTER ? RUNG_ROLE_FASTER : mx.cmp == RUNG_CMP_SLOWER ? RUNG_ROLE_SLOWER : RUNG_ROLE_SAME,
-				       "  %+.1f%% vs baseline (noise band +-%.1f%%): %s", mx.delta * 100, mx.noise * 100,
+				       "  %s vs baseline (noise band +-%.1f%%): %s", sp, mx.noise * 100,
 				       rung_cmp_verdict_name(mx.cmp));
 		if (!isnan(b->event_median))
 			rung_lines_add(l, RUNG_ROLE_DIM, "  event cross-check median %.4f ms, SM clock %.0f MHz, %d dropped",

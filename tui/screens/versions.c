@@ -312,11 +312,10 @@ static void draw_row(rung_view *v, int y, int mrow, bool cursor, const bool show
 				snprintf(buf, sizeof(buf), "baseline");
 				rl = RUNG_ROLE_BASELINE;
 			} else if (mx->has_delta) {
-				snprintf(buf, sizeof(buf), "%s%+.1f%% \u00b1%.1f", mx->delta_shared ? "~" : mx->env_differs ? "\u2260" : "",
-					 mx->delta * 100, mx->noise * 100);
-				if (!rung_tui_utf8)
-					snprintf(buf, sizeof(buf), "%s%+.1f%% +-%.1f", mx->delta_shared ? "~" : mx->env_differs ? "!=" : "",
-						 mx->delta * 100, mx->noise * 100);
+				/* "202× ±0.6": the speedup over the baseline (core/stats.h) */
+				const char *mark = mx->delta_shared ? "~" : !mx->env_differs ? "" : rung_tui_utf8 ? "\u2260" : "!=";
+				int o = snprintf(buf, sizeof(buf), "%s", mark);
+				rung_fmt_speedup_pm(buf + o, sizeof(buf) - (size_t)o, mx->speedup, mx->noise, rung_tui_utf8);
 				rl = mx->cmp == RUNG_CMP_FASTER ? RUNG_ROLE_FASTER : mx->cmp == RUNG_CMP_SLOWER ? RUNG_ROLE_SLOWER : RUNG_ROLE_SAME;
 			} else {
 				snprintf(buf, sizeof(buf), "-");
