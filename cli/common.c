@@ -38,7 +38,16 @@ int rung_cli_fail(const char *cmd, int err)
 int rung_cli_vctx_open(rung_vctx *c, const char *cmd, const rung_vctx_opts *o, unsigned need)
 {
 	int e = rung_vctx_open(c, cmd, o, need);
-	return e < 0 ? rung_cli_fail(cmd, e) : RUNG_EXIT_OK;
+	if (e == 0)
+		return RUNG_EXIT_OK;
+	/* a committed rung.ini that does not parse: the earlier versions are still
+	 * reachable with an earlier spec (#28 D-2) */
+	bool spec = e == RUNG_EINVAL && !(o && o->spec_rev) && strstr(rung_error_last(), "rung.ini:");
+	int rc = rung_cli_fail(cmd, e);
+	if (spec)
+		fprintf(stderr, "rung %s: to use the spec of an earlier commit meanwhile: rung %s --spec-rev REV (HEAD~1: "
+				"the one before)\n", cmd, cmd);
+	return rc;
 }
 
 int rung_cli_task_load(rung_task *t, const char *cmd, const char *target, const rung_task_where *w)

@@ -302,7 +302,7 @@ void rung_tui_message(rung_tui *t, bool error, const char *fmt, ...)
 	vsnprintf(t->message, sizeof(t->message), fmt, ap);
 	va_end(ap);
 	t->message_error = error;
-	t->message_queued = false;
+	t->message_queued = t->message_reload = false;
 	t->status_dirty = true;
 }
 
@@ -559,10 +559,11 @@ static int generic_request(rung_tui *t, rung_view *v, rung_request req)
 		return RUNG_R_REDRAW;
 	}
 	case RUNG_REQ_REFRESH:
+		t->model->message[0] = 0; /* what the reload says next is new */
 		if (rung_model_refresh(t->model) < 0)
 			rung_tui_message(t, true, "refresh: %s", rung_error_last());
 		else
-			rung_tui_message(t, false, "reloading");
+			rung_tui_message(t, false, "reloading"), t->message_reload = true;
 		return RUNG_R_REOPEN;
 	case RUNG_REQ_EVALUATE: {
 		int row = rung_tui_selected_row(t);
@@ -1000,8 +1001,14 @@ static void apply_events(rung_tui *t)
 {
 	rung_model *m = t->model;
 	bool busy = m->queue_total > 0;
+	char before[sizeof(m->message)];
+	if (t->message_reload)
+		memcpy(before, m->message, sizeof(before));
 	if (rung_model_apply_events(m) <= 0)
 		return;
+	/* "reloading" gives way to what the reload says (done, failed, a broken spec) */
+	if (t->message_reload && strcmp(before, m->message))
+		t->message[0] = 0, t->message_reload = false;
 	t->status_dirty = true; /* the view reopens on the generation change */
 	/* a key's note ("queued 8c4f713") gives way once the queue it spoke of
 	 * is done: the status line then says what happened */

@@ -161,6 +161,7 @@ struct rung_tui {
 	char message[256];      /* status bar message (until the next key) */
 	bool message_error;
 	bool message_queued;  /* the message says what a key queued: cleared when the queue is done */
+	bool message_reload;  /* "reloading": cleared when the model says how the reload went */
 	char search[128];
 	bool filter;            /* versions shows only matches */
 	int sort;               /* versions sort order */

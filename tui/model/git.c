@@ -59,6 +59,9 @@ typedef struct {
 typedef struct {
 	char *dir;     /* as given (-C) */
 	char *taskdir; /* as given (NULL: pick) */
+	char *spec_rev; /* rung tui --spec-rev (NULL: HEAD's, else the last good one) */
+	/* the last broken-spec note the poll posted ("" none), so that it is said once per HEAD */
+	char spec_said[256];
 	rung_vctx ui;  /* UI-thread handles */
 	text_cache *cache;
 	int ncache;
@@ -119,7 +122,47 @@ typedef struct {
 	unsigned running_gen;
 } git_impl;
 
-static int open_ctx(rung_vctx *c, const char *dir, const char *taskdir)
+/* A task's spec at HEAD that does not parse (RUNG_EINVAL, file:line) does
+ * not lock the person out: the spec of the newest earlier commit that does
+ * parse is used instead, and *note (when given) says so, naming the error.
+ * --spec-rev (spec_rev) is taken as it is. */
+static int open_task(rung_vtask *t, rung_repo *repo, const char *tdir, const char *spec_rev, char *note, size_t len)
+{
+	if (note)
+		note[0] = 0;
+	int e = rung_vtask_open(t, repo, tdir, spec_rev);
+	if (e != RUNG_EINVAL || spec_rev)
+		return e;
+	rung_error_state st;
+	rung_error_save(&st);
+	char why[256];
+	snprintf(why, sizeof(why), "%s", rung_error_last());
+	for (int k = 1; k <= 100; k++) {
+		char rev[16];
+		snprintf(rev, sizeof(rev), "HEAD~%d", k);
+		rung_error_clear();
+		int ek = rung_vtask_open(t, repo, tdir, rev);
+		if (ek == 0) {
+			if (note)
+				snprintf(note, len, "HEAD's rung.ini is broken (%.150s): using the last good one, of %.7s "
+					 "(rung tui --spec-rev REV picks another)", why, t->spec_rev);
+			return 0;
+		}
+		if (ek != RUNG_EINVAL) /* no such commit, or no rung.ini there */
+			break;
+	}
+	st.code = e;
+	return rung_error_restore(&st);
+}
+
+static int open_ctx_note(rung_vctx *c, git_impl *g, const char *dir, const char *taskdir, char *note, size_t len);
+
+static int open_ctx(rung_vctx *c, git_impl *g, const char *dir, const char *taskdir)
+{
+	return open_ctx_note(c, g, dir, taskdir, NULL, 0);
+}
+
+static int open_ctx_note(rung_vctx *c, git_impl *g, const char *dir, const char *taskdir, char *note, size_t len)
 {
 	memset(c, 0, sizeof(*c));
 	c->cmd = "tui";
@@ -151,7 +194,7 @@ static int open_ctx(rung_vctx *c, const char *dir, const char *taskdir)
 		rung_strv_free(v, n);
 	}
 	if (e == 0)
-		e = rung_vtask_open(&c->task, c->repo, tdir, NULL);
+		e = open_task(&c->task, c->repo, tdir, g->spec_rev, note, len);
 	free(tdir);
 	if (e == 0)
 		e = rung_store_open_repo_read(&c->store, c->repo); /* writes fail where it is read-only */
@@ -390,12 +433,17 @@ static void reload_in_thread(rung_model *m, git_impl *g)
 	unsigned gen;
 	char *task = task_snapshot(g, &gen);
 	rung_vctx c;
-	if (open_ctx(&c, g->dir, task) < 0) {
+	char note[256];
+	if (open_ctx_note(&c, g, g->dir, task, note, sizeof(note)) < 0) {
 		post_message(m, "reload failed: %s", rung_error_last());
 		free(task);
 		return;
 	}
 	free(task);
+	if (note[0]) /* the reload goes on with the last good spec, and says so */
+		post_message(m, "%s", note);
+	else
+		post_message(m, "%s", "reloaded");
 	rung_model_event ev = {.kind = RUNG_EV_ROWS};
 	char head[41];
 	head_of(head, c.repo);
@@ -434,7 +482,7 @@ static void rest_in_thread(rung_model *m, git_impl *g, const char *anchor, unsig
 	unsigned tgen;
 	char *task = task_snapshot(g, &tgen);
 	rung_vctx c;
-	if (tgen != gen || open_ctx(&c, g->dir, task) < 0) {
+	if (tgen != gen || open_ctx(&c, g, g->dir, task) < 0) {
 		if (tgen == gen)
 			post_message(m, "loading failed: %s", rung_error_last());
 		free(task);
@@ -575,7 +623,7 @@ static int eval_open(rung_model *m, git_impl *g, const char *taskdir, unsigned g
 		rung_vctx_close(&g->ev_ctx);
 		g->ev_ctx_open = false;
 	}
-	int e = open_ctx(&g->ev_ctx, g->dir, taskdir);
+	int e = open_ctx(&g->ev_ctx, g, g->dir, taskdir);
 	if (e < 0)
 		return e;
 	g->ev_ctx_open = true;
@@ -769,8 +817,19 @@ static void poll_once(rung_model *m, git_impl *g, rung_repo **repo, const char *
 	unsigned tgen;
 	char *task = task_snapshot(g, &tgen);
 	rung_vctx c;
-	int e = open_ctx(&c, g->dir, task);
+	char note[256];
+	int e = open_ctx_note(&c, g, g->dir, task, note, sizeof(note));
 	free(task);
+	/* a broken spec at the new HEAD is said once (the last good one is
+	 * used meanwhile); so is an error that keeps the list from being read */
+	char said[256];
+	snprintf(said, sizeof(said), "%s", e < 0 ? rung_error_last() : note);
+	pthread_mutex_lock(&g->qlock);
+	bool say = strcmp(said, g->spec_said) != 0;
+	snprintf(g->spec_said, sizeof(g->spec_said), "%s", said);
+	pthread_mutex_unlock(&g->qlock);
+	if (say && said[0] && e < 0)
+		post_message(m, "new commits not shown: %.200s", said);
 	if (e < 0) {
 		rung_error_clear();
 		return;
@@ -830,6 +889,8 @@ static void poll_once(rung_model *m, git_impl *g, rung_repo **repo, const char *
 		const char *nt = rows_top(rows, n);
 		poll_mark_locked(g, now, found && !nt[0] ? top : nt);
 		rung_model_post(m, &ev); /* none new: a stale WORKTREE row still goes */
+		if (say && said[0]) /* after the rows, so that "new version ..." does not hide it */
+			post_message(m, "%s", said);
 	}
 	pthread_mutex_unlock(&g->qlock);
 	if (!current)
@@ -1125,7 +1186,7 @@ static void *texter_main(void *arg)
 			rung_vctx_close(&g->tctx);
 			g->tctx_open = false;
 		}
-		if (!g->tctx_open && (e = open_ctx(&g->tctx, g->dir, task)) == 0) {
+		if (!g->tctx_open && (e = open_ctx(&g->tctx, g, g->dir, task)) == 0) {
 			g->tctx_open = true;
 			g->tctx_gen = gen;
 		}
@@ -1287,6 +1348,7 @@ static void git_free(rung_model *m)
 	pthread_cond_destroy(&g->tcond);
 	free(g->dir);
 	free(g->taskdir);
+	free(g->spec_rev);
 	free(g);
 }
 
@@ -1331,7 +1393,12 @@ static void set_tasks(rung_model *m, git_impl *g)
 
 static void set_title(rung_model *m, git_impl *g)
 {
-	snprintf(m->title, sizeof(m->title), "%s", g->ui.task.spec->name ? g->ui.task.spec->name : g->ui.task.dir);
+	/* a spec other than HEAD's (the last good one, or --spec-rev) is labelled */
+	char head[41] = "";
+	head_of(head, g->ui.repo);
+	bool other = strcmp(g->ui.task.spec_rev, "WORKTREE") && strcmp(g->ui.task.spec_rev, head);
+	snprintf(m->title, sizeof(m->title), "%.80s%s%.7s%s", g->ui.task.spec->name ? g->ui.task.spec->name : g->ui.task.dir,
+		 other ? " (spec of " : "", other ? g->ui.task.spec_rev : "", other ? ")" : "");
 }
 
 /* Opens task i on the UI thread (like the first load); background jobs of the
@@ -1345,9 +1412,12 @@ static int git_set_task(rung_model *m, int i)
 	snprintf(path, sizeof(path), "%.*s%s%s", (int)wl, wd ? wd : "", wl && wd[wl - 1] != '/' ? "/" : "",
 		 m->tasks[i][0] ? m->tasks[i] : ".");
 	rung_vctx c;
-	int e = open_ctx(&c, g->dir, path);
+	char note[256];
+	int e = open_ctx_note(&c, g, g->dir, path, note, sizeof(note));
 	if (e < 0)
 		return e;
+	if (note[0])
+		snprintf(m->message, sizeof(m->message), "%s", note);
 	char *nt = strdup(path);
 	if (!nt) {
 		rung_vctx_close(&c);
@@ -1451,6 +1521,11 @@ static const rung_model_ops git_ops = {
 
 int rung_model_git_new(rung_model **out, const char *dir, const char *taskdir)
 {
+	return rung_model_git_open(out, dir, taskdir, NULL);
+}
+
+int rung_model_git_open(rung_model **out, const char *dir, const char *taskdir, const char *spec_rev)
+{
 	*out = NULL;
 	rung_model *m = calloc(1, sizeof(*m));
 	git_impl *g = calloc(1, sizeof(*g));
@@ -1461,6 +1536,7 @@ int rung_model_git_new(rung_model **out, const char *dir, const char *taskdir)
 	}
 	g->dir = dir ? strdup(dir) : NULL;
 	g->taskdir = taskdir ? strdup(taskdir) : NULL;
+	g->spec_rev = spec_rev ? strdup(spec_rev) : NULL;
 	g->jobs = 3;
 	pthread_mutex_init(&g->qlock, NULL);
 	pthread_cond_init(&g->qcond, NULL);
@@ -1469,7 +1545,7 @@ int rung_model_git_new(rung_model **out, const char *dir, const char *taskdir)
 	pthread_cond_init(&g->tcond, NULL);
 	int e = rung_model_init(m, &git_ops, g);
 	if (e == 0)
-		e = open_ctx(&g->ui, dir, taskdir);
+		e = open_ctx_note(&g->ui, g, dir, taskdir, m->message, sizeof(m->message));
 	if (e < 0) {
 		rung_error_state st;
 		rung_error_save(&st);
@@ -1485,6 +1561,7 @@ int rung_model_git_new(rung_model **out, const char *dir, const char *taskdir)
 		pthread_cond_destroy(&g->tcond);
 		free(g->dir);
 		free(g->taskdir);
+		free(g->spec_rev);
 		free(g);
 		st.code = e;
 		return rung_error_restore(&st);

@@ -324,6 +324,12 @@ rung_result *rung_model_fake_result(const char *hash, double median_ms, double m
 /* On a git repository (vcs/ history, notes and store). dir = repository (or any dir inside),
  * taskdir = task directory relative to it (NULL = the repository root). */
 int rung_model_git_new(rung_model **out, const char *dir, const char *taskdir);
+/* As rung_model_git_new, with the spec (rung.ini and reference) read at
+ * spec_rev (rung tui --spec-rev; NULL: HEAD's). Without spec_rev a spec at
+ * HEAD that does not parse gives way to the newest earlier one that does:
+ * m->message names the error and the commit used, the title says
+ * "(spec of abc1234)", and a new HEAD with a broken spec is said once. */
+int rung_model_git_open(rung_model **out, const char *dir, const char *taskdir, const char *spec_rev);
 
 /* Auto-evaluation (`rung tui`, `auto_eval` in the config; rung demo): the
  * model's background thread opens its evaluation worker (the one `e` and `E`
