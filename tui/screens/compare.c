@@ -424,11 +424,15 @@ static void draw_half(WINDOW *w, int y, int x, int width, rung_role role, int ln
 	if (!text)
 		return;
 	int nw = width >= 20 ? 5 : 0;
+	/* a deleted or added line says so without colour too (NO_COLOR, monochrome) */
+	char mark = role == RUNG_ROLE_DIFF_DEL ? '-' : role == RUNG_ROLE_DIFF_ADD ? '+' : ' ';
 	if (nw)
-		rung_tui_drawf(w, y, x, nw, RUNG_ROLE_DIM, "%4d ", lno);
+		rung_tui_drawf(w, y, x, nw, mark == ' ' ? RUNG_ROLE_DIM : role, "%4d%c", lno, mark);
 	bool in = lno > 0 && lno <= c->n, ain = ca && alno > 0 && alno <= ca->n;
 	/* count column: warp instructions executed, '*' on hot lines */
-	if (c->inst && width >= 30) {
+	/* the code comes first: each metric column is drawn only where the text
+	 * keeps 32 columns (the right half's delta column: 40) */
+	if (c->inst && width - nw - 8 >= 32) {
 		int64_t n = in ? c->inst[lno - 1] : -1;
 		bool hot = in && c->hot[lno - 1];
 		char cs[32] = "";
@@ -438,7 +442,7 @@ static void draw_half(WINDOW *w, int y, int x, int width, rung_role role, int ln
 		nw += 8;
 	}
 	/* stall column: the line's share of the kernel's stall samples, '*' on the most sampled */
-	if (c->stall && width >= 30 + (c->inst ? 8 : 0)) {
+	if (c->stall && width - nw - 7 >= 32) {
 		double sh = in ? c->stall[lno - 1] : -1;
 		bool hot = in && c->stall_hot && c->stall_hot[lno - 1];
 		char ss[32] = "";
@@ -449,7 +453,8 @@ static void draw_half(WINDOW *w, int y, int x, int width, rung_role role, int ln
 	}
 	/* the delta column (right side only): on changed lines, the count's change
 	 * b - a where both sides ran them, and the stall share's change */
-	if (ca && ((c->inst && ca->inst) || (c->stall && ca->stall)) && width >= 40 + (c->inst ? 8 : 0) + (c->stall ? 7 : 0)) {
+	int dwant = (c->inst && ca && ca->inst ? 8 : 0) + (c->stall && ca && ca->stall ? 10 : 0);
+	if (ca && ((c->inst && ca->inst) || (c->stall && ca->stall)) && width - nw - dwant >= 40) {
 		char ds[48] = "";
 		rung_role dr = RUNG_ROLE_DIM;
 		int64_t n = c->inst && in ? c->inst[lno - 1] : -1, na = count_at(ca, alno);

@@ -425,7 +425,7 @@ static void build(rung_view *v)
 	else if (p->ncu == 2)
 		rung_detail_ncu_source(&p->lines, m, m->rows[row].hash);
 	else if (p->pane == PANE_SASS)
-		rung_detail_sass_lines(&p->lines, m, m->rows[row].hash, p->by_stall);
+		rung_detail_sass_lines(&p->lines, m, m->rows[row].hash, p->by_stall, v->width);
 	else if (p->pane == PANE_TRACE)
 		rung_detail_trace_lines(&p->lines, m, m->rows[row].hash, v->width);
 	else
@@ -464,6 +464,13 @@ static void draw_split(rung_view *v, int row)
 		lw = v->width;
 		rw = 0;
 	}
+	/* the code comes first: metric columns give way on a narrow pane */
+	unsigned drop = rung_srcview_fit(sv, lw);
+	if (drop != sv->drop) {
+		p->sv.drop = drop;
+		rung_lines_clear(&p->lines);
+		rung_srcview_source_lines(&p->lines, &p->sv);
+	}
 	rung_lines hdr = {0};
 	rung_srcview_source_header(&hdr, sv);
 	if (hdr.n)
@@ -477,11 +484,11 @@ static void draw_split(rung_view *v, int row)
 			for (int k = 0; k < c.nseg; k++)
 				c.seg[k].role = RUNG_ROLE_CURSOR;
 			rung_tui_fill(v->win, v->top + i, 0, lw, RUNG_ROLE_CURSOR);
-			rung_line_draw(v->win, v->top + i, 0, lw, &c, v->hscroll);
-			if (!v->hscroll)
-				rung_tui_draw(v->win, v->top + i, 0, 1, RUNG_ROLE_CURSOR, ">"); /* seen without colour too */
+			rung_line_draw_gutter(v->win, v->top + i, 0, lw, &c, c.nseg - 1, v->hscroll);
+			rung_tui_draw(v->win, v->top + i, 0, 1, RUNG_ROLE_CURSOR, ">"); /* seen without colour too */
 		} else {
-			rung_line_draw(v->win, v->top + i, 0, lw, ln, v->hscroll);
+			/* Right and Left scroll the code; the line numbers and counts stay */
+			rung_line_draw_gutter(v->win, v->top + i, 0, lw, ln, ln->nseg - 1, v->hscroll);
 		}
 	}
 	if (rw <= 0)
@@ -489,7 +496,7 @@ static void draw_split(rung_view *v, int row)
 	for (int y = 1; y < v->height; y++)
 		rung_tui_draw(v->win, y, lw, 1, RUNG_ROLE_AXIS, rung_tui_utf8 ? "\u2502" : "|");
 	rung_lines right = {0};
-	rung_srcview_sass_lines(&right, sv, v->cursor + 1, v->height - 1);
+	rung_srcview_sass_lines(&right, sv, v->cursor + 1, v->height - 1, rw);
 	for (int i = 0; i < right.n && 1 + i < v->height; i++)
 		rung_line_draw(v->win, 1 + i, rx, rw, &right.v[i], 0);
 	rung_lines_clear(&right);
