@@ -343,6 +343,8 @@ int rung_cmd_log(int argc, char **argv)
 	if (base_hidden) /* the rows shown do not hold it: never another version called base */
 		printf("VS_BASE: speedup over the task's baseline %s \"%.60s\" (not among the rows shown)\n",
 		       base_row->v.short_id, base_row->v.subject);
+	int ndiffer = 0; /* versions whose own rung.ini differs from the one in use */
+	int nnot = 0;    /* versions with no result, live or recorded */
 	for (int i = 0; i < n; i++) {
 		row_text t;
 		texts(&t, &rows[i], base);
@@ -387,6 +389,7 @@ int rung_cmd_log(int argc, char **argv)
 			       rec[i]->recorded_note[0] ? rec[i]->recorded_note : "recorded on another machine");
 		} else if (!rows[i].result) {
 			printf("%-8s %-24s %-28s %s\n", rows[i].v.short_id, subj, t.steps, "not evaluated");
+			nnot++;
 		} else if (t.reason[0]) {
 			printf("%-8s %-24s %-28s %s%s%s\n", rows[i].v.short_id, subj, t.steps, t.reason,
 			       t.verdict[0] ? "  " : "", t.verdict);
@@ -407,12 +410,27 @@ int rung_cmd_log(int argc, char **argv)
 		if (shown && against && shown != against && !isnan(delta_vs(shown, against)) &&
 		    rung_env_diff(envwhy, sizeof(envwhy), &shown->env, &against->env) > 0)
 			printf("         delta vs a baseline measured elsewhere: %s\n", envwhy);
-		if (rows[i].v.merge || rows[i].v.renamed_from[0] || rows[i].v.kernel_from[0] || rows[i].v.spec_differs)
-			printf("         %s%s%s%s%s%s\n", rows[i].v.merge ? "merge (compared with its first parent) " : "",
+		if (rows[i].v.merge || rows[i].v.renamed_from[0] || rows[i].v.kernel_from[0])
+			printf("         %s%s%s%s%s\n", rows[i].v.merge ? "merge (compared with its first parent) " : "",
 			       rows[i].v.renamed_from[0] ? "kernel renamed from " : "", rows[i].v.renamed_from,
-			       rows[i].v.kernel_from[0] ? "kernel = changed here from " : "", rows[i].v.kernel_from,
-			       rows[i].v.spec_differs ? " its own rung.ini differs from the one in use" : "");
+			       rows[i].v.kernel_from[0] ? "kernel = changed here from " : "", rows[i].v.kernel_from);
+		ndiffer += rows[i].v.spec_differs;
 	}
+	/* said once for all the versions it concerns (#28 item 14), not a line under each */
+	for (int i = 0, k = 0; fmt == FMT_TABLE && ndiffer && i < n; i++) {
+		if (!rows[i].v.spec_differs)
+			continue;
+		if (!k++)
+			printf("%d version%s with a rung.ini of %s own that differs from the one in use (the one in use "
+			       "judges every version):", ndiffer, ndiffer == 1 ? "" : "s", ndiffer == 1 ? "its" : "their");
+		printf("%s %s", k > 1 ? "," : "", rows[i].v.short_id);
+		if (k == ndiffer)
+			printf("\n");
+	}
+	if (nnot) /* what would evaluate them, with or without a GPU (#28 D-16) */
+		printf("%d version%s not evaluated: rung eval measures %s on a GPU; without one, rung eval --compile-only "
+		       "runs the compile rung (registers, spills; not stored), and run, check and bench wait for a GPU\n",
+		       nnot, nnot == 1 ? "" : "s", nnot == 1 ? "it" : "them");
 	if (fmt == FMT_TABLE && n == 0)
 		printf("no versions: commit %s first\n", c.task.kernel_path);
 done:

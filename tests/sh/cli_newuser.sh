@@ -1,0 +1,48 @@
+#!/bin/bash
+# What a new user met on the command line (#28), without a GPU:
+#  - D-17: rung check at the root of a repository of several tasks lists them, exit 2
+#    (it said "./rung.ini: No such file or directory", exit 3); --json says it on stdout;
+#  - D-18: rung profile --json on a broken spec puts the error on stdout too;
+#  - D-16: rung eval --compile-only says what the compile rung gave (registers,
+#    spills) and that the other rungs need a GPU, not "max_rel -"; rung log says
+#    once how to evaluate the versions it shows "not evaluated";
+#  - item 14: "its own rung.ini differs" is said once, not under each row.
+set -u
+: "${RUNG:?}" "${RUNG_SRC:?}"
+export TZ=UTC
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+"$RUNG" demo --no-tui "$T/demo" >/dev/null 2>"$T/err" || fail "rung demo: $(cat "$T/err")"
+
+(cd "$T/demo" && "$RUNG" check --compile-only >"$T/out" 2>"$T/err")
+rc=$?
+[ "$rc" = 2 ] || fail "check at the root: exit $rc, not 2 ($(cat "$T/err"))"
+grep -q "^rung check: 2 tasks in this repository (sgemm, softmax): name one, or run from inside its directory" "$T/err" ||
+	fail "check at the root: $(cat "$T/err")"
+(cd "$T/demo" && "$RUNG" check --json --compile-only >"$T/out" 2>/dev/null)
+grep -q '^{"status":"error","exit":2,"error":"2 tasks in this repository' "$T/out" || fail "check --json: $(cat "$T/out")"
+
+# softmax: four versions carry a rung.ini of their own: one line for them all
+out=$("$RUNG" log -C "$T/demo" --task softmax 2>&1) || fail "log: $out"
+grep -q "rung.ini differs" <<<"$out" && fail "said per row: $out"
+grep -q "^4 versions with a rung.ini of their own that differs from the one in use .*: b86b462, 59f2fd7, 22298fa, 1951ca4$" <<<"$out" ||
+	fail "not said once: $out"
+
+# a task of one's own: three versions, no GPU
+R=$T/mine
+git init -q "$R" && cd "$R" && git config user.name A && git config user.email a@example.com || fail "git init"
+mkdir t && cp "$RUNG_SRC"/tests/tasks/sgemm/* t/ && git add -A && git commit -qm "naive" || fail "commit"
+out=$("$RUNG" log 2>&1) || fail "log: $out"
+grep -q "^1 version not evaluated: rung eval measures it on a GPU; without one, rung eval --compile-only runs the compile rung" <<<"$out" ||
+	fail "log: no word of how to evaluate: $out"
+out=$("$RUNG" eval --compile-only 2>/dev/null) || fail "eval --compile-only: $out"
+grep -qE "^[0-9a-f]{7}  ok - - - - +compiled: regs [0-9]+, spills [0-9]+, smem [0-9]+ B; run, check and bench need a GPU  naive$" <<<"$out" ||
+	fail "eval --compile-only: $out"
+grep -q "max_rel -" <<<"$out" && fail "eval --compile-only: an empty max_rel: $out"
+
+sed -i 's/^rtol = 1e-4/rtol = le-4/' t/rung.ini
+out=$(cd t && "$RUNG" profile --json 2>/dev/null)
+[ $? = 3 ] || fail "profile --json on a broken spec: not exit 3"
+grep -q '^{"status":"error","exit":3,"error":"./rung.ini:18: \[check\] rtol: bad number' <<<"$out" || fail "profile --json: stdout '$out'"
+echo "ok"
