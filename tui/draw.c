@@ -239,6 +239,12 @@ void rung_tui_theme_apply(const rung_theme *t, bool colour)
 	for (int i = 0; i < RUNG_NROLES; i++) {
 		short fg = rung_color_reduce(t->role[i].fg, COLORS);
 		short bg = rung_color_reduce(t->role[i].bg, COLORS);
+		/* 8 colours have no grey (244 came out yellow): the default colour, dimmed */
+		attr_t dim = 0;
+		if (COLORS < 16 && rung_color_grey8(t->role[i].fg)) {
+			fg = -1;
+			dim = A_DIM;
+		}
 		if (!defaults) {
 			if (fg < 0)
 				fg = COLOR_WHITE;
@@ -247,9 +253,9 @@ void rung_tui_theme_apply(const rung_theme *t, bool colour)
 		}
 		if (i + 1 < COLOR_PAIRS) {
 			init_pair((short)(i + 1), fg, bg);
-			role_attr[i] = COLOR_PAIR(i + 1) | attrs_of(t->role[i].attrs);
+			role_attr[i] = COLOR_PAIR(i + 1) | attrs_of(t->role[i].attrs) | dim;
 		} else {
-			role_attr[i] = attrs_of(t->role[i].attrs);
+			role_attr[i] = attrs_of(t->role[i].attrs) | dim;
 		}
 	}
 }
