@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "core/err.h"
+#include "core/ptxscan.h"
 #include "core/roofline_guard.h"
 
 static const char *const verdict_names[] = {
@@ -536,6 +537,20 @@ int rung_model_text(char **out, rung_model *m, const char *hash, rung_text_kind 
 	if (!m->ops || !m->ops->text)
 		return rung_error_set(RUNG_EUNSUPPORTED, "this model has no %s text", rung_text_kind_name(kind));
 	return m->ops->text(out, m, hash, kind);
+}
+
+bool rung_model_row_mma(rung_model *m, int i)
+{
+	if (i < 0 || i >= m->nrows)
+		return false;
+	rung_model_row *r = &m->rows[i];
+	if (!r->mma) {
+		char *src = NULL;
+		r->mma = rung_model_text(&src, m, r->hash, RUNG_TEXT_SOURCE) == 0 && rung_text_uses_mma(src) ? 1 : -1;
+		free(src);
+		rung_error_clear();
+	}
+	return r->mma > 0;
 }
 
 int rung_model_launch(rung_geom *out, rung_model *m, const char *hash)

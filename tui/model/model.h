@@ -82,6 +82,9 @@ typedef struct {
 	 * recorded-vs-recorded comparisons. rung_model_row_sync_steps sets result
 	 * from it when result is NULL. */
 	rung_result *recorded;
+	/* the kernel issues tensor-core instructions (its source says so:
+	 * rung_text_uses_mma): 1 yes, -1 no, 0 not looked at yet (rung_model_row_mma) */
+	signed char mma;
 } rung_model_row;
 
 /* The row shows a recorded result (no live one). */
@@ -285,6 +288,11 @@ int rung_model_set_note(rung_model *m, const char *hash, rung_verdict v, const c
 int rung_model_close_directive(rung_model *m, const char *hash, const char *id, const char *reason);
 /* Replaces the row's directive list by a copy of dirs (n of them). */
 int rung_model_row_set_dirs(rung_model_row *r, const rung_model_directive *dirs, int n);
+
+/* Whether row i's kernel issues tensor-core instructions (row.mma), read
+ * once from its source (UI thread; false when the source cannot be read).
+ * The roof % is against the FP32 FMA ceiling unless it does. */
+bool rung_model_row_mma(rung_model *m, int i);
 
 /* Lookups (UI thread). */
 int rung_model_find(const rung_model *m, const char *hash_or_prefix); /* row index or -1 */

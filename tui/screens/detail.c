@@ -316,12 +316,17 @@ static void build_summary(rung_view *v, int row)
 	step_line(l, r, RUNG_STEP_BENCH, buf);
 	if (b->valid) {
 		rung_row_metrics mx;
+		rung_model_row_mma(m, row); /* the roof that fits its instruction mix, named */
 		rung_row_metrics_get(&mx, m, row, rung_model_baseline(m));
-		if (!isnan(b->tflops))
+		char roof[96];
+		rung_fmt_roof_of(roof, sizeof(roof), &mx, false);
+		if (!isnan(b->tflops) && isnan(b->tbps) && !isnan(mx.roof_pct))
+			rung_lines_add(l, RUNG_ROLE_DEFAULT, "  %.2f TFLOP/s, %.0f%% %s", b->tflops, mx.roof_pct, roof);
+		else if (!isnan(b->tflops))
 			rung_lines_add(l, RUNG_ROLE_DEFAULT, "  %.2f TFLOP/s", b->tflops);
 		if (!isnan(b->tbps))
-			rung_lines_add(l, RUNG_ROLE_DEFAULT, "  %.3f TB/s, intensity %.1f FLOP/B, %.0f%% of roof", b->tbps,
-				       mx.intensity, mx.roof_pct);
+			rung_lines_add(l, RUNG_ROLE_DEFAULT, "  %.3f TB/s, intensity %.1f FLOP/B, %.0f%% %s", b->tbps,
+				       mx.intensity, mx.roof_pct, roof);
 		if (mx.impossible)
 			rung_lines_add(l, RUNG_ROLE_IMPOSSIBLE, "  IMPOSSIBLE: faster than the roofline floor; the check or timing is fooled");
 		if (mx.shared)

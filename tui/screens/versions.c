@@ -133,6 +133,9 @@ static int versions_open(rung_view *v)
 	char buf[1024];
 	p->subject_want = 0;
 	for (int i = 0; i < m->nrows; i++) {
+		const rung_result *ri = m->rows[i].result;
+		if (ri && ri->bench.valid && !isnan(ri->bench.tflops)) /* the roof that fits its instruction mix */
+			rung_model_row_mma(m, i);
 		rung_row_metrics_get(&p->mx[i], m, i, base);
 		int sw = rung_tui_sanitize(buf, sizeof(buf), m->rows[i].subject, -1, 0);
 		if (sw > p->subject_want)
