@@ -276,6 +276,15 @@ const char *rung_glyph(rung_glyph_id g)
 	return rung_tui_utf8 ? glyph_utf8[g] : glyph_ascii[g];
 }
 
+const char *rung_step_glyph(rung_status s, bool cached, bool recorded, rung_role *role)
+{
+	if (recorded && s == RUNG_S_OK) {
+		*role = RUNG_ROLE_RECORDED;
+		return rung_tui_utf8 ? "\u25cb" : "r";
+	}
+	return rung_glyph(rung_status_glyph(s, cached, role));
+}
+
 rung_glyph_id rung_status_glyph(rung_status s, bool cached, rung_role *role)
 {
 	switch (s) {

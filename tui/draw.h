@@ -57,5 +57,10 @@ typedef enum {
 const char *rung_glyph(rung_glyph_id g);
 /* Glyph and role for a step status. */
 rung_glyph_id rung_status_glyph(rung_status s, bool cached, rung_role *role);
+/* A rung's glyph as the versions table and the detail both draw it: that of
+ * rung_status_glyph, but an ok rung of a result recorded on another machine
+ * is "○" ("r" without UTF-8) in the recorded role, never a live tick or
+ * the reused glyph. */
+const char *rung_step_glyph(rung_status s, bool cached, bool recorded, rung_role *role);
 
 #endif

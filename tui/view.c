@@ -457,8 +457,9 @@ static int find_match(rung_tui *t, int dir, bool include_current)
 		return RUNG_R_NONE;
 	}
 	char buf[1024];
+	int from = v->cursor; /* where the search starts */
 	for (int k = include_current ? 0 : 1; k <= v->nlines; k++) {
-		int i = ((v->cursor + dir * k) % v->nlines + v->nlines) % v->nlines;
+		int i = ((from + dir * k) % v->nlines + v->nlines) % v->nlines;
 		const char *s = v->ops->line_text(v, i, buf, sizeof(buf));
 		if (s && strcasestr(s, t->search)) {
 			if (v->pager)
@@ -468,7 +469,10 @@ static int find_match(rung_tui *t, int dir, bool include_current)
 			rung_view_clamp(v);
 			if (v->ops->select)
 				v->ops->select(v);
-			rung_tui_message(t, false, "/%s: line %d", t->search, i + 1);
+			/* past the last line (n) or the first (N): said, as less and vim do */
+			bool wrapped = k > 0 && (dir > 0 ? i < from : i > from);
+			rung_tui_message(t, false, "/%s: line %d%s", t->search, i + 1,
+					 k == 0 || !wrapped ? "" : dir > 0 ? " (search wrapped to the top)" : " (search wrapped to the bottom)");
 			return RUNG_R_REDRAW;
 		}
 	}

@@ -56,7 +56,7 @@ typedef enum {
 	_(VIEW_HELP, "view-help", "Views", '?', 'h', 0, "show this help") \
 	_(BACK, "back", "Views", RUNG_KEY_ESC, 0, 0, "go back to the previous view") \
 	_(VIEW_CLOSE, "view-close", "Views", 'q', 0, 0, "close the view (quit from the last one)") \
-	_(QUIT, "quit", "Views", 'Q', 0, 0, "quit rung") \
+	_(QUIT, "quit", "Views", 'Q', 3, 0, "quit rung") \
 	_(SEARCH, "search", "Search", '/', 0, 0, "search the view") \
 	_(FIND_NEXT, "find-next", "Search", 'n', 0, 0, "next match") \
 	_(FIND_PREV, "find-prev", "Search", 'N', 0, 0, "previous match") \

@@ -32,6 +32,8 @@ typedef struct {
 	rung_lines lines;
 	int pane;
 	int map_case; /* which case with errors the error map shows (m: next) */
+	int map_line; /* the error map's first line in lines (-1: none) */
+	bool map_jump; /* m: the next open scrolls the map's header to the top */
 	bool by_stall; /* SASS pane: the sampled lines, most stall samples first (s toggles) */
 	int stall_rank; /* SASS pane: the rank of the sampled line ] and [ last went to (0: none yet; kept
 			 * across a rebuild by a live update, reset by another version, pane or order) */
@@ -84,10 +86,11 @@ static void histogram(rung_lines *l, const rung_bench *b)
 static void step_line(rung_lines *l, const rung_result *r, rung_step_id s, const char *extra)
 {
 	rung_role role;
-	rung_glyph_id g = rung_status_glyph(r->steps[s].status, r->cached, &role);
+	/* as the table: a recorded result's rungs are ○, not ↺ (reused) */
+	const char *g = rung_step_glyph(r->steps[s].status, r->cached, r->recorded, &role);
 	rung_lines_new(l);
 	rung_lines_seg(l, RUNG_ROLE_HEADER, "%-8s ", rung_step_name(s));
-	rung_lines_seg(l, role, "%s %-7s", rung_glyph(g), r->steps[s].status == RUNG_S_NONE ? "-" : rung_status_name(r->steps[s].status));
+	rung_lines_seg(l, role, "%s %-7s", g, r->steps[s].status == RUNG_S_NONE ? "-" : rung_status_name(r->steps[s].status));
 	if (!isnan(r->steps[s].wall_ms) && r->steps[s].status != RUNG_S_NONE)
 		rung_lines_seg(l, RUNG_ROLE_DIM, " %7.1f ms", r->steps[s].wall_ms);
 	if (extra && *extra)
@@ -299,6 +302,7 @@ static void build_summary(rung_view *v, int row)
 	int cases[64], nc = rung_map_cases(cases, 64, r);
 	if (nc > 0) {
 		rung_lines_add(l, RUNG_ROLE_DEFAULT, "%s", "");
+		p->map_line = l->n;
 		rung_map_section(l, &r->metrics[cases[p->map_case % nc]], p->map_case % nc, nc, v->width);
 		rung_lines_add(l, RUNG_ROLE_DEFAULT, "%s", "");
 	}
@@ -444,8 +448,14 @@ static int detail_open(rung_view *v)
 	detail_priv *p = v->priv;
 	v->pager = !p->split;
 	v->top = p->split ? 2 : 1;
+	p->map_line = -1;
 	build(v);
 	v->nlines = p->lines.n;
+	if (p->map_jump && p->map_line >= 0) { /* m: the map it names comes into view, its header on top */
+		v->offset = v->cursor = p->map_line;
+		rung_view_clamp(v);
+	}
+	p->map_jump = false;
 	if (p->split)
 		rung_view_clamp(v);
 	return 0;
@@ -539,6 +549,8 @@ static int detail_request(rung_view *v, rung_request req)
 		detail_priv *p = v->priv;
 		p->split = !p->split;
 		p->jump = p->split;
+		if (p->split)
+			p->ncu = 0; /* l from an ncu page: the source view, and back to the summary panes after */
 		v->offset = v->cursor = 0;
 		v->hscroll = 0;
 		if (!p->split)
@@ -548,6 +560,11 @@ static int detail_request(rung_view *v, rung_request req)
 	}
 	if (req == RUNG_REQ_NCU) {
 		detail_priv *p = v->priv;
+		if (p->split) { /* u leaves the source view for the ncu pages (the screen followed the status line only) */
+			p->split = false;
+			rung_srcview_clear(&p->sv);
+			v->cursor = 0;
+		}
 		p->ncu = (p->ncu + 1) % 3;
 		v->offset = 0;
 		v->hscroll = 0;
@@ -579,6 +596,7 @@ static int detail_request(rung_view *v, rung_request req)
 			return RUNG_R_NONE;
 		}
 		p->map_case = (p->map_case + 1) % nc;
+		p->map_jump = !p->split && !p->ncu && p->pane == PANE_SUMMARY;
 		rung_tui_message(t, false, "error map: case %d of %d", p->map_case + 1, nc);
 		return RUNG_R_REOPEN;
 	}

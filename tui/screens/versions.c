@@ -288,11 +288,8 @@ static void draw_row(rung_view *v, int y, int mrow, bool cursor, const bool show
 			for (int k = 0; k < (steps_wide ? 5 : 4) && k < cw; k++) {
 				int s = k < 4 ? k : RUNG_STEP_SANITIZE; /* the profile rung has no glyph */
 				rung_role rl;
-				rung_glyph_id g = rung_status_glyph(r->step[s], r->cached && !inflight, &rl);
-				const char *gs = rung_glyph(g);
 				/* recorded on another machine: its own glyph and role, never a live tick */
-				if (recorded && !inflight && r->step[s] == RUNG_S_OK)
-					gs = rung_tui_utf8 ? "\u25cb" : "r", rl = RUNG_ROLE_RECORDED;
+				const char *gs = rung_step_glyph(r->step[s], r->cached && !inflight, recorded && !inflight, &rl);
 				rung_tui_draw(w, y, x + k, 1, ROLE(rl), gs);
 			}
 			break;
