@@ -303,8 +303,8 @@ int rung_cmd_log(int argc, char **argv)
 	const rung_result *base = ball >= 0 ? all[ball].result : NULL;
 	int b = ball >= 0 ? shown_index(rows, n, &all[ball]) : -1;
 	/* recorded results of versions with no live one (table and JSON), and their own baseline */
-	rung_result **rec = fmt != FMT_CSV ? calloc((size_t)n + 1, sizeof(*rec)) : NULL;
-	rung_result **recall = all == rows ? rec : fmt != FMT_CSV ? calloc((size_t)nall + 1, sizeof(*recall)) : NULL;
+	rung_result **rec = calloc((size_t)n + 1, sizeof(*rec));
+	rung_result **recall = all == rows ? rec : calloc((size_t)nall + 1, sizeof(*recall));
 	int brec = -1;
 	if (rec && recall) {
 		for (int i = 0; i < nall; i++)
@@ -335,7 +335,7 @@ int rung_cmd_log(int argc, char **argv)
 	}
 	if (fmt == FMT_CSV)
 		printf("rev,subject,compile,run,check,bench,profile,max_rel,psnr,cossim,median_ms,delta_vs_baseline,perf,"
-		       "regs_spills,verdict,note,reason,suspects\n");
+		       "regs_spills,verdict,note,reason,suspects,recorded\n");
 	else if (fmt == FMT_TABLE)
 		printf("%-8s %-24s %-28s %-8s %-6s %-9s %-9s %-12s %-7s %-14s %-8s %-8s %s\n", "VERSION", "SUBJECT",
 		       "COMPILE RUN CHECK BENCH PROF", "MAX_REL", "PSNR", "COSINE", "MEDIAN_MS", "VS_BASE", "TIME", "PERF",
@@ -355,12 +355,21 @@ int rung_cmd_log(int argc, char **argv)
 			continue;
 		}
 		if (fmt == FMT_CSV) {
+			/* a version with no live result gives its recorded one, as the table
+			 * does, with the recorded column saying so (#28 D-15) */
+			const rung_result *cr = rows[i].result;
+			if (!cr && rec && rec[i]) {
+				rung_vrow tmp = rows[i];
+				tmp.result = rec[i];
+				cr = rec[i];
+				texts(&t, &tmp, base_rec);
+			}
 			csv_field(rows[i].v.id, false);
 			csv_text(rows[i].v.subject, false);
 			/* the columns predate the sanitize rung and stay as they are; a failed
 			 * sanitize rung shows in the reason column */
 			for (int s = 0; s <= RUNG_STEP_PROFILE; s++)
-				csv_field(rung_status_name(rows[i].result ? rows[i].result->steps[s].status : RUNG_S_NONE), false);
+				csv_field(rung_status_name(cr ? cr->steps[s].status : RUNG_S_NONE), false);
 			const char *f[] = {t.max_rel, t.psnr, t.cossim, t.median, t.delta, t.perf, t.regs, t.verdict, t.note};
 			for (int k = 0; k < 9; k++) /* the note (last) is the person's or agent's text */
 				(k == 8 ? csv_text : csv_field)(f[k], false);
@@ -368,7 +377,9 @@ int rung_cmd_log(int argc, char **argv)
 			for (char *c = t.suspects; *c; c++) /* "mutable-global;impossible" */
 				if (*c == ',' && c[1] == ' ')
 					memmove(c, c + 1, strlen(c)), *c = ';';
-			csv_text(t.suspects, true);
+			csv_text(t.suspects, false);
+			csv_text(cr && cr != rows[i].result ? (cr->recorded_note[0] ? cr->recorded_note : "recorded on another machine") : "",
+				 true);
 			continue;
 		}
 		char subj[25];

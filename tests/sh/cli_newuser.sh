@@ -6,7 +6,8 @@
 #  - D-16: rung eval --compile-only says what the compile rung gave (registers,
 #    spills) and that the other rungs need a GPU, not "max_rel -"; rung log says
 #    once how to evaluate the versions it shows "not evaluated";
-#  - item 14: "its own rung.ini differs" is said once, not under each row.
+#  - item 14: "its own rung.ini differs" is said once, not under each row;
+#  - D-15: rung log --csv gives the recorded results the table shows.
 set -u
 : "${RUNG:?}" "${RUNG_SRC:?}"
 export TZ=UTC
@@ -22,6 +23,12 @@ grep -q "^rung check: 2 tasks in this repository (sgemm, softmax): name one, or 
 	fail "check at the root: $(cat "$T/err")"
 (cd "$T/demo" && "$RUNG" check --json --compile-only >"$T/out" 2>/dev/null)
 grep -q '^{"status":"error","exit":2,"error":"2 tasks in this repository' "$T/out" || fail "check --json: $(cat "$T/out")"
+
+# D-15: --csv gives the recorded results the table shows, labelled in a last column
+csv=$("$RUNG" log -C "$T/demo" --task sgemm --csv 2>&1) || fail "log --csv: $csv"
+head -1 <<<"$csv" | grep -q ',suspects,recorded$' || fail "csv header: $(head -1 <<<"$csv")"
+grep '^7ab6146' <<<"$csv" | grep -q ',ok,ok,ok,ok,ok,3.40e-01,.*,1.366,-99.5%,.*,"recorded on NVIDIA H200, [0-9-]*"$' ||
+	fail "csv row: $(grep '^7ab6146' <<<"$csv")"
 
 # softmax: four versions carry a rung.ini of their own: one line for them all
 out=$("$RUNG" log -C "$T/demo" --task softmax 2>&1) || fail "log: $out"
