@@ -5,7 +5,9 @@
 #  - D-10: m brings the error map it names into view;
 #  - D-7: u in the source view leaves it for the ncu pages (the screen, not only
 #    the status line), and l from there opens the source view again;
-#  - Ctrl-C quits (it said "unknown key Ctrl-C"); n says when a search wraps.
+#  - Ctrl-C quits (it said "unknown key Ctrl-C"); n says when a search wraps;
+#  - D-6: t and l say "computing the SASS" at once and make it in the background
+#    (the screen froze for 1.5-3 s), and the SASS comes when it is made.
 set -u
 : "${RUNG:?}" "${RUNG_SRC:?}"
 export TZ=UTC
@@ -30,4 +32,32 @@ head -1 "$T/l.txt" | grep -q '^7ab6146 source sgemm.cu' || fail "D-7: l from the
 tail -1 "$T/w.txt" | grep -q '^/sgemm: line [0-9]* (search wrapped to the top)' || fail "n at the bottom: $(tail -1 "$T/w.txt")"
 tail -1 "$T/n.txt" | grep -q 'wrapped' && fail "n in the middle says wrapped: $(tail -1 "$T/n.txt")"
 [ -e "$T/never.txt" ] && fail "Ctrl-C did not quit"
+
+# D-6 on a terminal (tmux): keys from a script wait for the SASS, a person does not
+if command -v tmux >/dev/null; then
+	SOCK=$T/tmux.sock
+	tfail() { tmux -S "$SOCK" kill-server 2>/dev/null; fail "$@"; }
+	tmux -S "$SOCK" -f /dev/null new-session -d -s t -x 120 -y 30 \
+		"cd '$T/demo' && env LC_ALL=C.UTF-8 TERM=xterm-256color XDG_CONFIG_HOME='$T/config' '$RUNG' tui --no-auto-eval; sleep 30" ||
+		fail "tmux"
+	screen() { tmux -S "$SOCK" capture-pane -p -t t; }
+	wait_for() { # text, tenths of a second
+		for _ in $(seq "$2"); do
+			screen | grep -q -- "$1" && return 0
+			sleep 0.1
+		done
+		return 1
+	}
+	wait_for '\[versions\]' 50 || tfail "no versions table"
+	tmux -S "$SOCK" send-keys -t t j j Enter
+	wait_for '\[detail\]' 50 || tfail "no detail"
+	tmux -S "$SOCK" send-keys -t t t
+	wait_for 'computing the SASS of df16e84 (NVRTC, nvdisasm)... (Esc cancels)' 20 || tfail "D-6: t said nothing: $(screen | head -3)"
+	wait_for '^SASS: [0-9]* instructions' 150 || tfail "D-6: no SASS: $(screen | head -3)"
+	tmux -S "$SOCK" send-keys -t t q j Enter l
+	wait_for 'computing the SASS of ab5b6f7' 20 || tfail "D-6: l said nothing: $(screen | head -3)"
+	wait_for '^ab5b6f7 source sgemm.cu' 150 || tfail "D-6: no source view: $(screen | head -3)"
+	tmux -S "$SOCK" send-keys -t t Q
+	tmux -S "$SOCK" kill-server 2>/dev/null
+fi
 echo "ok"

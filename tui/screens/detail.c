@@ -33,6 +33,7 @@ typedef struct {
 	int pane;
 	int map_case; /* which case with errors the error map shows (m: next) */
 	int map_line; /* the error map's first line in lines (-1: none) */
+	bool pending; /* the SASS it needs is being made in the background (the view reopens when it is) */
 	bool map_jump; /* m: the next open scrolls the map's header to the top */
 	bool by_stall; /* SASS pane: the sampled lines, most stall samples first (s toggles) */
 	int stall_rank; /* SASS pane: the rank of the sampled line ] and [ last went to (0: none yet; kept
@@ -410,6 +411,25 @@ static void build(rung_view *v)
 		rung_lines_add(&p->lines, RUNG_ROLE_DIM, "no version selected");
 		return;
 	}
+	/* the source view and the SASS pane need the PTX and SASS: made in the
+	 * background where that is slow (NVRTC, nvdisasm), as compare does; the
+	 * view says so meanwhile and reopens when they are there (RUNG_EV_TEXT) */
+	/* (keys from a script wait for it, as before: a script's :dump shows the pane) */
+	bool scripted = v->tui->opts && v->tui->opts->script;
+	bool wants_sass = !scripted && (p->split || (!p->ncu && p->pane == PANE_SASS));
+	int prep = wants_sass ? rung_model_text_prepare(m, m->rows[row].hash) : 0;
+	if (prep < 0)
+		rung_error_clear(); /* the pane says why when it reads the text */
+	p->pending = prep == 1;
+	if (p->pending) {
+		char what[96];
+		snprintf(what, sizeof(what), "computing the SASS of %.*s (NVRTC, nvdisasm)... (Esc cancels)",
+			 RUNG_ID(m->rows[row].hash));
+		rung_srcview_clear(&p->sv);
+		snprintf(p->sv_error, sizeof(p->sv_error), "%s", what);
+		rung_lines_add(&p->lines, RUNG_ROLE_DIM, "%s", what);
+		return;
+	}
 	if (p->split) {
 		rung_srcview_clear(&p->sv);
 		p->sv_error[0] = 0;
@@ -655,6 +675,8 @@ static int detail_request(rung_view *v, rung_request req)
 static void detail_done(rung_view *v)
 {
 	detail_priv *p = v->priv;
+	if (p && p->pending) /* Esc: the texts not started yet are not made */
+		rung_model_text_cancel(v->tui->model);
 	if (p) {
 		rung_lines_clear(&p->lines);
 		rung_srcview_clear(&p->sv);
