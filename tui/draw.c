@@ -153,6 +153,18 @@ attr_t rung_tui_attr(rung_role r)
 	return (unsigned)r < RUNG_NROLES ? role_attr[r] : 0;
 }
 
+int rung_tui_draw_cut(WINDOW *w, int y, int x, int maxw, rung_role role, const char *text)
+{
+	if (maxw <= 1 || !text)
+		return rung_tui_draw(w, y, x, maxw, role, text);
+	char buf[4096];
+	rung_tui_sanitize(buf, sizeof(buf), text, -1, x);
+	if (rung_tui_width(buf) <= maxw)
+		return rung_tui_draw(w, y, x, maxw, role, text);
+	int n = rung_tui_draw(w, y, x, maxw - 1, role, text);
+	return n + rung_tui_draw(w, y, x + n, 1, role, rung_tui_utf8 ? "\u2026" : "~");
+}
+
 int rung_tui_draw(WINDOW *w, int y, int x, int maxw, rung_role role, const char *text)
 {
 	if (maxw <= 0 || !text)

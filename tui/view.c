@@ -374,7 +374,7 @@ void rung_view_draw_title(rung_view *v, const char *fmt, ...)
 	rung_tui_fill(v->win, 0, 0, v->width, RUNG_ROLE_TITLE);
 	int rw = (int)strlen(right);
 	int lw = v->width - rw - 1;
-	rung_tui_draw(v->win, 0, 0, lw > 0 ? lw : v->width, RUNG_ROLE_TITLE, buf);
+	rung_tui_draw_cut(v->win, 0, 0, lw > 0 ? lw : v->width, RUNG_ROLE_TITLE, buf);
 	if (lw > 0)
 		rung_tui_draw(v->win, 0, v->width - rw, rw, RUNG_ROLE_TITLE, right);
 }
@@ -425,8 +425,7 @@ static void draw_status(rung_tui *t)
 	int rw = (int)strlen(right);
 	if (rw > t->cols / 2)
 		rw = 0, right[0] = 0;
-	int x = rung_tui_draw(w, 0, 0, t->cols - rw, role, left);
-	(void)x;
+	rung_tui_draw_cut(w, 0, 0, t->cols - rw - (rw ? 1 : 0), role, left); /* a cut message says so */
 	if (rw)
 		rung_tui_draw(w, 0, t->cols - rw, rw, RUNG_ROLE_STATUS, right);
 	wnoutrefresh(w);

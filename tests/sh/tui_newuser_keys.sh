@@ -33,6 +33,13 @@ tail -1 "$T/w.txt" | grep -q '^/sgemm: line [0-9]* (search wrapped to the top)' 
 tail -1 "$T/n.txt" | grep -q 'wrapped' && fail "n in the middle says wrapped: $(tail -1 "$T/n.txt")"
 [ -e "$T/never.txt" ] && fail "Ctrl-C did not quit"
 
+# D-20: a cut title or status line ends in an ellipsis, not mid-word
+printf ':dump narrow.txt\nQ\n' > "$T/keys"
+(cd "$T/demo" && COLUMNS=50 LINES=10 RUNG_TUI_DUMP_DIR="$T" RUNG_TUI_SCRIPT="$T/keys" timeout 60 "$RUNG" tui --no-auto-eval \
+	</dev/null >/dev/null 2>"$T/err") || fail "rung tui 50x10: $(cat "$T/err")"
+head -1 "$T/narrow.txt" | grep -q '^rung sgemm (task 1/2, T switches): 11 … \[versions\]$' || fail "title: $(head -1 "$T/narrow.txt")"
+tail -1 "$T/narrow.txt" | grep -q '^recorded on NVIDIA H200, 2026-12-01 *1/11$\|… 1/11$' || fail "status: $(tail -1 "$T/narrow.txt")"
+
 # D-6 on a terminal (tmux): keys from a script wait for the SASS, a person does not
 if command -v tmux >/dev/null; then
 	SOCK=$T/tmux.sock

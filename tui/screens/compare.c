@@ -256,7 +256,9 @@ static void build_top(rung_view *v, int ra, int rb)
 				rung_lines_new(l);
 			long long d = (long long)(xb->n[k] - xa->n[k]);
 			rung_lines_seg(l, RUNG_ROLE_HEADER, "%-8s", rung_mix_name(k));
-			rung_lines_seg(l, RUNG_ROLE_DEFAULT, "%5lld>%-5lld", (long long)xa->n[k], (long long)xb->n[k]);
+			/* an arrow, not '>' (it read as a false inequality) */
+			rung_lines_seg(l, RUNG_ROLE_DEFAULT, "%5lld%s%-5lld", (long long)xa->n[k], rung_tui_utf8 ? "\u2192" : "->",
+				       (long long)xb->n[k]);
 			char ds[24] = "";
 			if (d)
 				snprintf(ds, sizeof(ds), "%+lld", d);
