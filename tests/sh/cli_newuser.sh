@@ -30,6 +30,14 @@ head -1 <<<"$csv" | grep -q ',suspects,recorded$' || fail "csv header: $(head -1
 grep '^7ab6146' <<<"$csv" | grep -q ',ok,ok,ok,ok,ok,3.40e-01,.*,1.366,-99.5%,.*,"recorded on NVIDIA H200, [0-9-]*"$' ||
 	fail "csv row: $(grep '^7ab6146' <<<"$csv")"
 
+# D-20: git's -C before the command; the man page names the environment it reads
+out=$("$RUNG" -C "$T/demo" log --task softmax -n 1 2>&1) || fail "rung -C DIR log: $out"
+grep -q '^VERSION ' <<<"$out" || fail "rung -C DIR log: $out"
+man=$("$RUNG" help --man)
+for v in RUNG_DEADLINE RUNG_NVDISASM RUNG_COMPUTE_SANITIZER RUNG_PCSAMP_PERIOD RUNG_ROOFLINE_TOL CUDA_HOME; do
+	grep -q "^\.B $v$" <<<"$man" || fail "man page: no $v"
+done
+
 # softmax: four versions carry a rung.ini of their own: one line for them all
 out=$("$RUNG" log -C "$T/demo" --task softmax 2>&1) || fail "log: $out"
 grep -q "rung.ini differs" <<<"$out" && fail "said per row: $out"
