@@ -85,6 +85,7 @@ typedef struct {
 	 * run on the background thread with its worker */
 	bool probe;
 	rung_auto_scope probe_gpu, probe_nogpu;
+	double probe_at; /* monotonic seconds before which the probe waits (nothing else to do meanwhile) */
 
 	/* new commits: a thread looks at HEAD every RUNG_MODEL_POLL_S. Under
 	 * qlock: HEAD and the newest commit of the list as last read (load_first,
@@ -737,6 +738,19 @@ static void *worker_main(void *arg)
 			pthread_mutex_unlock(&g->qlock);
 			rest_in_thread(m, g, anchor, gen);
 			pthread_mutex_lock(&g->qlock);
+			continue;
+		}
+		if (g->probe && !g->nqueue && !g->reload && rung_now_s() < g->probe_at) {
+			/* the worker process (NVRTC loaded, the driver probed: ~40 ms) starts
+			 * once the first frames are up: a person who quits at once is not
+			 * kept waiting for it (#28, first frame and exit against tig) */
+			struct timespec ts;
+			clock_gettime(CLOCK_REALTIME, &ts);
+			double left = g->probe_at - rung_now_s();
+			long ns = ts.tv_nsec + (long)(left * 1e9);
+			ts.tv_sec += ns / 1000000000L;
+			ts.tv_nsec = ns % 1000000000L;
+			pthread_cond_timedwait(&g->qcond, &g->qlock, &ts);
 			continue;
 		}
 		if (g->probe) {
@@ -1469,6 +1483,7 @@ int rung_model_auto_evaluate(rung_model *m, rung_auto_scope with_gpu, rung_auto_
 	g->probe = true;
 	g->probe_gpu = with_gpu;
 	g->probe_nogpu = without_gpu;
+	g->probe_at = rung_now_s() + RUNG_MODEL_PROBE_DELAY_S;
 	pthread_cond_signal(&g->qcond);
 	pthread_mutex_unlock(&g->qlock);
 	return 0;

@@ -348,6 +348,10 @@ int rung_model_git_open(rung_model **out, const char *dir, const char *taskdir, 
  * The rows in scope are queued then, and every row that arrives later (new
  * commits, a reload, another task). Never blocks. */
 int rung_model_auto_evaluate(rung_model *m, rung_auto_scope with_gpu, rung_auto_scope without_gpu);
+/* Seconds rung_model_auto_evaluate's probe waits (with nothing else asked)
+ * before it starts the worker: the first frames come first, and quitting at
+ * once does not wait for a worker's start-up. */
+#define RUNG_MODEL_PROBE_DELAY_S 0.25
 /* Seconds between two looks at HEAD for new commits (RUNG_EV_ROWS_NEW): 1. */
 #define RUNG_MODEL_POLL_S 1
 
