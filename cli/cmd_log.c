@@ -333,9 +333,13 @@ int rung_cmd_log(int argc, char **argv)
 		rc = RUNG_EXIT_INTERNAL;
 		goto done;
 	}
+	/* --csv's last column, `recorded`, is there when a row shows a recorded result */
+	bool any_rec = false;
+	for (int i = 0; rec && i < n; i++)
+		any_rec |= !rows[i].result && rec[i];
 	if (fmt == FMT_CSV)
 		printf("rev,subject,compile,run,check,bench,profile,max_rel,psnr,cossim,median_ms,delta_vs_baseline,perf,"
-		       "regs_spills,verdict,note,reason,suspects,recorded\n");
+		       "regs_spills,verdict,note,reason,suspects%s\n", any_rec ? ",recorded" : "");
 	else if (fmt == FMT_TABLE)
 		printf("%-8s %-24s %-28s %-8s %-6s %-9s %-9s %-12s %-7s %-14s %-8s %-8s %s\n", "VERSION", "SUBJECT",
 		       "COMPILE RUN CHECK BENCH PROF", "MAX_REL", "PSNR", "COSINE", "MEDIAN_MS", "VS_BASE", "TIME", "PERF",
@@ -377,9 +381,11 @@ int rung_cmd_log(int argc, char **argv)
 			for (char *c = t.suspects; *c; c++) /* "mutable-global;impossible" */
 				if (*c == ',' && c[1] == ' ')
 					memmove(c, c + 1, strlen(c)), *c = ';';
-			csv_text(t.suspects, false);
-			csv_text(cr && cr != rows[i].result ? (cr->recorded_note[0] ? cr->recorded_note : "recorded on another machine") : "",
-				 true);
+			csv_text(t.suspects, !any_rec);
+			if (any_rec)
+				csv_text(cr && cr != rows[i].result ? (cr->recorded_note[0] ? cr->recorded_note : "recorded on another machine")
+								   : "",
+					 true);
 			continue;
 		}
 		char subj[25];

@@ -161,8 +161,11 @@ int rung_tui_draw_cut(WINDOW *w, int y, int x, int maxw, rung_role role, const c
 	rung_tui_sanitize(buf, sizeof(buf), text, -1, x);
 	if (rung_tui_width(buf) <= maxw)
 		return rung_tui_draw(w, y, x, maxw, role, text);
-	int n = rung_tui_draw(w, y, x, maxw - 1, role, text);
-	return n + rung_tui_draw(w, y, x + n, 1, role, rung_tui_utf8 ? "\u2026" : "~");
+	/* "...": three columns of ASCII, the same on every terminal (a byte a column) */
+	if (maxw <= 3)
+		return rung_tui_draw(w, y, x, maxw, role, text);
+	int n = rung_tui_draw(w, y, x, maxw - 3, role, text);
+	return n + rung_tui_draw(w, y, x + n, 3, role, "...");
 }
 
 int rung_tui_draw(WINDOW *w, int y, int x, int maxw, rung_role role, const char *text)

@@ -35,9 +35,8 @@ int rung_tui_width(const char *s);
 int rung_tui_draw(WINDOW *w, int y, int x, int maxw, rung_role role, const char *text);
 int rung_tui_drawf(WINDOW *w, int y, int x, int maxw, rung_role role, const char *fmt, ...)
 	__attribute__((format(printf, 6, 7)));
-/* As rung_tui_draw, but text wider than maxw ends in "\u2026" ("~" without
- * UTF-8) in its last column, so that a cut line says it is cut (status
- * line, titles). */
+/* As rung_tui_draw, but text wider than maxw ends in "..." in its last three
+ * columns, so that a cut line says it is cut (status line, titles). */
 int rung_tui_draw_cut(WINDOW *w, int y, int x, int maxw, rung_role role, const char *text);
 /* Right-aligned in a field of width cols ending at x + cols. */
 int rung_tui_draw_right(WINDOW *w, int y, int x, int cols, rung_role role, const char *text);

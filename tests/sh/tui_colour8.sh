@@ -18,7 +18,7 @@ for term in screen xterm xterm-256color; do
 			"env LC_ALL=C.UTF-8 TERM=$term XDG_CONFIG_HOME='$T/config' '$RUNG' tui -C '$REPO' --no-auto-eval; sleep 30" ||
 			fail "tmux"
 		line=
-		for _ in $(seq 50); do
+		for _ in $(seq 150); do # 15 s: a loaded machine
 			line=$(tmux -S "$SOCK" capture-pane -p -e -t t | grep -a " .*$hash" | head -1)
 			[ -n "$line" ] && break
 			sleep 0.1

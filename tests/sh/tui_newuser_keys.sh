@@ -26,6 +26,10 @@ tui '<Enter>\n:dump d.txt\nq\nj\nj\nj\n<Enter>\nm\n:dump m.txt\nq\ng\n<Enter>\nl
 grep -q '^compile  ○ ok' "$T/d.txt" || fail "D-11: $(grep '^compile' "$T/d.txt")"
 grep -q '↺' "$T/d.txt" && fail "D-11: a recorded rung drawn as reused: $(grep '↺' "$T/d.txt")"
 grep -q '^error map  C .*(case 2 of 9 with errors; m: next)' "$T/m.txt" || fail "D-10: the map is not in view: $(head -3 "$T/m.txt")"
+# D-20: ab5b6f7's unwritten elements are the poison it left, not a "got nan" beside "nan 0"
+tui 'j\nj\nj\n<Enter>\n:dump p.txt\nQ\n' || fail "rung tui: exit $? ($(cat "$T/err"))"
+grep -q '^      bad (0,252) \[252\]: never written (poison left), expected 2.70095$' "$T/p.txt" || fail "poison: $(grep 'bad (' "$T/p.txt" | head -2)"
+grep -q 'got nan' "$T/p.txt" && fail "poison read as nan: $(grep 'got nan' "$T/p.txt" | head -1)"
 head -1 "$T/u.txt" | grep -q '^7ab6146 ncu sections' || fail "D-7: u left the source view on screen: $(head -1 "$T/u.txt")"
 tail -1 "$T/u.txt" | grep -q '^detail: ncu sections' || fail "D-7: $(tail -1 "$T/u.txt")"
 head -1 "$T/l.txt" | grep -q '^7ab6146 source sgemm.cu' || fail "D-7: l from the ncu page: $(head -1 "$T/l.txt")"
@@ -37,8 +41,8 @@ tail -1 "$T/n.txt" | grep -q 'wrapped' && fail "n in the middle says wrapped: $(
 printf ':dump narrow.txt\nQ\n' > "$T/keys"
 (cd "$T/demo" && COLUMNS=50 LINES=10 RUNG_TUI_DUMP_DIR="$T" RUNG_TUI_SCRIPT="$T/keys" timeout 60 "$RUNG" tui --no-auto-eval \
 	</dev/null >/dev/null 2>"$T/err") || fail "rung tui 50x10: $(cat "$T/err")"
-head -1 "$T/narrow.txt" | grep -q '^rung sgemm (task 1/2, T switches): 11 … \[versions\]$' || fail "title: $(head -1 "$T/narrow.txt")"
-tail -1 "$T/narrow.txt" | grep -q '^recorded on NVIDIA H200, 2026-12-01 *1/11$\|… 1/11$' || fail "status: $(tail -1 "$T/narrow.txt")"
+head -1 "$T/narrow.txt" | grep -q '^rung sgemm (task 1/2, T switches): 1\.\.\. \[versions\]$' || fail "title: $(head -1 "$T/narrow.txt")"
+tail -1 "$T/narrow.txt" | grep -q '^recorded on NVIDIA H200, 2026-12-01 *1/11$\|\.\.\. 1/11$' || fail "status: $(tail -1 "$T/narrow.txt")"
 
 # D-6 on a terminal (tmux): keys from a script wait for the SASS, a person does not
 if command -v tmux >/dev/null; then

@@ -295,8 +295,13 @@ static void build_summary(rung_view *v, int row)
 				strncat(coord, c, sizeof(coord) - strlen(coord) - 1);
 			}
 			strncat(coord, ")", sizeof(coord) - strlen(coord) - 1);
-			rung_lines_add(l, RUNG_ROLE_FAILED, "      bad %s [%lld]: got %.6g expected %.6g", coord,
-				       (long long)cm->bad_index[b], cm->bad_got[b], cm->bad_expected[b]);
+			/* a NaN where the kernel wrote no NaN is the poison it never overwrote */
+			if (isnan(cm->bad_got[b]) && cm->nan_count == 0 && cm->unwritten > 0)
+				rung_lines_add(l, RUNG_ROLE_FAILED, "      bad %s [%lld]: never written (poison left), expected %.6g", coord,
+					       (long long)cm->bad_index[b], cm->bad_expected[b]);
+			else
+				rung_lines_add(l, RUNG_ROLE_FAILED, "      bad %s [%lld]: got %.6g expected %.6g", coord,
+					       (long long)cm->bad_index[b], cm->bad_got[b], cm->bad_expected[b]);
 		}
 	}
 	/* where the selected case is wrong (m: the next case with errors) */
