@@ -37,6 +37,13 @@ tail -1 "$T/w.txt" | grep -q '^/sgemm: line [0-9]* (search wrapped to the top)' 
 tail -1 "$T/n.txt" | grep -q 'wrapped' && fail "n in the middle says wrapped: $(tail -1 "$T/n.txt")"
 [ -e "$T/never.txt" ] && fail "Ctrl-C did not quit"
 
+# D-20: "smallest error first" puts a failed check after every passing version
+tui 's\ns\n:dump sort.txt\nQ\n' || fail "rung tui: exit $? ($(cat "$T/err"))"
+tail -1 "$T/sort.txt" | grep -qi 'error' || fail "sort: not by error: $(tail -1 "$T/sort.txt")"
+fl=$(grep -n ' ab5b6f7 ' "$T/sort.txt" | cut -d: -f1)
+pl=$(grep -n ' 7ab6146 ' "$T/sort.txt" | cut -d: -f1)
+[ -n "$fl" ] && [ -n "$pl" ] && [ "$fl" -gt "$pl" ] || fail "sort: the failed ab5b6f7 (line $fl) before the passing 7ab6146 (line $pl)"
+
 # D-20: a cut title or status line ends in an ellipsis, not mid-word
 printf ':dump narrow.txt\nQ\n' > "$T/keys"
 (cd "$T/demo" && COLUMNS=50 LINES=10 RUNG_TUI_DUMP_DIR="$T" RUNG_TUI_SCRIPT="$T/keys" timeout 60 "$RUNG" tui --no-auto-eval \

@@ -97,6 +97,7 @@ static int cmp_double(double a, double b, bool asc)
 }
 
 static versions_priv *sort_priv; /* qsort has no user pointer; the UI is single threaded */
+static const rung_model *sort_model;
 static int sort_mode;
 static int by_sort(const void *pa, const void *pb)
 {
@@ -105,8 +106,11 @@ static int by_sort(const void *pa, const void *pb)
 	int c = 0;
 	if (sort_mode == 1)
 		c = cmp_double(ma->median_ms, mb->median_ms, true);
-	else if (sort_mode == 2)
-		c = cmp_double(ma->max_rel, mb->max_rel, true);
+	else if (sort_mode == 2) { /* smallest error first: a failed check after every passing one, whatever its error */
+		bool fa = sort_model->rows[a].step[RUNG_STEP_CHECK] == RUNG_S_FAILED;
+		bool fb = sort_model->rows[b].step[RUNG_STEP_CHECK] == RUNG_S_FAILED;
+		c = fa != fb ? (fa ? 1 : -1) : cmp_double(ma->max_rel, mb->max_rel, true);
+	}
 	else if (sort_mode == 3)
 		c = cmp_double(ma->roof_pct, mb->roof_pct, false);
 	return c ? c : a - b;
@@ -146,6 +150,7 @@ static int versions_open(rung_view *v)
 	}
 	if (t->sort) {
 		sort_priv = p;
+		sort_model = m;
 		sort_mode = t->sort;
 		qsort(p->idx, (size_t)p->n, sizeof(int), by_sort);
 	}
