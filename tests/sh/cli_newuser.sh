@@ -24,6 +24,11 @@ grep -q "^rung check: 2 tasks in this repository (sgemm, softmax): name one, or 
 (cd "$T/demo" && "$RUNG" check --json --compile-only >"$T/out" 2>/dev/null)
 grep -q '^{"status":"error","exit":2,"error":"2 tasks in this repository' "$T/out" || fail "check --json: $(cat "$T/out")"
 
+# D-20: an export with nothing live says where the results are
+"$RUNG" export -C "$T/demo" >"$T/out" 2>"$T/err" || fail "export: exit $?"
+[ -s "$T/out" ] && fail "export: live results in the demo: $(head -c 200 "$T/out")"
+grep -q '^rung export: no live results in the store; --recorded exports the recorded ones$' "$T/err" || fail "export: $(cat "$T/err")"
+
 # D-15: --csv gives the recorded results the table shows, labelled in a last column
 csv=$("$RUNG" log -C "$T/demo" --task sgemm --csv 2>&1) || fail "log --csv: $csv"
 head -1 <<<"$csv" | grep -q ',suspects,recorded$' || fail "csv header: $(head -1 <<<"$csv")"
