@@ -76,8 +76,15 @@ static void task_section(rung_vctx *c)
 {
 	const rung_spec *s = c->task.spec;
 	printf("# rung brief: %s\n\n", s->name ? s->name : (c->task.dir[0] ? c->task.dir : "task"));
-	printf("- task: `%s` (spec at %s %.7s)\n", c->task.spec_path,
-	       strcmp(c->task.spec_rev, "WORKTREE") ? "commit" : "the", c->task.spec_rev);
+	/* at HEAD: said so (the commit may be another task's, in a repository of several) */
+	char head[41] = "";
+	if (rung_repo_resolve(head, c->repo, "HEAD") < 0)
+		rung_error_clear(), head[0] = 0;
+	if (!strcmp(c->task.spec_rev, "WORKTREE"))
+		printf("- task: `%s` (spec in the work tree)\n", c->task.spec_path);
+	else
+		printf("- task: `%s` (spec read at %s%.7s%s)\n", c->task.spec_path, strcmp(head, c->task.spec_rev) ? "commit " : "HEAD, ",
+		       c->task.spec_rev, strcmp(head, c->task.spec_rev) ? ", --spec-rev" : "");
 	printf("- kernel: `%s`, entry `%s`\n", c->task.kernel_path, s->entry ? s->entry : "?");
 	if (s->reference)
 		printf("- reference: `%s`%s%s%s\n", s->reference, s->reference_entry ? ", entry `" : "",

@@ -29,6 +29,10 @@ grep -q '^{"status":"error","exit":2,"error":"2 tasks in this repository' "$T/ou
 [ -s "$T/out" ] && fail "export: live results in the demo: $(head -c 200 "$T/out")"
 grep -q '^rung export: no live results in the store; --recorded exports the recorded ones$' "$T/err" || fail "export: $(cat "$T/err")"
 
+# D-20: brief says the spec was read at HEAD, not "at commit <a softmax commit>"
+out=$("$RUNG" brief -C "$T/demo" --task sgemm 2>&1) || fail "brief: $out"
+grep -q '^- task: `sgemm/rung.ini` (spec read at HEAD, [0-9a-f]\{7\})$' <<<"$out" || fail "brief: $(sed -n 3p <<<"$out")"
+
 # D-15: --csv gives the recorded results the table shows, labelled in a last column
 csv=$("$RUNG" log -C "$T/demo" --task sgemm --csv 2>&1) || fail "log --csv: $csv"
 head -1 <<<"$csv" | grep -q ',suspects,recorded$' || fail "csv header: $(head -1 <<<"$csv")"
