@@ -1,6 +1,7 @@
 #include "app/session.h"
 #include "core/sidecar.h"
 
+#include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -386,6 +387,15 @@ void rung_vrow_line(char *buf, size_t len, const rung_version *v, const rung_res
 	const char *reason = rung_result_reason(r);
 	if (reason[0]) {
 		snprintf(buf, len, "%-8s %-22s %s  %s%s", v->short_id, steps, reason, v->subject, r->cached ? "  (cached)" : "");
+		return;
+	}
+	if (r->steps[RUNG_STEP_COMPILE].status == RUNG_S_OK &&
+	    (r->steps[RUNG_STEP_RUN].status == RUNG_S_SKIPPED || r->steps[RUNG_STEP_RUN].status == RUNG_S_NONE) &&
+	    r->compile.kernel.valid) {
+		/* the compile rung only (--compile-only, no GPU): what it gives, not an empty max_rel (#28 D-16) */
+		snprintf(buf, len, "%-8s %-22s compiled: regs %d, spills %" PRId64 ", smem %" PRId64 " B; run, check and bench need a GPU  %s",
+			 v->short_id, steps, r->compile.kernel.regs, r->compile.kernel.spill_stores + r->compile.kernel.spill_loads,
+			 r->compile.kernel.smem, v->subject);
 		return;
 	}
 	double mr = rung_metric_worst(r, RUNG_METRIC_MAX_REL);

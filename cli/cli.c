@@ -141,7 +141,14 @@ void rung_cli_man(FILE *f)
 		fputc('\n', f);
 	}
 	fputs(".SH ENVIRONMENT\n.TP\n.B NO_COLOR\nset and not empty: the monochrome theme\n"
-	      ".TP\n.B XDG_CONFIG_HOME\nwhere the config and the person's themes are\n", f);
+	      ".TP\n.B XDG_CONFIG_HOME\nwhere the config and the person's themes are\n"
+	      ".TP\n.B CUDA_HOME\nthe CUDA toolkit (NVRTC's headers; nvdisasm and compute-sanitizer beside it)\n"
+	      ".TP\n.B RUNG_NVDISASM\nthe nvdisasm to run (else CUDA_HOME's, then PATH)\n"
+	      ".TP\n.B RUNG_COMPUTE_SANITIZER\nthe compute-sanitizer to run for the sanitize rung\n"
+	      ".TP\n.B RUNG_DEADLINE\nseconds a worker job may take before it is stopped\n"
+	      ".TP\n.B RUNG_PCSAMP_PERIOD\nthe PC sampling period of profile --stalls\n"
+	      ".TP\n.B RUNG_ROOFLINE_TOL\nhow far under the roofline floor a median may go before it is impossible (0.03)\n",
+	      f);
 	fputs(".SH SEE ALSO\n.BR git (1),\n.BR git\\-notes (1);\n", f);
 	rung_roff_text(f, "README.md and docs/ in rung's source: CLI.md, SPEC.md, CHECKS.md, ARCHITECTURE.md.\n");
 }
@@ -156,11 +163,36 @@ static void main_help(FILE *f)
 			continue;
 		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
 	}
-	fprintf(f, "\n'rung COMMAND --help' shows a command's options. Exit codes: docs/CLI.md.\n");
+	fprintf(f, "\n'rung COMMAND --help' shows a command's options; 'rung -C DIR COMMAND' runs it in DIR, as git does.\n"
+		   "Exit codes: 0 ok, 1 a rung failed, 2 usage, 3 bad task or spec, 4 no GPU, 5 rung itself failed (man rung).\n");
 }
 
 int rung_cli_main(int argc, char **argv)
 {
+	/* git's form, `rung -C DIR log ...`: the same as `rung log -C DIR ...`
+	 * (with no command: the workbench on DIR) */
+	if (argc >= 3 && !strcmp(argv[1], "-C")) {
+		char **av = calloc((size_t)argc + 2, sizeof(*av));
+		if (!av) {
+			fprintf(stderr, "rung: out of memory\n");
+			return RUNG_EXIT_INTERNAL;
+		}
+		int n = 0;
+		av[n++] = argv[0];
+		av[n++] = argc > 3 ? argv[3] : "tui";
+		av[n++] = "-C";
+		av[n++] = argv[2];
+		for (int i = 4; i < argc; i++)
+			av[n++] = argv[i];
+		if (argc == 3 && !(isatty(STDOUT_FILENO) && isatty(STDIN_FILENO)) && !getenv("RUNG_TUI_SCRIPT")) {
+			free(av);
+			main_help(stderr);
+			return RUNG_EXIT_USAGE;
+		}
+		int rc = rung_cli_main(n, av);
+		free(av);
+		return rc;
+	}
 	if (argc < 2) {
 		if (isatty(STDOUT_FILENO) && isatty(STDIN_FILENO))
 			return rung_cmd_tui(1, (char *[]){"tui", NULL});

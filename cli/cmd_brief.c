@@ -23,6 +23,7 @@
 #include "core/expr.h"
 #include "core/roofline.h"
 #include "core/sha256.h"
+#include "core/stats.h"
 #include "cli/cli.h"
 #include "app/suspects.h"
 #include "app/goal.h"
@@ -76,8 +77,15 @@ static void task_section(rung_vctx *c)
 {
 	const rung_spec *s = c->task.spec;
 	printf("# rung brief: %s\n\n", s->name ? s->name : (c->task.dir[0] ? c->task.dir : "task"));
-	printf("- task: `%s` (spec at %s %.7s)\n", c->task.spec_path,
-	       strcmp(c->task.spec_rev, "WORKTREE") ? "commit" : "the", c->task.spec_rev);
+	/* at HEAD: said so (the commit may be another task's, in a repository of several) */
+	char head[41] = "";
+	if (rung_repo_resolve(head, c->repo, "HEAD") < 0)
+		rung_error_clear(), head[0] = 0;
+	if (!strcmp(c->task.spec_rev, "WORKTREE"))
+		printf("- task: `%s` (spec in the work tree)\n", c->task.spec_path);
+	else
+		printf("- task: `%s` (spec read at %s%.7s%s)\n", c->task.spec_path, strcmp(head, c->task.spec_rev) ? "commit " : "HEAD, ",
+		       c->task.spec_rev, strcmp(head, c->task.spec_rev) ? ", --spec-rev" : "");
 	printf("- kernel: `%s`, entry `%s`\n", c->task.kernel_path, s->entry ? s->entry : "?");
 	if (s->reference)
 		printf("- reference: `%s`%s%s%s\n", s->reference, s->reference_entry ? ", entry `" : "",
@@ -576,8 +584,11 @@ int rung_cmd_brief(int argc, char **argv)
 			rung_suspects_print(stdout, rows[base].result, "- suspect ");
 		}
 		if (best >= 0 && rows[base].result && rows[base].result->bench.valid) {
-			printf("best vs baseline: %.2fx faster\n",
-			       rows[base].result->bench.median / rows[best].result->bench.median);
+			const rung_bench *bb = &rows[base].result->bench, *bt = &rows[best].result->bench;
+			char sp[64];
+			rung_fmt_speedup_pm(sp, sizeof(sp), rung_speedup(bt->median, bb->median),
+					    rung_ratio_noise(bt->rse_median, bb->rse_median), false);
+			printf("best vs baseline: %s faster\n", sp);
 			char envwhy[256];
 			if (rung_env_diff(envwhy, sizeof(envwhy), &rows[best].result->env, &rows[base].result->env) > 0)
 				printf("(not comparable as is: measured in different environments: %s)\n", envwhy);
@@ -599,9 +610,13 @@ int rung_cmd_brief(int argc, char **argv)
 				snprintf(detail, sizeof(detail), "%s", rung_result_reason(r));
 			} else if (r) {
 				metrics_str(m, sizeof(m), r);
-				if (!isnan(bmed) && r->bench.valid && i != base)
-					snprintf(detail, sizeof(detail), "%s, %+.1f%% vs baseline", m,
-						 100 * (r->bench.median - bmed) / bmed);
+				if (!isnan(bmed) && r->bench.valid && i != base) {
+					char sp[64];
+					rung_fmt_speedup_pm(sp, sizeof(sp), rung_speedup(r->bench.median, bmed),
+							    rung_ratio_noise(r->bench.rse_median, rows[base].result->bench.rse_median),
+							    false);
+					snprintf(detail, sizeof(detail), "%s, %s vs baseline", m, sp);
+				}
 				else
 					snprintf(detail, sizeof(detail), "%s", m);
 			}

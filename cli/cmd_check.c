@@ -330,14 +330,8 @@ int rung_cmd_check(int argc, char **argv)
 	if ((rc = rung_cli_task_load(&t, "check", o.target, &o.where))) {
 		if (opened == 0)
 			rung_evaluator_detach(&ev); /* the worker quits on its own */
-		if (o.json || o.both) { /* an agent reading stdout gets the error too, not nothing */
-			json_t *e = json_pack("{s:s,s:i,s:s}", "status", "error", "exit", rc, "error", rung_error_last());
-			char *js = e ? json_dumps(e, JSON_COMPACT | JSON_ENSURE_ASCII) : NULL;
-			if (js)
-				puts(js);
-			free(js);
-			json_decref(e);
-		}
+		if (o.json || o.both) /* an agent reading stdout gets the error too, not nothing */
+			rung_cli_json_error(rc);
 		rung_task_clear(&t);
 		return rc;
 	}

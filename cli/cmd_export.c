@@ -23,6 +23,13 @@ typedef struct {
 	int damaged; /* extras that did not read or parse: said, left out, exit 5 */
 } ex_ctx;
 
+/* Stops at the first result: whether there is any of a kind. */
+static int any_one(void *ud, const rung_result *r, const char *json, const char *content)
+{
+	(void)ud, (void)r, (void)json, (void)content;
+	return 1;
+}
+
 static int one(void *ud, const rung_result *r, const char *json, const char *content)
 {
 	ex_ctx *x = ud;
@@ -126,6 +133,10 @@ int rung_cmd_export(int argc, char **argv)
 		        x.damaged);
 		rc = RUNG_EXIT_INTERNAL;
 	}
+	if (rc == 0 && x.n == 0 && !eo.recorded) /* nothing, not even a word of where the results are (#28 D-20) */
+		fprintf(stderr, "rung export: no live results in the store%s\n",
+			rung_store_foreach(c.store, 1, any_one, NULL) > 0 ? "; --recorded exports the recorded ones"
+										: "");
 	rung_vctx_close(&c);
 	return rc;
 }

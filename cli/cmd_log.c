@@ -24,6 +24,7 @@
 #include "core/err.h"
 #include "core/envcmp.h"
 #include "core/roofline_guard.h"
+#include "core/stats.h"
 #include "cli/cli.h"
 #include "app/demo.h"
 #include <limits.h>
@@ -38,7 +39,7 @@
 enum { FMT_TABLE, FMT_JSON, FMT_CSV };
 
 typedef struct {
-	char steps[64], metric[RUNG_NMETRICS][32], median[32], delta[32], perf[32], regs[32];
+	char steps[64], metric[RUNG_NMETRICS][32], median[32], delta[32], speedup[48], perf[32], regs[32];
 	char verdict[16], note[200], reason[600], suspects[200];
 } row_text;
 
@@ -74,6 +75,23 @@ static double delta_vs(const rung_result *r, const rung_result *base)
 	return (r->bench.median - base->bench.median) / base->bench.median;
 }
 
+/* The speedup over the baseline (t_base / t, core/stats.h): NAN when either is not timed. */
+static double speedup_vs(const rung_result *r, const rung_result *base)
+{
+	if (!r || !base || !r->bench.valid || !base->bench.valid)
+		return NAN;
+	return rung_speedup(r->bench.median, base->bench.median);
+}
+
+/* Where version v of the whole list is among the rows shown (-1: not shown). */
+static int shown_index(const rung_vrow *rows, int n, const rung_vrow *v)
+{
+	for (int i = 0; i < n; i++)
+		if (!strcmp(rows[i].v.id, v->v.id))
+			return i;
+	return -1;
+}
+
 static void texts(row_text *t, const rung_vrow *row, const rung_result *base)
 {
 	memset(t, 0, sizeof(*t));
@@ -87,6 +105,13 @@ static void texts(row_text *t, const rung_vrow *row, const rung_result *base)
 	if (r && r->bench.valid && rung_bench_shared(&r->bench)) /* timed beside another process */
 		snprintf(t->median, sizeof(t->median), "~%.4g", r->bench.median);
 	num(t->delta, sizeof(t->delta), "%+.1f%%", 100 * delta_vs(r, base));
+	/* "202x +-0.6", the form every screen uses (rung_fmt_speedup_pm) */
+	double sp = speedup_vs(r, base);
+	if (isnan(sp))
+		snprintf(t->speedup, sizeof(t->speedup), "-");
+	else
+		rung_fmt_speedup_pm(t->speedup, sizeof(t->speedup), sp,
+				    rung_ratio_noise(r->bench.rse_median, base->bench.rse_median), false);
 	rung_result_perf(t->perf, sizeof(t->perf), r);
 	if (r && r->compile.kernel.valid)
 		snprintf(t->regs, sizeof(t->regs), "%d/%" PRId64, r->compile.kernel.regs,
@@ -114,8 +139,8 @@ static void put_row(const row_text *t, const char *id, const char *subj, bool is
 {
 	printf("%-8s %-24s %-28s ", id, subj, t->steps);
 	put_metrics(t);
-	printf("%-9s %-8s %-14s %-8s %-8s %s%s\n", t->median, is_base ? "base" : t->delta, t->perf, t->regs, t->verdict,
-	       t->note, tail);
+	printf("%-9s %-12s %-7s %-14s %-8s %-8s %s%s\n", t->median, is_base ? "base" : t->speedup, is_base ? "" : t->delta,
+	       t->perf, t->regs, t->verdict, t->note, tail);
 }
 
 /* The table's verdict: the person's, else "suspect" for a suspect version,
@@ -205,6 +230,7 @@ static void print_json(const rung_vrow *row, const rung_result *base, bool is_ba
 		rung_gpu_procs_str(shared, sizeof(shared), &r->bench.shared);
 	json_object_set_new(o, "shared", shared[0] ? json_string(shared) : json_null());
 	json_object_set_new(o, "delta_vs_baseline", jnum(delta_vs(r, base)));
+	json_object_set_new(o, "speedup_vs_baseline", jnum(speedup_vs(r, base)));
 	json_object_set_new(o, "baseline", json_boolean(is_base));
 	json_object_set_new(o, "tflops", jnum(r && r->bench.valid ? r->bench.tflops : NAN));
 	json_object_set_new(o, "tbps", jnum(r && r->bench.valid ? r->bench.tbps : NAN));
@@ -251,7 +277,7 @@ typedef struct {
 } log_opts;
 
 static const rung_opt_spec log_specs[] = {
-	{RUNG_OPT_BOOL(log_opts, json), .name = "json", .help = "JSON lines: one object per version (its row, baseline, recorded result)"},
+	{RUNG_OPT_BOOL(log_opts, json), .name = "json", .help = "JSON lines: one object per version, a line each (its rungs, results, baseline flag, recorded result)"},
 	{RUNG_OPT_BOOL(log_opts, csv), .name = "csv", .help = "CSV, one line per version"},
 	{RUNG_OPT_STR(log_opts, range), .name = "rev", .value = "RANGE", .help = "only these versions (a git range, A..B)"},
 	{RUNG_OPT_NUM(log_opts, max, 0, INT_MAX), .shortname = 'n', .value = "N", .help = "the newest N versions only (0: all)"},
@@ -335,34 +361,60 @@ int rung_cmd_log(int argc, char **argv)
 		rung_vctx_close(&c);
 		return rc;
 	}
-	int b = rung_vrows_baseline(rows, n);
-	const rung_result *base = b >= 0 ? rows[b].result : NULL;
-	/* recorded results of versions with no live one (table and JSON), and their own baseline */
-	rung_result **rec = fmt != FMT_CSV ? calloc((size_t)n + 1, sizeof(*rec)) : NULL;
-	int brec = -1;
-	if (rec) {
-		for (int i = 0; i < n; i++)
-			if (!rows[i].result)
-				rec[i] = rung_recorded_lookup(&c, &rows[i].v, rows[i].content);
-		for (int i = 0; i < n && brec < 0; i++)
-			if (rows[i].has_note && rows[i].note.verdict == RUNG_NOTE_BASELINE)
-				brec = i;
-		for (int i = n - 1; i >= 0 && brec < 0; i--)
-			if (rec[i] && rung_result_passed(rec[i]) && rec[i]->bench.valid)
-				brec = i;
+	/* "vs base" is against the task's baseline whatever rows are shown (-n,
+	 * --rev): it is looked for in the whole list */
+	rung_vrow *all = rows;
+	int nall = n;
+	if ((range || max) && rung_vctx_rows(&all, &nall, &c, NULL, 0) < 0) {
+		fprintf(stderr, "rung log: %s\n", rung_error_last());
+		rung_vrows_free(rows, n);
+		rung_vctx_close(&c);
+		return RUNG_EXIT_INTERNAL;
 	}
-	const rung_result *base_rec = rec && brec >= 0 ? rec[brec] : NULL;
+	int ball = rung_vrows_baseline(all, nall);
+	const rung_result *base = ball >= 0 ? all[ball].result : NULL;
+	int b = ball >= 0 ? shown_index(rows, n, &all[ball]) : -1;
+	/* recorded results of versions with no live one (table and JSON), and their own baseline */
+	rung_result **rec = calloc((size_t)n + 1, sizeof(*rec));
+	rung_result **recall = all == rows ? rec : calloc((size_t)nall + 1, sizeof(*recall));
+	int brec = -1;
+	if (rec && recall) {
+		for (int i = 0; i < nall; i++)
+			if (!all[i].result)
+				recall[i] = rung_recorded_lookup(&c, &all[i].v, all[i].content);
+		for (int i = 0; i < nall && brec < 0; i++)
+			if (all[i].has_note && all[i].note.verdict == RUNG_NOTE_BASELINE)
+				brec = i;
+		for (int i = nall - 1; i >= 0 && brec < 0; i--)
+			if (recall[i] && rung_result_passed(recall[i]) && recall[i]->bench.valid)
+				brec = i;
+		for (int i = 0; recall != rec && i < n; i++) { /* the shown rows' own, moved from the whole list's */
+			int k = shown_index(all, nall, &rows[i]);
+			if (k >= 0)
+				rec[i] = recall[k], recall[k] = NULL;
+		}
+	}
+	int brec_shown = brec >= 0 ? shown_index(rows, n, &all[brec]) : -1;
+	const rung_result *base_rec = NULL;
+	if (recall && brec >= 0)
+		base_rec = recall[brec] ? recall[brec] : brec_shown >= 0 ? rec[brec_shown] : NULL;
+	const rung_vrow *base_row = ball >= 0 ? &all[ball] : brec >= 0 ? &all[brec] : NULL;
+	bool base_hidden = fmt == FMT_TABLE && base_row && shown_index(rows, n, base_row) < 0;
 	if (rung_store_read_error(c.store) < 0) { /* a recorded lookup met a damaged store: nothing shown */
 		fprintf(stderr, "rung log: %s\n", rung_error_last());
 		rc = RUNG_EXIT_INTERNAL;
 		goto done;
 	}
+	/* --csv's last column, `recorded`, is there when a row shows a recorded result */
+	bool any_rec = false;
+	for (int i = 0; rec && i < n; i++)
+		any_rec |= !rows[i].result && rec[i];
 	if (fmt == FMT_CSV) {
 		printf("rev,subject,compile,run,check,bench,profile,");
 		for (int k = 0; k < RUNG_NMETRICS; k++)
 			if (rung_metrics[k].log && rung_metrics[k].csv)
 				printf("%s,", rung_metrics[k].key);
-		printf("median_ms,delta_vs_baseline,perf,regs_spills,verdict,note,reason,suspects\n");
+		printf("median_ms,delta_vs_baseline,perf,regs_spills,verdict,note,reason,suspects%s\n", any_rec ? ",recorded" : "");
 	} else if (fmt == FMT_TABLE) {
 		row_text h = {0};
 		for (int k = 0; k < RUNG_NMETRICS; k++)
@@ -370,8 +422,13 @@ int rung_cmd_log(int argc, char **argv)
 				snprintf(h.metric[k], sizeof(h.metric[k]), "%s", rung_metrics[k].log);
 		printf("%-8s %-24s %-28s ", "VERSION", "SUBJECT", "COMPILE RUN CHECK BENCH PROF");
 		put_metrics(&h);
-		printf("%-9s %-8s %-14s %-8s %-8s %s\n", "MEDIAN_MS", "VS_BASE", "PERF", "REGS/SP", "VERDICT", "NOTE");
+		printf("%-9s %-12s %-7s %-14s %-8s %-8s %s\n", "MEDIAN_MS", "VS_BASE", "TIME", "PERF", "REGS/SP", "VERDICT", "NOTE");
 	}
+	if (base_hidden) /* the rows shown do not hold it: never another version called base */
+		printf("VS_BASE: speedup over the task's baseline %s \"%.60s\" (not among the rows shown)\n",
+		       base_row->v.short_id, base_row->v.subject);
+	int ndiffer = 0; /* versions whose own rung.ini differs from the one in use */
+	int nnot = 0;    /* versions with no result, live or recorded */
 	for (int i = 0; i < n; i++) {
 		row_text t;
 		texts(&t, &rows[i], base);
@@ -382,12 +439,21 @@ int rung_cmd_log(int argc, char **argv)
 			continue;
 		}
 		if (fmt == FMT_CSV) {
+			/* a version with no live result gives its recorded one, as the table
+			 * does, with the recorded column saying so (#28 D-15) */
+			const rung_result *cr = rows[i].result;
+			if (!cr && rec && rec[i]) {
+				rung_vrow tmp = rows[i];
+				tmp.result = rec[i];
+				cr = rec[i];
+				texts(&t, &tmp, base_rec);
+			}
 			csv_field(rows[i].v.id, false);
 			csv_text(rows[i].v.subject, false);
 			/* the columns predate the sanitize rung and stay as they are; a failed
 			 * sanitize rung shows in the reason column */
 			for (int s = 0; s <= RUNG_STEP_PROFILE; s++)
-				csv_field(rung_status_name(rows[i].result ? rows[i].result->steps[s].status : RUNG_S_NONE), false);
+				csv_field(rung_status_name(cr ? cr->steps[s].status : RUNG_S_NONE), false);
 			for (int k = 0; k < RUNG_NMETRICS; k++)
 				if (rung_metrics[k].log && rung_metrics[k].csv)
 					csv_field(t.metric[k], false);
@@ -398,7 +464,11 @@ int rung_cmd_log(int argc, char **argv)
 			for (char *c = t.suspects; *c; c++) /* "mutable-global;impossible" */
 				if (*c == ',' && c[1] == ' ')
 					memmove(c, c + 1, strlen(c)), *c = ';';
-			csv_text(t.suspects, true);
+			csv_text(t.suspects, !any_rec);
+			if (any_rec)
+				csv_text(cr && cr != rows[i].result ? (cr->recorded_note[0] ? cr->recorded_note : "recorded on another machine")
+								   : "",
+					 true);
 			continue;
 		}
 		char subj[25];
@@ -412,11 +482,12 @@ int rung_cmd_log(int argc, char **argv)
 				printf("%-8s %-24s %-28s %s%s%s\n", rows[i].v.short_id, subj, t.steps, t.reason,
 				       t.verdict[0] ? "  " : "", t.verdict);
 			else
-				put_row(&t, rows[i].v.short_id, subj, i == brec, "");
+				put_row(&t, rows[i].v.short_id, subj, i == brec_shown, "");
 			printf("         %s (not measured here)\n",
 			       rec[i]->recorded_note[0] ? rec[i]->recorded_note : "recorded on another machine");
 		} else if (!rows[i].result) {
 			printf("%-8s %-24s %-28s %s\n", rows[i].v.short_id, subj, t.steps, "not evaluated");
+			nnot++;
 		} else if (t.reason[0]) {
 			printf("%-8s %-24s %-28s %s%s%s\n", rows[i].v.short_id, subj, t.steps, t.reason,
 			       t.verdict[0] ? "  " : "", t.verdict);
@@ -435,12 +506,27 @@ int rung_cmd_log(int argc, char **argv)
 		if (shown && against && shown != against && !isnan(delta_vs(shown, against)) &&
 		    rung_env_diff(envwhy, sizeof(envwhy), &shown->env, &against->env) > 0)
 			printf("         delta vs a baseline measured elsewhere: %s\n", envwhy);
-		if (rows[i].v.merge || rows[i].v.renamed_from[0] || rows[i].v.kernel_from[0] || rows[i].v.spec_differs)
-			printf("         %s%s%s%s%s%s\n", rows[i].v.merge ? "merge (compared with its first parent) " : "",
+		if (rows[i].v.merge || rows[i].v.renamed_from[0] || rows[i].v.kernel_from[0])
+			printf("         %s%s%s%s%s\n", rows[i].v.merge ? "merge (compared with its first parent) " : "",
 			       rows[i].v.renamed_from[0] ? "kernel renamed from " : "", rows[i].v.renamed_from,
-			       rows[i].v.kernel_from[0] ? "kernel = changed here from " : "", rows[i].v.kernel_from,
-			       rows[i].v.spec_differs ? " its own rung.ini differs from the one in use" : "");
+			       rows[i].v.kernel_from[0] ? "kernel = changed here from " : "", rows[i].v.kernel_from);
+		ndiffer += rows[i].v.spec_differs;
 	}
+	/* said once for all the versions it concerns (#28 item 14), not a line under each */
+	for (int i = 0, k = 0; fmt == FMT_TABLE && ndiffer && i < n; i++) {
+		if (!rows[i].v.spec_differs)
+			continue;
+		if (!k++)
+			printf("%d version%s with a rung.ini of %s own that differs from the one in use (the one in use "
+			       "judges every version):", ndiffer, ndiffer == 1 ? "" : "s", ndiffer == 1 ? "its" : "their");
+		printf("%s %s", k > 1 ? "," : "", rows[i].v.short_id);
+		if (k == ndiffer)
+			printf("\n");
+	}
+	if (nnot) /* what would evaluate them, with or without a GPU (#28 D-16) */
+		printf("%d version%s not evaluated: rung eval measures %s on a GPU; without one, rung eval --compile-only "
+		       "runs the compile rung (registers, spills; not stored), and run, check and bench wait for a GPU\n",
+		       nnot, nnot == 1 ? "" : "s", nnot == 1 ? "it" : "them");
 	if (fmt == FMT_TABLE && n == 0)
 		printf("no versions: commit %s first\n", c.task.kernel_path);
 	if (fmt == FMT_TABLE && n > 0) { /* the stop rule's line, over every version of the task */
@@ -458,6 +544,16 @@ done:
 			free(rec[i]);
 		}
 	free(rec);
+	if (recall != rec) {
+		for (int i = 0; recall && i < nall; i++)
+			if (recall[i]) {
+				rung_result_clear(recall[i]);
+				free(recall[i]);
+			}
+		free(recall);
+	}
+	if (all != rows)
+		rung_vrows_free(all, nall);
 	rung_vrows_free(rows, n);
 	rung_vctx_close(&c);
 	return rc;

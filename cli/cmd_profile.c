@@ -386,6 +386,8 @@ int rung_cmd_profile(int argc, char **argv)
 	rung_task t;
 	rc = rung_cli_task_load(&t, "profile", target, &po.run.where);
 	if (rc) {
+		if (json) /* as rung check --json: the error on stdout too (#28 D-18) */
+			rung_cli_json_error(rc);
 		rung_task_clear(&t);
 		return rc;
 	}

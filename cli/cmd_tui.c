@@ -26,7 +26,7 @@ typedef struct {
 } auto_eval_sel;
 
 typedef struct {
-	const char *dir, *theme;
+	const char *dir, *theme, *spec_rev;
 	int memory;
 	auto_eval_sel auto_eval;
 } tui_opts;
@@ -59,6 +59,8 @@ static const rung_opt_spec tui_specs[] = {
 	 .help = "evaluate without asking: gpu (default; without a GPU only the compile rung of unmeasured versions), on, off"},
 	{.kind = RUNG_OPT_FN, .offset = offsetof(tui_opts, auto_eval), .fn = auto_eval_fn, .name = "no-auto-eval",
 	 .help = "evaluate nothing unless asked (e, E), whatever the config's auto_eval says"},
+	{RUNG_OPT_STR(tui_opts, spec_rev), .name = "spec-rev", .value = "REV",
+	 .help = "read rung.ini and the reference at this revision (default HEAD's, else the last good one)"},
 	{RUNG_OPT_NUM(tui_opts, memory, 0, 10000000), .name = "memory", .value = "N", .flags = RUNG_OPTF_HIDDEN,
 	 .help = "an in-memory demo model of N versions (0: the repository)"},
 	{0}};
@@ -99,7 +101,7 @@ int rung_cmd_tui(int argc, char **argv)
 		return RUNG_EXIT_USAGE;
 	}
 	rung_model *m = NULL;
-	int e = memory > 0 ? rung_model_mem_new(&m) : rung_model_git_new(&m, dir, task);
+	int e = memory > 0 ? rung_model_mem_new(&m) : rung_model_git_open(&m, dir, task, to.spec_rev);
 	if (e == 0 && memory > 0)
 		e = rung_model_mem_demo(m, memory, 1);
 	if (e < 0) {

@@ -4,8 +4,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+#include <jansson.h>
 
 #include "core/err.h"
+#include "core/fs.h"
+#include "vcs/repo.h"
 #include "gpu/sanitize.h"
 #include "cli/cli.h"
 
@@ -38,13 +43,64 @@ int rung_cli_fail(const char *cmd, int err)
 int rung_cli_vctx_open(rung_vctx *c, const char *cmd, const rung_vctx_opts *o, unsigned need)
 {
 	int e = rung_vctx_open(c, cmd, o, need);
-	return e < 0 ? rung_cli_fail(cmd, e) : RUNG_EXIT_OK;
+	if (e == 0)
+		return RUNG_EXIT_OK;
+	/* a committed rung.ini that does not parse: the earlier versions are still
+	 * reachable with an earlier spec (#28 D-2) */
+	bool spec = e == RUNG_EINVAL && !(o && o->spec_rev) && strstr(rung_error_last(), "rung.ini:");
+	int rc = rung_cli_fail(cmd, e);
+	if (spec)
+		fprintf(stderr, "rung %s: to use the spec of an earlier commit meanwhile: rung %s --spec-rev REV (HEAD~1: "
+				"the one before)\n", cmd, cmd);
+	return rc;
+}
+
+void rung_cli_json_error(int rc)
+{
+	json_t *e = json_pack("{s:s,s:i,s:s}", "status", "error", "exit", rc, "error", rung_error_last());
+	char *js = e ? json_dumps(e, JSON_COMPACT | JSON_ENSURE_ASCII) : NULL;
+	if (js)
+		puts(js);
+	free(js);
+	json_decref(e);
+}
+
+/* No rung.ini where a command looked by default (no target, no --task): at
+ * the root of a repository of several tasks that is a usage error naming
+ * them, as the REV form says it (#28 D-17), not a missing file (exit 3). */
+static int several_tasks(const char *cmd, const rung_task_where *w)
+{
+	char *ini = rung_path_join(w && w->dir ? w->dir : ".", "rung.ini");
+	bool none = ini && access(ini, F_OK) != 0;
+	free(ini);
+	rung_repo *repo = NULL;
+	if (!none || rung_repo_open(&repo, w && w->dir ? w->dir : ".") < 0)
+		return -1;
+	char *tdir = NULL;
+	int e = rung_repo_pick_task(&tdir, repo, NULL);
+	free(tdir);
+	rung_repo_free(repo);
+	if (e != RUNG_EINVAL)
+		return -1;
+	fprintf(stderr, "rung %s: %s (--task DIR)\n", cmd, rung_error_last());
+	return RUNG_EXIT_USAGE;
 }
 
 int rung_cli_task_load(rung_task *t, const char *cmd, const char *target, const rung_task_where *w)
 {
 	int e = rung_task_load_target(t, target, w);
-	return e < 0 ? rung_cli_fail(cmd, e) : RUNG_EXIT_OK;
+	if (e == 0)
+		return RUNG_EXIT_OK;
+	if (!target && !(w && w->task)) {
+		rung_error_state st;
+		rung_error_save(&st);
+		int rc = several_tasks(cmd, w);
+		if (rc >= 0)
+			return rc;
+		st.code = e;
+		rung_error_restore(&st);
+	}
+	return rung_cli_fail(cmd, e);
 }
 
 int rung_cli_evaluate(rung_result *r, const rung_task *t, const rung_eval_opts *o, rung_compiled *kc,

@@ -22,6 +22,9 @@ int rung_cli_fail(const char *cmd, int err);
  * compile prints "[compile] FAILED file:line: ..." on stdout (exit 1). */
 int rung_cli_vctx_open(rung_vctx *c, const char *cmd, const rung_vctx_opts *o, unsigned need);
 int rung_cli_task_load(rung_task *t, const char *cmd, const char *target, const rung_task_where *w);
+/* The error of a failed load as one JSON line on stdout ({"status":"error",
+ * "exit":rc,"error":...}), for --json readers: an agent gets the error, not nothing. */
+void rung_cli_json_error(int rc);
 int rung_cli_compile_both(rung_compiled *kc, rung_compiled *rc, const rung_task *t, const char *cmd);
 
 /* The one evaluation of t (app/evaluate.h) in a worker of its own, with the

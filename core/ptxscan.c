@@ -990,3 +990,12 @@ int rung_ptx_entry_info(rung_ptx_entry *out, const char *ptx, size_t len, const 
 	}
 	return rung_error_set(RUNG_ENOTFOUND, "PTX: no .entry %s", entry);
 }
+
+bool rung_text_uses_mma(const char *text)
+{
+	static const char *const pat[] = {"mma.sync", "wgmma.", "wmma.", "wmma::", "mma_sync", "tcgen05.mma", "HMMA.", "IMMA.", "HGMMA."};
+	for (size_t k = 0; text && k < sizeof(pat) / sizeof(pat[0]); k++)
+		if (strstr(text, pat[k]))
+			return true;
+	return false;
+}

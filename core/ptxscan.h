@@ -61,6 +61,12 @@ int rung_ptx_entry_params(int *n, const char *ptx, size_t len, const char *entry
  * (truncated to fit), and how many there are. 0 or RUNG_EINVAL. */
 int rung_ptx_entry_names(char *buf, size_t len, int *count, const char *ptx, size_t plen);
 
+/* The kernel's text (CUDA C++, PTX or SASS) issues tensor-core instructions:
+ * mma.sync / wmma / wgmma / tcgen05 in PTX or inline asm, the wmma:: and
+ * mma_sync APIs, HMMA / IMMA / HGMMA in SASS. The roof a kernel is measured
+ * against follows (FP32 FMA otherwise). */
+bool rung_text_uses_mma(const char *text);
+
 #define RUNG_PTX_MAX_PARAMS 64
 
 /* One .entry: its parameters' sizes in bytes, in order (".u64" 8, ".u32" 4,

@@ -2,6 +2,7 @@
 #include "core/stats.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -216,4 +217,93 @@ int rung_compare_samples(rung_compare *out, const double *a, int na, const doubl
 	else
 		out->verdict = RUNG_CMP_SAME;
 	return 0;
+}
+
+double rung_speedup(double t, double t_ref)
+{
+	if (!(t > 0) || !(t_ref > 0) || isinf(t) || isinf(t_ref))
+		return NAN;
+	return t_ref / t;
+}
+
+double rung_ratio_noise(double rse_a, double rse_b)
+{
+	double ra = isnan(rse_a) ? 0.01 : rse_a, rb = isnan(rse_b) ? 0.01 : rse_b;
+	return 2 * sqrt(ra * ra + rb * rb);
+}
+
+/* Decimals that give s 3 significant digits (-1: %.3g, for s under 0.1). */
+static int speedup_decimals(double s)
+{
+	double a = fabs(s);
+	/* the rounded value decides: 99.96 prints as "100", not "100.0" */
+	if (a >= 99.95)
+		return 0;
+	if (a >= 9.995)
+		return 1;
+	if (a >= 0.9995)
+		return 2;
+	if (a >= 0.09995)
+		return 3;
+	return -1;
+}
+
+static const char *times_sign(bool utf8)
+{
+	return utf8 ? "\u00d7" : "x";
+}
+
+static int fmt_sig3(char *buf, size_t len, double s)
+{
+	int d = speedup_decimals(s);
+	return d < 0 ? snprintf(buf, len, "%.3g", s) : snprintf(buf, len, "%.*f", d, s);
+}
+
+int rung_fmt_speedup(char *buf, size_t len, double s, bool utf8)
+{
+	if (isnan(s))
+		return snprintf(buf, len, "-");
+	char v[32];
+	fmt_sig3(v, sizeof(v), s);
+	return snprintf(buf, len, "%s%s", v, times_sign(utf8));
+}
+
+int rung_fmt_speedup_pm(char *buf, size_t len, double s, double noise, bool utf8)
+{
+	if (isnan(s) || isnan(noise))
+		return rung_fmt_speedup(buf, len, s, utf8);
+	char v[32];
+	fmt_sig3(v, sizeof(v), s);
+	/* one significant digit of the half-width ("0.6", "0.01", "10"), at
+	 * most one decimal past s's ("17.8x +-0.01", not "+-0.006") */
+	int d = speedup_decimals(s), cap = d < 0 ? 4 : d + 1;
+	double hw = fabs(s * noise);
+	char h[32];
+	if (hw >= 1)
+		snprintf(h, sizeof(h), "%.0f", hw);
+	else {
+		snprintf(h, sizeof(h), "%.1g", hw);
+		const char *dot = strchr(h, '.');
+		if (strchr(h, 'e') || (dot && (int)strlen(dot + 1) > cap))
+			snprintf(h, sizeof(h), "%.*f", cap, hw);
+	}
+	return snprintf(buf, len, "%s%s %s%s", v, times_sign(utf8), utf8 ? "\u00b1" : "+-", h);
+}
+
+int rung_fmt_speedup_ci(char *buf, size_t len, double s, double lo, double hi, bool utf8)
+{
+	if (isnan(s) || isnan(lo) || isnan(hi))
+		return rung_fmt_speedup(buf, len, s, utf8);
+	char v[32], a[32], b[32];
+	fmt_sig3(v, sizeof(v), s);
+	fmt_sig3(a, sizeof(a), lo);
+	fmt_sig3(b, sizeof(b), hi);
+	return snprintf(buf, len, "%s%s [%s, %s]", v, times_sign(utf8), a, b);
+}
+
+int rung_fmt_compare_speedup(char *buf, size_t len, const rung_compare *c, bool utf8)
+{
+	double s = c->ratio > 0 ? 1 / c->ratio : NAN;
+	double lo = c->hi > 0 ? 1 / c->hi : NAN, hi = c->lo > 0 ? 1 / c->lo : NAN;
+	return rung_fmt_speedup_ci(buf, len, s, lo, hi, utf8);
 }

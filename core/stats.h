@@ -2,6 +2,8 @@
 #ifndef RUNG_CORE_STATS_H
 #define RUNG_CORE_STATS_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "core/result.h"
@@ -45,5 +47,27 @@ typedef struct {
  * and ratio > 1 + RUNG_CMP_MIN_EFFECT; else SAME. Deterministic for a given seed. */
 int rung_compare_samples(rung_compare *out, const double *a, int na, const double *b, int nb, int reps,
 			 uint64_t seed);
+
+/* Speedups, as kernel engineers say them: t_ref / t, so a version 202 times
+ * faster than the baseline reads "202x". The one form every text uses (the
+ * versions table, the detail, compare, rung log, rung brief and the MCP
+ * tools' text); JSON keeps the ratio. NAN when either time is unknown or not
+ * positive. */
+double rung_speedup(double t, double t_ref);
+/* The relative half-width of the ~95% band of a ratio of two medians:
+ * 2 * sqrt(rse_a^2 + rse_b^2), an unknown rse counted as 1%. */
+double rung_ratio_noise(double rse_a, double rse_b);
+/* "202x", "12.6x", "2.43x", "1.00x", "0.830x" (slower), "0.0495x": 3
+ * significant digits; utf8: "×" for the x. NAN: "-". Returns the bytes written. */
+int rung_fmt_speedup(char *buf, size_t len, double s, bool utf8);
+/* "202x +-0.6" ("202× ±0.6" in UTF-8): noise is the relative
+ * half-width of the band (0.003 for 0.3%), shown on the speedup scale
+ * (s * noise) at s's precision. */
+int rung_fmt_speedup_pm(char *buf, size_t len, double s, double noise, bool utf8);
+/* "202x [199, 205]": an interval of speedups, each at 3 significant digits. */
+int rung_fmt_speedup_ci(char *buf, size_t len, double s, double lo, double hi, bool utf8);
+/* The speedup of B over A from a comparison (1 / ratio) and its interval
+ * ([1/hi, 1/lo]), formatted as rung_fmt_speedup_ci. */
+int rung_fmt_compare_speedup(char *buf, size_t len, const rung_compare *c, bool utf8);
 
 #endif

@@ -153,6 +153,21 @@ attr_t rung_tui_attr(rung_role r)
 	return (unsigned)r < RUNG_NROLES ? role_attr[r] : 0;
 }
 
+int rung_tui_draw_cut(WINDOW *w, int y, int x, int maxw, rung_role role, const char *text)
+{
+	if (maxw <= 1 || !text)
+		return rung_tui_draw(w, y, x, maxw, role, text);
+	char buf[4096];
+	rung_tui_sanitize(buf, sizeof(buf), text, -1, x);
+	if (rung_tui_width(buf) <= maxw)
+		return rung_tui_draw(w, y, x, maxw, role, text);
+	/* "...": three columns of ASCII, the same on every terminal (a byte a column) */
+	if (maxw <= 3)
+		return rung_tui_draw(w, y, x, maxw, role, text);
+	int n = rung_tui_draw(w, y, x, maxw - 3, role, text);
+	return n + rung_tui_draw(w, y, x + n, 3, role, "...");
+}
+
 int rung_tui_draw(WINDOW *w, int y, int x, int maxw, rung_role role, const char *text)
 {
 	if (maxw <= 0 || !text)
@@ -239,6 +254,12 @@ void rung_tui_theme_apply(const rung_theme *t, bool colour)
 	for (int i = 0; i < RUNG_NROLES; i++) {
 		short fg = rung_color_reduce(t->role[i].fg, COLORS);
 		short bg = rung_color_reduce(t->role[i].bg, COLORS);
+		/* 8 colours have no grey (244 came out yellow): the default colour, dimmed */
+		attr_t dim = 0;
+		if (COLORS < 16 && rung_color_grey8(t->role[i].fg)) {
+			fg = -1;
+			dim = A_DIM;
+		}
 		if (!defaults) {
 			if (fg < 0)
 				fg = COLOR_WHITE;
@@ -247,9 +268,9 @@ void rung_tui_theme_apply(const rung_theme *t, bool colour)
 		}
 		if (i + 1 < COLOR_PAIRS) {
 			init_pair((short)(i + 1), fg, bg);
-			role_attr[i] = COLOR_PAIR(i + 1) | attrs_of(t->role[i].attrs);
+			role_attr[i] = COLOR_PAIR(i + 1) | attrs_of(t->role[i].attrs) | dim;
 		} else {
-			role_attr[i] = attrs_of(t->role[i].attrs);
+			role_attr[i] = attrs_of(t->role[i].attrs) | dim;
 		}
 	}
 }
@@ -268,6 +289,15 @@ const char *rung_glyph(rung_glyph_id g)
 	if ((unsigned)g >= RUNG_NGLYPHS)
 		return "?";
 	return rung_tui_utf8 ? glyph_utf8[g] : glyph_ascii[g];
+}
+
+const char *rung_step_glyph(rung_status s, bool cached, bool recorded, rung_role *role)
+{
+	if (recorded && s == RUNG_S_OK) {
+		*role = RUNG_ROLE_RECORDED;
+		return rung_tui_utf8 ? "\u25cb" : "r";
+	}
+	return rung_glyph(rung_status_glyph(s, cached, role));
 }
 
 rung_glyph_id rung_status_glyph(rung_status s, bool cached, rung_role *role)

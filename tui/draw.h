@@ -35,6 +35,9 @@ int rung_tui_width(const char *s);
 int rung_tui_draw(WINDOW *w, int y, int x, int maxw, rung_role role, const char *text);
 int rung_tui_drawf(WINDOW *w, int y, int x, int maxw, rung_role role, const char *fmt, ...)
 	__attribute__((format(printf, 6, 7)));
+/* As rung_tui_draw, but text wider than maxw ends in "..." in its last three
+ * columns, so that a cut line says it is cut (status line, titles). */
+int rung_tui_draw_cut(WINDOW *w, int y, int x, int maxw, rung_role role, const char *text);
 /* Right-aligned in a field of width cols ending at x + cols. */
 int rung_tui_draw_right(WINDOW *w, int y, int x, int cols, rung_role role, const char *text);
 /* Fills [x, x+n) of line y with spaces in role. */
@@ -57,5 +60,10 @@ typedef enum {
 const char *rung_glyph(rung_glyph_id g);
 /* Glyph and role for a step status. */
 rung_glyph_id rung_status_glyph(rung_status s, bool cached, rung_role *role);
+/* A rung's glyph as the versions table and the detail both draw it: that of
+ * rung_status_glyph, but an ok rung of a result recorded on another machine
+ * is "○" ("r" without UTF-8) in the recorded role, never a live tick or
+ * the reused glyph. */
+const char *rung_step_glyph(rung_status s, bool cached, bool recorded, rung_role *role);
 
 #endif

@@ -129,3 +129,26 @@ void rung_line_draw(WINDOW *w, int y, int x, int width, const rung_line *line, i
 		start = end;
 	}
 }
+
+void rung_line_draw_gutter(WINDOW *w, int y, int x, int width, const rung_line *line, int fixed, int hscroll)
+{
+	if (fixed <= 0 || fixed >= line->nseg || !hscroll) {
+		rung_line_draw(w, y, x, width, line, fixed >= line->nseg ? 0 : hscroll);
+		return;
+	}
+	rung_line head = *line;
+	head.nseg = fixed;
+	rung_line_draw(w, y, x, width, &head, 0);
+	int hend = line->seg[fixed - 1].end, gw = 0;
+	char buf[4096];
+	rung_tui_sanitize(buf, sizeof(buf), line->text, hend, 0);
+	gw = rung_tui_width(buf);
+	if (gw >= width)
+		return;
+	rung_line tail = {.text = line->text + hend, .nseg = line->nseg - fixed, .tag = line->tag};
+	for (int k = 0; k < tail.nseg; k++) {
+		tail.seg[k].end = line->seg[fixed + k].end - hend;
+		tail.seg[k].role = line->seg[fixed + k].role;
+	}
+	rung_line_draw(w, y, x + gw, width - gw, &tail, hscroll);
+}

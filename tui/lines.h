@@ -35,5 +35,8 @@ void rung_lines_text(rung_lines *l, rung_role role, const char *indent, const ch
 void rung_lines_clear(rung_lines *l);
 /* Draws line i at window row y, skipping hscroll columns, within width. */
 void rung_line_draw(WINDOW *w, int y, int x, int width, const rung_line *line, int hscroll);
+/* As rung_line_draw, with the first `fixed` segments (a gutter: line numbers,
+ * counts) held in place and only the rest (the code) scrolled by hscroll. */
+void rung_line_draw_gutter(WINDOW *w, int y, int x, int width, const rung_line *line, int fixed, int hscroll);
 
 #endif

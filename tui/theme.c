@@ -461,6 +461,20 @@ int rung_theme_choose(char *name, int len, bool *colour, const char *explicit_na
 	return err;
 }
 
+bool rung_color_grey8(short c)
+{
+	int v;
+	if (c == 8)
+		v = 127;
+	else if (c >= 232 && c <= 255)
+		v = 8 + (c - 232) * 10;
+	else if (c >= 16 && c < 232 && (c - 16) / 36 == ((c - 16) / 6) % 6 && (c - 16) / 36 == (c - 16) % 6)
+		v = (int[]){0, 95, 135, 175, 215, 255}[(c - 16) % 6];
+	else
+		return false;
+	return v >= 60 && v <= 200; /* the darker and lighter ones are black and white */
+}
+
 /* xterm's 256-colour palette reduced to the 16 ANSI colours, then to 8. */
 short rung_color_reduce(short c, int ncolors)
 {

@@ -122,5 +122,9 @@ int rung_config_read(rung_config *out);
 
 /* A 0-255 colour reduced to what the terminal has (256 -> 16 -> 8). */
 short rung_color_reduce(short c, int ncolors);
+/* A grey that 8 colours cannot draw (it would come out yellow or black): 8 and
+ * the greys of the 256-colour palette from 60 to 200; drawn in the default
+ * colour with A_DIM there. */
+bool rung_color_grey8(short c);
 
 #endif

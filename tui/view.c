@@ -304,6 +304,7 @@ void rung_tui_message(rung_tui *t, bool error, const char *fmt, ...)
 	vsnprintf(t->message, sizeof(t->message), fmt, ap);
 	va_end(ap);
 	t->message_error = error;
+	t->message_queued = t->message_reload = false;
 	t->status_dirty = true;
 }
 
@@ -390,7 +391,7 @@ void rung_view_draw_title(rung_view *v, const char *fmt, ...)
 			lw = sx - 2;
 		}
 	}
-	rung_tui_draw(v->win, 0, 0, lw > 0 ? lw : v->width, RUNG_ROLE_TITLE, buf);
+	rung_tui_draw_cut(v->win, 0, 0, lw > 0 ? lw : v->width, RUNG_ROLE_TITLE, buf);
 	if (lw > 0)
 		rung_tui_draw(v->win, 0, v->width - rw, rw, RUNG_ROLE_TITLE, right);
 }
@@ -441,8 +442,7 @@ static void draw_status(rung_tui *t)
 	int rw = (int)strlen(right);
 	if (rw > t->cols / 2)
 		rw = 0, right[0] = 0;
-	int x = rung_tui_draw(w, 0, 0, t->cols - rw, role, left);
-	(void)x;
+	rung_tui_draw_cut(w, 0, 0, t->cols - rw - (rw ? 1 : 0), role, left); /* a cut message says so */
 	if (rw)
 		rung_tui_draw(w, 0, t->cols - rw, rw, RUNG_ROLE_STATUS, right);
 	wnoutrefresh(w);
@@ -473,8 +473,9 @@ static int find_match(rung_tui *t, int dir, bool include_current)
 		return RUNG_R_NONE;
 	}
 	char buf[1024];
+	int from = v->cursor; /* where the search starts */
 	for (int k = include_current ? 0 : 1; k <= v->nlines; k++) {
-		int i = ((v->cursor + dir * k) % v->nlines + v->nlines) % v->nlines;
+		int i = ((from + dir * k) % v->nlines + v->nlines) % v->nlines;
 		const char *s = v->ops->line_text(v, i, buf, sizeof(buf));
 		if (s && strcasestr(s, t->search)) {
 			if (v->pager)
@@ -484,7 +485,10 @@ static int find_match(rung_tui *t, int dir, bool include_current)
 			rung_view_clamp(v);
 			if (v->ops->select)
 				v->ops->select(v);
-			rung_tui_message(t, false, "/%s: line %d", t->search, i + 1);
+			/* past the last line (n) or the first (N): said, as less and vim do */
+			bool wrapped = k > 0 && (dir > 0 ? i < from : i > from);
+			rung_tui_message(t, false, "/%s: line %d%s", t->search, i + 1,
+					 k == 0 || !wrapped ? "" : dir > 0 ? " (search wrapped to the top)" : " (search wrapped to the bottom)");
 			return RUNG_R_REDRAW;
 		}
 	}
@@ -581,10 +585,11 @@ static int generic_request(rung_tui *t, rung_view *v, rung_request req)
 		return RUNG_R_REDRAW;
 	}
 	case RUNG_REQ_REFRESH:
+		t->model->message[0] = 0; /* what the reload says next is new */
 		if (rung_model_refresh(t->model) < 0)
 			rung_tui_message(t, true, "refresh: %s", rung_error_last());
 		else
-			rung_tui_message(t, false, "reloading");
+			rung_tui_message(t, false, "reloading"), t->message_reload = true;
 		return RUNG_R_REOPEN;
 	case RUNG_REQ_EVALUATE: {
 		int row = rung_tui_selected_row(t);
@@ -593,7 +598,8 @@ static int generic_request(rung_tui *t, rung_view *v, rung_request req)
 		if (rung_model_evaluate(t->model, t->model->rows[row].hash) < 0)
 			rung_tui_message(t, true, "evaluate: %s", rung_error_last());
 		else
-			rung_tui_message(t, false, "queued %.*s", RUNG_ID(t->model->rows[row].hash));
+			rung_tui_message(t, false, "queued %.*s", RUNG_ID(t->model->rows[row].hash)),
+				t->message_queued = true;
 		return RUNG_R_REDRAW;
 	}
 	case RUNG_REQ_SANITIZE: {
@@ -604,7 +610,8 @@ static int generic_request(rung_tui *t, rung_view *v, rung_request req)
 			rung_tui_message(t, true, "sanitize: %s", rung_error_last());
 		else
 			rung_tui_message(t, false, "sanitize %.*s queued (compute-sanitizer, in the background)",
-					 RUNG_ID(t->model->rows[row].hash));
+					 RUNG_ID(t->model->rows[row].hash)),
+				t->message_queued = true;
 		return RUNG_R_REDRAW;
 	}
 	case RUNG_REQ_EVALUATE_MISSING: {
@@ -613,7 +620,8 @@ static int generic_request(rung_tui *t, rung_view *v, rung_request req)
 			rung_tui_message(t, true, "evaluate: %s", rung_error_last());
 		else
 			rung_tui_message(t, false, "queued %d version%s%s", n, n == 1 ? "" : "s",
-					 t->model->loading ? "; the rest once the list is loaded" : "");
+					 t->model->loading ? "; the rest once the list is loaded" : ""),
+				t->message_queued = n > 0;
 		return RUNG_R_REDRAW;
 	}
 	default:
@@ -749,6 +757,10 @@ void rung_tui_key(rung_tui *t, int key)
 		MEVENT me;
 		if (getmouse(&me) != OK)
 			return;
+		if (t->message[0] && !t->prompting) { /* as a key: the last note gives way */
+			t->message[0] = 0;
+			t->status_dirty = true;
+		}
 		if (me.bstate & BUTTON4_PRESSED)
 			wheel(t, -1);
 		else if (me.bstate & BUTTON5_PRESSED)
@@ -1044,8 +1056,21 @@ static int script_event(rung_tui *t, char *args)
 
 static void apply_events(rung_tui *t)
 {
-	if (rung_model_apply_events(t->model) > 0)
-		t->status_dirty = true; /* the view reopens on the generation change */
+	rung_model *m = t->model;
+	bool busy = m->queue_total > 0;
+	char before[sizeof(m->message)];
+	if (t->message_reload)
+		memcpy(before, m->message, sizeof(before));
+	if (rung_model_apply_events(m) <= 0)
+		return;
+	/* "reloading" gives way to what the reload says (done, failed, a broken spec) */
+	if (t->message_reload && strcmp(before, m->message))
+		t->message[0] = 0, t->message_reload = false;
+	t->status_dirty = true; /* the view reopens on the generation change */
+	/* a key's note ("queued 8c4f713") gives way once the queue it spoke of
+	 * is done: the status line then says what happened */
+	if (t->message_queued && busy && m->queue_total == 0)
+		t->message[0] = 0, t->message_queued = false;
 }
 
 int rung_tui_script_command(rung_tui *t, const char *line)

@@ -58,7 +58,7 @@ typedef enum {
 	_(VIEW_HELP, "view-help", "Views", '?', 'h', 0, "show this help") \
 	_(BACK, "back", "Views", RUNG_KEY_ESC, 0, 0, "go back to the previous view") \
 	_(VIEW_CLOSE, "view-close", "Views", 'q', 0, 0, "close the view (quit from the last one)") \
-	_(QUIT, "quit", "Views", 'Q', 0, 0, "quit rung") \
+	_(QUIT, "quit", "Views", 'Q', 3, 0, "quit rung") \
 	_(SEARCH, "search", "Search", '/', 0, 0, "search the view") \
 	_(FIND_NEXT, "find-next", "Search", 'n', 0, 0, "next match") \
 	_(FIND_PREV, "find-prev", "Search", 'N', 0, 0, "previous match") \
@@ -163,6 +163,8 @@ struct rung_tui {
 	int lines, cols;
 	char message[256];      /* status bar message (until the next key) */
 	bool message_error;
+	bool message_queued;  /* the message says what a key queued: cleared when the queue is done */
+	bool message_reload;  /* "reloading": cleared when the model says how the reload went */
 	char search[128];
 	bool filter;            /* versions shows only matches */
 	int sort;               /* versions sort order */

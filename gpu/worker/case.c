@@ -762,7 +762,7 @@ rung_case_outcome rung__run_case(rung_wjob *j, int s, int kseed, rung_dist dist,
 	}
 	rung__beat_begin(first ? RUNG_STEP_RUN : RUNG_STEP_CHECK);
 	if (setup(j, &k, sh, seed, why, sizeof(why)) || reference(j, &k, sh, why, sizeof(why))) {
-		rung__sfmt(reason, rlen, "%s%s", why, where);
+		rung__reason_at(reason, rlen, why, where);
 		out = RUNG_CASE_FAULT;
 		goto done;
 	}
@@ -779,7 +779,7 @@ rung_case_outcome rung__run_case(rung_wjob *j, int s, int kseed, rung_dist dist,
 	t0 = rung_timing_lap("candidate kernel", t0);
 	if (r != CUDA_SUCCESS) {
 		rung__describe_fault(why, sizeof(why), r, p->kernel.name);
-		rung__sfmt(reason, rlen, "%s%s", why, where);
+		rung__reason_at(reason, rlen, why, where);
 		j->fatal = j->fatal || rung_cu_is_sticky(r) || r == CUDA_ERROR_LAUNCH_TIMEOUT;
 		out = RUNG_CASE_FAULT;
 		goto done;
@@ -798,13 +798,13 @@ rung_case_outcome rung__run_case(rung_wjob *j, int s, int kseed, rung_dist dist,
 		rung_guard_report rep;
 		int64_t bad = check_bands(j, &k.cand[i], a->name, &rep, why, sizeof(why));
 		if (bad < 0) {
-			rung__sfmt(reason, rlen, "%s%s", why, where);
+			rung__reason_at(reason, rlen, why, where);
 			out = RUNG_CASE_FAULT;
 			goto done;
 		}
 		if (bad > 0) {
 			rung_guard_describe(why, sizeof(why), a->name, &rep, rung_dtype_size(a->dtype));
-			rung__sfmt(reason, rlen, "%s%s", why, where);
+			rung__reason_at(reason, rlen, why, where);
 			out = RUNG_CASE_WRONG;
 		}
 	}
@@ -815,7 +815,7 @@ rung_case_outcome rung__run_case(rung_wjob *j, int s, int kseed, rung_dist dist,
 			continue;
 		int64_t at = input_pass(j, &k, sh, i, seed, why, sizeof(why));
 		if (at == -2) {
-			rung__sfmt(reason, rlen, "%s%s", why, where);
+			rung__reason_at(reason, rlen, why, where);
 			out = RUNG_CASE_FAULT;
 			goto done;
 		}
@@ -838,13 +838,13 @@ rung_case_outcome rung__run_case(rung_wjob *j, int s, int kseed, rung_dist dist,
 		memset(&m, 0, sizeof(m));
 		int mr = metrics_pass(j, &k, sh, i, &m, why, sizeof(why));
 		if (mr == 1) {
-			rung__sfmt(reason, rlen, "%s%s", why, where);
+			rung__reason_at(reason, rlen, why, where);
 			out = RUNG_CASE_FAULT;
 			goto done;
 		}
 		if (mr == 2) {
 			if (out == RUNG_CASE_OK) {
-				rung__sfmt(reason, rlen, "%s%s", why, where);
+				rung__reason_at(reason, rlen, why, where);
 				out = RUNG_CASE_WRONG;
 			}
 			finite = false;
@@ -858,7 +858,9 @@ rung_case_outcome rung__run_case(rung_wjob *j, int s, int kseed, rung_dist dist,
 		if (!j->no_rows)
 			add_metric(j->res, &m);
 		if (!m.pass && out == RUNG_CASE_OK) {
-			rung__sfmt(reason, rlen, "%s: %s%s", a->name, m.reason[0] ? m.reason : "mismatch", where);
+			char what[600];
+			rung__sfmt(what, sizeof(what), "%s: %s", a->name, m.reason[0] ? m.reason : "mismatch");
+			rung__reason_at(reason, rlen, what, where);
 			out = RUNG_CASE_WRONG;
 		}
 	}

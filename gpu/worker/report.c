@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "core/timing.h"
 
@@ -14,6 +15,19 @@ void rung__sfmt(char *buf, size_t len, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(buf, len, fmt, ap);
 	va_end(ap);
+}
+
+void rung__reason_at(char *reason, size_t rlen, const char *what, const char *where)
+{
+	size_t wl = strlen(where), al = strlen(what);
+	if (al + wl < rlen || wl + 4 >= rlen) {
+		rung__sfmt(reason, rlen, "%s%s", what, where);
+		return;
+	}
+	size_t keep = rlen - wl - 4;
+	while (keep > 0 && ((unsigned char)what[keep] & 0xc0) == 0x80)
+		keep--;
+	rung__sfmt(reason, rlen, "%.*s...%s", (int)keep, what, where);
 }
 
 void rung__fmt_bytes(char *buf, size_t len, double b)

@@ -36,6 +36,10 @@ void rung__step_fault(rung_wjob *j, rung_step_id s, CUresult r, const char *what
 
 /* snprintf without the truncation warnings: messages are cut, by design. */
 void rung__sfmt(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* reason = what + where, where (" at M=128,N=256,K=16 seed 1/2") always whole:
+ * a long `what` is cut (at a UTF-8 boundary, "...") to leave room for it, so
+ * that a failing case names every dimension of its size set. */
+void rung__reason_at(char *reason, size_t rlen, const char *what, const char *where);
 /* "1.5 GiB", "3.0 MiB", "512 bytes". */
 void rung__fmt_bytes(char *buf, size_t len, double b);
 /* Describes a launch/sync failure: "illegal memory access (CUDA_ERROR_ILLEGAL_ADDRESS) in sgemm". */

@@ -61,6 +61,9 @@ typedef struct {
 typedef struct {
 	char *dir;     /* as given (-C) */
 	char *taskdir; /* as given (NULL: pick) */
+	char *spec_rev; /* rung tui --spec-rev (NULL: HEAD's, else the last good one) */
+	/* the last broken-spec note the poll posted ("" none), so that it is said once per HEAD */
+	char spec_said[256];
 	rung_vctx ui;  /* UI-thread handles */
 	text_cache *cache;
 	int ncache;
@@ -84,6 +87,7 @@ typedef struct {
 	 * run on the background thread with its worker */
 	bool probe;
 	rung_auto_scope probe_gpu, probe_nogpu;
+	double probe_at; /* monotonic seconds before which the probe waits (nothing else to do meanwhile) */
 
 	/* new commits: a thread looks at HEAD every RUNG_MODEL_POLL_S. Under
 	 * qlock: HEAD and the newest commit of the list as last read (load_first,
@@ -121,7 +125,47 @@ typedef struct {
 	unsigned running_gen;
 } git_impl;
 
-static int open_ctx(rung_vctx *c, const char *dir, const char *taskdir)
+/* A task's spec at HEAD that does not parse (RUNG_EINVAL, file:line) does
+ * not lock the person out: the spec of the newest earlier commit that does
+ * parse is used instead, and *note (when given) says so, naming the error.
+ * --spec-rev (spec_rev) is taken as it is. */
+static int open_task(rung_vtask *t, rung_repo *repo, const char *tdir, const char *spec_rev, char *note, size_t len)
+{
+	if (note)
+		note[0] = 0;
+	int e = rung_vtask_open(t, repo, tdir, spec_rev);
+	if (e != RUNG_EINVAL || spec_rev)
+		return e;
+	rung_error_state st;
+	rung_error_save(&st);
+	char why[256];
+	snprintf(why, sizeof(why), "%s", rung_error_last());
+	for (int k = 1; k <= 100; k++) {
+		char rev[16];
+		snprintf(rev, sizeof(rev), "HEAD~%d", k);
+		rung_error_clear();
+		int ek = rung_vtask_open(t, repo, tdir, rev);
+		if (ek == 0) {
+			if (note)
+				snprintf(note, len, "HEAD's rung.ini is broken (%.150s): using the last good one, of %.7s "
+					 "(rung tui --spec-rev REV picks another)", why, t->spec_rev);
+			return 0;
+		}
+		if (ek != RUNG_EINVAL) /* no such commit, or no rung.ini there */
+			break;
+	}
+	st.code = e;
+	return rung_error_restore(&st);
+}
+
+static int open_ctx_note(rung_vctx *c, git_impl *g, const char *dir, const char *taskdir, char *note, size_t len);
+
+static int open_ctx(rung_vctx *c, git_impl *g, const char *dir, const char *taskdir)
+{
+	return open_ctx_note(c, g, dir, taskdir, NULL, 0);
+}
+
+static int open_ctx_note(rung_vctx *c, git_impl *g, const char *dir, const char *taskdir, char *note, size_t len)
 {
 	memset(c, 0, sizeof(*c));
 	c->cmd = "tui";
@@ -143,7 +187,7 @@ static int open_ctx(rung_vctx *c, const char *dir, const char *taskdir)
 		rung_strv_free(v, n);
 	}
 	if (e == 0)
-		e = rung_vtask_open(&c->task, c->repo, tdir, NULL);
+		e = open_task(&c->task, c->repo, tdir, g->spec_rev, note, len);
 	free(tdir);
 	if (e == 0)
 		e = rung_store_open_repo_read(&c->store, c->repo); /* writes fail where it is read-only */
@@ -384,12 +428,17 @@ static void reload_in_thread(rung_model *m, git_impl *g)
 	unsigned gen;
 	char *task = task_snapshot(g, &gen);
 	rung_vctx c;
-	if (open_ctx(&c, g->dir, task) < 0) {
+	char note[256];
+	if (open_ctx_note(&c, g, g->dir, task, note, sizeof(note)) < 0) {
 		post_message(m, "reload failed: %s", rung_error_last());
 		free(task);
 		return;
 	}
 	free(task);
+	if (note[0]) /* the reload goes on with the last good spec, and says so */
+		post_message(m, "%s", note);
+	else
+		post_message(m, "%s", "reloaded");
 	rung_model_event ev = {.kind = RUNG_EV_ROWS};
 	char head[41];
 	head_of(head, c.repo);
@@ -428,7 +477,7 @@ static void rest_in_thread(rung_model *m, git_impl *g, const char *anchor, unsig
 	unsigned tgen;
 	char *task = task_snapshot(g, &tgen);
 	rung_vctx c;
-	if (tgen != gen || open_ctx(&c, g->dir, task) < 0) {
+	if (tgen != gen || open_ctx(&c, g, g->dir, task) < 0) {
 		if (tgen == gen)
 			post_message(m, "loading failed: %s", rung_error_last());
 		free(task);
@@ -569,7 +618,7 @@ static int eval_open(rung_model *m, git_impl *g, const char *taskdir, unsigned g
 		rung_vctx_close(&g->ev_ctx);
 		g->ev_ctx_open = false;
 	}
-	int e = open_ctx(&g->ev_ctx, g->dir, taskdir);
+	int e = open_ctx(&g->ev_ctx, g, g->dir, taskdir);
 	if (e < 0)
 		return e;
 	g->ev_ctx_open = true;
@@ -685,6 +734,19 @@ static void *worker_main(void *arg)
 			pthread_mutex_lock(&g->qlock);
 			continue;
 		}
+		if (g->probe && !g->nqueue && !g->reload && rung_now_s() < g->probe_at) {
+			/* the worker process (NVRTC loaded, the driver probed: ~40 ms) starts
+			 * once the first frames are up: a person who quits at once is not
+			 * kept waiting for it (#28, first frame and exit against tig) */
+			struct timespec ts;
+			clock_gettime(CLOCK_REALTIME, &ts);
+			double left = g->probe_at - rung_now_s();
+			long ns = ts.tv_nsec + (long)(left * 1e9);
+			ts.tv_sec += ns / 1000000000L;
+			ts.tv_nsec = ns % 1000000000L;
+			pthread_cond_timedwait(&g->qcond, &g->qlock, &ts);
+			continue;
+		}
 		if (g->probe) {
 			rung_auto_scope with = g->probe_gpu, without = g->probe_nogpu;
 			g->probe = false;
@@ -763,8 +825,19 @@ static void poll_once(rung_model *m, git_impl *g, rung_repo **repo, const char *
 	unsigned tgen;
 	char *task = task_snapshot(g, &tgen);
 	rung_vctx c;
-	int e = open_ctx(&c, g->dir, task);
+	char note[256];
+	int e = open_ctx_note(&c, g, g->dir, task, note, sizeof(note));
 	free(task);
+	/* a broken spec at the new HEAD is said once (the last good one is
+	 * used meanwhile); so is an error that keeps the list from being read */
+	char said[256];
+	snprintf(said, sizeof(said), "%s", e < 0 ? rung_error_last() : note);
+	pthread_mutex_lock(&g->qlock);
+	bool say = strcmp(said, g->spec_said) != 0;
+	snprintf(g->spec_said, sizeof(g->spec_said), "%s", said);
+	pthread_mutex_unlock(&g->qlock);
+	if (say && said[0] && e < 0)
+		post_message(m, "new commits not shown: %.200s", said);
 	if (e < 0) {
 		rung_error_clear();
 		return;
@@ -824,6 +897,8 @@ static void poll_once(rung_model *m, git_impl *g, rung_repo **repo, const char *
 		const char *nt = rows_top(rows, n);
 		poll_mark_locked(g, now, found && !nt[0] ? top : nt);
 		rung_model_post(m, &ev); /* none new: a stale WORKTREE row still goes */
+		if (say && said[0]) /* after the rows, so that "new version ..." does not hide it */
+			post_message(m, "%s", said);
 	}
 	pthread_mutex_unlock(&g->qlock);
 	if (!current)
@@ -938,6 +1013,16 @@ static int queue_item(rung_model *m, const char *hash, unsigned sanitize)
 		g->queue = q;
 		g->cap = cap;
 	}
+	/* QUEUED goes on the event queue before the worker can see the item:
+	 * posted after it, a quick evaluation's RESULT (a compile-only one
+	 * without a GPU) could land first and leave the row pending for good */
+	rung_model_event ev = {.kind = RUNG_EV_QUEUED, .step = sanitize ? RUNG_STEP_SANITIZE : RUNG_STEP_COMPILE};
+	snprintf(ev.hash, sizeof(ev.hash), "%s", hash);
+	e = rung_model_post(m, &ev);
+	if (e < 0) {
+		pthread_mutex_unlock(&g->qlock);
+		return e;
+	}
 	qitem *it = &g->queue[g->nqueue++];
 	snprintf(it->hash, sizeof(it->hash), "%s", hash);
 	it->taskdir = g->taskdir ? strdup(g->taskdir) : NULL;
@@ -945,9 +1030,7 @@ static int queue_item(rung_model *m, const char *hash, unsigned sanitize)
 	it->sanitize = sanitize;
 	pthread_cond_signal(&g->qcond);
 	pthread_mutex_unlock(&g->qlock);
-	rung_model_event ev = {.kind = RUNG_EV_QUEUED, .step = sanitize ? RUNG_STEP_SANITIZE : RUNG_STEP_COMPILE};
-	snprintf(ev.hash, sizeof(ev.hash), "%s", hash);
-	return rung_model_post(m, &ev);
+	return 0;
 }
 
 static int git_evaluate(rung_model *m, const char *hash)
@@ -1100,7 +1183,7 @@ static void *texter_main(void *arg)
 			rung_vctx_close(&g->tctx);
 			g->tctx_open = false;
 		}
-		if (!g->tctx_open && (e = open_ctx(&g->tctx, g->dir, task)) == 0) {
+		if (!g->tctx_open && (e = open_ctx(&g->tctx, g, g->dir, task)) == 0) {
 			g->tctx_open = true;
 			g->tctx_gen = gen;
 		}
@@ -1262,6 +1345,7 @@ static void git_free(rung_model *m)
 	pthread_cond_destroy(&g->tcond);
 	free(g->dir);
 	free(g->taskdir);
+	free(g->spec_rev);
 	free(g);
 }
 
@@ -1306,7 +1390,12 @@ static void set_tasks(rung_model *m, git_impl *g)
 
 static void set_title(rung_model *m, git_impl *g)
 {
-	snprintf(m->title, sizeof(m->title), "%s", g->ui.task.spec->name ? g->ui.task.spec->name : g->ui.task.dir);
+	/* a spec other than HEAD's (the last good one, or --spec-rev) is labelled */
+	char head[41] = "";
+	head_of(head, g->ui.repo);
+	bool other = strcmp(g->ui.task.spec_rev, "WORKTREE") && strcmp(g->ui.task.spec_rev, head);
+	snprintf(m->title, sizeof(m->title), "%.80s%s%.7s%s", g->ui.task.spec->name ? g->ui.task.spec->name : g->ui.task.dir,
+		 other ? " (spec of " : "", other ? g->ui.task.spec_rev : "", other ? ")" : "");
 	m->goal = g->ui.task.spec->goal; /* the stop rule's (rung_model_goal) */
 	m->goal_dtype = rung_goal_dtype(g->ui.task.spec);
 	m->goal_valid = false;
@@ -1323,9 +1412,12 @@ static int git_set_task(rung_model *m, int i)
 	snprintf(path, sizeof(path), "%.*s%s%s", (int)wl, wd ? wd : "", wl && wd[wl - 1] != '/' ? "/" : "",
 		 m->tasks[i][0] ? m->tasks[i] : ".");
 	rung_vctx c;
-	int e = open_ctx(&c, g->dir, path);
+	char note[256];
+	int e = open_ctx_note(&c, g, g->dir, path, note, sizeof(note));
 	if (e < 0)
 		return e;
+	if (note[0])
+		snprintf(m->message, sizeof(m->message), "%s", note);
 	char *nt = strdup(path);
 	if (!nt) {
 		rung_vctx_close(&c);
@@ -1377,6 +1469,7 @@ int rung_model_auto_evaluate(rung_model *m, rung_auto_scope with_gpu, rung_auto_
 	g->probe = true;
 	g->probe_gpu = with_gpu;
 	g->probe_nogpu = without_gpu;
+	g->probe_at = rung_now_s() + RUNG_MODEL_PROBE_DELAY_S;
 	pthread_cond_signal(&g->qcond);
 	pthread_mutex_unlock(&g->qlock);
 	return 0;
@@ -1429,6 +1522,11 @@ static const rung_model_ops git_ops = {
 
 int rung_model_git_new(rung_model **out, const char *dir, const char *taskdir)
 {
+	return rung_model_git_open(out, dir, taskdir, NULL);
+}
+
+int rung_model_git_open(rung_model **out, const char *dir, const char *taskdir, const char *spec_rev)
+{
 	*out = NULL;
 	rung_model *m = calloc(1, sizeof(*m));
 	git_impl *g = calloc(1, sizeof(*g));
@@ -1439,6 +1537,7 @@ int rung_model_git_new(rung_model **out, const char *dir, const char *taskdir)
 	}
 	g->dir = dir ? strdup(dir) : NULL;
 	g->taskdir = taskdir ? strdup(taskdir) : NULL;
+	g->spec_rev = spec_rev ? strdup(spec_rev) : NULL;
 	g->jobs = 3;
 	pthread_mutex_init(&g->qlock, NULL);
 	pthread_cond_init(&g->qcond, NULL);
@@ -1447,7 +1546,7 @@ int rung_model_git_new(rung_model **out, const char *dir, const char *taskdir)
 	pthread_cond_init(&g->tcond, NULL);
 	int e = rung_model_init(m, &git_ops, g);
 	if (e == 0)
-		e = open_ctx(&g->ui, dir, taskdir);
+		e = open_ctx_note(&g->ui, g, dir, taskdir, m->message, sizeof(m->message));
 	if (e < 0) {
 		rung_error_state st;
 		rung_error_save(&st);
@@ -1463,6 +1562,7 @@ int rung_model_git_new(rung_model **out, const char *dir, const char *taskdir)
 		pthread_cond_destroy(&g->tcond);
 		free(g->dir);
 		free(g->taskdir);
+		free(g->spec_rev);
 		free(g);
 		st.code = e;
 		return rung_error_restore(&st);

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "core/err.h"
+#include "core/ptxscan.h"
 #include "core/roofline_guard.h"
 
 static const char *const verdict_names[] = {
@@ -494,9 +495,19 @@ static void apply_one(rung_model *m, rung_model_event *e)
 		if (r && e->result && r->recorded && e->result->steps[RUNG_STEP_RUN].status == RUNG_S_SKIPPED &&
 		    e->result->steps[RUNG_STEP_COMPILE].status == RUNG_S_OK) {
 			/* no GPU here: a recorded measurement stays on display rather than
-			 * a row of SKIPPED rungs (the compile rung is the recorded one's) */
+			 * a row of SKIPPED rungs (the compile rung is the recorded one's);
+			 * the row's rungs show it again, and the status line says what ran */
+			const rung_result *lr = e->result;
+			snprintf(m->message, sizeof(m->message),
+				 "%.7s: the compile rung ran here (%s, %d registers); run, check and bench need a GPU: "
+				 "the recorded result stays",
+				 r->hash, rung_status_name(lr->steps[RUNG_STEP_COMPILE].status), lr->compile.kernel.regs);
 			result_free(e->result);
 			e->result = NULL;
+			rung_model_row_sync_steps(r);
+		} else if (r && !e->result) {
+			/* nothing came back (an error, said in a message): the row shows what it had */
+			rung_model_row_sync_steps(r);
 		} else if (r && e->result) {
 			/* a live result replaces the recorded one on display (which stays in r->recorded) */
 			row_drop_live(r);
@@ -581,6 +592,20 @@ int rung_model_text(char **out, rung_model *m, const char *hash, rung_text_kind 
 	if (!m->ops || !m->ops->text)
 		return rung_error_set(RUNG_EUNSUPPORTED, "this model has no %s text", rung_text_kind_name(kind));
 	return m->ops->text(out, m, hash, kind);
+}
+
+bool rung_model_row_mma(rung_model *m, int i)
+{
+	if (i < 0 || i >= m->nrows)
+		return false;
+	rung_model_row *r = &m->rows[i];
+	if (!r->mma) {
+		char *src = NULL;
+		r->mma = rung_model_text(&src, m, r->hash, RUNG_TEXT_SOURCE) == 0 && rung_text_uses_mma(src) ? 1 : -1;
+		free(src);
+		rung_error_clear();
+	}
+	return r->mma > 0;
 }
 
 int rung_model_launch(rung_geom *out, rung_model *m, const char *hash)

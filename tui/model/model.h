@@ -85,6 +85,9 @@ typedef struct {
 	 * recorded-vs-recorded comparisons. rung_model_row_sync_steps sets result
 	 * from it when result is NULL. */
 	rung_result *recorded;
+	/* the kernel issues tensor-core instructions (its source says so:
+	 * rung_text_uses_mma): 1 yes, -1 no, 0 not looked at yet (rung_model_row_mma) */
+	signed char mma;
 } rung_model_row;
 
 /* The row shows a recorded result (no live one). */
@@ -302,6 +305,11 @@ int rung_model_row_set_dirs(rung_model_row *r, const rung_model_directive *dirs,
  * memory. UI thread. */
 const struct rung_goal_status *rung_model_goal(rung_model *m);
 
+/* Whether row i's kernel issues tensor-core instructions (row.mma), read
+ * once from its source (UI thread; false when the source cannot be read).
+ * The roof % is against the FP32 FMA ceiling unless it does. */
+bool rung_model_row_mma(rung_model *m, int i);
+
 /* Lookups (UI thread). */
 int rung_model_find(const rung_model *m, const char *hash_or_prefix); /* row index or -1 */
 int rung_model_baseline(const rung_model *m); /* row index of the baseline, or -1 */
@@ -340,6 +348,12 @@ rung_result *rung_model_fake_result(const char *hash, double median_ms, double m
 /* On a git repository (vcs/ history, notes and store). dir = repository (or any dir inside),
  * taskdir = task directory relative to it (NULL = the repository root). */
 int rung_model_git_new(rung_model **out, const char *dir, const char *taskdir);
+/* As rung_model_git_new, with the spec (rung.ini and reference) read at
+ * spec_rev (rung tui --spec-rev; NULL: HEAD's). Without spec_rev a spec at
+ * HEAD that does not parse gives way to the newest earlier one that does:
+ * m->message names the error and the commit used, the title says
+ * "(spec of abc1234)", and a new HEAD with a broken spec is said once. */
+int rung_model_git_open(rung_model **out, const char *dir, const char *taskdir, const char *spec_rev);
 
 /* Auto-evaluation (`rung tui`, `auto_eval` in the config; rung demo): the
  * model's background thread opens its evaluation worker (the one `e` and `E`
@@ -350,6 +364,10 @@ int rung_model_git_new(rung_model **out, const char *dir, const char *taskdir);
  * The rows in scope are queued then, and every row that arrives later (new
  * commits, a reload, another task). Never blocks. */
 int rung_model_auto_evaluate(rung_model *m, rung_auto_scope with_gpu, rung_auto_scope without_gpu);
+/* Seconds rung_model_auto_evaluate's probe waits (with nothing else asked)
+ * before it starts the worker: the first frames come first, and quitting at
+ * once does not wait for a worker's start-up. */
+#define RUNG_MODEL_PROBE_DELAY_S 0.25
 /* Seconds between two looks at HEAD for new commits (RUNG_EV_ROWS_NEW): 1. */
 #define RUNG_MODEL_POLL_S 1
 

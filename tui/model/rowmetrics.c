@@ -2,6 +2,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "core/envcmp.h"
 #include "core/roofline.h"
@@ -16,9 +17,11 @@ static double usable_median(const rung_result *r)
 
 void rung_row_metrics_get(rung_row_metrics *o, const rung_model *m, int row, int base_row)
 {
-	o->median_ms = o->max_rel = o->delta = o->noise = o->intensity = o->flop_s = o->roof_pct = NAN;
+	o->median_ms = o->max_rel = o->delta = o->speedup = o->noise = o->intensity = o->flop_s = o->roof_pct = NAN;
 	o->has_delta = o->impossible = o->suspect = o->has_regs = o->shared = o->delta_shared = false;
 	o->shared_why[0] = 0;
+	o->roof_name = "";
+	o->roof_peak = NAN;
 	o->cmp = RUNG_CMP_SAME;
 	o->regs = 0;
 	o->spills = o->smem = 0;
@@ -47,9 +50,8 @@ void rung_row_metrics_get(rung_row_metrics *o, const rung_model *m, int row, int
 	if (!isnan(o->median_ms) && !isnan(tb) && tb > 0 && base_row != row) {
 		o->has_delta = true;
 		o->delta = (o->median_ms - tb) / tb;
-		double ra = isnan(r->bench.rse_median) ? 0.01 : r->bench.rse_median;
-		double rb = isnan(b->bench.rse_median) ? 0.01 : b->bench.rse_median;
-		o->noise = 2 * sqrt(ra * ra + rb * rb);
+		o->speedup = rung_speedup(o->median_ms, tb);
+		o->noise = rung_ratio_noise(r->bench.rse_median, b->bench.rse_median);
 		double band = fmax(o->noise, RUNG_CMP_MIN_EFFECT);
 		o->cmp = o->delta < -band ? RUNG_CMP_FASTER : o->delta > band ? RUNG_CMP_SLOWER : RUNG_CMP_SAME;
 		/* a timing beside another process on the GPU gives no A/B verdict */
@@ -66,7 +68,19 @@ void rung_row_metrics_get(rung_row_metrics *o, const rung_model *m, int row, int
 		o->flop_s = r->bench.tflops * 1e12;
 		o->intensity = rung_arith_intensity(flops, isnan(bytes) ? 0 : bytes);
 		double peak = m->ceil.fp32_flop_s, bw = m->ceil.bw_bytes_s;
-		if (!isnan(r->floor_ms) && r->floor_ms > 0) {
+		/* the roof of its instruction mix: FP32 FMA unless it issues tensor
+		 * instructions (then the guard's floor, whose tensor ceiling follows
+		 * the arguments' dtypes: TF32 for f32) */
+		if (m->rows[row].mma < 0 && !isnan(peak) && peak > 0) {
+			double fl = rung_time_floor_ms(flops, bytes, peak, bw);
+			o->roof_pct = 100.0 * fl / o->median_ms;
+			o->roof_name = "FP32 FMA";
+			o->roof_peak = peak;
+		} else if (!isnan(r->floor_ms) && r->floor_ms > 0) {
+			if (m->rows[row].mma > 0) {
+				o->roof_name = "tensor";
+				o->roof_peak = flops / (r->floor_ms * 1e-3); /* the ceiling that floor implies */
+			}
 			/* the floor the speed-of-light guard used (the bench line's roof=, rung brief) */
 			o->roof_pct = rung_result_roof_pct(r);
 		} else if (!isnan(peak) && !isnan(bw) && !isnan(bytes)) {
@@ -81,6 +95,21 @@ void rung_row_metrics_get(rung_row_metrics *o, const rung_model *m, int row, int
 	}
 	o->impossible = r->impossible || fallback_impossible;
 	o->suspect = r->nsuspects > 0 || o->impossible;
+}
+
+void rung_fmt_roof_of(char *buf, int len, const rung_row_metrics *mx, bool brief)
+{
+	if (!mx->roof_name[0] || isnan(mx->roof_peak)) {
+		snprintf(buf, (size_t)len, "of roof");
+		return;
+	}
+	if (brief) { /* "31% FP32", "19% tensor": the plot draws and names the roofs */
+		snprintf(buf, (size_t)len, "%s", strcmp(mx->roof_name, "FP32 FMA") ? mx->roof_name : "FP32");
+		return;
+	}
+	bool peta = mx->roof_peak >= 1e15;
+	snprintf(buf, (size_t)len, "of the %s roof (%.3g %sFLOP/s)", mx->roof_name, mx->roof_peak / (peta ? 1e15 : 1e12),
+		 peta ? "P" : "T");
 }
 
 void rung_fmt_ms(char *buf, int len, double ms)

@@ -14,6 +14,7 @@ typedef struct {
 	double max_rel;          /* worst over shapes and seeds; NAN when not checked */
 	bool has_delta;
 	double delta;            /* (t - t_base) / t_base */
+	double speedup;          /* t_base / t (rung_speedup): what the screens show */
 	double noise;            /* half-width of the ~95% band: 2 * sqrt(rse_a^2 + rse_b^2) */
 	rung_cmp_verdict cmp;    /* FASTER / SLOWER / SAME within noise */
 	bool shared;             /* timed beside another process on the GPU (NVML; rung_bench_shared) */
@@ -24,6 +25,8 @@ typedef struct {
 	double intensity;        /* FLOP/B (NAN when unknown) */
 	double flop_s;           /* achieved FLOP/s */
 	double roof_pct;         /* % of the attainable roof (NAN when unknown) */
+	const char *roof_name;   /* the compute ceiling it is against: "FP32 FMA", "tensor" ("" : the guard's floor) */
+	double roof_peak;        /* that ceiling, FLOP/s (NAN: the guard's floor) */
 	bool impossible;         /* faster than the roofline floor */
 	bool suspect;            /* evidence that it may fool the bench: result suspects, or impossible */
 	bool has_regs;
@@ -32,7 +35,15 @@ typedef struct {
 	int64_t smem;
 } rung_row_metrics;
 
+/* The roof % is against the ceiling that fits the kernel's instruction mix
+ * (row.mma, once rung_model_row_mma looked: FP32 FMA unless it issues tensor
+ * instructions), at the screen's ceilings; else the guard's floor. */
 void rung_row_metrics_get(rung_row_metrics *out, const rung_model *m, int row, int base_row);
+
+/* "of the FP32 FMA roof (66.9 TFLOP/s)" ("FP32" or "tensor" brief, where
+ * the roofs are drawn), or "of roof" when the guard's floor was used and its
+ * ceiling is not known: the words after a roof %, naming its ceiling. */
+void rung_fmt_roof_of(char *buf, int len, const rung_row_metrics *mx, bool brief);
 
 /* "3.412ms", "812us", "1.20s" in at most 8 columns. */
 void rung_fmt_ms(char *buf, int len, double ms);

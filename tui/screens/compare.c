@@ -195,7 +195,7 @@ static void build_top(rung_view *v, int ra, int rb)
 	rung_lines_new(l);
 	rung_lines_seg(l, RUNG_ROLE_MARK, "b");
 	rung_lines_seg(l, RUNG_ROLE_DEFAULT, " %.*s %s", RUNG_ID(B->hash), B->subject);
-	rung_lines_add(l, RUNG_ROLE_HEADER, "%-10s%14s %14s %s", "", "a", "b", "delta (b vs a)");
+	rung_lines_add(l, RUNG_ROLE_HEADER, "%-10s%14s %14s %s", "", "a", "b", "b vs a (speedup, change)");
 	rung_row_metrics ma, mb;
 	rung_row_metrics_get(&ma, m, ra, -1);
 	rung_row_metrics_get(&mb, m, rb, ra);
@@ -208,11 +208,12 @@ static void build_top(rung_view *v, int ra, int rb)
 		rung_compare c;
 		if (rung_compare_samples(&c, A->result->bench.samples, A->result->bench.n, B->result->bench.samples,
 					 B->result->bench.n, 500, 0x5eed) == 0) {
-			snprintf(sd, sizeof(sd), "%.3fx [%.3f, %.3f] %s", c.ratio, c.lo, c.hi, rung_cmp_verdict_name(c.verdict));
+			int o = rung_fmt_compare_speedup(sd, sizeof(sd), &c, rung_tui_utf8);
+			snprintf(sd + o, sizeof(sd) - (size_t)o, " %s", rung_cmp_verdict_name(c.verdict));
 			drole = c.verdict == RUNG_CMP_FASTER ? RUNG_ROLE_FASTER : c.verdict == RUNG_CMP_SLOWER ? RUNG_ROLE_SLOWER : RUNG_ROLE_SAME;
 		}
 	} else if (mb.has_delta) {
-		snprintf(sd, sizeof(sd), "%+.1f%% +-%.1f%%", mb.delta * 100, mb.noise * 100);
+		rung_fmt_speedup_pm(sd, sizeof(sd), mb.speedup, mb.noise, rung_tui_utf8);
 		drole = mb.cmp == RUNG_CMP_FASTER ? RUNG_ROLE_FASTER : mb.cmp == RUNG_CMP_SLOWER ? RUNG_ROLE_SLOWER : RUNG_ROLE_SAME;
 	}
 	metric_row(l, "median", sa, sb, sd, drole);
@@ -255,7 +256,9 @@ static void build_top(rung_view *v, int ra, int rb)
 				rung_lines_new(l);
 			long long d = (long long)(xb->n[k] - xa->n[k]);
 			rung_lines_seg(l, RUNG_ROLE_HEADER, "%-8s", rung_mix_name(k));
-			rung_lines_seg(l, RUNG_ROLE_DEFAULT, "%5lld>%-5lld", (long long)xa->n[k], (long long)xb->n[k]);
+			/* an arrow, not '>' (it read as a false inequality) */
+			rung_lines_seg(l, RUNG_ROLE_DEFAULT, "%5lld%s%-5lld", (long long)xa->n[k], rung_tui_utf8 ? "\u2192" : "->",
+				       (long long)xb->n[k]);
 			char ds[24] = "";
 			if (d)
 				snprintf(ds, sizeof(ds), "%+lld", d);
@@ -423,11 +426,15 @@ static void draw_half(WINDOW *w, int y, int x, int width, rung_role role, int ln
 	if (!text)
 		return;
 	int nw = width >= 20 ? 5 : 0;
+	/* a deleted or added line says so without colour too (NO_COLOR, monochrome) */
+	char mark = role == RUNG_ROLE_DIFF_DEL ? '-' : role == RUNG_ROLE_DIFF_ADD ? '+' : ' ';
 	if (nw)
-		rung_tui_drawf(w, y, x, nw, RUNG_ROLE_DIM, "%4d ", lno);
+		rung_tui_drawf(w, y, x, nw, mark == ' ' ? RUNG_ROLE_DIM : role, "%4d%c", lno, mark);
 	bool in = lno > 0 && lno <= c->n, ain = ca && alno > 0 && alno <= ca->n;
 	/* count column: warp instructions executed, '*' on hot lines */
-	if (c->inst && width >= 30) {
+	/* the code comes first: each metric column is drawn only where the text
+	 * keeps 32 columns (the right half's delta column: 40) */
+	if (c->inst && width - nw - 8 >= 32) {
 		int64_t n = in ? c->inst[lno - 1] : -1;
 		bool hot = in && c->hot[lno - 1];
 		char cs[32] = "";
@@ -437,7 +444,7 @@ static void draw_half(WINDOW *w, int y, int x, int width, rung_role role, int ln
 		nw += 8;
 	}
 	/* stall column: the line's share of the kernel's stall samples, '*' on the most sampled */
-	if (c->stall && width >= 30 + (c->inst ? 8 : 0)) {
+	if (c->stall && width - nw - 7 >= 32) {
 		double sh = in ? c->stall[lno - 1] : -1;
 		bool hot = in && c->stall_hot && c->stall_hot[lno - 1];
 		char ss[32] = "";
@@ -448,7 +455,8 @@ static void draw_half(WINDOW *w, int y, int x, int width, rung_role role, int ln
 	}
 	/* the delta column (right side only): on changed lines, the count's change
 	 * b - a where both sides ran them, and the stall share's change */
-	if (ca && ((c->inst && ca->inst) || (c->stall && ca->stall)) && width >= 40 + (c->inst ? 8 : 0) + (c->stall ? 7 : 0)) {
+	int dwant = (c->inst && ca && ca->inst ? 8 : 0) + (c->stall && ca && ca->stall ? 10 : 0);
+	if (ca && ((c->inst && ca->inst) || (c->stall && ca->stall)) && width - nw - dwant >= 40) {
 		char ds[48] = "";
 		rung_role dr = RUNG_ROLE_DIM;
 		int64_t n = c->inst && in ? c->inst[lno - 1] : -1, na = count_at(ca, alno);

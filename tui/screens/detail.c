@@ -33,6 +33,9 @@ typedef struct {
 	rung_lines lines;
 	int pane;
 	int map_case; /* which case with errors the error map shows (m: next) */
+	int map_line; /* the error map's first line in lines (-1: none) */
+	bool pending; /* the SASS it needs is being made in the background (the view reopens when it is) */
+	bool map_jump; /* m: the next open scrolls the map's header to the top */
 	bool by_stall; /* SASS pane: the sampled lines, most stall samples first (s toggles) */
 	int stall_rank; /* SASS pane: the rank of the sampled line ] and [ last went to (0: none yet; kept
 			 * across a rebuild by a live update, reset by another version, pane or order) */
@@ -85,10 +88,11 @@ static void histogram(rung_lines *l, const rung_bench *b)
 static void step_line(rung_lines *l, const rung_result *r, rung_step_id s, const char *extra)
 {
 	rung_role role;
-	rung_glyph_id g = rung_status_glyph(r->steps[s].status, r->cached, &role);
+	/* as the table: a recorded result's rungs are ○, not ↺ (reused) */
+	const char *g = rung_step_glyph(r->steps[s].status, r->cached, r->recorded, &role);
 	rung_lines_new(l);
 	rung_lines_seg(l, RUNG_ROLE_HEADER, "%-8s ", rung_step_name(s));
-	rung_lines_seg(l, role, "%s %-7s", rung_glyph(g), r->steps[s].status == RUNG_S_NONE ? "-" : rung_status_name(r->steps[s].status));
+	rung_lines_seg(l, role, "%s %-7s", g, r->steps[s].status == RUNG_S_NONE ? "-" : rung_status_name(r->steps[s].status));
 	if (!isnan(r->steps[s].wall_ms) && r->steps[s].status != RUNG_S_NONE)
 		rung_lines_seg(l, RUNG_ROLE_DIM, " %7.1f ms", r->steps[s].wall_ms);
 	if (extra && *extra)
@@ -299,14 +303,20 @@ static void build_summary(rung_view *v, int row)
 				strncat(coord, c, sizeof(coord) - strlen(coord) - 1);
 			}
 			strncat(coord, ")", sizeof(coord) - strlen(coord) - 1);
-			rung_lines_add(l, RUNG_ROLE_FAILED, "      bad %s [%lld]: got %.6g expected %.6g", coord,
-				       (long long)cm->bad_index[b], cm->bad_got[b], cm->bad_expected[b]);
+			/* a NaN where the kernel wrote no NaN is the poison it never overwrote */
+			if (isnan(cm->bad_got[b]) && cm->nan_count == 0 && cm->unwritten > 0)
+				rung_lines_add(l, RUNG_ROLE_FAILED, "      bad %s [%lld]: never written (poison left), expected %.6g", coord,
+					       (long long)cm->bad_index[b], cm->bad_expected[b]);
+			else
+				rung_lines_add(l, RUNG_ROLE_FAILED, "      bad %s [%lld]: got %.6g expected %.6g", coord,
+					       (long long)cm->bad_index[b], cm->bad_got[b], cm->bad_expected[b]);
 		}
 	}
 	/* where the selected case is wrong (m: the next case with errors) */
 	int cases[64], nc = rung_map_cases(cases, 64, r);
 	if (nc > 0) {
 		rung_lines_add(l, RUNG_ROLE_DEFAULT, "%s", "");
+		p->map_line = l->n;
 		rung_map_section(l, &r->metrics[cases[p->map_case % nc]], p->map_case % nc, nc, v->width);
 		rung_lines_add(l, RUNG_ROLE_DEFAULT, "%s", "");
 	}
@@ -324,12 +334,17 @@ static void build_summary(rung_view *v, int row)
 	step_line(l, r, RUNG_STEP_BENCH, buf);
 	if (b->valid) {
 		rung_row_metrics mx;
+		rung_model_row_mma(m, row); /* the roof that fits its instruction mix, named */
 		rung_row_metrics_get(&mx, m, row, rung_model_baseline(m));
-		if (!isnan(b->tflops))
+		char roof[96];
+		rung_fmt_roof_of(roof, sizeof(roof), &mx, false);
+		if (!isnan(b->tflops) && isnan(b->tbps) && !isnan(mx.roof_pct))
+			rung_lines_add(l, RUNG_ROLE_DEFAULT, "  %.2f TFLOP/s, %.0f%% %s", b->tflops, mx.roof_pct, roof);
+		else if (!isnan(b->tflops))
 			rung_lines_add(l, RUNG_ROLE_DEFAULT, "  %.2f TFLOP/s", b->tflops);
 		if (!isnan(b->tbps))
-			rung_lines_add(l, RUNG_ROLE_DEFAULT, "  %.3f TB/s, intensity %.1f FLOP/B, %.0f%% of roof", b->tbps,
-				       mx.intensity, mx.roof_pct);
+			rung_lines_add(l, RUNG_ROLE_DEFAULT, "  %.3f TB/s, intensity %.1f FLOP/B, %.0f%% %s", b->tbps,
+				       mx.intensity, mx.roof_pct, roof);
 		if (mx.impossible)
 			rung_lines_add(l, RUNG_ROLE_IMPOSSIBLE, "  IMPOSSIBLE: faster than the roofline floor; the check or timing is fooled");
 		if (mx.shared)
@@ -337,12 +352,16 @@ static void build_summary(rung_view *v, int row)
 				       mx.shared_why);
 		if (mx.has_delta && mx.env_differs)
 			rung_lines_add(l, RUNG_ROLE_SLOWER, "  the baseline was measured elsewhere: %s", mx.env_why);
+		char sp[96] = ""; /* "202× [201, 203]": the speedup over the baseline (core/stats.h) */
+		if (mx.has_delta)
+			rung_fmt_speedup_ci(sp, sizeof(sp), mx.speedup, mx.speedup * (1 - mx.noise), mx.speedup * (1 + mx.noise),
+					    rung_tui_utf8);
 		if (mx.has_delta && mx.delta_shared)
-			rung_lines_add(l, RUNG_ROLE_SAME, "  %+.1f%% vs baseline (noise band +-%.1f%%): no verdict, %s was timed on a shared GPU",
-				       mx.delta * 100, mx.noise * 100, mx.shared ? "this version" : "the baseline");
+			rung_lines_add(l, RUNG_ROLE_SAME, "  %s vs baseline (noise band +-%.1f%%): no verdict, %s was timed on a shared GPU",
+				       sp, mx.noise * 100, mx.shared ? "this version" : "the baseline");
 		else if (mx.has_delta)
 			rung_lines_add(l, mx.cmp == RUNG_CMP_FASTER ? RUNG_ROLE_FASTER : mx.cmp == RUNG_CMP_SLOWER ? RUNG_ROLE_SLOWER : RUNG_ROLE_SAME,
-				       "  %+.1f%% vs baseline (noise band +-%.1f%%): %s", mx.delta * 100, mx.noise * 100,
+				       "  %s vs baseline (noise band +-%.1f%%): %s", sp, mx.noise * 100,
 				       rung_cmp_verdict_name(mx.cmp));
 		if (!isnan(b->event_median))
 			rung_lines_add(l, RUNG_ROLE_DIM, "  event cross-check median %.4f ms, SM clock %.0f MHz, %d dropped",
@@ -405,6 +424,25 @@ static void build(rung_view *v)
 		rung_lines_add(&p->lines, RUNG_ROLE_DIM, "no version selected");
 		return;
 	}
+	/* the source view and the SASS pane need the PTX and SASS: made in the
+	 * background where that is slow (NVRTC, nvdisasm), as compare does; the
+	 * view says so meanwhile and reopens when they are there (RUNG_EV_TEXT) */
+	/* (keys from a script wait for it, as before: a script's :dump shows the pane) */
+	bool scripted = v->tui->opts && v->tui->opts->script;
+	bool wants_sass = !scripted && (p->split || (!p->ncu && p->pane == PANE_SASS));
+	int prep = wants_sass ? rung_model_text_prepare(m, m->rows[row].hash) : 0;
+	if (prep < 0)
+		rung_error_clear(); /* the pane says why when it reads the text */
+	p->pending = prep == 1;
+	if (p->pending) {
+		char what[96];
+		snprintf(what, sizeof(what), "computing the SASS of %.*s (NVRTC, nvdisasm)... (Esc cancels)",
+			 RUNG_ID(m->rows[row].hash));
+		rung_srcview_clear(&p->sv);
+		snprintf(p->sv_error, sizeof(p->sv_error), "%s", what);
+		rung_lines_add(&p->lines, RUNG_ROLE_DIM, "%s", what);
+		return;
+	}
 	if (p->split) {
 		rung_srcview_clear(&p->sv);
 		p->sv_error[0] = 0;
@@ -429,7 +467,7 @@ static void build(rung_view *v)
 	else if (p->ncu == 2)
 		rung_detail_ncu_source(&p->lines, m, m->rows[row].hash);
 	else if (p->pane == PANE_SASS)
-		rung_detail_sass_lines(&p->lines, m, m->rows[row].hash, p->by_stall);
+		rung_detail_sass_lines(&p->lines, m, m->rows[row].hash, p->by_stall, v->width);
 	else if (p->pane == PANE_TRACE)
 		rung_detail_trace_lines(&p->lines, m, m->rows[row].hash, v->width);
 	else
@@ -443,8 +481,14 @@ static int detail_open(rung_view *v)
 	detail_priv *p = v->priv;
 	v->pager = !p->split;
 	v->top = p->split ? 2 : 1;
+	p->map_line = -1;
 	build(v);
 	v->nlines = p->lines.n;
+	if (p->map_jump && p->map_line >= 0) { /* m: the map it names comes into view, its header on top */
+		v->offset = v->cursor = p->map_line;
+		rung_view_clamp(v);
+	}
+	p->map_jump = false;
 	if (p->split)
 		rung_view_clamp(v);
 	return 0;
@@ -468,6 +512,13 @@ static void draw_split(rung_view *v, int row)
 		lw = v->width;
 		rw = 0;
 	}
+	/* the code comes first: metric columns give way on a narrow pane */
+	unsigned drop = rung_srcview_fit(sv, lw);
+	if (drop != sv->drop) {
+		p->sv.drop = drop;
+		rung_lines_clear(&p->lines);
+		rung_srcview_source_lines(&p->lines, &p->sv);
+	}
 	rung_lines hdr = {0};
 	rung_srcview_source_header(&hdr, sv);
 	if (hdr.n)
@@ -481,11 +532,11 @@ static void draw_split(rung_view *v, int row)
 			for (int k = 0; k < c.nseg; k++)
 				c.seg[k].role = RUNG_ROLE_CURSOR;
 			rung_tui_fill(v->win, v->top + i, 0, lw, RUNG_ROLE_CURSOR);
-			rung_line_draw(v->win, v->top + i, 0, lw, &c, v->hscroll);
-			if (!v->hscroll)
-				rung_tui_draw(v->win, v->top + i, 0, 1, RUNG_ROLE_CURSOR, ">"); /* seen without colour too */
+			rung_line_draw_gutter(v->win, v->top + i, 0, lw, &c, c.nseg - 1, v->hscroll);
+			rung_tui_draw(v->win, v->top + i, 0, 1, RUNG_ROLE_CURSOR, ">"); /* seen without colour too */
 		} else {
-			rung_line_draw(v->win, v->top + i, 0, lw, ln, v->hscroll);
+			/* Right and Left scroll the code; the line numbers and counts stay */
+			rung_line_draw_gutter(v->win, v->top + i, 0, lw, ln, ln->nseg - 1, v->hscroll);
 		}
 	}
 	if (rw <= 0)
@@ -493,7 +544,7 @@ static void draw_split(rung_view *v, int row)
 	for (int y = 1; y < v->height; y++)
 		rung_tui_draw(v->win, y, lw, 1, RUNG_ROLE_AXIS, rung_tui_utf8 ? "\u2502" : "|");
 	rung_lines right = {0};
-	rung_srcview_sass_lines(&right, sv, v->cursor + 1, v->height - 1);
+	rung_srcview_sass_lines(&right, sv, v->cursor + 1, v->height - 1, rw);
 	for (int i = 0; i < right.n && 1 + i < v->height; i++)
 		rung_line_draw(v->win, 1 + i, rx, rw, &right.v[i], 0);
 	rung_lines_clear(&right);
@@ -531,6 +582,8 @@ static int detail_request(rung_view *v, rung_request req)
 		detail_priv *p = v->priv;
 		p->split = !p->split;
 		p->jump = p->split;
+		if (p->split)
+			p->ncu = 0; /* l from an ncu page: the source view, and back to the summary panes after */
 		v->offset = v->cursor = 0;
 		v->hscroll = 0;
 		if (!p->split)
@@ -540,6 +593,11 @@ static int detail_request(rung_view *v, rung_request req)
 	}
 	if (req == RUNG_REQ_NCU) {
 		detail_priv *p = v->priv;
+		if (p->split) { /* u leaves the source view for the ncu pages (the screen followed the status line only) */
+			p->split = false;
+			rung_srcview_clear(&p->sv);
+			v->cursor = 0;
+		}
 		p->ncu = (p->ncu + 1) % 3;
 		v->offset = 0;
 		v->hscroll = 0;
@@ -571,6 +629,7 @@ static int detail_request(rung_view *v, rung_request req)
 			return RUNG_R_NONE;
 		}
 		p->map_case = (p->map_case + 1) % nc;
+		p->map_jump = !p->split && !p->ncu && p->pane == PANE_SUMMARY;
 		rung_tui_message(t, false, "error map: case %d of %d", p->map_case + 1, nc);
 		return RUNG_R_REOPEN;
 	}
@@ -629,6 +688,8 @@ static int detail_request(rung_view *v, rung_request req)
 static void detail_done(rung_view *v)
 {
 	detail_priv *p = v->priv;
+	if (p && p->pending) /* Esc: the texts not started yet are not made */
+		rung_model_text_cancel(v->tui->model);
 	if (p) {
 		rung_lines_clear(&p->lines);
 		rung_srcview_clear(&p->sv);

@@ -79,7 +79,7 @@ static int line_order(int *order, const rung_sass_annot *a, bool by_stall)
 	return n;
 }
 
-void rung_detail_sass_lines(rung_lines *l, rung_model *m, const char *hash, bool by_stall)
+void rung_detail_sass_lines(rung_lines *l, rung_model *m, const char *hash, bool by_stall, int width)
 {
 	rung_sass_annot a;
 	if (rung_sass_annot_load(&a, m, hash, 0) < 0) {
@@ -115,12 +115,21 @@ void rung_detail_sass_lines(rung_lines *l, rung_model *m, const char *hash, bool
 	} else {
 		rung_lines_add(l, RUNG_ROLE_DIM, "  %s", a.stall_note);
 	}
+	/* the instruction comes first (at least 44 columns): the top stall's
+	 * name, then the counts and their %, give way on a narrow window */
+	int gutter = 8 + (file >= 0 ? 6 : 0) + (a.inst ? 16 : 0) + (stalls ? 36 : 0) + 4;
+	bool names = stalls && width - gutter >= 44;
+	if (stalls && !names)
+		gutter -= 20;
+	bool counts = a.inst && (width - gutter >= 44 || !stalls);
+	if (a.inst && !counts)
+		gutter -= 16;
 	rung_lines_new(l);
 	rung_lines_seg(l, RUNG_ROLE_HEADER, "      pc%s  ", file >= 0 ? "  line" : "");
-	if (a.inst)
+	if (counts)
 		rung_lines_seg(l, RUNG_ROLE_HEADER, "  count      %%  ");
 	if (stalls)
-		rung_lines_seg(l, RUNG_ROLE_HEADER, "samples     %%  top stall           ");
+		rung_lines_seg(l, RUNG_ROLE_HEADER, "samples     %%%s", names ? "  top stall           " : "  ");
 	rung_lines_seg(l, RUNG_ROLE_HEADER, "  instruction");
 	int *order = malloc(sizeof(*order) * (size_t)(a.s.nlines > 0 ? a.s.nlines : 1));
 	int norder = order ? line_order(order, &a, by_stall) : 0;
@@ -140,7 +149,7 @@ void rung_detail_sass_lines(rung_lines *l, rung_model *m, const char *hash, bool
 		rung_line *ln = rung_lines_new(l);
 		if (sl->kind != RUNG_SASS_INST) {
 			/* labels end 4 columns left of the instructions: the pc, count and stall columns' widths */
-			rung_lines_seg(l, RUNG_ROLE_DIM, "%*s", 8 + (file >= 0 ? 6 : 0) + (a.inst ? 16 : 0) + (stalls ? 36 : 0), "");
+			rung_lines_seg(l, RUNG_ROLE_DIM, "%*s", gutter - 4, "");
 			rung_lines_seg(l, sl->kind == RUNG_SASS_FUNC ? RUNG_ROLE_HEADER : RUNG_ROLE_DIFF_HUNK, "%s:", sl->text);
 			continue;
 		}
@@ -159,7 +168,7 @@ void rung_detail_sass_lines(rung_lines *l, rung_model *m, const char *hash, bool
 				snprintf(lc, sizeof(lc), "%d", ln);
 			rung_lines_seg(l, RUNG_ROLE_DIM, "%6s", lc);
 		}
-		if (a.inst) {
+		if (counts) {
 			if (a.inst[i] >= 0) {
 				char c[32];
 				rung_fmt_count(c, sizeof(c), (uint64_t)a.inst[i]);
@@ -176,9 +185,10 @@ void rung_detail_sass_lines(rung_lines *l, rung_model *m, const char *hash, bool
 				double pct = a.stall.total ? 100.0 * (double)a.samples[i] / (double)a.stall.total : 0;
 				if (a.stall_top[i] >= 0)
 					rung_stall_label(label, sizeof(label), a.stall.reasons[a.stall_top[i]]);
-				rung_lines_seg(l, shot ? RUNG_ROLE_HOT : RUNG_ROLE_DEFAULT, "  %7s %5.1f%%  %-18.18s", c, pct, label);
+				rung_lines_seg(l, shot ? RUNG_ROLE_HOT : RUNG_ROLE_DEFAULT, "  %7s %5.1f%%%s%-*.*s", c, pct,
+					       names ? "  " : "", names ? 18 : 0, names ? 18 : 0, label);
 			} else {
-				rung_lines_seg(l, RUNG_ROLE_DIM, "  %7s %6s  %-18s", "-", "", "");
+				rung_lines_seg(l, RUNG_ROLE_DIM, "  %7s %6s%s%-*s", "-", "", names ? "  " : "", names ? 18 : 0, "");
 			}
 		}
 		rung_lines_seg(l, hot ? RUNG_ROLE_HOT : RUNG_ROLE_DEFAULT, "    %s", sl->text);

@@ -14,8 +14,9 @@
  * the kernel's samples and the line's top stall reason, instruction; above
  * it the kernel's top stall reasons as bars. by_stall: the sampled lines
  * only, most samples first. The lines with the most samples get their rank as
- * tag (1: the most sampled). */
-void rung_detail_sass_lines(rung_lines *l, rung_model *m, const char *hash, bool by_stall);
+ * tag (1: the most sampled). In `width` columns the instruction keeps 44:
+ * the top stall's name, then the counts, give way. */
+void rung_detail_sass_lines(rung_lines *l, rung_model *m, const char *hash, bool by_stall, int width);
 /* Trace of hash in about width columns. */
 void rung_detail_trace_lines(rung_lines *l, rung_model *m, const char *hash, int width);
 /* "SASS counts, trace" for what is stored for hash ("" when nothing). */

@@ -275,14 +275,41 @@ static uint64_t count_total(const rung_srcview *sv)
 	return t;
 }
 
+#define TOP_W 18 /* "math pipe throttle", "selected (issued)": whole */
+
+/* The gutter's width with the columns in `drop` left out. */
+static int gutter_width(const rung_srcview *sv, unsigned drop)
+{
+	int w = 6 + 2; /* "!  123" and the code's indent */
+	if (!(drop & RUNG_SRC_DROP_SASS))
+		w += 6;
+	if (sv->count && !(drop & RUNG_SRC_DROP_COUNT))
+		w += 16;
+	if (sv->stalls && !(drop & RUNG_SRC_DROP_STALLS))
+		w += 15 + (drop & RUNG_SRC_DROP_TOP ? 0 : 2 + TOP_W);
+	return w;
+}
+
+unsigned rung_srcview_fit(const rung_srcview *sv, int width)
+{
+	static const unsigned order[] = {RUNG_SRC_DROP_TOP, RUNG_SRC_DROP_COUNT, RUNG_SRC_DROP_SASS, RUNG_SRC_DROP_STALLS};
+	const int want = 40;
+	unsigned drop = 0;
+	for (size_t k = 0; k < sizeof(order) / sizeof(order[0]) && width - gutter_width(sv, drop) < want; k++)
+		drop |= order[k];
+	return drop;
+}
+
 void rung_srcview_source_header(rung_lines *l, const rung_srcview *sv)
 {
 	rung_lines_new(l);
-	rung_lines_seg(l, RUNG_ROLE_HEADER, "  line  sass");
-	if (sv->count)
+	rung_lines_seg(l, RUNG_ROLE_HEADER, "  line");
+	if (!(sv->drop & RUNG_SRC_DROP_SASS))
+		rung_lines_seg(l, RUNG_ROLE_HEADER, "  sass");
+	if (sv->count && !(sv->drop & RUNG_SRC_DROP_COUNT))
 		rung_lines_seg(l, RUNG_ROLE_HEADER, "    count      %%");
-	if (sv->stalls)
-		rung_lines_seg(l, RUNG_ROLE_HEADER, "  stalls      %%  top stall       ");
+	if (sv->stalls && !(sv->drop & RUNG_SRC_DROP_STALLS))
+		rung_lines_seg(l, RUNG_ROLE_HEADER, "  stalls      %%%s", sv->drop & RUNG_SRC_DROP_TOP ? "" : "  top stall         ");
 	rung_lines_seg(l, RUNG_ROLE_HEADER, "  %s", sv->file_name[0] ? sv->file_name : "source");
 }
 
@@ -305,11 +332,13 @@ void rung_srcview_source_lines(rung_lines *l, const rung_srcview *sv)
 			break;
 		ln->tag = line;
 		rung_lines_seg(l, err ? RUNG_ROLE_ERROR : h ? RUNG_ROLE_HOT : RUNG_ROLE_DIM, "%c%5d", err ? '!' : h ? '*' : ' ', line);
-		if (sv->ninst[i] >= 0)
-			rung_lines_seg(l, RUNG_ROLE_DIM, " %5lld", (long long)sv->ninst[i]);
-		else
-			rung_lines_seg(l, RUNG_ROLE_DIM, " %5s", "");
-		if (sv->count) {
+		if (!(sv->drop & RUNG_SRC_DROP_SASS)) {
+			if (sv->ninst[i] >= 0)
+				rung_lines_seg(l, RUNG_ROLE_DIM, " %5lld", (long long)sv->ninst[i]);
+			else
+				rung_lines_seg(l, RUNG_ROLE_DIM, " %5s", "");
+		}
+		if (sv->count && !(sv->drop & RUNG_SRC_DROP_COUNT)) {
 			if (sv->count[i] >= 0) {
 				char c[32];
 				rung_fmt_count(c, sizeof(c), (uint64_t)sv->count[i]);
@@ -319,27 +348,36 @@ void rung_srcview_source_lines(rung_lines *l, const rung_srcview *sv)
 				rung_lines_seg(l, RUNG_ROLE_DIM, " %8s %6s", "", "");
 			}
 		}
-		if (sv->stalls) {
+		if (sv->stalls && !(sv->drop & RUNG_SRC_DROP_STALLS)) {
+			int tw = sv->drop & RUNG_SRC_DROP_TOP ? 0 : TOP_W;
 			if (sv->stalls[i] >= 0) {
 				char c[32], label[64] = "";
 				rung_fmt_count(c, sizeof(c), (uint64_t)sv->stalls[i]);
 				if (sv->stall_top[i] >= 0)
 					rung_stall_label(label, sizeof(label), sv->a.stall.reasons[sv->stall_top[i]]);
 				bool sh = shot && shot[i];
-				rung_lines_seg(l, sh ? RUNG_ROLE_HOT : RUNG_ROLE_DEFAULT, " %7s %5.1f%%  %-16.16s", c,
-					       sv->a.stall.total ? 100.0 * (double)sv->stalls[i] / (double)sv->a.stall.total : 0.0, label);
+				rung_lines_seg(l, sh ? RUNG_ROLE_HOT : RUNG_ROLE_DEFAULT, " %7s %5.1f%%%s%-*.*s", c,
+					       sv->a.stall.total ? 100.0 * (double)sv->stalls[i] / (double)sv->a.stall.total : 0.0,
+					       tw ? "  " : "", tw, tw, label);
 			} else {
-				rung_lines_seg(l, RUNG_ROLE_DIM, " %7s %6s  %-16s", "", "", "");
+				rung_lines_seg(l, RUNG_ROLE_DIM, " %7s %6s%s%-*s", "", "", tw ? "  " : "", tw, "");
 			}
 		}
-		rung_lines_seg(l, err ? RUNG_ROLE_ERROR : RUNG_ROLE_DEFAULT, "  %.*s", sv->ll[i] > 1000 ? 1000 : sv->ll[i], sv->lp[i]);
+		rung_lines_seg(l, RUNG_ROLE_DIM, "  "); /* the gutter's end (its own role: a segment apart): the code alone scrolls */
+		rung_lines_seg(l, err ? RUNG_ROLE_ERROR : RUNG_ROLE_DEFAULT, "%.*s", sv->ll[i] > 1000 ? 1000 : sv->ll[i], sv->lp[i]);
 	}
 	free(hot);
 	free(shot);
 }
 
-void rung_srcview_sass_lines(rung_lines *l, const rung_srcview *sv, int line, int max)
+void rung_srcview_sass_lines(rung_lines *l, const rung_srcview *sv, int line, int max, int width)
 {
+	/* the instruction comes first: the stall names (18), then the counts give
+	 * way when it would get under 32 columns ("  1a50" and its indent: 8) */
+	bool cnt = sv->a.inst != NULL, smp = sv->a.samples != NULL;
+	bool names = smp && width - (8 + (cnt ? 9 : 0) + 8 + 1 + TOP_W) >= 32;
+	if (!names && cnt && smp && width - (8 + 9 + 8) < 32)
+		cnt = false;
 	int start = l->n;
 	for (int k = 0; k < sv->nerr && l->n - start < max; k++)
 		if (sv->err[k].line == line)
@@ -383,19 +421,20 @@ void rung_srcview_sass_lines(rung_lines *l, const rung_srcview *sv, int line, in
 		bool hot = sv->a.hot && sv->a.hot[i];
 		rung_lines_new(l);
 		rung_lines_seg(l, hot ? RUNG_ROLE_HOT : RUNG_ROLE_DIM, "%c %04llx", hot ? '*' : ' ', (unsigned long long)sl->pc);
-		if (sv->a.inst) {
+		if (cnt) {
 			char c[32] = "-";
 			if (sv->a.inst[i] >= 0)
 				rung_fmt_count(c, sizeof(c), (uint64_t)sv->a.inst[i]);
 			rung_lines_seg(l, hot ? RUNG_ROLE_HOT : RUNG_ROLE_DEFAULT, " %8s", c);
 		}
-		if (sv->a.samples) {
+		if (smp) {
 			char c[32] = "-", label[64] = "";
 			if (sv->a.samples[i] >= 0)
 				rung_fmt_count(c, sizeof(c), (uint64_t)sv->a.samples[i]);
-			if (sv->a.stall_top[i] >= 0)
+			if (names && sv->a.stall_top[i] >= 0)
 				rung_stall_label(label, sizeof(label), sv->a.stall.reasons[sv->a.stall_top[i]]);
-			rung_lines_seg(l, sv->a.stall_hot[i] ? RUNG_ROLE_HOT : RUNG_ROLE_DEFAULT, " %7s %-16.16s", c, label);
+			rung_lines_seg(l, sv->a.stall_hot[i] ? RUNG_ROLE_HOT : RUNG_ROLE_DEFAULT, " %7s%s%-*s", c, names ? " " : "",
+				       names ? TOP_W : 0, label);
 		}
 		rung_lines_seg(l, hot ? RUNG_ROLE_HOT : RUNG_ROLE_DEFAULT, "  %s", sl->text);
 		if (sl->src.file >= 0 && sl->src.file != sv->file) /* inlined from another file */

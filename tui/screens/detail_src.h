@@ -31,6 +31,7 @@ typedef struct {
 	int64_t *stalls;  /* per source line: warp stall samples (-1: none); NULL without stall samples */
 	int *stall_top;   /* per source line: its top stall reason (index into a.stall.reasons), -1 none */
 	char note[256];   /* why there is no SASS or no line info ("" when there is) */
+	unsigned drop;    /* metric columns left out of the source pane (RUNG_SRC_DROP_*; rung_srcview_fit) */
 	int nerr;         /* compile errors at a line of the kernel, in log order */
 	struct {
 		int line;
@@ -50,14 +51,28 @@ void rung_srcview_clear(rung_srcview *sv);
  * the most (counts) or has the most SASS. 1 when nothing says. */
 int rung_srcview_jump(const rung_srcview *sv, const rung_result *r, char *why, int len);
 
-/* The source pane: one line per source line (tag: the line number). */
+/* The source pane's metric columns, in the order they give way to the code
+ * on a narrow pane (the line number always stays). */
+enum {
+	RUNG_SRC_DROP_TOP = 1,    /* the top stall's name */
+	RUNG_SRC_DROP_COUNT = 2,  /* instructions executed and their % */
+	RUNG_SRC_DROP_SASS = 4,   /* SASS instructions per line */
+	RUNG_SRC_DROP_STALLS = 8, /* stall samples and their % */
+};
+/* The columns to leave out so that a pane `width` wide keeps at least 40
+ * columns for the code (all of them on a pane too narrow for that). */
+unsigned rung_srcview_fit(const rung_srcview *sv, int width);
+
+/* The source pane: one line per source line (tag: the line number); the
+ * code is each line's last segment (the others: rung_line_draw_gutter). */
 void rung_srcview_source_lines(rung_lines *l, const rung_srcview *sv);
 /* Its column header. */
 void rung_srcview_source_header(rung_lines *l, const rung_srcview *sv);
 /* The SASS pane for source line `line`: a header, the compile errors at the
  * line, then its SASS lines (pc, count, instruction; code inlined from
- * elsewhere names where it is written), at most max lines in all. */
-void rung_srcview_sass_lines(rung_lines *l, const rung_srcview *sv, int line, int max);
+ * elsewhere names where it is written), at most max lines in all. On a pane
+ * `width` wide the stall names, then the counts, give way to the instruction. */
+void rung_srcview_sass_lines(rung_lines *l, const rung_srcview *sv, int line, int max, int width);
 
 /* The line number an error message points at: "f.cu(12): error" or
  * "f.cu:12: ..."; 0 if none. name (may be NULL) gets the file name before it. */

@@ -113,6 +113,9 @@ static int roof_open(rung_view *v)
 	for (int l = 0; l < RUNG_MEM_NLEVELS; l++)
 		p->any_level[l] = false;
 	for (int i = 0; i < m->nrows; i++) {
+		const rung_result *ri = m->rows[i].result;
+		if (ri && ri->bench.valid && !isnan(ri->bench.tflops)) /* the roof that fits its instruction mix */
+			rung_model_row_mma(m, i);
 		rung_row_metrics_get(&p->mx[i], m, i, base);
 		measured_get(&p->ms[i], &m->rows[i], &p->mx[i]);
 		for (int l = 0; l < RUNG_MEM_NLEVELS; l++)
@@ -272,9 +275,11 @@ static void roof_draw(rung_view *v)
 		if (isnan(mx->flop_s) || isnan(mx->intensity)) {
 			o = snprintf(line, sizeof(line), "%.*s not benched", RUNG_ID(row->hash));
 		} else {
+			char roof[96];
 			rung_fmt_si(fs, sizeof(fs), mx->flop_s);
-			o = snprintf(line, sizeof(line), "%.*s %.1f FLOP/B %sFLOP/s %.0f%% of roof%s", RUNG_ID(row->hash), mx->intensity, fs,
-				     mx->roof_pct, mx->impossible ? " IMPOSSIBLE" : "");
+			rung_fmt_roof_of(roof, sizeof(roof), mx, true);
+			o = snprintf(line, sizeof(line), "%.*s %.1f FLOP/B %sFLOP/s %.0f%% %s%s", RUNG_ID(row->hash), mx->intensity, fs,
+				     mx->roof_pct, roof, mx->impossible ? " IMPOSSIBLE" : "");
 		}
 		bool first = true;
 		for (int l = 0; l < RUNG_MEM_NLEVELS && o < (int)sizeof(line); l++)

@@ -97,6 +97,7 @@ static int cmp_double(double a, double b, bool asc)
 }
 
 static versions_priv *sort_priv; /* qsort has no user pointer; the UI is single threaded */
+static const rung_model *sort_model;
 static int sort_mode;
 static int by_sort(const void *pa, const void *pb)
 {
@@ -105,8 +106,11 @@ static int by_sort(const void *pa, const void *pb)
 	int c = 0;
 	if (sort_mode == 1)
 		c = cmp_double(ma->median_ms, mb->median_ms, true);
-	else if (sort_mode == 2)
-		c = cmp_double(ma->max_rel, mb->max_rel, true);
+	else if (sort_mode == 2) { /* smallest error first: a failed check after every passing one, whatever its error */
+		bool fa = sort_model->rows[a].step[RUNG_STEP_CHECK] == RUNG_S_FAILED;
+		bool fb = sort_model->rows[b].step[RUNG_STEP_CHECK] == RUNG_S_FAILED;
+		c = fa != fb ? (fa ? 1 : -1) : cmp_double(ma->max_rel, mb->max_rel, true);
+	}
 	else if (sort_mode == 3)
 		c = cmp_double(ma->roof_pct, mb->roof_pct, false);
 	return c ? c : a - b;
@@ -133,6 +137,9 @@ static int versions_open(rung_view *v)
 	char buf[1024];
 	p->subject_want = 0;
 	for (int i = 0; i < m->nrows; i++) {
+		const rung_result *ri = m->rows[i].result;
+		if (ri && ri->bench.valid && !isnan(ri->bench.tflops)) /* the roof that fits its instruction mix */
+			rung_model_row_mma(m, i);
 		rung_row_metrics_get(&p->mx[i], m, i, base);
 		int sw = rung_tui_sanitize(buf, sizeof(buf), m->rows[i].subject, -1, 0);
 		if (sw > p->subject_want)
@@ -143,6 +150,7 @@ static int versions_open(rung_view *v)
 	}
 	if (t->sort) {
 		sort_priv = p;
+		sort_model = m;
 		sort_mode = t->sort;
 		qsort(p->idx, (size_t)p->n, sizeof(int), by_sort);
 	}
@@ -285,11 +293,8 @@ static void draw_row(rung_view *v, int y, int mrow, bool cursor, const bool show
 			for (int k = 0; k < (steps_wide ? 5 : 4) && k < cw; k++) {
 				int s = k < 4 ? k : RUNG_STEP_SANITIZE; /* the profile rung has no glyph */
 				rung_role rl;
-				rung_glyph_id g = rung_status_glyph(r->step[s], r->cached && !inflight, &rl);
-				const char *gs = rung_glyph(g);
 				/* recorded on another machine: its own glyph and role, never a live tick */
-				if (recorded && !inflight && r->step[s] == RUNG_S_OK)
-					gs = rung_tui_utf8 ? "\u25cb" : "r", rl = RUNG_ROLE_RECORDED;
+				const char *gs = rung_step_glyph(r->step[s], r->cached && !inflight, recorded && !inflight, &rl);
 				rung_tui_draw(w, y, x + k, 1, ROLE(rl), gs);
 			}
 			break;
@@ -312,11 +317,10 @@ static void draw_row(rung_view *v, int y, int mrow, bool cursor, const bool show
 				snprintf(buf, sizeof(buf), "baseline");
 				rl = RUNG_ROLE_BASELINE;
 			} else if (mx->has_delta) {
-				snprintf(buf, sizeof(buf), "%s%+.1f%% \u00b1%.1f", mx->delta_shared ? "~" : mx->env_differs ? "\u2260" : "",
-					 mx->delta * 100, mx->noise * 100);
-				if (!rung_tui_utf8)
-					snprintf(buf, sizeof(buf), "%s%+.1f%% +-%.1f", mx->delta_shared ? "~" : mx->env_differs ? "!=" : "",
-						 mx->delta * 100, mx->noise * 100);
+				/* "202× ±0.6": the speedup over the baseline (core/stats.h) */
+				const char *mark = mx->delta_shared ? "~" : !mx->env_differs ? "" : rung_tui_utf8 ? "\u2260" : "!=";
+				int o = snprintf(buf, sizeof(buf), "%s", mark);
+				rung_fmt_speedup_pm(buf + o, sizeof(buf) - (size_t)o, mx->speedup, mx->noise, rung_tui_utf8);
 				rl = mx->cmp == RUNG_CMP_FASTER ? RUNG_ROLE_FASTER : mx->cmp == RUNG_CMP_SLOWER ? RUNG_ROLE_SLOWER : RUNG_ROLE_SAME;
 			} else {
 				snprintf(buf, sizeof(buf), "-");
