@@ -73,9 +73,10 @@ secret "$T/detail_sass.txt" "$R/.git/rung" && fail "the detail pane or the store
 	echo '{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"check","arguments":{"rev":"HEAD","compile_only":true}}}'
 } >"$T/in"
 (cd t && "$RUNG" mcp <"$T/in" >"$T/mcp.out" 2>/dev/null) || fail "rung mcp exited $?"
+# (dump of a version that does not compile is a normal answer with its log, exit 1: #27)
 for id in 1 4 5; do
 	line=$(grep "^{\"jsonrpc\":\"2.0\",\"id\":$id," "$T/mcp.out")
-	grep -q '"isError":true\|"status":"FAILED"\|"verdict":"FAILED"' <<<"$line" || fail "MCP call $id is no failure: ${line:0:300}"
+	grep -q '"isError":true\|"status":"FAILED"\|"verdict":"FAILED"\|"rung/exit":1}' <<<"$line" || fail "MCP call $id is no failure: ${line:0:300}"
 	grep -qF -- "${msg//\"/\\\"}" <<<"$line" || fail "MCP call $id: no file:line: ${line:0:300}"
 done
 for id in 2 3; do

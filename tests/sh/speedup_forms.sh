@@ -16,17 +16,17 @@ D=$T/demo
 row() { grep "^$1 " <<<"$2"; }
 
 out=$("$RUNG" log -C "$D" --task sgemm 2>&1) || fail "rung log: $out"
-row 7ab6146 "$out" | grep -q " 202x +-[0-9.]* *-99.5% " || fail "best not 202x: $(row 7ab6146 "$out")"
+row 53c0aa4 "$out" | grep -q " 202x +-[0-9.]* *-99.5% " || fail "best not 202x: $(row 53c0aa4 "$out")"
 row 6c5f07f "$out" | grep -q " 12.6x +-" || fail "6c5f07f not 12.6x: $(row 6c5f07f "$out")"
 row 1cb25ba "$out" | grep -q " base " || fail "baseline not base: $(row 1cb25ba "$out")"
 
 # -n 2: the baseline is not shown; no other version is called base
 out=$("$RUNG" log -C "$D" --task sgemm -n 2 2>&1) || fail "rung log -n 2: $out"
 grep -q " base " <<<"$out" && fail "-n 2 calls a version base: $out"
-row 7ab6146 "$out" | grep -q " 202x +-" || fail "-n 2: best not 202x: $(row 7ab6146 "$out")"
+row 53c0aa4 "$out" | grep -q " 202x +-" || fail "-n 2: best not 202x: $(row 53c0aa4 "$out")"
 grep -q "^VS_BASE: speedup over the task's baseline 1cb25ba " <<<"$out" || fail "-n 2: no word of the baseline: $out"
-out=$(cd "$D/sgemm" && "$RUNG" log --rev 8b22df9..7ab6146 2>&1) || fail "rung log --rev: $out"
-row 7ab6146 "$out" | grep -q " 202x +-" || fail "--rev: best not 202x: $(row 7ab6146 "$out")"
+out=$(cd "$D/sgemm" && "$RUNG" log --rev 8b22df9..53c0aa4 2>&1) || fail "rung log --rev: $out"
+row 53c0aa4 "$out" | grep -q " 202x +-" || fail "--rev: best not 202x: $(row 53c0aa4 "$out")"
 row 8c4f713 "$out" | grep -q " base " && fail "--rev: 8c4f713 called base: $(row 8c4f713 "$out")"
 row 8c4f713 "$out" | grep -q " 67.1x +-" || fail "--rev: 8c4f713 not 67.1x: $(row 8c4f713 "$out")"
 
@@ -45,7 +45,7 @@ PY
 printf ':dump v.txt\n<Enter>\n:dump d.txt\nq\nG\na\ng\nb\nc\n:sleep 1\n:dump c.txt\nQ\n' > "$T/keys"
 (cd "$D" && COLUMNS=120 LINES=40 RUNG_TUI_DUMP_DIR="$T" RUNG_TUI_SCRIPT="$T/keys" timeout 60 "$RUNG" tui --no-auto-eval \
 	</dev/null >/dev/null 2>"$T/err") || fail "rung tui: exit $? ($(cat "$T/err"))"
-grep ' 7ab6146 ' "$T/v.txt" | grep -q ' 202× ±0.[0-9] ' || fail "table: $(grep ' 7ab6146 ' "$T/v.txt")"
+grep ' 53c0aa4 ' "$T/v.txt" | grep -q ' 202× ±0.[0-9] ' || fail "table: $(grep ' 53c0aa4 ' "$T/v.txt")"
 grep ' 6c5f07f ' "$T/v.txt" | grep -q ' 12.6× ±' || fail "table: $(grep ' 6c5f07f ' "$T/v.txt")"
 grep -q '202× \[20[0-9], 20[0-9]\] vs baseline' "$T/d.txt" || fail "detail: $(grep 'vs baseline' "$T/d.txt")"
 grep -q '^median .* 202× \[20[0-9], 20[0-9]\] FASTER' "$T/c.txt" || fail "compare: $(grep '^median' "$T/c.txt")"

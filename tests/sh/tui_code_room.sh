@@ -19,7 +19,7 @@ tui() { # COLSxLINES keys
 	(cd "$T/demo" && COLUMNS=${1%x*} LINES=${1#*x} RUNG_TUI_DUMP_DIR="$T" RUNG_TUI_SCRIPT="$T/keys" timeout 60 "$RUNG" tui \
 		--no-auto-eval </dev/null >/dev/null 2>"$T/err") || fail "rung tui $1: exit $? ($(cat "$T/err"))"
 }
-# the best version (7ab6146, the first row): its source opens at line 27, the hottest
+# the best version (53c0aa4, the first row): its source opens at line 27, the hottest
 tui 120x36 '<Enter>\nl\n:sleep 2\n:dump s120.txt\n<Right>\n<Right>\n<Right>\n<Right>\n:dump s120r.txt\nQ\n'
 left=$(grep '^>   27' "$T/s120.txt" | sed 's/│.*//')
 [ -n "$left" ] || fail "120: no cursor line 27: $(cat "$T/s120.txt")"

@@ -30,9 +30,9 @@ grep -q '^error map  C .*(case 2 of 9 with errors; m: next)' "$T/m.txt" || fail 
 tui 'j\nj\nj\n<Enter>\n:dump p.txt\nQ\n' || fail "rung tui: exit $? ($(cat "$T/err"))"
 grep -q '^      bad (0,252) \[252\]: never written (poison left), expected 2.70095$' "$T/p.txt" || fail "poison: $(grep 'bad (' "$T/p.txt" | head -2)"
 grep -q 'got nan' "$T/p.txt" && fail "poison read as nan: $(grep 'got nan' "$T/p.txt" | head -1)"
-head -1 "$T/u.txt" | grep -q '^7ab6146 ncu sections' || fail "D-7: u left the source view on screen: $(head -1 "$T/u.txt")"
+head -1 "$T/u.txt" | grep -q '^53c0aa4 ncu sections' || fail "D-7: u left the source view on screen: $(head -1 "$T/u.txt")"
 tail -1 "$T/u.txt" | grep -q '^detail: ncu sections' || fail "D-7: $(tail -1 "$T/u.txt")"
-head -1 "$T/l.txt" | grep -q '^7ab6146 source sgemm.cu' || fail "D-7: l from the ncu page: $(head -1 "$T/l.txt")"
+head -1 "$T/l.txt" | grep -q '^53c0aa4 source sgemm.cu' || fail "D-7: l from the ncu page: $(head -1 "$T/l.txt")"
 tail -1 "$T/w.txt" | grep -q '^/sgemm: line [0-9]* (search wrapped to the top)' || fail "n at the bottom: $(tail -1 "$T/w.txt")"
 tail -1 "$T/n.txt" | grep -q 'wrapped' && fail "n in the middle says wrapped: $(tail -1 "$T/n.txt")"
 [ -e "$T/never.txt" ] && fail "Ctrl-C did not quit"
@@ -41,8 +41,8 @@ tail -1 "$T/n.txt" | grep -q 'wrapped' && fail "n in the middle says wrapped: $(
 tui 's\ns\n:dump sort.txt\nQ\n' || fail "rung tui: exit $? ($(cat "$T/err"))"
 tail -1 "$T/sort.txt" | grep -qi 'error' || fail "sort: not by error: $(tail -1 "$T/sort.txt")"
 fl=$(grep -n ' ab5b6f7 ' "$T/sort.txt" | cut -d: -f1)
-pl=$(grep -n ' 7ab6146 ' "$T/sort.txt" | cut -d: -f1)
-[ -n "$fl" ] && [ -n "$pl" ] && [ "$fl" -gt "$pl" ] || fail "sort: the failed ab5b6f7 (line $fl) before the passing 7ab6146 (line $pl)"
+pl=$(grep -n ' 53c0aa4 ' "$T/sort.txt" | cut -d: -f1)
+[ -n "$fl" ] && [ -n "$pl" ] && [ "$fl" -gt "$pl" ] || fail "sort: the failed ab5b6f7 (line $fl) before the passing 53c0aa4 (line $pl)"
 
 # D-20: a cut title or status line ends in an ellipsis, not mid-word
 printf ':dump narrow.txt\nQ\n' > "$T/keys"
