@@ -38,6 +38,7 @@ sweep() { # BIN LABEL
 	echo "   rows: $(grep -cE '^[0-9a-f]{7} ' "$W/eval-$label"), failed: $(grep -cE '^[0-9a-f]{7} .* FAIL' "$W/eval-$label"), from the store: $(grep -c '(cached)' "$W/eval-$label")"
 	"$bin" log -C "$d" > "$W/log-$label" 2>&1
 	echo "   no-op rows in rung log: $(grep -cE '^[0-9a-f]{7} .* no-op' "$W/log-$label")"
+	echo "   suspects: $(grep -c 'suspect' "$W/log-$label"), kernel-records: $(cat "$W/eval-$label" "$W/log-$label" | grep -c 'kernel-records')"
 	grep '^stats:' "$W/eval-$label"
 	tail -1 "$W/eval-$label"
 }
@@ -45,3 +46,4 @@ if [ -x .carry/bin/rung-before ]; then sweep .carry/bin/rung-before before; fi
 sweep "$(command -v rung)" after
 if [ -x .carry/bin/rung-before ]; then sweep .carry/bin/rung-before before2; fi
 sweep "$(command -v rung)" after2
+for i in $(seq 3 "${AFTER_RUNS:-2}"); do sweep "$(command -v rung)" "after$i"; done
