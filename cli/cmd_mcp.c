@@ -765,6 +765,39 @@ static json_t *json_command(targs *t, const char *cmd, int (*fn)(int, char **), 
 
 /* stalls: rung profile --stalls --json, once (a GPU run); the text is the
  * kernel's top stall reasons and its most sampled pcs, made from the JSON. */
+/* The samples as structured content, within an agent's answer (32 KB, #27):
+ * past STALL_RECORDS_MAX bytes, the records of the most sampled pcs only, in
+ * pc order, with records_total (all pcs) and records_cut. */
+#define STALL_RECORDS_MAX (20u << 10)
+static void cut_stall_records(json_t *sj, const rung_stall *st)
+{
+	json_t *recs = json_object_get(sj, "records");
+	char *d = recs ? json_dumps(recs, JSON_COMPACT) : NULL;
+	size_t len = d ? strlen(d) : 0;
+	free(d);
+	if (!recs || len <= STALL_RECORDS_MAX || st->n != (int)json_array_size(recs))
+		return;
+	int keep = (int)((double)st->n * STALL_RECORDS_MAX / (double)len);
+	int *top = keep > 0 ? malloc(sizeof(int) * (size_t)keep) : NULL;
+	int nt = top ? rung_stall_top_rows(top, keep, st) : 0;
+	bool *on = calloc((size_t)st->n, sizeof(bool));
+	json_t *kept = json_array();
+	for (int k = 0; on && k < nt; k++)
+		on[top[k]] = true;
+	for (int i = 0; on && kept && i < st->n; i++) /* records are in pc order, as rung_stall keeps them */
+		if (on[i])
+			json_array_append(kept, json_array_get(recs, (size_t)i));
+	if (on && kept) {
+		json_object_set_new(sj, "records_total", json_integer(st->n));
+		json_object_set_new(sj, "records_cut", json_true());
+		json_object_set_new(sj, "records", kept);
+	} else {
+		json_decref(kept);
+	}
+	free(on);
+	free(top);
+}
+
 static json_t *t_stalls(targs *t)
 {
 	args_t a = {0};
@@ -800,6 +833,7 @@ static json_t *t_stalls(targs *t)
 			fprintf(f, "  pc 0x%04llx  %5.1f%%  %s\n", (unsigned long long)st.pc[top[k]],
 				st.total ? 100.0 * (double)rung_stall_row_total(&st, top[k]) / (double)st.total : 0.0, label);
 		}
+		cut_stall_records(json_object_get(j, "stall"), &st);
 		rung_stall_clear(&st);
 	} else if (f) {
 		rung_error_clear();

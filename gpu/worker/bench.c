@@ -36,6 +36,7 @@
 #include <unistd.h>
 
 #include "core/guard.h"
+#include "core/guard_hd.h"
 #include "core/stats.h"
 #include "core/timing.h"
 #include "gpu/cupti.h"
@@ -382,7 +383,7 @@ int rung__determinism(rung_wjob *j, char *reason, size_t rlen)
 	/* the second run: another poison (a finite value, where the first was a
 	 * NaN), other guard-band values, shared memory zeros (the first had all
 	 * ones) */
-	uint64_t band1 = j->band_key, band2 = rung__nonce() | 1;
+	uint64_t band1 = j->band_key, band2 = rung_hd_band_key_flip(rung__nonce(), band1);
 	if (band2 == band1)
 		band2 ^= 2;
 	vslot v;

@@ -46,7 +46,8 @@ done
 sort -u "$T/devices" | tr '\n' ' ' | grep -qx "0 1 " || fail "workers not pinned to devices 0 and 1: $(sort -u "$T/devices" | tr '\n' ' ')"
 grep -q "^stats: worker local:0: " <<<"$out" && grep -q "^stats: worker local:1: " <<<"$out" || fail "no per-worker stats"
 # the job count adds up: every version once
-jobs=$(grep -E "^stats: worker local" <<<"$out" | sed -E 's/.*: ([0-9]+) job.*/\1/' | paste -sd+ | bc)
+jobs=$(grep -E "^stats: worker local" <<<"$out" | sed -E 's/.*: ([0-9]+) job.*/\1/' | paste -sd+)
+jobs=$(( ${jobs:-0} ))
 [ "$jobs" = 4 ] || fail "jobs over the workers: $jobs, not 4"
 
 # 2. a device list pins those devices
