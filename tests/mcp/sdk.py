@@ -92,10 +92,13 @@ async def main():
         async with stdio_client(params(), errlog=errlog) as (r, w):
             async with ClientSession(r, w) as s:
                 await s.initialize()
-                out = subprocess.run(["pgrep", "-f", "^" + RUNG + " mcp"], capture_output=True, text=True).stdout
+                # this session's server only: a child of this process (other tests run servers too)
+                out = subprocess.run(["pgrep", "-P", str(os.getpid()), "-f", "^" + RUNG + " mcp"], capture_output=True,
+                                     text=True).stdout
                 pids = [int(p) for p in out.split()]
                 with anyio.move_on_after(0.5):
                     await s.call_tool("check", {"rev": "slow.cu", "compile_only": True})
+    check(pids, "the session's server was not found (pgrep -P)")
     time.sleep(1)
     alive = [p for p in pids if os.path.exists("/proc/%d" % p) and
              open("/proc/%d/stat" % p).read().split()[2] != "Z"]
