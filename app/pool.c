@@ -126,7 +126,7 @@ static int parse_local(rung_pool *p, const char *v)
 				                      s);
 			s = *end ? end + 1 : end;
 		}
-		char label[64], d[16];
+		char label[64], d[24]; /* a long in decimal, whatever the compiler can prove of its range */
 		snprintf(d, sizeof(d), "%ld", dev);
 		snprintf(label, sizeof(label), "local:%ld", dev);
 		rung_pool_member *m = add(p, label);
