@@ -13,7 +13,7 @@ cd "$(dirname "$0")/../.."
 secs=${1:?usage: tests/fuzz/run.sh SECONDS [PARSER...]}
 shift
 parsers=("$@")
-[ ${#parsers[@]} -gt 0 ] || parsers=(spec expr launch sass npy result protocol ptxas theme config ncu stall import cubin)
+[ ${#parsers[@]} -gt 0 ] || parsers=(spec expr launch sass npy result protocol ptxas theme config ncu stall import cubin mcp)
 B=${RUNG_FUZZ_BUILD:-build-fuzz}
 jobs=$(nproc 2>/dev/null || echo 2)
 
