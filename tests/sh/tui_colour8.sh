@@ -9,11 +9,15 @@ set -u
 command -v tmux >/dev/null || { echo "tmux not installed: skipping"; exit 77; }
 export TZ=UTC
 . "$RUNG_SRC/tests/sh/lib/tui_repo.sh"
-SOCK=$T/tmux.sock
-fail() { echo "FAIL: $*"; tmux -S "$SOCK" kill-server 2>/dev/null; exit 1; }
+# One server per case, each on its own socket: a new server on the socket of
+# one that kill-server is still taking down fails with "server exited
+# unexpectedly" (seen once in CI).
+SOCK=
+fail() { echo "FAIL: $*"; [ -n "$SOCK" ] && tmux -S "$SOCK" kill-server 2>/dev/null; exit 1; }
 hash=$(git -C "$REPO" rev-parse --short=7 HEAD~1)
 for term in screen xterm xterm-256color; do
 	for size in 80x24 120x36 200x50; do
+		SOCK=$T/tmux.$term.$size.sock
 		tmux -S "$SOCK" -f /dev/null new-session -d -s t -x "${size%x*}" -y "${size#*x}" \
 			"env LC_ALL=C.UTF-8 TERM=$term XDG_CONFIG_HOME='$T/config' '$RUNG' tui -C '$REPO' --no-auto-eval; sleep 30" ||
 			fail "tmux"
