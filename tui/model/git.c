@@ -400,7 +400,7 @@ static void set_title(rung_model *m, git_impl *g)
 		 other ? " (spec of " : "", other ? g->ui.task.spec_rev : "", other ? ")" : "");
 	m->goal = g->ui.task.spec->goal; /* the stop rule's (rung_model_goal) */
 	m->goal_dtype = rung_goal_dtype(g->ui.task.spec);
-	m->goal_valid = false;
+	m->goal_cache.valid = false;
 }
 
 /* Opens task i on the UI thread (like the first load); background jobs of the
@@ -539,7 +539,7 @@ int rung_model_git_open(rung_model **out, const char *dir, const char *taskdir, 
 		rung_error_state st;
 		rung_error_save(&st);
 		m->ops = NULL;
-		if (m->pipe_fd[0] || m->pipe_fd[1])
+		if (m->events.pipe_fd[0] || m->events.pipe_fd[1])
 			rung_model_free(m);
 		else
 			free(m);
