@@ -899,6 +899,7 @@ int rung_wb_poll_start(rung_wb *b, int interval_s)
 
 /* ---- life ---- */
 
+/* The locks, the texts and the strings of b (not b itself). */
 static void bench_destroy(rung_wb *b)
 {
 	pthread_mutex_destroy(&b->q.lock);
@@ -908,7 +909,6 @@ static void bench_destroy(rung_wb *b)
 	free(b->dir);
 	free(b->taskdir);
 	free(b->spec_rev);
-	free(b);
 }
 
 int rung_wb_new(rung_wb **out, const rung_wb_opts *o, rung_vctx *c, char *note, size_t len)
@@ -927,6 +927,7 @@ int rung_wb_new(rung_wb **out, const rung_wb_opts *o, rung_vctx *c, char *note, 
 	if ((o->dir && !(b->dir = strdup(o->dir))) || (o->taskdir && !(b->taskdir = strdup(o->taskdir))) ||
 	    (o->spec_rev && !(b->spec_rev = strdup(o->spec_rev)))) {
 		bench_destroy(b);
+		free(b);
 		return rung_error_set(RUNG_ENOMEM, "out of memory");
 	}
 	if (c) {
@@ -935,6 +936,7 @@ int rung_wb_new(rung_wb **out, const rung_wb_opts *o, rung_vctx *c, char *note, 
 			rung_error_state st;
 			rung_error_save(&st);
 			bench_destroy(b);
+			free(b);
 			st.code = e;
 			return rung_error_restore(&st);
 		}
@@ -969,4 +971,5 @@ void rung_wb_free(rung_wb *b)
 		free(b->q.items[i].taskdir);
 	free(b->q.items);
 	bench_destroy(b);
+	free(b);
 }
