@@ -465,9 +465,12 @@ static int eval_open(rung_wb *b, const char *taskdir, unsigned gen, bool quiet)
 	x->ctx_open = true;
 	x->gen = gen;
 	if (!x->evaler_open) {
-		/* --workers would plug in here: the pool's workers instead of one of our own */
-		e = x->pool ? rung_evaler_open_pool(&x->evaler, &x->ctx, 0, x->pool) : rung_evaler_open(&x->evaler, &x->ctx, 0);
-		if (e < 0)
+		/* One local worker. `--workers` for the workbench would plug in
+		 * here: a pool (app/pool.h) opened with the service and
+		 * rung_evaler_open_pool instead. Not yet, because a pooled batch
+		 * leaves out the sanitize rung (`S`) and the progress messages
+		 * (app/pipeline.h), which the workbench shows. */
+		if ((e = rung_evaler_open(&x->evaler, &x->ctx, 0)) < 0)
 			return e;
 		x->evaler_open = true;
 		if (!x->evaler.env.valid && !quiet) {
@@ -923,7 +926,6 @@ int rung_wb_new(rung_wb **out, const rung_wb_opts *o, rung_vctx *c, char *note, 
 	rung__wb_texts_init(&b->texts);
 	b->sink = o->sink;
 	b->eval.jobs = o->jobs > 0 ? o->jobs : 3;
-	b->eval.pool = o->pool;
 	if ((o->dir && !(b->dir = strdup(o->dir))) || (o->taskdir && !(b->taskdir = strdup(o->taskdir))) ||
 	    (o->spec_rev && !(b->spec_rev = strdup(o->spec_rev)))) {
 		bench_destroy(b);

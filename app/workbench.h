@@ -26,11 +26,12 @@
  *   waits for an evaluation.
  * Two locks: the queue's (the jobs, the task shown and its generation, the
  * poll's marks) and the texts' (the cache, the text queue). The sink is
- * called on any of these threads, at times with the queue's lock held: it
- * must hand the event on (to the UI's event queue) and never call the
- * service. A task switch (rung_wb_set_task) bumps the task generation:
+ * called on any of these threads, at times with one of them held: it must
+ * hand the event on (to the UI's event queue) and never call the service. A task switch (rung_wb_set_task) bumps the task generation:
  * jobs of the old task finish, their rows are dropped, their results are
- * posted without a result (counted, not shown).
+ * posted without a result (counted, not shown). A step after a version's
+ * evaluation (its result's sanitize state) belongs in the runner's
+ * batch_done (app/workbench.c), before the result is handed on.
  *
  * Compiles go through the one compile request builder (rung_version_compile,
  * app/task.h), so an #include outside the repository is refused, file:line. */
@@ -40,11 +41,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "app/pool.h"
 #include "app/session.h"
 #include "core/result.h"
-
-
 
 /* A version as read for the list: the loader's row (result, note: owned)
  * and its recorded result (rung demo, rung import: owned, NULL when none). */
@@ -89,7 +87,7 @@ typedef struct {
 	/* Frees what rows made (rows a task switch made stale). */
 	void (*rows_free)(void *ud, void *rows, int n);
 	/* Takes the event over (.result, .rows). Any service thread, at times
-	 * under the queue's lock: must not call the service. 0, or negative
+	 * under one of the service's locks: must not call the service. 0, or negative
 	 * when it could not (out of memory: the event is lost; a submit fails). */
 	int (*post)(void *ud, const rung_wb_event *ev);
 } rung_wb_sink;
@@ -99,10 +97,6 @@ typedef struct {
 	const char *taskdir;  /* as given (NULL: the one around dir, else the first) */
 	const char *spec_rev; /* rung tui --spec-rev (NULL: HEAD's, else the last good one) */
 	int jobs;             /* versions in flight in a batch (compile threads + 1); <= 0: 3 */
-	/* A pool of workers (app/pool.h, opened, borrowed until rung_wb_free)
-	 * to evaluate on instead of a worker of the service's own: rung eval
-	 * --workers for the workbench. NULL: one local worker (the default). */
-	rung_pool *pool;
 	rung_wb_sink sink;
 } rung_wb_opts;
 

@@ -60,8 +60,7 @@ typedef struct {
 	unsigned gen;
 	rung_evaler evaler; /* the persistent worker */
 	bool evaler_open;
-	int jobs;             /* versions in flight (compile threads + 1) */
-	rung_pool *pool;   /* borrowed; NULL: the evaler's own worker */
+	int jobs;           /* versions in flight (compile threads + 1) */
 } rung__wb_eval;
 
 /* PTX and SASS of one version (err < 0: the compile failed, error says why:
