@@ -525,6 +525,11 @@ static void evaluate_batch(rung_wb *b, const rung__wb_item *items, int n)
 	ev->progress = batch_progress;
 	ev->progress_ud = &eb;
 	ev->cancel = 0;
+	/* a quit that came before this reset still stops the batch */
+	pthread_mutex_lock(&b->q.lock);
+	if (b->q.stop)
+		ev->cancel = 1;
+	pthread_mutex_unlock(&b->q.lock);
 	if (nv && rung_evaler_run_all(ev, vs, nv, x->jobs, batch_done, &eb) < 0)
 		post_message(b, "evaluate: %s", rung_error_last());
 	/* versions a task switch or quit left: counted, not run */
