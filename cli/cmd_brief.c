@@ -323,6 +323,7 @@ static int notes_sections(rung_vctx *c, int64_t now, const rung_vrow *rows, int 
 			fmt_time(t, sizeof(t), d->time);
 			printf("- [%s] %s (%s, %s): %s\n", did, subject_of(c, notes[i].commit, subj, sizeof(subj)), d->author, t,
 			       d->text);
+			answer_line(d); /* open again: the person's reopen, and what came before it */
 			open++;
 		}
 	}
