@@ -26,7 +26,7 @@ int rung_vctx_open(rung_vctx *c, const char *cmd, const rung_vctx_opts *o, unsig
 	c->cmd = cmd;
 	int e = rung_repo_open(&c->repo, o->dir);
 	if (e < 0)
-		return e;
+		return rung_where_repo_fail(o, e);
 	if (need & (RUNG_VCTX_TASK | RUNG_VCTX_TASK_IF_ONE)) {
 		char *dir = NULL;
 		e = rung_where_task(&dir, c->repo, o);

@@ -742,7 +742,8 @@ static json_t *json_command(targs *t, const char *cmd, int (*fn)(int, char **), 
 		}
 		j = rows ? json_pack("{s:o}", "rows", rows) : NULL;
 	}
-	if (!j || !json_is_object(j)) {
+	const char *jst = json_string_value(json_object_get(j, "status")); /* --json's error object (rung_cli_json_error) */
+	if (!j || !json_is_object(j) || (jst && !strcmp(jst, "error"))) {
 		json_decref(j);
 		json_t *r = command_error(&c, cmd);
 		captured_clear(&c);
@@ -809,7 +810,9 @@ static json_t *t_stalls(targs *t)
 	if (err)
 		return err;
 	json_t *j = c.out ? last_json_line(c.out, c.nout, NULL) : NULL;
-	if (!j) {
+	const char *jst = json_string_value(json_object_get(j, "status"));
+	if (!j || (jst && !strcmp(jst, "error"))) { /* --json's error object: a bad task, an argument */
+		json_decref(j);
 		json_t *r = command_error(&c, "profile");
 		captured_clear(&c);
 		return r;
