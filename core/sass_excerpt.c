@@ -462,13 +462,15 @@ char *rung_sass_excerpt_hot(const char *listing, size_t n, size_t max, const run
 		for (int i = 0; i < m; i++)
 			if (l[i].kind == L_LABEL && l[i].len && d[l[i].at] != '.')
 				keep(&p, i, 1);
-		/* 2: the hottest instructions, with a neighbour each side */
+		/* 2: the hottest instructions (the 32 hottest at most, in a third of
+		 * the budget: the main loop gets the rest), a neighbour each side */
 		int nord = 0;
 		for (int i = 0; i < m; i++)
 			if (l[i].kind == L_INSN && l[i].heat > 0)
 				order[nord++] = i;
 		qsort_r(order, (size_t)nord, sizeof(int), by_heat, l);
-		for (int k = 0; k < nord && k < 64; k++) {
+		size_t hot_end = p.used + budget / 3;
+		for (int k = 0; k < nord && k < 32 && p.used < hot_end; k++) {
 			if (!keep(&p, order[k], 2))
 				break;
 			keep(&p, next_insn(l, m, order[k], -1), 2);
