@@ -21,13 +21,20 @@ json_err() { # WORDS ARGS...
 	shift
 	"$RUNG" "$@" >"$T/out" 2>"$T/err"; local rc=$?
 	[ "$rc" = 2 ] || fail "rung $*: exit $rc, not 2 (stderr: $(cat "$T/err"))"
-	python3 - "$T/out" "$words" <<'PY' || fail "rung $*: stdout is not one JSON error object: $(cat "$T/out")"
+	python3 - "$T/out" "$words" "$RUNG_SRC" "$1" <<'PY' || fail "rung $*: stdout is not one JSON error object: $(cat "$T/out")"
 import json, sys
 lines = open(sys.argv[1]).read().splitlines()
 assert len(lines) == 1, lines
 d = json.loads(lines[0])
 assert d["status"] == "error" and d["exit"] == 2 and sys.argv[2] in d["error"], d
 assert set(d) == {"status", "exit", "error"}, d
+try:
+    import jsonschema
+except ImportError:
+    sys.exit(0)
+jsonschema.validate(d, json.load(open(sys.argv[3] + "/docs/schema/error.schema.json")))
+if sys.argv[4] == "check":  # also one of check's two shapes
+    jsonschema.validate(d, json.load(open(sys.argv[3] + "/docs/schema/check.schema.json")))
 PY
 	grep -qF -- "$words" "$T/err" || fail "rung $*: stderr does not say '$words': $(cat "$T/err")"
 	n=$((n + 1))
