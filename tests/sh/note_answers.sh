@@ -105,6 +105,11 @@ id3=$("$RUNG" brief | sed -n 's/^- \[\([0-9a-f]\{8\}\)\] .*: a third one$/\1/p' 
 "$RUNG" note --reopen "$id3" "nothing to reopen" >"$T/out" 2>&1; rc=$?
 [ "$rc" = 2 ] || { cat "$T/out"; fail "reopening an open directive: exit $rc, not 2"; }
 grep -q "is open: there is nothing to reopen" "$T/out" || { cat "$T/out"; fail "reopening an open directive: the message"; }
+# a malformed id is the command line's error (2), not the task's (3)
+for v in --ack --decline --close --reopen; do
+	"$RUNG" note $v xyz why >"$T/out" 2>&1; rc=$?
+	[ "$rc" = 2 ] && grep -q "a directive id is 8 hex digits" "$T/out" || { cat "$T/out"; fail "note $v xyz: exit $rc, not 2"; }
+done
 "$RUNG" note --reopen >"$T/out" 2>&1; rc=$?
 [ "$rc" = 2 ] && grep -q "needs the directive's id" "$T/out" || { cat "$T/out"; fail "--reopen without an id: exit $rc"; }
 echo ok
