@@ -43,6 +43,18 @@ int rung_vctx_open(rung_vctx *c, const char *cmd, const rung_vctx_opts *o, unsig
 			return e;
 		}
 	}
+	if (!(need & (RUNG_VCTX_TASK | RUNG_VCTX_TASK_IF_ONE)) && o->task) {
+		/* a command that works on the repository: a task named must still be
+		 * one (`rung import --task nosuch` is refused as every command refuses it) */
+		char *dir = NULL;
+		e = rung_where_task(&dir, c->repo, o);
+		free(dir);
+		if (e < 0) {
+			e = task_fail(e);
+			rung_vctx_close(c);
+			return e;
+		}
+	}
 	if (need & (RUNG_VCTX_STORE | RUNG_VCTX_STORE_READ)) {
 		e = need & RUNG_VCTX_STORE ? rung_store_open_repo(&c->store, c->repo)
 					   : rung_store_open_repo_read(&c->store, c->repo);

@@ -150,7 +150,7 @@ grep -q "// beta v1" "$R/beta/.rung/dumps/$REV/kernel.cu" && ! grep -q "alpha" "
 [ -e "$R/alpha/.rung/dumps/$REV" ] && fail "dump --task beta wrote into alpha/"
 for cmd in "brief" "log" "notes" "export" "dump HEAD" "check --compile-only" "check --compile-only HEAD" \
 	"compare HEAD HEAD~1" "note HEAD x" "note --ack 1234abcd why" "profile" "trace" "eval --compile-only" \
-	"log --json" "check --json --compile-only"; do
+	"log --json" "check --json --compile-only" "import /dev/null" "watch"; do
 	# shellcheck disable=SC2086
 	"$RUNG" $cmd --task nosuch >/dev/null 2>"$T/err"; rc=$?
 	[ "$rc" = 2 ] || fail "$cmd --task nosuch: exit $rc, not 2"
@@ -164,7 +164,7 @@ cd "$R"
 # git repository" for some and the task for others
 mkdir "$T/norepo"
 for cmd in "brief" "log" "notes" "export" "dump HEAD" "check --compile-only" "check --compile-only HEAD" \
-	"compare HEAD HEAD~1" "note HEAD x" "profile" "trace" "eval --compile-only" "log --json"; do
+	"compare HEAD HEAD~1" "note HEAD x" "profile" "trace" "eval --compile-only" "log --json" "import /dev/null" "watch"; do
 	# shellcheck disable=SC2086
 	(cd "$T/norepo" && GIT_CEILING_DIRECTORIES="$T" "$RUNG" $cmd --task nosuch >/dev/null 2>"$T/err"); rc=$?
 	[ "$rc" = 2 ] || fail "$cmd --task nosuch outside a repository: exit $rc, not 2: $(cat "$T/err")"
