@@ -58,6 +58,7 @@ PY
 # rung notes and the MCP directives tool); an agent's answer after the reopen
 # then stands; the same reopen again is exit 0, written once; reopening an
 # open directive is exit 2
+"$RUNG" brief --mark >/dev/null 2>&1 || fail "brief --mark exited $?"
 "$RUNG" note --reopen "$id" "person: go ahead after all" >"$T/out" 2>&1 || { cat "$T/out"; fail "note --reopen exited $?"; }
 grep -q "directive $id reopened" "$T/out" || { cat "$T/out"; fail "note --reopen does not say the directive was reopened"; }
 "$RUNG" note --reopen "$id" "person: go ahead after all" >/dev/null 2>&1 || fail "the same reopen again: exit $?, not 0"
@@ -71,6 +72,12 @@ sed -n '/^## Open directives/,/^## Answered/p' "$T/brief.md" >"$T/open.md"
 grep -q "^- \[$id\] .*keep FP32 for this task$" "$T/open.md" || { cat "$T/brief.md"; fail "the reopened directive is not under Open directives"; }
 grep -q '^  - reopened .*: person: go ahead after all$' "$T/open.md" || { cat "$T/open.md"; fail "the brief does not show the reopen"; }
 grep -q '^  - also closed .*: person: not now$' "$T/open.md" || { cat "$T/open.md"; fail "the brief does not show the close the reopen undid"; }
+# the reopen is news for the agent: under "From the person since", once (--mark)
+"$RUNG" brief --mark >"$T/brief.md" 2>&1
+sed -n '/^## From the person since/,/^## Task-wide/p' "$T/brief.md" | grep -q "reopened \[$id\] on .*: keep FP32 for this task: person: go ahead after all$" ||
+	{ cat "$T/brief.md"; fail "the brief's news does not say the directive was reopened"; }
+"$RUNG" brief | sed -n '/^## From the person since/,/^## Task-wide/p' | grep -q "reopened \[$id\]" &&
+	fail "the reopen is news again after brief --mark"
 python3 - "$RUNG" "$id" <<'PY' || fail "MCP after the reopen (above)"
 import json, subprocess, sys
 rung, did = sys.argv[1], sys.argv[2]
