@@ -13,7 +13,7 @@
 
 /* Whether the command line being run asked for --json (its table has the
  * option), and whether its JSON error object was printed (once a command). */
-static bool json_asked, json_error_out;
+static _Thread_local bool json_asked, json_error_out; /* per thread: the MCP server runs commands on its own */
 
 bool rung_opts_json(void)
 {
