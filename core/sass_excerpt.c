@@ -194,12 +194,11 @@ static bool branch_target(const char *s, size_t n, const char **lab, size_t *len
 	return true;
 }
 
+/* The choice in progress: the lines, the budget and what it holds so far. */
 typedef struct {
-	const char *d;
 	xline *l;
 	int n;
 	size_t budget, used;
-	int last_kept; /* for the cut lines' cost: the line last added */
 } picker;
 
 /* The cost of keeping line i now: its bytes, its line info's when that is
@@ -341,7 +340,7 @@ char *rung_sass_excerpt_hot(const char *listing, size_t n, size_t max, const run
 			}
 		} else if (ll && d[i] != ' ' && d[i] != '\t' && d[i + ll - 1] == ':') {
 			x->kind = L_LABEL;
-			info = -1; /* a new block: its first instruction says its line again */
+			/* the line info in force goes on past a label (it is written again after one) */
 		} else {
 			x->kind = L_OTHER;
 			if (ll >= 2 && d[i] == '/' && d[i + 1] == '/')
@@ -453,7 +452,7 @@ char *rung_sass_excerpt_hot(const char *listing, size_t n, size_t max, const run
 	for (int attempt = 0; attempt < 8; attempt++) {
 		for (int i = 0; i < m; i++)
 			l[i].prio = INT32_MAX;
-		picker p = {d, l, m, budget, 0, -1};
+		picker p = {l, m, budget, 0};
 		/* 1: the head (to the first instruction, at most an eighth of the
 		 * budget) and every function's label */
 		for (int i = 0; i < m && (first_insn < 0 || i < first_insn); i++)
