@@ -683,7 +683,7 @@ static json_t *t_dump(targs *t)
 		for (size_t k = 0; k < sizeof(keep) / sizeof(keep[0]); k++) {
 			json_t *f;
 			/* the SASS from its start: an excerpt (line info once per line, the
-			 * tensor-core part when cut); a page at an offset: the bytes as written */
+			 * lines chosen by relevance when cut); a page at an offset: the bytes as written */
 			bool ex = !strcmp(keep[k][1], "sass") && offset == 0;
 			if (!strcmp(base, keep[k][0]) &&
 			    (f = ex ? sass_excerpt(t, abs, (size_t)max) : file_text(abs, (size_t)offset, (size_t)max)))
