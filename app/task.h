@@ -119,6 +119,13 @@ int rung_task_build_includes(rung_task *t);
  * include confinement root always set (t->root; a task without one is refused,
  * RUNG_EINVAL). Returns rung_compile's code. */
 int rung_task_compile(rung_compiled *out, const rung_task *t, bool reference);
+/* The same with the kernel's output kept in (and taken from) the CUBIN cache
+ * of the task's git directory too, as the reference's always is (rung dump:
+ * the same machine code is not compiled again; out->cached says it was not). */
+int rung_task_compile_kept(rung_compiled *out, const rung_task *t, bool reference);
+/* The task's git directory (ending in '/'), where rung keeps what it caches
+ * by content; NULL for a task in no repository. */
+const char *rung_task_gitdir(const rung_task *t);
 
 /* Compiles the kernel and the reference of t. Returns 0, RUNG_ECOMPILE (the
  * kernel's "file:line: ..." as the message) or RUNG_ESPEC ("the reference X

@@ -65,7 +65,7 @@ static int load_rev(rung_task *out, const char *rev, const rung_task_where *w)
 {
 	int e, code;
 	if ((e = rung_repo_open(&out->repo, w->dir)) < 0)
-		return vfail(e);
+		return rung_where_repo_fail(w, vfail(e));
 	if ((e = rung_repo_resolve(out->rev, out->repo, rev)) < 0)
 		return rung_error_set(RUNG_EUSAGE, "%s: not a task directory, file or git revision", rev);
 	short_of(out->short_rev, out->rev);

@@ -288,6 +288,28 @@ static int notes_sections(rung_vctx *c, int64_t now, const rung_vrow *rows, int 
 			}
 			if (mark)
 				mark_seen(c, id, now, &failed, why, sizeof(why));
+			/* the person's reopen of it: news for the agent, who may have
+			 * answered it (rung note --reopen ID) */
+			for (int a = 0; !d->remark && a < d->nanswers; a++) {
+				const rung_answer_rec *an = &d->answers[a];
+				if (an->kind != RUNG_ANSWER_REOPENED)
+					continue;
+				char did[RUNG_DIRECTIVE_ID_LEN + 1];
+				rung_directive_id(did, nt, k);
+				snprintf(line, sizeof(line), "reopened %s %" PRId64 " %s", did, an->time, an->author);
+				line_id(id, nt->commit, line);
+				if ((seen = rung_store_seen(c->store, id)) < 0)
+					goto fail;
+				if (!seen) {
+					fmt_time(t, sizeof(t), an->time);
+					printf("- %s %s reopened [%s] on %s: %s%s%s\n", t, an->author, did,
+					       subject_of(c, nt->commit, subj, sizeof(subj)), d->text, an->text ? ": " : "",
+					       an->text ? an->text : "");
+					fresh++;
+				}
+				if (mark)
+					mark_seen(c, id, now, &failed, why, sizeof(why));
+			}
 		}
 	}
 	if (!fresh)
@@ -323,6 +345,7 @@ static int notes_sections(rung_vctx *c, int64_t now, const rung_vrow *rows, int 
 			fmt_time(t, sizeof(t), d->time);
 			printf("- [%s] %s (%s, %s): %s\n", did, subject_of(c, notes[i].commit, subj, sizeof(subj)), d->author, t,
 			       d->text);
+			answer_line(d); /* open again: the person's reopen, and what came before it */
 			open++;
 		}
 	}

@@ -250,7 +250,7 @@ int rung_cmd_compare(int argc, char **argv)
 	if (rung_opts_parse(&prc, &rung_opts_compare, &co, argc, argv, &nargs))
 		return prc;
 	if (nargs != 2) {
-		fprintf(stderr, "rung compare: needs two versions, A and B\n");
+		rung_cli_error("compare", RUNG_EXIT_USAGE, "needs two versions, A and B");
 		return rung_cli_usage("compare", 1);
 	}
 	double budget = co.budget;

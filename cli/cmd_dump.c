@@ -7,7 +7,9 @@
  * loaded as it is)
  *   reference.cu reference.ptx reference.cubin reference.sass reference.ptxas.log
  * into DIR (default <taskdir>/.rung/dumps/, or <taskdir>/.rung/dumps/<rev>/ for a
- * REV target read from git), printing each path written. Without
+ * REV target read from git), printing each path written. The kernel's and
+ * the reference's compile and SASS are kept by content in the repository's
+ * git directory (rung/cubin, rung/sass) and reused. Without
  * nvdisasm the .sass files are left out (said on stderr) and the exit code stays 0. */
 #include <errno.h>
 #include <stdbool.h>
@@ -22,6 +24,7 @@
 #include "core/fs.h"
 #include "gpu/compile.h"
 #include "gpu/nvdisasm.h"
+#include "gpu/sass_cache.h"
 #include "cli/cli.h"
 #include "app/task.h"
 
@@ -86,7 +89,10 @@ static int dump_one(const rung_task *t, bool reference, const dump_dir *out_dir,
 		return rc;
 
 	rung_compiled c;
-	int crc = rung_task_compile(&c, t, reference);
+	/* kept by content: a second dump of the same machine code (an MCP client
+	 * reading rung://dump/REV/FILE one file at a time) neither compiles nor
+	 * runs nvdisasm again (gpu/compile_cache.h, gpu/sass_cache.h) */
+	int crc = rung_task_compile_kept(&c, t, reference);
 	snprintf(name, sizeof(name), "%s", reference ? "reference.ptxas.log" : "ptxas.log");
 	const char *log = c.log ? c.log : "";
 	if ((rc = dump_file(out_dir, name, log, strlen(log))))
@@ -107,7 +113,8 @@ static int dump_one(const rung_task *t, bool reference, const dump_dir *out_dir,
 		goto done;
 
 	char *sass = NULL;
-	int src = rung_sass_from_cubin(&sass, c.cubin, c.cubin_len);
+	bool kept = false;
+	int src = rung_sass_from_cubin_kept(&sass, c.cubin, c.cubin_len, rung_task_gitdir(t), &kept);
 	if (src == RUNG_ENOTFOUND) {
 		*sass_missing = true;
 	} else if (src < 0) {

@@ -330,12 +330,10 @@ int rung_cmd_log(int argc, char **argv)
 	if (rung_opts_parse(&rc, &rung_opts_log, &lo, argc, argv, &nargs))
 		return rc;
 	if (lo.json + lo.csv + lo.plot > 1) {
-		fprintf(stderr, "rung log: --json, --csv and --plot: give one\n");
-		return RUNG_EXIT_USAGE;
+		return rung_cli_error("log", RUNG_EXIT_USAGE, "--json, --csv and --plot: give one");
 	}
 	if (lo.ascii && !lo.plot) {
-		fprintf(stderr, "rung log: --ascii goes with --plot\n");
-		return RUNG_EXIT_USAGE;
+		return rung_cli_error("log", RUNG_EXIT_USAGE, "--ascii goes with --plot");
 	}
 	int fmt = lo.json ? FMT_JSON : lo.csv ? FMT_CSV : FMT_TABLE, max = lo.max;
 	const char *range = lo.range;
@@ -351,9 +349,9 @@ int rung_cmd_log(int argc, char **argv)
 	int n;
 	int e = rung_vctx_rows(&rows, &n, &c, range, max);
 	if (e < 0) { /* a bad --rev range is the command line's (2); git or the store rung's own (5) */
-		fprintf(stderr, "rung log: %s\n", rung_error_last());
+		rc = rung_cli_error("log", rung_cli_exit_of(e), "%s", rung_error_last());
 		rung_vctx_close(&c);
-		return rung_cli_exit_of(e);
+		return rc;
 	}
 	if (lo.plot) {
 		rc = print_plot(&c, rows, n, range || max ? NULL : rows, lo.ascii);

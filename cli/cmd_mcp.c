@@ -41,6 +41,7 @@
 #include "core/inert.h"
 #include "core/lineread.h"
 #include "core/sass_excerpt.h"
+#include "app/profile_extra.h"
 #include "core/version.h"
 #include "cli/capture.h"
 #include "gpu/children.h"
@@ -596,9 +597,10 @@ static json_t *t_check(targs *t)
 	return r;
 }
 
-/* The SASS listing at path as an excerpt of about max bytes (core/sass_excerpt.h):
+/* The SASS listing at path as an excerpt of at most max bytes (core/sass_excerpt.h),
+ * the version's stored stall samples or counts choosing the hottest lines:
  * {path, bytes, offset 0, truncated, excerpt true, text}; NULL when unreadable. */
-static json_t *sass_excerpt(const char *path, size_t max)
+static json_t *sass_excerpt(targs *t, const char *path, size_t max)
 {
 	char *raw = NULL;
 	size_t n = 0;
@@ -607,7 +609,13 @@ static json_t *sass_excerpt(const char *path, size_t max)
 		return NULL;
 	}
 	bool cut = false;
-	char *ex = rung_sass_excerpt(raw, n, max, &cut);
+	rung_vctx_opts w;
+	where_of(t, &w);
+	int nh = 0;
+	const char *what = NULL, *rev = str_arg(t, "rev");
+	rung_sass_heat *heat = rung_profile_heat_load(&w, rev ? rev : "HEAD", &nh, &what);
+	char *ex = rung_sass_excerpt_hot(raw, n, max, heat, nh, what, &cut);
+	free(heat);
 	free(raw);
 	if (!ex)
 		return NULL;
@@ -675,10 +683,10 @@ static json_t *t_dump(targs *t)
 		for (size_t k = 0; k < sizeof(keep) / sizeof(keep[0]); k++) {
 			json_t *f;
 			/* the SASS from its start: an excerpt (line info once per line, the
-			 * tensor-core part when cut); a page at an offset: the bytes as written */
+			 * lines chosen by relevance when cut); a page at an offset: the bytes as written */
 			bool ex = !strcmp(keep[k][1], "sass") && offset == 0;
 			if (!strcmp(base, keep[k][0]) &&
-			    (f = ex ? sass_excerpt(abs, (size_t)max) : file_text(abs, (size_t)offset, (size_t)max)))
+			    (f = ex ? sass_excerpt(t, abs, (size_t)max) : file_text(abs, (size_t)offset, (size_t)max)))
 				json_object_set_new(st, keep[k][1], f);
 		}
 		if (!*nl)
@@ -742,7 +750,8 @@ static json_t *json_command(targs *t, const char *cmd, int (*fn)(int, char **), 
 		}
 		j = rows ? json_pack("{s:o}", "rows", rows) : NULL;
 	}
-	if (!j || !json_is_object(j)) {
+	const char *jst = json_string_value(json_object_get(j, "status")); /* --json's error object (rung_cli_json_error) */
+	if (!j || !json_is_object(j) || (jst && !strcmp(jst, "error"))) {
 		json_decref(j);
 		json_t *r = command_error(&c, cmd);
 		captured_clear(&c);
@@ -809,7 +818,9 @@ static json_t *t_stalls(targs *t)
 	if (err)
 		return err;
 	json_t *j = c.out ? last_json_line(c.out, c.nout, NULL) : NULL;
-	if (!j) {
+	const char *jst = json_string_value(json_object_get(j, "status"));
+	if (!j || (jst && !strcmp(jst, "error"))) { /* --json's error object: a bad task, an argument */
+		json_decref(j);
 		json_t *r = command_error(&c, "profile");
 		captured_clear(&c);
 		return r;

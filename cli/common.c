@@ -1,6 +1,7 @@
 /* What every command shares (cli/common.h). */
 #include "cli/common.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,6 +50,8 @@ int rung_cli_vctx_open(rung_vctx *c, const char *cmd, const rung_vctx_opts *o, u
 	 * reachable with an earlier spec (#28 D-2) */
 	bool spec = e == RUNG_EINVAL && !(o && o->spec_rev) && strstr(rung_error_last(), "rung.ini:");
 	int rc = rung_cli_fail(cmd, e);
+	if (rung_opts_json())
+		rung_cli_json_error(rc);
 	if (spec)
 		fprintf(stderr, "rung %s: to use the spec of an earlier commit meanwhile: rung %s --spec-rev REV (HEAD~1: "
 				"the one before)\n", cmd, cmd);
@@ -57,12 +60,28 @@ int rung_cli_vctx_open(rung_vctx *c, const char *cmd, const rung_vctx_opts *o, u
 
 void rung_cli_json_error(int rc)
 {
+	if (!rung_opts_json_error_first())
+		return; /* said already */
 	json_t *e = json_pack("{s:s,s:i,s:s}", "status", "error", "exit", rc, "error", rung_error_last());
 	char *js = e ? json_dumps(e, JSON_COMPACT | JSON_ENSURE_ASCII) : NULL;
 	if (js)
 		puts(js);
 	free(js);
 	json_decref(e);
+}
+
+int rung_cli_error(const char *cmd, int rc, const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "rung %s: %s\n", cmd, msg);
+	rung_error_set(rc == RUNG_EXIT_USAGE ? RUNG_EUSAGE : RUNG_EINVAL, "%s", msg);
+	if (rung_opts_json())
+		rung_cli_json_error(rc);
+	return rc;
 }
 
 /* No rung.ini where a command looked by default (no target, no --task): at
@@ -95,12 +114,18 @@ int rung_cli_task_load(rung_task *t, const char *cmd, const char *target, const 
 		rung_error_state st;
 		rung_error_save(&st);
 		int rc = several_tasks(cmd, w);
-		if (rc >= 0)
+		if (rc >= 0) {
+			if (rung_opts_json())
+				rung_cli_json_error(rc);
 			return rc;
+		}
 		st.code = e;
 		rung_error_restore(&st);
 	}
-	return rung_cli_fail(cmd, e);
+	int rc = rung_cli_fail(cmd, e);
+	if (rung_opts_json())
+		rung_cli_json_error(rc);
+	return rc;
 }
 
 int rung_cli_evaluate(rung_result *r, const rung_task *t, const rung_eval_opts *o, rung_compiled *kc,

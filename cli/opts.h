@@ -80,6 +80,13 @@ typedef struct {
  * true when it must return *rc now: after --help (RUNG_EXIT_OK) or after an
  * error was printed (RUNG_EXIT_USAGE). */
 bool rung_opts_parse(int *rc, const rung_opt_table *t, void *opts, int argc, char **argv, int *nargs);
+/* Whether the command line rung_opts_parse read last asked for --json (and
+ * the command has it): its errors are a JSON object on stdout too
+ * (rung_cli_json_error, printed once a command: rung_opts_json_error_first
+ * says whether this is the first). With --json, an error of the command line
+ * itself is printed so by rung_opts_parse. */
+bool rung_opts_json(void);
+bool rung_opts_json_error_first(void);
 
 /* "usage: rung check [--json] ... [TASKDIR]", the summary and one line per option. */
 void rung_opts_help(FILE *f, const rung_opt_table *t, const char *summary);
