@@ -528,6 +528,8 @@ int rung_eval_gpu(rung_result *r, rung_eval_info *info, rung_evaluator *ev, cons
 	int e = rung_evaluate_gpu(r, ev->w, &job, kc, t->reference.src ? rc : NULL, o->progress, o->ud);
 	if (e < 0)
 		return e;
+	if (cancelled(o)) /* its worker was killed for the cancel: that verdict is no result of the version's */
+		return rung_error_set(RUNG_ETIMEOUT, "cancelled");
 	if (rung_eval_store(r, info, ev, t, o) < 0)
 		rung_error_clear(); /* said in info->store_error */
 	else
