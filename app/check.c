@@ -87,6 +87,8 @@ int rung_check(rung_check_result *c, const rung_check_request *req)
 	c->sanitize_fresh = c->info.sanitize_fresh || !c->info.cached;
 	if (ev == &own)
 		rung_evaluator_detach(&own); /* the verdict first: the worker's CUDA teardown happens after it, unwaited */
+	else if (ev->w && !(req->cancel && *req->cancel))
+		rung_worker_prestart(ev->w); /* it died or faulted: a fresh one makes its context before the next check */
 	rung_store_close(store);
 	return c->err;
 }

@@ -41,7 +41,9 @@ typedef struct {
 	 * are used and kept. NULL: one is opened for this check (the worker starts
 	 * before the task loads, so that its CUDA context is made meanwhile) and
 	 * detached at the end. Never used for compile_only: a compile-only check
-	 * compiles for the spec's arch or sm_90 whoever asks. */
+	 * compiles for the spec's arch or sm_90 whoever asks. After a check whose
+	 * worker died or faulted (a sticky CUDA error ends it), a fresh worker is
+	 * started at once, unless the check was cancelled. */
 	rung_evaluator *warm;
 } rung_check_request;
 

@@ -57,8 +57,7 @@ cat >fault.cu <<'CU'
 // rung: grid = cdiv(N,16), cdiv(M,16); block = 16, 16
 extern "C" __global__ void sgemm(const float *A, const float *B, float *C, int M, int N, int K)
 {
-    float *p = nullptr;
-    p[threadIdx.x] = A[0];
+    ((volatile float *)0)[threadIdx.x] = A[0]; /* an illegal address: a sticky error that kills the context */
 }
 CU
 t0=$(date +%s.%N)
