@@ -60,6 +60,16 @@ extern "C" __global__ void sgemm(const float *A, const float *B, float *C, int M
     ((volatile float *)0)[threadIdx.x] = A[0]; /* an illegal address: a sticky error that kills the context */
 }
 CU
+# a kernel that spins about 1.5 s a launch (the GPU part's cancel lands inside it)
+cat >spin.cu <<'CU'
+// rung: grid = cdiv(N,16), cdiv(M,16); block = 16, 16
+extern "C" __global__ void sgemm(const float *A, const float *B, float *C, int M, int N, int K)
+{
+    long long t0 = clock64();
+    while (clock64() - t0 < 3000000000LL) {
+    }
+}
+CU
 t0=$(date +%s.%N)
 "$RUNG" check --compile-only slow.cu >/dev/null 2>&1 || fail "rung check --compile-only slow.cu exited $?"
 slow=$(python3 -c "import sys; print(float(sys.argv[2]) - float(sys.argv[1]))" "$t0" "$(date +%s.%N)")
@@ -150,11 +160,11 @@ if gpu:
         print("check HEAD after the fault: exit %r in %.2f s" % (res.get("_meta", {}).get("rung/exit"), time.time() - t0), flush=True)
         check(res.get("_meta", {}).get("rung/exit") == 0 and res.get("structuredContent", {}).get("status") == "ok",
               "check HEAD after the fault (%d): %r" % (k, text_of(res)[:400]))
-    # a GPU check cancelled mid-run: the worker is reset, the next one passes
+    # a GPU check cancelled inside a kernel launch: the worker is killed and replaced, the next one passes
     n[0] += 1
     gid = n[0]
-    send({"jsonrpc": "2.0", "id": gid, "method": "tools/call", "params": {"name": "check", "arguments": {"rev": "HEAD", "force": True, "budget": 5}}})
-    time.sleep(2.0)
+    send({"jsonrpc": "2.0", "id": gid, "method": "tools/call", "params": {"name": "check", "arguments": {"rev": "spin.cu"}}})
+    time.sleep(1.5)
     send({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": gid, "reason": "test"}})
     res = call({"rev": "HEAD", "force": True})
     check(res.get("_meta", {}).get("rung/exit") == 0, "check HEAD after a cancelled GPU check: %r" % text_of(res)[:400])
