@@ -143,7 +143,8 @@ res = call({"rev": "HEAD", "compile_only": True})
 took = time.time() - t0
 print("the call after a cancelled compile of %.1f s answered in %.2f s" % (slow, took), flush=True)
 check(not res.get("isError"), "the call after the cancelled compile: %r" % text_of(res)[:300])
-check(took < 0.6 * slow, "the call after a cancelled compile took %.2f s: it waited for NVRTC (%.1f s)" % (took, slow))
+# waited for, the compile would have had slow - 0.5 s to go before this call even began
+check(took < slow - 0.5, "the call after a cancelled compile took %.2f s: it waited for NVRTC (%.1f s)" % (took, slow))
 check(slow_id not in got, "the cancelled call was answered")
 
 if gpu:
