@@ -98,8 +98,7 @@ void rung_check_result_clear(rung_check_result *c)
 	rung_compiled_clear(&c->kc);
 	rung_compiled_clear(&c->rc);
 	rung_result_clear(&c->r);
-	if (c->loaded)
-		rung_task_clear(&c->task);
+	rung_task_clear(&c->task); /* also what a failed load left */
 	memset(c, 0, sizeof(*c));
 }
 
