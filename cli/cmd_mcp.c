@@ -110,7 +110,9 @@ static char served_root[PATH_MAX]; /* the repository (or directory) served, reso
  * waited for: NVRTC cannot be stopped inside a compile, so the thread that
  * runs it is left to finish the compile on its own (it then stops before the
  * GPU rungs, its answer dropped, and closes its evaluator), and a fresh worker
- * thread takes the queue at once.
+ * thread takes the queue at once. That is safe beside the next call because
+ * the check tool uses neither stdout nor stderr (the service prints nothing;
+ * its messages go out with say()) and shares nothing with the new thread.
  *
  * The warm evaluator (app/check.h): each worker thread keeps one (cur_warm),
  * opened at its first GPU check; its worker process, and so its CUDA context,
