@@ -78,6 +78,10 @@ typedef rung_vctx_opts rung_task_where;
  * repository need --task (the error lists them). An unknown target gives
  * RUNG_EXIT_USAGE with "not a task directory, file or git revision". */
 int rung_task_load_target(rung_task *out, const char *target, const rung_task_where *w);
+/* rung_task_load_target as every front end asks it (the CLI's commands, the
+ * MCP tools): with no target and no task named, at the root of a repository
+ * of several tasks, RUNG_EUSAGE with the tasks listed and "(--task DIR)". */
+int rung_task_resolve(rung_task *out, const char *target, const rung_task_where *w);
 
 /* Task t as a view of version v of session task vt in repository repo, with
  * the kernel source src read at v (rung_vtask_source): nothing is copied;

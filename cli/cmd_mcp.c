@@ -9,8 +9,10 @@
  *
  * Nothing but protocol reaches stdout: the descriptor is kept for the protocol
  * and fd 1 is pointed at stderr before anything runs, so a child (the worker,
- * ptxas, nvdisasm) or a stray write cannot corrupt the stream; each tool runs
- * the CLI command in this process with stdout and stderr captured to memory.
+ * ptxas, nvdisasm) or a stray write cannot corrupt the stream. The check tool
+ * calls the check service (app/check.h) as `rung check` does, with a warm
+ * evaluator whose worker keeps its CUDA context across calls; the other tools
+ * run the CLI command in this process with stdout and stderr captured to memory.
  *
  * Errors: a line that is not JSON is -32700, not a request object -32600 (a
  * batch too: batches were removed in 2025-06-18), an unknown method -32601,
@@ -20,9 +22,11 @@
  * message rung would print. The loop never exits on a bad request; it ends at
  * the end of stdin. */
 #define _GNU_SOURCE /* open_memstream */
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -45,7 +49,9 @@
 #include "core/version.h"
 #include "cli/capture.h"
 #include "gpu/children.h"
+#include "cli/check_view.h"
 #include "cli/cli.h"
+#include "app/check.h"
 #include "app/directives.h"
 #include "app/goal.h"
 #include "app/session.h"
@@ -101,11 +107,25 @@ static char served_root[PATH_MAX]; /* the repository (or directory) served, reso
  * thread may use those two FILEs: the main thread writes its own lines with
  * say()). notifications/cancelled drops a queued call, or, for the one
  * running, kills its children (the GPU worker, nvdisasm, ptxas) so that it
- * ends early, and drops its answer. */
+ * ends early, and drops its answer. A running check is abandoned instead of
+ * waited for: NVRTC cannot be stopped inside a compile, so the thread that
+ * runs it is left to finish the compile on its own (it then stops before the
+ * GPU rungs, its answer dropped, and closes its evaluator), and a fresh worker
+ * thread takes the queue at once. That is safe beside the next call because
+ * the check tool uses neither stdout nor stderr (the service prints nothing;
+ * its messages go out with say()) and shares nothing with the new thread.
+ *
+ * The warm evaluator (app/check.h): each worker thread keeps one (cur_warm),
+ * opened at its first GPU check; its worker process, and so its CUDA context,
+ * lives from call to call. A worker that died or faulted is replaced by a
+ * fresh one after the call (the service prestarts it), a cancelled call's is
+ * killed and replaced, and an abandoned thread's goes with the thread. */
 typedef struct job {
 	json_t *msg; /* owned */
 	json_t *id;  /* borrowed from msg */
 	bool cancelled;
+	volatile int stop; /* cancelled: the check service stops at its next phase */
+	bool abandoned;    /* under q_mu: a fresh thread serves the queue; this job's thread ends after it */
 	struct job *next;
 } job;
 
@@ -115,8 +135,10 @@ static pthread_cond_t q_cv = PTHREAD_COND_INITIALIZER;
 static job *q_head, *q_tail; /* under q_mu */
 static job *running;         /* under q_mu: the call the worker thread runs */
 static bool q_end;           /* under q_mu: no more calls */
-static pthread_t worker_th;
+static pthread_t worker_th;     /* the thread serving the queue now (main thread only) */
 static bool worker_on;
+static _Thread_local job *cur_job; /* the call this thread runs (NULL on the main thread) */
+static _Thread_local rung_evaluator *cur_warm; /* this thread's warm evaluator; NULL until its first GPU check */
 
 /* A line of the server's own on stderr (fd 2, never the stderr FILE), inert. */
 static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -133,13 +155,13 @@ static void say(const char *fmt, ...)
 
 /* ---- the protocol's output ------------------------------------------------ */
 
-/* True on the worker thread while the call it runs was cancelled: its answer is dropped. */
+/* True on a worker thread while the call it runs was cancelled: its answer is dropped. */
 static bool answer_dropped(void)
 {
-	if (!worker_on || !pthread_equal(pthread_self(), worker_th))
+	if (!cur_job)
 		return false;
 	pthread_mutex_lock(&q_mu);
-	bool drop = running && running->cancelled;
+	bool drop = cur_job->cancelled;
 	pthread_mutex_unlock(&q_mu);
 	return drop;
 }
@@ -555,45 +577,107 @@ static json_t *stop_of(targs *t)
 	return j ? j : json_null();
 }
 
+/* This thread's warm evaluator, opened now the first time (NULL when it
+ * cannot be: the check then opens one of its own). */
+static rung_evaluator *thread_warm(void)
+{
+	if (!cur_warm) {
+		rung_evaluator *e = calloc(1, sizeof(*e));
+		if (e && rung_check_warm_open(e) == 0)
+			cur_warm = e;
+		else
+			free(e);
+		rung_error_clear();
+	}
+	return cur_warm;
+}
+
+static void thread_warm_close(void)
+{
+	if (!cur_warm)
+		return;
+	rung_check_warm_close(cur_warm);
+	free(cur_warm);
+	cur_warm = NULL;
+}
+
+/* The check tool: the check service (app/check.h) with the arguments as its
+ * request, as `rung check` asks it; the text is the rung lines, the exit line
+ * and rung's messages (cli/check_view.h), the structured content the one JSON
+ * form (rung_check_to_json) with the stop state. */
 static json_t *t_check(targs *t)
 {
-	args_t a = {0};
-	arg(&a, "check");
-	arg(&a, "--lines-and-json");
-	if (bool_arg(t, "compile_only"))
-		arg(&a, "--compile-only");
-	if (bool_arg(t, "force"))
-		arg(&a, "--force");
+	rung_check_request req = {.budget_s = NAN};
+	where_of(t, &req.where);
+	const char *dir = str_arg(t, "dir");
+	req.target = str_arg(t, "rev");
+	if (req.target && positional_ok(t, "rev", req.target))
+		confined(t, "rev", req.target, dir ? dir : defaults.dir);
+	req.compile_only = bool_arg(t, "compile_only");
+	req.force = bool_arg(t, "force");
 	const char *seed = str_arg(t, "seed");
 	if (seed) {
-		arg(&a, "--seed");
-		arg(&a, seed);
+		char *end = NULL;
+		errno = 0;
+		unsigned long long x = strtoull(seed, &end, 0);
+		if (!isdigit((unsigned char)seed[0]) || *end || errno == ERANGE) { /* as --seed: no sign */
+			if (!t->why[0])
+				snprintf(t->why, sizeof(t->why),
+					 "argument 'seed': expected a non-negative integer (decimal or 0x hex), found '%.200s'", seed);
+		} else {
+			req.seed_set = true;
+			req.seed = x;
+		}
 	}
 	json_t *b = json_object_get(t->args, "budget");
-	char bud[64];
 	if (b && !json_is_null(b)) {
-		if (!json_is_number(b) && !t->why[0])
-			snprintf(t->why, sizeof(t->why), "argument 'budget': expected a number of seconds");
-		snprintf(bud, sizeof(bud), "%.17g", json_number_value(b));
-		arg(&a, "--budget");
-		arg(&a, bud);
+		double v = json_number_value(b);
+		if ((!json_is_number(b) || !(v > 0 && v <= 3600)) && !t->why[0]) /* as --budget: (0, 3600] */
+			snprintf(t->why, sizeof(t->why), "argument 'budget': expected a number of seconds above 0, at most 3600");
+		req.budget_s = v;
 	}
-	captured c;
-	json_t *err = run_tool(&c, t, &a, "check", rung_cmd_check, true);
-	if (err)
-		return err;
-	size_t nlines = 0;
-	json_t *j = c.out ? last_json_line(c.out, c.nout, &nlines) : NULL;
+	if (t->why[0]) {
+		char msg[1536];
+		snprintf(msg, sizeof(msg), "rung check: %s", t->why);
+		return tool_error("%s", msg);
+	}
+	req.warm = req.compile_only ? NULL : thread_warm();
+	req.cancel = cur_job ? &cur_job->stop : NULL;
+	rung_check_result c;
+	rung_check(&c, &req);
+	int code = rung_check_exit(&c);
+	char *said = NULL, *text = NULL;
+	size_t nsaid = 0, ntext = 0;
+	FILE *m = open_memstream(&said, &nsaid); /* what rung check says on stderr */
+	if (m) {
+		rung_check_print_before(m, &c);
+		rung_check_print_after(m, &c);
+		fclose(m);
+	}
+	if (nsaid) /* for the person watching the agent's log (fd 2: never the stderr FILE) */
+		say("%s", said);
 	json_t *r;
-	if (!j || !strcmp(json_string_value(json_object_get(j, "status")) ? json_string_value(json_object_get(j, "status")) : "", "error")) {
-		json_decref(j);
-		r = command_error(&c, "check");
+	if (!c.loaded) {
+		r = tool_result(inert_string(nsaid ? said : "rung check: failed\n", nsaid ? nsaid : 19, TEXT_MAX), NULL, true);
 	} else {
-		json_object_set_new(j, "stop", stop_of(t));
-		r = tool_result(summary_text(c.out, nlines, &c), j, false);
-		json_object_set_new(r, "_meta", json_pack("{s:i}", "rung/exit", c.rc));
+		m = open_memstream(&text, &ntext);
+		if (m) {
+			rung_check_print_lines(m, &c);
+			fprintf(m, "exit %d (%s)\n", code, exit_meaning(code));
+			if (nsaid)
+				fwrite(said, 1, nsaid, m);
+			fclose(m);
+		}
+		json_t *j = rung_check_to_json(&c);
+		if (j)
+			json_object_set_new(j, "stop", stop_of(t));
+		r = j ? tool_result(inert_string(text ? text : "", ntext, TEXT_MAX), j, false) : NULL;
 	}
-	captured_clear(&c);
+	if (r)
+		json_object_set_new(r, "_meta", json_pack("{s:i}", "rung/exit", code));
+	free(said);
+	free(text);
+	rung_check_result_clear(&c);
 	return r;
 }
 
@@ -1743,17 +1827,39 @@ static void *worker_main(void *arg)
 			continue;
 		}
 		running = j;
+		cur_job = j;
 		pthread_mutex_unlock(&q_mu);
 		if (!client_gone)
 			handle(j->msg);
 		rung_error_clear();
 		pthread_mutex_lock(&q_mu);
-		running = NULL;
+		bool gone = j->abandoned;
+		if (!gone)
+			running = NULL;
+		if (!gone && j->stop && cur_warm) {
+			/* cancelled: its worker was killed; a fresh one for the next call */
+			pthread_mutex_unlock(&q_mu);
+			rung_check_warm_reset(cur_warm);
+			pthread_mutex_lock(&q_mu);
+		}
+		cur_job = NULL;
 		json_decref(j->msg);
 		free(j);
+		if (gone)
+			break; /* abandoned: another thread has the queue */
 	}
 	pthread_mutex_unlock(&q_mu);
+	thread_warm_close();
 	return NULL;
+}
+
+/* A check running on the worker thread (a tools/call of check). */
+static bool is_check(const job *j)
+{
+	const char *m = json_string_value(json_object_get(j->msg, "method"));
+	json_t *params = json_object_get(j->msg, "params");
+	const char *tool = json_string_value(json_object_get(params, "name"));
+	return m && !strcmp(m, "tools/call") && tool && !strcmp(tool, "check");
 }
 
 /* notifications/cancelled: the queued call is dropped; the running one has
@@ -1770,7 +1876,17 @@ static void cancel(json_t *params)
 			j->cancelled = true;
 	if (running && json_equal(running->id, rid) && !running->cancelled) {
 		running->cancelled = true;
+		running->stop = 1;
 		kill_now = true;
+		/* a check may be inside NVRTC, which nothing stops: its thread is
+		 * left to it, and a fresh one serves the queue now */
+		pthread_t th;
+		if (worker_on && is_check(running) && pthread_create(&th, NULL, worker_main, NULL) == 0) {
+			running->abandoned = true;
+			running = NULL;
+			pthread_detach(worker_th);
+			worker_th = th;
+		}
 	}
 	pthread_mutex_unlock(&q_mu);
 	if (kill_now)
@@ -1917,6 +2033,7 @@ int rung_cmd_mcp(int argc, char **argv)
 	}
 	rung_line_reader_clear(&rd);
 	worker_stop();
+	thread_warm_close(); /* the main thread's, when the checks ran here */
 	mcp_end(end);
 	return end;
 }

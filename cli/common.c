@@ -84,44 +84,11 @@ int rung_cli_error(const char *cmd, int rc, const char *fmt, ...)
 	return rc;
 }
 
-/* No rung.ini where a command looked by default (no target, no --task): at
- * the root of a repository of several tasks that is a usage error naming
- * them, as the REV form says it (#28 D-17), not a missing file (exit 3). */
-static int several_tasks(const char *cmd, const rung_task_where *w)
-{
-	char *ini = rung_path_join(w && w->dir ? w->dir : ".", "rung.ini");
-	bool none = ini && access(ini, F_OK) != 0;
-	free(ini);
-	rung_repo *repo = NULL;
-	if (!none || rung_repo_open(&repo, w && w->dir ? w->dir : ".") < 0)
-		return -1;
-	char *tdir = NULL;
-	int e = rung_repo_pick_task(&tdir, repo, NULL);
-	free(tdir);
-	rung_repo_free(repo);
-	if (e != RUNG_EINVAL)
-		return -1;
-	fprintf(stderr, "rung %s: %s (--task DIR)\n", cmd, rung_error_last());
-	return RUNG_EXIT_USAGE;
-}
-
 int rung_cli_task_load(rung_task *t, const char *cmd, const char *target, const rung_task_where *w)
 {
-	int e = rung_task_load_target(t, target, w);
+	int e = rung_task_resolve(t, target, w);
 	if (e == 0)
 		return RUNG_EXIT_OK;
-	if (!target && !(w && w->task)) {
-		rung_error_state st;
-		rung_error_save(&st);
-		int rc = several_tasks(cmd, w);
-		if (rc >= 0) {
-			if (rung_opts_json())
-				rung_cli_json_error(rc);
-			return rc;
-		}
-		st.code = e;
-		rung_error_restore(&st);
-	}
 	int rc = rung_cli_fail(cmd, e);
 	if (rung_opts_json())
 		rung_cli_json_error(rc);

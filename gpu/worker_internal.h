@@ -59,12 +59,6 @@ int rung__worker_exchange(rung_worker *w, json_t *hdr, const rung_blob *blobs, i
 			  rung_progress_fn cb, void *ud, rung_exchange *ex);
 void rung__exchange_clear(rung_exchange *ex);
 
-/* Compiles candidate and reference into kc/rc and fills out's compile rung.
- * Returns 0 when both compiled, 1 when a verdict was set (compile FAILED, or
- * reference failure on the run rung), negative on rung's own errors. */
-int rung__compile_pair(rung_result *out, rung_compiled *kc, rung_compiled *rc, const rung_job *job, const char *arch,
-		       rung_progress_fn cb, void *ud, char **ref_src_owned);
-
 /* Inactivity deadline: job->deadline_s, else $RUNG_DEADLINE, else 10 s. */
 double rung__deadline_s(const rung_job *job);
 
