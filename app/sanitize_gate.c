@@ -291,11 +291,15 @@ int rung_gate_batch(rung_gate_report *rep, rung_evaler *e, rung_gate_event_fn on
 			rung_vrows_free(rows, n);
 			return 0;
 		}
+		/* where it cannot run, no start is announced */
+		char why[512] = "";
+		bool can = (e->env.valid || e->pool) && !rung_gate_unavailable(why, sizeof(why));
+		if (!can && !why[0])
+			snprintf(why, sizeof(why), "no GPU");
 		rung_gate_event ev = {.kind = RUNG_GATE_EV_START, .v = &rows[cand].v, .median_ms = rows[cand].result->bench.median,
 				      .tools = tools};
-		if (on_event)
+		if (on_event && can)
 			on_event(ud, &ev);
-		char why[512];
 		bool reused = false;
 		int st = rung_gate_run(rows[cand].result, e, &rows[cand].v, rows, n, progress, ud, why, sizeof(why), &reused);
 		if (st < 0) {

@@ -30,13 +30,14 @@
  * one fails and the next fastest becomes the candidate. */
 #define RUNG_GATE_MAX_TRIES 4
 
-/* The gate states: id, name (JSON `sanitize_state`, the views). */
+/* The gate states: id, name (JSON `sanitize_state`; the views' words come
+ * from rung_gate_describe). */
 #define RUNG_GATE_LIST(_) \
-	_(NA, "n/a")                     /* not a candidate: not passed, or not timed */ \
-	_(NOT_SANITIZED, "not sanitized") /* passed, no run with every gate tool yet */ \
+	_(NA, "none")                    /* not a candidate: not passed, or not timed */ \
+	_(NOT_SANITIZED, "not-sanitized") /* passed, no run with every gate tool yet */ \
 	_(SANITIZING, "sanitizing")       /* the run is going on (a front end's background job) */ \
 	_(SANITIZED, "sanitized")         /* passed the run with every gate tool */ \
-	_(FAILED, "sanitize failed")      /* the run found something: not best */ \
+	_(FAILED, "failed")               /* the run found something: not best */ \
 	_(UNSANITIZED, "unsanitized")     /* the run cannot happen here (no compute-sanitizer, no GPU) */
 
 typedef enum {

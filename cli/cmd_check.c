@@ -134,8 +134,13 @@ static bool print_gpu_line(const rung_result *r, const rung_spec *spec, rung_ste
 	fclose(m);
 	if (done && len && buf[len - 1] == '\n')
 		buf[--len] = 0;
-	if (done)
-		printf("%s (cached)\n", buf);
+	if (done) { /* after the rung's own line; the sanitize rung's detail lines follow it */
+		char *nl = strchr(buf, '\n');
+		if (nl)
+			printf("%.*s (cached)%s\n", (int)(nl - buf), buf, nl);
+		else
+			printf("%s (cached)\n", buf);
+	}
 	free(buf);
 	return done;
 }

@@ -14,6 +14,7 @@
 #include "core/roofline_guard.h"
 #include "core/timing.h"
 #include "gpu/sanitize.h"
+#include "app/sanitize_gate.h"
 #include "cli/cli.h"
 #include "core/sass.h"
 #include "gpu/nvdisasm.h"
@@ -149,6 +150,26 @@ static void print_sanitize(FILE *f, const rung_result *r)
 {
 	const rung_step *st = &r->steps[RUNG_STEP_SANITIZE];
 	fprintf(f, "[sanitize] %s%s%s\n", rung_status_name(st->status), st->reason[0] ? " " : "", st->reason);
+	if (st->status == RUNG_S_OK || st->status == RUNG_S_FAILED) {
+		/* its reach and its cost, tool by tool (docs/CHECKS.md "At the benchmark shape") */
+		char note[600], cost[600];
+		rung_gate_bench_note(note, sizeof(note), r);
+		if (note[0])
+			fprintf(f, "[sanitize]   benchmark shape: %s\n", note);
+		size_t o = 0;
+		cost[0] = 0;
+		for (int t = 0; t < RUNG_NSAN_TOOLS && o < sizeof(cost); t++) {
+			if (!(r->sanitize_tools & RUNG_SAN_BIT(t)) || !(r->sanitize_ms[t] > 0))
+				continue;
+			o += (size_t)snprintf(cost + o, sizeof(cost) - o, "%s%s %.2f s", o ? ", " : "",
+					      rung_san_tool_name((rung_san_tool)t), r->sanitize_ms[t] / 1000);
+			if (o < sizeof(cost) && r->sanitize_bench_ms[t] > 0)
+				o += (size_t)snprintf(cost + o, sizeof(cost) - o, " + %.2f s at the benchmark shape",
+						      r->sanitize_bench_ms[t] / 1000);
+		}
+		if (cost[0])
+			fprintf(f, "[sanitize]   cost: %s\n", cost);
+	}
 	if (st->status != RUNG_S_FAILED)
 		return;
 	/* the reason is the first finding in the kernels; the others follow */
