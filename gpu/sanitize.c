@@ -385,7 +385,8 @@ int rung_sanitize_version(rung_result *out, const rung_job *job, const rung_comp
 		/* the benchmark shape: a code path of its own must be sanitized too */
 		if (same) {
 			out->sanitize_bench[t] = RUNG_SANB_SAME;
-		} else if (has_candidate_finding(out, (rung_san_tool)t)) {
+		} else if (has_candidate_finding(out, (rung_san_tool)t) || incomplete[0]) {
+			/* FAILED already: another run would not change the verdict */
 			out->sanitize_bench[t] = RUNG_SANB_NOT_NEEDED;
 		} else if (!(limit > 0)) {
 			out->sanitize_bench[t] = RUNG_SANB_OFF;

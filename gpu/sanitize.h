@@ -54,7 +54,7 @@ int rung_sanitize_argv(const char **argv, int max, char *store, size_t storelen,
  * bench, with a deadline of $RUNG_DEADLINE or 120 s; its report is parsed and
  * the findings added (rung_result_sanitize_add); then, unless the smallest
  * shape is the benchmark shape, that run already found something in the
- * candidate, or the limit is 0, a second worker under the same tool runs the
+ * candidate or was incomplete (the rung FAILS either way), or the limit is 0, a second worker under the same tool runs the
  * benchmark shape (one seed, normal inputs, no bench) with the cost limit as
  * its deadline; its new findings are added. Each run's wall time and how the
  * benchmark shape was covered go into out (sanitize_ms, sanitize_bench_ms,
