@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/err.h"
+#include "core/rng.h"
 #include "gpu/sanitize.h"
 #include "app/evaluate.h"
 #include "app/task.h"
@@ -262,6 +263,44 @@ int rung_gate_run(rung_result *r, rung_evaler *e, const rung_version *v, const r
 			rung_error_clear(); /* that one stays unsanitized; this one is stored */
 	}
 	return (int)rung_gate_of(r, tools);
+}
+
+int rung_gate_task(rung_result *r, rung_gate_state *state, rung_evaluator *ev, const rung_task *t,
+		   rung_progress_fn progress, void *ud, char *why, size_t whylen)
+{
+	rung_result_init(r);
+	why[0] = 0;
+	unsigned tools = rung_gate_tools(t->spec);
+	rung_eval_opts o = {.sanitize_set = true, .sanitize = tools, .progress = progress, .ud = ud};
+	if (rung_eval_lookup(r, ev, t, &o) != 1) { /* not stored: a result of its own */
+		r->steps[RUNG_STEP_COMPILE].status = RUNG_S_OK;
+		r->run_dims = t->spec->dims;
+		r->base_seed = rung_seed_fresh();
+	}
+	if (covers_ok(r, tools)) {
+		*state = r->steps[RUNG_STEP_SANITIZE].status == RUNG_S_OK ? RUNG_GATE_SANITIZED : RUNG_GATE_FAILED;
+		return 0;
+	}
+	if (!rung_evaluator_env(ev)) {
+		snprintf(why, whylen, "no GPU");
+		*state = RUNG_GATE_UNSANITIZED;
+		return 0;
+	}
+	if (rung_gate_unavailable(why, whylen)) {
+		*state = RUNG_GATE_UNSANITIZED;
+		return 0;
+	}
+	int e = rung_eval_sanitize(r, NULL, ev, t, &o, NULL, NULL);
+	if (e < 0)
+		return e;
+	rung_status st = r->steps[RUNG_STEP_SANITIZE].status;
+	if (st == RUNG_S_SKIPPED) {
+		snprintf(why, whylen, "%s", r->steps[RUNG_STEP_SANITIZE].reason);
+		*state = RUNG_GATE_UNSANITIZED;
+	} else {
+		*state = st == RUNG_S_OK ? RUNG_GATE_SANITIZED : RUNG_GATE_FAILED;
+	}
+	return 0;
 }
 
 int rung_gate_batch(rung_gate_report *rep, rung_evaler *e, rung_gate_event_fn on_event, rung_progress_fn progress,

@@ -104,6 +104,15 @@ void rung_gate_pick_rows(rung_gate_pick *out, const rung_vrow *rows, int n, unsi
 int rung_gate_run(rung_result *r, rung_evaler *e, const rung_version *v, const rung_vrow *rows, int nrows,
 		  rung_progress_fn progress, void *ud, char *why, size_t whylen, bool *reused);
 
+/* The gate for one task version outside a batch (`rung compare`'s FASTER
+ * side): its stored result in ev's store when there is one (then the run is
+ * stored with it), else a result holding only its compile rung; the gate's
+ * tools it lacks run now (ev's device; the task compiled here). *state: the
+ * state after it (UNSANITIZED with why: it cannot run here). r is
+ * initialised here; the caller clears it. Returns 0 or negative. */
+int rung_gate_task(rung_result *r, rung_gate_state *state, rung_evaluator *ev, const rung_task *t,
+		   rung_progress_fn progress, void *ud, char *why, size_t whylen);
+
 /* What the batch step did, for the caller to show. */
 typedef enum { RUNG_GATE_EV_START, RUNG_GATE_EV_DONE } rung_gate_event_kind;
 typedef struct {
