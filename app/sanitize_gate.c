@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <jansson.h>
+
 #include "core/err.h"
 #include "core/rng.h"
 #include "gpu/sanitize.h"
@@ -359,4 +361,44 @@ int rung_gate_batch(rung_gate_report *rep, rung_evaler *e, rung_gate_event_fn on
 			on_event(ud, &ev);
 		rung_vrows_free(rows, n);
 	}
+}
+
+void *rung_gate_best_json(rung_vctx *c)
+{
+	rung_vrow *rows = NULL;
+	int n = 0;
+	if (rung_vctx_rows(&rows, &n, c, NULL, 0) < 0) {
+		rung_error_clear();
+		return json_null();
+	}
+	unsigned tools = rung_gate_tools(c->task.spec);
+	char why[128] = "";
+	bool unavail = rung_gate_unavailable(why, sizeof(why));
+	rung_gate_pick p;
+	rung_gate_pick_rows(&p, rows, n, tools);
+	json_t *j = json_null();
+	char d[700];
+	if (p.best >= 0) {
+		const rung_result *r = rows[p.best].result;
+		rung_gate_state st = rung_gate_of(r, tools);
+		if (st == RUNG_GATE_NOT_SANITIZED && unavail)
+			st = RUNG_GATE_UNSANITIZED;
+		rung_gate_describe(d, sizeof(d), r, tools, unavail ? why : NULL);
+		j = json_pack("{s:s,s:s,s:s,s:b,s:s}", "version", rows[p.best].v.id, "short", rows[p.best].v.short_id, "state",
+			      rung_gate_name(st), "provisional", p.provisional, "detail", d);
+		json_t *pend = json_null();
+		if (j && p.pending) {
+			const rung_result *cr = rows[p.candidate].result;
+			rung_gate_state cs = rung_gate_of(cr, tools);
+			if (cs == RUNG_GATE_NOT_SANITIZED && unavail)
+				cs = RUNG_GATE_UNSANITIZED;
+			rung_gate_describe(d, sizeof(d), cr, tools, unavail ? why : NULL);
+			pend = json_pack("{s:s,s:s,s:s,s:s}", "version", rows[p.candidate].v.id, "short", rows[p.candidate].v.short_id,
+					 "state", rung_gate_name(cs), "detail", d);
+		}
+		if (j)
+			json_object_set_new(j, "pending", pend ? pend : json_null());
+	}
+	rung_vrows_free(rows, n);
+	return j ? j : json_null();
 }

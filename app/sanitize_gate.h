@@ -113,6 +113,12 @@ int rung_gate_run(rung_result *r, rung_evaler *e, const rung_version *v, const r
 int rung_gate_task(rung_result *r, rung_gate_state *state, rung_evaluator *ev, const rung_task *t,
 		   rung_progress_fn progress, void *ud, char *why, size_t whylen);
 
+/* The recommended version of c's task under the gate as JSON, for the MCP
+ * brief's structured content: {"version", "short", "state", "provisional",
+ * "detail", "pending": {"version", "short", "state", "detail"} or null};
+ * null when no version has passed. A new reference (json_t *). */
+void *rung_gate_best_json(rung_vctx *c);
+
 /* What the batch step did, for the caller to show. */
 typedef enum { RUNG_GATE_EV_START, RUNG_GATE_EV_DONE } rung_gate_event_kind;
 typedef struct {
