@@ -10,6 +10,11 @@
  * then also takes the versions whose stored result lacks it. A sanitize rung
  * SKIPPED (no compute-sanitizer) makes the exit code 4.
  *
+ * After the versions, the fastest passing version of the task is sanitized
+ * before it is recommended (app/sanitize_gate.h, rung_gate_batch): not with
+ * --compile-only or --no-sanitize; a failure is a second line for that
+ * version and exit 1; the best, sanitized or provisional, is said on stderr.
+ *
  * Versions reach the GPU one at a time (one GPU, and timings must not share it),
  * but their compiles overlap: --jobs N (default: the cores + 1, at most 17) runs N-1 NVRTC compile threads
  * ahead of the version on the GPU (rung_evaler_run_all, app/pipeline.c);
