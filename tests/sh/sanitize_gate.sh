@@ -158,6 +158,23 @@ t "provisional: brief says so" grep -qxF "sanitize: unsanitized (no compute-sani
 t "provisional: log says so" grep -qE "^best: [0-9a-f]{7} provisional: unsanitized \(no compute-sanitizer\)$" <<<"$(RUNG_COMPUTE_SANITIZER=none "$RUNG" log 2>&1)"
 t "provisional: log --json" grep -qF '"sanitize_state":"unsanitized"' <<<"$(RUNG_COMPUTE_SANITIZER=none "$RUNG" log --json 2>/dev/null | tr -d ' \n')"
 
+# the same store once compute-sanitizer is there: nothing to evaluate, but the best is sanitized
+clean
+: > "$T/argv.txt"
+out=$("$RUNG" eval 2>"$T/err"); rc=$?
+cat "$T/err"
+t "later: nothing to evaluate" grep -q "nothing to evaluate" <<<"$out"
+t "later: the best sanitized now" grep -qE "^rung eval: best [0-9a-f]{7} \(sanitized\)$" "$T/err"
+t "later: 3 tools x 2 shapes" [ "$(runs)" = 6 ]
+t "later: exit 0" [ "$rc" = 0 ]
+commit_code "faster_later"
+later=$(git rev-parse --short=7 HEAD)
+echo 0.75 > "$T/medians"
+: > "$T/argv.txt"
+"$RUNG" eval --no-sanitize >/dev/null 2>&1
+t "--no-sanitize: no gate" [ "$(runs)" = 0 ]
+t "--no-sanitize: the faster one is not best" grep -qE "^best: [0-9a-f]{7} sanitized .*; faster, not recommended until it passes the sanitizer: $later \(not sanitized\)$" <<<"$("$RUNG" log 2>&1)"
+
 # 7. the cost limit at the benchmark shape: past it, said and recorded, not a failure
 clean
 touch "$T/slow"
