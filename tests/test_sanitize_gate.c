@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "app/goal.h"
 #include "app/sanitize_gate.h"
 #include "harness.h"
 #include "tui/model/model.h"
@@ -158,10 +159,40 @@ static void t_describe(void)
 	free(r);
 }
 
+/* The stop rule's best (app/goal.c) follows the gate: the fastest sanitized
+ * version when one is, else the fastest. */
+static void t_goal_best(void)
+{
+	rung_result *slow = timed(2.0), *fast = timed(1.0);
+	rung_goal_version v[2];
+	memset(v, 0, sizeof(v));
+	v[0].r = slow;
+	snprintf(v[0].short_id, sizeof(v[0].short_id), "aaaaaaa");
+	v[1].r = fast;
+	snprintf(v[1].short_id, sizeof(v[1].short_id), "bbbbbbb");
+	rung_goal_status s;
+	CHECK_INT(rung_goal_compute(&s, NULL, RUNG_DT_F32, v, 2, NULL, NULL), 0);
+	CHECK_INT(s.best, 1); /* nothing sanitized: the fastest */
+	rung_goal_status_clear(&s);
+	sanitized(slow, GATE, RUNG_S_OK, "no findings");
+	CHECK_INT(rung_goal_compute(&s, NULL, RUNG_DT_F32, v, 2, NULL, NULL), 0);
+	CHECK_INT(s.best, 0); /* the sanitized one */
+	rung_goal_status_clear(&s);
+	sanitized(fast, GATE, RUNG_S_OK, "no findings");
+	CHECK_INT(rung_goal_compute(&s, NULL, RUNG_DT_F32, v, 2, NULL, NULL), 0);
+	CHECK_INT(s.best, 1);
+	rung_goal_status_clear(&s);
+	rung_result_clear(slow);
+	free(slow);
+	rung_result_clear(fast);
+	free(fast);
+}
+
 int main(void)
 {
 	T_RUN(t_states);
 	T_RUN(t_pick);
 	T_RUN(t_describe);
+	T_RUN(t_goal_best);
 	return t_done();
 }
