@@ -102,6 +102,11 @@ t "log --json: cost per tool" grep -qE '"sanitize_cost":\{"bench_limit_s":60(\.0
 log=$("$RUNG" log 2>&1)
 t "log: best line" grep -qxF "best: $fastest sanitized (memcheck, racecheck, synccheck; benchmark shape covered)" <<<"$log"
 
+mcp=$(printf '%s\n' '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}' \
+	'{"jsonrpc":"2.0","method":"notifications/initialized"}' \
+	'{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"brief","arguments":{}}}' | "$RUNG" mcp 2>/dev/null | tr -d ' \n')
+t "mcp brief: best structured" grep -qF "\"best\":{\"version\":\"$(git rev-parse HEAD)\",\"short\":\"$fastest\",\"state\":\"sanitized\",\"provisional\":false" <<<"$mcp"
+
 # 2. nothing new to run: the gate does not run again
 : > "$T/argv.txt"
 "$RUNG" eval 2>"$T/err" >/dev/null
