@@ -91,76 +91,6 @@ static void print_stats(const eval_tally *t, int nv, double wall_s, int jobs, bo
 		       !gpu ? "no GPU" : nv == t->noop + t->cached ? "nothing ran on the GPU" : "CUPTI absent");
 }
 
-/* ---- the sanitize gate after the batch (app/sanitize_gate.h) ---- */
-
-typedef struct {
-	char last[96]; /* the tool part of the last progress line (not a terminal) */
-	const rung_version *v;
-} gate_progress;
-
-static void gate_progress_fn(void *ud, rung_step_id step, double frac, const char *msg)
-{
-	gate_progress *g = ud;
-	(void)step;
-	(void)frac;
-	const char *m = msg ? msg : "";
-	if (isatty(STDERR_FILENO)) {
-		rung_cli_tty_status("sanitize %s: %s", g->v ? g->v->short_id : "", m);
-		return;
-	}
-	size_t k = strcspn(m, ":");
-	if (k >= sizeof(g->last))
-		k = sizeof(g->last) - 1;
-	if (strncmp(g->last, m, k) || g->last[k]) {
-		memcpy(g->last, m, k);
-		g->last[k] = 0;
-		fprintf(stderr, "rung eval: sanitize %s: %s\n", g->v ? g->v->short_id : "", g->last);
-	}
-}
-
-/* One tool's cost: "racecheck 1.2 s + 3.4 s at the benchmark shape" */
-static void tool_costs(char *buf, size_t len, const rung_result *r)
-{
-	size_t o = 0;
-	buf[0] = 0;
-	for (int t = 0; t < RUNG_NSAN_TOOLS && o < len; t++) {
-		if (!(r->sanitize_tools & RUNG_SAN_BIT(t)) || !(r->sanitize_ms[t] > 0))
-			continue;
-		o += (size_t)snprintf(buf + o, len - o, "%s%s %.1f s", o ? ", " : "", rung_san_tool_name((rung_san_tool)t),
-				      r->sanitize_ms[t] / 1000);
-		if (o < len && r->sanitize_bench_ms[t] > 0)
-			o += (size_t)snprintf(buf + o, len - o, " + %.1f s at the benchmark shape%s", r->sanitize_bench_ms[t] / 1000,
-					      r->sanitize_bench[t] == RUNG_SANB_OVER ? " (over the limit)" : "");
-	}
-}
-
-static void gate_event(void *ud, const rung_gate_event *ev)
-{
-	gate_progress *g = ud;
-	rung_cli_progress_clear();
-	if (ev->kind == RUNG_GATE_EV_START) {
-		g->v = ev->v;
-		g->last[0] = 0;
-		char tl[128];
-		rung_san_tools_format(tl, sizeof(tl), ev->tools);
-		fprintf(stderr, "rung eval: sanitizing %s before it is recommended (the fastest passing version, %.4g ms): %s\n",
-			ev->v->short_id, ev->median_ms, tl);
-		return;
-	}
-	char d[700], cost[400];
-	rung_gate_describe(d, sizeof(d), ev->r, ev->tools, ev->state == RUNG_GATE_UNSANITIZED ? ev->why : NULL);
-	if (ev->state == RUNG_GATE_UNSANITIZED) {
-		fprintf(stderr, "rung eval: %s: unsanitized (%s)\n", ev->v->short_id, ev->why);
-		return;
-	}
-	tool_costs(cost, sizeof(cost), ev->r);
-	fprintf(stderr, "rung eval: %s: %s%s%s%s%s\n", ev->v->short_id, d, ev->reused ? " (the run of the same machine code)" : "",
-		cost[0] ? "; " : "", cost, ev->state == RUNG_GATE_FAILED ? "; not best" : "");
-	/* on stdout too: a verdict changed after the version's line */
-	if (ev->state == RUNG_GATE_FAILED)
-		printf("%-8s sanitize FAILED: %s  (not best)\n", ev->v->short_id, ev->r->steps[RUNG_STEP_SANITIZE].reason);
-}
-
 typedef struct {
 	bool all, missing, compile_only, stats;
 	const char *workers;
@@ -321,28 +251,10 @@ int rung_cmd_eval(int argc, char **argv)
 		print_stats(&tally, nv, rung_now_s() - t0, jobs, ev.env.valid || tally.pooled_gpu);
 	/* no version recommended before it passed the sanitizer: the would-be best
 	 * is sanitized now (once per machine code; --no-sanitize leaves it) */
-	rung_gate_report grep_ = {0};
-	if (!rc && gate && (nv || gate_only)) {
-		gate_progress gp = {{0}, NULL};
-		double g0 = rung_now_s();
-		if (rung_gate_batch(&grep_, &ev, gate_event, gate_progress_fn, &gp) < 0) {
-			rung_cli_progress_clear();
-			fprintf(stderr, "rung eval: sanitize before best: %s\n", rung_error_last());
-			rc = RUNG_EXIT_INTERNAL;
-		}
-		rung_cli_progress_clear();
-		if (grep_.ran && eo.stats)
-			printf("stats: sanitize before best: %d version(s) in %.2f s\n", grep_.ran, rung_now_s() - g0);
-		tally.failed += grep_.failed;
-		if (grep_.pick.best >= 0 && !rc) {
-			if (grep_.pick.provisional)
-				fprintf(stderr, "rung eval: best %s is provisional: %s%s%s\n", grep_.best_short,
-					grep_.why[0] ? "unsanitized (" : "not sanitized", grep_.why, grep_.why[0] ? ")" : "");
-			else
-				fprintf(stderr, "rung eval: best %s (sanitized)%s\n", grep_.best_short,
-					grep_.pick.pending ? "; a faster version is not sanitized yet" : "");
-		}
-	}
+	int gate_failed = 0;
+	if (!rc && gate && (nv || gate_only) && rung_cli_gate_batch(&ev, "eval", eo.stats, &gate_failed) < 0)
+		rc = RUNG_EXIT_INTERNAL;
+	tally.failed += gate_failed;
 	for (int k = 0; pooled && eo.stats && k < pool.n; k++)
 		printf("stats: worker %s: %d job(s), %d lost, busy %.2f s%s\n", pool.m[k].label, pool.m[k].done,
 		       pool.m[k].lost, pool.m[k].busy_s, pool.m[k].retired ? ", retired" : "");
