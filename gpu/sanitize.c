@@ -118,8 +118,9 @@ static void wrap_progress(void *ud, rung_step_id step, double frac, const char *
 	p->cb(p->ud, RUNG_STEP_SANITIZE, (p->index + f) / p->count, m);
 }
 
-/* Why the job under the sanitizer did not go through its cases, or "". */
-static void job_stopped(char *buf, size_t len, const rung_result *r)
+/* Why the job under the sanitizer did not go through its cases, or "". The
+ * run at the benchmark shape (bench) has no reference and so no metric. */
+static void job_stopped(char *buf, size_t len, const rung_result *r, bool bench)
 {
 	buf[0] = 0;
 	for (int s = RUNG_STEP_RUN; s <= RUNG_STEP_CHECK; s++)
@@ -127,7 +128,7 @@ static void job_stopped(char *buf, size_t len, const rung_result *r)
 			sfmt(buf, len, "%s: %s", rung_step_name((rung_step_id)s), r->steps[s].reason);
 			return;
 		}
-	if (r->nmetrics == 0)
+	if (r->nmetrics == 0 && !bench)
 		sfmt(buf, len, "no case ran to the end");
 }
 
@@ -274,7 +275,7 @@ static int run_tool(tool_ctx *c, rung_san_tool t, bool bench, double deadline, c
 	free(text);
 	add_new_findings(out, rep);
 	char why[400];
-	job_stopped(why, sizeof(why), &tmp);
+	job_stopped(why, sizeof(why), &tmp, bench);
 	if (bench && killed && !rep->tool_error[0]) {
 		*over = true; /* past the cost limit: what it found so far is kept, the rest not covered */
 	} else if (!incomplete[0]) {
