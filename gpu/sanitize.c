@@ -153,19 +153,26 @@ double rung_sanitize_bench_limit_s(void)
 /* Adds rep's findings that out does not hold yet (the same tool, kind, place,
  * kernel and message: the bench-shape run repeats what the check-shape run
  * found), so that a finding is listed once. */
-static void add_new_findings(rung_result *out, rung_san_report *rep)
+static void add_new_findings(rung_result *out, rung_san_report *rep, bool bench)
 {
 	int k = 0;
 	for (int i = 0; i < rep->n; i++) {
-		const rung_san_finding *f = &rep->f[i];
+		rung_san_finding *f = &rep->f[i];
 		bool seen = false;
 		for (int j = 0; j < out->nsanitize && !seen; j++) {
 			const rung_san_finding *g = &out->sanitize[j];
 			seen = g->tool == f->tool && g->kind == f->kind && g->where == f->where && g->line == f->line &&
 			       !strcmp(g->file, f->file) && !strcmp(g->kernel, f->kernel) && !strcmp(g->message, f->message);
 		}
-		if (!seen)
-			rep->f[k++] = *f;
+		if (seen)
+			continue;
+		if (bench && f->where != RUNG_SANW_HOST) { /* found only there: said so */
+			size_t m = strlen(f->message);
+			const char *tail = " (at the benchmark shape)";
+			if (m + strlen(tail) < sizeof(f->message))
+				memcpy(f->message + m, tail, strlen(tail) + 1);
+		}
+		rep->f[k++] = *f;
 	}
 	rep->n = k;
 	rung_result_sanitize_add(out, rep);
@@ -273,7 +280,7 @@ static int run_tool(tool_ctx *c, rung_san_tool t, bool bench, double deadline, c
 	}
 	rung_san_parse(rep, t, text, len, c->names);
 	free(text);
-	add_new_findings(out, rep);
+	add_new_findings(out, rep, bench);
 	char why[400];
 	job_stopped(why, sizeof(why), &tmp, bench);
 	if (bench && killed && !rep->tool_error[0]) {
