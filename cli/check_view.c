@@ -72,8 +72,13 @@ static bool print_gpu_line(FILE *f, const rung_result *r, const rung_spec *spec,
 	fclose(m);
 	if (done && len && buf[len - 1] == '\n')
 		buf[--len] = 0;
-	if (done)
-		fprintf(f, "%s (cached)\n", buf);
+	if (done) { /* after the rung's own line; the sanitize rung's detail lines follow it */
+		char *nl = strchr(buf, '\n');
+		if (nl)
+			fprintf(f, "%.*s (cached)%s\n", (int)(nl - buf), buf, nl);
+		else
+			fprintf(f, "%s (cached)\n", buf);
+	}
 	free(buf);
 	return done;
 }

@@ -27,6 +27,7 @@
 #include "cli/cli.h"
 #include "app/suspects.h"
 #include "app/goal.h"
+#include "app/sanitize_gate.h"
 #include "app/session.h"
 
 static void fmt_time(char *buf, size_t len, int64_t t)
@@ -557,7 +558,11 @@ int rung_cmd_brief(int argc, char **argv)
 		evaluated += rows[i].result != NULL;
 	printf("- versions: %d (%d evaluated)\n", n, evaluated);
 
-	int best = rung_vrows_best(rows, n), base = rung_vrows_baseline(rows, n);
+	/* the best under the sanitize gate (app/sanitize_gate.h): the one to build on */
+	unsigned gtools = rung_gate_tools(c.task.spec);
+	rung_gate_pick gp;
+	rung_gate_pick_rows(&gp, rows, n, gtools);
+	int best = gp.best, base = rung_vrows_baseline(rows, n);
 	char m[512], cellbuf[512];
 	printf("\n## Roofline floor\n\n");
 	double floor_ms = NAN;
@@ -581,6 +586,20 @@ int rung_cmd_brief(int argc, char **argv)
 		if (!isnan(r->floor_ms) && r->floor_ms > 0 && r->bench.valid)
 			printf("distance to the roofline floor: %.2fx the floor (%.0f%% of the attainable speed)\n",
 			       r->bench.median / r->floor_ms, 100 * r->floor_ms / r->bench.median);
+		char gd[700];
+		rung_gate_describe(gd, sizeof(gd), r, gtools, NULL);
+		if (gp.provisional)
+			printf("sanitize: %s: this best is provisional%s\n", gd,
+			       !strcmp(gd, "not sanitized") ? " (`rung eval` sanitizes it before it is recommended)" : "");
+		else
+			printf("sanitize: %s\n", gd);
+		if (gp.pending) {
+			const rung_result *cr = rows[gp.candidate].result;
+			rung_gate_describe(gd, sizeof(gd), cr, gtools, NULL);
+			printf("faster, not recommended until it passes the sanitizer: %s \"%s\" %.4g ms: %s%s\n",
+			       rows[gp.candidate].v.short_id, rows[gp.candidate].v.subject, cr->bench.median, gd,
+			       !strcmp(gd, "not sanitized") ? " (`rung eval` sanitizes it)" : "");
+		}
 		stall_lines(c.store, &rows[best]);
 		if (r->nsuspects) { /* evidence that its time may be fooled: said plainly */
 			char kinds[200];

@@ -31,6 +31,7 @@
 
 #include <jansson.h>
 
+#include "app/sanitize_gate.h"
 #include "app/task.h"
 #include "app/textdiff.h"
 #include "cli/cli.h"
@@ -334,6 +335,44 @@ int rung_cmd_compare(int argc, char **argv)
 		code = RUNG_EXIT_FAIL;
 		goto done;
 	}
+	/* the side called faster is sanitized first: never recommended before it
+	 * passed the sanitizer (app/sanitize_gate.h); its state goes with the verdict */
+	rung_result gr;
+	rung_result_init(&gr);
+	rung_gate_state gstate = RUNG_GATE_NA;
+	char gwhy[512] = "", gdesc[800] = "";
+	const char *gside = cmp.verdict == RUNG_CMP_FASTER ? "B" : cmp.verdict == RUNG_CMP_SLOWER ? "A" : NULL;
+	if (gside) {
+		const rung_task *ft = gside[0] == 'B' ? &tb : &ta;
+		rung_store *gst = NULL;
+		if (ft->repo && rung_store_open_repo(&gst, ft->repo) < 0) {
+			rung_error_clear();
+			gst = NULL;
+		}
+		rung_evaluator gev;
+		memset(&gev, 0, sizeof(gev));
+		gev.w = w; /* borrowed: the device as compare's worker sees it */
+		gev.store = gst;
+		if (!json)
+			fprintf(stderr, "rung compare: sanitizing %s (called faster) before the verdict is given\n", gside);
+		rung_result_clear(&gr);
+		if (rung_gate_task(&gr, &gstate, &gev, ft, NULL, NULL, gwhy, sizeof(gwhy)) < 0) {
+			fprintf(stderr, "rung compare: sanitize %s: %s\n", gside, rung_error_last());
+			rung_error_clear();
+			gstate = RUNG_GATE_UNSANITIZED;
+			snprintf(gwhy, sizeof(gwhy), "the run could not be made");
+		}
+		rung_store_close(gst);
+		if (gstate == RUNG_GATE_UNSANITIZED)
+			snprintf(gdesc, sizeof(gdesc), "unsanitized (%s): the verdict is provisional", gwhy);
+		else if (gstate == RUNG_GATE_FAILED)
+			snprintf(gdesc, sizeof(gdesc), "sanitize FAILED: %s: %s is not recommended",
+				 gr.steps[RUNG_STEP_SANITIZE].reason, gside);
+		else
+			rung_gate_describe(gdesc, sizeof(gdesc), &gr, rung_gate_tools(ft->spec), NULL);
+		if (gstate == RUNG_GATE_FAILED)
+			code = RUNG_EXIT_FAIL;
+	}
 	/* another process on the GPU: the timing is not trusted, no verdict unless asked */
 	char shared[512];
 	rung_gpu_procs_str(shared, sizeof(shared), &ab.shared);
@@ -351,7 +390,12 @@ int rung_cmd_compare(int argc, char **argv)
 		json_object_set_new(o, "shared", rung_gpu_procs_to_json(&ab.shared));
 		if (held)
 			json_object_set_new(o, "timing_verdict", json_string(rung_cmp_verdict_name(cmp.verdict)));
+		if (gside)
+			json_object_set_new(o, "sanitize",
+					    json_pack("{s:s,s:s,s:s}", "version", gside[0] == 'B' ? "b" : "a", "state",
+						      rung_gate_name(gstate), "detail", gdesc));
 		print_json(o);
+		rung_result_clear(&gr);
 		goto done;
 	}
 	printf("%s B/A=%.3f [%.3f, %.3f] A=%.3fms B=%.3fms n=%d dropped=%d verified=%d%s%s%s",
@@ -364,6 +408,9 @@ int rung_cmd_compare(int argc, char **argv)
 	else if (shared[0])
 		printf(" %s", shared);
 	printf("\n");
+	if (gside)
+		printf("sanitize %s: %s\n", gside, gdesc);
+	rung_result_clear(&gr);
 done:
 	rung_ab_clear(&ab);
 	rung_worker_detach(w);

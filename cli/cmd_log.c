@@ -32,6 +32,7 @@
 #include "core/metric_table.h"
 #include "app/suspects.h"
 #include "app/goal.h"
+#include "app/sanitize_gate.h"
 #include "app/session.h"
 #include "tui/draw.h"
 #include "tui/plot.h"
@@ -188,7 +189,18 @@ static void csv_text(const char *s, bool last)
 
 static json_t *jnum(double v) { return isnan(v) ? json_null() : json_real(v); }
 
-static void print_json(const rung_vrow *row, const rung_result *base, bool is_base, const rung_result *recorded)
+/* The sanitize gate's state of a row for --json (app/sanitize_gate.h):
+ * "not sanitized" becomes "unsanitized" where the run cannot happen here. */
+static const char *gate_state_json(const rung_result *r, unsigned tools, bool unavailable)
+{
+	rung_gate_state g = rung_gate_of(r, tools);
+	if (g == RUNG_GATE_NOT_SANITIZED && unavailable)
+		g = RUNG_GATE_UNSANITIZED;
+	return rung_gate_name(g);
+}
+
+static void print_json(const rung_vrow *row, const rung_result *base, bool is_base, const rung_result *recorded,
+		       const char *gate_state, bool best)
 {
 	const rung_result *r = row->result;
 	json_t *o = json_object();
@@ -221,6 +233,8 @@ static void print_json(const rung_vrow *row, const rung_result *base, bool is_ba
 	if (r && r->noop_of[0])
 		json_object_set_new(o, "noop_of", json_string(r->noop_of));
 	json_object_set_new(o, "suspects", sus);
+	json_object_set_new(o, "sanitize_state", json_string(gate_state));
+	json_object_set_new(o, "best", json_boolean(best));
 	for (int k = 0; k < RUNG_NMETRICS; k++)
 		if (rung_metrics[k].log)
 			json_object_set_new(o, rung_metrics[k].key, jnum(rung_metric_worst(r, (rung_metric_id)k)));
@@ -425,6 +439,13 @@ int rung_cmd_log(int argc, char **argv)
 	if (base_hidden) /* the rows shown do not hold it: never another version called base */
 		printf("VS_BASE: speedup over the task's baseline %s \"%.60s\" (not among the rows shown)\n",
 		       base_row->v.short_id, base_row->v.subject);
+	/* the recommended version under the sanitize gate, over every version */
+	unsigned gtools = rung_gate_tools(c.task.spec);
+	char gwhy[128] = "";
+	bool gunavail = rung_gate_unavailable(gwhy, sizeof(gwhy));
+	rung_gate_pick gp;
+	rung_gate_pick_rows(&gp, all, nall, gtools);
+	int gbest = gp.best >= 0 ? shown_index(rows, n, &all[gp.best]) : -1;
 	int ndiffer = 0; /* versions whose own rung.ini differs from the one in use */
 	int nnot = 0;    /* versions with no result, live or recorded */
 	for (int i = 0; i < n; i++) {
@@ -433,7 +454,8 @@ int rung_cmd_log(int argc, char **argv)
 		if (fmt == FMT_TABLE)
 			table_verdict(&t, rows[i].result);
 		if (fmt == FMT_JSON) {
-			print_json(&rows[i], base, i == b, rec ? rec[i] : NULL);
+			print_json(&rows[i], base, i == b, rec ? rec[i] : NULL, gate_state_json(rows[i].result, gtools, gunavail),
+				   i == gbest && gbest >= 0);
 			continue;
 		}
 		if (fmt == FMT_CSV) {
@@ -527,6 +549,16 @@ int rung_cmd_log(int argc, char **argv)
 		       nnot, nnot == 1 ? "" : "s", nnot == 1 ? "it" : "them");
 	if (fmt == FMT_TABLE && n == 0)
 		printf("no versions: commit %s first\n", c.task.kernel_path);
+	if (fmt == FMT_TABLE && gp.best >= 0) { /* the recommended version and its sanitize state */
+		char d[700], dc[700];
+		rung_gate_describe(d, sizeof(d), all[gp.best].result, gtools, gunavail ? gwhy : NULL);
+		printf("best: %s %s%s", all[gp.best].v.short_id, gp.provisional ? "provisional: " : "", d);
+		if (gp.pending) {
+			rung_gate_describe(dc, sizeof(dc), all[gp.candidate].result, gtools, gunavail ? gwhy : NULL);
+			printf("; faster, not recommended until it passes the sanitizer: %s (%s)", all[gp.candidate].v.short_id, dc);
+		}
+		printf("\n");
+	}
 	if (fmt == FMT_TABLE && n > 0) { /* the stop rule's line, over every version of the task */
 		rung_goal_status gs;
 		int e = range || max ? rung_goal_load(&gs, &c) : rung_goal_of_rows(&gs, &c, rows, n);

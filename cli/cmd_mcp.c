@@ -54,6 +54,7 @@
 #include "app/check.h"
 #include "app/directives.h"
 #include "app/goal.h"
+#include "app/sanitize_gate.h"
 #include "app/session.h"
 #include "app/task.h"
 
@@ -571,6 +572,22 @@ static json_t *stop_of(targs *t)
 		if (rung_goal_load(&s, &c) == 0)
 			j = rung_goal_to_json(&s);
 		rung_goal_status_clear(&s);
+		rung_vctx_close(&c);
+	}
+	rung_error_clear();
+	return j ? j : json_null();
+}
+
+/* The recommended version under the sanitize gate (app/sanitize_gate.h),
+ * for brief's structured content: null where no one task is named or none passed. */
+static json_t *best_of(targs *t)
+{
+	rung_vctx_opts w;
+	where_of(t, &w);
+	rung_vctx c;
+	json_t *j = NULL;
+	if (rung_vctx_open(&c, "mcp", &w, RUNG_VCTX_TASK | RUNG_VCTX_STORE_READ) == 0) {
+		j = rung_gate_best_json(&c);
 		rung_vctx_close(&c);
 	}
 	rung_error_clear();
@@ -1117,7 +1134,8 @@ static json_t *t_brief(targs *t)
 	}
 	/* the markdown once, as the text; the structured content says only the exit */
 	json_t *md = inert_string(c.out ? c.out : "", c.nout, TEXT_MAX);
-	json_t *st = json_pack("{s:i,s:I,s:o}", "exit", c.rc, "bytes", (json_int_t)c.nout, "stop", stop_of(t));
+	json_t *st = json_pack("{s:i,s:I,s:o,s:o}", "exit", c.rc, "bytes", (json_int_t)c.nout, "stop", stop_of(t), "best",
+			       best_of(t));
 	json_t *r = tool_result(md, st, c.rc != 0);
 	json_object_set_new(r, "_meta", json_pack("{s:i}", "rung/exit", c.rc));
 	captured_clear(&c);
@@ -1244,12 +1262,14 @@ static const tool tools[] = {
 	{"brief", "Task brief",
 	 "The markdown brief of the task (rung brief): the stop rule's STOP or CONTINUE line, roofline floor, best and "
 	 "baseline, the last versions, the person's verdicts, remarks and directives with their ids; the stop state as "
-	 "structured content (stop: state, stop, which, line, roof, speedup, since_gain, met_by, done). mark: remember "
+	 "structured content (stop: state, stop, which, line, roof, speedup, since_gain, met_by, done), and best: the "
+	 "version to build on under the sanitize gate (version, short, state sanitized|not-sanitized|unsanitized, "
+	 "provisional, detail, pending: a faster one not sanitized yet). mark: remember "
 	 "what it showed as new.",
 	 "\"n\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":100000,\"description\":\"list the last N versions (default 10)\"},"
 	 "\"mark\":{\"type\":\"boolean\",\"description\":\"remember what this brief showed as new (rung brief --mark)\"}",
 	 "[]", t_brief, false,
-	 "\"exit\":" S_INT ",\"bytes\":" S_INT ",\"stop\":{\"type\":[\"object\",\"null\"]}", "[\"exit\"]"},
+	 "\"exit\":" S_INT ",\"bytes\":" S_INT ",\"stop\":{\"type\":[\"object\",\"null\"]},\"best\":{\"type\":[\"object\",\"null\"]}", "[\"exit\"]"},
 	{"directives", "Open directives",
 	 "The person's directives on the task that are still open, each with its id (all: done, declined and closed "
 	 "ones too, with the answer).",

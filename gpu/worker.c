@@ -568,6 +568,7 @@ static int exchange(rung_worker *w, json_t *hdr, const rung_blob *blobs, int nbl
 			int64_t printed = w->cap.printed_since;
 			double waited = (double)(rung_now_ms() - since) / 1000.0;
 			worker_reap(w, true, 0);
+			w->deadline_hit = true;
 			if (printed > 0) { /* output kept it alive for a while, never for ever */
 				char b[32];
 				rung_fmt_bytes(b, sizeof(b), printed);
@@ -710,7 +711,9 @@ static int eval_gpu(rung_result *out, rung_worker *w, const rung_job *job, const
 	}
 	plan->budget_s = job->budget_s > 0 ? job->budget_s : 2.0;
 	plan->flags = job->flags;
-	if (job->flags & RUNG_JOB_SANITIZE)
+	if ((job->flags & RUNG_JOB_SANITIZE) && (job->flags & RUNG_JOB_SANITIZE_BENCH))
+		rung_plan_sanitize_bench(plan);
+	else if (job->flags & RUNG_JOB_SANITIZE)
 		rung_plan_sanitize(plan);
 
 	json_t *hdr = rung_plan_to_json(plan);

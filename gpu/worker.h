@@ -38,6 +38,12 @@ enum {
 	/* With RUNG_JOB_PROFILE: warp stall reasons per PC from CUPTI PC
 	 * sampling (result.aux "stall"; gpu/worker/sass.c). */
 	RUNG_JOB_STALLS = 1 << 7,
+	/* With RUNG_JOB_SANITIZE: the plan cut to the benchmark shape instead,
+	 * one seed, normal inputs only (rung_plan_sanitize_bench): the sanitize
+	 * rung's run at the benchmark shape (docs/CHECKS.md). The worker then
+	 * launches the candidate once: no reference, no comparison, no
+	 * determinism run (the sanitizer's report is the verdict). */
+	RUNG_JOB_SANITIZE_BENCH = 1 << 8,
 };
 
 /* One version to evaluate. Strings are borrowed. */

@@ -24,6 +24,7 @@ struct rung_worker {
 	bool hello_pending;     /* spawned by rung_worker_prestart, hello not read yet */
 	bool nodev;             /* hello said there is no usable device (cached) */
 	char nodev_reason[512];
+	bool deadline_hit;      /* a job's deadline passed and the worker was killed (the sanitize rung's cost limit) */
 	bool have_env;
 	rung_env env;
 	rung_capture cap; /* the worker's stdout and stderr (gpu/capture.h) */
