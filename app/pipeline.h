@@ -33,7 +33,9 @@ typedef struct {
 	 * worker). rung_evaler_run_all then hands each version's GPU rungs to the
 	 * next free worker, the compile on that worker's thread, and stores the
 	 * results in order on the calling thread, under each result's own device.
-	 * No-op reuse, the sanitize rung and progress messages are left out there. */
+	 * No-op reuse and the sanitize rung as with one worker (a remote member's
+	 * sanitize rung is SKIPPED, saying why); jobs on one GPU run one at a time
+	 * (app/pool.h); no progress messages there. */
 	rung_pool *pool;
 	/* Asked to stop (any thread): the versions not started yet are left. */
 	volatile int cancel;

@@ -199,9 +199,13 @@ int rung_sanitize_version(rung_result *out, const rung_job *job, const rung_comp
 		char log[4200];
 		if ((ret = make_log(log, sizeof(log))) < 0)
 			break;
-		const char *argv[16];
+		const char *argv[32];
 		char limit[16];
-		if (rung_sanitize_argv(argv, 16, limit, sizeof(limit), sanitizer, (rung_san_tool)t, log,
+		int nw = 0;
+		for (; job->wrap && job->wrap[nw] && nw < 14; nw++) /* the pool's pinning before the sanitizer */
+			argv[nw] = job->wrap[nw];
+		if ((job->wrap && job->wrap[nw]) ||
+		    rung_sanitize_argv(argv + nw, 16, limit, sizeof(limit), sanitizer, (rung_san_tool)t, log,
 				       RUNG_SANITIZE_PRINT_LIMIT) < 0) {
 			drop_log(log);
 			ret = rung_error_set(RUNG_EINVAL, "sanitize: bad command line for %s", tool);
