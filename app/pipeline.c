@@ -410,6 +410,7 @@ static int pool_gpu(pipeline *p, int idx, pslot *s, rung_pool_member *m, int att
 	rung_evaluator mev;
 	double th = rung_now_s();
 	member_ev(&mev, m); /* its hello: the device it reports (its spawn and hello are busy time too) */
+	rung_pool_member_hello(pool, m, &mev.env);
 	double hello_s = rung_now_s() - th;
 	bool hello_lost = rung_worker_lost(m->w); /* died before it spoke: lost like a job */
 	if (hello_lost) {
@@ -505,6 +506,7 @@ static int pool_sanitize_stored(pipeline *p, int idx, pslot *s, rung_pool_member
 	rung_eval_opts o = member_opts(e, m);
 	rung_evaluator mev;
 	member_ev(&mev, m);
+	rung_pool_member_hello(e->pool, m, &mev.env);
 	rung_pool_gpu_hold(e->pool, m, &mev.env);
 	double t0 = rung_now_s();
 	int rc = pool_sanitize(s, m, &mev, &o, &s->kc, &s->rc);

@@ -252,6 +252,7 @@ int rung_pool_parse(rung_pool *p, const char *spec)
 {
 	memset(p, 0, sizeof(*p));
 	p->mu = (pthread_mutex_t)PTHREAD_MUTEX_INITIALIZER;
+	p->cv = (pthread_cond_t)PTHREAD_COND_INITIALIZER;
 	int rc;
 	if (!strncmp(spec, "local:", 6))
 		rc = parse_local(p, spec + 6);
@@ -278,11 +279,9 @@ int rung_pool_parse(rung_pool *p, const char *spec)
 
 /* ---- one GPU, one job at a time ---- */
 
-void rung_pool_gpu_hold(rung_pool *p, rung_pool_member *m, const rung_env *env)
+/* m's device, known from its worker's hello (under p->mu). */
+static void register_gpu(rung_pool *p, rung_pool_member *m, const rung_env *env)
 {
-	if (!env || !env->valid || !env->uuid[0])
-		return;
-	pthread_mutex_lock(&p->mu);
 	snprintf(m->gpu, sizeof(m->gpu), "%s", env->gpu);
 	snprintf(m->host, sizeof(m->host), "%s", env->host);
 	if (m->gpu_slot < 0 || strcmp(m->uuid, env->uuid)) { /* first hello, or a worker restarted elsewhere */
@@ -303,6 +302,45 @@ void rung_pool_gpu_hold(rung_pool *p, rung_pool_member *m, const rung_env *env)
 			p->gpus[k].members++;
 	}
 	m->worker_pid = rung_worker_pid(m->w);
+}
+
+static bool all_said_hello(const rung_pool *p)
+{
+	for (int i = 0; i < p->n; i++)
+		if (p->m[i].hello_pending && !p->m[i].retired)
+			return false;
+	return true;
+}
+
+static void hello_settled(rung_pool *p, rung_pool_member *m)
+{
+	pthread_mutex_lock(&p->mu);
+	if (m->hello_pending) {
+		m->hello_pending = false;
+		pthread_cond_broadcast(&p->cv);
+	}
+	pthread_mutex_unlock(&p->mu);
+}
+
+void rung_pool_member_hello(rung_pool *p, rung_pool_member *m, const rung_env *env)
+{
+	pthread_mutex_lock(&p->mu);
+	if (env && env->valid && env->uuid[0])
+		register_gpu(p, m, env);
+	m->hello_pending = false;
+	pthread_cond_broadcast(&p->cv);
+	pthread_mutex_unlock(&p->mu);
+}
+
+void rung_pool_gpu_hold(rung_pool *p, rung_pool_member *m, const rung_env *env)
+{
+	if (!env || !env->valid || !env->uuid[0])
+		return;
+	pthread_mutex_lock(&p->mu);
+	register_gpu(p, m, env);
+	m->hello_pending = false;
+	while (!all_said_hello(p)) /* who else is on this GPU is known before anything is timed */
+		pthread_cond_wait(&p->cv, &p->mu);
 	int k = m->gpu_slot;
 	if (k < 0) {
 		pthread_mutex_unlock(&p->mu);
@@ -463,6 +501,11 @@ static void *member_thread(void *arg)
 			break;
 		int i = pick(r, a->k);
 		if (i < 0) { /* only jobs lost here: another member takes them */
+			pthread_mutex_unlock(&r->mu);
+			hello_settled(r->p, m); /* nothing of it on a GPU meanwhile */
+			pthread_mutex_lock(&r->mu);
+			if (pick(r, a->k) >= 0 || r->cancel || all_ended(r))
+				continue;
 			pthread_cond_wait(&r->cv, &r->mu);
 			continue;
 		}
@@ -473,6 +516,7 @@ static void *member_thread(void *arg)
 		snprintf(after, sizeof(after), "%s", j->after);
 		pthread_mutex_unlock(&r->mu);
 		int rc = r->run(r->ud, i, m, attempt, attempt > 1 ? after : NULL);
+		hello_settled(r->p, m); /* a compile verdict never asked its worker */
 		bool lost = rc == 0 && rung_worker_lost(m->w);
 		pthread_mutex_lock(&r->mu);
 		pthread_mutex_lock(&r->p->mu); /* the counts rung_pool_status reads */
@@ -494,6 +538,7 @@ static void *member_thread(void *arg)
 		if (m->run_of_lost >= 2) {
 			m->retired = true;
 			r->live--;
+			pthread_cond_broadcast(&r->p->cv);
 		}
 		m->doing[0] = 0;
 		pthread_mutex_unlock(&r->p->mu);
@@ -512,6 +557,7 @@ static void *member_thread(void *arg)
 		pthread_cond_broadcast(&r->cv);
 	}
 	pthread_mutex_unlock(&r->mu);
+	hello_settled(r->p, m); /* no job for it */
 	return NULL;
 }
 
@@ -537,16 +583,21 @@ int rung_pool_start(rung_pool *p, int n, rung_pool_job_fn run, rung_pool_giveup_
 	for (int k = 0; k < p->n; k++) {
 		rung_pool_member *m = &p->m[k];
 		pthread_mutex_lock(&p->mu);
+		m->hello_pending = true; /* until its first job's hello, or none */
 		m->busy_s = m->wait_s = 0;
 		m->done = m->lost = m->run_of_lost = m->failed = 0;
 		m->retired = false;
 		pthread_mutex_unlock(&p->mu);
 		r->args[k].r = r;
 		r->args[k].k = k;
-		if (pthread_create(&r->th[r->started], NULL, member_thread, &r->args[k]) == 0)
+		if (pthread_create(&r->th[r->started], NULL, member_thread, &r->args[k]) == 0) {
 			r->started++;
-		else
+		} else {
 			r->live--;
+			pthread_mutex_lock(&p->mu);
+			m->hello_pending = false; /* nobody waits for it */
+			pthread_mutex_unlock(&p->mu);
+		}
 	}
 	pthread_mutex_unlock(&r->mu);
 	if (r->started == 0) {

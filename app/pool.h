@@ -65,6 +65,11 @@ typedef struct {
 	/* what it does now (rung_pool_member_doing): "" idle */
 	char doing[64];
 	bool waiting_gpu, holding_gpu;
+	/* from the batch's start until its first job has its worker's hello (or
+	 * it has no job): a member holding a GPU waits for these, so that who
+	 * else is on that GPU is known, and their workers started, before
+	 * anything is timed (rung_pool_member_hello) */
+	bool hello_pending;
 } rung_pool_member;
 
 typedef struct rung_pool_run rung_pool_run;
@@ -76,6 +81,7 @@ typedef struct {
 	/* the members' fields above that other threads read (status), and the
 	 * GPU locks: one per device UUID the members reported */
 	pthread_mutex_t mu;
+	pthread_cond_t cv; /* a member's hello is in */
 	int ngpus;
 	struct rung_pool_gpu {
 		char uuid[64];
@@ -100,9 +106,14 @@ typedef int (*rung_pool_job_fn)(void *ud, int i, rung_pool_member *m, int attemp
 /* Job i is given up without running (no worker left): why. On a pool thread. */
 typedef void (*rung_pool_giveup_fn)(void *ud, int i, const char *why);
 
+/* Member m's worker has answered its hello (env: the device it reported;
+ * NULL or not valid: none, or it was lost). Call on m's thread in each job
+ * before its GPU rungs. */
+void rung_pool_member_hello(rung_pool *p, rung_pool_member *m, const rung_env *env);
 /* The device member m's worker reported (env->valid false: none, nothing
- * held): waits until no other member of the pool holds that GPU, and holds
- * it. Time spent waiting goes to m->wait_s. Call on m's thread around every
+ * held): waits until every member with a job of the batch has said hello
+ * (rung_pool_member_hello), then until no other member of the pool holds
+ * that GPU, and holds it. Time spent waiting goes to m->wait_s. Call on m's thread around every
  * GPU rung of a job (run, check, bench, sanitize); release after. */
 void rung_pool_gpu_hold(rung_pool *p, rung_pool_member *m, const rung_env *env);
 void rung_pool_gpu_release(rung_pool *p, rung_pool_member *m);

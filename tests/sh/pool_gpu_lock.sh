@@ -1,0 +1,149 @@
+#!/bin/bash
+# The pool on one GPU, without a GPU: fake workers with a device
+# (tests/sh/lib/fake_gpu_worker.py, as RUNG_WORKER_EXE) note when each job
+# starts and ends on which device UUID.
+#  1. local:0,0 (two workers, one device): no two jobs on the device overlap,
+#     every timing is marked shared naming the other worker, the workers are
+#     local:0 and local:0#2, and the version that only adds a comment is a
+#     no-op of the one before (not run: 4 jobs for 5 versions), as with one
+#     worker; the verdicts are the one worker's.
+#  2. local:0,1 (two devices): their jobs do overlap (what 1 checks can be
+#     seen), and nothing is marked shared.
+#  3. two devices reporting one UUID (two ssh hosts that reach one box): one
+#     job at a time again.
+#  4. --sanitize: each member's sanitize rung runs under a fake
+#     compute-sanitizer pinned to that member's device, inside the GPU's
+#     turn; a stored result without the rung gets it from the pool.
+set -u
+: "${RUNG:?}" "${RUNG_SRC:?}"
+command -v python3 >/dev/null || { echo "no python3 (skipping)"; exit 77; }
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+export RUNG_WORKER_EXE=$RUNG_SRC/tests/sh/lib/fake_gpu_worker.py FAKE_LOG=$T/log FAKE_JOB_S=0.4
+R=$T/repo
+git init -q "$R"
+git -C "$R" config user.name "Ada Lovelace"
+git -C "$R" config user.email ada@example.com
+mkdir "$R/t"
+cp "$RUNG_SRC"/tests/faults/good/{rung.ini,kernel.cu,reference.cu} "$R/t/"
+git -C "$R" add -A && git -C "$R" commit -qm "v0"
+for k in 1 2 3; do # three versions with machine code of their own
+	sed -i "s/c\[i\] = .*/c[i] = a[i] + b[i] + (float)(i \& $k);/" "$R/t/kernel.cu"
+	git -C "$R" commit -qam "v$k"
+done
+echo "// only a comment" >>"$R/t/kernel.cu"
+git -C "$R" commit -qam "comment"
+mapfile -t revs < <(git -C "$R" rev-list --reverse --abbrev-commit --abbrev=7 HEAD)
+fresh() { rm -rf "$R/.git/rung"; : >"$T/log"; }
+
+# overlaps UUID: the number of pairs of jobs on UUID whose [start, end] overlap
+overlaps() {
+	python3 - "$T/log" "$1" <<'EOF'
+import sys
+spans, open_ = [], {}
+for line in open(sys.argv[1]):
+    what, uuid, t, pid = line.split()
+    if uuid != sys.argv[2]:
+        continue
+    if what == "start":
+        open_[pid] = float(t)
+    else:
+        spans.append((open_.pop(pid), float(t)))
+print(sum(1 for i, a in enumerate(spans) for b in spans[i + 1:] if a[0] < b[1] and b[0] < a[1]))
+EOF
+}
+verdicts() { grep -E "^[0-9a-f]{7} " | awk '{print $1, $2, $3, $4, $5}'; }
+
+# the one worker's verdicts, for comparison
+fresh
+one=$("$RUNG" eval -C "$R" --task t --all --stats 2>&1)
+echo "$one"
+grep -q "1 no-op" <<<"$one" || fail "one worker: the comment-only version is not a no-op (the test's premise)"
+
+# 1. two workers on one device
+fresh
+out=$("$RUNG" eval -C "$R" --task t --all --workers local:0,0 --stats 2>&1)
+rc=$?
+echo "$out"
+cat "$T/log"
+[ "$rc" = 0 ] || fail "local:0,0: exit $rc"
+[ "$(verdicts <<<"$out")" = "$(verdicts <<<"$one")" ] || fail "local:0,0: verdicts differ from one worker's"
+[ "$(overlaps GPU-fake-0)" = 0 ] || fail "local:0,0: two jobs on one GPU at once"
+[ "$(grep -c '^start GPU-fake-0 ' "$T/log")" = 4 ] || fail "local:0,0: not 4 jobs for 4 distinct versions + 1 no-op"
+grep -q "1 no-op" <<<"$out" || fail "local:0,0: the comment-only version is not a no-op"
+for r in "${revs[@]}"; do
+	[ "$(grep -c "^$r " <<<"$out")" = 1 ] || fail "$r: not exactly one result"
+	grep -E "^$r " <<<"$out" | grep -qE "shared GPU: pid [0-9]+ rung worker \(pool local:0(#2)?\).*\[worker local:0(#2)?\]$" ||
+		fail "$r: not marked shared with the other worker of the device"
+done
+grep -q "^stats: worker local:0: " <<<"$out" && grep -q "^stats: worker local:0#2: " <<<"$out" || fail "no stats for local:0 and local:0#2"
+grep -qE "^stats: worker local:0#2: .*, waited [0-9.]+ s for its GPU" <<<"$out" || fail "no GPU wait in the stats"
+
+# 2. two devices: the jobs overlap, nothing shared
+fresh
+out=$("$RUNG" eval -C "$R" --task t --all --workers local:0,1 2>&1)
+echo "$out"
+[ "$(verdicts <<<"$out")" = "$(verdicts <<<"$one")" ] || fail "local:0,1: verdicts differ from one worker's"
+o0=$(overlaps GPU-fake-0) o1=$(overlaps GPU-fake-1)
+[ "$o0" = 0 ] && [ "$o1" = 0 ] || fail "local:0,1: two jobs at once on one device"
+python3 - "$T/log" <<'EOF' || fail "local:0,1: the two devices never worked at once (the check of 1 could not fail)"
+import sys
+spans = {}
+open_ = {}
+for line in open(sys.argv[1]):
+    what, uuid, t, pid = line.split()
+    if what == "start":
+        open_[pid] = float(t)
+    else:
+        spans.setdefault(uuid, []).append((open_.pop(pid), float(t)))
+a, b = spans.get("GPU-fake-0", []), spans.get("GPU-fake-1", [])
+sys.exit(0 if any(x[0] < y[1] and y[0] < x[1] for x in a for y in b) else 1)
+EOF
+! grep -q "shared GPU" <<<"$out" || fail "local:0,1: a timing on a device of its own marked shared"
+
+# 3. two devices reporting one UUID
+fresh
+out=$(FAKE_GPU_UUID=GPU-fake-same "$RUNG" eval -C "$R" --task t --all --workers local:0,1 2>&1)
+echo "$out"
+[ "$(overlaps GPU-fake-same)" = 0 ] || fail "one UUID behind two devices: two jobs at once"
+[ "$(grep -c "shared GPU: pid [0-9]* rung worker (pool local:[01])" <<<"$out")" = 5 ] || fail "one UUID: not every timing marked shared"
+
+# 4. --sanitize on the pool: pinned, inside the GPU's turn, and for stored results
+mkdir -p "$T/cs"
+cat >"$T/cs/compute-sanitizer" <<EOF
+#!/bin/sh
+echo "\${CUDA_VISIBLE_DEVICES-unset}" >>"$T/sanitized"
+while [ \$# -gt 0 ]; do
+	case "\$1" in
+	--log-file) log=\$2; shift 2 ;;
+	--tool|--target-processes|--print-limit) shift 2 ;;
+	*) break ;;
+	esac
+done
+cat "$RUNG_SRC/tests/fixtures/sanitize/clean.txt" >"\$log"
+exec "\$@"
+EOF
+chmod +x "$T/cs/compute-sanitizer"
+export RUNG_COMPUTE_SANITIZER=$T/cs/compute-sanitizer
+fresh
+: >"$T/sanitized"
+out=$("$RUNG" eval -C "$R" --task t "${revs[0]}" "${revs[1]}" --workers local:2,3 --sanitize=memcheck 2>&1)
+rc=$?
+echo "$out"
+cat "$T/log"
+[ "$rc" = 0 ] || fail "--sanitize on the pool: exit $rc"
+[ "$(grep -cE "^(${revs[0]}|${revs[1]}) +ok ok ok ok - ok" <<<"$out")" = 2 ] || fail "--sanitize on the pool: no sanitize rung ok"
+sort -u "$T/sanitized" | tr '\n' ' ' | grep -qx "2 3 " || fail "sanitize not pinned to the members' devices: $(sort -u "$T/sanitized" | tr '\n' ' ')"
+# each device: its GPU job and its sanitize job, never at once
+[ "$(overlaps GPU-fake-2)" = 0 ] && [ "$(overlaps GPU-fake-3)" = 0 ] || fail "a sanitize run beside a job on its device"
+[ "$(grep -c '^start ' "$T/log")" = 4 ] || fail "not 2 GPU jobs + 2 sanitize runs"
+# a stored result without the rung: the pool adds it
+: >"$T/sanitized"
+"$RUNG" eval -C "$R" --task t "${revs[2]}" --workers local:0, >/dev/null 2>&1 || fail "storing ${revs[2]}"
+: >"$T/log"
+out=$("$RUNG" eval -C "$R" --task t --missing --workers local:0,1 --sanitize=memcheck 2>&1)
+echo "$out"
+grep -qE "^${revs[2]} +ok ok ok ok - ok" <<<"$out" || fail "the stored result did not get its sanitize rung from the pool"
+[ -s "$T/sanitized" ] || fail "no sanitize run for the stored result"
+echo "ok"
