@@ -14,11 +14,16 @@
 #  4. --sanitize: each member's sanitize rung runs under a fake
 #     compute-sanitizer pinned to that member's device, inside the GPU's
 #     turn; a stored result without the rung gets it from the pool.
+#  5. rung watch --workers local:0,0 (and `workers =` in the config): two
+#     commits made together are evaluated on the pool, one line each in
+#     commit order naming its worker, one job at a time on the device; a bad
+#     spec exits 2 at once.
 set -u
 : "${RUNG:?}" "${RUNG_SRC:?}"
 command -v python3 >/dev/null || { echo "no python3 (skipping)"; exit 77; }
 T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
+WPID=
+trap '[ -n "$WPID" ] && kill -KILL "$WPID" 2>/dev/null; rm -rf "$T"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 export RUNG_WORKER_EXE=$RUNG_SRC/tests/sh/lib/fake_gpu_worker.py FAKE_LOG=$T/log FAKE_JOB_S=0.4
 R=$T/repo
@@ -146,4 +151,40 @@ out=$("$RUNG" eval -C "$R" --task t --missing --workers local:0,1 --sanitize=mem
 echo "$out"
 grep -qE "^${revs[2]} +ok ok ok ok - ok" <<<"$out" || fail "the stored result did not get its sanitize rung from the pool"
 [ -s "$T/sanitized" ] || fail "no sanitize run for the stored result"
+unset RUNG_COMPUTE_SANITIZER
+
+# 5. rung watch on the pool
+watch_pool() { # watch_pool NAME ARGS...: two commits at once while it watches
+	local name=$1; shift
+	fresh
+	"$RUNG" watch -C "$R" --task t --interval 0.2 "$@" >"$T/wout" 2>"$T/werr" &
+	WPID=$!
+	for _ in $(seq 100); do grep -q "waiting for commits" "$T/werr" && break; sleep 0.1; done
+	grep -q "waiting for commits" "$T/werr" || fail "$name: no banner: $(cat "$T/werr")"
+	( cd "$R" && for k in 5 6; do
+		sed -i "s/c\[i\] = .*/c[i] = a[i] + b[i] + (float)(i \& $k) + $k.0f;/" t/kernel.cu
+		git commit -qam "w$k"
+	done ) # one commit, then the other, fast: usually one poll sees both
+	local new1 new2
+	new1=$(git -C "$R" rev-parse --short=7 HEAD~1) new2=$(git -C "$R" rev-parse --short=7 HEAD)
+	for _ in $(seq 200); do grep -q "^$new2 " "$T/wout" && break; sleep 0.1; done
+	kill -INT "$WPID"
+	wait "$WPID"
+	local rc=$?
+	WPID=
+	cat "$T/wout" "$T/werr"
+	[ "$rc" = 0 ] || fail "$name: exit $rc after SIGINT"
+	[ "$(grep -cE "^($new1|$new2) " "$T/wout")" = 2 ] || fail "$name: not one line per commit"
+	[ "$(grep -E "^($new1|$new2) " "$T/wout" | cut -c1-7 | tr '\n' ' ')" = "$new1 $new2 " ] || fail "$name: not in commit order"
+	grep -E "^($new1|$new2) " "$T/wout" | grep -vqE "\[worker local:0(#2)?\]$" && fail "$name: a line names no pool worker"
+	[ "$(overlaps GPU-fake-0)" = 0 ] || fail "$name: two jobs on the device at once"
+	[ "$(grep -c '^start GPU-fake-0 ' "$T/log")" = 2 ] || fail "$name: not 2 jobs"
+	( cd "$R" && git reset -q --hard HEAD~2 )
+}
+watch_pool "watch --workers" --workers local:0,0
+mkdir -p "$T/cfg/rung"
+echo "workers = local:0,0" >"$T/cfg/rung/config"
+XDG_CONFIG_HOME=$T/cfg watch_pool "watch, workers = in the config"
+err=$("$RUNG" watch -C "$R" --task t --count 1 --workers gpu:2 2>&1)
+[ $? = 2 ] && grep -q "workers" <<<"$err" || fail "watch --workers gpu:2: not a usage error: $err"
 echo "ok"
