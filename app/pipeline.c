@@ -413,6 +413,8 @@ static int pool_gpu(pipeline *p, int idx, pslot *s, rung_pool_member *m, int att
 	rung_pool_member_hello(pool, m, &mev.env);
 	double hello_s = rung_now_s() - th;
 	bool hello_lost = rung_worker_lost(m->w); /* died before it spoke: lost like a job */
+	if (!hello_lost && !mev.env.valid && rung_pool_no_gpu_here(pool, m, mev.no_gpu))
+		return 2; /* another member has a GPU: this version goes there */
 	if (hello_lost) {
 		s->res.steps[RUNG_STEP_RUN].status = RUNG_S_FAILED;
 		snprintf(s->res.steps[RUNG_STEP_RUN].reason, sizeof(s->res.steps[RUNG_STEP_RUN].reason), "%s", mev.no_gpu);

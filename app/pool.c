@@ -332,6 +332,20 @@ void rung_pool_member_hello(rung_pool *p, rung_pool_member *m, const rung_env *e
 	pthread_mutex_unlock(&p->mu);
 }
 
+bool rung_pool_no_gpu_here(rung_pool *p, rung_pool_member *m, const char *why)
+{
+	pthread_mutex_lock(&p->mu);
+	m->hello_pending = false;
+	pthread_cond_broadcast(&p->cv);
+	while (!all_said_hello(p))
+		pthread_cond_wait(&p->cv, &p->mu);
+	bool other = p->ngpus > 0;
+	if (other)
+		snprintf(m->retired_why, sizeof(m->retired_why), "no GPU: %.180s", why && *why ? why : "none reported");
+	pthread_mutex_unlock(&p->mu);
+	return other;
+}
+
 void rung_pool_gpu_hold(rung_pool *p, rung_pool_member *m, const rung_env *env)
 {
 	if (!env || !env->valid || !env->uuid[0])
@@ -442,6 +456,7 @@ int rung_pool_status_get(rung_pool *p, rung_pool_status *out, int max)
 		s->busy_s = m->busy_s;
 		s->wait_s = m->wait_s;
 		s->retired = m->retired;
+		snprintf(s->retired_why, sizeof(s->retired_why), "%s", m->retired_why);
 	}
 	int n = p->n;
 	pthread_mutex_unlock(&p->mu);
@@ -519,6 +534,18 @@ static void *member_thread(void *arg)
 		hello_settled(r->p, m); /* a compile verdict never asked its worker */
 		bool lost = rc == 0 && rung_worker_lost(m->w);
 		pthread_mutex_lock(&r->mu);
+		if (rc == 2) { /* not for this member (no GPU here): back as it was, and it takes no more */
+			j->state = J_QUEUED;
+			j->attempts--;
+			pthread_mutex_lock(&r->p->mu);
+			m->retired = true;
+			m->doing[0] = 0;
+			r->live--;
+			pthread_cond_broadcast(&r->p->cv);
+			pthread_mutex_unlock(&r->p->mu);
+			pthread_cond_broadcast(&r->cv);
+			break;
+		}
 		pthread_mutex_lock(&r->p->mu); /* the counts rung_pool_status reads */
 		if (lost) {
 			m->lost++;
@@ -584,6 +611,7 @@ int rung_pool_start(rung_pool *p, int n, rung_pool_job_fn run, rung_pool_giveup_
 		rung_pool_member *m = &p->m[k];
 		pthread_mutex_lock(&p->mu);
 		m->hello_pending = true; /* until its first job's hello, or none */
+		m->retired_why[0] = 0;
 		m->busy_s = m->wait_s = 0;
 		m->done = m->lost = m->run_of_lost = m->failed = 0;
 		m->retired = false;

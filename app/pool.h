@@ -70,6 +70,7 @@ typedef struct {
 	 * else is on that GPU is known, and their workers started, before
 	 * anything is timed (rung_pool_member_hello) */
 	bool hello_pending;
+	char retired_why[200]; /* why it was retired ("" : lost twice in a row) */
 } rung_pool_member;
 
 typedef struct rung_pool_run rung_pool_run;
@@ -101,7 +102,10 @@ void rung_pool_close(rung_pool *p);
  * `after` is then the label of the member it was lost on). Called on the
  * member's thread; returns 0 when it used the worker (rung_worker_lost then
  * says whether it was lost), 1 when it ended without it (a compile verdict),
- * negative for rung's own failure (the job then ends). */
+ * 2 when m cannot take jobs (rung_pool_no_gpu_here: its worker reports no GPU
+ * while another member has one): the job goes back to the queue as it was and
+ * m is retired, with the reason in m->retired_why; negative for rung's own
+ * failure (the job then ends). */
 typedef int (*rung_pool_job_fn)(void *ud, int i, rung_pool_member *m, int attempt, const char *after);
 /* Job i is given up without running (no worker left): why. On a pool thread. */
 typedef void (*rung_pool_giveup_fn)(void *ud, int i, const char *why);
@@ -117,6 +121,12 @@ void rung_pool_member_hello(rung_pool *p, rung_pool_member *m, const rung_env *e
  * GPU rung of a job (run, check, bench, sanitize); release after. */
 void rung_pool_gpu_hold(rung_pool *p, rung_pool_member *m, const rung_env *env);
 void rung_pool_gpu_release(rung_pool *p, rung_pool_member *m);
+/* Member m's worker reported no GPU (why): true when another member has one
+ * (asked after every member with a job has said hello), so that m takes no
+ * jobs (a device missing on this box, local:2 on one GPU, should not turn
+ * half the versions into SKIPPED ones); false when no member has a GPU (every
+ * result then says so). */
+bool rung_pool_no_gpu_here(rung_pool *p, rung_pool_member *m, const char *why);
 /* The members other than m that reported m's GPU (0: it has it alone). */
 int rung_pool_gpu_sharers(rung_pool *p, const rung_pool_member *m);
 /* A timing m's worker took on a GPU another member of the pool also holds a
@@ -138,6 +148,7 @@ typedef struct {
 	char uuid[64];
 	char doing[64];   /* the current job ("abc1234 gpu"), "" idle */
 	bool waiting_gpu; /* waiting for its GPU, which another member holds */
+	char retired_why[200]; /* with retired: why ("" : lost twice in a row) */
 	int sharers;      /* other members on the same GPU */
 	int done, failed, lost; /* this batch (failed: verdict FAILED; lost: worker lost) */
 	int done_total, failed_total; /* since the pool was made */

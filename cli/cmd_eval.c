@@ -242,9 +242,10 @@ int rung_cmd_eval(int argc, char **argv)
 			if (st[k].sharers > 0) /* one GPU, one job at a time (app/pool.h) */
 				snprintf(wait, sizeof(wait), ", waited %.2f s for its GPU (shared with %d other worker%s)",
 					 st[k].wait_s, st[k].sharers, st[k].sharers == 1 ? "" : "s");
-			printf("stats: worker %s: %d job(s), %d failed, %d lost, busy %.2f s%s%s%s%s\n", st[k].label,
+			printf("stats: worker %s: %d job(s), %d failed, %d lost, busy %.2f s%s%s%s%s%s%s\n", st[k].label,
 			       st[k].done, st[k].failed, st[k].lost, st[k].busy_s, wait, st[k].gpu[0] ? ", on " : "",
-			       st[k].gpu, st[k].retired ? ", retired" : "");
+			       st[k].gpu, st[k].retired ? ", retired" : "", st[k].retired_why[0] ? ": " : "",
+			       st[k].retired_why);
 		}
 	}
 	bool gpu_ok = pooled ? tally.pooled_gpu > 0 : ev.env.valid;

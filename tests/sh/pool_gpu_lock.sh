@@ -18,6 +18,9 @@
 #     commits made together are evaluated on the pool, one line each in
 #     commit order naming its worker, one job at a time on the device; a bad
 #     spec exits 2 at once.
+#  6. local:0,1 where device 1 has no GPU (local:2 on a one-GPU box): every
+#     version runs on local:0, none is SKIPPED, and local:1 is retired saying
+#     why; with no GPU anywhere every version still gets its (SKIPPED) verdict.
 set -u
 : "${RUNG:?}" "${RUNG_SRC:?}"
 command -v python3 >/dev/null || { echo "no python3 (skipping)"; exit 77; }
@@ -187,4 +190,21 @@ echo "workers = local:0,0" >"$T/cfg/rung/config"
 XDG_CONFIG_HOME=$T/cfg watch_pool "watch, workers = in the config"
 err=$("$RUNG" watch -C "$R" --task t --count 1 --workers gpu:2 2>&1)
 [ $? = 2 ] && grep -q "workers" <<<"$err" || fail "watch --workers gpu:2: not a usage error: $err"
+
+# 6. a member without a GPU beside one with
+fresh
+out=$(FAKE_NO_GPU_DEVICES=1 "$RUNG" eval -C "$R" --task t --all --workers local:0,1 --stats 2>&1)
+rc=$?
+echo "$out"
+[ "$rc" = 0 ] || fail "device 1 without a GPU: exit $rc"
+[ "$(verdicts <<<"$out")" = "$(verdicts <<<"$one")" ] || fail "device 1 without a GPU: verdicts differ from one worker's"
+[ "$(grep -cE '^[0-9a-f]{7} .*\[worker local:0\]$' <<<"$out")" = 5 ] || fail "not every version on local:0"
+grep -qE "^stats: worker local:1: 0 job\(s\).*retired: no GPU: no CUDA device \(fake, CUDA_VISIBLE_DEVICES=1\)" <<<"$out" ||
+	fail "local:1 not retired with the reason"
+fresh
+out=$(FAKE_NO_GPU_DEVICES=0,1 "$RUNG" eval -C "$R" --task t --all --workers local:0,1 2>&1)
+rc=$?
+echo "$out"
+[ "$rc" = 4 ] || fail "no GPU anywhere: exit $rc, not 4"
+[ "$(grep -cE '^[0-9a-f]{7} +ok skip skip skip' <<<"$out")" = 5 ] || fail "no GPU anywhere: not 5 SKIPPED verdicts"
 echo "ok"

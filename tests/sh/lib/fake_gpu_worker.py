@@ -10,7 +10,8 @@ a result with run, check and bench ok after FAKE_JOB_S seconds (default
 0.4). Which device: FAKE_GPU_UUID if set, else "GPU-fake-" and the
 CUDA_VISIBLE_DEVICES it was given, so that local:0,0 makes two workers on
 one device and local:0,1 two devices; FAKE_GPU_NAME names the model
-(default "Fake GPU"). Every job appends "start UUID T PID" and "end UUID T
+(default "Fake GPU"); a device listed in FAKE_NO_GPU_DEVICES (0,1,...)
+says hello with no GPU and exits, as rung worker does. Every job appends "start UUID T PID" and "end UUID T
 PID" (T: time.time()) to FAKE_LOG, which the test reads to see whether two
 jobs on one device overlapped. Nothing here touches a GPU."""
 import json
@@ -47,6 +48,9 @@ def note(what):
             f.write("%s %s %.6f %d\n" % (what, uuid, time.time(), os.getpid()))
 
 
+if dev in os.environ.get("FAKE_NO_GPU_DEVICES", "").split(","):  # a device this box does not have
+    send({"type": "hello", "proto": 1, "ok": False, "reason": "no CUDA device (fake, CUDA_VISIBLE_DEVICES=%s)" % dev})
+    sys.exit(0)
 send({"type": "hello", "proto": 1, "ok": True, "env": env})
 while True:
     line = inp.readline()
