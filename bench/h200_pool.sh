@@ -58,7 +58,7 @@ run() { # NAME DIR TASK WORKERS
 	local s e; s=$(date +%s.%N)
 	timeout 500 rung eval --all --stats -C "$d" "${targs[@]}" "${wargs[@]}" > "$out" 2>&1; local rc=$?
 	e=$(date +%s.%N)
-	local nv; nv=$(git -C "$d" rev-list --count HEAD -- ${task:+"$task"})
+	local nv; nv=$(sed -nE 's/^rung eval: ([0-9]+) version\(s\).*/\1/p' "$out" | tail -1) # the versions of the task
 	local rows failed noop shared diff lost per
 	rows=$(grep -cE '^[0-9a-f]{7} ' "$out")
 	failed=$(grep -cE '^[0-9a-f]{7} .*FAIL' "$out")
@@ -66,7 +66,7 @@ run() { # NAME DIR TASK WORKERS
 	shared=$(grep -cE '^[0-9a-f]{7} .*shared GPU' "$out")
 	if [ "$workers" = one ]; then verdicts "$out" > "$W/one-$name"; diff=-; else
 		diff=$(comm -3 "$W/one-$name" <(verdicts "$out") | wc -l); fi
-	lost=$(( nv - $(grep -E '^[0-9a-f]{7} ' "$out" | cut -c1-7 | sort -u | wc -l) ))
+	lost=$(( ${nv:-0} - $(grep -E '^[0-9a-f]{7} ' "$out" | cut -c1-7 | sort -u | wc -l) ))
 	local doubled=$(( rows - $(grep -E '^[0-9a-f]{7} ' "$out" | cut -c1-7 | sort -u | wc -l) ))
 	per=$(sed -nE 's/^stats: worker ([^:]+:[^:]+): ([0-9]+) job\(s\), [0-9]+ failed, [0-9]+ lost, busy ([0-9.]+) s(, waited ([0-9.]+) s)?.*/\1 \2, \3, \5/p' "$out" | sed 's/, $/, 0/' | paste -sd';')
 	printf '| %s | %s | %.2f (rc %s) | %s | %s | %s | %s | %s | %s | %s/%s | %s |\n' "$name" "$workers" \
