@@ -21,6 +21,10 @@
 #  6. local:0,1 where device 1 has no GPU (local:2 on a one-GPU box): every
 #     version runs on local:0, none is SKIPPED, and local:1 is retired saying
 #     why; with no GPU anywhere every version still gets its (SKIPPED) verdict.
+#  7. rung compare --stored of two versions timed on different GPU models
+#     (each on its own pool member): OTHER_GPU, exit 1, naming both; --any-gpu
+#     gives the verdict with both named; one model: the verdict, exit 0;
+#     --any-gpu without --stored: exit 2.
 set -u
 : "${RUNG:?}" "${RUNG_SRC:?}"
 command -v python3 >/dev/null || { echo "no python3 (skipping)"; exit 77; }
@@ -207,4 +211,33 @@ rc=$?
 echo "$out"
 [ "$rc" = 4 ] || fail "no GPU anywhere: exit $rc, not 4"
 [ "$(grep -cE '^[0-9a-f]{7} +ok skip skip skip' <<<"$out")" = 5 ] || fail "no GPU anywhere: not 5 SKIPPED verdicts"
+
+# 7. compare --stored across GPU models
+fresh
+export FAKE_GPU_NAME_0="Fake A100" FAKE_GPU_NAME_1="Fake H200"
+"$RUNG" eval -C "$R" --task t "${revs[0]}" --workers local:0, >/dev/null 2>&1 || fail "storing ${revs[0]} on device 0"
+FAKE_MEDIAN_MS=4.0 "$RUNG" eval -C "$R" --task t "${revs[1]}" --workers local:1, >/dev/null 2>&1 || fail "storing ${revs[1]} on device 1"
+FAKE_MEDIAN_MS=4.0 "$RUNG" eval -C "$R" --task t "${revs[2]}" --workers local:0, >/dev/null 2>&1 || fail "storing ${revs[2]} on device 0"
+unset FAKE_GPU_NAME_0 FAKE_GPU_NAME_1
+out=$("$RUNG" compare -C "$R" --task t --stored "${revs[0]}" "${revs[1]}" 2>&1)
+rc=$?
+echo "$out"
+[ "$rc" = 1 ] || fail "compare --stored across models: exit $rc, not 1"
+grep -qx "OTHER_GPU A was timed on Fake A100 (host fakehost), B on Fake H200 (host fakehost): timings of different GPU models are not compared (--any-gpu compares them anyway)" <<<"$out" ||
+	fail "compare --stored across models: not OTHER_GPU naming both"
+out=$("$RUNG" compare -C "$R" --task t --stored --json "${revs[0]}" "${revs[1]}" 2>&1)
+grep -q '"verdict": *"OTHER_GPU"' <<<"$out" && grep -q '"gpu_b": *"Fake H200"' <<<"$out" || fail "--json: $out"
+out=$("$RUNG" compare -C "$R" --task t --stored --any-gpu "${revs[0]}" "${revs[1]}" 2>&1)
+rc=$?
+echo "$out"
+[ "$rc" = 0 ] || fail "--any-gpu: exit $rc"
+grep -qE "^FASTER B/A=0\.8[0-9]* .* stored other GPU: A was timed on Fake A100 .*, B on Fake H200" <<<"$out" || fail "--any-gpu: no verdict naming both GPUs"
+out=$("$RUNG" compare -C "$R" --task t --stored "${revs[0]}" "${revs[2]}" 2>&1)
+rc=$?
+echo "$out"
+[ "$rc" = 0 ] && grep -qE "^FASTER B/A=0\.8[0-9]* .* stored$" <<<"$out" || fail "one model: exit $rc, not the verdict"
+"$RUNG" compare -C "$R" --task t --any-gpu "${revs[0]}" "${revs[1]}" >/dev/null 2>&1
+[ $? = 2 ] || fail "--any-gpu without --stored is not a usage error"
+out=$("$RUNG" compare -C "$R" --task t --stored "${revs[0]}" "${revs[3]}" 2>&1)
+[ $? = 1 ] && grep -q "B (${revs[3]}) has no stored result" <<<"$out" || fail "no stored result: $out"
 echo "ok"

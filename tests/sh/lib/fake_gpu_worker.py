@@ -10,7 +10,7 @@ a result with run, check and bench ok after FAKE_JOB_S seconds (default
 0.4). Which device: FAKE_GPU_UUID if set, else "GPU-fake-" and the
 CUDA_VISIBLE_DEVICES it was given, so that local:0,0 makes two workers on
 one device and local:0,1 two devices; FAKE_GPU_NAME names the model
-(default "Fake GPU"); a device listed in FAKE_NO_GPU_DEVICES (0,1,...)
+(default "Fake GPU"; FAKE_GPU_NAME_N for device N alone); a device listed in FAKE_NO_GPU_DEVICES (0,1,...)
 says hello with no GPU and exits, as rung worker does. Every job appends "start UUID T PID" and "end UUID T
 PID" (T: time.time()) to FAKE_LOG, which the test reads to see whether two
 jobs on one device overlapped. Nothing here touches a GPU."""
@@ -25,7 +25,7 @@ if "--socket" in sys.argv:  # the one-worker path: stdin is the socket, both way
     out = os.fdopen(os.dup(0), "wb")
 dev = os.environ.get("CUDA_VISIBLE_DEVICES", "0")
 uuid = os.environ.get("FAKE_GPU_UUID") or "GPU-fake-" + dev
-name = os.environ.get("FAKE_GPU_NAME", "Fake GPU")
+name = os.environ.get("FAKE_GPU_NAME_" + dev) or os.environ.get("FAKE_GPU_NAME", "Fake GPU")
 job_s = float(os.environ.get("FAKE_JOB_S", "0.4"))
 log = os.environ.get("FAKE_LOG")
 env = {"valid": True, "gpu": name, "uuid": uuid, "driver": "0.0", "cuda": "0.0", "arch": "sm_90", "sms": 132,
@@ -71,11 +71,12 @@ while True:
     note("start")
     time.sleep(job_s)
     note("end")
-    median = 5.0
+    median = float(os.environ.get("FAKE_MEDIAN_MS", "5.0"))
+    samples = [median * f for f in (0.998, 0.999, 1.0, 1.0, 1.001, 1.002)]
     rec = {"steps": {"run": {"status": "ok"}, "check": {"status": "ok"}, "bench": {"status": "ok"}},
            "bench": {"valid": True, "median": median, "mean": median, "min": median, "max": median, "q1": median,
-                     "q3": median, "stddev": 0.0, "rse_median": 0.001, "noise_ok": True, "n": 3,
-                     "samples": [median] * 3, "method": "events", "verified": 3, "sets": 1,
+                     "q3": median, "stddev": 0.0, "rse_median": 0.001, "noise_ok": True, "n": len(samples),
+                     "samples": samples, "method": "events", "verified": 3, "sets": 1,
                      "shared": {"read": True, "procs": [], "more": 0}},
            "metrics": [{"output": "c", "n": 1000, "pass": True}], "nshapes": 1, "nseeds": 1,
            "env": env}
