@@ -415,6 +415,19 @@ static int pool_gpu(pipeline *p, int idx, pslot *s, rung_pool_member *m, int att
 	bool hello_lost = rung_worker_lost(m->w); /* died before it spoke: lost like a job */
 	if (!hello_lost && !mev.env.valid && rung_pool_no_gpu_here(pool, m, mev.no_gpu))
 		return 2; /* another member has a GPU: this version goes there */
+	if (!hello_lost && mev.env.valid && mev.env.arch[0] && !(s->task.spec->arch && *s->task.spec->arch) &&
+	    strcmp(mev.env.arch, s->res.compile.arch[0] ? s->res.compile.arch : p->arch)) {
+		/* a device of another arch than the batch was compiled for (a mixed pool): compiled
+		 * again for it, as the one-worker path does for its device */
+		rung_compiled_clear(&s->kc);
+		rung_compiled_clear(&s->rc);
+		s->crc = rung_eval_compile(&s->res, &s->kc, &s->rc, &s->task, mev.env.arch);
+		if (s->crc != 0) {
+			if (s->crc < 0)
+				rung_error_save(&s->error);
+			return 1; /* its verdict (or rung's own failure) */
+		}
+	}
 	if (hello_lost) {
 		s->res.steps[RUNG_STEP_RUN].status = RUNG_S_FAILED;
 		snprintf(s->res.steps[RUNG_STEP_RUN].reason, sizeof(s->res.steps[RUNG_STEP_RUN].reason), "%s", mev.no_gpu);

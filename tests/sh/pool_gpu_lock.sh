@@ -24,7 +24,10 @@
 #  7. rung compare --stored of two versions timed on different GPU models
 #     (each on its own pool member): OTHER_GPU, exit 1, naming both; --any-gpu
 #     gives the verdict with both named; one model: the verdict, exit 0;
-#     --any-gpu without --stored: exit 2.
+#     --any-gpu without --stored: exit 2; rung log gives no speedup over a
+#     baseline timed on another model.
+#  8. a spec without arch on a pool of two archs: each version compiled for
+#     the device that runs it (sm_90 on device 0, sm_80 on device 1).
 set -u
 : "${RUNG:?}" "${RUNG_SRC:?}"
 command -v python3 >/dev/null || { echo "no python3 (skipping)"; exit 77; }
@@ -238,6 +241,40 @@ echo "$out"
 [ "$rc" = 0 ] && grep -qE "^FASTER B/A=0\.8[0-9]* .* stored$" <<<"$out" || fail "one model: exit $rc, not the verdict"
 "$RUNG" compare -C "$R" --task t --any-gpu "${revs[0]}" "${revs[1]}" >/dev/null 2>&1
 [ $? = 2 ] || fail "--any-gpu without --stored is not a usage error"
+# rung log: no speedup over a baseline of another GPU model
+"$RUNG" log -C "$R" --task t --json >"$T/log.json" 2>&1
+python3 - "${revs[1]}" "${revs[2]}" "$T/log.json" <<'EOF' || fail "rung log --json: a speedup across GPU models: $(cat "$T/log.json")"
+import json, sys
+rows = {}
+for line in open(sys.argv[3]):
+    line = line.strip()
+    if line.startswith("{"):
+        o = json.loads(line)
+        rows[o["short"]] = o
+b, c = rows[sys.argv[1]], rows[sys.argv[2]]
+assert b.get("other_gpu") == "Fake H200" and b["speedup_vs_baseline"] is None and b["delta_vs_baseline"] is None, b
+assert "other_gpu" not in c and abs(c["speedup_vs_baseline"] - 1.25) < 0.01, c
+EOF
 out=$("$RUNG" compare -C "$R" --task t --stored "${revs[0]}" "${revs[3]}" 2>&1)
 [ $? = 1 ] && grep -q "B (${revs[3]}) has no stored result" <<<"$out" || fail "no stored result: $out"
+
+# 8. the arch of the device that runs it
+sed -i '/^arch = /d' "$R/t/rung.ini"
+git -C "$R" commit -qam "no arch"
+fresh
+# the batch is compiled for the first worker's device (sm_90); two versions, one on each worker
+FAKE_GPU_ARCH_1=sm_80 "$RUNG" eval -C "$R" --task t "${revs[0]}" "${revs[1]}" --workers local:0,1 || fail "arch: the batch"
+"$RUNG" log -C "$R" --task t --json >"$T/log.json" 2>&1
+python3 - "${revs[0]}" "${revs[1]}" "$T/log.json" <<'EOF' || fail "not compiled for the device that ran it: $(cat "$T/log.json")"
+import json, sys
+rows = {}
+for line in open(sys.argv[3]):
+    if line.startswith("{"):
+        o = json.loads(line)
+        rows[o["short"]] = o["result"]
+archs = sorted(rows[r]["env"]["arch"] for r in sys.argv[1:3])
+assert archs == ["sm_80", "sm_90"], archs  # one on each device
+for r in sys.argv[1:3]:
+    assert rows[r]["compile"]["arch"] == rows[r]["env"]["arch"], (r, rows[r]["compile"], rows[r]["env"])
+EOF
 echo "ok"

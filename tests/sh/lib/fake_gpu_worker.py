@@ -10,7 +10,8 @@ a result with run, check and bench ok after FAKE_JOB_S seconds (default
 0.4). Which device: FAKE_GPU_UUID if set, else "GPU-fake-" and the
 CUDA_VISIBLE_DEVICES it was given, so that local:0,0 makes two workers on
 one device and local:0,1 two devices; FAKE_GPU_NAME names the model
-(default "Fake GPU"; FAKE_GPU_NAME_N for device N alone); a device listed in FAKE_NO_GPU_DEVICES (0,1,...)
+(default "Fake GPU"; FAKE_GPU_NAME_N for device N alone), FAKE_GPU_ARCH_N
+device N's arch (default sm_90); a device listed in FAKE_NO_GPU_DEVICES (0,1,...)
 says hello with no GPU and exits, as rung worker does. Every job appends "start UUID T PID" and "end UUID T
 PID" (T: time.time()) to FAKE_LOG, which the test reads to see whether two
 jobs on one device overlapped. Nothing here touches a GPU."""
@@ -28,7 +29,8 @@ uuid = os.environ.get("FAKE_GPU_UUID") or "GPU-fake-" + dev
 name = os.environ.get("FAKE_GPU_NAME_" + dev) or os.environ.get("FAKE_GPU_NAME", "Fake GPU")
 job_s = float(os.environ.get("FAKE_JOB_S", "0.4"))
 log = os.environ.get("FAKE_LOG")
-env = {"valid": True, "gpu": name, "uuid": uuid, "driver": "0.0", "cuda": "0.0", "arch": "sm_90", "sms": 132,
+arch = os.environ.get("FAKE_GPU_ARCH_" + dev, "sm_90")
+env = {"valid": True, "gpu": name, "uuid": uuid, "driver": "0.0", "cuda": "0.0", "arch": arch, "sms": 132,
        "sm_clock_mhz": 1980, "mem_clock_mhz": 3201, "bus_width": 6016, "l2_bytes": 62914560,
        "persisting_l2_limit": 0, "power_limit_w": 700.0, "host": "fakehost"}
 
