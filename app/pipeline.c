@@ -404,6 +404,11 @@ static int pool_gpu(pipeline *p, int idx, pslot *s, rung_pool_member *m, int att
 	} else {
 		for (int k = RUNG_STEP_RUN; k < RUNG_NSTEPS; k++) /* the lost attempt's rungs go */
 			memset(&s->res.steps[k], 0, sizeof(s->res.steps[k]));
+		pthread_mutex_lock(&p->mu); /* a re-run is no one's no-op source: nobody waits on it */
+		s->noop_key[0] = 0;
+		s->key_known = true;
+		pthread_cond_broadcast(&p->cv);
+		pthread_mutex_unlock(&p->mu);
 	}
 	rung_eval_opts o = member_opts(e, m);
 	s->res.base_seed = o.seed_set ? o.seed : o.batch_seed; /* the batch's inputs on every worker */
