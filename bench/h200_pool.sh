@@ -79,6 +79,20 @@ for w in $WORKERS; do run sweep "$W/sweep" "" "$w"; done
 for t in sgemm softmax; do
 	for w in $WORKERS; do run "demo-$t" "$W/demo" "$t" "$w"; done
 done
+# the sanitize rung on the pool (memcheck; compute-sanitizer pinned to each worker's device):
+# the same rung words as with one worker, never SKIPPED where one worker ran it
+if [ -z "${NO_SANITIZE:-}" ]; then
+	for w in one local:0,0; do
+		d=$W/san; rm -rf "$d"; cp -a "$W/demo" "$d"
+		wargs=(); [ "$w" != one ] && wargs=(--workers "$w")
+		s=$(date +%s.%N)
+		timeout 400 rung eval --all --stats --sanitize=memcheck -C "$d" --task softmax "${wargs[@]}" > "$O/pool-sanitize-${w//[:,]/_}.txt" 2>&1
+		echo "== sanitize $w: rc $? in $(echo "$(date +%s.%N) $s" | awk '{print $1 - $2}') s"
+		grep -E '^[0-9a-f]{7} ' "$O/pool-sanitize-${w//[:,]/_}.txt" | awk '{print $1, $2, $3, $4, $5, $6, $7}' | sort > "$W/san-$w"
+		cat "$W/san-$w"
+	done
+	echo "sanitize: versions whose rung words differ from one worker's: $(comm -3 "$W/san-one" "$W/san-local:0,0" | wc -l)"
+fi
 echo
 cat "$TABLE"
 echo "(verdicts differing: versions whose rung words differ from the one worker's; shared: rows whose timing is marked"
