@@ -218,7 +218,7 @@ echo "$out"
 # 7. compare --stored across GPU models
 fresh
 export FAKE_GPU_NAME_0="Fake A100" FAKE_GPU_NAME_1="Fake H200"
-"$RUNG" eval -C "$R" --task t "${revs[0]}" --workers local:0, >/dev/null 2>&1 || fail "storing ${revs[0]} on device 0"
+"$RUNG" eval -C "$R" --task t "${revs[0]}" --workers local:0, || fail "storing ${revs[0]} on device 0"
 FAKE_MEDIAN_MS=4.0 "$RUNG" eval -C "$R" --task t "${revs[1]}" --workers local:1, >/dev/null 2>&1 || fail "storing ${revs[1]} on device 1"
 FAKE_MEDIAN_MS=4.0 "$RUNG" eval -C "$R" --task t "${revs[2]}" --workers local:0, >/dev/null 2>&1 || fail "storing ${revs[2]} on device 0"
 unset FAKE_GPU_NAME_0 FAKE_GPU_NAME_1
