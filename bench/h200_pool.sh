@@ -11,7 +11,9 @@
 # timings marked shared, versions whose verdict (the rung words) differs from
 # the one worker's, rows lost or doubled, and each worker's jobs, busy and
 # GPU-wait seconds from --stats. Writes the table to $O/pool_table.md (and
-# stdout), the runs' outputs to $O/pool-*.txt.
+# stdout), the runs' outputs to $O/pool-*.txt. Then the sanitize rung (memcheck) on
+# local:0,0 against one worker's, on the demo's softmax (NO_SANITIZE=1 leaves it out;
+# WORKERS=skip runs it alone).
 #
 # No sshd runs on the device, so ssh:localhost is not run here; the ssh path
 # is covered by tests/sh/pool_ssh.sh (a real sshd, workers without a GPU).
@@ -74,7 +76,8 @@ run() { # NAME DIR TASK WORKERS
 		"$doubled" "${per:--}" >> "$TABLE"
 	echo "== $name $workers: rc $rc"; grep '^stats:' "$out"; tail -1 "$out"
 }
-WORKERS=${WORKERS:-one local:1 local:0,0 local:2}
+WORKERS=${WORKERS:-one local:1 local:0,0 local:2} # WORKERS=skip: the sanitize part alone
+[ "$WORKERS" = skip ] && WORKERS=
 for w in $WORKERS; do run sweep "$W/sweep" "" "$w"; done
 for t in sgemm softmax; do
 	for w in $WORKERS; do run "demo-$t" "$W/demo" "$t" "$w"; done
