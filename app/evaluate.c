@@ -330,7 +330,7 @@ int rung_eval_store(rung_result *r, rung_eval_info *info, rung_evaluator *ev, co
  * geometry as written, so that two versions that differ only where nothing
  * runs share it. 0 and out set; 1 when the version has none (a path target, no
  * CUBIN). */
-static int noop_key(char out[65], const rung_task *t, const rung_compiled *kc)
+int rung_eval_noop_key(char out[65], const rung_task *t, const rung_compiled *kc)
 {
 	out[0] = 0;
 	if (!t->vtask || !kc->cubin || !kc->cubin_len)
@@ -381,7 +381,7 @@ int rung_eval_noop(rung_result *r, rung_evaluator *ev, const rung_task *t, const
 		return 0;
 	const rung_env *env = rung_evaluator_env(ev);
 	char nk[65], sk[65];
-	if (!env || noop_key(nk, t, kc))
+	if (!env || rung_eval_noop_key(nk, t, kc))
 		return 0;
 	rung_result_key(sk, nk, env->uuid);
 	char *js = NULL;
@@ -400,37 +400,43 @@ int rung_eval_noop(rung_result *r, rung_evaluator *ev, const rung_task *t, const
 		rung_result_clear(&prev);
 		found = 0;
 	}
-	if (found) {
-		/* the earlier version's verdict and timing, under this version's own
-		 * compile rung (the same machine code) and identity */
-		rung_result keep = *r;
-		prev.steps[RUNG_STEP_COMPILE] = keep.steps[RUNG_STEP_COMPILE];
-		prev.compile = keep.compile;
-		free(prev.compile_log);
-		prev.compile_log = keep.compile_log;
-		keep.compile_log = NULL;
-		copy_str(prev.rev, sizeof(prev.rev), keep.rev);
-		copy_str(prev.label, sizeof(prev.label), keep.label);
-		copy_str(prev.noop_of, sizeof(prev.noop_of), rev);
-		prev.key[0] = 0;
-		prev.cached = false;
-		prev.created = keep.created;
-		rung_result_clear(&keep);
-		*r = prev; /* moved */
-	}
+	if (found)
+		rung_eval_noop_apply(r, &prev, rev);
 	json_decref(j);
 	return found ? 1 : 0;
 }
 
+void rung_eval_noop_apply(rung_result *r, rung_result *prev, const char *rev)
+{
+	/* the earlier version's verdict and timing, under this version's own
+	 * compile rung (the same machine code) and identity */
+	rung_result keep = *r;
+	prev->steps[RUNG_STEP_COMPILE] = keep.steps[RUNG_STEP_COMPILE];
+	prev->compile = keep.compile;
+	free(prev->compile_log);
+	prev->compile_log = keep.compile_log;
+	keep.compile_log = NULL;
+	copy_str(prev->rev, sizeof(prev->rev), keep.rev);
+	copy_str(prev->label, sizeof(prev->label), keep.label);
+	copy_str(prev->noop_of, sizeof(prev->noop_of), rev);
+	prev->key[0] = 0;
+	prev->cached = false;
+	prev->created = keep.created;
+	copy_str(prev->worker, sizeof(prev->worker), keep.worker);
+	rung_result_clear(&keep);
+	*r = *prev; /* moved */
+	rung_result_init(prev);
+}
+
 /* After a live result of t: its no-op key points at it unless an earlier
  * version holds the key already (the first one with this machine code). */
-static void noop_remember(const rung_result *r, rung_evaluator *ev, const rung_task *t, const rung_eval_opts *o,
-			  const rung_compiled *kc)
+void rung_eval_noop_remember(const rung_result *r, rung_evaluator *ev, const rung_task *t, const rung_eval_opts *o,
+			     const rung_compiled *kc)
 {
 	const rung_env *env = ev->env.valid ? &ev->env : NULL;
 	char nk[65], sk[65];
 	if (!noop_allowed(ev, t, o) || !env || !r->key[0] || r->noop_of[0] || !commit_of(t) ||
-	    r->steps[RUNG_STEP_RUN].status == RUNG_S_SKIPPED || noop_key(nk, t, kc))
+	    r->steps[RUNG_STEP_RUN].status == RUNG_S_SKIPPED || rung_eval_noop_key(nk, t, kc))
 		return;
 	rung_result_key(sk, nk, env->uuid);
 	char *js = NULL;
@@ -486,6 +492,7 @@ int rung_eval_sanitize(rung_result *r, rung_eval_info *info, rung_evaluator *ev,
 	}
 	rung_job job;
 	rung_task_job(&job, t, r->base_seed, true, 0);
+	job.wrap = o->sanitize_wrap;
 	/* the tools a stored rung lacks (its findings of the others stay) */
 	rung_status was = r->steps[RUNG_STEP_SANITIZE].status;
 	unsigned run = was == RUNG_S_OK || was == RUNG_S_FAILED ? tools & ~r->sanitize_tools : tools;
@@ -533,7 +540,7 @@ int rung_eval_gpu(rung_result *r, rung_eval_info *info, rung_evaluator *ev, cons
 	if (rung_eval_store(r, info, ev, t, o) < 0)
 		rung_error_clear(); /* said in info->store_error */
 	else
-		noop_remember(r, ev, t, o, kc);
+		rung_eval_noop_remember(r, ev, t, o, kc);
 	return rung_eval_sanitize(r, info, ev, t, o, kc, rc);
 }
 

@@ -77,6 +77,7 @@ typedef struct {
 	double deadline_s;  /* the worker's deadline for the job; <= 0: its default (rung_job.deadline_s) */
 	bool sanitize_set;  /* else the spec's [check] sanitize */
 	unsigned sanitize;  /* RUNG_SAN_BIT mask */
+	const char *const *sanitize_wrap; /* rung_job.wrap of the sanitize rung (a pool's local worker) */
 	rung_progress_fn progress; /* may be NULL */
 	void *ud;
 	/* Set by any thread: the evaluation stops before its GPU rungs (after
@@ -131,6 +132,19 @@ int rung_eval_lookup(rung_result *r, rung_evaluator *ev, const rung_task *t, con
  * run or a path target (no store). */
 int rung_eval_noop(rung_result *r, rung_evaluator *ev, const rung_task *t, const rung_eval_opts *o,
 		   const rung_compiled *kc);
+
+/* The no-op key of t's compiled version (the content hash with the kernel's
+ * text replaced by its machine code and launch geometry): 0 and out set, 1
+ * when it has none (a path target, no CUBIN). */
+int rung_eval_noop_key(char out[65], const rung_task *t, const rung_compiled *kc);
+/* r (holding this version's compile rung) becomes prev, the result of the
+ * earlier commit rev with the same machine code, under r's own identity,
+ * compile rung and worker; prev is moved (left empty). */
+void rung_eval_noop_apply(rung_result *r, rung_result *prev, const char *rev);
+/* After a live result r of t is stored: its no-op key points at it unless an
+ * earlier version holds the key already. */
+void rung_eval_noop_remember(const rung_result *r, rung_evaluator *ev, const rung_task *t, const rung_eval_opts *o,
+			     const rung_compiled *kc);
 
 /* The GPU rungs of a compiled version (r holds the compile rung), unless it
  * is a no-op version (rung_eval_noop), then the sanitize rung and the store. Returns 0 or negative (rung's own failure). */

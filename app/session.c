@@ -2,6 +2,7 @@
 #include "core/sidecar.h"
 
 #include <inttypes.h>
+#include <stdio.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -427,3 +428,17 @@ void rung_vrow_line(char *buf, size_t len, const rung_version *v, const rung_res
 		 kinds[0] ? "  suspect: " : "", kinds, shared);
 }
 
+
+bool rung_results_other_gpu(const rung_result *a, const rung_result *b, char *why, size_t len)
+{
+	if (len)
+		why[0] = 0;
+	if (!a || !b || !a->env.valid || !b->env.valid || !a->env.gpu[0] || !b->env.gpu[0] ||
+	    !strcmp(a->env.gpu, b->env.gpu))
+		return false;
+	if (len)
+		snprintf(why, len, "A was timed on %s%s%s%s, B on %s%s%s%s", a->env.gpu, a->env.host[0] ? " (host " : "",
+			 a->env.host, a->env.host[0] ? ")" : "", b->env.gpu, b->env.host[0] ? " (host " : "", b->env.host,
+			 b->env.host[0] ? ")" : "");
+	return true;
+}

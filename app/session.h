@@ -118,6 +118,12 @@ int rung_vrows_baseline(const rung_vrow *rows, int n);
  * timed beside another process. -1 if none. */
 int rung_vrows_best(const rung_vrow *rows, int n);
 bool rung_result_passed(const rung_result *r);
+/* Two results timed on different GPU models (both name their device and the
+ * names differ: a pool over an A100 and an H200, results of two machines in
+ * one store): their timings are not to be compared. why says which ran where
+ * ("A was timed on NVIDIA A100-SXM4-80GB (host a), B on NVIDIA H200 (host
+ * b)"). Two devices of one model (two H200s) compare. */
+bool rung_results_other_gpu(const rung_result *a, const rung_result *b, char *why, size_t len);
 
 /* A result's worst metrics: rung_metric_worst (core/metric_table.h). */
 /* "ok ok ok ok -": one word per rung. */

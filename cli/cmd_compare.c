@@ -32,6 +32,7 @@
 #include <jansson.h>
 
 #include "app/sanitize_gate.h"
+#include "app/session.h"
 #include "app/task.h"
 #include "app/textdiff.h"
 #include "cli/cli.h"
@@ -228,8 +229,125 @@ typedef struct {
 	double budget;
 	bool allow_shared;
 	bool raw_sass;
+	bool stored, any_gpu;
 	rung_task_where where;
 } compare_opts;
+
+/* Revision rev's row among rows (a prefix of its commit id, or WORKTREE). */
+static const rung_vrow *find_row(const rung_vrow *rows, int n, rung_vctx *c, const char *rev)
+{
+	rung_version v;
+	if (rung_version_at(&v, c->repo, rev, c->task.kernel_path) < 0)
+		return NULL;
+	for (int i = 0; i < n; i++)
+		if (!strcmp(rows[i].v.id, v.id))
+			return &rows[i];
+	rung_error_set(RUNG_EINVAL, "%s is not a version of the task %s", rev, c->task.kernel_path);
+	return NULL;
+}
+
+/* --stored: the verdict from the two stored results' bench samples, as the
+ * workbench's compare screen gives it; nothing runs. Results timed on
+ * different GPU models are refused (OTHER_GPU, exit 1) unless --any-gpu. */
+static int compare_stored(const compare_opts *co, const char *ra, const char *rb)
+{
+	rung_vctx c;
+	int rc = rung_cli_vctx_open(&c, "compare", &co->where, RUNG_VCTX_TASK | RUNG_VCTX_STORE);
+	if (rc)
+		return rc;
+	rung_vrow *rows = NULL;
+	int n = 0, code = RUNG_EXIT_OK;
+	char why[1024];
+	if (rung_vctx_rows(&rows, &n, &c, NULL, 0) < 0) {
+		fprintf(stderr, "rung compare: %s\n", rung_error_last());
+		rung_vctx_close(&c);
+		return RUNG_EXIT_INTERNAL;
+	}
+	const rung_vrow *A = find_row(rows, n, &c, ra), *B = A ? find_row(rows, n, &c, rb) : NULL;
+	if (!A || !B) {
+		fprintf(stderr, "rung compare: %s\n", rung_error_last());
+		code = RUNG_EXIT_USAGE;
+		goto done;
+	}
+	const rung_vrow *side[2] = {A, B};
+	for (int k = 0; k < 2; k++) {
+		const rung_result *r = side[k]->result;
+		if (!r || !r->key[0]) {
+			snprintf(why, sizeof(why), "%s (%s) has no stored result: rung eval %s first", k ? "B" : "A",
+				 side[k]->v.short_id, side[k]->v.short_id);
+			say(co->json, "FAILED", why);
+			code = RUNG_EXIT_FAIL;
+			goto done;
+		}
+		if (!r->bench.valid || r->bench.n < 2 || !r->bench.samples) {
+			snprintf(why, sizeof(why), "%s (%s) has no timing to compare (bench %s%s%s)", k ? "B" : "A",
+				 side[k]->v.short_id, rung_status_name(r->steps[RUNG_STEP_BENCH].status),
+				 r->steps[RUNG_STEP_BENCH].reason[0] ? ": " : "", r->steps[RUNG_STEP_BENCH].reason);
+			say(co->json, "FAILED", why);
+			code = RUNG_EXIT_FAIL;
+			goto done;
+		}
+	}
+	const rung_result *a = A->result, *b = B->result;
+	char other[512];
+	bool clash = rung_results_other_gpu(a, b, other, sizeof(other));
+	if (clash && !co->any_gpu) {
+		if (co->json) {
+			json_t *o = json_pack("{s:s,s:s,s:s,s:s}", "verdict", "OTHER_GPU", "gpu_a", a->env.gpu, "gpu_b",
+					      b->env.gpu, "reason", other);
+			print_json(o);
+		} else {
+			printf("OTHER_GPU %s: timings of different GPU models are not compared (--any-gpu compares them "
+			       "anyway)\n",
+			       other);
+		}
+		code = RUNG_EXIT_FAIL;
+		goto done;
+	}
+	rung_compare cmp;
+	if (rung_compare_samples(&cmp, a->bench.samples, a->bench.n, b->bench.samples, b->bench.n, 0, 0x5eed)) {
+		snprintf(why, sizeof(why), "the stored samples give no comparison: %s", rung_error_last());
+		say(co->json, "FAILED", why);
+		code = RUNG_EXIT_FAIL;
+		goto done;
+	}
+	rung_gpu_procs both = a->bench.shared;
+	for (int k = 0; k < b->bench.shared.n; k++)
+		rung_gpu_procs_add(&both, b->bench.shared.p[k].pid, b->bench.shared.p[k].name);
+	both.more += b->bench.shared.more;
+	char shared[512];
+	rung_gpu_procs_str(shared, sizeof(shared), &both);
+	bool held = shared[0] && !co->allow_shared;
+	const char *verdict = held ? "SHARED" : rung_cmp_verdict_name(cmp.verdict);
+	if (held)
+		code = RUNG_EXIT_FAIL;
+	if (co->json) {
+		json_t *o = json_pack("{s:s,s:o,s:o,s:o,s:o,s:o,s:i,s:i,s:s,s:b,s:s,s:s}", "verdict", verdict, "ratio",
+				      num_or_null(cmp.ratio), "lo", num_or_null(cmp.lo), "hi", num_or_null(cmp.hi), "median_a",
+				      num_or_null(cmp.median_a), "median_b", num_or_null(cmp.median_b), "n_a", a->bench.n,
+				      "n_b", b->bench.n, "source", "stored", "other_gpu", clash, "gpu_a", a->env.gpu, "gpu_b",
+				      b->env.gpu);
+		json_object_set_new(o, "shared", rung_gpu_procs_to_json(&both));
+		if (held)
+			json_object_set_new(o, "timing_verdict", json_string(rung_cmp_verdict_name(cmp.verdict)));
+		print_json(o);
+		goto done;
+	}
+	printf("%s B/A=%.3f [%.3f, %.3f] A=%.3fms B=%.3fms n=%d,%d stored", verdict, cmp.ratio, cmp.lo, cmp.hi,
+	       cmp.median_a, cmp.median_b, a->bench.n, b->bench.n);
+	if (clash)
+		printf(" other GPU: %s", other);
+	if (held)
+		printf(" %s: the timing is not trusted (it would say %s; --allow-shared gives that verdict)", shared,
+		       rung_cmp_verdict_name(cmp.verdict));
+	else if (shared[0])
+		printf(" %s", shared);
+	printf("\n");
+done:
+	rung_vrows_free(rows, n);
+	rung_vctx_close(&c);
+	return code;
+}
 
 static const rung_opt_spec compare_specs[] = {
 	{RUNG_OPT_BOOL(compare_opts, json), .name = "json", .help = "print one JSON object instead of the line"},
@@ -237,6 +355,10 @@ static const rung_opt_spec compare_specs[] = {
 	 .help = "time budget of the interleaved rounds (default 2)"},
 	{RUNG_OPT_BOOL(compare_opts, allow_shared), .name = "allow-shared",
 	 .help = "give the timing verdict even when another process was on the GPU (else SHARED)"},
+	{RUNG_OPT_BOOL(compare_opts, stored), .name = "stored",
+	 .help = "compare the stored results of revisions A and B (their bench samples) instead of timing them now"},
+	{RUNG_OPT_BOOL(compare_opts, any_gpu), .name = "any-gpu",
+	 .help = "with --stored: compare results timed on different GPU models (else OTHER_GPU, exit 1)"},
 	{RUNG_OPT_BOOL(compare_opts, raw_sass), .name = "raw-sass",
 	 .help = "the SASS diff line by line with nvdisasm's register names (default: normalized, by basic block)"},
 	{RUNG_OPT_SUBTABLE(compare_opts, where, rung_vctx_opt_specs)},
@@ -254,6 +376,12 @@ int rung_cmd_compare(int argc, char **argv)
 		rung_cli_error("compare", RUNG_EXIT_USAGE, "needs two versions, A and B");
 		return rung_cli_usage("compare", 1);
 	}
+	if (co.any_gpu && !co.stored) {
+		fprintf(stderr, "rung compare: --any-gpu goes with --stored (timing now uses one GPU)\n");
+		return RUNG_EXIT_USAGE;
+	}
+	if (co.stored)
+		return compare_stored(&co, argv[1], argv[2]);
 	double budget = co.budget;
 	bool json = co.json;
 	const char *targets[2] = {argv[1], argv[2]};

@@ -69,9 +69,18 @@ static const char *note_first_line(const rung_vrow *r, char *buf, size_t len)
 	return buf;
 }
 
+/* Timed on another GPU model than the baseline (a mixed pool, another machine's results): no
+ * speedup, no change (rung compare --stored says OTHER_GPU). */
+static bool other_gpu(const rung_result *r, const rung_result *base)
+{
+	char why[8];
+	return r && base && r != base && rung_results_other_gpu(r, base, why, sizeof(why));
+}
+
 static double delta_vs(const rung_result *r, const rung_result *base)
 {
-	if (!r || !base || !r->bench.valid || !base->bench.valid || !(base->bench.median > 0) || isnan(r->bench.median))
+	if (!r || !base || !r->bench.valid || !base->bench.valid || !(base->bench.median > 0) || isnan(r->bench.median) ||
+	    other_gpu(r, base))
 		return NAN;
 	return (r->bench.median - base->bench.median) / base->bench.median;
 }
@@ -79,7 +88,7 @@ static double delta_vs(const rung_result *r, const rung_result *base)
 /* The speedup over the baseline (t_base / t, core/stats.h): NAN when either is not timed. */
 static double speedup_vs(const rung_result *r, const rung_result *base)
 {
-	if (!r || !base || !r->bench.valid || !base->bench.valid)
+	if (!r || !base || !r->bench.valid || !base->bench.valid || other_gpu(r, base))
 		return NAN;
 	return rung_speedup(r->bench.median, base->bench.median);
 }
@@ -245,6 +254,8 @@ static void print_json(const rung_vrow *row, const rung_result *base, bool is_ba
 	json_object_set_new(o, "shared", shared[0] ? json_string(shared) : json_null());
 	json_object_set_new(o, "delta_vs_baseline", jnum(delta_vs(r, base)));
 	json_object_set_new(o, "speedup_vs_baseline", jnum(speedup_vs(r, base)));
+	if (other_gpu(r, base))
+		json_object_set_new(o, "other_gpu", json_string(r->env.gpu));
 	json_object_set_new(o, "baseline", json_boolean(is_base));
 	json_object_set_new(o, "tflops", jnum(r && r->bench.valid ? r->bench.tflops : NAN));
 	json_object_set_new(o, "tbps", jnum(r && r->bench.valid ? r->bench.tbps : NAN));
