@@ -56,6 +56,8 @@ void rung_model_ceilings_clear(rung_model_ceilings *c)
 {
 	memset(c, 0, sizeof(*c));
 	c->bw_bytes_s = c->l2_bytes_s = c->l1_bytes_s = c->fp32_flop_s = c->tensor_flop_s = NAN;
+	for (int t = 0; t < RUNG_TC_COUNT; t++)
+		c->tensor_tc[t] = NAN;
 }
 
 static double present(const rung_ceiling *c)
@@ -74,6 +76,10 @@ int rung_model_ceilings_from(rung_model_ceilings *out, const rung_env *env, cons
 	out->bw_bytes_s = c.dram.value;
 	out->fp32_flop_s = c.fp32.value;
 	out->tensor_flop_s = present(&c.tensor[RUNG_TC_F16]);
+	for (int t = 0; t < RUNG_TC_COUNT; t++) {
+		out->tensor_tc[t] = present(&c.tensor[t]);
+		out->src_tc[t] = c.tensor[t].src;
+	}
 	out->l2_bytes_s = present(&c.l2);
 	out->l1_bytes_s = present(&c.l1);
 	out->src_dram = c.dram.src;
