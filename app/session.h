@@ -113,6 +113,10 @@ int rung_vrows_baseline(const rung_vrow *rows, int n);
  * timed beside another process. -1 if none. */
 int rung_vrows_best(const rung_vrow *rows, int n);
 bool rung_result_passed(const rung_result *r);
+/* A compile rung's verdict kept with no GPU (rung_eval_store_compiled): a
+ * recorded result with no device and no timing; its recorded_note says what
+ * it is. Shown as the version's result until a GPU measures it (#28 D-16). */
+bool rung_result_compile_verdict(const rung_result *r);
 
 /* A result's worst metrics: rung_metric_worst (core/metric_table.h). */
 /* "ok ok ok ok -": one word per rung. */

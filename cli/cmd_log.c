@@ -483,8 +483,11 @@ int rung_cmd_log(int argc, char **argv)
 				       t.verdict[0] ? "  " : "", t.verdict);
 			else
 				put_row(&t, rows[i].v.short_id, subj, i == brec_shown, "");
-			printf("         %s (not measured here)\n",
-			       rec[i]->recorded_note[0] ? rec[i]->recorded_note : "recorded on another machine");
+			if (rung_result_compile_verdict(rec[i])) /* kept from a compile rung with no GPU (#28 D-16) */
+				printf("         %s\n", rec[i]->recorded_note);
+			else
+				printf("         %s (not measured here)\n",
+				       rec[i]->recorded_note[0] ? rec[i]->recorded_note : "recorded on another machine");
 		} else if (!rows[i].result) {
 			printf("%-8s %-24s %-28s %s\n", rows[i].v.short_id, subj, t.steps, "not evaluated");
 			nnot++;
@@ -525,7 +528,7 @@ int rung_cmd_log(int argc, char **argv)
 	}
 	if (nnot) /* what would evaluate them, with or without a GPU (#28 D-16) */
 		printf("%d version%s not evaluated: rung eval measures %s on a GPU; without one, rung eval --compile-only "
-		       "runs the compile rung (registers, spills; not stored), and run, check and bench wait for a GPU\n",
+		       "runs the compile rung (registers, spills; kept and shown here), and run, check and bench wait for a GPU\n",
 		       nnot, nnot == 1 ? "" : "s", nnot == 1 ? "it" : "them");
 	if (fmt == FMT_TABLE && n == 0)
 		printf("no versions: commit %s first\n", c.task.kernel_path);

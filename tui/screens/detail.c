@@ -17,6 +17,7 @@
 #include "core/inert.h"
 #include "core/metric_table.h"
 #include "core/profile.h"
+#include "app/session.h"
 #include "tui/screens/detail_ncu.h"
 #include "tui/screens/detail_prof.h"
 #include "tui/screens/detail_src.h"
@@ -89,7 +90,8 @@ static void step_line(rung_lines *l, const rung_result *r, rung_step_id s, const
 {
 	rung_role role;
 	/* as the table: a recorded result's rungs are ○, not ↺ (reused) */
-	const char *g = rung_step_glyph(r->steps[s].status, r->cached, r->recorded, &role);
+	bool here = rung_result_compile_verdict(r); /* the compile rung ran here, with no GPU (#28 D-16) */
+	const char *g = rung_step_glyph(r->steps[s].status, r->cached && !here, r->recorded && !here, &role);
 	rung_lines_new(l);
 	rung_lines_seg(l, RUNG_ROLE_HEADER, "%-8s ", rung_step_name(s));
 	rung_lines_seg(l, role, "%s %-7s", g, r->steps[s].status == RUNG_S_NONE ? "-" : rung_status_name(r->steps[s].status));
@@ -233,7 +235,9 @@ static void build_summary(rung_view *v, int row)
 	if (r->noop_of[0]) /* the edit changed nothing that runs */
 		rung_lines_add(l, RUNG_ROLE_CACHED, "no-op: same machine code, launch, spec and reference as %.7s:"
 			       " its verdict and timing (rung check --force measures this one)", r->noop_of);
-	if (r->recorded)
+	if (rung_result_compile_verdict(r)) /* kept from a compile rung with no GPU (#28 D-16) */
+		rung_lines_add(l, RUNG_ROLE_WARNING, "compile only: %s", r->recorded_note);
+	else if (r->recorded)
 		rung_lines_add(l, RUNG_ROLE_WARNING, "recorded: %s (imported, not measured here)",
 			       r->recorded_note[0] ? r->recorded_note : "on another machine");
 	char buf[512];

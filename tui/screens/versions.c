@@ -13,6 +13,7 @@
 
 #include "core/err.h"
 #include "core/roofline_guard.h"
+#include "app/session.h"
 #include "tui/draw.h"
 #include "tui/model/rowmetrics.h"
 #include "tui/view.h"
@@ -224,7 +225,10 @@ static void draw_row(rung_view *v, int y, int mrow, bool cursor, const bool show
 	versions_priv *p = v->priv;
 	const rung_model_row *r = &m->rows[mrow];
 	const rung_row_metrics *mx = &p->mx[mrow];
-	bool recorded = rung_model_row_is_recorded(r);
+	/* a compile rung's verdict kept with no GPU ran here: its compile rung
+	 * is drawn as such, not as recorded elsewhere (#28 D-16) */
+	bool compiled_here = rung_model_row_is_recorded(r) && rung_result_compile_verdict(r->result);
+	bool recorded = rung_model_row_is_recorded(r) && !compiled_here;
 	WINDOW *w = v->win;
 	int x = 0;
 	if (cursor)
@@ -294,7 +298,8 @@ static void draw_row(rung_view *v, int y, int mrow, bool cursor, const bool show
 				int s = k < 4 ? k : RUNG_STEP_SANITIZE; /* the profile rung has no glyph */
 				rung_role rl;
 				/* recorded on another machine: its own glyph and role, never a live tick */
-				const char *gs = rung_step_glyph(r->step[s], r->cached && !inflight, recorded && !inflight, &rl);
+				const char *gs = rung_step_glyph(r->step[s], r->cached && !inflight && !compiled_here,
+								 recorded && !inflight, &rl);
 				rung_tui_draw(w, y, x + k, 1, ROLE(rl), gs);
 			}
 			break;
@@ -372,11 +377,18 @@ static void versions_draw(rung_view *v)
 	versions_priv *p = v->priv;
 	int evaluated, recorded;
 	rung_model_count(m, &evaluated, &recorded);
-	char task[64] = "", rec[32] = "";
+	char task[64] = "", rec[64] = "";
 	if (m->ntasks > 1)
 		snprintf(task, sizeof(task), " (task %d/%d, T switches)", m->task + 1, m->ntasks);
+	int compiled = 0; /* kept from a compile rung with no GPU: counted apart (#28 D-16) */
+	for (int i = 0; i < m->nrows; i++)
+		compiled += rung_model_row_is_recorded(&m->rows[i]) && rung_result_compile_verdict(m->rows[i].result);
+	recorded -= compiled;
+	int o = 0;
 	if (recorded)
-		snprintf(rec, sizeof(rec), ", %d recorded", recorded);
+		o = snprintf(rec, sizeof(rec), ", %d recorded", recorded);
+	if (compiled && o >= 0 && o < (int)sizeof(rec))
+		snprintf(rec + o, sizeof(rec) - (size_t)o, ", %d compiled only", compiled);
 	if (t->filter && t->search[0])
 		rung_view_draw_title(v, "rung %s%s: %d of %d version%s%s match '%s'", m->title, task, p->n, m->nrows,
 				     m->nrows == 1 ? "" : "s", m->loading ? " loaded so far" : "", t->search);
