@@ -1,6 +1,8 @@
 /* The generic part of the model: rows, the cross-thread event queue, lookups. */
 #include "tui/model/model.h"
 
+#include "app/session.h"
+
 #include "app/goal.h"
 
 #include <errno.h>
@@ -498,7 +500,10 @@ static void apply_one(rung_model *m, rung_model_event *e)
 			m->queue_done = m->queue_total = 0;
 			m->queue_hash[0] = 0;
 		}
-		if (r && e->result && r->recorded && e->result->steps[RUNG_STEP_RUN].status == RUNG_S_SKIPPED &&
+		/* (a compile verdict kept with no GPU is no measurement: the new compile
+		 * rung replaces it on display, #28 D-16) */
+		if (r && e->result && r->recorded && !rung_result_compile_verdict(r->recorded) &&
+		    e->result->steps[RUNG_STEP_RUN].status == RUNG_S_SKIPPED &&
 		    e->result->steps[RUNG_STEP_COMPILE].status == RUNG_S_OK) {
 			/* no GPU here: a recorded measurement stays on display rather than
 			 * a row of SKIPPED rungs (the compile rung is the recorded one's);
