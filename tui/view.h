@@ -105,6 +105,11 @@ const char *rung_key_name(int key, char *buf, int len);
 int rung_key_parse(const char *tok);
 /* Help lines generated from RUNG_REQ_LIST. */
 void rung_help_lines(rung_lines *out);
+/* Each request of RUNG_REQ_LIST with its group ("Versions"), its keys ("j,
+ * Down"), name and help, in the help screen's order: the help screen and the
+ * man page's WORKBENCH KEYS (cli/cli.c) are made from it. */
+typedef void (*rung_help_fn)(void *ud, const char *group, const char *keys, const char *name, const char *help);
+void rung_help_each(rung_help_fn fn, void *ud);
 
 typedef struct rung_tui rung_tui;
 typedef struct rung_view rung_view;

@@ -46,6 +46,14 @@ man=$("$RUNG" help --man)
 for v in RUNG_DEADLINE RUNG_NVDISASM RUNG_COMPUTE_SANITIZER RUNG_PCSAMP_PERIOD RUNG_ROOFLINE_TOL CUDA_HOME; do
 	grep -q "^\.B $v$" <<<"$man" || fail "man page: no $v"
 done
+# and the workbench's keys, as the help screen lists them (D-20: there were none)
+grep -q "^\.SH WORKBENCH KEYS$" <<<"$man" || fail "man page: no workbench keys"
+keys=$(sed -n '/^\.SH WORKBENCH KEYS$/,/^\.SH FILES$/p' <<<"$man")
+for k in 'j, Down' 'Enter' 'Q, Ctrl\\-C' 'e' 'E' 'r' 'L' 't' 'l' '?, h'; do
+	grep -qx "\.B $k" <<<"$keys" || fail "man page: no key $k: $keys"
+done
+grep -q "^\.SS Versions" <<<"$keys" || fail "man page: keys not in groups"
+[ "$(grep -c '^\.TP$' <<<"$keys")" -ge 40 ] || fail "man page: few keys: $keys"
 
 # softmax: four versions carry a rung.ini of their own: one line for them all
 out=$("$RUNG" log -C "$T/demo" --task softmax 2>&1) || fail "log: $out"
