@@ -7,7 +7,8 @@
 #    spills) and that the other rungs need a GPU, not "max_rel -"; rung log says
 #    once how to evaluate the versions it shows "not evaluated";
 #  - item 14: "its own rung.ini differs" is said once, not under each row;
-#  - D-15: rung log --csv gives the recorded results the table shows.
+#  - D-15: rung log --csv gives the recorded results the table shows;
+#  - D-20: rung log's VERDICT and NOTE columns hold, a closed directive says so.
 set -u
 : "${RUNG:?}" "${RUNG_SRC:?}"
 export TZ=UTC
@@ -54,6 +55,29 @@ for k in 'j, Down' 'Enter' 'Q, Ctrl\\-C' 'e' 'E' 'r' 'L' 't' 'l' '?, h'; do
 done
 grep -q "^\.SS Versions" <<<"$keys" || fail "man page: keys not in groups"
 [ "$(grep -c '^\.TP$' <<<"$keys")" -ge 40 ] || fail "man page: few keys: $keys"
+
+# D-20: rung log's columns hold: a failed row's verdict in the VERDICT column (a long reason
+# pushed it out, and is now cut there and given whole on the next line), NOTE at most 60
+# bytes, a directive no longer open shown with its status
+if [ -f "$RUNG_SRC/examples/sgemm/recorded.jsonl" ]; then
+	"$RUNG" log -C "$T/demo" --task sgemm >"$T/log.txt" 2>&1 || fail "log: $(cat "$T/log.txt")"
+	python3 - "$T/log.txt" <<'PY' || fail "rung log columns: $(cat "$T/log.txt")"
+import sys
+lines = open(sys.argv[1]).read().split("\n")
+head = lines[0]
+vcol, ncol = head.index("VERDICT"), head.index("NOTE")
+rows = {l[:7]: l for l in lines if len(l) > 8 and l[7] == " " and l[:7].isalnum()}
+ab = rows["ab5b6f7"]
+assert ab[vcol:vcol + 7] == "reject ", (vcol, ab)
+assert ab[ncol:].startswith("Fails the check"), ab
+i = lines.index(ab)
+assert lines[i + 1].startswith("         check: C: unwritten 381 elements of C") and lines[i + 1].endswith(" seed 1/2"), lines[i + 1]
+for l in rows.values():
+    assert len(l) - ncol <= 60, ("NOTE over 60 bytes", l)
+assert rows["a3a83d2"][ncol:].startswith("[done] Good step."), rows["a3a83d2"]
+assert rows["53c0aa4"][vcol:vcol + 5] == "best ", rows["53c0aa4"]
+PY
+fi
 
 # softmax: four versions carry a rung.ini of their own: one line for them all
 out=$("$RUNG" log -C "$T/demo" --task softmax 2>&1) || fail "log: $out"
