@@ -503,7 +503,8 @@ static int find_match(rung_tui *t, int dir, bool include_current)
 				v->ops->select(v);
 			/* past the last line (n) or the first (N): said, as less and vim do */
 			bool wrapped = k > 0 && (dir > 0 ? i < from : i > from);
-			rung_tui_message(t, false, "/%s: line %d%s", t->search, i + 1,
+			const char *where = v->ops->match_where ? v->ops->match_where(v, i, t->search) : "";
+			rung_tui_message(t, false, "/%s: line %d%s%s%s", t->search, i + 1, where[0] ? ", " : "", where,
 					 k == 0 || !wrapped ? "" : dir > 0 ? " (search wrapped to the top)" : " (search wrapped to the bottom)");
 			return RUNG_R_REDRAW;
 		}

@@ -131,6 +131,10 @@ typedef struct {
 	void (*done)(rung_view *v);                     /* free priv */
 	/* raw text of line i for search (NULL: not searchable) */
 	const char *(*line_text)(rung_view *v, int i, char *buf, int len);
+	/* Optional: where in line i a search for needle matched when that is not
+	 * in what the screen shows ("in its note", "in its subject, past the cut"),
+	 * else "" (#28 D-20: a match in hidden text looked like a wrong one). */
+	const char *(*match_where)(rung_view *v, int i, const char *needle);
 } rung_view_ops;
 
 struct rung_view {

@@ -294,11 +294,14 @@ static void draw_row(rung_view *v, int y, int mrow, bool cursor, const bool show
 			bool inflight = false;
 			for (int s = 0; s < RUNG_NSTEPS; s++)
 				inflight |= r->step[s] == RUNG_S_PENDING || r->step[s] == RUNG_S_RUNNING;
+			bool after_fail = false; /* the rungs after a failed one did not run: '-' (#28 D-20) */
 			for (int k = 0; k < (steps_wide ? 5 : 4) && k < cw; k++) {
 				int s = k < 4 ? k : RUNG_STEP_SANITIZE; /* the profile rung has no glyph */
 				rung_role rl;
+				rung_status st = after_fail && k < 4 && r->step[s] == RUNG_S_NONE ? RUNG_S_SKIPPED : r->step[s];
+				after_fail |= r->step[s] == RUNG_S_FAILED;
 				/* recorded on another machine: its own glyph and role, never a live tick */
-				const char *gs = rung_step_glyph(r->step[s], r->cached && !inflight && !compiled_here,
+				const char *gs = rung_step_glyph(st, r->cached && !inflight && !compiled_here,
 								 recorded && !inflight, &rl);
 				rung_tui_draw(w, y, x + k, 1, ROLE(rl), gs);
 			}
@@ -495,6 +498,37 @@ static const char *versions_line_text(rung_view *v, int i, char *buf, int len)
 	return row_text(&v->tui->model->rows[p->idx[i]], buf, len);
 }
 
+/* Where a search matched row i when the table does not show it: the subject
+ * past its cut, the author, the note (the table shows only a mark for it). */
+static const char *versions_match_where(rung_view *v, int i, const char *needle)
+{
+	versions_priv *p = v->priv;
+	if (i < 0 || i >= p->n)
+		return "";
+	const rung_model_row *r = &v->tui->model->rows[p->idx[i]];
+	char hash[16];
+	snprintf(hash, sizeof(hash), "%.7s", r->hash);
+	if (strcasestr(hash, needle))
+		return "";
+	bool show[NCOLS];
+	int sw = 0;
+	compute_layout(v->width, p->subject_want, show, &sw);
+	const char *m = strcasestr(r->subject, needle);
+	if (m) {
+		/* shown when it ends within the subject's columns (bytes: a bound for UTF-8) */
+		char pre[sizeof(r->subject)];
+		snprintf(pre, sizeof(pre), "%.*s", (int)(m - r->subject) + (int)strlen(needle), r->subject);
+		if (rung_tui_width(pre) <= sw)
+			return "";
+		return "in its subject, past the cut";
+	}
+	if (strcasestr(r->author, needle))
+		return "in its author (the detail shows it)";
+	if (r->note[0] && strcasestr(r->note, needle))
+		return "in its note (the detail shows it)";
+	return "";
+}
+
 const rung_view_ops rung_screen_versions_ops = {
 	.name = "versions",
 	.open = versions_open,
@@ -503,4 +537,5 @@ const rung_view_ops rung_screen_versions_ops = {
 	.select = versions_select,
 	.done = versions_done,
 	.line_text = versions_line_text,
+	.match_where = versions_match_where,
 };
