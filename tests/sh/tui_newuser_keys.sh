@@ -41,6 +41,11 @@ tail -1 "$T/n.txt" | grep -q 'wrapped' && fail "n in the middle says wrapped: $(
 tui '/ f l o a t 4 <Enter>\n:dump f1.txt\nn\n:dump f2.txt\n/ N e x t <Enter>\n:dump f3.txt\nQ\n' || fail "rung tui: exit $? ($(cat "$T/err"))"
 tail -1 "$T/f1.txt" | grep -q '^/float4: line 3, in its subject, past the cut ' || fail "hidden subject match: $(tail -1 "$T/f1.txt")"
 grep -q '^ .* df16e84 ' "$T/f1.txt" || fail "f1: $(cat "$T/f1.txt")"
+# D-20: one unit in the median column (softmax: "180.7us" stood beside "1.653ms")
+tui 'T\n:dump soft.txt\nQ\n' || fail "rung tui: exit $? ($(cat "$T/err"))"
+grep -q ' 60349e3 .*  0\.1807ms ' "$T/soft.txt" || fail "median in ms: $(grep 60349e3 "$T/soft.txt")"
+grep -q ' 4eea44c .*  1\.653ms ' "$T/soft.txt" || fail "median in ms: $(grep 4eea44c "$T/soft.txt")"
+grep -q '[0-9]us ' "$T/soft.txt" && fail "a median in us beside ms: $(grep '[0-9]us ' "$T/soft.txt")"
 # D-20: the rungs after a failed one read '-' whichever rung failed (a failed run left them blank)
 grep -q ' 77845e9 .* ○✗--  ' "$T/f1.txt" || fail "after a failed run: $(grep 77845e9 "$T/f1.txt")"
 grep -q ' ab5b6f7 .* ○○✗-  ' "$T/f1.txt" || fail "after a failed check: $(grep ab5b6f7 "$T/f1.txt")"

@@ -131,6 +131,22 @@ void rung_fmt_ms(char *buf, int len, double ms)
 		snprintf(buf, (size_t)len, "%.1fus", ms * 1000);
 }
 
+void rung_fmt_ms_unit(char *buf, int len, double ms, bool us)
+{
+	if (isnan(ms))
+		snprintf(buf, (size_t)len, "-");
+	else if (us)
+		snprintf(buf, (size_t)len, "%.1fus", ms * 1000);
+	else if (ms >= 1000)
+		snprintf(buf, (size_t)len, "%.0fms", ms);
+	else if (ms >= 100)
+		snprintf(buf, (size_t)len, "%.1fms", ms);
+	else if (ms >= 1)
+		snprintf(buf, (size_t)len, "%.3fms", ms);
+	else
+		snprintf(buf, (size_t)len, "%.4fms", ms);
+}
+
 void rung_fmt_si(char *buf, int len, double v)
 {
 	static const char *const suf[] = {"", "K", "M", "G", "T", "P", "E"};

@@ -47,6 +47,10 @@ void rung_fmt_roof_of(char *buf, int len, const rung_row_metrics *mx, bool brief
 
 /* "3.412ms", "812us", "1.20s" in at most 8 columns. */
 void rung_fmt_ms(char *buf, int len, double ms);
+/* The same in one unit for a whole column (#28 D-20: "180.7us" beside
+ * "1.653ms"): us true "180.7us", else milliseconds at 4 significant digits
+ * ("0.1807ms", "1.653ms", "27.304ms", "276.1ms", "27304ms"). */
+void rung_fmt_ms_unit(char *buf, int len, double ms, bool us);
 /* "1T", "10T", "100G" */
 void rung_fmt_si(char *buf, int len, double v);
 

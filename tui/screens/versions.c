@@ -27,6 +27,7 @@ typedef struct {
 	rung_row_metrics *mx; /* per model row */
 	int nmx;
 	int subject_want; /* display width of the longest subject */
+	bool median_us;   /* every median under 1 ms: the column in us, else in ms */
 } versions_priv;
 
 /* Columns, in display order. When the window is narrow they are dropped,
@@ -137,11 +138,16 @@ static int versions_open(rung_view *v)
 	int base = rung_model_baseline(m);
 	char buf[1024];
 	p->subject_want = 0;
+	bool any_median = false, all_us = true;
 	for (int i = 0; i < m->nrows; i++) {
 		const rung_result *ri = m->rows[i].result;
 		if (ri && ri->bench.valid && !isnan(ri->bench.tflops)) /* the roof that fits its instruction mix */
 			rung_model_row_mma(m, i);
 		rung_row_metrics_get(&p->mx[i], m, i, base);
+		if (!isnan(p->mx[i].median_ms)) {
+			any_median = true;
+			all_us &= p->mx[i].median_ms < 1;
+		}
 		int sw = rung_tui_sanitize(buf, sizeof(buf), m->rows[i].subject, -1, 0);
 		if (sw > p->subject_want)
 			p->subject_want = sw;
@@ -149,6 +155,7 @@ static int versions_open(rung_view *v)
 			continue;
 		p->idx[p->n++] = i;
 	}
+	p->median_us = any_median && all_us;
 	if (t->sort) {
 		sort_priv = p;
 		sort_model = m;
@@ -312,7 +319,7 @@ static void draw_row(rung_view *v, int y, int mrow, bool cursor, const bool show
 			rung_tui_draw_right(w, y, x, cw, ROLE(r->step[RUNG_STEP_CHECK] == RUNG_S_FAILED ? RUNG_ROLE_FAILED : RUNG_ROLE_DEFAULT), buf);
 			break;
 		case C_MEDIAN:
-			rung_fmt_ms(buf, sizeof(buf), mx->median_ms);
+			rung_fmt_ms_unit(buf, sizeof(buf), mx->median_ms, p->median_us);
 			if (mx->shared) { /* timed beside another process on the GPU: "~" (the detail names it) */
 				memmove(buf + 1, buf, strlen(buf) + 1);
 				buf[0] = '~';
