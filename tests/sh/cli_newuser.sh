@@ -79,6 +79,17 @@ assert rows["53c0aa4"][vcol:vcol + 5] == "best ", rows["53c0aa4"]
 PY
 fi
 
+# D-20: rung dump names its files the same way for a path and a revision (relative to the
+# current directory below it; a revision gave absolute paths)
+a=$(cd "$T/demo" && "$RUNG" dump sgemm/ 2>/dev/null | head -1)
+b=$(cd "$T/demo" && "$RUNG" dump --task sgemm 8c4f713 2>/dev/null | head -1)
+[ "$a" = sgemm/.rung/dumps/kernel.cu ] || fail "dump sgemm/: $a"
+[ "$b" = sgemm/.rung/dumps/8c4f713/kernel.cu ] || fail "dump REV: $b"
+c=$(cd "$T" && "$RUNG" dump -C "$T/demo" --task sgemm 8c4f713 2>/dev/null | head -1)
+[ "$c" = demo/sgemm/.rung/dumps/8c4f713/kernel.cu ] || fail "dump -C: $c"
+c=$(cd / && "$RUNG" dump -C "$T/demo" --task sgemm 8c4f713 2>/dev/null | head -1)
+[ "$c" = "$(realpath "$T")/demo/sgemm/.rung/dumps/8c4f713/kernel.cu" ] || fail "dump from /: $c"
+
 # softmax: four versions carry a rung.ini of their own: one line for them all
 out=$("$RUNG" log -C "$T/demo" --task softmax 2>&1) || fail "log: $out"
 grep -q "rung.ini differs" <<<"$out" && fail "said per row: $out"
