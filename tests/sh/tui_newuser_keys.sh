@@ -26,6 +26,12 @@ tui '<Enter>\n:dump d.txt\nq\nj\nj\nj\n<Enter>\nm\n:dump m.txt\nq\ng\n<Enter>\nl
 	fail "rung tui: exit $? ($(cat "$T/err"))"
 grep -q '^compile  ○ ok' "$T/d.txt" || fail "D-11: $(grep '^compile' "$T/d.txt")"
 grep -q '↺' "$T/d.txt" && fail "D-11: a recorded rung drawn as reused: $(grep '↺' "$T/d.txt")"
+# D-20: the detail does not repeat its title (the whole commit id instead), and the seeds are
+# said once, numbered, so that a case's metrics are not cut at 120 columns
+sed -n 2p "$T/d.txt" | grep -q '^commit 53c0aa4[0-9a-f]\{33\}  rung-agent, 2025-06-02 12:55 UTC$' || fail "detail line 2: $(sed -n 2p "$T/d.txt")"
+grep -q '^53c0aa430174 ' "$T/d.txt" && fail "the title repeated"
+grep -q '^  seeds 1 = [0-9]\{15,\}, 2 = [0-9]\{15,\}$' "$T/d.txt" || fail "the seeds: $(grep seed "$T/d.txt" | head -3)"
+grep -q '^  ✓ C M=4096,N=4096,K=4096 seed 1: .* cos 1\.000000 ' "$T/d.txt" || fail "a case cut: $(grep 'M=4096' "$T/d.txt")"
 grep -q '^error map  C .*(case 2 of 9 with errors; m: next)' "$T/m.txt" || fail "D-10: the map is not in view: $(head -3 "$T/m.txt")"
 # D-20: ab5b6f7's unwritten elements are the poison it left, not a "got nan" beside "nan 0"
 tui 'j\nj\nj\n<Enter>\n:dump p.txt\nQ\n' || fail "rung tui: exit $? ($(cat "$T/err"))"

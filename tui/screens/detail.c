@@ -198,10 +198,16 @@ static void build_summary(rung_view *v, int row)
 	struct tm tm;
 	if (gmtime_r(&tt, &tm))
 		strftime(date, sizeof(date), "%Y-%m-%d %H:%M UTC", &tm);
+	/* the title bar has the short id and the subject: the whole commit id here,
+	 * and the subject again only where the title cuts it (#28 D-20: it said
+	 * both twice) */
 	rung_lines_new(l);
-	rung_lines_seg(l, RUNG_ROLE_KEY, "%.12s ", mr->hash);
-	rung_lines_seg(l, RUNG_ROLE_DEFAULT, "%s", mr->subject);
-	rung_lines_add(l, RUNG_ROLE_DIM, "%s, %s", mr->author, date);
+	rung_lines_seg(l, RUNG_ROLE_KEY, "commit %s", mr->hash);
+	rung_lines_seg(l, RUNG_ROLE_DIM, "  %s, %s", mr->author, date);
+	char subj[sizeof(mr->subject) * 4];
+	int sw = rung_tui_sanitize(subj, sizeof(subj), mr->subject, -1, 0);
+	if (8 + sw + 10 > v->width) /* "abc1234 " + subject + " [detail]" */
+		rung_lines_add(l, RUNG_ROLE_DEFAULT, "%s", mr->subject);
 	if (mr->baseline || mr->best || mr->verdict || mr->note[0]) {
 		rung_lines_new(l);
 		if (mr->baseline)
@@ -274,8 +280,34 @@ static void build_summary(rung_view *v, int row)
 		snprintf(buf + n, sizeof(buf) - n, "  max_rel %s", rung_fmt_max_rel(rel, sizeof(rel), rung_result_max_rel(r)));
 	}
 	step_line(l, r, RUNG_STEP_CHECK, r->nmetrics ? buf : "");
+	/* the seeds once, numbered: each case names its number (#28 D-20: a
+	 * 20-digit seed on every line cut the metrics at 120 columns) */
+	unsigned long long seeds[16];
+	int nseeds = 0;
+	for (int i = 0; i < r->nmetrics; i++) {
+		int k = 0;
+		while (k < nseeds && seeds[k] != (unsigned long long)r->metrics[i].seed)
+			k++;
+		if (k == nseeds && nseeds < 16)
+			seeds[nseeds++] = (unsigned long long)r->metrics[i].seed;
+	}
+	bool long_seed = false; /* short ones (a given --seed 1000) stay on their lines */
+	for (int k = 0; k < nseeds; k++)
+		long_seed |= seeds[k] >= 100000000ull;
+	if (!long_seed)
+		nseeds = 0;
+	if (nseeds) {
+		char sl[512];
+		int o = snprintf(sl, sizeof(sl), "  seed%s", nseeds == 1 ? "" : "s");
+		for (int k = 0; k < nseeds && o < (int)sizeof(sl); k++)
+			o += snprintf(sl + o, sizeof(sl) - (size_t)o, "%s %d = %llu", k ? "," : "", k + 1, seeds[k]);
+		rung_lines_add(l, RUNG_ROLE_DIM, "%s", sl);
+	}
 	for (int i = 0; i < r->nmetrics; i++) {
 		const rung_check_metric *cm = &r->metrics[i];
+		int sk = 0;
+		while (sk < nseeds && seeds[sk] != (unsigned long long)cm->seed)
+			sk++;
 		char ds[256] = "";
 		rung_dimset_format(ds, sizeof(ds), &cm->dims);
 		rung_lines_new(l);
@@ -292,8 +324,11 @@ static void build_summary(rung_view *v, int row)
 				o += snprintf(ms + o, sizeof(ms) - (size_t)o, " %s %s", mi->detail,
 					      rung_metric_str(t, sizeof(t), mi->detail_fmt, v, "-"));
 		}
-		rung_lines_seg(l, RUNG_ROLE_DEFAULT, "%s %s%s seed %llu:%s", cm->output, ds, in, (unsigned long long)cm->seed,
-			       ms);
+		if (sk < nseeds)
+			rung_lines_seg(l, RUNG_ROLE_DEFAULT, "%s %s%s seed %d:%s", cm->output, ds, in, sk + 1, ms);
+		else
+			rung_lines_seg(l, RUNG_ROLE_DEFAULT, "%s %s%s seed %llu:%s", cm->output, ds, in,
+				       (unsigned long long)cm->seed, ms);
 		if (cm->nan_count || cm->inf_count || cm->unwritten)
 			rung_lines_add(l, RUNG_ROLE_FAILED, "      nan %lld  inf %lld  unwritten %lld", (long long)cm->nan_count,
 				       (long long)cm->inf_count, (long long)cm->unwritten);
