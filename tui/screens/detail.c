@@ -40,6 +40,7 @@ typedef struct {
 	bool by_stall; /* SASS pane: the sampled lines, most stall samples first (s toggles) */
 	int stall_rank; /* SASS pane: the rank of the sampled line ] and [ last went to (0: none yet; kept
 			 * across a rebuild by a live update, reset by another version, pane or order) */
+	int stall_offset; /* where the last ] or [ left the pane's top line */
 	bool split;   /* the source view (l): lines holds the source pane */
 	bool jump;    /* the source view opens at rung_srcview_jump's line */
 	rung_srcview sv;
@@ -691,7 +692,7 @@ static int detail_request(rung_view *v, rung_request req)
 		}
 		/* the last jump's line is no longer where it put it (scrolled, another
 		 * version, rebuilt): start again from the most sampled */
-		if (at < 0 || v->offset != (at - 2 > 0 ? at - 2 : 0))
+		if (at < 0 || v->offset != dp->stall_offset)
 			dp->stall_rank = 0;
 		int want = dp->stall_rank + (req == RUNG_REQ_NEXT_HUNK ? 1 : -1);
 		if (want < 1 && dp->stall_rank == 0)
@@ -700,6 +701,8 @@ static int detail_request(rung_view *v, rung_request req)
 			if (dp->lines.v[i].tag == want) {
 				dp->stall_rank = want;
 				v->offset = i - 2 > 0 ? i - 2 : 0;
+				rung_view_clamp(v); /* the position on the status line follows (#28 D-20: it stayed 1/2127) */
+				dp->stall_offset = v->offset;
 				rung_tui_message(t, false, "stalls: line %d of the %d most sampled", want, nranked);
 				return RUNG_R_REDRAW;
 			}
