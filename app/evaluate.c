@@ -616,6 +616,8 @@ int rung_app_evaluate(rung_result *r, rung_eval_info *info, rung_evaluator *ev, 
 		if (run->status == RUNG_S_FAILED && run->cause == RUNG_CAUSE_REFERENCE) {
 			info->reference_failed = true;
 			copy_str(info->reference_error, sizeof(info->reference_error), rc->error[0] ? rc->error : run->reason);
+		} else if (!gpu && rung_eval_store_compiled(r, ev, t, o) < 0) { /* it does not compile: kept too */
+			rung_error_clear();
 		}
 		return 0;
 	}
