@@ -163,6 +163,17 @@ int rung_eval_sanitize(rung_result *r, rung_eval_info *info, rung_evaluator *ev,
 int rung_eval_store(rung_result *r, rung_eval_info *info, rung_evaluator *ev, const rung_task *t,
 		    const rung_eval_opts *o);
 
+/* Keeps the verdict of a compile rung run with no GPU (none here, or
+ * RUNG_EVAL_COMPILE_ONLY) so that log, brief and the workbench show it on the
+ * next run instead of "not evaluated" (#28 D-16): stored apart from live
+ * results, as a recorded one with no device under the key of t's content and
+ * "compile-only", its note saying what it is ("compiled here (sm_90,
+ * 2026-12-02), no GPU: run, check and bench need one"). Never over a recorded
+ * result from a GPU or beside a live one for the same content; a GPU
+ * evaluation later measures the version as if it had none. 1 stored, 0
+ * nothing to keep, negative on a store error. */
+int rung_eval_store_compiled(rung_result *r, rung_evaluator *ev, const rung_task *t, const rung_eval_opts *o);
+
 /* The one job builder: a worker job for task t's version (its kernel and the
  * headers it includes at the same revision, the reference and its headers),
  * the seed and RUNG_JOB_* flags. */

@@ -225,6 +225,8 @@ static int finish_slot(pipeline *p, pslot *s)
 			err = rung_error_last_code();
 			rung_error_save(&s->error);
 		}
+		if (!gpu && s->crc >= 0 && rung_eval_store_compiled(&s->res, &e->ev, &s->task, &e->opts) < 0)
+			rung_error_clear(); /* --compile-only: the verdict kept for log and the workbench (#28 D-16) */
 		if (err == 0 && !s->res.env.valid && e->env.valid)
 			s->res.env = e->env;
 	} else if (err == 0 && s->have_task && gpu) { /* a stored result: its sanitize rung when asked */

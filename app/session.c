@@ -333,6 +333,12 @@ bool rung_result_passed(const rung_result *r)
 	return r && rung_result_status(r) == RUNG_S_OK && r->steps[RUNG_STEP_CHECK].status == RUNG_S_OK;
 }
 
+bool rung_result_compile_verdict(const rung_result *r)
+{
+	return r && r->recorded && !r->env.valid && !r->env.uuid[0] && !r->bench.valid &&
+	       r->steps[RUNG_STEP_COMPILE].status != RUNG_S_NONE;
+}
+
 int rung_vrows_baseline(const rung_vrow *rows, int n)
 {
 	for (int i = 0; i < n; i++)

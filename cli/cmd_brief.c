@@ -437,7 +437,7 @@ const rung_opt_table rung_opts_brief = {.cmd = "brief", .args = "", .opts = brie
  * GPU still learns where the speed is. Nothing when none is recorded. */
 static void recorded_section(rung_vctx *c, const rung_vrow *rows, int n, int evaluated)
 {
-	int nrec = 0, best = -1;
+	int nrec = 0, ncomp = 0, best = -1;
 	rung_result *bestr = NULL;
 	for (int i = 0; i < n; i++) {
 		if (rows[i].result)
@@ -445,6 +445,12 @@ static void recorded_section(rung_vctx *c, const rung_vrow *rows, int n, int eva
 		rung_result *r = rung_recorded_lookup(c, &rows[i].v, rows[i].content);
 		if (!r)
 			continue;
+		if (rung_result_compile_verdict(r)) { /* compiled here with no GPU: not a measurement (#28 D-16) */
+			ncomp++;
+			rung_result_clear(r);
+			free(r);
+			continue;
+		}
 		nrec++;
 		if (rung_result_passed(r) && r->bench.valid && (!bestr || r->bench.median < bestr->bench.median)) {
 			if (bestr) {
@@ -459,6 +465,11 @@ static void recorded_section(rung_vctx *c, const rung_vrow *rows, int n, int eva
 		}
 	}
 	rung_error_clear();
+	if (ncomp)
+		printf("\n## Compiled only\n\n%d version%s compiled here with no GPU (their compile verdict, registers and "
+		       "spills are in the last versions below and `rung log`); run, check and bench need a GPU: "
+		       "`rung eval` on a machine with one\n",
+		       ncomp, ncomp == 1 ? " was" : "s were");
 	if (!nrec)
 		return;
 	printf("\n## Recorded results (not measured here)\n\n");
@@ -648,7 +659,25 @@ int rung_cmd_brief(int argc, char **argv)
 			const rung_result *r = rows[i].result;
 			const char *res = !r ? "not evaluated" : rung_result_passed(r) ? "pass" : rung_status_name(rung_result_status(r));
 			char detail[640] = "";
-			if (r && rung_result_reason(r)[0]) {
+			rung_result *cv = r ? NULL : rung_recorded_lookup(&c, &rows[i].v, rows[i].content);
+			rung_error_clear();
+			if (cv && !rung_result_compile_verdict(cv)) {
+				rung_result_clear(cv);
+				free(cv);
+				cv = NULL;
+			}
+			if (cv) { /* the compile rung's verdict kept with no GPU (#28 D-16) */
+				const rung_kinfo *k = &cv->compile.kernel;
+				bool ok = cv->steps[RUNG_STEP_COMPILE].status == RUNG_S_OK;
+				res = ok ? "compiled only" : "compile FAILED";
+				if (ok && k->valid)
+					snprintf(detail, sizeof(detail), "regs %d, spills %lld, smem %lld B; %s", k->regs,
+						 (long long)(k->spill_stores + k->spill_loads), (long long)k->smem, cv->recorded_note);
+				else
+					snprintf(detail, sizeof(detail), "%s; %s", ok ? "" : rung_result_reason(cv), cv->recorded_note);
+				rung_result_clear(cv);
+				free(cv);
+			} else if (r && rung_result_reason(r)[0]) {
 				snprintf(detail, sizeof(detail), "%s", rung_result_reason(r));
 			} else if (r) {
 				metrics_str(m, sizeof(m), r);

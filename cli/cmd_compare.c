@@ -3,14 +3,16 @@
  * Times two versions of one task against each other in one worker, interleaved
  * (A B, B A, ...) with an L2 flush before each launch and every launch verified
  * (gpu/worker/compare.c), and prints
- *   FASTER B/A=0.953 [0.948, 0.958] A=15.503ms B=14.772ms n=41 dropped=0 verified=86
- * (the verdict is B relative to A; the interval is a bootstrap 95% interval of
- * the ratio of medians, core/stats.h). Identical machine code prints
+ *   FASTER speedup=1.05x [1.04, 1.05] A=15.503ms B=14.772ms n=41 dropped=0 verified=86
+ * (the verdict is B relative to A; the speedup is A's median over B's, as the
+ * workbench's compare screen says it, and its interval a bootstrap 95% interval
+ * of the ratio of medians on the same scale, core/stats.h; --json keeps the
+ * ratio B/A). Identical machine code prints
  *   SAME identical machine code
  * without timing. A verified launch that did not match gives no timing verdict:
  *   DISAGREE A and B disagree at timed round 7 (12288 elements of y, first at (1,0), ...): ...
  * and exit 1. Another process on the GPU during the rounds (NVML) gives
- *   SHARED B/A=0.953 [...] ... shared GPU: pid 4242 python3: the timing is not trusted (...)
+ *   SHARED speedup=1.05x [...] ... shared GPU: pid 4242 python3: the timing is not trusted (...)
  * and exit 1, unless --allow-shared (then the verdict, marked). --json prints one object with the same content. A and B are
  * kernel files (or task directories) of the same task; A's rung.ini is used for
  * both. A and B may also be git revisions (HEAD~1 HEAD, a short hash,
@@ -526,8 +528,12 @@ int rung_cmd_compare(int argc, char **argv)
 		rung_result_clear(&gr);
 		goto done;
 	}
-	printf("%s B/A=%.3f [%.3f, %.3f] A=%.3fms B=%.3fms n=%d dropped=%d verified=%d%s%s%s",
-	       verdict, cmp.ratio, cmp.lo, cmp.hi, cmp.median_a, cmp.median_b, ab.n,
+	/* B's speedup over A in the form every screen uses ("2.43x [2.41, 2.45]",
+	 * rung_fmt_compare_speedup, core/stats.h); --json keeps the ratio B/A */
+	char sp[96];
+	rung_fmt_compare_speedup(sp, sizeof(sp), &cmp, false);
+	printf("%s speedup=%s A=%.3fms B=%.3fms n=%d dropped=%d verified=%d%s%s%s",
+	       verdict, sp, cmp.median_a, cmp.median_b, ab.n,
 	       ab.dropped, ab.verified, ab.sets == 1 ? " sets=1" : "", strcmp(ab.method, "cupti-activity") ? " method=" : "",
 	       strcmp(ab.method, "cupti-activity") ? ab.method : "");
 	if (held)

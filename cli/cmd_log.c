@@ -22,6 +22,7 @@
 #include <jansson.h>
 
 #include "core/err.h"
+#include "core/inert.h"
 #include "core/envcmp.h"
 #include "core/roofline_guard.h"
 #include "core/stats.h"
@@ -52,14 +53,19 @@ static void num(char *buf, size_t len, const char *fmt, double v)
 		snprintf(buf, len, fmt, v);
 }
 
-static const char *note_first_line(const rung_vrow *r, char *buf, size_t len)
+static const char *note_first_line(const rung_vrow *r, char *buf, size_t len, bool status)
 {
 	buf[0] = 0;
 	if (!r->has_note)
 		return buf;
-	/* newest directive first: the most recent steering */
+	/* newest directive first: the most recent steering, with its status when it
+	 * is no longer open ("[closed] try BK=16 ...": #28 D-20 showed it bare) */
 	for (int k = r->note.ndirectives - 1; k >= 0; k--) {
-		snprintf(buf, len, "%s", r->note.directives[k].text);
+		rung_dstatus st = rung_directive_status(&r->note.directives[k]);
+		if (st == RUNG_DSTATUS_OPEN || !status)
+			snprintf(buf, len, "%s", r->note.directives[k].text);
+		else
+			snprintf(buf, len, "[%s] %s", rung_dstatus_name(st), r->note.directives[k].text);
 		return buf;
 	}
 	if (r->note.other) {
@@ -131,7 +137,7 @@ static void texts(row_text *t, const rung_vrow *row, const rung_result *base)
 	snprintf(t->verdict, sizeof(t->verdict), "%s",
 		 row->has_note && row->note.verdict ? rung_note_verdict_name(row->note.verdict) : "");
 	rung_suspect_kinds(t->suspects, sizeof(t->suspects), r);
-	note_first_line(row, t->note, sizeof(t->note));
+	note_first_line(row, t->note, sizeof(t->note), true);
 	if (r)
 		snprintf(t->reason, sizeof(t->reason), "%s", rung_result_reason(r));
 }
@@ -144,13 +150,54 @@ static void put_metrics(const row_text *t)
 			printf("%-*s ", rung_metrics[k].log_width, t->metric[k]);
 }
 
+/* The table's NOTE: its first line, at most this many bytes (the whole in
+ * --json, --csv and rung notes; #28 D-20: one row carried 300 characters). */
+#define NOTE_CELL 60
+
+/* s cut to at most max bytes, at a UTF-8 boundary, ending in "..." when cut. */
+static const char *cut_cell(char *buf, size_t len, const char *s, size_t max)
+{
+	size_t n = strlen(s);
+	if (n <= max) {
+		snprintf(buf, len, "%s", s);
+		return buf;
+	}
+	size_t k = rung_utf8_whole(s, max > 3 ? max - 3 : 0);
+	snprintf(buf, len, "%.*s...", (int)k, s);
+	return buf;
+}
+
 /* One measured row of the table. */
 static void put_row(const row_text *t, const char *id, const char *subj, bool is_base, const char *tail)
 {
+	char note[NOTE_CELL + 8];
 	printf("%-8s %-24s %-28s ", id, subj, t->steps);
 	put_metrics(t);
 	printf("%-9s %-12s %-7s %-14s %-8s %-8s %s%s\n", t->median, is_base ? "base" : t->speedup, is_base ? "" : t->delta,
-	       t->perf, t->regs, t->verdict, t->note, tail);
+	       t->perf, t->regs, t->verdict, cut_cell(note, sizeof(note), t->note, NOTE_CELL), tail);
+}
+
+/* A failed row: the reason over the metric columns, VERDICT and NOTE in their
+ * own (#28 D-20: a long reason pushed them out); a reason longer than those
+ * columns is cut there and given whole on the next line. */
+static void put_failed(const row_text *t, const char *id, const char *subj)
+{
+	int span = 9 + 1 + 12 + 1 + 7 + 1 + 14 + 1 + 8 + 1; /* MEDIAN_MS .. REGS/SP, as put_row */
+	for (int k = 0; k < RUNG_NMETRICS; k++)
+		if (rung_metrics[k].log)
+			span += rung_metrics[k].log_width + 1;
+	char cell[640], note[NOTE_CELL + 8];
+	bool whole = strlen(t->reason) < (size_t)span;
+	cut_cell(cell, sizeof(cell), t->reason, (size_t)span - 2);
+	if (!t->verdict[0] && !t->note[0])
+		printf("%-8s %-24s %-28s %s\n", id, subj, t->steps, cell);
+	else if (!t->note[0])
+		printf("%-8s %-24s %-28s %-*s%s\n", id, subj, t->steps, span, cell, t->verdict);
+	else
+		printf("%-8s %-24s %-28s %-*s%-8s %s\n", id, subj, t->steps, span, cell, t->verdict,
+		       cut_cell(note, sizeof(note), t->note, NOTE_CELL));
+	if (!whole)
+		printf("         %s\n", t->reason);
 }
 
 /* The table's verdict: the person's, else "suspect" for a suspect version,
@@ -269,7 +316,7 @@ static void print_json(const rung_vrow *row, const rung_result *base, bool is_ba
 	json_object_set_new(o, "verdict",
 			    json_string(row->has_note ? rung_note_verdict_name(row->note.verdict) : ""));
 	char note[200];
-	json_object_set_new(o, "note", json_string(note_first_line(row, note, sizeof(note))));
+	json_object_set_new(o, "note", json_string(note_first_line(row, note, sizeof(note), false)));
 	json_object_set_new(o, "content", json_string(row->content));
 	if (r) {
 		char *rj = rung_result_to_json(r);
@@ -510,18 +557,19 @@ int rung_cmd_log(int argc, char **argv)
 			texts(&t, &tmp, base_rec);
 			table_verdict(&t, rec[i]);
 			if (t.reason[0])
-				printf("%-8s %-24s %-28s %s%s%s\n", rows[i].v.short_id, subj, t.steps, t.reason,
-				       t.verdict[0] ? "  " : "", t.verdict);
+				put_failed(&t, rows[i].v.short_id, subj);
 			else
 				put_row(&t, rows[i].v.short_id, subj, i == brec_shown, "");
-			printf("         %s (not measured here)\n",
-			       rec[i]->recorded_note[0] ? rec[i]->recorded_note : "recorded on another machine");
+			if (rung_result_compile_verdict(rec[i])) /* kept from a compile rung with no GPU (#28 D-16) */
+				printf("         %s\n", rec[i]->recorded_note);
+			else
+				printf("         %s (not measured here)\n",
+				       rec[i]->recorded_note[0] ? rec[i]->recorded_note : "recorded on another machine");
 		} else if (!rows[i].result) {
 			printf("%-8s %-24s %-28s %s\n", rows[i].v.short_id, subj, t.steps, "not evaluated");
 			nnot++;
 		} else if (t.reason[0]) {
-			printf("%-8s %-24s %-28s %s%s%s\n", rows[i].v.short_id, subj, t.steps, t.reason,
-			       t.verdict[0] ? "  " : "", t.verdict);
+			put_failed(&t, rows[i].v.short_id, subj);
 		} else {
 			put_row(&t, rows[i].v.short_id, subj, i == b,
 				rows[i].via_content ? " (same content as another version)" : "");
@@ -556,7 +604,7 @@ int rung_cmd_log(int argc, char **argv)
 	}
 	if (nnot) /* what would evaluate them, with or without a GPU (#28 D-16) */
 		printf("%d version%s not evaluated: rung eval measures %s on a GPU; without one, rung eval --compile-only "
-		       "runs the compile rung (registers, spills; not stored), and run, check and bench wait for a GPU\n",
+		       "runs the compile rung (registers, spills; kept and shown here), and run, check and bench wait for a GPU\n",
 		       nnot, nnot == 1 ? "" : "s", nnot == 1 ? "it" : "them");
 	if (fmt == FMT_TABLE && n == 0)
 		printf("no versions: commit %s first\n", c.task.kernel_path);
