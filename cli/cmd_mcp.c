@@ -46,6 +46,8 @@
 #include "gpu/children.h"
 #include "cli/cli.h"
 #include "app/directives.h"
+#include "app/log.h"
+#include "cli/views.h"
 #include "app/goal.h"
 #include "app/session.h"
 #include "app/task.h"
@@ -878,25 +880,86 @@ static json_t *t_compare(targs *t)
 	return json_command(t, "compare", rung_cmd_compare, &a, false);
 }
 
+/* The rows of one task (w) into rows, its table onto text, its messages onto
+ * err: the exit code, as rung log gives it. */
+static int log_task(json_t *rows, FILE *text, FILE *err, const rung_vctx_opts *w, const rung_log_req *req)
+{
+	rung_vctx c;
+	int rc = rung_cli_vctx_open_to(err, &c, "log", w, RUNG_VCTX_TASK | RUNG_VCTX_STORE_READ);
+	if (rc)
+		return rc;
+	rung_log l;
+	int e = rung_log_load(&l, &c, req);
+	if (e < 0) {
+		rc = rung_cli_fail_to(err, "log", e);
+	} else {
+		for (int i = 0; i < l.n; i++) {
+			json_t *row = rung_log_row_to_json(&l, i);
+			if (row)
+				json_array_append_new(rows, row);
+		}
+		rung_cli_log_table(text, &l, c.task.kernel_path);
+	}
+	rung_log_clear(&l);
+	rung_vctx_close(&c);
+	return rc;
+}
+
+/* log: the rows (app/log.h) as structured content, as rung log --json gives
+ * them, and rung log's table as the text, from one load; at the root of a
+ * repository of several tasks, every task's (as rung log runs there). */
 static json_t *t_log(targs *t)
 {
-	args_t a = {0};
-	arg(&a, "log");
 	long long n = LOG_ROWS_DEFAULT;
-	char nb[32];
 	int_arg(t, "n", 0, INT_MAX, &n);
-	snprintf(nb, sizeof(nb), "%lld", n);
-	arg(&a, "-n");
-	arg(&a, nb);
-	const char *range = str_arg(t, "range");
-	if (range) {
-		arg(&a, "--rev");
-		arg(&a, range);
-	}
+	rung_log_req req = {.range = str_arg(t, "range"), .max = (int)n, .goal = true};
 	bool full = bool_arg(t, "full");
-	where_args(t, &a);
-	json_t *r = json_command(t, "log", rung_cmd_log, &a, true);
-	json_t *rows = json_object_get(json_object_get(r, "structuredContent"), "rows");
+	rung_vctx_opts w;
+	where_of(t, &w);
+	if (t->why[0])
+		return tool_error("%s", t->why);
+	captured c = {0};
+	FILE *text = open_memstream(&c.out, &c.nout), *err = open_memstream(&c.err, &c.nerr);
+	json_t *rows = json_array();
+	if (!text || !err || !rows) {
+		if (text)
+			fclose(text);
+		if (err)
+			fclose(err);
+		captured_clear(&c);
+		json_decref(rows);
+		return NULL;
+	}
+	char **tasks;
+	int ntasks;
+	if (rung_vctx_root_tasks(&tasks, &ntasks, &w) == 0) {
+		for (int i = 0; i < ntasks; i++) {
+			char abs[PATH_MAX];
+			if (!realpath(tasks[i][0] ? tasks[i] : ".", abs))
+				snprintf(abs, sizeof(abs), "%s", tasks[i]);
+			rung_vctx_opts tw = w;
+			tw.task = abs;
+			fprintf(text, "%s== task %s\n", i ? "\n" : "", tasks[i][0] ? tasks[i] : ".");
+			int rc = log_task(rows, text, err, &tw, &req);
+			if (rc > c.rc)
+				c.rc = rc;
+		}
+		rung_strv_free(tasks, ntasks);
+	} else {
+		c.rc = log_task(rows, text, err, &w, &req);
+	}
+	fclose(text);
+	fclose(err);
+	rung_error_clear();
+	if (c.nerr) /* for the person watching the agent's log: what rung log said */
+		fprintf(stderr, "%s", c.err);
+	json_t *r;
+	if (c.rc != 0) {
+		json_decref(rows);
+		r = command_error(&c, "log");
+		captured_clear(&c);
+		return r;
+	}
 	for (size_t i = 0; !full && i < json_array_size(rows); i++) {
 		json_t *row = json_array_get(rows, i);
 		static const char *const recs[] = {"result", "recorded"};
@@ -915,6 +978,9 @@ static json_t *t_log(targs *t)
 			json_object_set_new(row, recs[k], sum);
 		}
 	}
+	r = tool_result(summary_text(c.out, c.nout, &c), json_pack("{s:o}", "rows", rows), false);
+	json_object_set_new(r, "_meta", json_pack("{s:i}", "rung/exit", c.rc));
+	captured_clear(&c);
 	return r;
 }
 

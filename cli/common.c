@@ -36,11 +36,21 @@ int rung_cli_exit_of(int err)
 
 int rung_cli_fail(const char *cmd, int err)
 {
-	fprintf(stderr, "rung %s: %s\n", cmd, rung_error_last());
+	return rung_cli_fail_to(stderr, cmd, err);
+}
+
+int rung_cli_fail_to(FILE *f, const char *cmd, int err)
+{
+	fprintf(f, "rung %s: %s\n", cmd, rung_error_last());
 	return rung_cli_exit_of(err);
 }
 
 int rung_cli_vctx_open(rung_vctx *c, const char *cmd, const rung_vctx_opts *o, unsigned need)
+{
+	return rung_cli_vctx_open_to(stderr, c, cmd, o, need);
+}
+
+int rung_cli_vctx_open_to(FILE *f, rung_vctx *c, const char *cmd, const rung_vctx_opts *o, unsigned need)
 {
 	int e = rung_vctx_open(c, cmd, o, need);
 	if (e == 0)
@@ -48,9 +58,9 @@ int rung_cli_vctx_open(rung_vctx *c, const char *cmd, const rung_vctx_opts *o, u
 	/* a committed rung.ini that does not parse: the earlier versions are still
 	 * reachable with an earlier spec (#28 D-2) */
 	bool spec = e == RUNG_EINVAL && !(o && o->spec_rev) && strstr(rung_error_last(), "rung.ini:");
-	int rc = rung_cli_fail(cmd, e);
+	int rc = rung_cli_fail_to(f, cmd, e);
 	if (spec)
-		fprintf(stderr, "rung %s: to use the spec of an earlier commit meanwhile: rung %s --spec-rev REV (HEAD~1: "
+		fprintf(f, "rung %s: to use the spec of an earlier commit meanwhile: rung %s --spec-rev REV (HEAD~1: "
 				"the one before)\n", cmd, cmd);
 	return rc;
 }
@@ -154,8 +164,10 @@ const rung_opt_spec rung_gpu_run_opt_specs[] = {
 	{RUNG_OPT_SUBTABLE(rung_gpu_run_opts, where, rung_vctx_opt_specs)},
 	{0}};
 
-int rung_vctx_each_task(const rung_vctx_opts *o, int argc, char **argv, int (*fn)(int, char **), bool header)
+int rung_vctx_root_tasks(char ***tasks, int *n, const rung_vctx_opts *o)
 {
+	*tasks = NULL;
+	*n = 0;
 	if (o->task)
 		return -1;
 	rung_repo *r = NULL;
@@ -166,15 +178,25 @@ int rung_vctx_each_task(const rung_vctx_opts *o, int argc, char **argv, int (*fn
 	char *d = NULL;
 	int e = rung_where_task(&d, r, o);
 	free(d);
-	char **tasks = NULL;
-	int n = 0;
-	if (e != RUNG_EINVAL || rung_repo_find_tasks(&tasks, &n, r) < 0 || n < 2) {
+	if (e != RUNG_EINVAL || rung_repo_find_tasks(tasks, n, r) < 0 || *n < 2) {
 		rung_error_clear();
-		rung_strv_free(tasks, n);
+		rung_strv_free(*tasks, *n);
+		*tasks = NULL;
+		*n = 0;
 		rung_repo_free(r);
 		return -1;
 	}
 	rung_error_clear();
+	rung_repo_free(r);
+	return 0;
+}
+
+int rung_vctx_each_task(const rung_vctx_opts *o, int argc, char **argv, int (*fn)(int, char **), bool header)
+{
+	char **tasks;
+	int n;
+	if (rung_vctx_root_tasks(&tasks, &n, o) < 0)
+		return -1;
 	int worst = RUNG_EXIT_OK;
 	char **av = calloc((size_t)argc + 3, sizeof(char *));
 	for (int i = 0; av && i < n; i++) {
@@ -197,7 +219,6 @@ int rung_vctx_each_task(const rung_vctx_opts *o, int argc, char **argv, int (*fn
 		worst = RUNG_EXIT_INTERNAL;
 	free(av);
 	rung_strv_free(tasks, n);
-	rung_repo_free(r);
 	return worst;
 }
 
