@@ -640,17 +640,69 @@ static json_t *file_text(const char *path, size_t offset, size_t max)
 	return o;
 }
 
+/* The where arguments and rev (checked: not an option, inside the served
+ * repository): rev, NULL when not given; t->why says what is wrong. */
+static const char *where_rev(targs *t, rung_vctx_opts *w)
+{
+	where_of(t, w);
+	const char *rev = str_arg(t, "rev"), *dir = str_arg(t, "dir");
+	if (rev && positional_ok(t, "rev", rev))
+		confined(t, "rev", rev, dir ? dir : defaults.dir);
+	return rev;
+}
+
+/* The tool error of a bad argument (t->why), as "rung CMD: ...". */
+static json_t *why_error(targs *t, const char *cmd)
+{
+	char msg[1536];
+	snprintf(msg, sizeof(msg), "rung %s: %s", cmd, t->why);
+	return tool_error("%s", msg);
+}
+
+/* rung dump of rev (NULL: the task's working tree) where w says (app/dump.h),
+ * shown as rung dump shows it: c->out the paths written, a line each, c->err
+ * its messages, c->rc its exit code (clear c). 0, or RUNG_ENOMEM. */
+static int dump_run(captured *c, const rung_vctx_opts *w, const char *rev)
+{
+	memset(c, 0, sizeof(*c));
+	FILE *out = open_memstream(&c->out, &c->nout), *err = open_memstream(&c->err, &c->nerr);
+	if (!out || !err) {
+		if (out)
+			fclose(out);
+		if (err)
+			fclose(err);
+		captured_clear(c);
+		return rung_error_set(RUNG_ENOMEM, "out of memory");
+	}
+	rung_task task;
+	c->rc = rung_cli_task_load_to(err, &task, "dump", rev, w);
+	if (!c->rc) {
+		rung_dump_result r;
+		rung_dump(&r, &(rung_dump_req){.task = &task});
+		c->rc = rung_cli_dump_print(out, err, &r);
+		rung_dump_result_clear(&r);
+	}
+	rung_task_clear(&task);
+	fclose(out);
+	fclose(err);
+	if (c->nerr) /* for the person watching the agent's log: what rung dump said */
+		fprintf(stderr, "%s", c->err);
+	rung_error_clear();
+	return 0;
+}
+
 static json_t *t_dump(targs *t)
 {
 	long long max = DUMP_TEXT_DEFAULT, offset = 0;
 	int_arg(t, "max_bytes", 1, DUMP_TEXT_MAX, &max);
 	int_arg(t, "offset", 0, LLONG_MAX / 4, &offset);
-	args_t a = {0};
-	arg(&a, "dump");
+	rung_vctx_opts w;
+	const char *rev = where_rev(t, &w);
+	if (t->why[0])
+		return why_error(t, "dump");
 	captured c;
-	json_t *err = run_tool(&c, t, &a, "dump", rung_cmd_dump, true);
-	if (err)
-		return err;
+	if (dump_run(&c, &w, rev) < 0)
+		return tool_error("rung dump: %s", rung_error_last());
 	/* a version that does not compile (exit 1) still has its source and log
 	 * written: a result, as check gives, with the log; anything else is an error */
 	if (c.rc != 0 && (c.rc != RUNG_EXIT_FAIL || !c.nout)) {
@@ -1572,27 +1624,8 @@ static int resource_read(json_t **out, const char *uri, char *msg, size_t len)
 			free(raw);
 		}
 		rung_error_clear();
-		args_t a = {0};
-		if (!text)
-			arg(&a, "dump");
-		if (!text && w.dir) {
-			arg(&a, "-C");
-			arg(&a, w.dir);
-		}
-		if (!text && w.task) {
-			arg(&a, "--task");
-			arg(&a, w.task);
-		}
-		if (!text && w.spec_rev) {
-			arg(&a, "--spec-rev");
-			arg(&a, w.spec_rev);
-		}
-		if (!text) {
-			arg(&a, "--");
-			arg(&a, u.rev);
-		}
 		captured c;
-		if (!text && run_cmd(&c, rung_cmd_dump, &a) == 0) {
+		if (!text && dump_run(&c, &w, u.rev) == 0) {
 			for (char *line = c.out, *nl; line && *line && !text; line = nl + 1) {
 				nl = strchr(line, '\n');
 				if (!nl)
@@ -1616,7 +1649,6 @@ static int resource_read(json_t **out, const char *uri, char *msg, size_t len)
 			}
 			captured_clear(&c);
 		}
-		args_clear(&a);
 	}
 	if (code)
 		return code;

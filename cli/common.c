@@ -78,7 +78,7 @@ void rung_cli_json_error(int rc)
 /* No rung.ini where a command looked by default (no target, no --task): at
  * the root of a repository of several tasks that is a usage error naming
  * them, as the REV form says it (#28 D-17), not a missing file (exit 3). */
-static int several_tasks(const char *cmd, const rung_task_where *w)
+static int several_tasks(FILE *f, const char *cmd, const rung_task_where *w)
 {
 	char *ini = rung_path_join(w && w->dir ? w->dir : ".", "rung.ini");
 	bool none = ini && access(ini, F_OK) != 0;
@@ -92,11 +92,16 @@ static int several_tasks(const char *cmd, const rung_task_where *w)
 	rung_repo_free(repo);
 	if (e != RUNG_EINVAL)
 		return -1;
-	fprintf(stderr, "rung %s: %s (--task DIR)\n", cmd, rung_error_last());
+	fprintf(f, "rung %s: %s (--task DIR)\n", cmd, rung_error_last());
 	return RUNG_EXIT_USAGE;
 }
 
 int rung_cli_task_load(rung_task *t, const char *cmd, const char *target, const rung_task_where *w)
+{
+	return rung_cli_task_load_to(stderr, t, cmd, target, w);
+}
+
+int rung_cli_task_load_to(FILE *f, rung_task *t, const char *cmd, const char *target, const rung_task_where *w)
 {
 	int e = rung_task_load_target(t, target, w);
 	if (e == 0)
@@ -104,13 +109,13 @@ int rung_cli_task_load(rung_task *t, const char *cmd, const char *target, const 
 	if (!target && !(w && w->task)) {
 		rung_error_state st;
 		rung_error_save(&st);
-		int rc = several_tasks(cmd, w);
+		int rc = several_tasks(f, cmd, w);
 		if (rc >= 0)
 			return rc;
 		st.code = e;
 		rung_error_restore(&st);
 	}
-	return rung_cli_fail(cmd, e);
+	return rung_cli_fail_to(f, cmd, e);
 }
 
 int rung_cli_evaluate(rung_result *r, const rung_task *t, const rung_eval_opts *o, rung_compiled *kc,

@@ -28,6 +28,7 @@ int rung_cli_vctx_open(rung_vctx *c, const char *cmd, const rung_vctx_opts *o, u
 /* The same with the messages on f (the MCP server's tool text). */
 int rung_cli_vctx_open_to(FILE *f, rung_vctx *c, const char *cmd, const rung_vctx_opts *o, unsigned need);
 int rung_cli_task_load(rung_task *t, const char *cmd, const char *target, const rung_task_where *w);
+int rung_cli_task_load_to(FILE *f, rung_task *t, const char *cmd, const char *target, const rung_task_where *w);
 /* The error of a failed load as one JSON line on stdout ({"status":"error",
  * "exit":rc,"error":...}), for --json readers: an agent gets the error, not nothing. */
 void rung_cli_json_error(int rc);
