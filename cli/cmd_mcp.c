@@ -47,6 +47,7 @@
 #include "cli/cli.h"
 #include "app/directives.h"
 #include "app/log.h"
+#include "app/profile_extra.h"
 #include "cli/views.h"
 #include "app/goal.h"
 #include "app/session.h"
@@ -659,21 +660,42 @@ static json_t *why_error(targs *t, const char *cmd)
 	return tool_error("%s", msg);
 }
 
+/* Memory streams for a tool's text and messages, into c->out and c->err:
+ * 0, or RUNG_ENOMEM (nothing open). */
+static int texts_open(captured *c, FILE **text, FILE **err)
+{
+	memset(c, 0, sizeof(*c));
+	*text = open_memstream(&c->out, &c->nout);
+	*err = open_memstream(&c->err, &c->nerr);
+	if (*text && *err)
+		return 0;
+	if (*text)
+		fclose(*text);
+	if (*err)
+		fclose(*err);
+	captured_clear(c);
+	return rung_error_set(RUNG_ENOMEM, "out of memory");
+}
+
+/* Closes them; the messages are echoed on stderr for the person watching the
+ * agent's log. */
+static void texts_close(captured *c, FILE *text, FILE *err)
+{
+	fclose(text);
+	fclose(err);
+	if (c->nerr)
+		fprintf(stderr, "%s", c->err);
+	rung_error_clear();
+}
+
 /* rung dump of rev (NULL: the task's working tree) where w says (app/dump.h),
  * shown as rung dump shows it: c->out the paths written, a line each, c->err
  * its messages, c->rc its exit code (clear c). 0, or RUNG_ENOMEM. */
 static int dump_run(captured *c, const rung_vctx_opts *w, const char *rev)
 {
-	memset(c, 0, sizeof(*c));
-	FILE *out = open_memstream(&c->out, &c->nout), *err = open_memstream(&c->err, &c->nerr);
-	if (!out || !err) {
-		if (out)
-			fclose(out);
-		if (err)
-			fclose(err);
-		captured_clear(c);
-		return rung_error_set(RUNG_ENOMEM, "out of memory");
-	}
+	FILE *out, *err;
+	if (texts_open(c, &out, &err) < 0)
+		return RUNG_ENOMEM;
 	rung_task task;
 	c->rc = rung_cli_task_load_to(err, &task, "dump", rev, w);
 	if (!c->rc) {
@@ -683,11 +705,7 @@ static int dump_run(captured *c, const rung_vctx_opts *w, const char *rev)
 		rung_dump_result_clear(&r);
 	}
 	rung_task_clear(&task);
-	fclose(out);
-	fclose(err);
-	if (c->nerr) /* for the person watching the agent's log: what rung dump said */
-		fprintf(stderr, "%s", c->err);
-	rung_error_clear();
+	texts_close(c, out, err);
 	return 0;
 }
 
@@ -852,17 +870,59 @@ static void cut_stall_records(json_t *sj, const rung_stall *st)
 	free(top);
 }
 
+/* One sampled launch of rev (app/profile_extra.h, rung_per_pc), as rung
+ * profile --stalls --json runs it: its object (a load error's too, as the
+ * command prints it), NULL when it failed before it had one (its lines on
+ * out, messages on err); c->rc its exit code. */
+static json_t *stalls_run(captured *c, FILE *out, FILE *err, const rung_vctx_opts *w, const char *rev)
+{
+	rung_task task;
+	c->rc = rung_cli_task_load_to(err, &task, "profile", rev, w);
+	if (c->rc) {
+		rung_task_clear(&task);
+		return rung_cli_json_error_obj(c->rc);
+	}
+	rung_compiled kc, refc;
+	memset(&kc, 0, sizeof(kc));
+	memset(&refc, 0, sizeof(refc));
+	rung_result r;
+	rung_result_init(&r);
+	rung_eval_opts eo = {
+		.job_flags = RUNG_JOB_PROFILE | RUNG_JOB_STALLS,
+		.sanitize_set = true, /* no sanitize rung in a profiling run */
+		.progress = rung_cli_progress,
+	};
+	json_t *j = NULL;
+	if ((c->rc = rung_cli_evaluate_to(out, err, &r, &task, &eo, &kc, &refc, "profile")) == 0) {
+		c->rc = rung_gpu_exit_code(&r, RUNG_STEP_CHECK);
+		if (r.steps[RUNG_STEP_PROFILE].status == RUNG_S_FAILED && c->rc == RUNG_EXIT_OK)
+			c->rc = RUNG_EXIT_FAIL;
+		rung_per_pc p;
+		rung_per_pc_load(&p, &task, &r, "stall");
+		if (p.stored < 0)
+			fprintf(err, "rung profile: %s (the stall samples were not stored)\\n", p.store_error);
+		j = rung_per_pc_to_json(&p, "stall");
+		rung_per_pc_clear(&p);
+	}
+	rung_result_clear(&r);
+	rung_compiled_clear(&kc);
+	rung_compiled_clear(&refc);
+	rung_task_clear(&task);
+	return j;
+}
+
 static json_t *t_stalls(targs *t)
 {
-	args_t a = {0};
-	arg(&a, "profile");
-	arg(&a, "--stalls");
-	arg(&a, "--json");
+	rung_vctx_opts w;
+	const char *rev = where_rev(t, &w);
+	if (t->why[0])
+		return why_error(t, "profile");
 	captured c;
-	json_t *err = run_tool(&c, t, &a, "profile", rung_cmd_profile, true);
-	if (err)
-		return err;
-	json_t *j = c.out ? last_json_line(c.out, c.nout, NULL) : NULL;
+	FILE *out, *err;
+	if (texts_open(&c, &out, &err) < 0)
+		return tool_error("rung profile: %s", rung_error_last());
+	json_t *j = stalls_run(&c, out, err, &w, rev);
+	texts_close(&c, out, err);
 	if (!j) {
 		json_t *r = command_error(&c, "profile");
 		captured_clear(&c);
@@ -970,18 +1030,11 @@ static json_t *t_log(targs *t)
 	where_of(t, &w);
 	if (t->why[0])
 		return tool_error("%s", t->why);
-	captured c = {0};
-	FILE *text = open_memstream(&c.out, &c.nout), *err = open_memstream(&c.err, &c.nerr);
+	captured c;
+	FILE *text, *err;
+	if (texts_open(&c, &text, &err) < 0)
+		return tool_error("rung log: %s", rung_error_last());
 	json_t *rows = json_array();
-	if (!text || !err || !rows) {
-		if (text)
-			fclose(text);
-		if (err)
-			fclose(err);
-		captured_clear(&c);
-		json_decref(rows);
-		return NULL;
-	}
 	char **tasks;
 	int ntasks;
 	if (rung_vctx_root_tasks(&tasks, &ntasks, &w) == 0) {
@@ -1000,13 +1053,9 @@ static json_t *t_log(targs *t)
 	} else {
 		c.rc = log_task(rows, text, err, &w, &req);
 	}
-	fclose(text);
-	fclose(err);
-	rung_error_clear();
-	if (c.nerr) /* for the person watching the agent's log: what rung log said */
-		fprintf(stderr, "%s", c.err);
+	texts_close(&c, text, err);
 	json_t *r;
-	if (c.rc != 0) {
+	if (c.rc != 0 || !rows) {
 		json_decref(rows);
 		r = command_error(&c, "log");
 		captured_clear(&c);
@@ -1116,23 +1165,39 @@ static json_t *directives_result(rung_vctx *c, bool all, const char *only_id)
 	return r;
 }
 
+/* brief: rung brief's markdown (app/brief.h) as the text, once; at the root
+ * of a repository of several tasks, every task's, one after the other. */
 static json_t *t_brief(targs *t)
 {
-	args_t a = {0};
-	arg(&a, "brief");
-	long long n;
-	char nb[32];
-	if (int_arg(t, "n", 0, 100000, &n)) {
-		snprintf(nb, sizeof(nb), "%lld", n);
-		arg(&a, "-n");
-		arg(&a, nb);
-	}
-	if (bool_arg(t, "mark"))
-		arg(&a, "--mark");
+	long long n = 10;
+	int_arg(t, "n", 0, 100000, &n);
+	bool mark = bool_arg(t, "mark");
+	rung_vctx_opts w;
+	where_of(t, &w);
+	if (t->why[0])
+		return why_error(t, "brief");
 	captured c;
-	json_t *err = run_tool(&c, t, &a, "brief", rung_cmd_brief, false);
-	if (err)
-		return err;
+	FILE *text, *err;
+	if (texts_open(&c, &text, &err) < 0)
+		return tool_error("rung brief: %s", rung_error_last());
+	char **tasks;
+	int ntasks;
+	if (rung_vctx_root_tasks(&tasks, &ntasks, &w) == 0) {
+		for (int i = 0; i < ntasks; i++) {
+			char abs[PATH_MAX];
+			if (!realpath(tasks[i][0] ? tasks[i] : ".", abs))
+				snprintf(abs, sizeof(abs), "%s", tasks[i]);
+			rung_vctx_opts tw = w;
+			tw.task = abs;
+			int rc = rung_cli_brief_to(text, err, &tw, (int)n, mark);
+			if (rc > c.rc)
+				c.rc = rc;
+		}
+		rung_strv_free(tasks, ntasks);
+	} else {
+		c.rc = rung_cli_brief_to(text, err, &w, (int)n, mark);
+	}
+	texts_close(&c, text, err);
 	if (c.rc != 0 && !c.nout) {
 		json_t *r = command_error(&c, "brief");
 		captured_clear(&c);

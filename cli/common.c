@@ -65,9 +65,14 @@ int rung_cli_vctx_open_to(FILE *f, rung_vctx *c, const char *cmd, const rung_vct
 	return rc;
 }
 
+json_t *rung_cli_json_error_obj(int rc)
+{
+	return json_pack("{s:s,s:i,s:s}", "status", "error", "exit", rc, "error", rung_error_last());
+}
+
 void rung_cli_json_error(int rc)
 {
-	json_t *e = json_pack("{s:s,s:i,s:s}", "status", "error", "exit", rc, "error", rung_error_last());
+	json_t *e = rung_cli_json_error_obj(rc);
 	char *js = e ? json_dumps(e, JSON_COMPACT | JSON_ENSURE_ASCII) : NULL;
 	if (js)
 		puts(js);
@@ -121,6 +126,12 @@ int rung_cli_task_load_to(FILE *f, rung_task *t, const char *cmd, const char *ta
 int rung_cli_evaluate(rung_result *r, const rung_task *t, const rung_eval_opts *o, rung_compiled *kc,
 		      rung_compiled *rc, const char *cmd)
 {
+	return rung_cli_evaluate_to(stdout, stderr, r, t, o, kc, rc, cmd);
+}
+
+int rung_cli_evaluate_to(FILE *out, FILE *err, rung_result *r, const rung_task *t, const rung_eval_opts *o,
+			 rung_compiled *kc, rung_compiled *rc, const char *cmd)
+{
 	rung_evaluator ev;
 	rung_eval_info info;
 	int e = rung_evaluator_open(&ev, NULL, o->flags);
@@ -131,13 +142,13 @@ int rung_cli_evaluate(rung_result *r, const rung_task *t, const rung_eval_opts *
 	rung_cli_progress_clear();
 	rung_evaluator_detach(&ev);
 	if (e < 0)
-		return rung_cli_fail(cmd, e);
+		return rung_cli_fail_to(err, cmd, e);
 	if (r->steps[RUNG_STEP_COMPILE].status != RUNG_S_OK) {
-		printf("[compile] FAILED %s\n", r->steps[RUNG_STEP_COMPILE].reason);
+		fprintf(out, "[compile] FAILED %s\n", r->steps[RUNG_STEP_COMPILE].reason);
 		return RUNG_EXIT_FAIL;
 	}
 	if (info.reference_failed) {
-		fprintf(stderr, "rung %s: the reference %s does not compile: %s\n", cmd, t->reference.path,
+		fprintf(err, "rung %s: the reference %s does not compile: %s\n", cmd, t->reference.path,
 			info.reference_error);
 		return RUNG_EXIT_SPEC;
 	}

@@ -32,6 +32,8 @@ int rung_cli_task_load_to(FILE *f, rung_task *t, const char *cmd, const char *ta
 /* The error of a failed load as one JSON line on stdout ({"status":"error",
  * "exit":rc,"error":...}), for --json readers: an agent gets the error, not nothing. */
 void rung_cli_json_error(int rc);
+/* That object ({"status":"error","exit":rc,"error":...}). */
+struct json_t *rung_cli_json_error_obj(int rc);
 int rung_cli_compile_both(rung_compiled *kc, rung_compiled *rc, const rung_task *t, const char *cmd);
 
 /* The one evaluation of t (app/evaluate.h) in a worker of its own, with the
@@ -42,6 +44,9 @@ int rung_cli_compile_both(rung_compiled *kc, rung_compiled *rc, const rung_task 
 #include "app/evaluate.h"
 int rung_cli_evaluate(rung_result *r, const rung_task *t, const rung_eval_opts *o, rung_compiled *kc,
 		      rung_compiled *rc, const char *cmd);
+/* The same with its lines on out and its messages on err (the MCP server's tool text). */
+int rung_cli_evaluate_to(FILE *out, FILE *err, rung_result *r, const rung_task *t, const rung_eval_opts *o,
+			 rung_compiled *kc, rung_compiled *rc, const char *cmd);
 
 /* -C DIR, --task DIR, --spec-rev REV as a sub-table:
  * {RUNG_OPT_SUBTABLE(my_opts, where, rung_vctx_opt_specs)}. */

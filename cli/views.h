@@ -6,6 +6,7 @@
 
 #include <stdio.h>
 
+#include "app/brief.h"
 #include "app/dump.h"
 #include "app/log.h"
 
@@ -16,5 +17,12 @@ void rung_cli_log_table(FILE *f, const rung_log *l, const char *kernel_path);
 /* What `rung dump` wrote (r): each path on out, each message on err as
  * "rung dump: ..."; returns its exit code. */
 int rung_cli_dump_print(FILE *out, FILE *err, const rung_dump_result *r);
+
+/* `rung brief`'s markdown of b on f (c: its task), the last nlast versions
+ * listed, its messages on err; its exit code. */
+int rung_cli_brief_markdown(FILE *f, FILE *err, rung_vctx *c, const rung_brief *b, int nlast, bool mark);
+/* Opens the task o names, loads its brief (app/brief.h) and writes it, as
+ * rung brief does for one task: the exit code. */
+int rung_cli_brief_to(FILE *f, FILE *err, const rung_vctx_opts *o, int nlast, bool mark);
 
 #endif
