@@ -767,74 +767,6 @@ static json_t *t_dump(targs *t)
 	return r;
 }
 
-/* A command whose --json output is the structured content, and a second,
- * plain run its text (log: its --json is a line per row, as {"rows": [...]}),
- * or the same run (compare). */
-static json_t *json_command(targs *t, const char *cmd, int (*fn)(int, char **), args_t *a, bool plain_too)
-{
-	if (t->why[0]) {
-		args_clear(a);
-		return tool_error("%s", t->why);
-	}
-	args_t pa = {0};
-	for (int i = 0; i < a->n; i++)
-		arg(&pa, a->v[i]);
-	args_t ja = {0}; /* --json first: the positional arguments come after "--" */
-	arg(&ja, a->v[0]);
-	arg(&ja, "--json");
-	for (int i = 1; i < a->n; i++)
-		arg(&ja, a->v[i]);
-	args_clear(a);
-	*a = ja;
-	captured c;
-	int e = run_cmd(&c, fn, a);
-	args_clear(a);
-	if (e < 0) {
-		args_clear(&pa);
-		return tool_error("rung: %s", rung_error_last());
-	}
-	json_t *j = NULL;
-	if (c.out && !plain_too) {
-		j = json_loadb(c.out, c.nout, 0, NULL);
-	} else if (c.out && c.rc == 0) { /* JSON lines, one per row: {"rows": [...]} */
-		json_t *rows = json_array();
-		for (char *line = c.out, *nl; rows && *line; line = nl + 1) {
-			nl = strchr(line, '\n');
-			size_t len = nl ? (size_t)(nl - line) : strlen(line);
-			json_t *row = len ? json_loadb(line, len, 0, NULL) : NULL;
-			if (len && !json_is_object(row)) {
-				json_decref(row);
-				json_decref(rows);
-				rows = NULL;
-			} else if (row) {
-				json_array_append_new(rows, row);
-			}
-			if (!nl)
-				break;
-		}
-		j = rows ? json_pack("{s:o}", "rows", rows) : NULL;
-	}
-	if (!j || !json_is_object(j)) {
-		json_decref(j);
-		json_t *r = command_error(&c, cmd);
-		captured_clear(&c);
-		args_clear(&pa);
-		return r;
-	}
-	json_t *r;
-	captured p;
-	if (plain_too && run_cmd(&p, fn, &pa) == 0) {
-		r = tool_result(summary_text(p.out ? p.out : "", p.nout, &c), j, false);
-		captured_clear(&p);
-	} else {
-		r = tool_result(summary_text("", 0, &c), j, false);
-	}
-	json_object_set_new(r, "_meta", json_pack("{s:i}", "rung/exit", c.rc));
-	args_clear(&pa);
-	captured_clear(&c);
-	return r;
-}
-
 /* stalls: rung profile --stalls --json, once (a GPU run); the text is the
  * kernel's top stall reasons and its most sampled pcs, made from the JSON. */
 /* The samples as structured content, within an agent's answer (32 KB, #27):
@@ -965,31 +897,45 @@ static json_t *t_stalls(targs *t)
 	return r;
 }
 
+/* compare: the comparison (app/compare.h) as structured content, as rung
+ * compare --json gives it; the text is the exit code and the messages. */
 static json_t *t_compare(targs *t)
 {
 	const char *A = str_arg(t, "a"), *B = str_arg(t, "b");
 	if ((!A || !B) && !t->why[0])
 		snprintf(t->why, sizeof(t->why), "rung compare: arguments 'a' and 'b' (two revisions) are required");
-	args_t a = {0};
-	arg(&a, "compare");
-	json_t *b = json_object_get(t->args, "budget");
+	json_t *bj = json_object_get(t->args, "budget");
 	char bud[64];
-	if (b && json_is_number(b)) {
-		snprintf(bud, sizeof(bud), "%.17g", json_number_value(b));
-		arg(&a, "--budget");
-		arg(&a, bud);
-	}
-	if (bool_arg(t, "allow_shared"))
-		arg(&a, "--allow-shared");
-	where_args(t, &a);
+	if (bj && json_is_number(bj))
+		snprintf(bud, sizeof(bud), "%.17g", json_number_value(bj));
+	bool allow_shared = bool_arg(t, "allow_shared");
+	rung_vctx_opts w;
+	where_of(t, &w);
 	const char *dir = str_arg(t, "dir");
-	if (A && B && positional_ok(t, "a", A) && positional_ok(t, "b", B) && confined(t, "a", A, dir ? dir : defaults.dir) &&
-	    confined(t, "b", B, dir ? dir : defaults.dir)) {
-		arg(&a, "--");
-		arg(&a, A);
-		arg(&a, B);
+	if (A && B && positional_ok(t, "a", A) && positional_ok(t, "b", B) && confined(t, "a", A, dir ? dir : defaults.dir))
+		confined(t, "b", B, dir ? dir : defaults.dir);
+	if (t->why[0])
+		return tool_error("%s", t->why);
+	captured c;
+	FILE *out, *err;
+	if (texts_open(&c, &out, &err) < 0)
+		return tool_error("rung: %s", rung_error_last());
+	rung_compare_result cr;
+	c.rc = rung_cli_compare_run(err, &cr, &w, A, B, bj && json_is_number(bj) ? bud : NULL, allow_shared);
+	json_t *j = c.rc ? NULL : rung_compare_to_json(&cr);
+	if (j)
+		c.rc = rung_cli_compare_exit(&cr);
+	rung_compare_result_clear(&cr);
+	texts_close(&c, out, err);
+	json_t *r;
+	if (!j)
+		r = command_error(&c, "compare");
+	else {
+		r = tool_result(summary_text("", 0, &c), j, false);
+		json_object_set_new(r, "_meta", json_pack("{s:i}", "rung/exit", c.rc));
 	}
-	return json_command(t, "compare", rung_cmd_compare, &a, false);
+	captured_clear(&c);
+	return r;
 }
 
 /* The rows of one task (w) into rows, its table onto text, its messages onto

@@ -84,9 +84,11 @@ static bool is_choice(const char *choices, const char *v)
 	return false;
 }
 
+static FILE *bad_value_to; /* rung_opts_set's messages (NULL: stderr) */
+
 static int bad_value(const char *cmd, const char *opt, const char *expected, const char *v)
 {
-	fprintf(stderr, "rung %s: %s: expected %s, found '%s'\n", cmd, opt, expected, v);
+	fprintf(bad_value_to ? bad_value_to : stderr, "rung %s: %s: expected %s, found '%s'\n", cmd, opt, expected, v);
 	return -1;
 }
 
@@ -147,6 +149,20 @@ static int apply(const rung_opt_spec *s, void *base, const char *cmd, const char
 	if (s->seen)
 		*(bool *)((char *)base + s->seen - 1) = true;
 	return 0;
+}
+
+int rung_opts_set(FILE *err, const rung_opt_table *t, void *opts, const char *name, const char *value)
+{
+	void *base = NULL;
+	const rung_opt_spec *s = find(t->opts, opts, &base, name, strlen(name), 0);
+	if (!s || !takes_value(s) || s->kind == RUNG_OPT_FN)
+		return -1; /* not an option of the table that takes a checked value: the caller's mistake */
+	char opt[64];
+	snprintf(opt, sizeof(opt), "--%.50s", name);
+	bad_value_to = err;
+	int e = apply(s, base, t->cmd, opt, value);
+	bad_value_to = NULL;
+	return e;
 }
 
 bool rung_opts_parse(int *rc, const rung_opt_table *t, void *opts, int argc, char **argv, int *nargs)

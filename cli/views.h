@@ -7,8 +7,10 @@
 #include <stdio.h>
 
 #include "app/brief.h"
+#include "app/compare.h"
 #include "app/dump.h"
 #include "app/log.h"
+#include "app/task.h"
 
 /* `rung log`'s table of l (cli/cmd_log.c); kernel_path: what to commit when
  * there are no versions. */
@@ -24,5 +26,16 @@ int rung_cli_brief_markdown(FILE *f, FILE *err, rung_vctx *c, const rung_brief *
 /* Opens the task o names, loads its brief (app/brief.h) and writes it, as
  * rung brief does for one task: the exit code. */
 int rung_cli_brief_to(FILE *f, FILE *err, const rung_vctx_opts *o, int nlast, bool mark);
+
+/* `rung compare`'s exit code for r: 0 a verdict (SAME, or timed), 1 FAILED,
+ * DISAGREE or SHARED, 4 SKIPPED (no GPU). */
+int rung_cli_compare_exit(const rung_compare_result *r);
+
+/* The comparison of a and b (revisions, task directories or kernel files)
+ * where w says, budget (NULL: the default) checked as --budget is: 0 with *r
+ * filled (clear it either way), or the exit code after its messages on err.
+ * For a front end without a command line (the MCP compare tool). */
+int rung_cli_compare_run(FILE *err, rung_compare_result *r, const rung_task_where *w, const char *a, const char *b,
+			 const char *budget, bool allow_shared);
 
 #endif

@@ -1,0 +1,229 @@
+/* rung compare's comparison (app/compare.h). */
+#include "app/compare.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "core/err.h"
+#include "gpu/nvdisasm.h"
+
+static void side_load(rung_compare_side *s, const rung_task *t, const rung_compiled *c)
+{
+	memset(s, 0, sizeof(*s));
+	if (t->rev[0])
+		snprintf(s->name, sizeof(s->name), "%s%s%.140s", t->short_rev, t->label ? " " : "", t->label ? t->label : "");
+	else
+		snprintf(s->name, sizeof(s->name), "%s", t->kernel.path ? t->kernel.path : "?");
+	s->k = &c->kinfo;
+	if (!c->cubin || rung_sass_from_cubin(&s->sass, c->cubin, c->cubin_len) < 0)
+		snprintf(s->sass_err, sizeof(s->sass_err), "%s", c->cubin ? rung_error_last() : "no CUBIN");
+	rung_error_clear();
+}
+
+/* Without a GPU: what the two versions' compiles tell. */
+static void static_sides(rung_compare_result *r, const rung_compare_req *req)
+{
+	side_load(&r->a, req->a, &r->ka);
+	side_load(&r->b, req->b, &r->kb);
+	r->raw = req->raw_sass;
+	if (r->a.sass && r->b.sass) {
+		if (rung_sass_diff_listings(&r->diff, &r->a.mix, &r->b.mix, r->a.sass, r->b.sass, req->raw_sass, 3) < 0)
+			snprintf(r->diff_err, sizeof(r->diff_err), "%s", rung_error_last());
+	} else {
+		snprintf(r->diff_err, sizeof(r->diff_err), "%s", r->a.sass ? r->b.sass_err : r->a.sass_err);
+	}
+}
+
+int rung_compare_run(rung_compare_result *out, const rung_compare_req *req)
+{
+	memset(out, 0, sizeof(*out));
+	const rung_task *ta = req->a, *tb = req->b;
+	if (rung_task_compile(&out->ka, ta, false)) {
+		out->kind = RUNG_COMPARE_FAILED;
+		snprintf(out->reason, sizeof(out->reason), "A does not compile: %s",
+			 out->ka.error[0] ? out->ka.error : rung_error_last());
+		return 0;
+	}
+	if (rung_task_compile(&out->kb, tb, false)) {
+		out->kind = RUNG_COMPARE_FAILED;
+		snprintf(out->reason, sizeof(out->reason), "B does not compile: %s",
+			 out->kb.error[0] ? out->kb.error : rung_error_last());
+		return 0;
+	}
+	rung_worker *w = NULL;
+	if (rung_worker_open(&w, NULL))
+		return RUNG_EIO;
+	rung_compare_launch la = {ta->kernel.src, &ta->launch, ta->kernel.path},
+			    lb = {tb->kernel.src, &tb->launch, tb->kernel.path};
+	int e = rung_compare_versions_l(&out->ab, w, ta->spec, &la, &out->ka, &lb, &out->kb, req->budget);
+	rung_worker_detach(w);
+	if (e) {
+		snprintf(out->error, sizeof(out->error), "%s", rung_error_last());
+		return RUNG_EIO;
+	}
+	rung_ab *ab = &out->ab;
+	if (ab->identical) {
+		out->kind = RUNG_COMPARE_SAME;
+		snprintf(out->reason, sizeof(out->reason), "identical machine code");
+	} else if (ab->failed && ab->skipped) { /* no GPU: what the compiles tell, the timing skipped */
+		out->kind = RUNG_COMPARE_SKIPPED;
+		snprintf(out->reason, sizeof(out->reason), "%s", ab->reason);
+		static_sides(out, req);
+	} else if (ab->failed) {
+		out->kind = RUNG_COMPARE_FAILED;
+		snprintf(out->reason, sizeof(out->reason), "%s", ab->reason);
+	} else if (ab->disagree) { /* a verified launch did not match: no timing verdict */
+		out->kind = RUNG_COMPARE_DISAGREE;
+	} else if (ab->n < 2 || rung_compare_samples(&out->cmp, ab->a, ab->n, ab->b, ab->n, 0, 0x5eed)) {
+		out->kind = RUNG_COMPARE_FAILED;
+		snprintf(out->reason, sizeof(out->reason), "too few samples (%d, %d dropped under 75%% of the max SM clock)",
+			 ab->n, ab->dropped);
+	} else {
+		/* another process on the GPU: the timing is not trusted, no verdict unless asked */
+		out->kind = RUNG_COMPARE_TIMED;
+		rung_gpu_procs_str(out->shared, sizeof(out->shared), &ab->shared);
+		out->held = out->shared[0] && !req->allow_shared;
+	}
+	return 0;
+}
+
+void rung_compare_result_clear(rung_compare_result *r)
+{
+	rung_ab_clear(&r->ab);
+	rung_sbs_clear(&r->diff);
+	free(r->a.sass);
+	free(r->b.sass);
+	rung_compiled_clear(&r->ka);
+	rung_compiled_clear(&r->kb);
+	memset(r, 0, sizeof(*r));
+}
+
+const char *rung_compare_verdict(const rung_compare_result *r)
+{
+	switch (r->kind) {
+	case RUNG_COMPARE_SAME: return "SAME";
+	case RUNG_COMPARE_FAILED: return "FAILED";
+	case RUNG_COMPARE_SKIPPED: return "SKIPPED";
+	case RUNG_COMPARE_DISAGREE: return "DISAGREE";
+	default: return r->held ? "SHARED" : rung_cmp_verdict_name(r->cmp.verdict);
+	}
+}
+
+static json_t *num_or_null(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+static void add_verified(json_t *o, const rung_ab *ab)
+{
+	json_object_set_new(o, "verified", json_integer(ab->verified));
+	json_object_set_new(o, "sets", json_integer(ab->sets));
+	json_object_set_new(o, "verify_ms", num_or_null(ab->verify_ms));
+}
+
+static json_t *side_json(const rung_compare_side *s)
+{
+	json_t *o = json_pack("{s:s}", "version", s->name);
+	if (s->k->valid) {
+		json_object_set_new(o, "regs", json_integer(s->k->regs));
+		json_object_set_new(o, "spills", json_integer(s->k->spill_stores + s->k->spill_loads));
+		json_object_set_new(o, "smem", json_integer(s->k->smem));
+	}
+	if (s->sass) {
+		json_t *mix = json_object();
+		for (int k = 0; k < RUNG_MIX_COUNT; k++)
+			if (s->mix.n[k])
+				json_object_set_new(mix, rung_mix_name((rung_mix_id)k), json_integer(s->mix.n[k]));
+		json_object_set_new(o, "mix", mix);
+	}
+	return o;
+}
+
+/* Every real in j to 6 significant digits, as JSON_REAL_PRECISION(6) writes it. */
+static void round_reals(json_t *j)
+{
+	const char *k;
+	json_t *v;
+	if (json_is_object(j)) {
+		json_object_foreach(j, k, v) {
+			if (json_is_real(v)) {
+				char buf[32];
+				snprintf(buf, sizeof(buf), "%.6g", json_real_value(v));
+				json_real_set(v, strtod(buf, NULL));
+			} else {
+				round_reals(v);
+			}
+		}
+	} else if (json_is_array(j)) {
+		for (size_t i = 0; i < json_array_size(j); i++) {
+			v = json_array_get(j, i);
+			if (json_is_real(v)) {
+				char buf[32];
+				snprintf(buf, sizeof(buf), "%.6g", json_real_value(v));
+				json_real_set(v, strtod(buf, NULL));
+			} else {
+				round_reals(v);
+			}
+		}
+	}
+}
+
+json_t *rung_compare_to_json(const rung_compare_result *r)
+{
+	const rung_ab *ab = &r->ab;
+	const char *verdict = rung_compare_verdict(r);
+	json_t *o = NULL;
+	switch (r->kind) {
+	case RUNG_COMPARE_SAME:
+		o = json_pack("{s:s,s:b}", "verdict", verdict, "identical", true);
+		break;
+	case RUNG_COMPARE_FAILED:
+		o = json_pack("{s:s}", "verdict", verdict);
+		if (o)
+			json_object_set_new(o, "reason", json_string(r->reason));
+		break;
+	case RUNG_COMPARE_SKIPPED:
+		o = json_pack("{s:s,s:s}", "verdict", verdict, "reason", r->reason);
+		if (!o)
+			break;
+		json_object_set_new(o, "a", side_json(&r->a));
+		json_object_set_new(o, "b", side_json(&r->b));
+		if (r->diff_err[0])
+			json_object_set_new(o, "sass_error", json_string(r->diff_err));
+		else
+			json_object_set_new(o, "sass_diff", json_pack("{s:s,s:i,s:i,s:i}", "mode", r->raw ? "raw" : "normalized",
+								       "hunks", r->diff.nhunks, "adds", r->diff.adds, "dels",
+								       r->diff.dels));
+		break;
+	case RUNG_COMPARE_DISAGREE: {
+		json_t *first = json_array();
+		for (int k = 0; k < ab->rank; k++)
+			json_array_append_new(first, json_integer(ab->first[k]));
+		o = json_pack("{s:s,s:s,s:i,s:b,s:s,s:s,s:I,s:o}", "verdict", verdict, "reason", ab->reason, "round", ab->round,
+			      "timed", ab->round_timed, "kernel", ab->kernel, "arg", ab->arg, "count", (json_int_t)ab->count,
+			      "first", first);
+		if (o)
+			add_verified(o, ab);
+		break;
+	}
+	default: {
+		const rung_compare *cmp = &r->cmp;
+		o = json_pack("{s:s,s:o,s:o,s:o,s:o,s:o,s:i,s:i,s:s,s:s}", "verdict", verdict, "ratio", num_or_null(cmp->ratio),
+			      "lo", num_or_null(cmp->lo), "hi", num_or_null(cmp->hi), "median_a", num_or_null(cmp->median_a),
+			      "median_b", num_or_null(cmp->median_b), "n", ab->n, "dropped", ab->dropped, "method", ab->method,
+			      "order", "alternate");
+		if (!o)
+			break;
+		add_verified(o, ab);
+		json_object_set_new(o, "shared", rung_gpu_procs_to_json(&ab->shared));
+		if (r->held)
+			json_object_set_new(o, "timing_verdict", json_string(rung_cmp_verdict_name(cmp->verdict)));
+	}
+	}
+	round_reals(o);
+	return o;
+}
