@@ -9,8 +9,10 @@
  *
  * Nothing but protocol reaches stdout: the descriptor is kept for the protocol
  * and fd 1 is pointed at stderr before anything runs, so a child (the worker,
- * ptxas, nvdisasm) or a stray write cannot corrupt the stream; each tool runs
- * the CLI command in this process with stdout and stderr captured to memory.
+ * ptxas, nvdisasm) or a stray write cannot corrupt the stream. The tools call
+ * the app/ services (docs/ARCHITECTURE.md, "the verbs") and write their text
+ * with the commands' printers (cli/views.h) into memory; check still runs
+ * rung check in this process with stdout and stderr captured (cli/capture.h).
  *
  * Errors: a line that is not JSON is -32700, not a request object -32600 (a
  * batch too: batches were removed in 2025-06-18), an unknown method -32601,
@@ -98,10 +100,9 @@ static char served_root[PATH_MAX]; /* the repository (or directory) served, reso
  * reads the messages and answers the quick methods itself (initialize, ping,
  * tools/list, resources/list, resources/templates/list, the directives tool,
  * notifications); tools/call of every other tool and resources/read go, in
- * order, to one worker thread, which runs one at a time (they run the CLI's
- * commands with stdout and stderr swapped for memory streams, so no other
- * thread may use those two FILEs: the main thread writes its own lines with
- * say()). notifications/cancelled drops a queued call, or, for the one
+ * order, to one worker thread, which runs one at a time (check runs rung check
+ * with stdout and stderr swapped for memory streams, so no other thread may
+ * use those two FILEs: the main thread writes its own lines with say()). notifications/cancelled drops a queued call, or, for the one
  * running, kills its children (the GPU worker, nvdisasm, ptxas) so that it
  * ends early, and drops its answer. */
 typedef struct job {
