@@ -7,7 +7,8 @@
  * open), and its remarks. A suspect version (docs/CHECKS.md, "Evidence: suspects")
  * gets a line per suspect; a suspect best is said plainly ("best is suspect:
  * ...; verify before building on it"). It reports what is stored; it never
- * invents advice. */
+ * invents advice. What it says is gathered by app/brief.c (rung_brief_load);
+ * this file writes it as markdown, for the command and the MCP brief tool. */
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>

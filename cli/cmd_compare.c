@@ -23,7 +23,8 @@
  * rung_sass_diff_listings in app/textdiff.h; --raw-sass: line by line with
  * nvdisasm's register names), then
  *   timing: SKIPPED (no GPU: no CUDA driver found (libcuda.so.1))
- * with exit 4. */
+ * with exit 4. The comparison is app/compare.c's (rung_compare_run, and
+ * rung_compare_to_json for --json and the MCP compare tool); this file prints it. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

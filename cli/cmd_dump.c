@@ -8,7 +8,8 @@
  *   reference.cu reference.ptx reference.cubin reference.sass reference.ptxas.log
  * into DIR (default <taskdir>/.rung/dumps/, or <taskdir>/.rung/dumps/<rev>/ for a
  * REV target read from git), printing each path written. Without
- * nvdisasm the .sass files are left out (said on stderr) and the exit code stays 0. */
+ * nvdisasm the .sass files are left out (said on stderr) and the exit code stays 0.
+ * The dump is app/dump.c's (rung_dump); this file prints what it wrote. */
 #include <stdio.h>
 
 #include "cli/cli.h"

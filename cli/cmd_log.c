@@ -8,7 +8,9 @@
  * against the baseline's recorded result only (never mixed with live). A
  * suspect version (docs/CHECKS.md, "Evidence: suspects") has "suspect" as its
  * verdict in the table until the person gives one, and a line per suspect
- * under its row; --json has "suspect" and "suspects", --csv a suspects column. */
+ * under its row; --json has "suspect" and "suspects", --csv a suspects column.
+ * The rows are app/log.c's (rung_log_load, and rung_log_row_to_json for
+ * --json and the MCP log tool); this file prints them. */
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
