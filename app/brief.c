@@ -97,7 +97,8 @@ static void mark_seen(rung_brief *b, rung_vctx *c, const char *id, int64_t now, 
 
 /* One item of the notes: new (not seen) is listed; marked when asked. 0, or
  * -1 when the mark could not be read. */
-static int item(rung_brief *b, rung_vctx *c, const rung_brief_req *req, int note, int k, const char *line, int *failed)
+static int item(rung_brief *b, rung_vctx *c, const rung_brief_req *req, int note, int k, int answer, const char *line,
+		int *failed)
 {
 	char id[65];
 	line_id(id, b->notes[note].commit, line);
@@ -109,7 +110,7 @@ static int item(rung_brief *b, rung_vctx *c, const rung_brief_req *req, int note
 		if (!grown)
 			return rung_error_set(RUNG_ENOMEM, "out of memory");
 		b->fresh = grown;
-		b->fresh[b->nfresh++] = (rung_brief_new){.note = note, .k = k};
+		b->fresh[b->nfresh++] = (rung_brief_new){.note = note, .k = k, .answer = answer};
 	}
 	if (req->mark)
 		mark_seen(b, c, id, req->now, failed);
@@ -161,7 +162,7 @@ static void notes(rung_brief *b, rung_vctx *c, const rung_brief_req *req)
 		if (nt->verdict != RUNG_NOTE_NONE) {
 			char line[64];
 			snprintf(line, sizeof(line), "verdict: %s", rung_note_verdict_name(nt->verdict));
-			if (item(b, c, req, i, -1, line, &failed) < 0) {
+			if (item(b, c, req, i, -1, -1, line, &failed) < 0) {
 				b->seen_failed = true;
 				goto fail;
 			}
@@ -172,9 +173,23 @@ static void notes(rung_brief *b, rung_vctx *c, const rung_brief_req *req)
 			/* a directive's id is what it was before remarks existed (marks stay valid) */
 			snprintf(line, sizeof(line), "%s%" PRId64 " %s: %s", d->remark ? "remark " : "", d->time, d->author,
 				 d->text);
-			if (item(b, c, req, i, k, line, &failed) < 0) {
+			if (item(b, c, req, i, k, -1, line, &failed) < 0) {
 				b->seen_failed = true;
 				goto fail;
+			}
+			/* the person's reopen of it: news for the agent, who may have
+			 * answered it (rung note --reopen ID) */
+			for (int a = 0; !d->remark && a < d->nanswers; a++) {
+				const rung_answer_rec *an = &d->answers[a];
+				if (an->kind != RUNG_ANSWER_REOPENED)
+					continue;
+				char did[RUNG_DIRECTIVE_ID_LEN + 1];
+				rung_directive_id(did, nt, k);
+				snprintf(line, sizeof(line), "reopened %s %" PRId64 " %s", did, an->time, an->author);
+				if (item(b, c, req, i, k, a, line, &failed) < 0) {
+					b->seen_failed = true;
+					goto fail;
+				}
 			}
 		}
 	}
@@ -210,7 +225,10 @@ int rung_brief_load(rung_brief *out, rung_vctx *c, const rung_brief_req *req)
 	rung_goal_status_clear(&gs);
 	for (int i = 0; i < out->n; i++)
 		out->evaluated += out->rows[i].result != NULL;
-	out->best = rung_vrows_best(out->rows, out->n);
+	/* the best under the sanitize gate (app/sanitize_gate.h): the one to build on */
+	out->gate_tools = rung_gate_tools(c->task.spec);
+	rung_gate_pick_rows(&out->gate, out->rows, out->n, out->gate_tools);
+	out->best = out->gate.best;
 	out->base = rung_vrows_baseline(out->rows, out->n);
 	for (int i = 0; i < out->n && isnan(out->floor_ms); i++) {
 		const rung_result *r = out->rows[i].result;

@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "core/stall.h"
+#include "app/sanitize_gate.h"
 #include "app/session.h"
 
 typedef struct {
@@ -21,15 +22,18 @@ typedef struct {
 } rung_brief_req;
 
 /* One item of "From the person since": a verdict (k -1) or directive k of
- * notes[note], new since the last marked brief. */
+ * notes[note] (answer -1), or the person's reopen of directive k (its
+ * answers[answer], rung note --reopen ID), new since the last marked brief. */
 typedef struct {
-	int note, k;
+	int note, k, answer;
 } rung_brief_new;
 
 typedef struct {
 	rung_vrow *rows; /* every version of the task, newest first */
 	int n, evaluated;
-	int best, base;  /* rung_vrows_best, rung_vrows_baseline: -1 none */
+	int best, base;  /* the best under the sanitize gate (gate.best), rung_vrows_baseline: -1 none */
+	unsigned gate_tools; /* the sanitize gate's tools for the task's spec */
+	rung_gate_pick gate; /* the gate's pick over rows (app/sanitize_gate.h) */
 	bool has_goal;
 	char goal_line[512]; /* the stop rule's line (app/goal.h) */
 	double floor_ms;     /* the first stored floor among the rows (NAN: none) */

@@ -10,6 +10,7 @@
 
 #include "core/err.h"
 #include "gpu/nvdisasm.h"
+#include "app/evaluate.h"
 
 static void side_load(rung_compare_side *s, const rung_task *t, const rung_compiled *c)
 {
@@ -38,6 +39,9 @@ static void static_sides(rung_compare_result *r, const rung_compare_req *req)
 	}
 }
 
+static void classify(rung_compare_result *out, const rung_compare_req *req);
+static void gate(rung_compare_result *out, const rung_compare_req *req, rung_worker *w);
+
 int rung_compare_run(rung_compare_result *out, const rung_compare_req *req)
 {
 	memset(out, 0, sizeof(*out));
@@ -60,11 +64,62 @@ int rung_compare_run(rung_compare_result *out, const rung_compare_req *req)
 	rung_compare_launch la = {ta->kernel.src, &ta->launch, ta->kernel.path},
 			    lb = {tb->kernel.src, &tb->launch, tb->kernel.path};
 	int e = rung_compare_versions_l(&out->ab, w, ta->spec, &la, &out->ka, &lb, &out->kb, req->budget);
-	rung_worker_detach(w);
 	if (e) {
+		rung_worker_detach(w);
 		snprintf(out->error, sizeof(out->error), "%s", rung_error_last());
 		return RUNG_EIO;
 	}
+	classify(out, req);
+	if (out->kind == RUNG_COMPARE_TIMED)
+		gate(out, req, w);
+	rung_worker_detach(w);
+	return 0;
+}
+
+/* The side called faster is sanitized first: never recommended before it
+ * passed the sanitizer (app/sanitize_gate.h); its state goes with the verdict. */
+static void gate(rung_compare_result *out, const rung_compare_req *req, rung_worker *w)
+{
+	const rung_compare *cmp = &out->cmp;
+	out->gate_side = cmp->verdict == RUNG_CMP_FASTER ? "B" : cmp->verdict == RUNG_CMP_SLOWER ? "A" : NULL;
+	if (!out->gate_side)
+		return;
+	const rung_task *ft = out->gate_side[0] == 'B' ? req->b : req->a;
+	rung_store *gst = NULL;
+	if (ft->repo && rung_store_open_repo(&gst, ft->repo) < 0) {
+		rung_error_clear();
+		gst = NULL;
+	}
+	rung_evaluator gev;
+	memset(&gev, 0, sizeof(gev));
+	gev.w = w; /* borrowed: the device as compare's worker sees it */
+	gev.store = gst;
+	if (req->on_sanitize)
+		req->on_sanitize(req->ud, out->gate_side);
+	rung_result gr;
+	rung_result_init(&gr);
+	char gwhy[512] = "";
+	out->gate_state = RUNG_GATE_NA;
+	if (rung_gate_task(&gr, &out->gate_state, &gev, ft, NULL, NULL, gwhy, sizeof(gwhy)) < 0) {
+		snprintf(out->gate_error, sizeof(out->gate_error), "%s", rung_error_last());
+		rung_error_clear();
+		out->gate_state = RUNG_GATE_UNSANITIZED;
+		snprintf(gwhy, sizeof(gwhy), "the run could not be made");
+	}
+	rung_store_close(gst);
+	if (out->gate_state == RUNG_GATE_UNSANITIZED)
+		snprintf(out->gate_detail, sizeof(out->gate_detail), "unsanitized (%s): the verdict is provisional", gwhy);
+	else if (out->gate_state == RUNG_GATE_FAILED)
+		snprintf(out->gate_detail, sizeof(out->gate_detail), "sanitize FAILED: %s: %s is not recommended",
+			 gr.steps[RUNG_STEP_SANITIZE].reason, out->gate_side);
+	else
+		rung_gate_describe(out->gate_detail, sizeof(out->gate_detail), &gr, rung_gate_tools(ft->spec), NULL);
+	rung_result_clear(&gr);
+}
+
+/* What the rounds say: out->kind. */
+static void classify(rung_compare_result *out, const rung_compare_req *req)
+{
 	rung_ab *ab = &out->ab;
 	if (ab->identical) {
 		out->kind = RUNG_COMPARE_SAME;
@@ -88,7 +143,6 @@ int rung_compare_run(rung_compare_result *out, const rung_compare_req *req)
 		rung_gpu_procs_str(out->shared, sizeof(out->shared), &ab->shared);
 		out->held = out->shared[0] && !req->allow_shared;
 	}
-	return 0;
 }
 
 void rung_compare_result_clear(rung_compare_result *r)
@@ -222,6 +276,10 @@ json_t *rung_compare_to_json(const rung_compare_result *r)
 		json_object_set_new(o, "shared", rung_gpu_procs_to_json(&ab->shared));
 		if (r->held)
 			json_object_set_new(o, "timing_verdict", json_string(rung_cmp_verdict_name(cmp->verdict)));
+		if (r->gate_side)
+			json_object_set_new(o, "sanitize",
+					    json_pack("{s:s,s:s,s:s}", "version", r->gate_side[0] == 'B' ? "b" : "a", "state",
+						      rung_gate_name(r->gate_state), "detail", r->gate_detail));
 	}
 	}
 	round_reals(o);

@@ -12,6 +12,7 @@
 
 #include "core/sass.h"
 #include "core/stats.h"
+#include "app/sanitize_gate.h"
 #include "app/task.h"
 #include "app/textdiff.h"
 #include "gpu/worker.h"
@@ -23,6 +24,10 @@ typedef struct {
 	double budget;          /* seconds of interleaved rounds */
 	bool allow_shared;      /* the timing verdict even when another process was on the GPU (else SHARED) */
 	bool raw_sass;          /* without a GPU: the SASS diff line by line with nvdisasm's names */
+	/* told before the side called faster is sanitized ("A" or "B"): the
+	 * front end says the run is going on (may be NULL) */
+	void (*on_sanitize)(void *ud, const char *side);
+	void *ud;
 } rung_compare_req;
 
 typedef enum {
@@ -49,6 +54,13 @@ typedef struct {
 	rung_compare cmp;     /* RUNG_COMPARE_TIMED: the ratio of medians with its interval */
 	char shared[512];     /* the other processes on the GPU ("" none) */
 	bool held;            /* shared and not allow_shared: SHARED, the timing not trusted */
+	/* RUNG_COMPARE_TIMED, FASTER or SLOWER: the side called faster is
+	 * sanitized before the verdict stands (app/sanitize_gate.h, rung_gate_task,
+	 * stored with its result where there is a store) */
+	const char *gate_side;   /* "A", "B", or NULL: no side was called faster */
+	rung_gate_state gate_state;
+	char gate_detail[800];   /* the `sanitize B: ...` line's words */
+	char gate_error[512];    /* rung's own failure of the run ("" none; then UNSANITIZED) */
 	/* RUNG_COMPARE_SKIPPED */
 	rung_compare_side a, b;
 	rung_sbs diff;        /* the SASS diff a -> b */
@@ -65,10 +77,14 @@ typedef struct {
  * either way. */
 int rung_compare_run(rung_compare_result *out, const rung_compare_req *req);
 void rung_compare_result_clear(rung_compare_result *r);
-/* "SAME", "FAILED", "SKIPPED", "DISAGREE", "SHARED" or cmp's verdict (FASTER, SLOWER, ...). */
+/* "SAME", "FAILED", "SKIPPED", "DISAGREE", "SHARED" or cmp's verdict (FASTER,
+ * SLOWER, ...). A side called faster that fails the sanitizer keeps the
+ * timing's verdict; its gate_state says FAILED (exit 1 in the CLI). */
 const char *rung_compare_verdict(const rung_compare_result *r);
 /* {"verdict", ...}: the one JSON form of `rung compare --json` and the MCP
- * compare tool (its reals to 6 significant digits as --json prints them). */
+ * compare tool (its reals to 6 significant digits as --json prints them),
+ * with "sanitize": {"version": "a"|"b", "state", "detail"} when a side was
+ * called faster. */
 struct json_t *rung_compare_to_json(const rung_compare_result *r);
 
 #endif

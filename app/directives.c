@@ -91,14 +91,14 @@ int rung_directives_find(const rung_directives *d, const char *id)
 {
 	size_t len = strlen(id);
 	if (len < 4 || len > RUNG_DIRECTIVE_ID_LEN || strspn(id, "0123456789abcdef") != len)
-		return rung_error_set(RUNG_EINVAL, "'%s': a directive id is %d hex digits (a prefix of 4 or more works)", id,
+		return rung_error_set(RUNG_EUSAGE, "'%s': a directive id is %d hex digits (a prefix of 4 or more works)", id,
 				      RUNG_DIRECTIVE_ID_LEN);
 	int found = -1;
 	for (int i = 0; i < d->n; i++) {
 		if (strncmp(d->items[i].id, id, len))
 			continue;
 		if (found >= 0 && strcmp(d->items[found].id, d->items[i].id))
-			return rung_error_set(RUNG_EINVAL, "directive id %s is ambiguous (%s, %s): give more digits", id,
+			return rung_error_set(RUNG_EUSAGE, "directive id %s is ambiguous (%s, %s): give more digits", id,
 					      d->items[found].id, d->items[i].id);
 		found = i;
 	}

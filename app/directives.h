@@ -29,14 +29,14 @@ int rung_directives_load(rung_directives *out, rung_vctx *c);
 void rung_directives_clear(rung_directives *d);
 
 /* The item with this id (or a unique prefix of 4 or more hex digits): its
- * index, or RUNG_ENOTFOUND / RUNG_EINVAL (ambiguous) with the message set. */
+ * index, or RUNG_ENOTFOUND / RUNG_EUSAGE (malformed or ambiguous: exit 2) with the message set. */
 int rung_directives_find(const rung_directives *d, const char *id);
 
 /* Answers directive `id` of c's task: done or declined (the agent) or closed
  * (the person), with the reason, stored in its note. The answering version is
  * the task's newest version at `version` (a revision; NULL: HEAD); its commit
  * goes to answered_by when not NULL. RUNG_ENOTFOUND: no such directive;
- * RUNG_EINVAL: ambiguous id. Every answer is kept (vcs/notes.h rung_directive
+ * RUNG_EUSAGE: malformed or ambiguous id. Every answer is kept (vcs/notes.h rung_directive
  * answers); the same answer again writes nothing and returns 0. */
 int rung_directive_answer(rung_vctx *c, const char *id, rung_answer_kind kind, const char *version,
 			  const char *reason, char answered_by[41]);

@@ -15,6 +15,7 @@
 #include "core/fs.h"
 #include "gpu/compile.h"
 #include "gpu/nvdisasm.h"
+#include "gpu/sass_cache.h"
 
 static void add(rung_dump_result *r, bool message, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static void add(rung_dump_result *r, bool message, const char *fmt, ...)
@@ -94,7 +95,10 @@ static int dump_one(rung_dump_result *r, const rung_task *t, bool reference, con
 		return rc;
 
 	rung_compiled c;
-	int crc = rung_task_compile(&c, t, reference);
+	/* kept by content: a second dump of the same machine code (an MCP client
+	 * reading rung://dump/REV/FILE one file at a time) neither compiles nor
+	 * runs nvdisasm again (gpu/compile_cache.h, gpu/sass_cache.h) */
+	int crc = rung_task_compile_kept(&c, t, reference);
 	snprintf(name, sizeof(name), "%s", reference ? "reference.ptxas.log" : "ptxas.log");
 	const char *log = c.log ? c.log : "";
 	if ((rc = dump_file(r, out_dir, name, log, strlen(log))))
@@ -114,7 +118,8 @@ static int dump_one(rung_dump_result *r, const rung_task *t, bool reference, con
 		goto done;
 
 	char *sass = NULL;
-	int src = rung_sass_from_cubin(&sass, c.cubin, c.cubin_len);
+	bool kept = false;
+	int src = rung_sass_from_cubin_kept(&sass, c.cubin, c.cubin_len, rung_task_gitdir(t), &kept);
 	if (src == RUNG_ENOTFOUND) {
 		*sass_missing = true;
 	} else if (src < 0) {

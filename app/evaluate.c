@@ -94,6 +94,29 @@ const rung_env *rung_evaluator_env(rung_evaluator *ev)
 	return ev->env.valid ? &ev->env : NULL;
 }
 
+void rung_evaluator_target(rung_evaluator *ev, rung_store *store, const rung_task *ceil_task)
+{
+	ev->store = store;
+	ev->ceil_task = ceil_task;
+	ev->have_ceilings = false;
+	if (ev->env_read && !ev->env.valid && ev->w && rung_worker_lost(ev->w)) {
+		ev->env_read = false; /* the worker died before its hello: ask a fresh one */
+		ev->no_gpu[0] = 0;
+	}
+	if (!ev->env_read || !ev->env.valid)
+		return; /* read with the device (rung_evaluator_env) */
+	if (store)
+		ev->have_ceilings = rung_store_guard_ceilings(&ev->ceilings, store, &ev->env) != NULL;
+	else if (ceil_task)
+		ev->have_ceilings = path_ceilings(&ev->ceilings, ceil_task, &ev->env) != NULL;
+	rung_error_clear();
+}
+
+static bool cancelled(const rung_eval_opts *o)
+{
+	return o->cancel && *o->cancel;
+}
+
 void rung_evaluator_close(rung_evaluator *ev)
 {
 	if (ev->w)
@@ -493,6 +516,8 @@ int rung_eval_gpu(rung_result *r, rung_eval_info *info, rung_evaluator *ev, cons
 	job.ceilings = ev->have_ceilings ? &ev->ceilings : NULL;
 	if (!ev->w)
 		return rung_error_set(RUNG_EINVAL, "no worker (opened for the compile rung only)");
+	if (cancelled(o))
+		return rung_error_set(RUNG_ETIMEOUT, "cancelled");
 	if (rung_eval_noop(r, ev, t, o, kc) == 1) { /* the same machine code as an earlier version */
 		if (info)
 			info->noop = true;
@@ -503,6 +528,8 @@ int rung_eval_gpu(rung_result *r, rung_eval_info *info, rung_evaluator *ev, cons
 	int e = rung_evaluate_gpu(r, ev->w, &job, kc, t->reference.src ? rc : NULL, o->progress, o->ud);
 	if (e < 0)
 		return e;
+	if (cancelled(o)) /* its worker was killed for the cancel: that verdict is no result of the version's */
+		return rung_error_set(RUNG_ETIMEOUT, "cancelled");
 	if (rung_eval_store(r, info, ev, t, o) < 0)
 		rung_error_clear(); /* said in info->store_error */
 	else
@@ -555,6 +582,8 @@ int rung_app_evaluate(rung_result *r, rung_eval_info *info, rung_evaluator *ev, 
 		o->progress(o->ud, RUNG_STEP_COMPILE, 1, "ok");
 	if (!gpu)
 		return 0;
+	if (cancelled(o))
+		return rung_error_set(RUNG_ETIMEOUT, "cancelled");
 	if (rung_eval_lookup(r, ev, t, o) == 1) {
 		info->cached = true;
 		/* the PTX evidence of this compile (a record stored before the scan has none) */

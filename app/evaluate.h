@@ -53,6 +53,12 @@ int rung_evaluator_open(rung_evaluator *ev, rung_store *store, unsigned flags);
 /* The device (waits for the worker's hello the first time); NULL when there is
  * no GPU, with ev->no_gpu saying why. */
 const rung_env *rung_evaluator_env(rung_evaluator *ev);
+/* The store (may be NULL) and the path target whose repository gives the
+ * measured ceilings (may be NULL) of the next evaluations on an evaluator that
+ * is kept between them (app/check.h's warm one): the ceilings are those a
+ * fresh evaluator would read for them. A device that could not be read
+ * because the worker was lost is read again. */
+void rung_evaluator_target(rung_evaluator *ev, rung_store *store, const rung_task *ceil_task);
 /* Closes the worker and waits for it. */
 void rung_evaluator_close(rung_evaluator *ev);
 /* For a process about to exit: the worker is told to quit and not waited for. */
@@ -73,6 +79,9 @@ typedef struct {
 	unsigned sanitize;  /* RUNG_SAN_BIT mask */
 	rung_progress_fn progress; /* may be NULL */
 	void *ud;
+	/* Set by any thread: the evaluation stops before its GPU rungs (after
+	 * the compile) with RUNG_ETIMEOUT, "cancelled". NULL: never. */
+	const volatile int *cancel;
 } rung_eval_opts;
 
 /* What happened besides the verdict in the result. */

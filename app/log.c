@@ -66,7 +66,8 @@ static void free_results(rung_result **r, int n)
 int rung_log_load(rung_log *out, rung_vctx *c, const rung_log_req *req)
 {
 	memset(out, 0, sizeof(*out));
-	out->base_shown = out->base_rec_shown = -1;
+	out->base_shown = out->base_rec_shown = out->gate_best_shown = -1;
+	out->gate.best = out->gate.candidate = -1;
 	int e = rung_vctx_rows(&out->rows, &out->n, c, req->range, req->max);
 	if (e < 0)
 		return e;
@@ -113,6 +114,11 @@ int rung_log_load(rung_log *out, rung_vctx *c, const rung_log_req *req)
 		return rung_error_recode(RUNG_EIO);
 	for (int i = 0; rec && i < n; i++)
 		out->any_recorded |= !rows[i].result && rec[i];
+	/* the recommended version under the sanitize gate, over every version */
+	out->gate_tools = rung_gate_tools(c->task.spec);
+	out->gate_unavailable = rung_gate_unavailable(out->gate_why, sizeof(out->gate_why));
+	rung_gate_pick_rows(&out->gate, all, nall, out->gate_tools);
+	out->gate_best_shown = out->gate.best >= 0 ? index_of(rows, n, &all[out->gate.best]) : -1;
 	if (req->goal && n > 0) { /* the stop rule's line, over every version of the task */
 		rung_goal_status gs;
 		e = req->range || req->max ? rung_goal_load(&gs, c) : rung_goal_of_rows(&gs, c, rows, n);
@@ -151,6 +157,14 @@ static json_t *result_json(const rung_result *r)
 	return full ? full : json_null();
 }
 
+const char *rung_log_gate_state(const rung_log *l, int i)
+{
+	rung_gate_state g = rung_gate_of(l->rows[i].result, l->gate_tools);
+	if (g == RUNG_GATE_NOT_SANITIZED && l->gate_unavailable)
+		g = RUNG_GATE_UNSANITIZED;
+	return rung_gate_name(g);
+}
+
 json_t *rung_log_row_to_json(const rung_log *l, int i)
 {
 	const rung_vrow *row = &l->rows[i];
@@ -187,6 +201,8 @@ json_t *rung_log_row_to_json(const rung_log *l, int i)
 	if (r && r->noop_of[0])
 		json_object_set_new(o, "noop_of", json_string(r->noop_of));
 	json_object_set_new(o, "suspects", sus);
+	json_object_set_new(o, "sanitize_state", json_string(rung_log_gate_state(l, i)));
+	json_object_set_new(o, "best", json_boolean(i == l->gate_best_shown && l->gate_best_shown >= 0));
 	for (int k = 0; k < RUNG_NMETRICS; k++)
 		if (rung_metrics[k].log)
 			json_object_set_new(o, rung_metrics[k].key, jnum(rung_metric_worst(r, (rung_metric_id)k)));

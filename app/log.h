@@ -6,6 +6,7 @@
 #ifndef RUNG_APP_LOG_H
 #define RUNG_APP_LOG_H
 
+#include "app/sanitize_gate.h"
 #include "app/session.h"
 
 struct json_t;
@@ -28,6 +29,13 @@ typedef struct {
 	bool any_recorded;        /* a row shows a recorded result (--csv's recorded column) */
 	bool has_goal;            /* goal_line is set (asked for, rows shown, the state computed) */
 	char goal_line[512];      /* "STOP: ..." or "CONTINUE: ..." (app/goal.h) */
+	/* the recommended version under the sanitize gate (app/sanitize_gate.h),
+	 * over every version: gate.best and gate.candidate index all */
+	unsigned gate_tools;      /* the gate's tools for the task's spec */
+	bool gate_unavailable;    /* the run cannot happen here: gate_why says why */
+	char gate_why[128];
+	rung_gate_pick gate;
+	int gate_best_shown;      /* gate.best's index in rows, -1 when none or not shown */
 	/* owned: every version (== rows when the request takes them all) and their recorded results */
 	rung_vrow *all;
 	int nall;
@@ -48,9 +56,13 @@ double rung_log_delta(const rung_result *r, const rung_result *base);
 /* The first line of a row's note: its newest directive, else its remark's first line ("" none). */
 const char *rung_log_note_line(const rung_vrow *r, char *buf, size_t len);
 
+/* Row i's sanitize gate state for JSON (rung_gate_name): "not-sanitized"
+ * becomes "unsanitized" where the run cannot happen here. */
+const char *rung_log_gate_state(const rung_log *l, int i);
+
 /* Row i as JSON, the one serializer of `rung log --json` (a line each) and
- * the MCP log tool's rows: rev, short, subject, steps, the metrics of the
- * metric table, median_ms, deltas, verdict, note, the whole result and, for a
+ * the MCP log tool's rows: rev, short, subject, steps, sanitize_state and
+ * best (the gate's recommended version), the metrics of the metric table, median_ms, deltas, verdict, note, the whole result and, for a
  * row with no live one, its recorded result. NULL on ENOMEM. */
 struct json_t *rung_log_row_to_json(const rung_log *l, int i);
 

@@ -7,6 +7,7 @@
 #ifndef RUNG_APP_PIPELINE_H
 #define RUNG_APP_PIPELINE_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 
 #include "app/evaluate.h"
@@ -36,7 +37,7 @@ typedef struct {
 	 * No-op reuse, the sanitize rung and progress messages are left out there. */
 	rung_pool *pool;
 	/* Asked to stop (any thread): the versions not started yet are left. */
-	volatile int cancel;
+	atomic_int cancel;
 } rung_evaler;
 
 /* Opens the worker and reads the device; never fails for a missing GPU (then

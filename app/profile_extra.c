@@ -9,6 +9,7 @@
 
 #include "core/err.h"
 #include "core/sass.h"
+#include "core/stall.h"
 #include "gpu/ncu.h"
 #include "gpu/nvdisasm.h"
 #include "vcs/prof_store.h"
@@ -88,6 +89,54 @@ int rung_profile_sass_load(rung_sass_counts *out, rung_repo *repo, const char *c
 	return rc;
 }
 
+
+rung_sass_heat *rung_profile_heat_load(const rung_vctx_opts *w, const char *rev, int *n, const char **what)
+{
+	*n = 0;
+	*what = NULL;
+	rung_repo *repo = NULL;
+	rung_store *st = NULL;
+	rung_sass_heat *h = NULL;
+	char id[41], *js = NULL;
+	rung_result r;
+	rung_result_init(&r);
+	if (rung_repo_open(&repo, w ? w->dir : NULL) < 0 || rung_repo_resolve(id, repo, rev ? rev : "HEAD") < 0 ||
+	    !strcmp(id, "WORKTREE") || rung_store_open_repo_read(&st, repo) < 0)
+		goto done;
+	/* a live result, else a recorded one (the demo's, from its H200 runs) */
+	if (rung_store_get_commit(&r, st, id, false) < 0 || !r.key[0]) {
+		rung_result_clear(&r);
+		if (rung_store_get_commit(&r, st, id, true) < 0 || !r.key[0])
+			goto done;
+	}
+	if (rung_store_get_extra(&js, st, r.key, "stall") == 0) {
+		json_t *j = json_loads(js, 0, NULL);
+		rung_stall s;
+		memset(&s, 0, sizeof(s));
+		if (j && rung_stall_from_json(&s, j) == 0 && (h = rung_sass_heat_of_stall(&s, n)))
+			*what = "stall samples";
+		rung_stall_clear(&s);
+		json_decref(j);
+		free(js);
+		js = NULL;
+	}
+	if (!h && rung_store_get_extra(&js, st, r.key, "sass") == 0) {
+		json_t *j = json_loads(js, 0, NULL);
+		rung_sass_counts c;
+		memset(&c, 0, sizeof(c));
+		if (j && rung_sass_counts_from_json(&c, j) == 0 && (h = rung_sass_heat_of_counts(&c, n)))
+			*what = "executed instructions";
+		rung_sass_counts_clear(&c);
+		json_decref(j);
+	}
+done:
+	free(js);
+	rung_result_clear(&r);
+	rung_store_close(st);
+	rung_repo_free(repo);
+	rung_error_clear();
+	return h;
+}
 
 void rung_ncu_import_clear(rung_ncu_import *im)
 {

@@ -11,6 +11,7 @@
 #include "core/ncu.h"
 #include "core/stall.h"
 #include "core/result.h"
+#include "core/sass_excerpt.h"
 #include "core/sass_prof.h"
 #include "gpu/compile.h"
 #include "app/task.h"
@@ -45,6 +46,15 @@ struct json_t *rung_per_pc_to_json(const rung_per_pc *p, const char *kind);
 /* The stored per-PC SASS counts of content on device uuid (from `rung profile
  * --sass`), for the screens: 0 and *out filled, RUNG_ENOTFOUND when none. */
 int rung_profile_sass_load(rung_sass_counts *out, rung_repo *repo, const char *content, const char *uuid);
+
+/* How hot each pc of the version at rev is, for the SASS excerpt
+ * (core/sass_excerpt.h): its newest stored result's (live, else recorded)
+ * stall samples (`rung profile --stalls`), else its SASS counts (`rung
+ * profile --sass`). A new
+ * array of *n entries (caller frees), *what "stall samples" or "executed
+ * instructions"; NULL with *n 0 when there are none (not profiled, not a
+ * commit, no store), no error left set. */
+rung_sass_heat *rung_profile_heat_load(const rung_vctx_opts *w, const char *rev, int *n, const char **what);
 
 /* What `rung profile --ncu` read back from its report with ncu itself
  * (gpu/ncu.h) and stored beside the result as kinds "ncu_sections" and

@@ -26,7 +26,7 @@ int rung_vctx_open(rung_vctx *c, const char *cmd, const rung_vctx_opts *o, unsig
 	c->cmd = cmd;
 	int e = rung_repo_open(&c->repo, o->dir);
 	if (e < 0)
-		return e;
+		return rung_where_repo_fail(o, e);
 	if (need & (RUNG_VCTX_TASK | RUNG_VCTX_TASK_IF_ONE)) {
 		char *dir = NULL;
 		e = rung_where_task(&dir, c->repo, o);
@@ -36,6 +36,18 @@ int rung_vctx_open(rung_vctx *c, const char *cmd, const rung_vctx_opts *o, unsig
 		} else if (e == 0) {
 			e = rung_vtask_open(&c->task, c->repo, dir, o->spec_rev);
 		}
+		free(dir);
+		if (e < 0) {
+			e = task_fail(e);
+			rung_vctx_close(c);
+			return e;
+		}
+	}
+	if (!(need & (RUNG_VCTX_TASK | RUNG_VCTX_TASK_IF_ONE)) && o->task) {
+		/* a command that works on the repository: a task named must still be
+		 * one (`rung import --task nosuch` is refused as every command refuses it) */
+		char *dir = NULL;
+		e = rung_where_task(&dir, c->repo, o);
 		free(dir);
 		if (e < 0) {
 			e = task_fail(e);

@@ -48,6 +48,11 @@ int rung_where_task(char **out, rung_repo *r, const rung_vctx_opts *o);
 /* The task containing path (repo-relative, caller frees): 0, or 1 when path
  * lies in no task (or outside the working tree), *out NULL. */
 int rung_where_task_of(char **out, rung_repo *r, const char *path);
+/* The error e of opening the repository, or, when o names a task (o->task)
+ * that is not there, that (RUNG_EUSAGE, "X: no such task directory or file",
+ * the words of rung_task_load): every command says a missing task alike,
+ * inside a repository or not. */
+int rung_where_repo_fail(const rung_vctx_opts *o, int e);
 
 /* Opens the repository (at o->dir), the task (need RUNG_VCTX_TASK) and the
  * store (RUNG_VCTX_STORE). Returns 0 or a negative rung_err, message set:

@@ -257,7 +257,12 @@ void rung_task_clear(rung_task *t)
 	memset(t, 0, sizeof(*t));
 }
 
-int rung_task_compile(rung_compiled *out, const rung_task *t, bool reference)
+const char *rung_task_gitdir(const rung_task *t)
+{
+	return t->repo ? rung_repo_gitdir(t->repo) : t->gitdir;
+}
+
+static int task_compile(rung_compiled *out, const rung_task *t, bool reference, bool keep)
 {
 	const rung_task_source *s = reference ? &t->reference : &t->kernel;
 	if (!s->src) {
@@ -284,8 +289,8 @@ int rung_task_compile(rung_compiled *out, const rung_task *t, bool reference)
 	};
 	/* the reference changes far less often than the kernel: its CUBIN is kept
 	 * by content in the repository's git directory and reused */
-	if (reference)
-		req.cache_gitdir = t->repo ? rung_repo_gitdir(t->repo) : t->gitdir;
+	if (reference || keep)
+		req.cache_gitdir = rung_task_gitdir(t);
 	if (reference && t->vtask) {
 		req.headers = t->vtask->ref.headers;
 		req.nheaders = t->vtask->ref.nheaders;
@@ -294,6 +299,16 @@ int rung_task_compile(rung_compiled *out, const rung_task *t, bool reference)
 		req.nheaders = t->ksrc->nheaders;
 	}
 	return rung_compile(out, &req);
+}
+
+int rung_task_compile(rung_compiled *out, const rung_task *t, bool reference)
+{
+	return task_compile(out, t, reference, false);
+}
+
+int rung_task_compile_kept(rung_compiled *out, const rung_task *t, bool reference)
+{
+	return task_compile(out, t, reference, true);
 }
 
 int rung_task_compile_both(rung_compiled *kc, rung_compiled *rc, const rung_task *t)

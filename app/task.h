@@ -78,6 +78,10 @@ typedef rung_vctx_opts rung_task_where;
  * repository need --task (the error lists them). An unknown target gives
  * RUNG_EXIT_USAGE with "not a task directory, file or git revision". */
 int rung_task_load_target(rung_task *out, const char *target, const rung_task_where *w);
+/* rung_task_load_target as every front end asks it (the CLI's commands, the
+ * MCP tools): with no target and no task named, at the root of a repository
+ * of several tasks, RUNG_EUSAGE with the tasks listed and "(--task DIR)". */
+int rung_task_resolve(rung_task *out, const char *target, const rung_task_where *w);
 
 /* Task t as a view of version v of session task vt in repository repo, with
  * the kernel source src read at v (rung_vtask_source): nothing is copied;
@@ -119,6 +123,13 @@ int rung_task_build_includes(rung_task *t);
  * include confinement root always set (t->root; a task without one is refused,
  * RUNG_EINVAL). Returns rung_compile's code. */
 int rung_task_compile(rung_compiled *out, const rung_task *t, bool reference);
+/* The same with the kernel's output kept in (and taken from) the CUBIN cache
+ * of the task's git directory too, as the reference's always is (rung dump:
+ * the same machine code is not compiled again; out->cached says it was not). */
+int rung_task_compile_kept(rung_compiled *out, const rung_task *t, bool reference);
+/* The task's git directory (ending in '/'), where rung keeps what it caches
+ * by content; NULL for a task in no repository. */
+const char *rung_task_gitdir(const rung_task *t);
 
 /* Compiles the kernel and the reference of t. Returns 0, RUNG_ECOMPILE (the
  * kernel's "file:line: ..." as the message) or RUNG_ESPEC ("the reference X

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "core/err.h"
 #include "app/task.h"
@@ -65,7 +66,7 @@ static int load_rev(rung_task *out, const char *rev, const rung_task_where *w)
 {
 	int e, code;
 	if ((e = rung_repo_open(&out->repo, w->dir)) < 0)
-		return vfail(e);
+		return rung_where_repo_fail(w, vfail(e));
 	if ((e = rung_repo_resolve(out->rev, out->repo, rev)) < 0)
 		return rung_error_set(RUNG_EUSAGE, "%s: not a task directory, file or git revision", rev);
 	short_of(out->short_rev, out->rev);
@@ -262,6 +263,44 @@ int rung_task_load_target(rung_task *out, const char *target, const rung_task_wh
 	if (e == 0)
 		e = rung_task_load(out, path);
 	free(path);
+	return e;
+}
+
+/* No rung.ini where the request looked by default (no target, no task): at
+ * the root of a repository of several tasks that is a usage error naming
+ * them, as the REV form says it (#28 D-17), not a missing file. */
+static bool several_tasks(const rung_task_where *w)
+{
+	char *ini = rung_path_join(w->dir ? w->dir : ".", "rung.ini");
+	bool none = ini && access(ini, F_OK) != 0;
+	free(ini);
+	rung_repo *repo = NULL;
+	if (!none || rung_repo_open(&repo, w->dir ? w->dir : ".") < 0)
+		return false;
+	char *tdir = NULL;
+	int e = rung_repo_pick_task(&tdir, repo, NULL);
+	free(tdir);
+	rung_repo_free(repo);
+	if (e != RUNG_EINVAL)
+		return false;
+	char msg[1024];
+	snprintf(msg, sizeof(msg), "%s", rung_error_last());
+	rung_error_set(RUNG_EUSAGE, "%s (--task DIR)", msg);
+	return true;
+}
+
+int rung_task_resolve(rung_task *out, const char *target, const rung_task_where *w)
+{
+	int e = rung_task_load_target(out, target, w);
+	if (e == 0 || target || (w && w->task))
+		return e;
+	static const rung_task_where none;
+	rung_error_state st;
+	rung_error_save(&st);
+	if (several_tasks(w ? w : &none))
+		return RUNG_EUSAGE;
+	st.code = e;
+	rung_error_restore(&st);
 	return e;
 }
 

@@ -9,6 +9,9 @@
 
 #include "core/err.h"
 #include "app/session.h"
+#include "app/task.h"
+
+#include <sys/stat.h>
 
 static int task_index(char **tasks, int n, const char *rel)
 {
@@ -130,4 +133,16 @@ int rung_where_task_of(char **out, rung_repo *r, const char *path)
 	}
 	rung_strv_free(tasks, n);
 	return i >= 0 ? 0 : 1;
+}
+
+int rung_where_repo_fail(const rung_vctx_opts *o, int e)
+{
+	if (!o || !o->task || e == RUNG_ENOMEM)
+		return e;
+	char *path = o->dir && o->task[0] != '/' ? rung_path_join(o->dir, o->task) : strdup(o->task);
+	struct stat st;
+	if (path && stat(path, &st) != 0)
+		e = rung_error_set(RUNG_EUSAGE, "%s: no such task directory or file", o->task);
+	free(path);
+	return e;
 }

@@ -1,6 +1,7 @@
 /* The workbench evaluating a task live, as `E` does: the git model
- * (tui/model/git.c) queues every version without a live result and its
- * background thread evaluates them in this process (app/pipeline.h) while
+ * (tui/model/git.c) queues every version without a live result and the
+ * service's runner thread (app/workbench.c) evaluates them in this process
+ * (app/pipeline.h) while
  * this thread applies the model's events, as the UI loop does. Prints the
  * wall time from `E` to the last result, and how many rows got a live result.
  *

@@ -55,8 +55,21 @@ if [ $? = 4 ]; then
 	exit 77
 fi
 rm -rf .git/rung
+# How long the runs take here: the kill times are drawn inside them (a window
+# longer than the run lets it finish first: 1 of 30 kills landed in the
+# session of 2026-12-01).
+now() { python3 -c 'import time; print(time.time())'; }
+t0=$(now)
+"$RUNG" eval --all >"$OUT/timing_eval.log" 2>&1
+t1=$(now)
+"$RUNG" check --budget 0.3 HEAD >"$OUT/timing_check.log" 2>&1
+t2=$(now)
+T_EVAL=$(python3 -c "print(round($t1 - $t0, 3))")
+T_CHECK=$(python3 -c "print(round($t2 - $t1, 3))")
+rm -rf .git/rung
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader >"$OUT/gpu.txt" 2>&1
 note "h200_durability: $(cat "$OUT/gpu.txt" | head -1), $V versions, $KILLS kills, $(date -u +%FT%TZ)"
+note "run lengths: eval --all of $V versions ${T_EVAL} s, one check ${T_CHECK} s; kills drawn over 5-95 % of each"
 
 # the versions with a live result in the store (short ids)
 stored() { "$RUNG" log --json 2>/dev/null | python3 -c '
@@ -77,19 +90,23 @@ kills=0 survivors=0 lost=0 finished=0 resets=0
 for k in $(seq 1 "$KILLS"); do
 	if [ $((k % 2)) = 1 ]; then
 		what=eval
+		# eval --missing runs only what is not stored yet: its length shrinks
+		left=$(stored | wc -l)
+		read -r lo hi <<<"$(python3 -c "s = max(0.2, $T_EVAL * ($V - $left) / $V); print(0.05 * s, 0.95 * s)")"
 		"$RUNG" eval --missing >"$OUT/kill$k.out" 2>"$OUT/kill$k.err" &
 		pid=$!
 		pids+=("$pid")
-		rand_sleep 0.3 8
+		rand_sleep "$lo" "$hi"
 	else
 		what=check
 		rev="HEAD~$((RANDOM % V))"
 		[ "$rev" = "HEAD~0" ] && rev=HEAD
 		short=$(git rev-parse --short=7 "$rev")
+		read -r lo hi <<<"$(python3 -c "print(0.05 * $T_CHECK, 0.95 * $T_CHECK)")"
 		"$RUNG" check --budget 0.3 "$rev" >"$OUT/kill$k.out" 2>"$OUT/kill$k.err" &
 		pid=$!
 		pids+=("$pid")
-		rand_sleep 0.2 4
+		rand_sleep "$lo" "$hi"
 	fi
 	kill -9 "$pid" 2>/dev/null
 	wait "$pid" 2>/dev/null

@@ -145,6 +145,7 @@ void rung_cli_man(FILE *f)
 	      ".TP\n.B CUDA_HOME\nthe CUDA toolkit (NVRTC's headers; nvdisasm and compute-sanitizer beside it)\n"
 	      ".TP\n.B RUNG_NVDISASM\nthe nvdisasm to run (else CUDA_HOME's, then PATH)\n"
 	      ".TP\n.B RUNG_COMPUTE_SANITIZER\nthe compute-sanitizer to run for the sanitize rung\n"
+	      ".TP\n.B RUNG_SANITIZE_BENCH_LIMIT\nseconds without progress a sanitize run at the benchmark shape may take (60; 0: none)\n"
 	      ".TP\n.B RUNG_DEADLINE\nseconds a worker job may take before it is stopped\n"
 	      ".TP\n.B RUNG_PCSAMP_PERIOD\nthe PC sampling period of profile --stalls\n"
 	      ".TP\n.B RUNG_ROOFLINE_TOL\nhow far under the roofline floor a median may go before it is impossible (0.03)\n",

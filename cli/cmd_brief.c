@@ -26,6 +26,7 @@
 #include "cli/cli.h"
 #include "app/suspects.h"
 #include "app/goal.h"
+#include "app/sanitize_gate.h"
 #include "app/session.h"
 #include "app/brief.h"
 #include "cli/views.h"
@@ -192,6 +193,16 @@ static int notes_sections(FILE *f, FILE *err, const rung_brief *b, bool mark)
 			fprintf(f, "- verdict **%s** on %s\n", rung_note_verdict_name(nt->verdict), subj);
 			continue;
 		}
+		if (b->fresh[i].answer >= 0) { /* the person's reopen of directive k */
+			const rung_directive *d = &nt->directives[b->fresh[i].k];
+			const rung_answer_rec *an = &d->answers[b->fresh[i].answer];
+			char did[RUNG_DIRECTIVE_ID_LEN + 1];
+			rung_directive_id(did, nt, b->fresh[i].k);
+			fmt_time(t, sizeof(t), an->time);
+			fprintf(f, "- %s %s reopened [%s] on %s: %s%s%s\n", t, an->author, did, subj, d->text, an->text ? ": " : "",
+				an->text ? an->text : "");
+			continue;
+		}
 		const rung_directive *d = &nt->directives[b->fresh[i].k];
 		fmt_time(t, sizeof(t), d->time);
 		rung_dstatus st = rung_directive_status(d);
@@ -239,6 +250,7 @@ static int notes_sections(FILE *f, FILE *err, const rung_brief *b, bool mark)
 			rung_directive_id(did, &notes[i], k);
 			fmt_time(t, sizeof(t), d->time);
 			fprintf(f, "- [%s] %s (%s, %s): %s\n", did, b->subjects[i], d->author, t, d->text);
+			answer_line(f, d); /* open again: the person's reopen, and what came before it */
 			open++;
 		}
 	}
@@ -401,6 +413,20 @@ int rung_cli_brief_markdown(FILE *f, FILE *err, rung_vctx *c, const rung_brief *
 		if (!isnan(r->floor_ms) && r->floor_ms > 0 && r->bench.valid)
 			fprintf(f, "distance to the roofline floor: %.2fx the floor (%.0f%% of the attainable speed)\n",
 				r->bench.median / r->floor_ms, 100 * r->floor_ms / r->bench.median);
+		char gd[700];
+		rung_gate_describe(gd, sizeof(gd), r, b->gate_tools, NULL);
+		if (b->gate.provisional)
+			fprintf(f, "sanitize: %s: this best is provisional%s\n", gd,
+				!strcmp(gd, "not sanitized") ? " (`rung eval` sanitizes it before it is recommended)" : "");
+		else
+			fprintf(f, "sanitize: %s\n", gd);
+		if (b->gate.pending) {
+			const rung_result *cr = rows[b->gate.candidate].result;
+			rung_gate_describe(gd, sizeof(gd), cr, b->gate_tools, NULL);
+			fprintf(f, "faster, not recommended until it passes the sanitizer: %s \"%s\" %.4g ms: %s%s\n",
+				rows[b->gate.candidate].v.short_id, rows[b->gate.candidate].v.subject, cr->bench.median, gd,
+				!strcmp(gd, "not sanitized") ? " (`rung eval` sanitizes it)" : "");
+		}
 		stall_lines(f, b);
 		if (r->nsuspects) { /* evidence that its time may be fooled: said plainly */
 			char kinds[200];

@@ -33,6 +33,7 @@
 #include <jansson.h>
 
 #include "app/compare.h"
+#include "app/sanitize_gate.h"
 #include "app/task.h"
 #include "app/textdiff.h"
 #include "cli/views.h"
@@ -147,6 +148,8 @@ static void print_text(const rung_compare_result *r)
 	else if (r->shared[0])
 		printf(" %s", r->shared);
 	printf("\n");
+	if (r->gate_side)
+		printf("sanitize %s: %s\n", r->gate_side, r->gate_detail);
 }
 
 int rung_cli_compare_exit(const rung_compare_result *r)
@@ -156,7 +159,7 @@ int rung_cli_compare_exit(const rung_compare_result *r)
 	case RUNG_COMPARE_SKIPPED: return RUNG_EXIT_NOGPU;
 	case RUNG_COMPARE_FAILED:
 	case RUNG_COMPARE_DISAGREE: return RUNG_EXIT_FAIL;
-	default: return r->held ? RUNG_EXIT_FAIL : RUNG_EXIT_OK;
+	default: return r->held || r->gate_state == RUNG_GATE_FAILED ? RUNG_EXIT_FAIL : RUNG_EXIT_OK;
 	}
 }
 
@@ -181,10 +184,17 @@ static const rung_opt_spec compare_specs[] = {
 const rung_opt_table rung_opts_compare = {.cmd = "compare", .args = "A B", .max_args = 2,
 					  .opts = compare_specs};
 
+/* "sanitizing B (called faster) ...": the run takes a while (the text form only). */
+static void on_sanitize(void *ud, const char *side)
+{
+	fprintf((FILE *)ud, "rung compare: sanitizing %s (called faster) before the verdict is given\n", side);
+}
+
 /* Loads A and B where w says and compares them (app/compare.h): 0 with *r
- * filled, or the exit code after its message on err. */
+ * filled, or the exit code after its message on err (a failed sanitize run
+ * of the faster side is said there too). */
 static int compare_two(FILE *err, rung_compare_result *r, const compare_opts *co, const rung_task_where *where,
-		       const char *a, const char *b)
+		       const char *a, const char *b, bool say_sanitize)
 {
 	memset(r, 0, sizeof(*r));
 	rung_task ta, tb;
@@ -193,11 +203,14 @@ static int compare_two(FILE *err, rung_compare_result *r, const compare_opts *co
 	if (!rc)
 		rc = rung_cli_task_load_to(err, &tb, "compare", b, where);
 	if (!rc && rung_compare_run(r, &(rung_compare_req){.a = &ta, .b = &tb, .budget = co->budget,
-							    .allow_shared = co->allow_shared, .raw_sass = co->raw_sass}) < 0) {
+							    .allow_shared = co->allow_shared, .raw_sass = co->raw_sass,
+							    .on_sanitize = say_sanitize ? on_sanitize : NULL, .ud = err}) < 0) {
 		if (r->error[0])
 			fprintf(err, "rung compare: %s\n", r->error);
 		rc = RUNG_EXIT_INTERNAL;
 	}
+	if (!rc && r->gate_error[0])
+		fprintf(err, "rung compare: sanitize %s: %s\n", r->gate_side, r->gate_error);
 	rung_task_clear(&ta);
 	rung_task_clear(&tb);
 	return rc;
@@ -210,7 +223,7 @@ int rung_cli_compare_run(FILE *err, rung_compare_result *r, const rung_task_wher
 	compare_opts co = {.budget = 2.0, .allow_shared = allow_shared};
 	if (budget && rung_opts_set(err, &rung_opts_compare, &co, "budget", budget) < 0)
 		return RUNG_EXIT_USAGE;
-	return compare_two(err, r, &co, where, a, b);
+	return compare_two(err, r, &co, where, a, b, false); /* as --json: no "sanitizing" line */
 }
 
 int rung_cmd_compare(int argc, char **argv)
@@ -220,12 +233,12 @@ int rung_cmd_compare(int argc, char **argv)
 	if (rung_opts_parse(&prc, &rung_opts_compare, &co, argc, argv, &nargs))
 		return prc;
 	if (nargs != 2) {
-		fprintf(stderr, "rung compare: needs two versions, A and B\n");
+		rung_cli_error("compare", RUNG_EXIT_USAGE, "needs two versions, A and B");
 		return rung_cli_usage("compare", 1);
 	}
 	rung_task_where where = co.where;
 	rung_compare_result r;
-	int code = compare_two(stderr, &r, &co, &where, argv[1], argv[2]);
+	int code = compare_two(stderr, &r, &co, &where, argv[1], argv[2], !co.json);
 	if (!code) {
 		if (co.json)
 			print_json(rung_compare_to_json(&r));

@@ -10,6 +10,11 @@
  * then also takes the versions whose stored result lacks it. A sanitize rung
  * SKIPPED (no compute-sanitizer) makes the exit code 4.
  *
+ * After the versions, the fastest passing version of the task is sanitized
+ * before it is recommended (app/sanitize_gate.h, rung_gate_batch): not with
+ * --compile-only or --no-sanitize; a failure is a second line for that
+ * version and exit 1; the best, sanitized or provisional, is said on stderr.
+ *
  * Versions reach the GPU one at a time (one GPU, and timings must not share it),
  * but their compiles overlap: --jobs N (default: the cores + 1, at most 17) runs N-1 NVRTC compile threads
  * ahead of the version on the GPU (rung_evaler_run_all, app/pipeline.c);
@@ -25,6 +30,7 @@
 #include "app/evaluate.h"
 #include "cli/cli.h"
 #include "app/pipeline.h"
+#include "app/sanitize_gate.h"
 #include "tui/theme.h"
 
 typedef struct {
@@ -140,6 +146,7 @@ int rung_cmd_eval(int argc, char **argv)
 		free(revs);
 		return RUNG_EXIT_USAGE;
 	}
+	bool gate_pending = false;
 	rung_vctx c;
 	int rc = rung_cli_vctx_open(&c, "eval", &o, RUNG_VCTX_TASK | RUNG_VCTX_STORE);
 	if (rc) {
@@ -167,6 +174,10 @@ int rung_cmd_eval(int argc, char **argv)
 			rc = RUNG_EXIT_INTERNAL;
 		} else {
 			vs = calloc((size_t)n + 1, sizeof(*vs));
+			/* a would-be best not sanitized yet: the gate has work even when nothing else does */
+			rung_gate_pick gp0;
+			rung_gate_pick_rows(&gp0, rows, n, rung_gate_tools(c.task.spec));
+			gate_pending = gp0.candidate >= 0 && gp0.candidate_state == RUNG_GATE_NOT_SANITIZED;
 			unsigned tools = flags & RUNG_EVAL_COMPILE_ONLY ? 0 : sanitize_set ? sanitize : c.task.spec->sanitize;
 			for (int i = n - 1; vs && i >= 0; i--) /* oldest first */
 				if (all || !rows[i].result || !rows[i].result->key[0] || /* not stored (a broken launch line) */
@@ -184,6 +195,10 @@ int rung_cmd_eval(int argc, char **argv)
 	}
 	if (nv == 0)
 		printf("nothing to evaluate: every version has a stored result (use --all to run them again)\n");
+	/* no version recommended before it passed the sanitizer (after the versions, below) */
+	bool gate = !(flags & RUNG_EVAL_COMPILE_ONLY) && !(sanitize_set && !sanitize);
+	char gwhy[128];
+	bool gate_only = nv == 0 && gate && gate_pending && !rung_gate_unavailable(gwhy, sizeof(gwhy));
 	rung_pool pool;
 	bool pooled = false;
 	rung_config cfg; /* workers = SPEC when --workers is not given */
@@ -207,7 +222,7 @@ int rung_cmd_eval(int argc, char **argv)
 		pooled = true;
 	}
 	rung_evaler ev;
-	if (nv && rung_evaler_open_pool(&ev, &c, flags, pooled ? &pool : NULL) < 0) {
+	if ((nv || gate_only) && rung_evaler_open_pool(&ev, &c, flags, pooled ? &pool : NULL) < 0) {
 		if (pooled)
 			rung_pool_close(&pool);
 		fprintf(stderr, "rung eval: %s\n", rung_error_last());
@@ -218,7 +233,7 @@ int rung_cmd_eval(int argc, char **argv)
 	rung_cli_bar bar = {.cmd = "eval", .index = -1, .last_step = -1};
 	if (nv && !pooled && !ev.env.valid && !(flags & RUNG_EVAL_COMPILE_ONLY))
 		fprintf(stderr, "rung eval: %s: GPU rungs will be SKIPPED and results not stored\n", ev.no_gpu);
-	if (nv) {
+	if (nv || gate_only) {
 		ev.opts.sanitize_set = sanitize_set;
 		ev.opts.sanitize = sanitize;
 		ev.progress = rung_cli_eval_progress;
@@ -234,6 +249,12 @@ int rung_cmd_eval(int argc, char **argv)
 	}
 	if (nv && eo.stats)
 		print_stats(&tally, nv, rung_now_s() - t0, jobs, ev.env.valid || tally.pooled_gpu);
+	/* no version recommended before it passed the sanitizer: the would-be best
+	 * is sanitized now (once per machine code; --no-sanitize leaves it) */
+	int gate_failed = 0;
+	if (!rc && gate && (nv || gate_only) && rung_cli_gate_batch(&ev, "eval", eo.stats, &gate_failed) < 0)
+		rc = RUNG_EXIT_INTERNAL;
+	tally.failed += gate_failed;
 	for (int k = 0; pooled && eo.stats && k < pool.n; k++)
 		printf("stats: worker %s: %d job(s), %d lost, busy %.2f s%s\n", pool.m[k].label, pool.m[k].done,
 		       pool.m[k].lost, pool.m[k].busy_s, pool.m[k].retired ? ", retired" : "");
@@ -249,6 +270,8 @@ int rung_cmd_eval(int argc, char **argv)
 		rung_evaler_close(&ev);
 		if (pooled)
 			rung_pool_close(&pool);
+	} else if (gate_only) {
+		rung_evaler_close(&ev);
 	}
 	if (!rc && failed)
 		rc = RUNG_EXIT_FAIL;

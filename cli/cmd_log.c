@@ -34,6 +34,7 @@
 #include "core/metric_table.h"
 #include "app/suspects.h"
 #include "app/goal.h"
+#include "app/sanitize_gate.h"
 #include "app/session.h"
 #include "app/log.h"
 #include "cli/views.h"
@@ -334,6 +335,18 @@ static void print_log(FILE *f, const rung_log *l, int fmt, const char *kernel_pa
 			nnot, nnot == 1 ? "" : "s", nnot == 1 ? "it" : "them");
 	if (fmt == FMT_TABLE && n == 0)
 		fprintf(f, "no versions: commit %s first\n", kernel_path);
+	if (fmt == FMT_TABLE && l->gate.best >= 0) { /* the recommended version and its sanitize state */
+		char d[700], dc[700];
+		const char *why = l->gate_unavailable ? l->gate_why : NULL;
+		rung_gate_describe(d, sizeof(d), l->all[l->gate.best].result, l->gate_tools, why);
+		fprintf(f, "best: %s %s%s", l->all[l->gate.best].v.short_id, l->gate.provisional ? "provisional: " : "", d);
+		if (l->gate.pending) {
+			rung_gate_describe(dc, sizeof(dc), l->all[l->gate.candidate].result, l->gate_tools, why);
+			fprintf(f, "; faster, not recommended until it passes the sanitizer: %s (%s)",
+				l->all[l->gate.candidate].v.short_id, dc);
+		}
+		fprintf(f, "\n");
+	}
 	if (fmt == FMT_TABLE && l->has_goal) /* the stop rule's line, over every version of the task */
 		fprintf(f, "%s\n", l->goal_line);
 }
@@ -350,12 +363,10 @@ int rung_cmd_log(int argc, char **argv)
 	if (rung_opts_parse(&rc, &rung_opts_log, &lo, argc, argv, &nargs))
 		return rc;
 	if (lo.json + lo.csv + lo.plot > 1) {
-		fprintf(stderr, "rung log: --json, --csv and --plot: give one\n");
-		return RUNG_EXIT_USAGE;
+		return rung_cli_error("log", RUNG_EXIT_USAGE, "--json, --csv and --plot: give one");
 	}
 	if (lo.ascii && !lo.plot) {
-		fprintf(stderr, "rung log: --ascii goes with --plot\n");
-		return RUNG_EXIT_USAGE;
+		return rung_cli_error("log", RUNG_EXIT_USAGE, "--ascii goes with --plot");
 	}
 	int fmt = lo.json ? FMT_JSON : lo.csv ? FMT_CSV : FMT_TABLE;
 	rung_vctx_opts o = lo.where;
@@ -371,9 +382,9 @@ int rung_cmd_log(int argc, char **argv)
 		int n;
 		int e = rung_vctx_rows(&rows, &n, &c, lo.range, lo.max);
 		if (e < 0) { /* a bad --rev range is the command line's (2); git or the store rung's own (5) */
-			fprintf(stderr, "rung log: %s\n", rung_error_last());
+			rc = rung_cli_error("log", rung_cli_exit_of(e), "%s", rung_error_last());
 			rung_vctx_close(&c);
-			return rung_cli_exit_of(e);
+			return rc;
 		}
 		rc = print_plot(&c, rows, n, lo.range || lo.max ? NULL : rows, lo.ascii);
 		rung_vrows_free(rows, n);
@@ -384,8 +395,7 @@ int rung_cmd_log(int argc, char **argv)
 	rung_log_req req = {.range = lo.range, .max = lo.max, .goal = fmt == FMT_TABLE};
 	int e = rung_log_load(&l, &c, &req);
 	if (e < 0) { /* a bad --rev range is the command line's (2); git or the store rung's own (5) */
-		fprintf(stderr, "rung log: %s\n", rung_error_last());
-		rc = rung_cli_exit_of(e);
+		rc = rung_cli_error("log", rung_cli_exit_of(e), "%s", rung_error_last());
 	} else if (fmt == FMT_JSON) {
 		for (int i = 0; i < l.n; i++) {
 			json_t *o = rung_log_row_to_json(&l, i);

@@ -11,8 +11,10 @@
  * and fd 1 is pointed at stderr before anything runs, so a child (the worker,
  * ptxas, nvdisasm) or a stray write cannot corrupt the stream. The tools call
  * the app/ services (docs/ARCHITECTURE.md, "the verbs") and write their text
- * with the commands' printers (cli/views.h) into memory; check still runs
- * rung check in this process with stdout and stderr captured (cli/capture.h).
+ * with the commands' printers (cli/views.h) into memory; none runs a command
+ * with stdout or stderr captured. The check tool calls the check service
+ * (app/check.h) as `rung check` does, with a warm evaluator whose worker
+ * keeps its CUDA context across calls.
  *
  * Errors: a line that is not JSON is -32700, not a request object -32600 (a
  * batch too: batches were removed in 2025-06-18), an unknown method -32601,
@@ -22,9 +24,11 @@
  * message rung would print. The loop never exits on a bad request; it ends at
  * the end of stdin. */
 #define _GNU_SOURCE /* open_memstream */
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -43,15 +47,18 @@
 #include "core/inert.h"
 #include "core/lineread.h"
 #include "core/sass_excerpt.h"
+#include "app/profile_extra.h"
 #include "core/version.h"
-#include "cli/capture.h"
 #include "gpu/children.h"
+#include "cli/check_view.h"
 #include "cli/cli.h"
+#include "app/check.h"
 #include "app/directives.h"
 #include "app/log.h"
 #include "app/profile_extra.h"
 #include "cli/views.h"
 #include "app/goal.h"
+#include "app/sanitize_gate.h"
 #include "app/session.h"
 #include "app/task.h"
 
@@ -100,15 +107,30 @@ static char served_root[PATH_MAX]; /* the repository (or directory) served, reso
  * reads the messages and answers the quick methods itself (initialize, ping,
  * tools/list, resources/list, resources/templates/list, the directives tool,
  * notifications); tools/call of every other tool and resources/read go, in
- * order, to one worker thread, which runs one at a time (check runs rung check
- * with stdout and stderr swapped for memory streams, so no other thread may
- * use those two FILEs: the main thread writes its own lines with say()). notifications/cancelled drops a queued call, or, for the one
- * running, kills its children (the GPU worker, nvdisasm, ptxas) so that it
- * ends early, and drops its answer. */
+ * order, to one worker thread, which runs one at a time (the tools call the
+ * services and write their text into memory streams of their own; the
+ * process's stdout and stderr FILEs are never swapped, and the main thread
+ * writes its own lines with say()). notifications/cancelled drops a queued
+ * call, or, for the one running, kills its children (the GPU worker, nvdisasm, ptxas) so that it
+ * ends early, and drops its answer. A running check is abandoned instead of
+ * waited for: NVRTC cannot be stopped inside a compile, so the thread that
+ * runs it is left to finish the compile on its own (it then stops before the
+ * GPU rungs, its answer dropped, and closes its evaluator), and a fresh worker
+ * thread takes the queue at once. That is safe beside the next call because
+ * no tool swaps stdout or stderr (the services print nothing; check's
+ * messages go out with say()) and the check shares nothing with the new thread.
+ *
+ * The warm evaluator (app/check.h): each worker thread keeps one (cur_warm),
+ * opened at its first GPU check; its worker process, and so its CUDA context,
+ * lives from call to call. A worker that died or faulted is replaced by a
+ * fresh one after the call (the service prestarts it), a cancelled call's is
+ * killed and replaced, and an abandoned thread's goes with the thread. */
 typedef struct job {
 	json_t *msg; /* owned */
 	json_t *id;  /* borrowed from msg */
 	bool cancelled;
+	volatile int stop; /* cancelled: the check service stops at its next phase */
+	bool abandoned;    /* under q_mu: a fresh thread serves the queue; this job's thread ends after it */
 	struct job *next;
 } job;
 
@@ -118,8 +140,10 @@ static pthread_cond_t q_cv = PTHREAD_COND_INITIALIZER;
 static job *q_head, *q_tail; /* under q_mu */
 static job *running;         /* under q_mu: the call the worker thread runs */
 static bool q_end;           /* under q_mu: no more calls */
-static pthread_t worker_th;
+static pthread_t worker_th;     /* the thread serving the queue now (main thread only) */
 static bool worker_on;
+static _Thread_local job *cur_job; /* the call this thread runs (NULL on the main thread) */
+static _Thread_local rung_evaluator *cur_warm; /* this thread's warm evaluator; NULL until its first GPU check */
 
 /* A line of the server's own on stderr (fd 2, never the stderr FILE), inert. */
 static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -136,13 +160,13 @@ static void say(const char *fmt, ...)
 
 /* ---- the protocol's output ------------------------------------------------ */
 
-/* True on the worker thread while the call it runs was cancelled: its answer is dropped. */
+/* True on a worker thread while the call it runs was cancelled: its answer is dropped. */
 static bool answer_dropped(void)
 {
-	if (!worker_on || !pthread_equal(pthread_self(), worker_th))
+	if (!cur_job)
 		return false;
 	pthread_mutex_lock(&q_mu);
-	bool drop = running && running->cancelled;
+	bool drop = cur_job->cancelled;
 	pthread_mutex_unlock(&q_mu);
 	return drop;
 }
@@ -213,8 +237,10 @@ static json_t *inert_string(const char *src, size_t n, size_t max)
 	return s ? s : json_string("");
 }
 
-/* ---- running a command of the CLI in this process, its output captured ---- */
+/* ---- a tool's text: what its printers wrote, its exit code ---------------- */
 
+/* What a tool's printers wrote into memory (texts_open, texts_close): its
+ * text (out), its messages (err) and its exit code. */
 typedef struct {
 	char *out, *err;
 	size_t nout, nerr;
@@ -226,41 +252,6 @@ static void captured_clear(captured *c)
 	free(c->out);
 	free(c->err);
 	memset(c, 0, sizeof(*c));
-}
-
-typedef struct {
-	char *v[40];
-	int n;
-} args_t;
-
-static void arg(args_t *a, const char *s)
-{
-	if (a->n < (int)(sizeof(a->v) / sizeof(a->v[0])) - 1 && s)
-		a->v[a->n++] = strdup(s);
-	a->v[a->n] = NULL;
-}
-
-static void args_clear(args_t *a)
-{
-	for (int i = 0; i < a->n; i++)
-		free(a->v[i]);
-	a->n = 0;
-}
-
-static int run_cmd(captured *c, int (*fn)(int, char **), args_t *a)
-{
-	memset(c, 0, sizeof(*c));
-	for (int i = 0; i < a->n; i++)
-		if (!a->v[i])
-			return rung_error_set(RUNG_ENOMEM, "out of memory");
-	char *argv[41];
-	memcpy(argv, a->v, sizeof(char *) * (size_t)(a->n + 1)); /* the parser reorders argv */
-	if (rung_cli_capture(&c->out, &c->nout, &c->err, &c->nerr, &c->rc, fn, a->n, argv) < 0)
-		return RUNG_ENOMEM;
-	if (c->nerr) /* for the person watching the agent's log: what the command said */
-		fprintf(stderr, "%s", c->err);
-	rung_error_clear();
-	return 0;
 }
 
 /* ---- the tools' arguments ------------------------------------------------- */
@@ -341,32 +332,6 @@ static bool confined(targs *t, const char *name, const char *path, const char *b
 			 "--any-repo to allow others",
 			 name, path, served_root);
 	return false;
-}
-
-/* -C, --task, --spec-rev: the call's, else the server's */
-static void where_args(targs *t, args_t *a)
-{
-	const char *dir = str_arg(t, "dir"), *task = str_arg(t, "task"), *spec = str_arg(t, "spec_rev");
-	confined(t, "dir", dir, NULL);
-	confined(t, "task", task, dir ? dir : defaults.dir);
-	if (!dir)
-		dir = defaults.dir;
-	if (!task)
-		task = defaults.task;
-	if (!spec)
-		spec = defaults.spec_rev;
-	if (dir) {
-		arg(a, "-C");
-		arg(a, dir);
-	}
-	if (task) {
-		arg(a, "--task");
-		arg(a, task);
-	}
-	if (spec) {
-		arg(a, "--spec-rev");
-		arg(a, spec);
-	}
 }
 
 static void where_of(targs *t, rung_vctx_opts *w)
@@ -452,24 +417,6 @@ static json_t *command_error(const captured *c, const char *cmd)
 	return r;
 }
 
-/* stdout's last line as a JSON object (NULL when it is not one) */
-static json_t *last_json_line(char *out, size_t n, size_t *text_len)
-{
-	while (n && (out[n - 1] == '\n'))
-		n--;
-	size_t start = n;
-	while (start && out[start - 1] != '\n')
-		start--;
-	json_t *j = json_loadb(out + start, n - start, 0, NULL);
-	if (j && !json_is_object(j)) {
-		json_decref(j);
-		j = NULL;
-	}
-	if (text_len)
-		*text_len = start;
-	return j;
-}
-
 static const char *exit_meaning(int rc)
 {
 	switch (rc) {
@@ -511,33 +458,6 @@ static const char where_props[] =
 	"\"dir\":{\"type\":\"string\",\"description\":\"the repository or a directory in it (-C; default: where rung mcp runs)\"},"
 	"\"spec_rev\":{\"type\":\"string\",\"description\":\"read rung.ini and the reference at this revision (--spec-rev)\"}";
 
-/* The common tail of a tool that runs one command: -C/--task, REV as the
- * positional argument (with_rev), then the command with its output captured
- * into *c. NULL when it ran (c to be cleared by the caller), else the tool
- * error (a bad argument, or rung's own failure); a is cleared either way. */
-static json_t *run_tool(captured *c, targs *t, args_t *a, const char *cmd, int (*fn)(int, char **), bool with_rev)
-{
-	where_args(t, a);
-	const char *rev = with_rev ? str_arg(t, "rev") : NULL, *dir = str_arg(t, "dir");
-	if (rev && positional_ok(t, "rev", rev) && confined(t, "rev", rev, dir ? dir : defaults.dir)) {
-		arg(a, "--");
-		arg(a, rev);
-	}
-	char msg[1536];
-	if (t->why[0]) {
-		args_clear(a);
-		snprintf(msg, sizeof(msg), "rung %s: %s", cmd, t->why);
-		return tool_error("%s", msg);
-	}
-	int e = run_cmd(c, fn, a);
-	args_clear(a);
-	if (e < 0) {
-		snprintf(msg, sizeof(msg), "rung %s: %s", cmd, rung_error_last());
-		return tool_error("%s", msg);
-	}
-	return NULL;
-}
-
 /* The stop rule's state of the task the tool worked on (app/goal.h,
  * rung_goal_to_json), for the agent to branch on: null where no one task is
  * named (a repository of several, no task). */
@@ -558,51 +478,130 @@ static json_t *stop_of(targs *t)
 	return j ? j : json_null();
 }
 
+/* The recommended version under the sanitize gate (app/sanitize_gate.h),
+ * for brief's structured content: null where no one task is named or none passed. */
+static json_t *best_of(targs *t)
+{
+	rung_vctx_opts w;
+	where_of(t, &w);
+	rung_vctx c;
+	json_t *j = NULL;
+	if (rung_vctx_open(&c, "mcp", &w, RUNG_VCTX_TASK | RUNG_VCTX_STORE_READ) == 0) {
+		j = rung_gate_best_json(&c);
+		rung_vctx_close(&c);
+	}
+	rung_error_clear();
+	return j ? j : json_null();
+}
+
+/* This thread's warm evaluator, opened now the first time (NULL when it
+ * cannot be: the check then opens one of its own). */
+static rung_evaluator *thread_warm(void)
+{
+	if (!cur_warm) {
+		rung_evaluator *e = calloc(1, sizeof(*e));
+		if (e && rung_check_warm_open(e) == 0)
+			cur_warm = e;
+		else
+			free(e);
+		rung_error_clear();
+	}
+	return cur_warm;
+}
+
+static void thread_warm_close(void)
+{
+	if (!cur_warm)
+		return;
+	rung_check_warm_close(cur_warm);
+	free(cur_warm);
+	cur_warm = NULL;
+}
+
+/* The check tool: the check service (app/check.h) with the arguments as its
+ * request, as `rung check` asks it; the text is the rung lines, the exit line
+ * and rung's messages (cli/check_view.h), the structured content the one JSON
+ * form (rung_check_to_json) with the stop state. */
 static json_t *t_check(targs *t)
 {
-	args_t a = {0};
-	arg(&a, "check");
-	arg(&a, "--lines-and-json");
-	if (bool_arg(t, "compile_only"))
-		arg(&a, "--compile-only");
-	if (bool_arg(t, "force"))
-		arg(&a, "--force");
+	rung_check_request req = {.budget_s = NAN};
+	where_of(t, &req.where);
+	const char *dir = str_arg(t, "dir");
+	req.target = str_arg(t, "rev");
+	if (req.target && positional_ok(t, "rev", req.target))
+		confined(t, "rev", req.target, dir ? dir : defaults.dir);
+	req.compile_only = bool_arg(t, "compile_only");
+	req.force = bool_arg(t, "force");
 	const char *seed = str_arg(t, "seed");
 	if (seed) {
-		arg(&a, "--seed");
-		arg(&a, seed);
+		char *end = NULL;
+		errno = 0;
+		unsigned long long x = strtoull(seed, &end, 0);
+		if (!isdigit((unsigned char)seed[0]) || *end || errno == ERANGE) { /* as --seed: no sign */
+			if (!t->why[0])
+				snprintf(t->why, sizeof(t->why),
+					 "argument 'seed': expected a non-negative integer (decimal or 0x hex), found '%.200s'", seed);
+		} else {
+			req.seed_set = true;
+			req.seed = x;
+		}
 	}
 	json_t *b = json_object_get(t->args, "budget");
-	char bud[64];
 	if (b && !json_is_null(b)) {
-		if (!json_is_number(b) && !t->why[0])
-			snprintf(t->why, sizeof(t->why), "argument 'budget': expected a number of seconds");
-		snprintf(bud, sizeof(bud), "%.17g", json_number_value(b));
-		arg(&a, "--budget");
-		arg(&a, bud);
+		double v = json_number_value(b);
+		if ((!json_is_number(b) || !(v > 0 && v <= 3600)) && !t->why[0]) /* as --budget: (0, 3600] */
+			snprintf(t->why, sizeof(t->why), "argument 'budget': expected a number of seconds above 0, at most 3600");
+		req.budget_s = v;
 	}
-	captured c;
-	json_t *err = run_tool(&c, t, &a, "check", rung_cmd_check, true);
-	if (err)
-		return err;
-	size_t nlines = 0;
-	json_t *j = c.out ? last_json_line(c.out, c.nout, &nlines) : NULL;
+	if (t->why[0]) {
+		char msg[1536];
+		snprintf(msg, sizeof(msg), "rung check: %s", t->why);
+		return tool_error("%s", msg);
+	}
+	req.warm = req.compile_only ? NULL : thread_warm();
+	req.cancel = cur_job ? &cur_job->stop : NULL;
+	rung_check_result c;
+	rung_check(&c, &req);
+	int code = rung_check_exit(&c);
+	char *said = NULL, *text = NULL;
+	size_t nsaid = 0, ntext = 0;
+	FILE *m = open_memstream(&said, &nsaid); /* what rung check says on stderr */
+	if (m) {
+		rung_check_print_before(m, &c);
+		rung_check_print_after(m, &c);
+		fclose(m);
+	}
+	if (nsaid) /* for the person watching the agent's log (fd 2: never the stderr FILE) */
+		say("%s", said);
 	json_t *r;
-	if (!j || !strcmp(json_string_value(json_object_get(j, "status")) ? json_string_value(json_object_get(j, "status")) : "", "error")) {
-		json_decref(j);
-		r = command_error(&c, "check");
+	if (!c.loaded) {
+		r = tool_result(inert_string(nsaid ? said : "rung check: failed\n", nsaid ? nsaid : 19, TEXT_MAX), NULL, true);
 	} else {
-		json_object_set_new(j, "stop", stop_of(t));
-		r = tool_result(summary_text(c.out, nlines, &c), j, false);
-		json_object_set_new(r, "_meta", json_pack("{s:i}", "rung/exit", c.rc));
+		m = open_memstream(&text, &ntext);
+		if (m) {
+			rung_check_print_lines(m, &c);
+			fprintf(m, "exit %d (%s)\n", code, exit_meaning(code));
+			if (nsaid)
+				fwrite(said, 1, nsaid, m);
+			fclose(m);
+		}
+		json_t *j = rung_check_to_json(&c);
+		if (j)
+			json_object_set_new(j, "stop", stop_of(t));
+		r = j ? tool_result(inert_string(text ? text : "", ntext, TEXT_MAX), j, false) : NULL;
 	}
-	captured_clear(&c);
+	if (r)
+		json_object_set_new(r, "_meta", json_pack("{s:i}", "rung/exit", code));
+	free(said);
+	free(text);
+	rung_check_result_clear(&c);
 	return r;
 }
 
-/* The SASS listing at path as an excerpt of about max bytes (core/sass_excerpt.h):
+/* The SASS listing at path as an excerpt of at most max bytes (core/sass_excerpt.h),
+ * the version's stored stall samples or counts choosing the hottest lines:
  * {path, bytes, offset 0, truncated, excerpt true, text}; NULL when unreadable. */
-static json_t *sass_excerpt(const char *path, size_t max)
+static json_t *sass_excerpt(targs *t, const char *path, size_t max)
 {
 	char *raw = NULL;
 	size_t n = 0;
@@ -611,7 +610,13 @@ static json_t *sass_excerpt(const char *path, size_t max)
 		return NULL;
 	}
 	bool cut = false;
-	char *ex = rung_sass_excerpt(raw, n, max, &cut);
+	rung_vctx_opts w;
+	where_of(t, &w);
+	int nh = 0;
+	const char *what = NULL, *rev = str_arg(t, "rev");
+	rung_sass_heat *heat = rung_profile_heat_load(&w, rev ? rev : "HEAD", &nh, &what);
+	char *ex = rung_sass_excerpt_hot(raw, n, max, heat, nh, what, &cut);
+	free(heat);
 	free(raw);
 	if (!ex)
 		return NULL;
@@ -748,10 +753,10 @@ static json_t *t_dump(targs *t)
 		for (size_t k = 0; k < sizeof(keep) / sizeof(keep[0]); k++) {
 			json_t *f;
 			/* the SASS from its start: an excerpt (line info once per line, the
-			 * tensor-core part when cut); a page at an offset: the bytes as written */
+			 * lines chosen by relevance when cut); a page at an offset: the bytes as written */
 			bool ex = !strcmp(keep[k][1], "sass") && offset == 0;
 			if (!strcmp(base, keep[k][0]) &&
-			    (f = ex ? sass_excerpt(abs, (size_t)max) : file_text(abs, (size_t)offset, (size_t)max)))
+			    (f = ex ? sass_excerpt(t, abs, (size_t)max) : file_text(abs, (size_t)offset, (size_t)max)))
 				json_object_set_new(st, keep[k][1], f);
 		}
 		if (!*nl)
@@ -856,7 +861,9 @@ static json_t *t_stalls(targs *t)
 		return tool_error("rung profile: %s", rung_error_last());
 	json_t *j = stalls_run(&c, out, err, &w, rev);
 	texts_close(&c, out, err);
-	if (!j) {
+	const char *jst = json_string_value(json_object_get(j, "status"));
+	if (!j || (jst && !strcmp(jst, "error"))) { /* the error object: a bad task, an argument */
+		json_decref(j);
 		json_t *r = command_error(&c, "profile");
 		captured_clear(&c);
 		return r;
@@ -1152,7 +1159,8 @@ static json_t *t_brief(targs *t)
 	}
 	/* the markdown once, as the text; the structured content says only the exit */
 	json_t *md = inert_string(c.out ? c.out : "", c.nout, TEXT_MAX);
-	json_t *st = json_pack("{s:i,s:I,s:o}", "exit", c.rc, "bytes", (json_int_t)c.nout, "stop", stop_of(t));
+	json_t *st = json_pack("{s:i,s:I,s:o,s:o}", "exit", c.rc, "bytes", (json_int_t)c.nout, "stop", stop_of(t), "best",
+			       best_of(t));
 	json_t *r = tool_result(md, st, c.rc != 0);
 	json_object_set_new(r, "_meta", json_pack("{s:i}", "rung/exit", c.rc));
 	captured_clear(&c);
@@ -1279,12 +1287,14 @@ static const tool tools[] = {
 	{"brief", "Task brief",
 	 "The markdown brief of the task (rung brief): the stop rule's STOP or CONTINUE line, roofline floor, best and "
 	 "baseline, the last versions, the person's verdicts, remarks and directives with their ids; the stop state as "
-	 "structured content (stop: state, stop, which, line, roof, speedup, since_gain, met_by, done). mark: remember "
+	 "structured content (stop: state, stop, which, line, roof, speedup, since_gain, met_by, done), and best: the "
+	 "version to build on under the sanitize gate (version, short, state sanitized|not-sanitized|unsanitized, "
+	 "provisional, detail, pending: a faster one not sanitized yet). mark: remember "
 	 "what it showed as new.",
 	 "\"n\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":100000,\"description\":\"list the last N versions (default 10)\"},"
 	 "\"mark\":{\"type\":\"boolean\",\"description\":\"remember what this brief showed as new (rung brief --mark)\"}",
 	 "[]", t_brief, false,
-	 "\"exit\":" S_INT ",\"bytes\":" S_INT ",\"stop\":{\"type\":[\"object\",\"null\"]}", "[\"exit\"]"},
+	 "\"exit\":" S_INT ",\"bytes\":" S_INT ",\"stop\":{\"type\":[\"object\",\"null\"]},\"best\":{\"type\":[\"object\",\"null\"]}", "[\"exit\"]"},
 	{"directives", "Open directives",
 	 "The person's directives on the task that are still open, each with its id (all: done, declined and closed "
 	 "ones too, with the answer).",
@@ -1842,17 +1852,39 @@ static void *worker_main(void *arg)
 			continue;
 		}
 		running = j;
+		cur_job = j;
 		pthread_mutex_unlock(&q_mu);
 		if (!client_gone)
 			handle(j->msg);
 		rung_error_clear();
 		pthread_mutex_lock(&q_mu);
-		running = NULL;
+		bool gone = j->abandoned;
+		if (!gone)
+			running = NULL;
+		if (!gone && j->stop && cur_warm) {
+			/* cancelled: its worker was killed; a fresh one for the next call */
+			pthread_mutex_unlock(&q_mu);
+			rung_check_warm_reset(cur_warm);
+			pthread_mutex_lock(&q_mu);
+		}
+		cur_job = NULL;
 		json_decref(j->msg);
 		free(j);
+		if (gone)
+			break; /* abandoned: another thread has the queue */
 	}
 	pthread_mutex_unlock(&q_mu);
+	thread_warm_close();
 	return NULL;
+}
+
+/* A check running on the worker thread (a tools/call of check). */
+static bool is_check(const job *j)
+{
+	const char *m = json_string_value(json_object_get(j->msg, "method"));
+	json_t *params = json_object_get(j->msg, "params");
+	const char *tool = json_string_value(json_object_get(params, "name"));
+	return m && !strcmp(m, "tools/call") && tool && !strcmp(tool, "check");
 }
 
 /* notifications/cancelled: the queued call is dropped; the running one has
@@ -1869,7 +1901,17 @@ static void cancel(json_t *params)
 			j->cancelled = true;
 	if (running && json_equal(running->id, rid) && !running->cancelled) {
 		running->cancelled = true;
+		running->stop = 1;
 		kill_now = true;
+		/* a check may be inside NVRTC, which nothing stops: its thread is
+		 * left to it, and a fresh one serves the queue now */
+		pthread_t th;
+		if (worker_on && is_check(running) && pthread_create(&th, NULL, worker_main, NULL) == 0) {
+			running->abandoned = true;
+			running = NULL;
+			pthread_detach(worker_th);
+			worker_th = th;
+		}
 	}
 	pthread_mutex_unlock(&q_mu);
 	if (kill_now)
@@ -1944,8 +1986,11 @@ static void find_served_root(void)
  * temporary files go; stdout and stderr are flushed and the process ends with _exit, so
  * that no library's exit-time destructors run while a job's thread may still be
  * inside NVRTC (a cancelled compile finishes first). The crash at exit after GPU
- * checks (#27 item 1) had another cause, fixed where it was: std::cout bound to
- * a capture stream that had been closed (cli/capture.h, test_capture). */
+ * checks (#27 item 1) had another cause: std::cout bound to a capture stream
+ * that had been closed, when the tools still ran the CLI's commands with
+ * stdout and stderr swapped for memory streams. No tool does now (the
+ * services write into streams of their own), so std::cout and std::cerr
+ * bind to the process's stdout (fd 1, pointed at stderr) and stderr. */
 static void mcp_end(int code)
 {
 	rung_children_reap(MCP_REAP_GRACE_MS);
@@ -2016,6 +2061,7 @@ int rung_cmd_mcp(int argc, char **argv)
 	}
 	rung_line_reader_clear(&rd);
 	worker_stop();
+	thread_warm_close(); /* the main thread's, when the checks ran here */
 	mcp_end(end);
 	return end;
 }

@@ -4,7 +4,8 @@
  * rung note --task-wide TEXT: a directive for the task as a whole, on its
  * newest version. rung note --ack|--decline|--close ID REASON: answers the
  * directive ID (as `rung brief` lists it): done or declined (the agent), or
- * closed (the person), the reason kept in the note. rung note --task-wide
+ * closed (the person), the reason kept in the note; rung note --reopen ID
+ * [REASON]: the person opens an answered directive again. rung note --task-wide
  * --done REASON: the person's verdict that the task is done (the stop rule,
  * app/goal.h); --task-wide --reopen REASON closes it again. */
 #include <stdio.h>
@@ -33,7 +34,8 @@ static const rung_opt_spec note_specs[] = {
 	{RUNG_OPT_BOOL(note_opts, done), .name = "done",
 	 .help = "close the version's open directives; with --task-wide: the task is done, TEXT the reason (every reader says STOP)"},
 	{RUNG_OPT_BOOL(note_opts, reopen), .name = "reopen",
-	 .help = "with --task-wide: reopen a task marked done, TEXT the reason"},
+	 .help = "the person reopens directive ID (the first argument, the rest the reason: rung note --reopen ID "
+		 "[REASON]); with --task-wide: reopen a task marked done, TEXT the reason"},
 	{RUNG_OPT_BOOL(note_opts, remark), .name = "remark",
 	 .help = "TEXT is a remark on the version, not a directive: never open, listed under the brief's Remarks"},
 	{RUNG_OPT_BOOL(note_opts, task_wide), .name = "task-wide",
@@ -46,7 +48,7 @@ static const rung_opt_spec note_specs[] = {
 	{RUNG_OPT_STR(note_opts, close), .name = "close", .value = "ID",
 	 .help = "the person closes directive ID; the arguments are the reason (no REV)"},
 	{RUNG_OPT_STR(note_opts, at), .name = "at", .value = "REV",
-	 .help = "with --ack/--decline/--close: the version that answered it (default: the task's newest)"},
+	 .help = "with --ack/--decline/--close/--reopen: the version that answered it (default: the task's newest)"},
 	{RUNG_OPT_SUBTABLE(note_opts, where, rung_vctx_opt_specs)},
 	{0}};
 const rung_opt_table rung_opts_note = {.cmd = "note", .args = "REV [TEXT...]", .min_args = 0, .max_args = -1,
@@ -125,22 +127,27 @@ static void print_note(rung_vctx *c, const char *rev)
 	rung_error_clear();
 }
 
-/* --ack/--decline/--close ID REASON... */
+/* --ack/--decline/--close ID REASON..., --reopen ID [REASON...] */
 static int answer(const note_opts *no, char **argv, int nargs)
 {
-	int given = !!no->ack + !!no->decline + !!no->close;
+	int given = !!no->ack + !!no->decline + !!no->close + !!no->reopen;
 	if (given > 1 || no->verdict || no->done || no->remark || no->task_wide) {
-		fprintf(stderr, "rung note: --ack, --decline and --close go alone (with the reason)\n");
+		fprintf(stderr, "rung note: --ack, --decline, --close and --reopen go alone (with the reason)\n");
 		return rung_cli_usage("note", 1);
 	}
-	const char *id = no->ack ? no->ack : no->decline ? no->decline : no->close;
-	rung_answer_kind kind = no->ack ? RUNG_ANSWER_DONE : no->decline ? RUNG_ANSWER_DECLINED : RUNG_ANSWER_CLOSED;
+	if (no->reopen && nargs < 1) {
+		fprintf(stderr, "rung note: --reopen needs the directive's id: rung note --reopen ID [REASON...]\n");
+		return RUNG_EXIT_USAGE;
+	}
+	const char *id = no->ack ? no->ack : no->decline ? no->decline : no->close ? no->close : argv[1];
+	rung_answer_kind kind = no->ack ? RUNG_ANSWER_DONE : no->decline ? RUNG_ANSWER_DECLINED
+				: no->close ? RUNG_ANSWER_CLOSED : RUNG_ANSWER_REOPENED;
 	if (nargs < 1) { /* the arguments are the reason: no REV (a REV would be stored as its first word) */
 		fprintf(stderr, "rung note: --%s %s needs the reason: rung note --%s %s REASON...\n",
 			no->ack ? "ack" : no->decline ? "decline" : "close", id, no->ack ? "ack" : no->decline ? "decline" : "close", id);
 		return RUNG_EXIT_USAGE;
 	}
-	char *reason = join_words(argv, 1, nargs);
+	char *reason = join_words(argv, no->reopen ? 2 : 1, nargs);
 	if (!reason)
 		return RUNG_EXIT_INTERNAL;
 	rung_vctx c;
@@ -156,7 +163,8 @@ static int answer(const note_opts *no, char **argv, int nargs)
 			if (rung_directives_load(&ds, &c) == 0) {
 				int i = rung_directives_find(&ds, id);
 				if (i >= 0) {
-					printf("directive %s %s%s%.7s\n", ds.items[i].id, rung_answer_name(kind), by[0] ? " by " : "", by);
+					printf("directive %s %s%s%.7s\n", ds.items[i].id, rung_answer_name(kind),
+					       by[0] && kind != RUNG_ANSWER_REOPENED ? " by " : "", kind != RUNG_ANSWER_REOPENED ? by : "");
 					print_note(&c, ds.items[i].note->commit);
 				}
 				rung_directives_clear(&ds);
@@ -245,14 +253,10 @@ int rung_cmd_note(int argc, char **argv)
 	int rc, nargs;
 	if (rung_opts_parse(&rc, &rung_opts_note, &no, argc, argv, &nargs))
 		return rc;
-	if (no.ack || no.decline || no.close)
+	if (no.ack || no.decline || no.close || (no.reopen && !no.task_wide))
 		return answer(&no, argv, nargs);
 	if (no.at) {
-		fprintf(stderr, "rung note: --at goes with --ack, --decline or --close\n");
-		return rung_cli_usage("note", 1);
-	}
-	if (no.reopen && !no.task_wide) {
-		fprintf(stderr, "rung note: --reopen goes with --task-wide (rung note --task-wide --reopen REASON)\n");
+		fprintf(stderr, "rung note: --at goes with --ack, --decline, --close or --reopen\n");
 		return rung_cli_usage("note", 1);
 	}
 	if (no.task_wide && (no.done || no.reopen))

@@ -2,7 +2,9 @@
  * [--spec-rev REV]: polls the refs
  * and evaluates each new version of the task as it is committed, printing one
  * rung line per version. Versions present when watching starts are left alone
- * (`rung eval --missing` runs those). --count N stops after N polls (tests).
+ * (`rung eval --missing` runs those). After each poll's versions, the fastest
+ * passing version is sanitized before it is recommended, as by rung eval
+ * (app/sanitize_gate.h). --count N stops after N polls (tests).
  * SIGINT/SIGTERM stop it between versions with exit 0. */
 #include <limits.h>
 #include <signal.h>
@@ -151,6 +153,12 @@ int rung_cmd_watch(int argc, char **argv)
 			}
 			rung_result_clear(&r);
 		}
+		/* the would-be best is sanitized before it is recommended (app/sanitize_gate.h) */
+		int gate_failed = 0;
+		if (nf && !stop && !(flags & RUNG_EVAL_COMPILE_ONLY) &&
+		    rung_cli_gate_batch(&ev, "watch", false, &gate_failed) < 0)
+			rung_error_clear(); /* said on stderr; watching goes on */
+		fflush(stdout);
 		free(fresh);
 	}
 	if (ev_open)

@@ -1,6 +1,7 @@
 /* What every command shares (cli/common.h). */
 #include "cli/common.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,6 +60,8 @@ int rung_cli_vctx_open_to(FILE *f, rung_vctx *c, const char *cmd, const rung_vct
 	 * reachable with an earlier spec (#28 D-2) */
 	bool spec = e == RUNG_EINVAL && !(o && o->spec_rev) && strstr(rung_error_last(), "rung.ini:");
 	int rc = rung_cli_fail_to(f, cmd, e);
+	if (f == stderr && rung_opts_json()) /* the command line's --json (not the MCP server's text) */
+		rung_cli_json_error(rc);
 	if (spec)
 		fprintf(f, "rung %s: to use the spec of an earlier commit meanwhile: rung %s --spec-rev REV (HEAD~1: "
 				"the one before)\n", cmd, cmd);
@@ -72,6 +75,8 @@ json_t *rung_cli_json_error_obj(int rc)
 
 void rung_cli_json_error(int rc)
 {
+	if (!rung_opts_json_error_first())
+		return; /* said already */
 	json_t *e = rung_cli_json_error_obj(rc);
 	char *js = e ? json_dumps(e, JSON_COMPACT | JSON_ENSURE_ASCII) : NULL;
 	if (js)
@@ -80,25 +85,18 @@ void rung_cli_json_error(int rc)
 	json_decref(e);
 }
 
-/* No rung.ini where a command looked by default (no target, no --task): at
- * the root of a repository of several tasks that is a usage error naming
- * them, as the REV form says it (#28 D-17), not a missing file (exit 3). */
-static int several_tasks(FILE *f, const char *cmd, const rung_task_where *w)
+int rung_cli_error(const char *cmd, int rc, const char *fmt, ...)
 {
-	char *ini = rung_path_join(w && w->dir ? w->dir : ".", "rung.ini");
-	bool none = ini && access(ini, F_OK) != 0;
-	free(ini);
-	rung_repo *repo = NULL;
-	if (!none || rung_repo_open(&repo, w && w->dir ? w->dir : ".") < 0)
-		return -1;
-	char *tdir = NULL;
-	int e = rung_repo_pick_task(&tdir, repo, NULL);
-	free(tdir);
-	rung_repo_free(repo);
-	if (e != RUNG_EINVAL)
-		return -1;
-	fprintf(f, "rung %s: %s (--task DIR)\n", cmd, rung_error_last());
-	return RUNG_EXIT_USAGE;
+	char msg[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "rung %s: %s\n", cmd, msg);
+	rung_error_set(rc == RUNG_EXIT_USAGE ? RUNG_EUSAGE : RUNG_EINVAL, "%s", msg);
+	if (rung_opts_json())
+		rung_cli_json_error(rc);
+	return rc;
 }
 
 int rung_cli_task_load(rung_task *t, const char *cmd, const char *target, const rung_task_where *w)
@@ -108,19 +106,13 @@ int rung_cli_task_load(rung_task *t, const char *cmd, const char *target, const 
 
 int rung_cli_task_load_to(FILE *f, rung_task *t, const char *cmd, const char *target, const rung_task_where *w)
 {
-	int e = rung_task_load_target(t, target, w);
+	int e = rung_task_resolve(t, target, w);
 	if (e == 0)
 		return RUNG_EXIT_OK;
-	if (!target && !(w && w->task)) {
-		rung_error_state st;
-		rung_error_save(&st);
-		int rc = several_tasks(f, cmd, w);
-		if (rc >= 0)
-			return rc;
-		st.code = e;
-		rung_error_restore(&st);
-	}
-	return rung_cli_fail_to(f, cmd, e);
+	int rc = rung_cli_fail_to(f, cmd, e);
+	if (f == stderr && rung_opts_json()) /* the command line's --json (not the MCP server's text) */
+		rung_cli_json_error(rc);
+	return rc;
 }
 
 int rung_cli_evaluate(rung_result *r, const rung_task *t, const rung_eval_opts *o, rung_compiled *kc,

@@ -30,10 +30,15 @@ int rung_cli_vctx_open_to(FILE *f, rung_vctx *c, const char *cmd, const rung_vct
 int rung_cli_task_load(rung_task *t, const char *cmd, const char *target, const rung_task_where *w);
 int rung_cli_task_load_to(FILE *f, rung_task *t, const char *cmd, const char *target, const rung_task_where *w);
 /* The error of a failed load as one JSON line on stdout ({"status":"error",
- * "exit":rc,"error":...}), for --json readers: an agent gets the error, not nothing. */
+ * "exit":rc,"error":...}), for --json readers: an agent gets the error, not
+ * nothing. Once a command (a second call prints nothing). rung_cli_vctx_open,
+ * rung_cli_task_load and the option parser print it themselves under --json. */
 void rung_cli_json_error(int rc);
 /* That object ({"status":"error","exit":rc,"error":...}). */
 struct json_t *rung_cli_json_error_obj(int rc);
+/* "rung CMD: MESSAGE" on stderr, and under --json (rung_opts_json) the JSON
+ * error object on stdout; returns rc. For an argument the command refuses. */
+int rung_cli_error(const char *cmd, int rc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 int rung_cli_compile_both(rung_compiled *kc, rung_compiled *rc, const rung_task *t, const char *cmd);
 
 /* The one evaluation of t (app/evaluate.h) in a worker of its own, with the

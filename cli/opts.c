@@ -4,10 +4,45 @@
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
+#include "core/err.h"
+
+/* Whether the command line being run asked for --json (its table has the
+ * option), and whether its JSON error object was printed (once a command). */
+static _Thread_local bool json_asked, json_error_out; /* per thread: the MCP server runs commands on its own */
+
+bool rung_opts_json(void)
+{
+	return json_asked;
+}
+
+bool rung_opts_json_error_first(void)
+{
+	bool first = !json_error_out;
+	json_error_out = true;
+	return first;
+}
+
+/* Where rung_opts_set's messages go (NULL: stderr), per thread as above. */
+static _Thread_local FILE *opt_err_to;
+
+/* An error of the command line: on stderr (or opt_err_to) as "rung CMD: ...",
+ * and kept as the error message (the JSON error object's words). */
+static void opt_err(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void opt_err(const char *cmd, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	fprintf(opt_err_to ? opt_err_to : stderr, "rung %s: %s\n", cmd, msg);
+	rung_error_set(RUNG_EUSAGE, "%s", msg);
+}
 
 /* The option of a table (sub-tables searched too) for a long name of len bytes, or a short one. */
 static const rung_opt_spec *find(const rung_opt_spec *specs, void *base, void **field_base, const char *name,
@@ -84,11 +119,9 @@ static bool is_choice(const char *choices, const char *v)
 	return false;
 }
 
-static FILE *bad_value_to; /* rung_opts_set's messages (NULL: stderr) */
-
 static int bad_value(const char *cmd, const char *opt, const char *expected, const char *v)
 {
-	fprintf(bad_value_to ? bad_value_to : stderr, "rung %s: %s: expected %s, found '%s'\n", cmd, opt, expected, v);
+	opt_err(cmd, "%s: expected %s, found '%s'", opt, expected, v);
 	return -1;
 }
 
@@ -159,13 +192,13 @@ int rung_opts_set(FILE *err, const rung_opt_table *t, void *opts, const char *na
 		return -1; /* not an option of the table that takes a checked value: the caller's mistake */
 	char opt[64];
 	snprintf(opt, sizeof(opt), "--%.50s", name);
-	bad_value_to = err;
+	opt_err_to = err;
 	int e = apply(s, base, t->cmd, opt, value);
-	bad_value_to = NULL;
+	opt_err_to = NULL;
 	return e;
 }
 
-bool rung_opts_parse(int *rc, const rung_opt_table *t, void *opts, int argc, char **argv, int *nargs)
+static bool parse(int *rc, const rung_opt_table *t, void *opts, int argc, char **argv, int *nargs)
 {
 	int n = 0;
 	bool only_args = false;
@@ -201,18 +234,18 @@ bool rung_opts_parse(int *rc, const rung_opt_table *t, void *opts, int argc, cha
 			v = a[2] ? a + 2 : NULL;
 		}
 		if (!s) {
-			fprintf(stderr, "rung %s: unknown option '%s'\n", t->cmd, a);
+			opt_err(t->cmd, "unknown option '%s'", a);
 			usage_hint(t);
 			return true;
 		}
 		if (!takes_value(s) && v) {
-			fprintf(stderr, "rung %s: %s takes no value (found '%s')\n", t->cmd, opt, a);
+			opt_err(t->cmd, "%s takes no value (found '%s')", opt, a);
 			return true;
 		}
 		if (takes_value(s) && !(s->flags & RUNG_OPTF_OPTIONAL) && !v) {
 			if (i + 1 >= argc) {
-				fprintf(stderr, "rung %s: %s: expected a value (%s), found the end of the command line\n",
-					t->cmd, opt, s->value ? s->value : "VALUE");
+				opt_err(t->cmd, "%s: expected a value (%s), found the end of the command line", opt,
+					s->value ? s->value : "VALUE");
 				usage_hint(t);
 				return true;
 			}
@@ -222,12 +255,12 @@ bool rung_opts_parse(int *rc, const rung_opt_table *t, void *opts, int argc, cha
 			return true;
 	}
 	if (n < t->min_args) {
-		fprintf(stderr, "rung %s: expected %s%s\n", t->cmd, t->args, n ? "" : ", found nothing");
+		opt_err(t->cmd, "expected %s%s", t->args, n ? "" : ", found nothing");
 		usage_hint(t);
 		return true;
 	}
 	if (t->max_args >= 0 && n > t->max_args) {
-		fprintf(stderr, "rung %s: unexpected argument '%s' (takes %s)\n", t->cmd, argv[1 + t->max_args],
+		opt_err(t->cmd, "unexpected argument '%s' (takes %s)", argv[1 + t->max_args],
 			t->args[0] ? t->args : "no arguments");
 		usage_hint(t);
 		return true;
@@ -235,6 +268,25 @@ bool rung_opts_parse(int *rc, const rung_opt_table *t, void *opts, int argc, cha
 	*nargs = n;
 	*rc = RUNG_EXIT_OK;
 	return false;
+}
+
+bool rung_opts_parse(int *rc, const rung_opt_table *t, void *opts, int argc, char **argv, int *nargs)
+{
+	/* --json anywhere before "--" (even after the word that is wrong): the
+	 * error goes to stdout as a JSON object too (docs/CLI.md, "Exit codes") */
+	void *base = NULL;
+	json_asked = json_error_out = false;
+	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
+		if (!strcmp(argv[i], "--json"))
+			json_asked = find(t->opts, opts, &base, "json", 4, 0) != NULL;
+	rung_error_clear();
+	bool stop = parse(rc, t, opts, argc, argv, nargs);
+	if (stop && *rc != RUNG_EXIT_OK && json_asked) {
+		if (!rung_error_last()[0])
+			rung_error_set(RUNG_EUSAGE, "bad command line (rung %s --help)", t->cmd);
+		rung_cli_json_error(*rc);
+	}
+	return stop;
 }
 
 static void each(const rung_opt_spec *specs, rung_opt_visit fn, void *ctx)

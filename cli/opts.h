@@ -85,6 +85,13 @@ bool rung_opts_parse(int *rc, const rung_opt_table *t, void *opts, int argc, cha
  * message the parser would print (an option of a front end that has no
  * command line, the MCP server's tool arguments). Not for RUNG_OPT_FN options. */
 int rung_opts_set(FILE *err, const rung_opt_table *t, void *opts, const char *name, const char *value);
+/* Whether the command line rung_opts_parse read last asked for --json (and
+ * the command has it): its errors are a JSON object on stdout too
+ * (rung_cli_json_error, printed once a command: rung_opts_json_error_first
+ * says whether this is the first). With --json, an error of the command line
+ * itself is printed so by rung_opts_parse. */
+bool rung_opts_json(void);
+bool rung_opts_json_error_first(void);
 
 /* "usage: rung check [--json] ... [TASKDIR]", the summary and one line per option. */
 void rung_opts_help(FILE *f, const rung_opt_table *t, const char *summary);

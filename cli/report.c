@@ -14,6 +14,7 @@
 #include "core/roofline_guard.h"
 #include "core/timing.h"
 #include "gpu/sanitize.h"
+#include "app/sanitize_gate.h"
 #include "cli/cli.h"
 #include "core/sass.h"
 #include "gpu/nvdisasm.h"
@@ -149,6 +150,26 @@ static void print_sanitize(FILE *f, const rung_result *r)
 {
 	const rung_step *st = &r->steps[RUNG_STEP_SANITIZE];
 	fprintf(f, "[sanitize] %s%s%s\n", rung_status_name(st->status), st->reason[0] ? " " : "", st->reason);
+	if (st->status == RUNG_S_OK || st->status == RUNG_S_FAILED) {
+		/* its reach and its cost, tool by tool (docs/CHECKS.md "At the benchmark shape") */
+		char note[600], cost[600];
+		rung_gate_bench_note(note, sizeof(note), r);
+		if (note[0])
+			fprintf(f, "[sanitize]   benchmark shape: %s\n", note);
+		size_t o = 0;
+		cost[0] = 0;
+		for (int t = 0; t < RUNG_NSAN_TOOLS && o < sizeof(cost); t++) {
+			if (!(r->sanitize_tools & RUNG_SAN_BIT(t)) || !(r->sanitize_ms[t] > 0))
+				continue;
+			o += (size_t)snprintf(cost + o, sizeof(cost) - o, "%s%s %.2f s", o ? ", " : "",
+					      rung_san_tool_name((rung_san_tool)t), r->sanitize_ms[t] / 1000);
+			if (o < sizeof(cost) && r->sanitize_bench_ms[t] > 0)
+				o += (size_t)snprintf(cost + o, sizeof(cost) - o, " + %.2f s at the benchmark shape",
+						      r->sanitize_bench_ms[t] / 1000);
+		}
+		if (cost[0])
+			fprintf(f, "[sanitize]   cost: %s\n", cost);
+	}
 	if (st->status != RUNG_S_FAILED)
 		return;
 	/* the reason is the first finding in the kernels; the others follow */
@@ -326,4 +347,95 @@ void rung_cli_eval_progress(void *ud, int index, int total, const rung_version *
 		fprintf(stderr, "%s %d/%d %s %s\n", b->cmd, index + 1, total, id, rung_step_name(step));
 	}
 	b->last_step = (int)step;
+}
+
+/* ---- the sanitize gate after a batch (app/sanitize_gate.h) ---- */
+
+void rung_cli_gate_progress(void *ud, rung_step_id step, double frac, const char *msg)
+{
+	rung_cli_gate *g = ud;
+	(void)step;
+	(void)frac;
+	const char *m = msg ? msg : "";
+	if (isatty(STDERR_FILENO)) {
+		rung_cli_tty_status("sanitize %s: %s", g->v ? g->v->short_id : "", m);
+		return;
+	}
+	size_t k = strcspn(m, ":");
+	if (k >= sizeof(g->last))
+		k = sizeof(g->last) - 1;
+	if (strncmp(g->last, m, k) || g->last[k]) {
+		memcpy(g->last, m, k);
+		g->last[k] = 0;
+		fprintf(stderr, "rung %s: sanitize %s: %s\n", g->cmd, g->v ? g->v->short_id : "", g->last);
+	}
+}
+
+/* One tool's cost: "racecheck 1.2 s + 3.4 s at the benchmark shape" */
+static void tool_costs(char *buf, size_t len, const rung_result *r)
+{
+	size_t o = 0;
+	buf[0] = 0;
+	for (int t = 0; t < RUNG_NSAN_TOOLS && o < len; t++) {
+		if (!(r->sanitize_tools & RUNG_SAN_BIT(t)) || !(r->sanitize_ms[t] > 0))
+			continue;
+		o += (size_t)snprintf(buf + o, len - o, "%s%s %.1f s", o ? ", " : "", rung_san_tool_name((rung_san_tool)t),
+				      r->sanitize_ms[t] / 1000);
+		if (o < len && r->sanitize_bench_ms[t] > 0)
+			o += (size_t)snprintf(buf + o, len - o, " + %.1f s at the benchmark shape%s", r->sanitize_bench_ms[t] / 1000,
+					      r->sanitize_bench[t] == RUNG_SANB_OVER ? " (over the limit)" : "");
+	}
+}
+
+void rung_cli_gate_event(void *ud, const rung_gate_event *ev)
+{
+	rung_cli_gate *g = ud;
+	rung_cli_progress_clear();
+	if (ev->kind == RUNG_GATE_EV_START) {
+		g->v = ev->v;
+		g->last[0] = 0;
+		char tl[128];
+		rung_san_tools_format(tl, sizeof(tl), ev->tools);
+		fprintf(stderr, "rung %s: sanitizing %s before it is recommended (the fastest passing version, %.4g ms): %s\n",
+			g->cmd, ev->v->short_id, ev->median_ms, tl);
+		return;
+	}
+	char d[700], cost[400];
+	rung_gate_describe(d, sizeof(d), ev->r, ev->tools, ev->state == RUNG_GATE_UNSANITIZED ? ev->why : NULL);
+	if (ev->state == RUNG_GATE_UNSANITIZED) {
+		fprintf(stderr, "rung %s: %s: unsanitized (%s)\n", g->cmd, ev->v->short_id, ev->why);
+		return;
+	}
+	tool_costs(cost, sizeof(cost), ev->r);
+	fprintf(stderr, "rung %s: %s: %s%s%s%s%s\n", g->cmd, ev->v->short_id, d, ev->reused ? " (the run of the same machine code)" : "",
+		cost[0] ? "; " : "", cost, ev->state == RUNG_GATE_FAILED ? "; not best" : "");
+	/* on stdout too: a verdict changed after the version's line */
+	if (ev->state == RUNG_GATE_FAILED)
+		printf("%-8s sanitize FAILED: %s  (not best)\n", ev->v->short_id, ev->r->steps[RUNG_STEP_SANITIZE].reason);
+}
+
+
+int rung_cli_gate_batch(rung_evaler *e, const char *cmd, bool stats, int *failed)
+{
+	rung_cli_gate g = {.cmd = cmd};
+	rung_gate_report rep;
+	double g0 = rung_now_s();
+	int err = rung_gate_batch(&rep, e, rung_cli_gate_event, rung_cli_gate_progress, &g);
+	rung_cli_progress_clear();
+	*failed = err < 0 ? 0 : rep.failed;
+	if (err < 0) {
+		fprintf(stderr, "rung %s: sanitize before best: %s\n", cmd, rung_error_last());
+		return err;
+	}
+	if (rep.ran && stats)
+		printf("stats: sanitize before best: %d version(s) in %.2f s\n", rep.ran, rung_now_s() - g0);
+	if (rep.pick.best >= 0) {
+		if (rep.pick.provisional)
+			fprintf(stderr, "rung %s: best %s is provisional: %s%s%s\n", cmd, rep.best_short,
+				rep.why[0] ? "unsanitized (" : "not sanitized", rep.why, rep.why[0] ? ")" : "");
+		else
+			fprintf(stderr, "rung %s: best %s (sanitized)%s\n", cmd, rep.best_short,
+				rep.pick.pending ? "; a faster version is not sanitized yet" : "");
+	}
+	return 0;
 }

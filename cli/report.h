@@ -33,8 +33,25 @@ typedef struct {
 	int index, last_step;
 } rung_cli_bar;
 #include "vcs/history.h"
+#include "app/sanitize_gate.h"
 void rung_cli_eval_progress(void *ud, int index, int total, const rung_version *v, rung_step_id step, double frac,
 			    const char *msg);
+
+/* The sanitize gate after a batch of `rung eval` or `rung watch`
+ * (app/sanitize_gate.h, rung_gate_batch), its messages on stderr as "rung
+ * CMD: ...": the version it sanitizes, a line per tool and shape, its verdict
+ * and cost, a failure also on stdout ("abc1234  sanitize FAILED: ...  (not
+ * best)"), and the best at the end, sanitized or provisional. stats: the
+ * time it took on stdout. *failed: versions whose run failed. 0 or negative
+ * (said on stderr). */
+typedef struct {
+	const char *cmd;
+	char last[96]; /* the tool part of the last progress line (not a terminal) */
+	const rung_version *v;
+} rung_cli_gate;
+void rung_cli_gate_progress(void *ud, rung_step_id step, double frac, const char *msg);
+void rung_cli_gate_event(void *ud, const rung_gate_event *ev);
+int rung_cli_gate_batch(rung_evaler *e, const char *cmd, bool stats, int *failed);
 
 /* The exit code of a result's GPU rungs from run up to `last`: RUNG_EXIT_SPEC when
  * the reference failed, RUNG_EXIT_FAIL for a failed rung or an impossible result,

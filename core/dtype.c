@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/items.h"
 #include "core/err.h"
 #include "core/spec.h"
 
@@ -182,30 +183,22 @@ void rung_special_format(char *buf, size_t len, uint32_t mask)
 int rung_special_parse(uint32_t *mask, const char *s)
 {
 	uint32_t m = 0;
-	const char *p = s ? s : "";
+	const char *cur = s ? s : "", *p;
+	size_t len;
+	bool done = false;
 	char all[128];
 	rung_special_format(all, sizeof(all), RUNG_SPECIAL_ALL);
-	for (;;) {
-		const char *comma = strchr(p, ',');
-		const char *e = comma ? comma : p + strlen(p);
-		while (p < e && isspace((unsigned char)*p))
-			p++;
-		while (e > p && isspace((unsigned char)e[-1]))
-			e--;
-		if (e == p)
+	while (rung_items_next(&cur, &done, &p, &len)) {
+		if (len == 0)
 			return rung_error_set(RUNG_EINVAL, "empty item in '%s' (the values are %s)", s ? s : "", all);
 		int k = 0;
-		while (k < RUNG_NSPECIAL && !((size_t)(e - p) == strlen(special_names[k]) &&
-					      !strncmp(p, special_names[k], (size_t)(e - p))))
+		while (k < RUNG_NSPECIAL && !(len == strlen(special_names[k]) && !strncmp(p, special_names[k], len)))
 			k++;
 		if (k == RUNG_NSPECIAL)
-			return rung_error_set(RUNG_EINVAL, "unknown special value '%.*s' (the values are %s)", (int)(e - p), p, all);
+			return rung_error_set(RUNG_EINVAL, "unknown special value '%.*s' (the values are %s)", (int)len, p, all);
 		if ((m >> k) & 1)
 			return rung_error_set(RUNG_EINVAL, "'%s' given twice", special_names[k]);
 		m |= 1u << k;
-		if (!comma)
-			break;
-		p = comma + 1;
 	}
 	*mask = m;
 	return 0;

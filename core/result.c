@@ -788,6 +788,22 @@ char *rung_result_to_json(const rung_result *r)
 			json_array_append_new(fs, e);
 		}
 		json_object_set_new(o, "sanitize", fs);
+		/* what each tool cost and whether it reached the benchmark shape */
+		json_t *cost = json_object();
+		json_t *per = json_array();
+		for (int t = 0; t < RUNG_NSAN_TOOLS; t++) {
+			if (!(r->sanitize_tools & RUNG_SAN_BIT(t)))
+				continue;
+			json_t *e = json_object();
+			ps(e, "tool", rung_san_tool_name((rung_san_tool)t));
+			pd(e, "check_ms", r->sanitize_ms[t] > 0 ? r->sanitize_ms[t] : NAN);
+			pd(e, "bench_ms", r->sanitize_bench_ms[t] > 0 ? r->sanitize_bench_ms[t] : NAN);
+			ps(e, "bench", rung_san_bench_name(r->sanitize_bench[t]));
+			json_array_append_new(per, e);
+		}
+		pd(cost, "bench_limit_s", r->sanitize_bench_limit_s > 0 ? r->sanitize_bench_limit_s : NAN);
+		json_object_set_new(cost, "tools", per);
+		json_object_set_new(o, "sanitize_cost", cost);
 	}
 
 	json_t *cs = json_array();
@@ -953,6 +969,28 @@ int rung_result_from_json(rung_result *out, const char *text)
 		gi64(e, "count", &f->count);
 		gs(e, "message", f->message, sizeof f->message);
 		out->nsanitize++;
+	}
+
+	const json_t *cost = json_object_get(o, "sanitize_cost");
+	if (json_is_object(cost)) {
+		double lim = NAN;
+		gd(cost, "bench_limit_s", &lim);
+		out->sanitize_bench_limit_s = isfinite(lim) && lim > 0 ? lim : 0;
+		const json_t *per = json_object_get(cost, "tools");
+		for (size_t k = 0; k < json_array_size(per); k++) {
+			const json_t *e = json_array_get(per, k);
+			rung_san_tool t;
+			rung_san_bench b;
+			if (rung_san_tool_parse(&t, json_string_value(json_object_get(e, "tool"))) < 0)
+				continue; /* a tool from a newer rung */
+			double ms = NAN, bms = NAN;
+			gd(e, "check_ms", &ms);
+			gd(e, "bench_ms", &bms);
+			out->sanitize_ms[t] = isfinite(ms) && ms > 0 ? ms : 0;
+			out->sanitize_bench_ms[t] = isfinite(bms) && bms > 0 ? bms : 0;
+			out->sanitize_bench[t] =
+				rung_san_bench_parse(&b, json_string_value(json_object_get(e, "bench"))) == 0 ? b : RUNG_SANB_NONE;
+		}
 	}
 
 	json_t *cs = json_object_get(o, "counters");

@@ -267,6 +267,14 @@ typedef struct rung_result {
 	unsigned sanitize_tools;
 	int nsanitize;
 	rung_san_finding sanitize[RUNG_SAN_MAX_FINDINGS];
+	/* Its cost and reach, per tool (index rung_san_tool): the wall time of the
+	 * run at the smallest check shape and of the run at the benchmark shape
+	 * (0: not run), and how the benchmark shape was covered; the cost limit
+	 * the bench-shape runs had (seconds without progress, 0: not recorded).
+	 * In the result JSON as "sanitize_cost" (docs/RESULT-JSON.md). */
+	double sanitize_ms[RUNG_NSAN_TOOLS], sanitize_bench_ms[RUNG_NSAN_TOOLS];
+	rung_san_bench sanitize_bench[RUNG_NSAN_TOOLS];
+	double sanitize_bench_limit_s;
 
 	bool impossible; /* faster than the roofline floor */
 	double floor_ms; /* roofline time floor at the benchmark shape (NAN if unknown) */

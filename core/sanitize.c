@@ -41,6 +41,17 @@ static const char *const where_names[] = {
 #undef RUNG_SAN_WHERE_NAME
 };
 
+static const char *const bench_names[] = {
+#define RUNG_SAN_BENCH_NAME(id, name) name,
+	RUNG_SAN_BENCH_LIST(RUNG_SAN_BENCH_NAME)
+#undef RUNG_SAN_BENCH_NAME
+};
+
+const char *rung_san_bench_name(rung_san_bench b)
+{
+	return (unsigned)b < RUNG_NSAN_BENCH ? bench_names[b] : "?";
+}
+
 const char *rung_san_tool_name(rung_san_tool t)
 {
 	return (unsigned)t < RUNG_NSAN_TOOLS ? tool_names[t] : "?";
@@ -70,6 +81,15 @@ int rung_san_tool_parse(rung_san_tool *out, const char *name)
 	if (i < 0)
 		return RUNG_EINVAL;
 	*out = (rung_san_tool)i;
+	return 0;
+}
+
+int rung_san_bench_parse(rung_san_bench *out, const char *name)
+{
+	int i = name_index(bench_names, RUNG_NSAN_BENCH, name);
+	if (i < 0)
+		return RUNG_EINVAL;
+	*out = (rung_san_bench)i;
 	return 0;
 }
 
@@ -853,4 +873,8 @@ void rung_result_sanitize_copy(rung_result *dst, const rung_result *src)
 	dst->sanitize_tools = src->sanitize_tools;
 	dst->nsanitize = src->nsanitize;
 	memcpy(dst->sanitize, src->sanitize, sizeof(dst->sanitize));
+	memcpy(dst->sanitize_ms, src->sanitize_ms, sizeof(dst->sanitize_ms));
+	memcpy(dst->sanitize_bench_ms, src->sanitize_bench_ms, sizeof(dst->sanitize_bench_ms));
+	memcpy(dst->sanitize_bench, src->sanitize_bench, sizeof(dst->sanitize_bench));
+	dst->sanitize_bench_limit_s = src->sanitize_bench_limit_s;
 }

@@ -108,6 +108,25 @@ typedef struct {
 #define RUNG_SAN_PARSE_MAX 64     /* distinct findings one parse keeps */
 #define RUNG_SAN_LINE_MAX 2048    /* a longer log line is cut */
 
+/* How a tool's sanitize run covered the benchmark shape (docs/CHECKS.md,
+ * "At the benchmark shape"): id, name (JSON). NONE: the tool did not run. */
+#define RUNG_SAN_BENCH_LIST(_) \
+	_(NONE, "none") \
+	_(COVERED, "covered")       /* a run of its own at the benchmark shape */ \
+	_(SAME, "same-shape")       /* the benchmark shape is the smallest: one run covers both */ \
+	_(OVER, "over-limit")       /* the bench-shape run went past the cost limit: not covered there */ \
+	_(NOT_NEEDED, "not-needed") /* the check-shape run has a finding in the candidate already */ \
+	_(OFF, "off")               /* the limit is 0 ($RUNG_SANITIZE_BENCH_LIMIT=0): not covered there */
+
+typedef enum {
+#define RUNG_SAN_BENCH_ENUM(id, name) RUNG_SANB_##id,
+	RUNG_SAN_BENCH_LIST(RUNG_SAN_BENCH_ENUM)
+#undef RUNG_SAN_BENCH_ENUM
+	RUNG_NSAN_BENCH
+} rung_san_bench;
+const char *rung_san_bench_name(rung_san_bench b);
+int rung_san_bench_parse(rung_san_bench *out, const char *name); /* RUNG_EINVAL when unknown */
+
 /* The names a report is matched against: the candidate's and the reference's
  * entry (as written, e.g. "sgemm<128,8>", or mangled) and source file. NULL or
  * "" when absent. */

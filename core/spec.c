@@ -23,6 +23,7 @@
 
 #include <ini.h>
 
+#include "core/items.h"
 #include "core/err.h"
 #include "core/fs.h"
 #include "core/expr.h"
@@ -299,18 +300,14 @@ static int set_inputs(pstate *ps, const char *v, int line)
 	rung_dist seen[RUNG_NDISTS];
 	int n = 0;
 	bool normal = false;
-	const char *p = v;
-	for (;;) {
-		const char *comma = strchr(p, ',');
-		const char *e = comma ? comma : p + strlen(p);
-		while (p < e && isspace((unsigned char)*p))
-			p++;
-		while (e > p && isspace((unsigned char)e[-1]))
-			e--;
-		if (e == p)
+	const char *cur = v, *p;
+	size_t len;
+	bool done = false;
+	while (rung_items_next(&cur, &done, &p, &len)) {
+		if (len == 0)
 			return fail(ps, line, "inputs", "empty item in '%s'", v);
 		char name[64];
-		snprintf(name, sizeof(name), "%.*s", (int)(e - p), p);
+		snprintf(name, sizeof(name), "%.*s", (int)len, p);
 		rung_dist d;
 		if (rung_dist_parse(&d, name))
 			return fail(ps, line, "inputs", "%s", rung_error_last());
@@ -319,9 +316,6 @@ static int set_inputs(pstate *ps, const char *v, int line)
 				return fail(ps, line, "inputs", "'%s' given twice", name);
 		seen[n++] = d;
 		normal |= d == RUNG_DIST_NORMAL;
-		if (!comma)
-			break;
-		p = comma + 1;
 	}
 	if (!normal)
 		return fail(ps, line, "inputs",

@@ -104,6 +104,14 @@ int rung_plan_cases(const rung_plan *p, rung_plan_case *out, int max);
  * first of equals, in plan order: check sets before the benchmark shape) as the
  * only one, and the first seed. Returns the index the shape had. */
 int rung_plan_sanitize(rung_plan *p);
+/* Cuts the plan to the sanitize rung's run at the benchmark shape: that
+ * shape (the plan's last) as the only one, the first seed and the normal
+ * inputs only (one case: the run case). Returns the index rung_plan_sanitize
+ * would keep, so that a caller can tell whether the benchmark shape is the
+ * smallest one already (then that index is nshapes - 1 before the cut). */
+int rung_plan_sanitize_bench(rung_plan *p);
+/* The shape rung_plan_sanitize keeps (-1: no shape), without cutting. */
+int rung_plan_sanitize_shape(const rung_plan *p);
 
 /* Index of the plan's first output (or inout) argument, -1 when none. */
 int rung_plan_first_output(const rung_plan *p);

@@ -20,6 +20,14 @@
 	"compute-sanitizer not found (looked in PATH, $CUDA_HOME/bin, /usr/local/cuda/bin)"
 #define RUNG_SANITIZE_DEADLINE_S 120.0 /* per job, unless $RUNG_DEADLINE */
 #define RUNG_SANITIZE_PRINT_LIMIT 100  /* --print-limit: reports printed per run */
+/* The cost limit of a tool's run at the benchmark shape: seconds without
+ * progress from the sanitized worker (one sanitized launch, or the
+ * reference's), unless $RUNG_SANITIZE_BENCH_LIMIT (0: no bench-shape run).
+ * A run past it is killed and recorded as RUNG_SANB_OVER, not as a failure. */
+#define RUNG_SANITIZE_BENCH_LIMIT_S 60.0
+
+/* The bench-shape limit in force: $RUNG_SANITIZE_BENCH_LIMIT, else the default. */
+double rung_sanitize_bench_limit_s(void);
 
 /* Where compute-sanitizer is, into buf: $RUNG_COMPUTE_SANITIZER when set (a
  * path to use as it is, or "none": absent), else the first executable
@@ -44,7 +52,13 @@ int rung_sanitize_argv(const char **argv, int max, char *store, size_t storelen,
  * each tool of `tools` (in list order) a worker under compute-sanitizer runs
  * the job cut to the smallest check shape and one seed (out->base_seed), no
  * bench, with a deadline of $RUNG_DEADLINE or 120 s; its report is parsed and
- * the findings added (rung_result_sanitize_add), then the step is judged
+ * the findings added (rung_result_sanitize_add); then, unless the smallest
+ * shape is the benchmark shape, that run already found something in the
+ * candidate or was incomplete (the rung FAILS either way), or the limit is 0, a second worker under the same tool runs the
+ * benchmark shape (one seed, normal inputs, no bench) with the cost limit as
+ * its deadline; its new findings are added. Each run's wall time and how the
+ * benchmark shape was covered go into out (sanitize_ms, sanitize_bench_ms,
+ * sanitize_bench). Then the step is judged
  * (rung_result_sanitize_judge). Without compute-sanitizer, or without a GPU,
  * the step is SKIPPED with the reason. Progress comes as RUNG_STEP_SANITIZE.
  * Returns negative only for rung's own failures (memory, temporary files). */

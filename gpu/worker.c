@@ -463,125 +463,11 @@ double rung__deadline_s(const rung_job *job)
 	return DEFAULT_DEADLINE_S;
 }
 
-/* Include dirs: the task dir, then [task] headers (whitespace or comma separated,
- * relative to the task dir). Returns a NULL-terminated array in *store. */
-static void include_dirs(char store[][1024], const char **dirs, int max, const rung_spec *spec)
-{
-	int n = 0;
-	if (spec->dir && spec->dir[0] && n < max - 1)
-		snprintf(store[n], 1024, "%s", spec->dir), dirs[n] = store[n], n++;
-	const char *p = spec->headers;
-	while (p && *p && n < max - 1) {
-		while (*p == ' ' || *p == '\t' || *p == ',')
-			p++;
-		const char *s = p;
-		while (*p && *p != ' ' && *p != '\t' && *p != ',')
-			p++;
-		if (p == s)
-			break;
-		int len = (int)(p - s);
-		if (*s == '/' || !spec->dir || !spec->dir[0])
-			snprintf(store[n], 1024, "%.*s", len, s);
-		else
-			snprintf(store[n], 1024, "%s/%.*s", spec->dir, len, s);
-		dirs[n] = store[n];
-		n++;
-	}
-	dirs[n] = NULL;
-}
-
 static char *read_file(const char *path, size_t *len)
 {
 	char *text = NULL;
 	rung_fs_read_file(&text, len, path, RUNG_FS_MAX_TEXT);
 	return text;
-}
-
-int rung__compile_pair(rung_result *out, rung_compiled *kc, rung_compiled *rc, const rung_job *job, const char *arch,
-		       rung_progress_fn cb, void *ud, char **ref_src_owned)
-{
-	const rung_spec *spec = job->spec;
-	char store[17][1024];
-	const char *dirs[17];
-	include_dirs(store, dirs, 17, spec);
-
-	out->steps[RUNG_STEP_COMPILE].status = RUNG_S_RUNNING;
-	progress(cb, ud, RUNG_STEP_COMPILE, 0, job->kernel_file);
-	rung_compile_req req = {
-		.src = job->kernel_src,
-		.src_len = job->kernel_len,
-		.spec = spec,
-		.launch = job->kernel_launch,
-		.file = job->kernel_file ? job->kernel_file : spec->kernel,
-		.entry = spec->entry,
-		.arch = arch,
-		.options = spec->options,
-		.include_dirs = dirs,
-		.headers = job->headers,
-		.nheaders = job->nheaders,
-	};
-	int err = rung_compile(kc, &req);
-	out->steps[RUNG_STEP_COMPILE].wall_ms = kc->ms;
-	out->compile.compile_ms = kc->ms;
-	snprintf(out->compile.arch, sizeof(out->compile.arch), "%s", arch);
-	free(out->compile_log);
-	out->compile_log = kc->log ? strdup(kc->log) : NULL;
-	if (err) {
-		if (err != RUNG_ECOMPILE && err != RUNG_EINVAL)
-			return err;
-		set_step(out, RUNG_STEP_COMPILE, RUNG_S_FAILED, "%s", kc->error[0] ? kc->error : rung_error_last());
-		return 1;
-	}
-	out->compile.kernel = kc->kinfo;
-	/* evidence in the candidate's PTX (mutable globals, device malloc, device
-	 * launches): deterministic from the PTX, so the content key stays */
-	if (rung_ptxscan_result(out, kc->ptx, kc->ptx_len) < 0)
-		rung_error_clear();
-	out->compile.ptx_bytes = (int64_t)kc->ptx_len;
-	out->compile.cubin_bytes = (int64_t)kc->cubin_len;
-	snprintf(out->compile.lowered_name, sizeof(out->compile.lowered_name), "%.255s", kc->lowered);
-
-	if (spec->reference) {
-		const char *rsrc = job->ref_src;
-		size_t rlen = job->ref_len;
-		char path[2048];
-		if (!rsrc) {
-			if (spec->reference[0] == '/' || !spec->dir)
-				snprintf(path, sizeof(path), "%s", spec->reference);
-			else
-				snprintf(path, sizeof(path), "%s/%s", spec->dir, spec->reference);
-			*ref_src_owned = read_file(path, &rlen);
-			rsrc = *ref_src_owned;
-			if (!rsrc) {
-				set_step(out, RUNG_STEP_COMPILE, RUNG_S_OK, NULL);
-				set_step(out, RUNG_STEP_RUN, RUNG_S_FAILED, "reference failed: cannot read %s",
-					 rung_error_last());
-				out->steps[RUNG_STEP_RUN].cause = RUNG_CAUSE_REFERENCE;
-				return 1;
-			}
-		}
-		rung_compile_req rreq = req;
-		rreq.src = rsrc;
-		rreq.src_len = rlen;
-		rreq.file = job->ref_file ? job->ref_file : spec->reference;
-		rreq.entry = spec->reference_entry ? spec->reference_entry : spec->entry;
-		rreq.headers = job->ref_headers;
-		rreq.nheaders = job->ref_nheaders;
-		err = rung_compile(rc, &rreq);
-		if (err) {
-			if (err != RUNG_ECOMPILE && err != RUNG_EINVAL)
-				return err;
-			set_step(out, RUNG_STEP_COMPILE, RUNG_S_OK, NULL);
-			set_step(out, RUNG_STEP_RUN, RUNG_S_FAILED, "reference failed to compile: %s",
-				 rc->error[0] ? rc->error : rung_error_last());
-			out->steps[RUNG_STEP_RUN].cause = RUNG_CAUSE_REFERENCE;
-			return 1;
-		}
-		out->compile.reference = rc->kinfo;
-	}
-	set_step(out, RUNG_STEP_COMPILE, RUNG_S_OK, NULL);
-	progress(cb, ud, RUNG_STEP_COMPILE, 1, "ok");
-	return 0;
 }
 
 /* Moves what the worker measured into out (which holds the compile rung). */
@@ -682,6 +568,7 @@ static int exchange(rung_worker *w, json_t *hdr, const rung_blob *blobs, int nbl
 			int64_t printed = w->cap.printed_since;
 			double waited = (double)(rung_now_ms() - since) / 1000.0;
 			worker_reap(w, true, 0);
+			w->deadline_hit = true;
 			if (printed > 0) { /* output kept it alive for a while, never for ever */
 				char b[32];
 				rung_fmt_bytes(b, sizeof(b), printed);
@@ -824,7 +711,9 @@ static int eval_gpu(rung_result *out, rung_worker *w, const rung_job *job, const
 	}
 	plan->budget_s = job->budget_s > 0 ? job->budget_s : 2.0;
 	plan->flags = job->flags;
-	if (job->flags & RUNG_JOB_SANITIZE)
+	if ((job->flags & RUNG_JOB_SANITIZE) && (job->flags & RUNG_JOB_SANITIZE_BENCH))
+		rung_plan_sanitize_bench(plan);
+	else if (job->flags & RUNG_JOB_SANITIZE)
 		rung_plan_sanitize(plan);
 
 	json_t *hdr = rung_plan_to_json(plan);
@@ -899,45 +788,4 @@ int rung_evaluate_gpu(rung_result *out, rung_worker *w, const rung_job *job, con
 	free(ref_owned);
 	rung_timing_flush("parent");
 	return rc;
-}
-
-int rung_evaluate(rung_result *out, rung_worker *w, const rung_job *job, rung_progress_fn cb, void *ud)
-{
-	rung_result_init(out);
-	if (!job || !job->spec || !job->kernel_src)
-		return rung_error_set(RUNG_EINVAL, "rung_evaluate: job, spec and kernel source are required");
-	const rung_spec *spec = job->spec;
-	snprintf(out->rev, sizeof(out->rev), "%s", job->rev ? job->rev : "");
-	snprintf(out->label, sizeof(out->label), "%s", job->label ? job->label : "");
-	out->base_seed = job->seed_set ? job->seed : rung_seed_fresh();
-	out->created = (int64_t)time(NULL);
-	out->run_dims = spec->dims;
-	bool gpu = !(job->flags & RUNG_JOB_COMPILE_ONLY);
-
-	/* Target arch: the spec's, else the device's own, else sm_90. */
-	const char *arch = spec->arch;
-	char dev_arch[16] = "";
-	if (gpu && w && !arch && rung__worker_start(w) == 0 && w->env.arch[0])
-		snprintf(dev_arch, sizeof(dev_arch), "%s", w->env.arch);
-	if (!arch)
-		arch = dev_arch[0] ? dev_arch : "sm_90";
-
-	rung_compiled kc, rc;
-	memset(&kc, 0, sizeof(kc));
-	memset(&rc, 0, sizeof(rc));
-	char *ref_owned = NULL;
-	int ret = 0;
-	double t0 = rung_now_s();
-	int c = rung__compile_pair(out, &kc, &rc, job, arch, cb, ud, &ref_owned);
-	t0 = rung_timing_lap("compile (NVRTC, kernel + reference)", t0);
-	if (c < 0)
-		ret = c;
-	else if (c == 0 && gpu)
-		ret = eval_gpu(out, w, job, &kc, &rc, job->ref_src ? job->ref_src : ref_owned, cb, ud);
-	(void)t0;
-	rung_timing_flush("parent");
-	free(ref_owned);
-	rung_compiled_clear(&kc);
-	rung_compiled_clear(&rc);
-	return ret;
 }

@@ -4,7 +4,8 @@
  * deadline (SIGKILL). Protocol: gpu/protocol.h and docs/ARCHITECTURE.md.
  *
  * Evaluation is split so that compiles (CPU, NVRTC, in the parent) can overlap
- * the GPU work of the previous version: rung_job_prepare() then rung_worker_run(). */
+ * the GPU work of the previous version: the caller compiles (app/evaluate.h,
+ * rung_eval_compile), then rung_evaluate_gpu() runs the GPU rungs here. */
 #ifndef RUNG_GPU_WORKER_H
 #define RUNG_GPU_WORKER_H
 
@@ -37,6 +38,12 @@ enum {
 	/* With RUNG_JOB_PROFILE: warp stall reasons per PC from CUPTI PC
 	 * sampling (result.aux "stall"; gpu/worker/sass.c). */
 	RUNG_JOB_STALLS = 1 << 7,
+	/* With RUNG_JOB_SANITIZE: the plan cut to the benchmark shape instead,
+	 * one seed, normal inputs only (rung_plan_sanitize_bench): the sanitize
+	 * rung's run at the benchmark shape (docs/CHECKS.md). The worker then
+	 * launches the candidate once: no reference, no comparison, no
+	 * determinism run (the sanitizer's report is the verdict). */
+	RUNG_JOB_SANITIZE_BENCH = 1 << 8,
 };
 
 /* One version to evaluate. Strings are borrowed. */
@@ -106,19 +113,12 @@ int rung_worker_env(rung_env *out, rung_worker *w);
  * worker reads the hello. Errors are reported then, not here. */
 void rung_worker_prestart(rung_worker *w);
 
-/* Compile + run + check + bench one version into *out (out initialised here).
- * Always fills a verdict: faults become FAILED/SKIPPED steps, not errors.
- * Returns negative only for rung's own failures (out of memory, bad arguments).
- * Not the evaluation users get (app/evaluate.h rung_app_evaluate is): only
- * tests/gpu_faults.c still calls it, because its block_2048 case asserts a
- * run-rung verdict for a broken launch line, which the one evaluation gives as
- * a refused task (exit 3) or a failed compile rung of a version. */
-int rung_evaluate(rung_result *out, rung_worker *w, const rung_job *job, rung_progress_fn cb, void *ud);
-
 /* The GPU rungs only (run, check, bench) for a version the caller has already
- * compiled (kernel, and ref when the spec has a reference): *out must be
- * initialised and hold the compile rung; its base_seed is used when set (else
- * job's seed, else a fresh one). Same verdict rules as rung_evaluate. */
+ * compiled (kernel, and ref when the spec has a reference; app/evaluate.h is
+ * the one caller that compiles): *out must be initialised and hold the compile
+ * rung; its base_seed is used when set (else job's seed, else a fresh one).
+ * Always fills a verdict: faults become FAILED/SKIPPED steps, not errors;
+ * negative only for rung's own failures (out of memory, bad arguments). */
 int rung_evaluate_gpu(rung_result *out, rung_worker *w, const rung_job *job, const rung_compiled *kernel,
 		      const rung_compiled *ref, rung_progress_fn cb, void *ud);
 

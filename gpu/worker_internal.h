@@ -24,6 +24,7 @@ struct rung_worker {
 	bool hello_pending;     /* spawned by rung_worker_prestart, hello not read yet */
 	bool nodev;             /* hello said there is no usable device (cached) */
 	char nodev_reason[512];
+	bool deadline_hit;      /* a job's deadline passed and the worker was killed (the sanitize rung's cost limit) */
 	bool have_env;
 	rung_env env;
 	rung_capture cap; /* the worker's stdout and stderr (gpu/capture.h) */
@@ -58,12 +59,6 @@ typedef struct {
 int rung__worker_exchange(rung_worker *w, json_t *hdr, const rung_blob *blobs, int nblobs, double deadline_s,
 			  rung_progress_fn cb, void *ud, rung_exchange *ex);
 void rung__exchange_clear(rung_exchange *ex);
-
-/* Compiles candidate and reference into kc/rc and fills out's compile rung.
- * Returns 0 when both compiled, 1 when a verdict was set (compile FAILED, or
- * reference failure on the run rung), negative on rung's own errors. */
-int rung__compile_pair(rung_result *out, rung_compiled *kc, rung_compiled *rc, const rung_job *job, const char *arch,
-		       rung_progress_fn cb, void *ud, char **ref_src_owned);
 
 /* Inactivity deadline: job->deadline_s, else $RUNG_DEADLINE, else 10 s. */
 double rung__deadline_s(const rung_job *job);

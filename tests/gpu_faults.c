@@ -1,7 +1,9 @@
-/* The fault suite (tests/faults/, see its README.md) through rung_evaluate in ONE
- * parent: every fault gives its exact verdict, the worker survives or is restarted
- * (illegal address, deadline, failing reference), and a good kernel passes after
- * each of those. Exit 77 (skipped) without a CUDA driver or device. */
+/* The fault suite (tests/faults/, see its README.md) through the check service
+ * (app/check.h, the one `rung check` and the MCP server call) with ONE warm
+ * evaluator, as rung mcp keeps it: every fault gives its exact verdict, the
+ * worker survives or is restarted (illegal address, deadline, failing
+ * reference), and a good kernel passes after each of those. Exit 77 (skipped)
+ * without a CUDA driver or device. */
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,32 +12,40 @@
 #include "core/spec.h"
 #include "gpu/protocol.h"
 #include "gpu/worker.h"
+#include "app/check.h"
 #include "harness.h"
 
 static rung_worker *W;
+static rung_evaluator EV; /* the warm evaluator over W */
 
-/* Evaluates tests/faults/<name> (or a path) into r. */
-static int eval_at(rung_result *r, const char *dir, const char *kernel, double deadline_s, double budget_s)
+/* Checks the kernel file of tests/faults/<name> (or of a task dir) into *c. */
+static int check_at(rung_check_result *c, const char *dir, const char *kernel, double deadline_s, double budget_s)
 {
-	rung_spec *spec = NULL;
-	int rc = rung_spec_load(&spec, dir);
-	if (rc) {
-		fprintf(stderr, "%s: %s\n", dir, rung_error_last());
-		rung_result_init(r);
-		return rc;
-	}
 	char path[1024];
 	snprintf(path, sizeof(path), "%s/%s", dir, kernel);
-	char *src = t_slurp(path, NULL);
-	rung_job job = {.spec = spec, .kernel_src = src, .kernel_file = kernel, .ref_file = spec->reference,
-			.seed = 20261129, .seed_set = true, .budget_s = budget_s, .deadline_s = deadline_s,
-			.label = dir};
+	rung_check_request req = {.target = path, .seed = 20261129, .seed_set = true, .budget_s = budget_s,
+				  .deadline_s = deadline_s, .warm = &EV};
 	int64_t t0 = rung_now_ms();
-	rc = rung_evaluate(r, W, &job, NULL, NULL);
+	int rc = rung_check(c, &req);
 	printf("     %-16s %5lld ms  %s: %s\n", strrchr(dir, '/') + 1, (long long)(rung_now_ms() - t0),
-	       rung_status_name(rung_result_status(r)), rung_result_reason(r));
-	free(src);
-	rung_spec_free(spec);
+	       c->loaded ? rung_status_name(rung_result_status(&c->r)) : "refused",
+	       c->loaded ? rung_result_reason(&c->r) : c->error);
+	return rc;
+}
+
+/* The verdict of a check that ran (r taken over from it). */
+static int eval_at(rung_result *r, const char *dir, const char *kernel, double deadline_s, double budget_s)
+{
+	rung_check_result *c = calloc(1, sizeof(*c));
+	if (!c)
+		return RUNG_ENOMEM;
+	int rc = check_at(c, dir, kernel, deadline_s, budget_s);
+	if (rc && !c->loaded)
+		fprintf(stderr, "%s: %s\n", dir, c->error);
+	*r = c->r; /* moved */
+	rung_result_init(&c->r);
+	rung_check_result_clear(c);
+	free(c);
 	return rc;
 }
 
@@ -101,9 +111,23 @@ static void test_compile_error(void)
 
 static void test_missing_entry(void) { expect("missing_entry", RUNG_STEP_COMPILE, RUNG_S_FAILED, "vadd_nothere"); }
 
+/* The one evaluation judges a launch line when the task loads (a path target
+ * is refused, exit 3; a version from git gets a FAILED compile rung), never
+ * at the run rung as the removed test-only path did: the same message. */
 static void test_block_2048(void)
 {
-	expect("block_2048", RUNG_STEP_RUN, RUNG_S_FAILED, "2048 threads per block exceeds the CUDA limit of 1024");
+	char dir[1024];
+	snprintf(dir, sizeof(dir), "%s/faults/block_2048", RUNG_TEST_DIR);
+	rung_check_result *c = calloc(1, sizeof(*c));
+	CHECK(c != NULL);
+	if (!c)
+		return;
+	CHECK_INT(check_at(c, dir, "kernel.cu", 0, 0.3), RUNG_ESPEC);
+	CHECK(!c->loaded);
+	CHECK_CONTAINS(c->error, "2048 threads per block exceeds the CUDA limit of 1024");
+	CHECK_CONTAINS(c->error, "kernel.cu:1:");
+	rung_check_result_clear(c);
+	free(c);
 }
 
 static void test_launch_bounds(void)
@@ -224,6 +248,7 @@ int main(void)
 	int rc = t_gpu_open(&W, &env);
 	if (rc)
 		return rc;
+	EV.w = W;
 	T_RUN(test_good_first);
 	T_RUN(test_compile_error);
 	T_RUN(test_missing_entry);

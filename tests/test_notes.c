@@ -458,6 +458,36 @@ static void test_answer_history(void)
 		CHECK_INT(n.directives[1].nanswers, 2);
 	}
 	rung_note_clear(&n);
+	/* the person's reopen: open again, every answer kept, the reopen standing;
+	 * the same reopen again writes nothing; an agent's answer after it stands */
+	CHECK_INT(rung_note_answer(r, "HEAD", id, RUNG_ANSWER_REOPENED, NULL, "person: go ahead", t + 420), 0);
+	CHECK_INT(rung_note_answer(r, "HEAD", id, RUNG_ANSWER_REOPENED, NULL, "person: go ahead", t + 480), 0);
+	CHECK_INT(rung_note_read(&n, r, "HEAD"), 0);
+	if (n.ndirectives == 2) {
+		const rung_directive *d = &n.directives[0];
+		CHECK_INT(rung_directive_status(d), RUNG_DSTATUS_OPEN);
+		CHECK(rung_directive_open(d));
+		CHECK_INT(d->nanswers, 3);
+		CHECK_INT(rung_directive_standing(d), 2);
+		CHECK_INT(d->answer, RUNG_ANSWER_REOPENED);
+		CHECK_STR(d->answer_text, "person: go ahead");
+	}
+	rung_note_clear(&n);
+	CHECK_INT(rung_note_answer(r, "HEAD", id, RUNG_ANSWER_DONE, NULL, "agent: done", t + 540), 0);
+	CHECK_INT(rung_note_read(&n, r, "HEAD"), 0);
+	if (n.ndirectives == 2) {
+		CHECK_INT(rung_directive_status(&n.directives[0]), RUNG_DSTATUS_DONE);
+		CHECK_INT(rung_directive_standing(&n.directives[0]), 3);
+	}
+	rung_note_clear(&n);
+	/* reopening an open directive is refused */
+	CHECK_INT(rung_note_add(r, "HEAD", RUNG_NOTE_NONE, "still open", t + 600), 0);
+	CHECK_INT(rung_note_read(&n, r, "HEAD"), 0);
+	char id3[9];
+	rung_directive_id(id3, &n, 2);
+	rung_note_clear(&n);
+	CHECK_INT(rung_note_answer(r, "HEAD", id3, RUNG_ANSWER_REOPENED, NULL, "x", t + 660), RUNG_EUSAGE);
+	rung_error_clear();
 	rung_repo_free(r);
 	git_repository_free(g);
 }

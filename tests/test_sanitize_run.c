@@ -239,6 +239,8 @@ static void t_rung_with_fakes(void)
 {
 	const char *cs = fake_sanitizer();
 	const char *wk = fake_worker();
+	/* one run per tool at the check shape here (t_bench_shape: the second one) */
+	setenv("RUNG_SANITIZE_BENCH_LIMIT", "0", 1);
 	setenv("RUNG_COMPUTE_SANITIZER", cs, 1);
 	setenv("RUNG_WORKER_EXE", wk, 1);
 	setenv("TMPDIR", dir, 1);
@@ -363,6 +365,97 @@ static void t_rung_with_fakes(void)
 	vers_close(&v);
 }
 
+static int count_runs(const char *argv_path)
+{
+	char *args = t_slurp(argv_path, NULL);
+	int n = 0;
+	for (const char *p = args; p && (p = strstr(p, "\n---\n")); p += 5)
+		n++;
+	free(args);
+	return n;
+}
+
+/* The second run of each tool, at the benchmark shape (#25 item 2): its job
+ * is the benchmark shape only, one seed, normal inputs; its cost is recorded
+ * per tool, and it is left out where the verdict is FAILED already or the
+ * limit is 0. */
+static void t_bench_shape(void)
+{
+	const char *cs = fake_sanitizer();
+	const char *wk = fake_worker();
+	setenv("RUNG_COMPUTE_SANITIZER", cs, 1);
+	setenv("RUNG_WORKER_EXE", wk, 1);
+	setenv("TMPDIR", dir, 1);
+	unsetenv("RUNG_SANITIZE_BENCH_LIMIT");
+	CHECK(rung_sanitize_bench_limit_s() == RUNG_SANITIZE_BENCH_LIMIT_S);
+	char argv_path[600];
+	snprintf(argv_path, sizeof(argv_path), "%s/argv.txt", dir);
+	unlink(argv_path);
+	fixture_as("racecheck_clean.txt", "racecheck");
+	fixture_as("memcheck_oob.txt", "memcheck");
+	vers v;
+	CHECK_INT(vers_open(&v), 0);
+	CHECK_INT(rung_sanitize_version(&v.r, &v.job, &v.kc, &v.rc, RUNG_SAN_BIT(RUNG_SAN_RACECHECK), NULL, NULL), 0);
+	const rung_step *st = &v.r.steps[RUNG_STEP_SANITIZE];
+	CHECK_INT(st->status, RUNG_S_OK);
+	CHECK_INT(count_runs(argv_path), 2);
+	CHECK_INT(v.r.sanitize_bench[RUNG_SAN_RACECHECK], RUNG_SANB_COVERED);
+	CHECK(v.r.sanitize_ms[RUNG_SAN_RACECHECK] > 0 && v.r.sanitize_bench_ms[RUNG_SAN_RACECHECK] > 0);
+	CHECK(v.r.sanitize_bench_limit_s == RUNG_SANITIZE_BENCH_LIMIT_S);
+	CHECK(v.r.sanitize_ms[RUNG_SAN_MEMCHECK] == 0);
+	/* the last job: the benchmark shape (N=4096), one seed, normal only */
+	char jpath[600];
+	snprintf(jpath, sizeof(jpath), "%s/job.json", dir);
+	char *text = t_slurp(jpath, NULL);
+	json_t *j = text ? json_loads(text, 0, NULL) : NULL;
+	rung_plan *plan = malloc(sizeof(*plan));
+	CHECK_INT(rung_plan_from_json(plan, j), 0);
+	CHECK_INT(plan->nshapes, 1);
+	CHECK_INT(plan->shapes[0].numel[2], 4096);
+	CHECK_INT(plan->nseeds, 1);
+	CHECK_INT(plan->ndists, 1);
+	CHECK(plan->flags & RUNG_JOB_SANITIZE);
+	CHECK(plan->flags & RUNG_JOB_SANITIZE_BENCH);
+	CHECK(plan->flags & RUNG_JOB_NO_BENCH);
+	free(plan);
+	json_decref(j);
+	free(text);
+	/* the record keeps it: through the result JSON and back */
+	char *rj = rung_result_to_json(&v.r);
+	rung_result back;
+	rung_result_init(&back);
+	CHECK(rj != NULL);
+	CHECK_INT(rung_result_from_json(&back, rj ? rj : "{}"), 0);
+	CHECK_INT(back.sanitize_bench[RUNG_SAN_RACECHECK], RUNG_SANB_COVERED);
+	CHECK(back.sanitize_bench_ms[RUNG_SAN_RACECHECK] > 0);
+	CHECK(back.sanitize_bench_limit_s == RUNG_SANITIZE_BENCH_LIMIT_S);
+	rung_result_clear(&back);
+	free(rj);
+
+	/* a finding at the check shape: FAILED already, no second run */
+	unlink(argv_path);
+	v.r.steps[RUNG_STEP_SANITIZE].status = RUNG_S_NONE;
+	CHECK_INT(rung_sanitize_version(&v.r, &v.job, &v.kc, &v.rc, RUNG_SAN_BIT(RUNG_SAN_MEMCHECK), NULL, NULL), 0);
+	CHECK_INT(st->status, RUNG_S_FAILED);
+	CHECK_INT(count_runs(argv_path), 1);
+	CHECK_INT(v.r.sanitize_bench[RUNG_SAN_MEMCHECK], RUNG_SANB_NOT_NEEDED);
+
+	/* limit 0: not run there, and recorded so */
+	unlink(argv_path);
+	setenv("RUNG_SANITIZE_BENCH_LIMIT", "0", 1);
+	v.r.steps[RUNG_STEP_SANITIZE].status = RUNG_S_NONE;
+	CHECK_INT(rung_sanitize_version(&v.r, &v.job, &v.kc, &v.rc, RUNG_SAN_BIT(RUNG_SAN_RACECHECK), NULL, NULL), 0);
+	CHECK_INT(st->status, RUNG_S_OK);
+	CHECK_INT(count_runs(argv_path), 1);
+	CHECK_INT(v.r.sanitize_bench[RUNG_SAN_RACECHECK], RUNG_SANB_OFF);
+	setenv("RUNG_SANITIZE_BENCH_LIMIT", "junk", 1);
+	CHECK(rung_sanitize_bench_limit_s() == RUNG_SANITIZE_BENCH_LIMIT_S);
+	unsetenv("RUNG_SANITIZE_BENCH_LIMIT");
+	unsetenv("RUNG_WORKER_EXE");
+	unsetenv("RUNG_COMPUTE_SANITIZER");
+	vers_close(&v);
+}
+
 /* A worker that hangs under the wrapper: the deadline kill takes the whole
  * process group, the worker included, and the rung says the run stopped. */
 static void t_deadline_kills_the_group(void)
@@ -425,6 +518,7 @@ int main(void)
 	T_RUN(t_argv);
 	T_RUN(t_plan_smallest);
 	T_RUN(t_rung_with_fakes);
+	T_RUN(t_bench_shape);
 	T_RUN(t_deadline_kills_the_group);
 	char cmd[700];
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);

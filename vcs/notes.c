@@ -33,7 +33,7 @@ int rung_note_verdict_parse(rung_note_verdict *out, const char *s)
 	return rung_error_set(RUNG_EINVAL, "unknown verdict '%s' (keep, reject, baseline or best)", s);
 }
 
-static const char *const answer_names[] = {"", "done", "declined", "closed"};
+static const char *const answer_names[] = {"", "done", "declined", "closed", "reopened"};
 
 const char *rung_answer_name(rung_answer_kind k)
 {
@@ -48,7 +48,12 @@ int rung_answer_parse(rung_answer_kind *out, const char *s)
 			return 0;
 		}
 	}
-	return rung_error_set(RUNG_EINVAL, "unknown answer '%s' (done, declined or closed)", s);
+	return rung_error_set(RUNG_EINVAL, "unknown answer '%s' (done, declined, closed or reopened)", s);
+}
+
+bool rung_answer_by_person(rung_answer_kind k)
+{
+	return k == RUNG_ANSWER_CLOSED || k == RUNG_ANSWER_REOPENED;
 }
 
 rung_dstatus rung_directive_status(const rung_directive *d)
@@ -190,8 +195,8 @@ static int parse_directive(rung_note *n, const char *line)
 int rung_directive_standing(const rung_directive *d)
 {
 	for (int i = d->nanswers - 1; i >= 0; i--)
-		if (d->answers[i].kind == RUNG_ANSWER_CLOSED)
-			return i;
+		if (rung_answer_by_person(d->answers[i].kind)) /* the person's last word */
+			return d->answers[i].kind == RUNG_ANSWER_CLOSED ? i : d->nanswers - 1;
 	return d->nanswers - 1;
 }
 
@@ -690,12 +695,16 @@ static int edit_answer(rung_note *n, bool exists, const git_signature *sig, void
 		if (last && last->kind == a->kind && !strcmp(last->text ? last->text : "", why) &&
 		    !strcmp(last->version, a->version ? a->version : ""))
 			return NOTE_KEEP;
+		if (a->kind == RUNG_ANSWER_REOPENED && rung_directive_status(d) == RUNG_DSTATUS_OPEN)
+			return rung_error_set(RUNG_EUSAGE, "directive %s is open: there is nothing to reopen", a->id);
 		if (!d->nanswers && d->answer != RUNG_ANSWER_NONE &&
 		    push_answer(d, d->answer, d->answer_time, d->answer_author, d->answer_version, d->answer_text) < 0)
 			return rung_error_set(RUNG_ENOMEM, "out of memory");
-		d->done = true;
 		if (push_answer(d, a->kind, a->time, sig->name && *sig->name ? sig->name : "rung", a->version, a->reason) < 0)
 			return rung_error_set(RUNG_ENOMEM, "out of memory");
+		/* closed ("x ") unless the standing answer is the person's reopen; an
+		 * agent's answer after the person's close leaves it closed */
+		d->done = d->answer != RUNG_ANSWER_REOPENED;
 		return NOTE_WRITE;
 	}
 	return rung_error_set(RUNG_ENOTFOUND, "%s: no directive %s in its note", a->rev, a->id);
@@ -709,7 +718,7 @@ int rung_note_answer(rung_repo *r, const char *rev, const char *id, rung_answer_
 	if (e < 0)
 		return e;
 	if (kind == RUNG_ANSWER_NONE)
-		return rung_error_set(RUNG_EINVAL, "an answer is done, declined or closed");
+		return rung_error_set(RUNG_EINVAL, "an answer is done, declined, closed or reopened");
 	if (version && *version && (strspn(version, "0123456789abcdef") != strlen(version) || strlen(version) > 40))
 		return rung_error_set(RUNG_EINVAL, "%s: the answering version must be a commit id", version);
 	char *flat = NULL;

@@ -59,9 +59,13 @@ typedef enum {
 	RUNG_ANSWER_DONE,     /* the agent did it */
 	RUNG_ANSWER_DECLINED, /* the agent declined it, with its reason */
 	RUNG_ANSWER_CLOSED,   /* the person closed it */
+	RUNG_ANSWER_REOPENED, /* the person reopened it (after a close or an answer): open again */
 } rung_answer_kind;
-const char *rung_answer_name(rung_answer_kind k); /* "done", "declined", "closed"; "" for NONE */
+/* "done", "declined", "closed", "reopened"; "" for NONE */
+const char *rung_answer_name(rung_answer_kind k);
 int rung_answer_parse(rung_answer_kind *out, const char *s); /* RUNG_EINVAL if unknown */
+/* Whether an answer of this kind is the person's (closed, reopened), not the agent's. */
+bool rung_answer_by_person(rung_answer_kind k);
 
 /* One answer line ("  > KIND DATE [VERSION] AUTHOR: reason"). */
 typedef struct {
@@ -91,9 +95,11 @@ typedef struct {
 	char answer_version[41]; /* the commit that answered it ("" not said) */
 	char *answer_text;       /* the reason (owned, may be NULL) */
 	/* Every answer line, oldest first (docs/CLI.md, "Directive status"): the
-	 * one above is the standing answer, the person's last close where there is
-	 * one (an agent's later answer is kept beside it, never in its place),
-	 * else the last answer. Owned; nanswers 0 for a directive never answered. */
+	 * one above is the standing answer, the person's last close where that is
+	 * the person's last word (an agent's later answer is kept beside it, never
+	 * in its place), else the last answer; after the person's reopen with no
+	 * later answer it is the reopen itself, and the directive is open.
+	 * Owned; nanswers 0 for a directive never answered. */
 	rung_answer_rec *answers;
 	int nanswers;
 } rung_directive;
@@ -102,8 +108,8 @@ typedef struct {
  * line reads as done: `rung note --done` and older notes). */
 typedef enum { RUNG_DSTATUS_OPEN = 0, RUNG_DSTATUS_DONE, RUNG_DSTATUS_DECLINED, RUNG_DSTATUS_CLOSED } rung_dstatus;
 rung_dstatus rung_directive_status(const rung_directive *d);
-/* The index in d->answers of the standing answer (the last close, else the
- * last answer); -1 when there is no history. */
+/* The index in d->answers of the standing answer (the person's last answer
+ * when it is a close, else the last answer); -1 when there is no history. */
 int rung_directive_standing(const rung_directive *d);
 const char *rung_dstatus_name(rung_dstatus s); /* "open", "done", "declined", "closed" */
 
@@ -143,10 +149,12 @@ int rung_note_add_entry(rung_repo *r, const char *rev, rung_note_verdict verdict
 /* Whether entry d is a directive that is still open (not done, not a remark). */
 bool rung_directive_open(const rung_directive *d);
 
-/* Answers the directive `id` (rung_directive_id) of REV's note: closes it and
- * writes its answer line (kind, now, the signature's name, the answering
- * version `version` (may be NULL or ""), the reason (may be NULL)).
- * RUNG_ENOTFOUND: no such directive on REV; RUNG_EINVAL: id names a remark. */
+/* Answers the directive `id` (rung_directive_id) of REV's note: closes it
+ * (RUNG_ANSWER_REOPENED: opens it again) and writes its answer line (kind,
+ * now, the signature's name, the answering version `version` (may be NULL or
+ * ""), the reason (may be NULL)). The same answer as the last one writes
+ * nothing. RUNG_ENOTFOUND: no such directive on REV; RUNG_EINVAL: id names a
+ * remark; RUNG_EUSAGE: a reopen of a directive that is open. */
 int rung_note_answer(rung_repo *r, const char *rev, const char *id, rung_answer_kind kind, const char *version,
 		     const char *reason, int64_t now);
 

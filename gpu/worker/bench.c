@@ -22,8 +22,10 @@
  *    cross-check (event_median), and the fallback when CUPTI is absent;
  *  - samples in batches; the SM clock (NVML) is read while each batch runs and a
  *    batch under 75% of the max clock is dropped and counted;
- *  - adaptive stop: at least 10 samples, then stop when the relative standard
- *    error of the median is <= 0.5% or the budget is spent;
+ *  - adaptive stop: at least 10 samples (5 for a kernel of LONG_MS or more,
+ *    whose samples are each a 5 ms+ window: #31, the one-shot verdict), then
+ *    stop when the relative standard error of the median is <= 0.5% or the
+ *    budget is spent;
  *  - the other processes on the device (NVML) are listed before and after the
  *    timed loop into bench.shared: a timing taken beside them is marked. */
 #include <fcntl.h>
@@ -53,6 +55,8 @@
 #include "gpu/worker/verify.h"
 
 #define MIN_SAMPLES 10
+#define MIN_SAMPLES_LONG 5
+#define LONG_MS 5.0 /* a kernel this long: 1 warm-up launch, MIN_SAMPLES_LONG */
 #define MAX_SAMPLES 5000
 #define MAX_BATCH 16
 #define RSE_TARGET 0.005
@@ -782,7 +786,7 @@ void rung__wbench(rung_wjob *j)
 		rung_cu.cuEventElapsedTime(&ms, e[E_START], e[E_END]);
 		est_ms = ms;
 		double el = rung_now_s() - t0;
-		if (w + 1 >= min_warm && (el >= warm_s || el >= p->budget_s / 10))
+		if (w + 1 >= min_warm && (el >= warm_s || el >= p->budget_s / 10 || est_ms >= LONG_MS))
 			break;
 		rung__wprogress(c, RUNG_STEP_BENCH, 0, "warm-up %d", w + 1);
 	}
@@ -805,7 +809,8 @@ void rung__wbench(rung_wjob *j)
 		batch = MAX_BATCH;
 	double start = rung_now_s(), last_progress = 0, hard = p->budget_s * 5 + 10;
 	double rse = NAN;
-	int next_check = MIN_SAMPLES, timed = 0;
+	const int min_n = est_ms >= LONG_MS ? MIN_SAMPLES_LONG : MIN_SAMPLES;
+	int next_check = min_n, timed = 0;
 	if (use_cupti) {
 		rung_cupti_mark(); /* drop the warm-up's records, and any earlier kernel's delivered late */
 	}
@@ -814,8 +819,8 @@ void rung__wbench(rung_wjob *j)
 		rung_nvml_others(&b->shared);
 	while (n < MAX_SAMPLES) {
 		int m = batch;
-		if (n < MIN_SAMPLES && n + m > MIN_SAMPLES)
-			m = MIN_SAMPLES - n; /* land on the first check, not past it */
+		if (n < min_n && n + m > min_n)
+			m = min_n - n; /* land on the first check, not past it */
 		if (n + m > MAX_SAMPLES)
 			m = MAX_SAMPLES - n;
 		int xs[MAX_BATCH];
@@ -899,7 +904,7 @@ void rung__wbench(rung_wjob *j)
 		/* Under 75% of the max SM clock: drop the batch, unless the budget is gone
 		 * with too few samples (then keep them; `dropped` still tells). */
 		bool slow = clk > 0 && c->max_clock_mhz > 0 && clk < 0.75 * c->max_clock_mhz &&
-			    !(el >= p->budget_s && n < MIN_SAMPLES);
+			    !(el >= p->budget_s && n < min_n);
 		if (slow) {
 			dropped += m;
 		} else {
@@ -910,7 +915,7 @@ void rung__wbench(rung_wjob *j)
 			if (clk > 0)
 				clocks[nclk++] = clk;
 		}
-		if (n >= MIN_SAMPLES && (n >= next_check || el >= p->budget_s)) {
+		if (n >= min_n && (n >= next_check || el >= p->budget_s)) {
 			/* The bootstrap costs O(n log n): re-check as n grows by 10%. */
 			rse = rung_rse_median(samples, n, 200, 0x5eed);
 			next_check = n + n / 10 + 1;

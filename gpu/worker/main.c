@@ -3,6 +3,7 @@
  * exits after a sticky error (the context is poisoned until the process ends)
  * so the parent restarts it. */
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +30,30 @@ static int attr(rung_wctx *c, CUdevice_attribute a)
 	return v;
 }
 
+/* NVML's init is independent of the CUDA driver: it runs on a thread of its
+ * own while the primary context is made (#31, the one-shot verdict). */
+typedef struct {
+	char uuid[64];
+	bool ok;
+	int max_clock_mhz;
+	double power_limit_w;
+	char driver[64];
+} nvml_probe;
+
+static void *nvml_probe_run(void *arg)
+{
+	nvml_probe *p = arg;
+	if (rung_nvml_open(p->uuid) == 0) {
+		p->ok = true;
+		p->max_clock_mhz = rung_nvml_max_sm_clock_mhz();
+		p->power_limit_w = rung_nvml_power_limit_w();
+		const char *dv = rung_nvml_driver_version();
+		if (dv)
+			snprintf(p->driver, sizeof(p->driver), "%s", dv);
+	}
+	return NULL;
+}
+
 /* Driver, device 0 (CUDA_VISIBLE_DEVICES selects), primary context, stream, env. */
 
 
@@ -41,19 +66,14 @@ static int device_open(rung_wctx *c)
 	rung_timing_rss("libcuda loaded, cuInit");
 	CUresult r;
 	char d[256];
-	if ((r = rung_cu.cuDeviceGet(&c->dev, 0)) != CUDA_SUCCESS ||
-	    (r = rung_cu.cuDevicePrimaryCtxRetain(&c->ctx, c->dev)) != CUDA_SUCCESS ||
-	    (r = rung_cu.cuCtxSetCurrent(c->ctx)) != CUDA_SUCCESS ||
-	    (r = rung__stream_create(&c->stream, CU_STREAM_DEFAULT, true)) != CUDA_SUCCESS) {
-		rung_cu_describe(d, sizeof(d), r);
-		return rung_error_set(RUNG_ENODEV, "CUDA device 0 unusable: %s", d);
-	}
-	rung_timing_rss("primary context, stream");
 	rung_env *e = &c->env;
 	memset(e, 0, sizeof(*e));
 	e->power_limit_w = NAN;
-	rung_cu.cuDeviceGetName(e->gpu, sizeof(e->gpu), c->dev);
-	if (rung_cu.cuDeviceGetUuid) {
+	if ((r = rung_cu.cuDeviceGet(&c->dev, 0)) != CUDA_SUCCESS) {
+		rung_cu_describe(d, sizeof(d), r);
+		return rung_error_set(RUNG_ENODEV, "CUDA device 0 unusable: %s", d);
+	}
+	if (rung_cu.cuDeviceGetUuid) { /* no context needed: NVML finds the device by it */
 		CUuuid u;
 		if (rung_cu.cuDeviceGetUuid(&u, c->dev) == CUDA_SUCCESS) {
 			const unsigned char *b = (const unsigned char *)u.bytes;
@@ -62,6 +82,24 @@ static int device_open(rung_wctx *c)
 				 b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]);
 		}
 	}
+	nvml_probe nv;
+	memset(&nv, 0, sizeof(nv));
+	nv.power_limit_w = NAN;
+	rung__sfmt(nv.uuid, sizeof(nv.uuid), "%s", e->uuid);
+	pthread_t nvt;
+	bool nv_thread = pthread_create(&nvt, NULL, nvml_probe_run, &nv) == 0;
+	if (!nv_thread)
+		nvml_probe_run(&nv);
+	if ((r = rung_cu.cuDevicePrimaryCtxRetain(&c->ctx, c->dev)) != CUDA_SUCCESS ||
+	    (r = rung_cu.cuCtxSetCurrent(c->ctx)) != CUDA_SUCCESS ||
+	    (r = rung__stream_create(&c->stream, CU_STREAM_DEFAULT, true)) != CUDA_SUCCESS) {
+		if (nv_thread)
+			pthread_join(nvt, NULL);
+		rung_cu_describe(d, sizeof(d), r);
+		return rung_error_set(RUNG_ENODEV, "CUDA device 0 unusable: %s", d);
+	}
+	rung_timing_rss("primary context, stream");
+	rung_cu.cuDeviceGetName(e->gpu, sizeof(e->gpu), c->dev);
 	int ver = 0;
 	rung_cu.cuDriverGetVersion(&ver);
 	rung__sfmt(e->cuda, sizeof(e->cuda), "%d.%d", ver / 1000, (ver % 1000) / 10);
@@ -98,17 +136,17 @@ static int device_open(rung_wctx *c)
 	gethostname(e->host, sizeof(e->host) - 1);
 
 	c->max_clock_mhz = e->sm_clock_mhz;
-	if (rung_nvml_open(e->uuid) == 0) {
+	if (nv_thread)
+		pthread_join(nvt, NULL);
+	if (nv.ok) {
 		c->nvml = true;
-		int mx = rung_nvml_max_sm_clock_mhz();
-		if (mx > 0)
-			c->max_clock_mhz = e->sm_clock_mhz = mx;
-		e->power_limit_w = rung_nvml_power_limit_w();
-		const char *dv = rung_nvml_driver_version();
-		if (dv)
-			rung__sfmt(e->driver, sizeof(e->driver), "%s", dv);
+		if (nv.max_clock_mhz > 0)
+			c->max_clock_mhz = e->sm_clock_mhz = nv.max_clock_mhz;
+		e->power_limit_w = nv.power_limit_w;
+		if (nv.driver[0])
+			rung__sfmt(e->driver, sizeof(e->driver), "%s", nv.driver);
 	}
-	rung_timing_rss("NVML");
+	rung_timing_rss("NVML (on its own thread beside the context)");
 	if (!e->driver[0])
 		rung__sfmt(e->driver, sizeof(e->driver), "CUDA %s", e->cuda);
 	rung_error_clear();

@@ -37,7 +37,7 @@ first=$("$RUNG" brief --task sgemm | head -1)
 [ "$first" = "STOP: done by the person: good enough for the paper (Ada Lovelace) (on recorded results)" ] || fail "after done: $first"
 "$RUNG" log --task sgemm | tail -1 | grep -q '^STOP: done by the person' || fail "log after done"
 "$RUNG" note --task sgemm --task-wide --reopen >/dev/null 2>&1; [ $? = 2 ] || fail "--reopen without a reason is not a usage error"
-"$RUNG" note --task sgemm --reopen "x" >/dev/null 2>&1; [ $? = 2 ] || fail "--reopen without --task-wide is not a usage error"
+"$RUNG" note --task sgemm --reopen "x" >/dev/null 2>&1; [ $? = 2 ] || fail "--reopen of a directive id that does not exist (x) is not a usage error"
 "$RUNG" note --task sgemm --task-wide --reopen "one more try with a wider tile" >"$T/re.out" 2>&1 || fail "reopen: $(cat "$T/re.out")"
 grep -q '^reopened: done verdict [0-9a-f]\{8\} closed: one more try with a wider tile$' "$T/re.out" || fail "reopen said: $(cat "$T/re.out")"
 "$RUNG" brief --task sgemm | head -1 | grep -q '^CONTINUE: ' || fail "not reopened"

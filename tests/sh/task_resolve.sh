@@ -5,7 +5,9 @@
 # a task named is the one used (its kernel at that revision, whatever the
 # working directory), an unknown one is exit 2 (isError over MCP), and with none
 # named the working directory's task is used (at the root: exit 2, name one).
-# Then brief, log, notes, export and dump --task, a target path in another task
+# Then brief, log, notes, export, dump, compare, note, profile, trace and eval
+# --task (exit 2 and the same words for a task that is not there, in a
+# repository or outside one), a target path in another task
 # than the one named, and MCP's brief, log, dump and rung://source/REV?task=.
 set -u
 : "${RUNG:?}" "${RUNG_SRC:?}"
@@ -146,7 +148,9 @@ grep -q "beta's own note" <<<"$o" && grep -q "alpha's own note" <<<"$o" || fail 
 grep -q "// beta v1" "$R/beta/.rung/dumps/$REV/kernel.cu" && ! grep -q "alpha" "$R/beta/.rung/dumps/$REV/kernel.cu" ||
 	fail "dump --task beta from alpha/ did not dump beta's kernel"
 [ -e "$R/alpha/.rung/dumps/$REV" ] && fail "dump --task beta wrote into alpha/"
-for cmd in "brief" "log" "notes" "export" "dump HEAD"; do
+for cmd in "brief" "log" "notes" "export" "dump HEAD" "check --compile-only" "check --compile-only HEAD" \
+	"compare HEAD HEAD~1" "note HEAD x" "note --ack 1234abcd why" "profile" "trace" "eval --compile-only" \
+	"log --json" "check --json --compile-only" "import /dev/null" "watch"; do
 	# shellcheck disable=SC2086
 	"$RUNG" $cmd --task nosuch >/dev/null 2>"$T/err"; rc=$?
 	[ "$rc" = 2 ] || fail "$cmd --task nosuch: exit $rc, not 2"
@@ -155,6 +159,18 @@ done
 cd "$R"
 "$RUNG" brief --task nosuch >/dev/null 2>&1; rc=$?
 [ "$rc" = 2 ] || fail "brief --task nosuch at the root: exit $rc, not 2"
+# outside any repository every verb says a missing task alike, as rung check
+# does (exit 2, "nosuch: no such task directory or file"), not "not inside a
+# git repository" for some and the task for others
+mkdir "$T/norepo"
+for cmd in "brief" "log" "notes" "export" "dump HEAD" "check --compile-only" "check --compile-only HEAD" \
+	"compare HEAD HEAD~1" "note HEAD x" "profile" "trace" "eval --compile-only" "log --json" "import /dev/null" "watch"; do
+	# shellcheck disable=SC2086
+	(cd "$T/norepo" && GIT_CEILING_DIRECTORIES="$T" "$RUNG" $cmd --task nosuch >/dev/null 2>"$T/err"); rc=$?
+	[ "$rc" = 2 ] || fail "$cmd --task nosuch outside a repository: exit $rc, not 2: $(cat "$T/err")"
+	grep -q "^rung ${cmd%% *}: nosuch: no such task directory or file$" "$T/err" ||
+		fail "$cmd --task nosuch outside a repository: $(cat "$T/err")"
+done
 # a path form names a task from the working directory; ./beta from alpha/ is no task
 (cd alpha && "$RUNG" check --compile-only --json --task ../beta HEAD) | fields | grep -qx "beta beta/sgemm.cu@$(short HEAD)" ||
 	fail "--task ../beta from alpha/"
@@ -179,6 +195,9 @@ d=json.load(sys.stdin); sys.exit(d["task"] != "beta" or d["kernel"]["file"] != "
 	echo '{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"log","arguments":{"task":"nosuch"}}}'
 	echo '{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"dump","arguments":{"task":"nosuch","rev":"HEAD"}}}'
 	echo '{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"directives","arguments":{"task":"nosuch"}}}'
+	echo '{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"compare","arguments":{"task":"nosuch","a":"HEAD","b":"HEAD~1"}}}'
+	echo '{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"stalls","arguments":{"task":"nosuch"}}}'
+	echo '{"jsonrpc":"2.0","id":10,"method":"tools/call","params":{"name":"ack_directive","arguments":{"task":"nosuch","id":"1234abcd","status":"done","reason":"x"}}}'
 } >"$T/in.more"
 (cd alpha && "$RUNG" mcp <"$T/in.more" >"$T/out.more" 2>/dev/null) || fail "rung mcp (brief, log, dump) exited $?"
 python3 - "$T/out.more" <<'EOF' || fail "MCP brief, log, dump with a task (above)"
@@ -196,9 +215,11 @@ need("# rung brief: beta" in text(1).splitlines()[:3], "brief task beta: " + tex
 need("beta v2" in text(2) and "alpha v2" not in text(2), "log task beta: " + text(2)[:200])
 d = json.dumps(by[3]["result"])
 need(not by[3]["result"].get("isError") and "beta/sgemm.cu" in d and "alpha/sgemm.cu" not in d, "dump task beta: " + d[:200])
-for i in (4, 5, 6, 7):
+for i in (4, 5, 6, 7, 8, 9, 10):
     r = by[i]["result"]
     need(r.get("isError") and "no task nosuch" in text(i), "call %d with task nosuch: %s" % (i, json.dumps(r)[:200]))
+    # the same exit as the CLI's (2) where the tool gives one
+    need(r.get("_meta", {}).get("rung/exit", 2) == 2, "call %d with task nosuch: exit %r" % (i, r.get("_meta")))
 sys.exit(0 if ok else 1)
 EOF
 echo "task resolve: ok"

@@ -92,13 +92,13 @@ int rung_model_init(rung_model *m, const rung_model_ops *ops, void *impl)
 	m->ops = ops;
 	m->impl = impl;
 	rung_model_ceilings_clear(&m->ceil);
-	if (pipe(m->pipe_fd) < 0)
+	if (pipe(m->events.pipe_fd) < 0)
 		return rung_error_set(RUNG_EIO, "pipe: %s", strerror(errno));
 	for (int i = 0; i < 2; i++) {
-		fcntl(m->pipe_fd[i], F_SETFL, fcntl(m->pipe_fd[i], F_GETFL) | O_NONBLOCK);
-		fcntl(m->pipe_fd[i], F_SETFD, FD_CLOEXEC);
+		fcntl(m->events.pipe_fd[i], F_SETFL, fcntl(m->events.pipe_fd[i], F_GETFL) | O_NONBLOCK);
+		fcntl(m->events.pipe_fd[i], F_SETFD, FD_CLOEXEC);
 	}
-	pthread_mutex_init(&m->lock, NULL);
+	pthread_mutex_init(&m->events.lock, NULL);
 	return 0;
 }
 
@@ -169,18 +169,18 @@ void rung_model_free(rung_model *m)
 		return;
 	if (m->ops && m->ops->free)
 		m->ops->free(m); /* stops background threads before the queue goes */
-	for (rung_model_event *e = m->head, *n; e; e = n) {
+	for (rung_model_event *e = m->events.head, *n; e; e = n) {
 		n = e->next;
 		event_free(e);
 	}
 	rung_model_rows_free(m->rows, m->nrows);
-	if (m->goal_cache) {
-		rung_goal_status_clear(m->goal_cache);
-		free(m->goal_cache);
+	if (m->goal_cache.status) {
+		rung_goal_status_clear(m->goal_cache.status);
+		free(m->goal_cache.status);
 	}
-	close(m->pipe_fd[0]);
-	close(m->pipe_fd[1]);
-	pthread_mutex_destroy(&m->lock);
+	close(m->events.pipe_fd[0]);
+	close(m->events.pipe_fd[1]);
+	pthread_mutex_destroy(&m->events.lock);
 	free(m);
 }
 
@@ -191,23 +191,23 @@ int rung_model_post(rung_model *m, const rung_model_event *ev)
 		return rung_error_set(RUNG_ENOMEM, "out of memory");
 	*e = *ev;
 	e->next = NULL;
-	pthread_mutex_lock(&m->lock);
-	if (m->tail)
-		m->tail->next = e;
+	pthread_mutex_lock(&m->events.lock);
+	if (m->events.tail)
+		m->events.tail->next = e;
 	else
-		m->head = e;
-	m->tail = e;
-	pthread_mutex_unlock(&m->lock);
+		m->events.head = e;
+	m->events.tail = e;
+	pthread_mutex_unlock(&m->events.lock);
 	char b = 1;
 	/* A full pipe already wakes the UI: EAGAIN is fine. */
-	while (write(m->pipe_fd[1], &b, 1) < 0 && errno == EINTR)
+	while (write(m->events.pipe_fd[1], &b, 1) < 0 && errno == EINTR)
 		;
 	return 0;
 }
 
 int rung_model_event_fd(const rung_model *m)
 {
-	return m->pipe_fd[0];
+	return m->events.pipe_fd[0];
 }
 
 void rung_model_row_sync_steps(rung_model_row *row)
@@ -231,11 +231,11 @@ static bool rows_kind_recorded(const rung_model_row *rows, int n);
 
 const rung_goal_status *rung_model_goal(rung_model *m)
 {
-	if (m->goal_cache && m->goal_valid && m->goal_gen == m->generation)
-		return m->goal_cache;
-	if (!m->goal_cache && !(m->goal_cache = calloc(1, sizeof(*m->goal_cache))))
+	if (m->goal_cache.status && m->goal_cache.valid && m->goal_cache.gen == m->generation)
+		return m->goal_cache.status;
+	if (!m->goal_cache.status && !(m->goal_cache.status = calloc(1, sizeof(*m->goal_cache.status))))
 		return NULL;
-	rung_goal_status_clear(m->goal_cache);
+	rung_goal_status_clear(m->goal_cache.status);
 	int n = m->nrows;
 	rung_goal_version *v = calloc((size_t)(n > 0 ? n : 1), sizeof(*v));
 	if (!v)
@@ -261,19 +261,19 @@ const rung_goal_status *rung_model_goal(rung_model *m)
 			snprintf(done.version, sizeof(done.version), "%.7s", row->hash);
 		}
 	}
-	if (rung_goal_compute(m->goal_cache, m->goal.line ? &m->goal : NULL, m->goal_dtype, v, n, &done, NULL) < 0) {
+	if (rung_goal_compute(m->goal_cache.status, m->goal.line ? &m->goal : NULL, m->goal_dtype, v, n, &done, NULL) < 0) {
 		free(v);
 		return NULL;
 	}
 	bool any = false;
 	for (int i = 0; i < n; i++)
 		any |= v[i].r != NULL;
-	rung_goal_set_recorded(m->goal_cache, recorded && any);
-	m->goal_cache->own_v = v;
-	m->goal_cache->nown = 0;
-	m->goal_gen = m->generation;
-	m->goal_valid = true;
-	return m->goal_cache;
+	rung_goal_set_recorded(m->goal_cache.status, recorded && any);
+	m->goal_cache.status->own_v = v;
+	m->goal_cache.status->nown = 0;
+	m->goal_cache.gen = m->generation;
+	m->goal_cache.valid = true;
+	return m->goal_cache.status;
 }
 
 /* The kind baseline and best are computed in: live when any row has a live
@@ -564,12 +564,12 @@ static void apply_one(rung_model *m, rung_model_event *e)
 int rung_model_apply_events(rung_model *m)
 {
 	char buf[256];
-	while (read(m->pipe_fd[0], buf, sizeof(buf)) > 0)
+	while (read(m->events.pipe_fd[0], buf, sizeof(buf)) > 0)
 		;
-	pthread_mutex_lock(&m->lock);
-	rung_model_event *e = m->head;
-	m->head = m->tail = NULL;
-	pthread_mutex_unlock(&m->lock);
+	pthread_mutex_lock(&m->events.lock);
+	rung_model_event *e = m->events.head;
+	m->events.head = m->events.tail = NULL;
+	pthread_mutex_unlock(&m->events.lock);
 	int n = 0;
 	while (e) {
 		rung_model_event *next = e->next;

@@ -228,9 +228,11 @@ struct rung_model {
 	 * picks its roof, for the stop rule (rung_model_goal) */
 	rung_goal_spec goal;
 	rung_dtype goal_dtype;
-	struct rung_goal_status *goal_cache; /* rung_model_goal's, at goal_gen */
-	unsigned goal_gen;
-	bool goal_valid;
+	struct {
+		struct rung_goal_status *status; /* rung_model_goal's, at gen */
+		unsigned gen;
+		bool valid;
+	} goal_cache;
 	/* the repository's tasks (directories with rung.ini), m->task is shown; ntasks 0 = unknown */
 	char tasks[16][128];
 	int ntasks, task;
@@ -251,10 +253,12 @@ struct rung_model {
 	/* what arriving rows get queued for without a key (RUNG_EV_AUTO sets it) */
 	rung_auto_scope auto_scope;
 
-	/* event queue */
-	pthread_mutex_t lock;
-	rung_model_event *head, *tail;
-	int pipe_fd[2];
+	/* the event queue (rung_model_post, rung_model_apply_events) */
+	struct {
+		pthread_mutex_t lock;
+		rung_model_event *head, *tail;
+		int pipe_fd[2];
+	} events;
 };
 
 /* Sets up the generic part (queue, pipe); ops/impl set by the backend. */
