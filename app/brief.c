@@ -54,6 +54,18 @@ static void recorded(rung_brief *b, rung_vctx *c)
 		rung_result *r = rung_recorded_lookup(c, &b->rows[i].v, b->rows[i].content);
 		if (!r)
 			continue;
+		if (rung_result_compile_verdict(r)) { /* compiled here with no GPU: not a measurement (#28 D-16) */
+			if (!b->compiled)
+				b->compiled = calloc((size_t)b->n, sizeof(*b->compiled));
+			if (b->compiled) {
+				b->compiled[i] = r;
+				b->ncomp++;
+			} else {
+				rung_result_clear(r);
+				free(r);
+			}
+			continue;
+		}
 		b->nrec++;
 		rung_result *best = b->rec_best_r;
 		if (rung_result_passed(r) && r->bench.valid && (!best || r->bench.median < best->bench.median)) {
@@ -250,6 +262,12 @@ void rung_brief_clear(rung_brief *b)
 		rung_result_clear(b->rec_best_r);
 		free(b->rec_best_r);
 	}
+	for (int i = 0; b->compiled && i < b->n; i++)
+		if (b->compiled[i]) {
+			rung_result_clear(b->compiled[i]);
+			free(b->compiled[i]);
+		}
+	free(b->compiled);
 	rung_stall_clear(&b->best_stall);
 	rung_notes_free(b->notes, b->nall);
 	free(b->subjects);

@@ -43,6 +43,11 @@ typedef struct {
 	/* recorded results (rung import) of versions with no live one */
 	int nrec, rec_best;  /* how many; the fastest passing one's row (-1) */
 	rung_result *rec_best_r;
+	/* the compile rung's verdicts kept here with no GPU (#28 D-16;
+	 * rung_result_compile_verdict): not measurements, so not in nrec. Per
+	 * row: its kept verdict, else NULL (n entries; NULL when none) */
+	int ncomp;
+	rung_result **compiled;
 	/* The person's notes on the task's versions (notes[0..nnotes) of the
 	 * store's list, in its order), each one's "abc1234 \"subject\"" */
 	bool notes_read;     /* notes, marks and last_brief were read (else the sections are left out, error set) */

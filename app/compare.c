@@ -163,6 +163,7 @@ const char *rung_compare_verdict(const rung_compare_result *r)
 	case RUNG_COMPARE_FAILED: return "FAILED";
 	case RUNG_COMPARE_SKIPPED: return "SKIPPED";
 	case RUNG_COMPARE_DISAGREE: return "DISAGREE";
+	case RUNG_COMPARE_OTHER_GPU: return "OTHER_GPU";
 	default: return r->held ? "SHARED" : rung_cmp_verdict_name(r->cmp.verdict);
 	}
 }
@@ -195,6 +196,78 @@ static json_t *side_json(const rung_compare_side *s)
 		json_object_set_new(o, "mix", mix);
 	}
 	return o;
+}
+
+/* Revision rev's row among rows (a prefix of its commit id, or WORKTREE). */
+static const rung_vrow *find_row(const rung_vrow *rows, int n, rung_vctx *c, const char *rev)
+{
+	rung_version v;
+	if (rung_version_at(&v, c->repo, rev, c->task.kernel_path) < 0)
+		return NULL;
+	for (int i = 0; i < n; i++)
+		if (!strcmp(rows[i].v.id, v.id))
+			return &rows[i];
+	rung_error_set(RUNG_EINVAL, "%s is not a version of the task %s", rev, c->task.kernel_path);
+	return NULL;
+}
+
+int rung_compare_stored(rung_compare_result *out, rung_vctx *c, const char *ra, const char *rb, bool allow_shared,
+			bool any_gpu)
+{
+	memset(out, 0, sizeof(*out));
+	out->stored = true;
+	out->kind = RUNG_COMPARE_FAILED;
+	rung_vrow *rows = NULL;
+	int n = 0, rc = 0;
+	if (rung_vctx_rows(&rows, &n, c, NULL, 0) < 0)
+		return RUNG_EIO; /* its message stays */
+	const rung_vrow *A = find_row(rows, n, c, ra), *B = A ? find_row(rows, n, c, rb) : NULL;
+	if (!A || !B) {
+		rc = rung_error_last_code() < 0 ? rung_error_last_code() : RUNG_EINVAL;
+		goto done;
+	}
+	const rung_vrow *side[2] = {A, B};
+	for (int k = 0; k < 2; k++) {
+		const rung_result *r = side[k]->result;
+		if (!r || !r->key[0]) {
+			snprintf(out->reason, sizeof(out->reason), "%s (%s) has no stored result: rung eval %s first",
+				 k ? "B" : "A", side[k]->v.short_id, side[k]->v.short_id);
+			goto done;
+		}
+		if (!r->bench.valid || r->bench.n < 2 || !r->bench.samples) {
+			snprintf(out->reason, sizeof(out->reason), "%s (%s) has no timing to compare (bench %s%s%s)",
+				 k ? "B" : "A", side[k]->v.short_id, rung_status_name(r->steps[RUNG_STEP_BENCH].status),
+				 r->steps[RUNG_STEP_BENCH].reason[0] ? ": " : "", r->steps[RUNG_STEP_BENCH].reason);
+			goto done;
+		}
+	}
+	const rung_result *a = A->result, *b = B->result;
+	snprintf(out->gpu_a, sizeof(out->gpu_a), "%s", a->env.gpu);
+	snprintf(out->gpu_b, sizeof(out->gpu_b), "%s", b->env.gpu);
+	out->n_a = a->bench.n;
+	out->n_b = b->bench.n;
+	out->other_gpu = rung_results_other_gpu(a, b, out->other, sizeof(out->other));
+	if (out->other_gpu && !any_gpu) {
+		out->kind = RUNG_COMPARE_OTHER_GPU;
+		goto done;
+	}
+	if (rung_compare_samples(&out->cmp, a->bench.samples, a->bench.n, b->bench.samples, b->bench.n, 0, 0x5eed)) {
+		snprintf(out->reason, sizeof(out->reason), "the stored samples give no comparison: %s", rung_error_last());
+		goto done;
+	}
+	rung_gpu_procs both = a->bench.shared;
+	for (int k = 0; k < b->bench.shared.n; k++)
+		rung_gpu_procs_add(&both, b->bench.shared.p[k].pid, b->bench.shared.p[k].name);
+	both.more += b->bench.shared.more;
+	out->ab.shared = both;
+	rung_gpu_procs_str(out->shared, sizeof(out->shared), &both);
+	out->held = out->shared[0] && !allow_shared;
+	out->kind = RUNG_COMPARE_TIMED;
+done:
+	rung_vrows_free(rows, n);
+	if (!rc)
+		rung_error_clear();
+	return rc;
 }
 
 /* Every real in j to 6 significant digits, as JSON_REAL_PRECISION(6) writes it. */
@@ -264,8 +337,23 @@ json_t *rung_compare_to_json(const rung_compare_result *r)
 			add_verified(o, ab);
 		break;
 	}
+	case RUNG_COMPARE_OTHER_GPU:
+		o = json_pack("{s:s,s:s,s:s,s:s}", "verdict", verdict, "gpu_a", r->gpu_a, "gpu_b", r->gpu_b, "reason", r->other);
+		break;
 	default: {
 		const rung_compare *cmp = &r->cmp;
+		if (r->stored) {
+			o = json_pack("{s:s,s:o,s:o,s:o,s:o,s:o,s:i,s:i,s:s,s:b,s:s,s:s}", "verdict", verdict, "ratio",
+				      num_or_null(cmp->ratio), "lo", num_or_null(cmp->lo), "hi", num_or_null(cmp->hi), "median_a",
+				      num_or_null(cmp->median_a), "median_b", num_or_null(cmp->median_b), "n_a", r->n_a, "n_b",
+				      r->n_b, "source", "stored", "other_gpu", r->other_gpu, "gpu_a", r->gpu_a, "gpu_b", r->gpu_b);
+			if (!o)
+				break;
+			json_object_set_new(o, "shared", rung_gpu_procs_to_json(&ab->shared));
+			if (r->held)
+				json_object_set_new(o, "timing_verdict", json_string(rung_cmp_verdict_name(cmp->verdict)));
+			break;
+		}
 		o = json_pack("{s:s,s:o,s:o,s:o,s:o,s:o,s:i,s:i,s:s,s:s}", "verdict", verdict, "ratio", num_or_null(cmp->ratio),
 			      "lo", num_or_null(cmp->lo), "hi", num_or_null(cmp->hi), "median_a", num_or_null(cmp->median_a),
 			      "median_b", num_or_null(cmp->median_b), "n", ab->n, "dropped", ab->dropped, "method", ab->method,

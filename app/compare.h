@@ -13,6 +13,7 @@
 #include "core/sass.h"
 #include "core/stats.h"
 #include "app/sanitize_gate.h"
+#include "app/session.h"
 #include "app/task.h"
 #include "app/textdiff.h"
 #include "gpu/worker.h"
@@ -36,6 +37,7 @@ typedef enum {
 	RUNG_COMPARE_SKIPPED,  /* no GPU: the static comparison (a, b, diff) and why (reason) */
 	RUNG_COMPARE_DISAGREE, /* a verified launch did not match (ab.reason): no timing verdict */
 	RUNG_COMPARE_TIMED,    /* cmp's verdict, or SHARED (held) */
+	RUNG_COMPARE_OTHER_GPU, /* stored: A and B were timed on different GPU models (other says which) */
 } rung_compare_kind;
 
 /* One side of the comparison that needs no GPU. */
@@ -54,6 +56,12 @@ typedef struct {
 	rung_compare cmp;     /* RUNG_COMPARE_TIMED: the ratio of medians with its interval */
 	char shared[512];     /* the other processes on the GPU ("" none) */
 	bool held;            /* shared and not allow_shared: SHARED, the timing not trusted */
+	/* rung_compare_stored: the stored results' bench samples compared */
+	bool stored;
+	bool other_gpu;       /* timed on different GPU models (compared with any_gpu) */
+	char other[512];      /* which models */
+	char gpu_a[128], gpu_b[128];
+	int n_a, n_b;         /* their sample counts */
 	/* RUNG_COMPARE_TIMED, FASTER or SLOWER: the side called faster is
 	 * sanitized before the verdict stands (app/sanitize_gate.h, rung_gate_task,
 	 * stored with its result where there is a store) */
@@ -77,6 +85,17 @@ typedef struct {
  * either way. */
 int rung_compare_run(rung_compare_result *out, const rung_compare_req *req);
 void rung_compare_result_clear(rung_compare_result *r);
+
+/* --stored: the verdict from the stored results of revisions a and b of c's
+ * task (c opened with RUNG_VCTX_TASK and a store), their bench samples
+ * compared as the workbench's compare screen does; nothing runs. A result
+ * missing or without timing is FAILED (reason); results timed on different
+ * GPU models are OTHER_GPU unless any_gpu; another process on the GPU during
+ * either is SHARED (held) unless allow_shared. 0 with out->kind set, or a
+ * negative rung_err with the message set: a revision that is not a version
+ * of the task (RUNG_EINVAL and git's codes), the rows not read (RUNG_EIO). */
+int rung_compare_stored(rung_compare_result *out, rung_vctx *c, const char *a, const char *b, bool allow_shared,
+			bool any_gpu);
 /* "SAME", "FAILED", "SKIPPED", "DISAGREE", "SHARED" or cmp's verdict (FASTER,
  * SLOWER, ...). A side called faster that fails the sanitizer keeps the
  * timing's verdict; its gate_state says FAILED (exit 1 in the CLI). */

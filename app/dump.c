@@ -167,6 +167,18 @@ int rung_dump(rung_dump_result *out, const rung_dump_req *req)
 		free(dot_rung);
 		free(dumps);
 	}
+	/* the default folder's files are named the same way whatever the target (a
+	 * path gave sgemm/.rung/..., a revision /abs/.../.rung/...; #28 D-20):
+	 * relative to the current directory when they are below it, else absolute */
+	char shown[4096], real[4096], cwd[4096];
+	if (!dest && dd.fd >= 0 && realpath(out_dir, real) && getcwd(cwd, sizeof(cwd))) {
+		size_t n = strlen(cwd);
+		if (strcmp(cwd, "/") && !strncmp(real, cwd, n) && real[n] == '/')
+			snprintf(shown, sizeof(shown), "%s", real + n + 1);
+		else
+			snprintf(shown, sizeof(shown), "%s", real);
+		dd.path = shown;
+	}
 	if (dd.fd < 0) {
 		/* a link (or a file) where the folder goes is the repository's doing: a bad task */
 		out->err = rung_error_last_code() == RUNG_EINVAL ? RUNG_ESPEC : RUNG_EIO;

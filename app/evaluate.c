@@ -21,6 +21,7 @@
 #include "vcs/prof_store.h"
 #include "vcs/ceil_store.h"
 #include "vcs/repo.h"
+#include "app/session.h"
 
 /* Bounded copy that always terminates (long mangled names are cut). */
 static void copy_str(char *dst, size_t n, const char *src)
@@ -299,11 +300,78 @@ int rung_eval_lookup(rung_result *r, rung_evaluator *ev, const rung_task *t, con
 	return 1;
 }
 
+int rung_eval_store_compiled(rung_result *r, rung_evaluator *ev, const rung_task *t, const rung_eval_opts *o)
+{
+	rung_status cs = r->steps[RUNG_STEP_COMPILE].status;
+	if (!ev->store || !t->content[0] || (o->flags & RUNG_EVAL_NO_STORE) || t->launch_error[0] ||
+	    (o->job_flags & (RUNG_JOB_PROFILE | RUNG_JOB_TRACE | RUNG_JOB_NO_BENCH | RUNG_JOB_SANITIZE)) ||
+	    (cs != RUNG_S_OK && cs != RUNG_S_FAILED) || r->bench.valid ||
+	    (r->steps[RUNG_STEP_RUN].status != RUNG_S_SKIPPED && r->steps[RUNG_STEP_RUN].status != RUNG_S_NONE &&
+	     cs == RUNG_S_OK))
+		return 0;
+	/* a live result, or one recorded on a GPU, says more: left as it is */
+	rung_result old;
+	rung_result_init(&old);
+	const char *commit = commit_of(t);
+	bool keep = rung_store_get_content(&old, ev->store, t->content, NULL) == 0;
+	rung_result_clear(&old);
+	if (!keep && commit && rung_store_get_commit(&old, ev->store, commit, false) == 0)
+		keep = true;
+	rung_result_clear(&old);
+	/* recorded ones are found by commit first, then by content (rung_recorded_lookup) */
+	if (!keep && commit && rung_store_get_commit(&old, ev->store, commit, true) == 0)
+		keep = !rung_result_compile_verdict(&old);
+	rung_result_clear(&old);
+	if (!keep && rung_store_get_recorded_content(&old, ev->store, t->content) == 0)
+		keep = !rung_result_compile_verdict(&old);
+	rung_result_clear(&old);
+	rung_error_clear();
+	if (keep)
+		return 0;
+	rung_result c; /* a copy: r stays the caller's verdict, as it was */
+	char *json = rung_result_to_json(r);
+	rung_result_init(&c);
+	int ej = json ? rung_result_from_json(&c, json) : rung_error_set(RUNG_ENOMEM, "out of memory");
+	free(json);
+	if (ej < 0) {
+		rung_result_clear(&c);
+		return ej;
+	}
+	rung_result_key(c.key, t->content, "compile-only");
+	c.recorded = true;
+	c.cached = false;
+	memset(&c.env, 0, sizeof(c.env));
+	if (!c.created)
+		c.created = (int64_t)time(NULL);
+	/* what the other rungs wait for: a GPU (the compile rung needs none) */
+	for (int s = RUNG_STEP_RUN; s < RUNG_NSTEPS; s++)
+		if (c.steps[s].status == RUNG_S_SKIPPED || c.steps[s].status == RUNG_S_NONE) {
+			c.steps[s].status = cs == RUNG_S_OK && s != RUNG_STEP_SANITIZE ? RUNG_S_SKIPPED : RUNG_S_NONE;
+			copy_str(c.steps[s].reason, sizeof(c.steps[s].reason), c.steps[s].status ? "needs a GPU" : "");
+		}
+	char day[16] = "";
+	time_t when = (time_t)c.created;
+	struct tm tm;
+	if (gmtime_r(&when, &tm))
+		strftime(day, sizeof(day), "%Y-%m-%d", &tm);
+	snprintf(c.recorded_note, sizeof(c.recorded_note), "compiled here (%s, %s) with no GPU%s",
+		 c.compile.arch[0] ? c.compile.arch : "?", day, cs == RUNG_S_OK ? ": run, check and bench need one" : "");
+	int e = rung_store_put(ev->store, &c, t->content, commit);
+	rung_result_clear(&c);
+	return e < 0 ? e : 1;
+}
+
 int rung_eval_store(rung_result *r, rung_eval_info *info, rung_evaluator *ev, const rung_task *t,
 		    const rung_eval_opts *o)
 {
 	const rung_env *env = ev->env_read ? (ev->env.valid ? &ev->env : NULL) : rung_evaluator_env(ev);
-	/* only live GPU results are stored: a no-GPU run has nothing to keep */
+	/* only live GPU results are stored as such; with no GPU, the compile rung's
+	 * verdict is kept apart (#28 D-16) */
+	if (uses_store(ev, t, o) && !env) {
+		if (rung_eval_store_compiled(r, ev, t, o) < 0)
+			rung_error_clear(); /* a lookup aid: the verdict stands without it */
+		return 0;
+	}
 	if (!uses_store(ev, t, o) || !env || r->steps[RUNG_STEP_RUN].status == RUNG_S_SKIPPED ||
 	    r->steps[RUNG_STEP_COMPILE].status == RUNG_S_NONE)
 		return 0;
@@ -330,7 +398,7 @@ int rung_eval_store(rung_result *r, rung_eval_info *info, rung_evaluator *ev, co
  * geometry as written, so that two versions that differ only where nothing
  * runs share it. 0 and out set; 1 when the version has none (a path target, no
  * CUBIN). */
-static int noop_key(char out[65], const rung_task *t, const rung_compiled *kc)
+int rung_eval_noop_key(char out[65], const rung_task *t, const rung_compiled *kc)
 {
 	out[0] = 0;
 	if (!t->vtask || !kc->cubin || !kc->cubin_len)
@@ -381,7 +449,7 @@ int rung_eval_noop(rung_result *r, rung_evaluator *ev, const rung_task *t, const
 		return 0;
 	const rung_env *env = rung_evaluator_env(ev);
 	char nk[65], sk[65];
-	if (!env || noop_key(nk, t, kc))
+	if (!env || rung_eval_noop_key(nk, t, kc))
 		return 0;
 	rung_result_key(sk, nk, env->uuid);
 	char *js = NULL;
@@ -400,37 +468,43 @@ int rung_eval_noop(rung_result *r, rung_evaluator *ev, const rung_task *t, const
 		rung_result_clear(&prev);
 		found = 0;
 	}
-	if (found) {
-		/* the earlier version's verdict and timing, under this version's own
-		 * compile rung (the same machine code) and identity */
-		rung_result keep = *r;
-		prev.steps[RUNG_STEP_COMPILE] = keep.steps[RUNG_STEP_COMPILE];
-		prev.compile = keep.compile;
-		free(prev.compile_log);
-		prev.compile_log = keep.compile_log;
-		keep.compile_log = NULL;
-		copy_str(prev.rev, sizeof(prev.rev), keep.rev);
-		copy_str(prev.label, sizeof(prev.label), keep.label);
-		copy_str(prev.noop_of, sizeof(prev.noop_of), rev);
-		prev.key[0] = 0;
-		prev.cached = false;
-		prev.created = keep.created;
-		rung_result_clear(&keep);
-		*r = prev; /* moved */
-	}
+	if (found)
+		rung_eval_noop_apply(r, &prev, rev);
 	json_decref(j);
 	return found ? 1 : 0;
 }
 
+void rung_eval_noop_apply(rung_result *r, rung_result *prev, const char *rev)
+{
+	/* the earlier version's verdict and timing, under this version's own
+	 * compile rung (the same machine code) and identity */
+	rung_result keep = *r;
+	prev->steps[RUNG_STEP_COMPILE] = keep.steps[RUNG_STEP_COMPILE];
+	prev->compile = keep.compile;
+	free(prev->compile_log);
+	prev->compile_log = keep.compile_log;
+	keep.compile_log = NULL;
+	copy_str(prev->rev, sizeof(prev->rev), keep.rev);
+	copy_str(prev->label, sizeof(prev->label), keep.label);
+	copy_str(prev->noop_of, sizeof(prev->noop_of), rev);
+	prev->key[0] = 0;
+	prev->cached = false;
+	prev->created = keep.created;
+	copy_str(prev->worker, sizeof(prev->worker), keep.worker);
+	rung_result_clear(&keep);
+	*r = *prev; /* moved */
+	rung_result_init(prev);
+}
+
 /* After a live result of t: its no-op key points at it unless an earlier
  * version holds the key already (the first one with this machine code). */
-static void noop_remember(const rung_result *r, rung_evaluator *ev, const rung_task *t, const rung_eval_opts *o,
-			  const rung_compiled *kc)
+void rung_eval_noop_remember(const rung_result *r, rung_evaluator *ev, const rung_task *t, const rung_eval_opts *o,
+			     const rung_compiled *kc)
 {
 	const rung_env *env = ev->env.valid ? &ev->env : NULL;
 	char nk[65], sk[65];
 	if (!noop_allowed(ev, t, o) || !env || !r->key[0] || r->noop_of[0] || !commit_of(t) ||
-	    r->steps[RUNG_STEP_RUN].status == RUNG_S_SKIPPED || noop_key(nk, t, kc))
+	    r->steps[RUNG_STEP_RUN].status == RUNG_S_SKIPPED || rung_eval_noop_key(nk, t, kc))
 		return;
 	rung_result_key(sk, nk, env->uuid);
 	char *js = NULL;
@@ -486,6 +560,7 @@ int rung_eval_sanitize(rung_result *r, rung_eval_info *info, rung_evaluator *ev,
 	}
 	rung_job job;
 	rung_task_job(&job, t, r->base_seed, true, 0);
+	job.wrap = o->sanitize_wrap;
 	/* the tools a stored rung lacks (its findings of the others stay) */
 	rung_status was = r->steps[RUNG_STEP_SANITIZE].status;
 	unsigned run = was == RUNG_S_OK || was == RUNG_S_FAILED ? tools & ~r->sanitize_tools : tools;
@@ -533,7 +608,7 @@ int rung_eval_gpu(rung_result *r, rung_eval_info *info, rung_evaluator *ev, cons
 	if (rung_eval_store(r, info, ev, t, o) < 0)
 		rung_error_clear(); /* said in info->store_error */
 	else
-		noop_remember(r, ev, t, o, kc);
+		rung_eval_noop_remember(r, ev, t, o, kc);
 	return rung_eval_sanitize(r, info, ev, t, o, kc, rc);
 }
 
@@ -575,13 +650,18 @@ int rung_app_evaluate(rung_result *r, rung_eval_info *info, rung_evaluator *ev, 
 		if (run->status == RUNG_S_FAILED && run->cause == RUNG_CAUSE_REFERENCE) {
 			info->reference_failed = true;
 			copy_str(info->reference_error, sizeof(info->reference_error), rc->error[0] ? rc->error : run->reason);
+		} else if (!gpu && rung_eval_store_compiled(r, ev, t, o) < 0) { /* it does not compile: kept too */
+			rung_error_clear();
 		}
 		return 0;
 	}
 	if (o->progress)
 		o->progress(o->ud, RUNG_STEP_COMPILE, 1, "ok");
-	if (!gpu)
+	if (!gpu) {
+		if (rung_eval_store_compiled(r, ev, t, o) < 0)
+			rung_error_clear();
 		return 0;
+	}
 	if (cancelled(o))
 		return rung_error_set(RUNG_ETIMEOUT, "cancelled");
 	if (rung_eval_lookup(r, ev, t, o) == 1) {

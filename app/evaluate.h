@@ -77,6 +77,7 @@ typedef struct {
 	double deadline_s;  /* the worker's deadline for the job; <= 0: its default (rung_job.deadline_s) */
 	bool sanitize_set;  /* else the spec's [check] sanitize */
 	unsigned sanitize;  /* RUNG_SAN_BIT mask */
+	const char *const *sanitize_wrap; /* rung_job.wrap of the sanitize rung (a pool's local worker) */
 	rung_progress_fn progress; /* may be NULL */
 	void *ud;
 	/* Set by any thread: the evaluation stops before its GPU rungs (after
@@ -132,6 +133,19 @@ int rung_eval_lookup(rung_result *r, rung_evaluator *ev, const rung_task *t, con
 int rung_eval_noop(rung_result *r, rung_evaluator *ev, const rung_task *t, const rung_eval_opts *o,
 		   const rung_compiled *kc);
 
+/* The no-op key of t's compiled version (the content hash with the kernel's
+ * text replaced by its machine code and launch geometry): 0 and out set, 1
+ * when it has none (a path target, no CUBIN). */
+int rung_eval_noop_key(char out[65], const rung_task *t, const rung_compiled *kc);
+/* r (holding this version's compile rung) becomes prev, the result of the
+ * earlier commit rev with the same machine code, under r's own identity,
+ * compile rung and worker; prev is moved (left empty). */
+void rung_eval_noop_apply(rung_result *r, rung_result *prev, const char *rev);
+/* After a live result r of t is stored: its no-op key points at it unless an
+ * earlier version holds the key already. */
+void rung_eval_noop_remember(const rung_result *r, rung_evaluator *ev, const rung_task *t, const rung_eval_opts *o,
+			     const rung_compiled *kc);
+
 /* The GPU rungs of a compiled version (r holds the compile rung), unless it
  * is a no-op version (rung_eval_noop), then the sanitize rung and the store. Returns 0 or negative (rung's own failure). */
 int rung_eval_gpu(rung_result *r, rung_eval_info *info, rung_evaluator *ev, const rung_task *t,
@@ -148,6 +162,17 @@ int rung_eval_sanitize(rung_result *r, rung_eval_info *info, rung_evaluator *ev,
  * run), negative on a store error (also in info->store_error when info). */
 int rung_eval_store(rung_result *r, rung_eval_info *info, rung_evaluator *ev, const rung_task *t,
 		    const rung_eval_opts *o);
+
+/* Keeps the verdict of a compile rung run with no GPU (none here, or
+ * RUNG_EVAL_COMPILE_ONLY) so that log, brief and the workbench show it on the
+ * next run instead of "not evaluated" (#28 D-16): stored apart from live
+ * results, as a recorded one with no device under the key of t's content and
+ * "compile-only", its note saying what it is ("compiled here (sm_90,
+ * 2026-12-02), no GPU: run, check and bench need one"). Never over a recorded
+ * result from a GPU or beside a live one for the same content; a GPU
+ * evaluation later measures the version as if it had none. 1 stored, 0
+ * nothing to keep, negative on a store error. */
+int rung_eval_store_compiled(rung_result *r, rung_evaluator *ev, const rung_task *t, const rung_eval_opts *o);
 
 /* The one job builder: a worker job for task t's version (its kernel and the
  * headers it includes at the same revision, the reference and its headers),

@@ -393,8 +393,8 @@ int rung_goal_of_rows(rung_goal_status *out, rung_vctx *c, const rung_vrow *rows
 	const rung_spec *spec = c ? c->task.spec : NULL;
 	int e = rung_goal_compute(out, spec ? &spec->goal : NULL, rung_goal_dtype(spec), v, n, &done, mp);
 	bool any_rec = false;
-	for (int i = 0; i < n; i++)
-		any_rec |= rec[i] != NULL;
+	for (int i = 0; i < n; i++) /* a compile rung's verdict kept with no GPU is no measurement */
+		any_rec |= rec[i] != NULL && !rung_result_compile_verdict(rec[i]);
 	rung_goal_set_recorded(out, !live && any_rec);
 	out->own_v = v;
 	out->own_rec = rec;

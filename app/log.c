@@ -13,28 +13,41 @@
 #include "core/stats.h"
 #include "app/goal.h"
 
+bool rung_log_other_gpu(const rung_result *r, const rung_result *base)
+{
+	char why[8];
+	return r && base && r != base && rung_results_other_gpu(r, base, why, sizeof(why));
+}
+
 double rung_log_delta(const rung_result *r, const rung_result *base)
 {
-	if (!r || !base || !r->bench.valid || !base->bench.valid || !(base->bench.median > 0) || isnan(r->bench.median))
+	if (!r || !base || !r->bench.valid || !base->bench.valid || !(base->bench.median > 0) || isnan(r->bench.median) ||
+	    rung_log_other_gpu(r, base))
 		return NAN;
 	return (r->bench.median - base->bench.median) / base->bench.median;
 }
 
 double rung_log_speedup(const rung_result *r, const rung_result *base)
 {
-	if (!r || !base || !r->bench.valid || !base->bench.valid)
+	if (!r || !base || !r->bench.valid || !base->bench.valid || rung_log_other_gpu(r, base))
 		return NAN;
 	return rung_speedup(r->bench.median, base->bench.median);
 }
 
-const char *rung_log_note_line(const rung_vrow *r, char *buf, size_t len)
+const char *rung_log_note_line(const rung_vrow *r, char *buf, size_t len, bool status)
 {
 	buf[0] = 0;
 	if (!r->has_note)
 		return buf;
-	/* newest directive first: the most recent steering */
+	/* newest directive first: the most recent steering, with its status when it
+	 * is no longer open ("[closed] try BK=16 ...": #28 D-20 showed it bare) */
 	if (r->note.ndirectives > 0) {
-		snprintf(buf, len, "%s", r->note.directives[r->note.ndirectives - 1].text);
+		const rung_directive *d = &r->note.directives[r->note.ndirectives - 1];
+		rung_dstatus st = rung_directive_status(d);
+		if (st == RUNG_DSTATUS_OPEN || !status)
+			snprintf(buf, len, "%s", d->text);
+		else
+			snprintf(buf, len, "[%s] %s", rung_dstatus_name(st), d->text);
 		return buf;
 	}
 	if (r->note.other) {
@@ -213,6 +226,8 @@ json_t *rung_log_row_to_json(const rung_log *l, int i)
 	json_object_set_new(o, "shared", shared[0] ? json_string(shared) : json_null());
 	json_object_set_new(o, "delta_vs_baseline", jnum(rung_log_delta(r, base)));
 	json_object_set_new(o, "speedup_vs_baseline", jnum(rung_log_speedup(r, base)));
+	if (rung_log_other_gpu(r, base))
+		json_object_set_new(o, "other_gpu", json_string(r->env.gpu));
 	json_object_set_new(o, "baseline", json_boolean(i == l->base_shown));
 	json_object_set_new(o, "tflops", jnum(r && r->bench.valid ? r->bench.tflops : NAN));
 	json_object_set_new(o, "tbps", jnum(r && r->bench.valid ? r->bench.tbps : NAN));
@@ -225,7 +240,7 @@ json_t *rung_log_row_to_json(const rung_log *l, int i)
 	json_object_set_new(o, "cached_from_other_commit", json_boolean(row->via_content));
 	json_object_set_new(o, "verdict", json_string(row->has_note ? rung_note_verdict_name(row->note.verdict) : ""));
 	char note[200];
-	json_object_set_new(o, "note", json_string(rung_log_note_line(row, note, sizeof(note))));
+	json_object_set_new(o, "note", json_string(rung_log_note_line(row, note, sizeof(note), false)));
 	json_object_set_new(o, "content", json_string(row->content));
 	json_object_set_new(o, "result", result_json(r));
 	/* a result recorded on another machine (rung import), never mixed with live ones:

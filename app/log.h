@@ -49,12 +49,17 @@ typedef struct {
 int rung_log_load(rung_log *out, rung_vctx *c, const rung_log_req *req);
 void rung_log_clear(rung_log *l);
 
+/* r timed on another GPU model than base (a mixed pool, another machine's
+ * results; rung_results_other_gpu): no speedup, no change (rung compare
+ * --stored says OTHER_GPU), and --json's "other_gpu" names r's model. */
+bool rung_log_other_gpu(const rung_result *r, const rung_result *base);
 /* The speedup over the baseline (t_base / t, core/stats.h) and the relative
- * delta of the median: NAN when either is not timed. */
+ * delta of the median: NAN when either is not timed or r is on another GPU model. */
 double rung_log_speedup(const rung_result *r, const rung_result *base);
 double rung_log_delta(const rung_result *r, const rung_result *base);
-/* The first line of a row's note: its newest directive, else its remark's first line ("" none). */
-const char *rung_log_note_line(const rung_vrow *r, char *buf, size_t len);
+/* The first line of a row's note: its newest directive (with status, "[done] ..."
+ * when it is no longer open), else its remark's first line ("" none). */
+const char *rung_log_note_line(const rung_vrow *r, char *buf, size_t len, bool status);
 
 /* Row i's sanitize gate state for JSON (rung_gate_name): "not-sanitized"
  * becomes "unsanitized" where the run cannot happen here. */
@@ -62,7 +67,8 @@ const char *rung_log_gate_state(const rung_log *l, int i);
 
 /* Row i as JSON, the one serializer of `rung log --json` (a line each) and
  * the MCP log tool's rows: rev, short, subject, steps, sanitize_state and
- * best (the gate's recommended version), the metrics of the metric table, median_ms, deltas, verdict, note, the whole result and, for a
+ * best (the gate's recommended version), the metrics of the metric table, median_ms, deltas (other_gpu where
+ * the row was timed on another GPU model than the baseline), verdict, note, the whole result and, for a
  * row with no live one, its recorded result. NULL on ENOMEM. */
 struct json_t *rung_log_row_to_json(const rung_log *l, int i);
 

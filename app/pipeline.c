@@ -98,6 +98,12 @@ typedef struct {
 	int crc; /* rung_eval_compile's return */
 	int err; /* rung's own failure before compiling */
 	char lost[400]; /* pool: the reason the first worker was lost */
+	/* pool, under the pipeline's lock: a stored result that needs only its
+	 * sanitize rung; a member works on it; its no-op key is known (""
+	 * none); its GPU result is there for a later no-op; the main thread has
+	 * stored it and may free it */
+	bool sanitize_only, busy, key_known, gpu_ready, released;
+	char noop_key[65];
 	rung_error_state error; /* the message of err or crc (set on the thread that failed) */
 } pslot;
 
@@ -111,6 +117,7 @@ typedef struct {
 	pthread_cond_t cv;
 	bool stop;
 	int in_flight;
+	pthread_mutex_t store_mu; /* pool: the store, between the main thread and the members' no-op lookups */
 } pipeline;
 
 static rung_evaler_stats last_stats;
@@ -218,6 +225,8 @@ static int finish_slot(pipeline *p, pslot *s)
 			err = rung_error_last_code();
 			rung_error_save(&s->error);
 		}
+		if (!gpu && s->crc >= 0 && rung_eval_store_compiled(&s->res, &e->ev, &s->task, &e->opts) < 0)
+			rung_error_clear(); /* --compile-only: the verdict kept for log and the workbench (#28 D-16) */
 		if (err == 0 && !s->res.env.valid && e->env.valid)
 			s->res.env = e->env;
 	} else if (err == 0 && s->have_task && gpu) { /* a stored result: its sanitize rung when asked */
@@ -243,55 +252,261 @@ static const char *failed_reason(const rung_result *r)
 	return "no reply";
 }
 
-static int pool_job(void *ud, int j, rung_pool_member *m, int attempt, const char *after)
+static bool member_is_local(const rung_pool_member *m)
 {
-	pool_batch *b = ud;
-	rung_evaler *e = b->p->e;
-	pslot *s = &b->p->slots[b->slot[j]];
+	return !strncmp(m->label, "local:", 6);
+}
+
+const char *const *rung_evaler_sanitize_wrap(const rung_evaler *e, const char *uuid)
+{
+	if (!e->pool)
+		return NULL;
+	const rung_pool_member *first = NULL;
+	for (int k = 0; k < e->pool->n; k++) {
+		const rung_pool_member *m = &e->pool->m[k];
+		if (!member_is_local(m) || m->retired)
+			continue;
+		if (uuid && uuid[0] && !strcmp(m->uuid, uuid))
+			return m->argv;
+		if (!first)
+			first = m;
+	}
+	return first ? first->argv : NULL;
+}
+
+/* An evaluator over member m's worker and the device it reports, with no
+ * store (the store is the calling thread's: run_pool). */
+static void member_ev(rung_evaluator *mev, rung_pool_member *m)
+{
+	memset(mev, 0, sizeof(*mev));
+	mev->w = m->w;
+	mev->env_read = true;
+	if (rung_worker_env(&mev->env, m->w) < 0) {
+		snprintf(mev->no_gpu, sizeof(mev->no_gpu), "%s", rung_error_last());
+		memset(&mev->env, 0, sizeof(mev->env));
+	}
+	rung_error_clear();
+}
+
+/* The options of a job on member m: a local member's sanitize rung runs on
+ * its own device (env CUDA_VISIBLE_DEVICES=N before compute-sanitizer). */
+static rung_eval_opts member_opts(const rung_evaler *e, const rung_pool_member *m)
+{
+	rung_eval_opts o = e->opts;
+	o.progress = NULL;
+	o.ud = NULL;
+	o.sanitize_wrap = member_is_local(m) ? m->argv : NULL;
+	return o;
+}
+
+/* The sanitize rung of s->res on member m (holding its GPU), as the
+ * one-worker path runs it; a remote member cannot run it (compute-sanitizer
+ * would write its report on the other box): SKIPPED, saying so, which the
+ * exit code reports as it reports a missing compute-sanitizer. */
+static int pool_sanitize(pslot *s, rung_pool_member *m, rung_evaluator *mev, const rung_eval_opts *o,
+			 const rung_compiled *kc, const rung_compiled *rc)
+{
+	unsigned tools = rung_eval_sanitize_tools(o, &s->task);
+	if (!tools || s->res.steps[RUNG_STEP_COMPILE].status != RUNG_S_OK || rung_sanitize_covers(&s->res, tools))
+		return 0;
+	if (!member_is_local(m) && mev->env.valid && s->res.steps[RUNG_STEP_RUN].status != RUNG_S_SKIPPED) {
+		rung_step *st = &s->res.steps[RUNG_STEP_SANITIZE];
+		st->status = RUNG_S_SKIPPED;
+		snprintf(st->reason, sizeof(st->reason),
+			 "the sanitize rung runs on local workers only (%.60s is not): rung eval --sanitize without --workers",
+			 m->label);
+		return 0;
+	}
+	return rung_eval_sanitize(&s->res, NULL, mev, &s->task, o, kc, rc);
+}
+
+static bool noop_possible(const rung_evaler *e, const pslot *s)
+{
+	const rung_eval_opts *o = &e->opts;
+	return e->ev.store && s->task.content[0] && s->task.rev[0] && strcmp(s->task.rev, "WORKTREE") &&
+	       !(o->flags & (RUNG_EVAL_FORCE | RUNG_EVAL_NO_STORE)) && !o->seed_set &&
+	       !(o->job_flags & (RUNG_JOB_PROFILE | RUNG_JOB_TRACE | RUNG_JOB_NO_BENCH | RUNG_JOB_SANITIZE));
+}
+
+/* A no-op version (the same machine code as an earlier one, app/evaluate.h):
+ * an earlier version of this batch with the same key that is on a worker now
+ * is waited for (until its GPU result is there, or it ends without one) and
+ * its result taken on the same device; else the store is asked, as the
+ * one-worker path asks it. Waits only on earlier versions a member thread is
+ * working on, which never wait on later ones: no cycle. 1: s->res became the
+ * earlier version's verdict. */
+static int pool_noop(pipeline *p, int idx, pslot *s, rung_pool_member *m, rung_evaluator *mev,
+		     const rung_eval_opts *o)
+{
+	rung_evaler *e = p->e;
+	char key[65] = "";
+	bool have = mev->env.valid && noop_possible(e, s) && rung_eval_noop_key(key, &s->task, &s->kc) == 0;
+	pthread_mutex_lock(&p->mu);
+	snprintf(s->noop_key, sizeof(s->noop_key), "%s", have ? key : "");
+	s->key_known = true;
+	pthread_cond_broadcast(&p->cv);
+	if (!have) {
+		pthread_mutex_unlock(&p->mu);
+		return 0;
+	}
+	int from = -1;
+	for (;;) {
+		bool wait = false;
+		from = -1;
+		for (int k = idx - 1; k >= 0 && from < 0; k--) {
+			pslot *q = &p->slots[k];
+			bool same = q->key_known && !strcmp(q->noop_key, key);
+			if (q->busy && (!q->key_known || (same && !q->gpu_ready)))
+				wait = true;
+			else if (same && q->gpu_ready && !q->released && !strcmp(q->res.env.uuid, mev->env.uuid))
+				from = k;
+		}
+		if (from >= 0 || !wait)
+			break;
+		pthread_cond_wait(&p->cv, &p->mu);
+	}
+	char *js = NULL;
+	char rev[sizeof(s->res.noop_of)] = "";
+	if (from >= 0) { /* a copy of its result, taken before the main thread stores and frees it */
+		const pslot *q = &p->slots[from];
+		js = rung_result_to_json(&q->res);
+		snprintf(rev, sizeof(rev), "%s", q->res.noop_of[0] ? q->res.noop_of : p->vs[from].id);
+	}
+	pthread_mutex_unlock(&p->mu);
+	if (js) {
+		rung_result prev;
+		int ok = rung_result_from_json(&prev, js) == 0;
+		free(js);
+		if (ok) {
+			rung_eval_noop_apply(&s->res, &prev, rev);
+			return 1;
+		}
+		rung_error_clear();
+	}
+	/* an earlier batch's: through the store, as rung_eval_gpu asks it */
+	rung_evaluator sev = *mev;
+	sev.store = e->ev.store;
+	pthread_mutex_lock(&p->store_mu);
+	int r = rung_eval_noop(&s->res, &sev, &s->task, o, &s->kc);
+	pthread_mutex_unlock(&p->store_mu);
+	return r == 1;
+}
+
+/* Version s's GPU rungs on member m: run, check, bench and sanitize with m's
+ * GPU held, or the earlier version's verdict for a no-op. */
+static int pool_gpu(pipeline *p, int idx, pslot *s, rung_pool_member *m, int attempt, const char *after)
+{
+	rung_evaler *e = p->e;
+	rung_pool *pool = e->pool;
+	const rung_version *v = &p->vs[idx];
+	char what[64];
 	if (attempt == 1) {
 		/* compiled ahead by the compile threads, or here when none has taken it yet */
-		pthread_mutex_lock(&b->p->mu);
+		pthread_mutex_lock(&p->mu);
 		bool mine = s->state == SLOT_QUEUED;
 		if (mine) {
 			s->state = SLOT_COMPILING;
 			last_stats.compiled++;
 		}
 		while (!mine && s->state != SLOT_COMPILED)
-			pthread_cond_wait(&b->p->cv, &b->p->mu);
-		pthread_mutex_unlock(&b->p->mu);
+			pthread_cond_wait(&p->cv, &p->mu);
+		pthread_mutex_unlock(&p->mu);
 		if (mine) {
-			compile_slot(b->p, s);
-			pthread_mutex_lock(&b->p->mu);
+			compile_slot(p, s);
+			pthread_mutex_lock(&p->mu);
 			s->state = SLOT_COMPILED;
-			pthread_cond_broadcast(&b->p->cv);
-			pthread_mutex_unlock(&b->p->mu);
+			pthread_cond_broadcast(&p->cv);
+			pthread_mutex_unlock(&p->mu);
 		}
 		if (s->crc != 0)
 			return 1; /* a compile verdict (or rung's own failure): no worker used */
 	} else {
 		for (int k = RUNG_STEP_RUN; k < RUNG_NSTEPS; k++) /* the lost attempt's rungs go */
 			memset(&s->res.steps[k], 0, sizeof(s->res.steps[k]));
+		pthread_mutex_lock(&p->mu); /* a re-run is no one's no-op source: nobody waits on it */
+		s->noop_key[0] = 0;
+		s->key_known = true;
+		pthread_cond_broadcast(&p->cv);
+		pthread_mutex_unlock(&p->mu);
 	}
-	const rung_eval_opts *o = &e->opts;
-	s->res.base_seed = o->seed_set ? o->seed : o->batch_seed; /* the batch's inputs on every worker */
+	rung_eval_opts o = member_opts(e, m);
+	s->res.base_seed = o.seed_set ? o.seed : o.batch_seed; /* the batch's inputs on every worker */
+	rung_evaluator mev;
+	double th = rung_now_s();
+	member_ev(&mev, m); /* its hello: the device it reports (its spawn and hello are busy time too) */
+	rung_pool_member_hello(pool, m, &mev.env);
+	double hello_s = rung_now_s() - th;
+	bool hello_lost = rung_worker_lost(m->w); /* died before it spoke: lost like a job */
+	if (!hello_lost && !mev.env.valid && rung_pool_no_gpu_here(pool, m, mev.no_gpu))
+		return 2; /* another member has a GPU: this version goes there */
+	if (!hello_lost && mev.env.valid && mev.env.arch[0] && !(s->task.spec->arch && *s->task.spec->arch) &&
+	    strcmp(mev.env.arch, s->res.compile.arch[0] ? s->res.compile.arch : p->arch)) {
+		/* a device of another arch than the batch was compiled for (a mixed pool): compiled
+		 * again for it, as the one-worker path does for its device */
+		rung_compiled_clear(&s->kc);
+		rung_compiled_clear(&s->rc);
+		s->crc = rung_eval_compile(&s->res, &s->kc, &s->rc, &s->task, mev.env.arch);
+		if (s->crc != 0) {
+			if (s->crc < 0)
+				rung_error_save(&s->error);
+			return 1; /* its verdict (or rung's own failure) */
+		}
+	}
+	if (hello_lost) {
+		s->res.steps[RUNG_STEP_RUN].status = RUNG_S_FAILED;
+		snprintf(s->res.steps[RUNG_STEP_RUN].reason, sizeof(s->res.steps[RUNG_STEP_RUN].reason), "%s", mev.no_gpu);
+	}
+	if (!hello_lost && attempt == 1 && pool_noop(p, idx, s, m, &mev, &o) == 1) {
+		snprintf(s->res.worker, sizeof(s->res.worker), "%.60s", m->label);
+		snprintf(what, sizeof(what), "%s sanitize", v->short_id);
+		rung_pool_member_doing(pool, m, what);
+		rung_pool_gpu_hold(pool, m, &mev.env);
+		int rc = pool_sanitize(s, m, &mev, &o, &s->kc, &s->rc);
+		rung_pool_gpu_release(pool, m);
+		pthread_mutex_lock(&pool->mu);
+		m->busy_s += hello_s;
+		pthread_mutex_unlock(&pool->mu);
+		if (rc < 0) {
+			s->err = rc;
+			rung_error_save(&s->error);
+			return rc;
+		}
+		return 1; /* its worker not asked */
+	}
 	rung_job job;
-	rung_task_job(&job, &s->task, s->res.base_seed, true, o->job_flags);
-	job.budget_s = o->budget_s > 0 ? o->budget_s : 0;
+	rung_task_job(&job, &s->task, s->res.base_seed, true, o.job_flags);
+	job.budget_s = o.budget_s > 0 ? o.budget_s : 0;
+	job.deadline_s = o.deadline_s > 0 ? o.deadline_s : 0;
+	job.ceilings = e->ev.have_ceilings && mev.env.valid && !strcmp(e->env.uuid, mev.env.uuid) ? &e->ev.ceilings : NULL;
+	snprintf(what, sizeof(what), "%s gpu", v->short_id);
+	rung_pool_member_doing(pool, m, what);
+	rung_pool_gpu_hold(pool, m, &mev.env); /* nobody else of the pool on this GPU from here */
 	double t0 = rung_now_s();
-	int rc = rung_evaluate_gpu(&s->res, m->w, &job, &s->kc, s->task.reference.src ? &s->rc : NULL, NULL, NULL);
-	m->busy_s += rung_now_s() - t0;
+	int rc = hello_lost ? 0 : rung_evaluate_gpu(&s->res, m->w, &job, &s->kc, s->task.reference.src ? &s->rc : NULL, NULL, NULL);
+	bool lost = rung_worker_lost(m->w);
+	if (rc >= 0 && !lost && s->res.bench.valid && rung_pool_gpu_sharers(pool, m) > 0)
+		rung_pool_mark_shared(pool, m, &s->res.bench); /* another worker's context on it */
+	if (rc >= 0 && !lost) {
+		snprintf(what, sizeof(what), "%s sanitize", v->short_id);
+		rung_pool_member_doing(pool, m, what);
+		rc = pool_sanitize(s, m, &mev, &o, &s->kc, &s->rc);
+	}
+	rung_pool_gpu_release(pool, m);
+	pthread_mutex_lock(&pool->mu);
+	m->busy_s += hello_s + rung_now_s() - t0;
+	pthread_mutex_unlock(&pool->mu);
 	if (rc < 0) {
 		s->err = rc;
 		rung_error_save(&s->error);
 		return rc;
 	}
-	if (attempt == 1 && rung_worker_lost(m->w))
+	if (attempt == 1 && lost)
 		snprintf(s->lost, sizeof(s->lost), "%s", failed_reason(&s->res));
 	if (after)
 		snprintf(s->res.worker, sizeof(s->res.worker), "%.40s (re-run after %.40s: %.60s)", m->label, after, s->lost);
 	else
 		snprintf(s->res.worker, sizeof(s->res.worker), "%.60s", m->label);
-	if (attempt > 1 && rung_worker_lost(m->w)) { /* lost twice: failed, both reasons said */
+	if (attempt > 1 && lost) { /* lost twice: failed, both reasons said */
 		rung_step *st = &s->res.steps[RUNG_STEP_RUN];
 		char second[sizeof(st->reason)];
 		snprintf(second, sizeof(second), "%s", failed_reason(&s->res));
@@ -300,7 +515,76 @@ static int pool_job(void *ud, int j, rung_pool_member *m, int attempt, const cha
 		snprintf(st->reason, sizeof(st->reason), "worker lost twice: %.150s on %.40s; %.200s on %.40s", s->lost, after,
 			 second, m->label);
 	}
+	if (!lost && !s->res.noop_of[0] && s->res.env.valid && s->res.steps[RUNG_STEP_RUN].status != RUNG_S_SKIPPED) {
+		pthread_mutex_lock(&p->mu); /* later versions with this machine code may take it now */
+		s->gpu_ready = true;
+		pthread_cond_broadcast(&p->cv);
+		pthread_mutex_unlock(&p->mu);
+	}
 	return 0;
+}
+
+/* A stored result that lacks the sanitize rung asked for: compiled again
+ * and sanitized on member m, its GPU held (one-worker path: rung_eval_sanitize
+ * of a stored result). */
+static int pool_sanitize_stored(pipeline *p, int idx, pslot *s, rung_pool_member *m)
+{
+	rung_evaler *e = p->e;
+	char what[64];
+	snprintf(what, sizeof(what), "%s sanitize", p->vs[idx].short_id);
+	rung_pool_member_doing(e->pool, m, what);
+	rung_result tmp;
+	rung_result_init(&tmp);
+	int c = rung_eval_compile(&tmp, &s->kc, &s->rc, &s->task, p->arch);
+	rung_result_clear(&tmp);
+	if (c != 0) { /* it compiled when it was stored: rung's own trouble now */
+		s->err = c < 0 ? c : rung_error_set(RUNG_ECOMPILE, "sanitize: the version no longer compiles");
+		rung_error_save(&s->error);
+		return s->err;
+	}
+	rung_eval_opts o = member_opts(e, m);
+	rung_evaluator mev;
+	member_ev(&mev, m);
+	rung_pool_member_hello(e->pool, m, &mev.env);
+	rung_pool_gpu_hold(e->pool, m, &mev.env);
+	double t0 = rung_now_s();
+	int rc = pool_sanitize(s, m, &mev, &o, &s->kc, &s->rc);
+	rung_pool_gpu_release(e->pool, m);
+	pthread_mutex_lock(&e->pool->mu);
+	m->busy_s += rung_now_s() - t0;
+	pthread_mutex_unlock(&e->pool->mu);
+	if (rc < 0) {
+		s->err = rc;
+		rung_error_save(&s->error);
+		return rc;
+	}
+	return 1; /* its worker not asked */
+}
+
+static int pool_job(void *ud, int j, rung_pool_member *m, int attempt, const char *after)
+{
+	pool_batch *b = ud;
+	pipeline *p = b->p;
+	int idx = b->slot[j];
+	pslot *s = &p->slots[idx];
+	char what[64];
+	snprintf(what, sizeof(what), "%s compile", p->vs[idx].short_id);
+	rung_pool_member_doing(p->e->pool, m, what);
+	pthread_mutex_lock(&p->mu);
+	s->busy = true;
+	if (s->sanitize_only)
+		s->key_known = true; /* no GPU result of its own to share */
+	pthread_mutex_unlock(&p->mu);
+	int rc = s->sanitize_only ? pool_sanitize_stored(p, idx, s, m) : pool_gpu(p, idx, s, m, attempt, after);
+	pthread_mutex_lock(&p->mu);
+	s->busy = false;
+	if (!s->key_known && s->crc != 0)
+		s->key_known = true; /* a compile verdict */
+	pthread_cond_broadcast(&p->cv);
+	pthread_mutex_unlock(&p->mu);
+	if (rc >= 0 && !(rc == 0 && rung_worker_lost(m->w) && attempt == 1) && rung_result_status(&s->res) == RUNG_S_FAILED)
+		rung_pool_member_failed(p->e->pool, m);
+	return rc;
 }
 
 static void pool_giveup(void *ud, int j, const char *why)
@@ -320,9 +604,14 @@ static int run_pool(pipeline *p, int nthreads, rung_evaler_done_fn done, void *u
 	pool_batch b = {.p = p, .slot = calloc((size_t)n, sizeof(int))};
 	if (!b.slot)
 		return rung_error_set(RUNG_ENOMEM, "out of memory");
+	unsigned tools = rung_evaler_sanitize_tools(e);
 	for (int i = 0; i < n; i++) { /* the sources and the store's answers, on this thread */
-		p->slots[i].state = prepare(p, i);
-		if (p->slots[i].state == SLOT_QUEUED)
+		pslot *s = &p->slots[i];
+		s->state = prepare(p, i);
+		/* a stored result without the sanitize rung asked for: a job of its own */
+		s->sanitize_only = s->state == SLOT_DONE && !s->err && s->have_task && tools &&
+				   s->res.steps[RUNG_STEP_COMPILE].status == RUNG_S_OK && !rung_sanitize_covers(&s->res, tools);
+		if (s->state == SLOT_QUEUED || s->sanitize_only)
 			b.slot[nq++] = i;
 	}
 	/* compiles ahead of the workers, as in the one-worker pipeline */
@@ -343,13 +632,22 @@ static int run_pool(pipeline *p, int nthreads, rung_evaler_done_fn done, void *u
 		if (j < nq && b.slot[j] == i) {
 			rung_pool_wait(e->pool, j++);
 			int err = s->err < 0 ? s->err : s->crc < 0 ? s->crc : 0;
+			/* under the lock: a later no-op may be reading this result */
+			pthread_mutex_lock(&p->mu);
 			if (err == 0 && s->res.env.valid) { /* stored under the device it ran on */
 				rung_evaluator on = e->ev;
 				on.env = s->res.env;
 				on.env_read = true;
-				if (rung_eval_store(&s->res, NULL, &on, &s->task, &e->opts) < 0)
+				pthread_mutex_lock(&p->store_mu);
+				int st = rung_eval_store(&s->res, NULL, &on, &s->task, &e->opts);
+				if (st < 0)
 					rung_error_clear();
+				else if (st == 1 && !s->sanitize_only && !s->res.noop_of[0] && !s->res.cached)
+					rung_eval_noop_remember(&s->res, &on, &s->task, &e->opts, &s->kc);
+				pthread_mutex_unlock(&p->store_mu);
 			}
+			s->released = true;
+			pthread_mutex_unlock(&p->mu);
 			if (err < 0) {
 				s->error.code = err;
 				rung_error_restore(&s->error);
@@ -411,6 +709,7 @@ int rung_evaler_run_all(rung_evaler *e, const rung_version *vs, int n, int jobs,
 	rung_task view = {.spec = e->c->task.spec};
 	p.arch = rung_eval_arch(&e->ev, &view);
 	pthread_mutex_init(&p.mu, NULL);
+	pthread_mutex_init(&p.store_mu, NULL);
 	pthread_cond_init(&p.cv, NULL);
 	if (e->pool && e->pool->n > 0 && !(e->opts.flags & RUNG_EVAL_COMPILE_ONLY)) {
 		rung_eval_opts keep = e->opts;
@@ -418,6 +717,7 @@ int rung_evaler_run_all(rung_evaler *e, const rung_version *vs, int n, int jobs,
 			e->opts.batch_seed = rung_seed_fresh();
 		int ret = run_pool(&p, jobs > 1 ? jobs - 1 : 0, done, ud);
 		e->opts = keep;
+		pthread_mutex_destroy(&p.store_mu);
 		pthread_mutex_destroy(&p.mu);
 		pthread_cond_destroy(&p.cv);
 		free(p.slots);
@@ -510,6 +810,7 @@ int rung_evaler_run_all(rung_evaler *e, const rung_version *vs, int n, int jobs,
 		}
 	}
 	e->opts = base;
+	pthread_mutex_destroy(&p.store_mu);
 	pthread_mutex_destroy(&p.mu);
 	pthread_cond_destroy(&p.cv);
 	free(p.slots);

@@ -34,11 +34,19 @@ typedef struct {
 	 * worker). rung_evaler_run_all then hands each version's GPU rungs to the
 	 * next free worker, the compile on that worker's thread, and stores the
 	 * results in order on the calling thread, under each result's own device.
-	 * No-op reuse, the sanitize rung and progress messages are left out there. */
+	 * No-op reuse and the sanitize rung as with one worker (a remote member's
+	 * sanitize rung is SKIPPED, saying why); jobs on one GPU run one at a time
+	 * (app/pool.h); no progress messages there. */
 	rung_pool *pool;
 	/* Asked to stop (any thread): the versions not started yet are left. */
 	atomic_int cancel;
 } rung_evaler;
+
+/* For a sanitize run after a pooled batch (the sanitize gate): the argv
+ * prefix that pins it to the device of the pool's local member whose GPU has
+ * this UUID (the one that timed the version), else to the first local member
+ * still in the pool; NULL without a pool or a local member. */
+const char *const *rung_evaler_sanitize_wrap(const rung_evaler *e, const char *uuid);
 
 /* Opens the worker and reads the device; never fails for a missing GPU (then
  * e->env.valid is false and e->no_gpu says why). flags: RUNG_EVAL_*. */

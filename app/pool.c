@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "core/err.h"
+#include "core/timing.h"
 
 enum { J_QUEUED, J_RUNNING, J_ENDED };
 
@@ -128,7 +129,13 @@ static int parse_local(rung_pool *p, const char *v)
 		}
 		char label[64], d[24]; /* a long in decimal, whatever the compiler can prove of its range */
 		snprintf(d, sizeof(d), "%ld", dev);
-		snprintf(label, sizeof(label), "local:%ld", dev);
+		int same = 0; /* a second worker on one device (local:0,0): local:0#2 */
+		for (int k = 0; k < p->n; k++)
+			same += !strcmp(p->m[k].args[1] + strlen("CUDA_VISIBLE_DEVICES="), d);
+		if (same)
+			snprintf(label, sizeof(label), "local:%ld#%d", dev, same + 1);
+		else
+			snprintf(label, sizeof(label), "local:%ld", dev);
 		rung_pool_member *m = add(p, label);
 		if (!m)
 			return RUNG_EUSAGE;
@@ -244,6 +251,8 @@ static int parse_slurm(rung_pool *p, const char *v)
 int rung_pool_parse(rung_pool *p, const char *spec)
 {
 	memset(p, 0, sizeof(*p));
+	p->mu = (pthread_mutex_t)PTHREAD_MUTEX_INITIALIZER;
+	p->cv = (pthread_cond_t)PTHREAD_COND_INITIALIZER;
 	int rc;
 	if (!strncmp(spec, "local:", 6))
 		rc = parse_local(p, spec + 6);
@@ -261,7 +270,197 @@ int rung_pool_parse(rung_pool *p, const char *spec)
 			rc = rung_error_set(RUNG_EUSAGE, "--workers %s: a path or name of over 255 bytes", p->m[i].label);
 	if (rc)
 		p->n = 0;
+	for (int i = 0; i < p->n; i++) {
+		p->m[i].gpu_slot = -1;
+		p->m[i].worker_pid = -1;
+	}
 	return rc;
+}
+
+/* ---- one GPU, one job at a time ---- */
+
+/* m's device, known from its worker's hello (under p->mu). */
+static void register_gpu(rung_pool *p, rung_pool_member *m, const rung_env *env)
+{
+	snprintf(m->gpu, sizeof(m->gpu), "%s", env->gpu);
+	snprintf(m->host, sizeof(m->host), "%s", env->host);
+	if (m->gpu_slot < 0 || strcmp(m->uuid, env->uuid)) { /* first hello, or a worker restarted elsewhere */
+		if (m->gpu_slot >= 0)
+			p->gpus[m->gpu_slot].members--;
+		snprintf(m->uuid, sizeof(m->uuid), "%s", env->uuid);
+		int k = 0;
+		while (k < p->ngpus && strcmp(p->gpus[k].uuid, env->uuid))
+			k++;
+		if (k == p->ngpus && k < RUNG_POOL_MAX) {
+			memset(&p->gpus[k], 0, sizeof(p->gpus[k]));
+			snprintf(p->gpus[k].uuid, sizeof(p->gpus[k].uuid), "%s", env->uuid);
+			p->gpus[k].mu = (pthread_mutex_t)PTHREAD_MUTEX_INITIALIZER;
+			p->ngpus++;
+		}
+		m->gpu_slot = k < RUNG_POOL_MAX ? k : -1; /* more UUIDs than members cannot be */
+		if (m->gpu_slot >= 0)
+			p->gpus[k].members++;
+	}
+	m->worker_pid = rung_worker_pid(m->w);
+}
+
+static bool all_said_hello(const rung_pool *p)
+{
+	for (int i = 0; i < p->n; i++)
+		if (p->m[i].hello_pending && !p->m[i].retired)
+			return false;
+	return true;
+}
+
+static void hello_settled(rung_pool *p, rung_pool_member *m)
+{
+	pthread_mutex_lock(&p->mu);
+	if (m->hello_pending) {
+		m->hello_pending = false;
+		pthread_cond_broadcast(&p->cv);
+	}
+	pthread_mutex_unlock(&p->mu);
+}
+
+void rung_pool_member_hello(rung_pool *p, rung_pool_member *m, const rung_env *env)
+{
+	pthread_mutex_lock(&p->mu);
+	if (env && env->valid && env->uuid[0])
+		register_gpu(p, m, env);
+	m->hello_pending = false;
+	pthread_cond_broadcast(&p->cv);
+	pthread_mutex_unlock(&p->mu);
+}
+
+bool rung_pool_no_gpu_here(rung_pool *p, rung_pool_member *m, const char *why)
+{
+	pthread_mutex_lock(&p->mu);
+	m->hello_pending = false;
+	pthread_cond_broadcast(&p->cv);
+	while (!all_said_hello(p))
+		pthread_cond_wait(&p->cv, &p->mu);
+	bool other = p->ngpus > 0;
+	if (other)
+		snprintf(m->retired_why, sizeof(m->retired_why), "no GPU: %.180s", why && *why ? why : "none reported");
+	pthread_mutex_unlock(&p->mu);
+	return other;
+}
+
+void rung_pool_gpu_hold(rung_pool *p, rung_pool_member *m, const rung_env *env)
+{
+	if (!env || !env->valid || !env->uuid[0])
+		return;
+	pthread_mutex_lock(&p->mu);
+	register_gpu(p, m, env);
+	m->hello_pending = false;
+	while (!all_said_hello(p)) /* who else is on this GPU is known before anything is timed */
+		pthread_cond_wait(&p->cv, &p->mu);
+	int k = m->gpu_slot;
+	if (k < 0) {
+		pthread_mutex_unlock(&p->mu);
+		return;
+	}
+	m->waiting_gpu = true;
+	pthread_mutex_unlock(&p->mu);
+	double t0 = rung_now_s();
+	pthread_mutex_lock(&p->gpus[k].mu);
+	double waited = rung_now_s() - t0;
+	pthread_mutex_lock(&p->mu);
+	m->waiting_gpu = false;
+	m->holding_gpu = true;
+	m->wait_s += waited;
+	pthread_mutex_unlock(&p->mu);
+}
+
+void rung_pool_gpu_release(rung_pool *p, rung_pool_member *m)
+{
+	pthread_mutex_lock(&p->mu);
+	bool held = m->holding_gpu;
+	int k = m->gpu_slot;
+	m->holding_gpu = false;
+	pthread_mutex_unlock(&p->mu);
+	if (held && k >= 0)
+		pthread_mutex_unlock(&p->gpus[k].mu);
+}
+
+static int sharers_locked(const rung_pool *p, const rung_pool_member *m)
+{
+	return m->gpu_slot >= 0 ? p->gpus[m->gpu_slot].members - 1 : 0;
+}
+
+int rung_pool_gpu_sharers(rung_pool *p, const rung_pool_member *m)
+{
+	pthread_mutex_lock(&p->mu);
+	int n = sharers_locked(p, m);
+	pthread_mutex_unlock(&p->mu);
+	return n;
+}
+
+int rung_pool_mark_shared(rung_pool *p, const rung_pool_member *m, rung_bench *b)
+{
+	int added = 0;
+	pthread_mutex_lock(&p->mu);
+	for (int i = 0; m->gpu_slot >= 0 && i < p->n; i++) {
+		const rung_pool_member *o = &p->m[i];
+		if (o == m || o->gpu_slot != m->gpu_slot)
+			continue;
+		bool listed = false;
+		for (int k = 0; k < b->shared.n && o->worker_pid > 0; k++)
+			listed |= b->shared.p[k].pid == o->worker_pid;
+		if (listed)
+			continue;
+		char name[64];
+		snprintf(name, sizeof(name), "rung worker (pool %.40s)", o->label);
+		rung_gpu_procs_add(&b->shared, o->worker_pid, name);
+		b->shared.read = true;
+		added++;
+	}
+	pthread_mutex_unlock(&p->mu);
+	return added;
+}
+
+void rung_pool_member_doing(rung_pool *p, rung_pool_member *m, const char *what)
+{
+	pthread_mutex_lock(&p->mu);
+	snprintf(m->doing, sizeof(m->doing), "%s", what ? what : "");
+	pthread_mutex_unlock(&p->mu);
+}
+
+void rung_pool_member_failed(rung_pool *p, rung_pool_member *m)
+{
+	pthread_mutex_lock(&p->mu);
+	m->failed++;
+	m->failed_total++;
+	pthread_mutex_unlock(&p->mu);
+}
+
+int rung_pool_status_get(rung_pool *p, rung_pool_status *out, int max)
+{
+	pthread_mutex_lock(&p->mu);
+	for (int i = 0; i < p->n && i < max; i++) {
+		const rung_pool_member *m = &p->m[i];
+		rung_pool_status *s = &out[i];
+		memset(s, 0, sizeof(*s));
+		snprintf(s->label, sizeof(s->label), "%s", m->label);
+		snprintf(s->host, sizeof(s->host), "%s", m->host);
+		snprintf(s->gpu, sizeof(s->gpu), "%s", m->gpu);
+		snprintf(s->uuid, sizeof(s->uuid), "%s", m->uuid);
+		snprintf(s->doing, sizeof(s->doing), "%s", m->doing);
+		s->waiting_gpu = m->waiting_gpu;
+		s->sharers = sharers_locked(p, m);
+		s->done = m->done;
+		s->failed = m->failed;
+		s->lost = m->lost;
+		s->done_total = m->done_total;
+		s->failed_total = m->failed_total;
+		s->busy_s = m->busy_s;
+		s->wait_s = m->wait_s;
+		s->retired = m->retired;
+		snprintf(s->retired_why, sizeof(s->retired_why), "%s", m->retired_why);
+	}
+	int n = p->n;
+	pthread_mutex_unlock(&p->mu);
+	return n;
 }
 
 int rung_pool_open(rung_pool *p)
@@ -317,6 +516,11 @@ static void *member_thread(void *arg)
 			break;
 		int i = pick(r, a->k);
 		if (i < 0) { /* only jobs lost here: another member takes them */
+			pthread_mutex_unlock(&r->mu);
+			hello_settled(r->p, m); /* nothing of it on a GPU meanwhile */
+			pthread_mutex_lock(&r->mu);
+			if (pick(r, a->k) >= 0 || r->cancel || all_ended(r))
+				continue;
 			pthread_cond_wait(&r->cv, &r->mu);
 			continue;
 		}
@@ -327,8 +531,22 @@ static void *member_thread(void *arg)
 		snprintf(after, sizeof(after), "%s", j->after);
 		pthread_mutex_unlock(&r->mu);
 		int rc = r->run(r->ud, i, m, attempt, attempt > 1 ? after : NULL);
+		hello_settled(r->p, m); /* a compile verdict never asked its worker */
 		bool lost = rc == 0 && rung_worker_lost(m->w);
 		pthread_mutex_lock(&r->mu);
+		if (rc == 2) { /* not for this member (no GPU here): back as it was, and it takes no more */
+			j->state = J_QUEUED;
+			j->attempts--;
+			pthread_mutex_lock(&r->p->mu);
+			m->retired = true;
+			m->doing[0] = 0;
+			r->live--;
+			pthread_cond_broadcast(&r->p->cv);
+			pthread_mutex_unlock(&r->p->mu);
+			pthread_cond_broadcast(&r->cv);
+			break;
+		}
+		pthread_mutex_lock(&r->p->mu); /* the counts rung_pool_status reads */
 		if (lost) {
 			m->lost++;
 			m->run_of_lost++;
@@ -342,11 +560,15 @@ static void *member_thread(void *arg)
 		} else {
 			j->state = J_ENDED;
 			m->done++;
+			m->done_total++;
 		}
 		if (m->run_of_lost >= 2) {
 			m->retired = true;
 			r->live--;
+			pthread_cond_broadcast(&r->p->cv);
 		}
+		m->doing[0] = 0;
+		pthread_mutex_unlock(&r->p->mu);
 		pthread_cond_broadcast(&r->cv);
 		if (m->retired)
 			break;
@@ -362,6 +584,7 @@ static void *member_thread(void *arg)
 		pthread_cond_broadcast(&r->cv);
 	}
 	pthread_mutex_unlock(&r->mu);
+	hello_settled(r->p, m); /* no job for it */
 	return NULL;
 }
 
@@ -386,15 +609,23 @@ int rung_pool_start(rung_pool *p, int n, rung_pool_job_fn run, rung_pool_giveup_
 	pthread_mutex_lock(&r->mu);
 	for (int k = 0; k < p->n; k++) {
 		rung_pool_member *m = &p->m[k];
-		m->busy_s = 0;
-		m->done = m->lost = m->run_of_lost = 0;
+		pthread_mutex_lock(&p->mu);
+		m->hello_pending = true; /* until its first job's hello, or none */
+		m->retired_why[0] = 0;
+		m->busy_s = m->wait_s = 0;
+		m->done = m->lost = m->run_of_lost = m->failed = 0;
 		m->retired = false;
+		pthread_mutex_unlock(&p->mu);
 		r->args[k].r = r;
 		r->args[k].k = k;
-		if (pthread_create(&r->th[r->started], NULL, member_thread, &r->args[k]) == 0)
+		if (pthread_create(&r->th[r->started], NULL, member_thread, &r->args[k]) == 0) {
 			r->started++;
-		else
+		} else {
 			r->live--;
+			pthread_mutex_lock(&p->mu);
+			m->hello_pending = false; /* nobody waits for it */
+			pthread_mutex_unlock(&p->mu);
+		}
 	}
 	pthread_mutex_unlock(&r->mu);
 	if (r->started == 0) {

@@ -240,6 +240,8 @@ int rung_gate_run(rung_result *r, rung_evaler *e, const rung_version *v, const r
 	o.flags &= ~(unsigned)RUNG_EVAL_FORCE;
 	o.sanitize_set = true;
 	o.sanitize = tools;
+	if (e->pool) /* on the device of the member that timed it, as the pool pins its own runs */
+		o.sanitize_wrap = rung_evaler_sanitize_wrap(e, r->env.uuid);
 	o.progress = progress;
 	o.ud = ud;
 	rung_eval_info info;

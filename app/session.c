@@ -2,6 +2,7 @@
 #include "core/sidecar.h"
 
 #include <inttypes.h>
+#include <stdio.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -332,6 +333,12 @@ bool rung_result_passed(const rung_result *r)
 	return r && rung_result_status(r) == RUNG_S_OK && r->steps[RUNG_STEP_CHECK].status == RUNG_S_OK;
 }
 
+bool rung_result_compile_verdict(const rung_result *r)
+{
+	return r && r->recorded && !r->env.valid && !r->env.uuid[0] && !r->bench.valid &&
+	       r->steps[RUNG_STEP_COMPILE].status != RUNG_S_NONE;
+}
+
 int rung_vrows_baseline(const rung_vrow *rows, int n)
 {
 	for (int i = 0; i < n; i++)
@@ -427,3 +434,17 @@ void rung_vrow_line(char *buf, size_t len, const rung_version *v, const rung_res
 		 kinds[0] ? "  suspect: " : "", kinds, shared);
 }
 
+
+bool rung_results_other_gpu(const rung_result *a, const rung_result *b, char *why, size_t len)
+{
+	if (len)
+		why[0] = 0;
+	if (!a || !b || !a->env.valid || !b->env.valid || !a->env.gpu[0] || !b->env.gpu[0] ||
+	    !strcmp(a->env.gpu, b->env.gpu))
+		return false;
+	if (len)
+		snprintf(why, len, "A was timed on %s%s%s%s, B on %s%s%s%s", a->env.gpu, a->env.host[0] ? " (host " : "",
+			 a->env.host, a->env.host[0] ? ")" : "", b->env.gpu, b->env.host[0] ? " (host " : "", b->env.host,
+			 b->env.host[0] ? ")" : "");
+	return true;
+}

@@ -118,6 +118,16 @@ int rung_vrows_baseline(const rung_vrow *rows, int n);
  * timed beside another process. -1 if none. */
 int rung_vrows_best(const rung_vrow *rows, int n);
 bool rung_result_passed(const rung_result *r);
+/* Two results timed on different GPU models (both name their device and the
+ * names differ: a pool over an A100 and an H200, results of two machines in
+ * one store): their timings are not to be compared. why says which ran where
+ * ("A was timed on NVIDIA A100-SXM4-80GB (host a), B on NVIDIA H200 (host
+ * b)"). Two devices of one model (two H200s) compare. */
+bool rung_results_other_gpu(const rung_result *a, const rung_result *b, char *why, size_t len);
+/* A compile rung's verdict kept with no GPU (rung_eval_store_compiled): a
+ * recorded result with no device and no timing; its recorded_note says what
+ * it is. Shown as the version's result until a GPU measures it (#28 D-16). */
+bool rung_result_compile_verdict(const rung_result *r);
 
 /* A result's worst metrics: rung_metric_worst (core/metric_table.h). */
 /* "ok ok ok ok -": one word per rung. */

@@ -475,7 +475,7 @@ static int eval_open(rung_wb *b, const char *taskdir, unsigned gen, bool quiet)
 		x->evaler_open = true;
 		if (!x->evaler.env.valid && !quiet) {
 			rung_wb_event msg = {.kind = RUNG_WB_MESSAGE};
-			snprintf(msg.text, sizeof(msg.text), "no GPU: %.200s (the compile rung runs; nothing is stored)",
+			snprintf(msg.text, sizeof(msg.text), "no GPU: %.200s (the compile rung runs; its verdict is kept)",
 				 x->evaler.no_gpu);
 			rung__wb_post(b, &msg);
 		}

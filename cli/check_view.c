@@ -9,6 +9,7 @@
 
 #include "core/err.h"
 #include "core/inert.h"
+#include "gpu/compile.h"
 #include "cli/cli.h"
 #include "cli/report.h"
 #include "app/suspects.h"
@@ -96,6 +97,18 @@ static void print_step_line(FILE *f, const rung_result *r, const rung_spec *spec
 		return;
 	}
 	fprintf(f, "[%s] %s%s%s\n", rung_step_name(s), rung_status_name(st->status), st->reason[0] ? " " : "", st->reason);
+	/* the compiler's other errors, after the first that the line names (#28 D-20) */
+	if (s == RUNG_STEP_COMPILE && st->status == RUNG_S_FAILED && r->compile_log) {
+		int n = rung_compile_log_nerrors(r->compile_log);
+		char e[600], shown[1200];
+		for (int i = 1; i < n && i <= 5; i++)
+			if (rung_compile_log_error(r->compile_log, i, e, sizeof(e))) {
+				rung_inert(shown, sizeof(shown), e, strlen(e)); /* the compiler quotes the source */
+				fprintf(f, "          %s\n", shown);
+			}
+		if (n > 6)
+			fprintf(f, "          ... %d more (rung dump writes the whole compile log)\n", n - 6);
+	}
 }
 
 /* "[scratch] global_scratch 512 B per program x 128 = 65536 B, profile_scratch

@@ -333,6 +333,11 @@ const rung_opt_table rung_opts_brief = {.cmd = "brief", .args = "", .opts = brie
  * GPU still learns where the speed is. Nothing when none is recorded. */
 static void recorded_section(FILE *f, const rung_brief *b)
 {
+	if (b->ncomp)
+		fprintf(f, "\n## Compiled only\n\n%d version%s compiled here with no GPU (their compile verdict, registers and "
+			   "spills are in the last versions below and `rung log`); run, check and bench need a GPU: "
+			   "`rung eval` on a machine with one\n",
+			b->ncomp, b->ncomp == 1 ? " was" : "s were");
 	if (!b->nrec)
 		return;
 	fprintf(f, "\n## Recorded results (not measured here)\n\n");
@@ -475,7 +480,17 @@ int rung_cli_brief_markdown(FILE *f, FILE *err, rung_vctx *c, const rung_brief *
 			const rung_result *r = rows[i].result;
 			const char *res = !r ? "not evaluated" : rung_result_passed(r) ? "pass" : rung_status_name(rung_result_status(r));
 			char detail[640] = "";
-			if (r && rung_result_reason(r)[0]) {
+			const rung_result *cv = !r && b->compiled ? b->compiled[i] : NULL;
+			if (cv) { /* the compile rung's verdict kept with no GPU (#28 D-16) */
+				const rung_kinfo *k = &cv->compile.kernel;
+				bool ok = cv->steps[RUNG_STEP_COMPILE].status == RUNG_S_OK;
+				res = ok ? "compiled only" : "compile FAILED";
+				if (ok && k->valid)
+					snprintf(detail, sizeof(detail), "regs %d, spills %lld, smem %lld B; %s", k->regs,
+						 (long long)(k->spill_stores + k->spill_loads), (long long)k->smem, cv->recorded_note);
+				else
+					snprintf(detail, sizeof(detail), "%s; %s", ok ? "" : rung_result_reason(cv), cv->recorded_note);
+			} else if (r && rung_result_reason(r)[0]) {
 				snprintf(detail, sizeof(detail), "%s", rung_result_reason(r));
 			} else if (r) {
 				metrics_str(m, sizeof(m), r);

@@ -3,14 +3,16 @@
  * Times two versions of one task against each other in one worker, interleaved
  * (A B, B A, ...) with an L2 flush before each launch and every launch verified
  * (gpu/worker/compare.c), and prints
- *   FASTER B/A=0.953 [0.948, 0.958] A=15.503ms B=14.772ms n=41 dropped=0 verified=86
- * (the verdict is B relative to A; the interval is a bootstrap 95% interval of
- * the ratio of medians, core/stats.h). Identical machine code prints
+ *   FASTER speedup=1.05x [1.04, 1.05] A=15.503ms B=14.772ms n=41 dropped=0 verified=86
+ * (the verdict is B relative to A; the speedup is A's median over B's, as the
+ * workbench's compare screen says it, and its interval a bootstrap 95% interval
+ * of the ratio of medians on the same scale, core/stats.h; --json keeps the
+ * ratio B/A). Identical machine code prints
  *   SAME identical machine code
  * without timing. A verified launch that did not match gives no timing verdict:
  *   DISAGREE A and B disagree at timed round 7 (12288 elements of y, first at (1,0), ...): ...
  * and exit 1. Another process on the GPU during the rounds (NVML) gives
- *   SHARED B/A=0.953 [...] ... shared GPU: pid 4242 python3: the timing is not trusted (...)
+ *   SHARED speedup=1.05x [...] ... shared GPU: pid 4242 python3: the timing is not trusted (...)
  * and exit 1, unless --allow-shared (then the verdict, marked). --json prints one object with the same content. A and B are
  * kernel files (or task directories) of the same task; A's rung.ini is used for
  * both. A and B may also be git revisions (HEAD~1 HEAD, a short hash,
@@ -34,6 +36,7 @@
 
 #include "app/compare.h"
 #include "app/sanitize_gate.h"
+#include "app/session.h"
 #include "app/task.h"
 #include "app/textdiff.h"
 #include "cli/views.h"
@@ -136,12 +139,28 @@ static void print_text(const rung_compare_result *r)
 	case RUNG_COMPARE_DISAGREE:
 		printf("DISAGREE %s\n", ab->reason);
 		return;
+	case RUNG_COMPARE_OTHER_GPU:
+		printf("OTHER_GPU %s: timings of different GPU models are not compared (--any-gpu compares them anyway)\n",
+		       r->other);
+		return;
 	default:
 		break;
 	}
-	printf("%s B/A=%.3f [%.3f, %.3f] A=%.3fms B=%.3fms n=%d dropped=%d verified=%d%s%s%s", verdict, cmp->ratio, cmp->lo,
-	       cmp->hi, cmp->median_a, cmp->median_b, ab->n, ab->dropped, ab->verified, ab->sets == 1 ? " sets=1" : "",
-	       strcmp(ab->method, "cupti-activity") ? " method=" : "", strcmp(ab->method, "cupti-activity") ? ab->method : "");
+	if (r->stored) {
+		printf("%s B/A=%.3f [%.3f, %.3f] A=%.3fms B=%.3fms n=%d,%d stored", verdict, cmp->ratio, cmp->lo, cmp->hi,
+		       cmp->median_a, cmp->median_b, r->n_a, r->n_b);
+		if (r->other_gpu)
+			printf(" other GPU: %s", r->other);
+	} else {
+		/* B's speedup over A in the form every screen uses ("2.43x [2.41, 2.45]",
+		 * rung_fmt_compare_speedup, core/stats.h); --json keeps the ratio B/A */
+		char sp[96];
+		rung_fmt_compare_speedup(sp, sizeof(sp), cmp, false);
+		printf("%s speedup=%s A=%.3fms B=%.3fms n=%d dropped=%d verified=%d%s%s%s", verdict, sp, cmp->median_a,
+		       cmp->median_b, ab->n, ab->dropped, ab->verified, ab->sets == 1 ? " sets=1" : "",
+		       strcmp(ab->method, "cupti-activity") ? " method=" : "",
+		       strcmp(ab->method, "cupti-activity") ? ab->method : "");
+	}
 	if (r->held)
 		printf(" %s: the timing is not trusted (it would say %s; --allow-shared gives that verdict)", r->shared,
 		       rung_cmp_verdict_name(cmp->verdict));
@@ -158,6 +177,7 @@ int rung_cli_compare_exit(const rung_compare_result *r)
 	case RUNG_COMPARE_SAME: return RUNG_EXIT_OK;
 	case RUNG_COMPARE_SKIPPED: return RUNG_EXIT_NOGPU;
 	case RUNG_COMPARE_FAILED:
+	case RUNG_COMPARE_OTHER_GPU:
 	case RUNG_COMPARE_DISAGREE: return RUNG_EXIT_FAIL;
 	default: return r->held || r->gate_state == RUNG_GATE_FAILED ? RUNG_EXIT_FAIL : RUNG_EXIT_OK;
 	}
@@ -168,6 +188,7 @@ typedef struct {
 	double budget;
 	bool allow_shared;
 	bool raw_sass;
+	bool stored, any_gpu;
 	rung_task_where where;
 } compare_opts;
 
@@ -177,6 +198,10 @@ static const rung_opt_spec compare_specs[] = {
 	 .help = "time budget of the interleaved rounds (default 2)"},
 	{RUNG_OPT_BOOL(compare_opts, allow_shared), .name = "allow-shared",
 	 .help = "give the timing verdict even when another process was on the GPU (else SHARED)"},
+	{RUNG_OPT_BOOL(compare_opts, stored), .name = "stored",
+	 .help = "compare the stored results of revisions A and B (their bench samples) instead of timing them now"},
+	{RUNG_OPT_BOOL(compare_opts, any_gpu), .name = "any-gpu",
+	 .help = "with --stored: compare results timed on different GPU models (else OTHER_GPU, exit 1)"},
 	{RUNG_OPT_BOOL(compare_opts, raw_sass), .name = "raw-sass",
 	 .help = "the SASS diff line by line with nvdisasm's register names (default: normalized, by basic block)"},
 	{RUNG_OPT_SUBTABLE(compare_opts, where, rung_vctx_opt_specs)},
@@ -197,6 +222,19 @@ static int compare_two(FILE *err, rung_compare_result *r, const compare_opts *co
 		       const char *a, const char *b, bool say_sanitize)
 {
 	memset(r, 0, sizeof(*r));
+	if (co->stored) { /* the stored results' samples: nothing runs */
+		rung_vctx c;
+		int rc = rung_cli_vctx_open_to(err, &c, "compare", where, RUNG_VCTX_TASK | RUNG_VCTX_STORE);
+		if (rc)
+			return rc;
+		int e = rung_compare_stored(r, &c, a, b, co->allow_shared, co->any_gpu);
+		if (e < 0) {
+			fprintf(err, "rung compare: %s\n", rung_error_last());
+			rc = e == RUNG_EIO ? RUNG_EXIT_INTERNAL : RUNG_EXIT_USAGE;
+		}
+		rung_vctx_close(&c);
+		return rc;
+	}
 	rung_task ta, tb;
 	memset(&tb, 0, sizeof(tb));
 	int rc = rung_cli_task_load_to(err, &ta, "compare", a, where);
@@ -217,10 +255,14 @@ static int compare_two(FILE *err, rung_compare_result *r, const compare_opts *co
 }
 
 int rung_cli_compare_run(FILE *err, rung_compare_result *r, const rung_task_where *where, const char *a, const char *b,
-			 const char *budget, bool allow_shared)
+			 const char *budget, bool allow_shared, bool stored, bool any_gpu)
 {
 	memset(r, 0, sizeof(*r));
-	compare_opts co = {.budget = 2.0, .allow_shared = allow_shared};
+	compare_opts co = {.budget = 2.0, .allow_shared = allow_shared, .stored = stored, .any_gpu = any_gpu};
+	if (any_gpu && !stored) {
+		fprintf(err, "rung compare: --any-gpu goes with --stored (timing now uses one GPU)\n");
+		return RUNG_EXIT_USAGE;
+	}
 	if (budget && rung_opts_set(err, &rung_opts_compare, &co, "budget", budget) < 0)
 		return RUNG_EXIT_USAGE;
 	return compare_two(err, r, &co, where, a, b, false); /* as --json: no "sanitizing" line */
@@ -235,6 +277,10 @@ int rung_cmd_compare(int argc, char **argv)
 	if (nargs != 2) {
 		rung_cli_error("compare", RUNG_EXIT_USAGE, "needs two versions, A and B");
 		return rung_cli_usage("compare", 1);
+	}
+	if (co.any_gpu && !co.stored) {
+		fprintf(stderr, "rung compare: --any-gpu goes with --stored (timing now uses one GPU)\n");
+		return RUNG_EXIT_USAGE;
 	}
 	rung_task_where where = co.where;
 	rung_compare_result r;

@@ -29,15 +29,21 @@ static const char *value_kind(const rung_opt_spec *s)
 	return "";
 }
 
-/* How the arguments are completed: f files, d directories, "" nothing. */
+/* How the arguments are completed: r revisions and files (a REV, or
+ * compare's A and B), f files, d directories, "" nothing. */
 static const char *arg_kind(const rung_opt_table *t)
 {
 	if (!t->args[0])
 		return "";
-	if (strstr(t->args, "FILE") || strstr(t->args, "REV"))
+	if (strstr(t->args, "REV") || !strcmp(t->cmd, "compare"))
+		return "r";
+	if (strstr(t->args, "FILE"))
 		return "f";
 	return strstr(t->args, "DIR") ? "d" : "";
 }
+
+/* Directories, never .git (#28 D-20: `rung check --task <Tab>` offered it). */
+#define BASH_DIRS "COMPREPLY=($(compgen -d -- \"$cur\" | grep -v '\\(^\\|/\\)\\.git$'))"
 
 /* ---- bash ---- */
 
@@ -95,7 +101,7 @@ static void bash_command(const char *name, const char *summary, const rung_opt_t
 	printf("\t%s)\n\t\tcase $prev in\n", name);
 	static const char *const kinds[][2] = {
 		{"choices", NULL},
-		{"dir", "COMPREPLY=($(compgen -d -- \"$cur\")); return"},
+		{"dir", BASH_DIRS "; return"},
 		{"file", "COMPREPLY=($(compgen -f -- \"$cur\")); return"},
 		{"", "return"}, /* a value completed by nothing: not an option name either */
 	};
@@ -127,8 +133,13 @@ static int bash(void)
 	printf("\tesac\n"
 	       "\tif [[ $cur == -* ]]; then\n"
 	       "\t\tCOMPREPLY=($(compgen -W \"$opts --help\" -- \"$cur\"))\n"
+	       "\telif [ \"$args\" = r ]; then\n"
+	       "\t\t# revisions (the newest commits, branches, tags) and files\n"
+	       "\t\tCOMPREPLY=($(compgen -W \"WORKTREE HEAD HEAD~1 $(git log --format=%%h -n 30 2>/dev/null) "
+	       "$(git for-each-ref --format='%%(refname:short)' refs/heads refs/tags 2>/dev/null)\" -- \"$cur\") "
+	       "$(compgen -f -- \"$cur\" | grep -v '\\(^\\|/\\)\\.git$'))\n"
 	       "\telif [ \"$args\" = d ]; then\n"
-	       "\t\tCOMPREPLY=($(compgen -d -- \"$cur\"))\n"
+	       "\t\t" BASH_DIRS "\n"
 	       "\telif [ \"$args\" = f ]; then\n"
 	       "\t\tCOMPREPLY=($(compgen -f -- \"$cur\"))\n"
 	       "\tfi\n"

@@ -255,9 +255,20 @@ int rung_cmd_eval(int argc, char **argv)
 	if (!rc && gate && (nv || gate_only) && rung_cli_gate_batch(&ev, "eval", eo.stats, &gate_failed) < 0)
 		rc = RUNG_EXIT_INTERNAL;
 	tally.failed += gate_failed;
-	for (int k = 0; pooled && eo.stats && k < pool.n; k++)
-		printf("stats: worker %s: %d job(s), %d lost, busy %.2f s%s\n", pool.m[k].label, pool.m[k].done,
-		       pool.m[k].lost, pool.m[k].busy_s, pool.m[k].retired ? ", retired" : "");
+	if (pooled && eo.stats) {
+		rung_pool_status st[RUNG_POOL_MAX];
+		int np = rung_pool_status_get(&pool, st, RUNG_POOL_MAX);
+		for (int k = 0; k < np; k++) {
+			char wait[96] = "";
+			if (st[k].sharers > 0) /* one GPU, one job at a time (app/pool.h) */
+				snprintf(wait, sizeof(wait), ", waited %.2f s for its GPU (shared with %d other worker%s)",
+					 st[k].wait_s, st[k].sharers, st[k].sharers == 1 ? "" : "s");
+			printf("stats: worker %s: %d job(s), %d failed, %d lost, busy %.2f s%s%s%s%s%s%s\n", st[k].label,
+			       st[k].done, st[k].failed, st[k].lost, st[k].busy_s, wait, st[k].gpu[0] ? ", on " : "",
+			       st[k].gpu, st[k].retired ? ", retired" : "", st[k].retired_why[0] ? ": " : "",
+			       st[k].retired_why);
+		}
+	}
 	bool gpu_ok = pooled ? tally.pooled_gpu > 0 : ev.env.valid;
 	if (tally.internal)
 		rc = RUNG_EXIT_INTERNAL;

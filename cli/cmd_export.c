@@ -26,13 +26,15 @@ typedef struct {
 /* Stops at the first result: whether there is any of a kind. */
 static int any_one(void *ud, const rung_result *r, const char *json, const char *content)
 {
-	(void)ud, (void)r, (void)json, (void)content;
-	return 1;
+	(void)ud, (void)json, (void)content;
+	return !rung_result_compile_verdict(r); /* one --recorded would export */
 }
 
 static int one(void *ud, const rung_result *r, const char *json, const char *content)
 {
 	ex_ctx *x = ud;
+	if (rung_result_compile_verdict(r)) /* a compile rung kept with no GPU (#28 D-16): nothing measured to carry */
+		return 0;
 	json_t *o = json_object();
 	json_object_set_new(o, "rung_export", json_integer(1));
 	json_object_set_new(o, "content", json_string(content ? content : ""));

@@ -24,6 +24,7 @@
 #include <jansson.h>
 
 #include "core/err.h"
+#include "core/inert.h"
 #include "core/envcmp.h"
 #include "core/roofline_guard.h"
 #include "core/stats.h"
@@ -85,7 +86,7 @@ static void texts(row_text *t, const rung_vrow *row, const rung_result *base)
 	snprintf(t->verdict, sizeof(t->verdict), "%s",
 		 row->has_note && row->note.verdict ? rung_note_verdict_name(row->note.verdict) : "");
 	rung_suspect_kinds(t->suspects, sizeof(t->suspects), r);
-	rung_log_note_line(row, t->note, sizeof(t->note));
+	rung_log_note_line(row, t->note, sizeof(t->note), true);
 	if (r)
 		snprintf(t->reason, sizeof(t->reason), "%s", rung_result_reason(r));
 }
@@ -98,13 +99,54 @@ static void put_metrics(FILE *f, const row_text *t)
 			fprintf(f, "%-*s ", rung_metrics[k].log_width, t->metric[k]);
 }
 
+/* The table's NOTE: its first line, at most this many bytes (the whole in
+ * --json, --csv and rung notes; #28 D-20: one row carried 300 characters). */
+#define NOTE_CELL 60
+
+/* s cut to at most max bytes, at a UTF-8 boundary, ending in "..." when cut. */
+static const char *cut_cell(char *buf, size_t len, const char *s, size_t max)
+{
+	size_t n = strlen(s);
+	if (n <= max) {
+		snprintf(buf, len, "%s", s);
+		return buf;
+	}
+	size_t k = rung_utf8_whole(s, max > 3 ? max - 3 : 0);
+	snprintf(buf, len, "%.*s...", (int)k, s);
+	return buf;
+}
+
 /* One measured row of the table. */
 static void put_row(FILE *f, const row_text *t, const char *id, const char *subj, bool is_base, const char *tail)
 {
+	char note[NOTE_CELL + 8];
 	fprintf(f, "%-8s %-24s %-28s ", id, subj, t->steps);
 	put_metrics(f, t);
 	fprintf(f, "%-9s %-12s %-7s %-14s %-8s %-8s %s%s\n", t->median, is_base ? "base" : t->speedup, is_base ? "" : t->delta,
-	       t->perf, t->regs, t->verdict, t->note, tail);
+		t->perf, t->regs, t->verdict, cut_cell(note, sizeof(note), t->note, NOTE_CELL), tail);
+}
+
+/* A failed row: the reason over the metric columns, VERDICT and NOTE in their
+ * own (#28 D-20: a long reason pushed them out); a reason longer than those
+ * columns is cut there and given whole on the next line. */
+static void put_failed(FILE *f, const row_text *t, const char *id, const char *subj)
+{
+	int span = 9 + 1 + 12 + 1 + 7 + 1 + 14 + 1 + 8 + 1; /* MEDIAN_MS .. REGS/SP, as put_row */
+	for (int k = 0; k < RUNG_NMETRICS; k++)
+		if (rung_metrics[k].log)
+			span += rung_metrics[k].log_width + 1;
+	char cell[640], note[NOTE_CELL + 8];
+	bool whole = strlen(t->reason) < (size_t)span;
+	cut_cell(cell, sizeof(cell), t->reason, (size_t)span - 2);
+	if (!t->verdict[0] && !t->note[0])
+		fprintf(f, "%-8s %-24s %-28s %s\n", id, subj, t->steps, cell);
+	else if (!t->note[0])
+		fprintf(f, "%-8s %-24s %-28s %-*s%s\n", id, subj, t->steps, span, cell, t->verdict);
+	else
+		fprintf(f, "%-8s %-24s %-28s %-*s%-8s %s\n", id, subj, t->steps, span, cell, t->verdict,
+			cut_cell(note, sizeof(note), t->note, NOTE_CELL));
+	if (!whole)
+		fprintf(f, "         %s\n", t->reason);
 }
 
 /* The table's verdict: the person's, else "suspect" for a suspect version,
@@ -285,18 +327,19 @@ static void print_log(FILE *f, const rung_log *l, int fmt, const char *kernel_pa
 			texts(&t, &tmp, base_rec);
 			table_verdict(&t, rec[i]);
 			if (t.reason[0])
-				fprintf(f, "%-8s %-24s %-28s %s%s%s\n", rows[i].v.short_id, subj, t.steps, t.reason,
-					t.verdict[0] ? "  " : "", t.verdict);
+				put_failed(f, &t, rows[i].v.short_id, subj);
 			else
 				put_row(f, &t, rows[i].v.short_id, subj, i == brec_shown, "");
-			fprintf(f, "         %s (not measured here)\n",
-				rec[i]->recorded_note[0] ? rec[i]->recorded_note : "recorded on another machine");
+			if (rung_result_compile_verdict(rec[i])) /* kept from a compile rung with no GPU (#28 D-16) */
+				fprintf(f, "         %s\n", rec[i]->recorded_note);
+			else
+				fprintf(f, "         %s (not measured here)\n",
+					rec[i]->recorded_note[0] ? rec[i]->recorded_note : "recorded on another machine");
 		} else if (!rows[i].result) {
 			fprintf(f, "%-8s %-24s %-28s %s\n", rows[i].v.short_id, subj, t.steps, "not evaluated");
 			nnot++;
 		} else if (t.reason[0]) {
-			fprintf(f, "%-8s %-24s %-28s %s%s%s\n", rows[i].v.short_id, subj, t.steps, t.reason,
-				t.verdict[0] ? "  " : "", t.verdict);
+			put_failed(f, &t, rows[i].v.short_id, subj);
 		} else {
 			put_row(f, &t, rows[i].v.short_id, subj, i == b,
 				rows[i].via_content ? " (same content as another version)" : "");
@@ -331,7 +374,7 @@ static void print_log(FILE *f, const rung_log *l, int fmt, const char *kernel_pa
 	}
 	if (nnot) /* what would evaluate them, with or without a GPU (#28 D-16) */
 		fprintf(f, "%d version%s not evaluated: rung eval measures %s on a GPU; without one, rung eval --compile-only "
-			   "runs the compile rung (registers, spills; not stored), and run, check and bench wait for a GPU\n",
+			   "runs the compile rung (registers, spills; kept and shown here), and run, check and bench wait for a GPU\n",
 			nnot, nnot == 1 ? "" : "s", nnot == 1 ? "it" : "them");
 	if (fmt == FMT_TABLE && n == 0)
 		fprintf(f, "no versions: commit %s first\n", kernel_path);

@@ -929,7 +929,8 @@ static json_t *t_compare(targs *t)
 	if (texts_open(&c, &out, &err) < 0)
 		return tool_error("rung: %s", rung_error_last());
 	rung_compare_result cr;
-	c.rc = rung_cli_compare_run(err, &cr, &w, A, B, bj && json_is_number(bj) ? bud : NULL, allow_shared);
+	c.rc = rung_cli_compare_run(err, &cr, &w, A, B, bj && json_is_number(bj) ? bud : NULL, allow_shared,
+				    bool_arg(t, "stored"), bool_arg(t, "any_gpu"));
 	json_t *j = c.rc ? NULL : rung_compare_to_json(&cr);
 	if (j)
 		c.rc = rung_cli_compare_exit(&cr);
@@ -1271,7 +1272,11 @@ static const tool tools[] = {
 	 "\"a\":{\"type\":\"string\",\"description\":\"the first revision\"},"
 	 "\"b\":{\"type\":\"string\",\"description\":\"the second revision\"},"
 	 "\"budget\":{\"type\":\"number\",\"exclusiveMinimum\":0,\"maximum\":3600,\"description\":\"time budget in seconds\"},"
-	 "\"allow_shared\":{\"type\":\"boolean\",\"description\":\"compare on a GPU other processes use too\"}",
+	 "\"allow_shared\":{\"type\":\"boolean\",\"description\":\"compare on a GPU other processes use too\"},"
+	 "\"stored\":{\"type\":\"boolean\",\"description\":\"compare the stored results' bench samples instead of timing now "
+	 "(rung compare --stored; no GPU needed)\"},"
+	 "\"any_gpu\":{\"type\":\"boolean\",\"description\":\"with stored: compare results timed on different GPU models (else "
+	 "OTHER_GPU)\"}",
 	 "[\"a\",\"b\"]", t_compare, false,
 	 "\"verdict\":" S_STR ",\"identical\":" S_BOOL, "[\"verdict\"]"},
 	{"log", "Versions and results",

@@ -1,11 +1,14 @@
-/* rung watch [--interval SEC] [--count N] [--compile-only] [-C DIR] [--task DIR]
- * [--spec-rev REV]: polls the refs
+/* rung watch [--interval SEC] [--count N] [--compile-only] [--workers SPEC] [-C DIR]
+ * [--task DIR] [--spec-rev REV]: polls the refs
  * and evaluates each new version of the task as it is committed, printing one
  * rung line per version. Versions present when watching starts are left alone
  * (`rung eval --missing` runs those). After each poll's versions, the fastest
  * passing version is sanitized before it is recommended, as by rung eval
  * (app/sanitize_gate.h). --count N stops after N polls (tests).
- * SIGINT/SIGTERM stop it between versions with exit 0. */
+ * --workers SPEC (or `workers =` in the user's config) evaluates them on a
+ * pool of workers as `rung eval --workers` does (app/pool.h): the versions
+ * one poll finds go out together, their lines in commit order, each naming
+ * its worker. SIGINT/SIGTERM stop it between versions with exit 0. */
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
@@ -17,6 +20,7 @@
 #include "core/err.h"
 #include "cli/cli.h"
 #include "app/pipeline.h"
+#include "tui/theme.h"
 
 static volatile sig_atomic_t stop;
 static void on_int(int sig) { (void)sig; stop = 1; }
@@ -51,6 +55,7 @@ typedef struct {
 	double interval;
 	int count;
 	bool compile_only;
+	const char *workers;
 	rung_vctx_opts where;
 } watch_opts;
 
@@ -60,9 +65,37 @@ static const rung_opt_spec watch_specs[] = {
 	{RUNG_OPT_NUM(watch_opts, count, 0, INT_MAX), .name = "count", .value = "N",
 	 .help = "stop after N looks (default 0: until stopped)"},
 	{RUNG_OPT_BOOL(watch_opts, compile_only), .name = "compile-only", .help = "the compile rung only (no GPU needed)"},
+	{RUNG_OPT_STR(watch_opts, workers), .name = "workers", .value = "SPEC",
+	 .help = "a pool of workers, as rung eval's: local:N, local:0,1,3, ssh:HOST[,HOST], slurm:N[,partition=P][,gres=G]"},
 	{RUNG_OPT_SUBTABLE(watch_opts, where, rung_vctx_opt_specs)},
 	{0}};
 const rung_opt_table rung_opts_watch = {.cmd = "watch", .args = "", .max_args = 0, .opts = watch_specs};
+
+typedef struct {
+	rung_evaler *ev;
+	int failed;
+} watch_batch;
+
+/* One line per version of a pooled batch, in commit order (rung_evaler_run_all's callback). */
+static void print_pooled(void *ud, int i, const rung_version *v, rung_result *r, int err)
+{
+	watch_batch *b = ud;
+	(void)i;
+	if (stop)
+		b->ev->cancel = 1; /* the versions not started are left */
+	if (err < 0) {
+		fprintf(stderr, "rung watch: %s: %s\n", v->short_id, rung_error_last());
+		return;
+	}
+	char line[1024];
+	rung_vrow_line(line, sizeof(line), v, r);
+	if (r->worker[0])
+		printf("%s  [worker %s]\n", line, r->worker);
+	else
+		printf("%s\n", line);
+	fflush(stdout);
+	b->failed += rung_result_status(r) == RUNG_S_FAILED;
+}
 
 int rung_cmd_watch(int argc, char **argv)
 {
@@ -79,6 +112,24 @@ int rung_cmd_watch(int argc, char **argv)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	/* a pool: --workers, else `workers =` in the user's config (checked now: a bad one is a usage error at once) */
+	rung_config cfg;
+	if (!wo.workers && !wo.compile_only) {
+		if (rung_config_read(&cfg) < 0) {
+			fprintf(stderr, "rung watch: %s\n", rung_error_last());
+			return RUNG_EXIT_USAGE;
+		}
+		if (cfg.workers[0])
+			wo.workers = cfg.workers;
+	}
+	rung_pool pool;
+	bool pooled = wo.workers && !wo.compile_only;
+	if (pooled && rung_pool_parse(&pool, wo.workers) < 0) {
+		fprintf(stderr, "rung watch: %s\n", rung_error_last());
+		return RUNG_EXIT_USAGE;
+	}
+	long cores = sysconf(_SC_NPROCESSORS_ONLN);
+	int jobs = cores < 2 ? 3 : cores > 16 ? 17 : (int)cores + 1; /* as rung eval's default */
 	rung_vctx c;
 	rc = rung_cli_vctx_open(&c, "watch", &wo.where, RUNG_VCTX_TASK | RUNG_VCTX_STORE);
 	if (rc)
@@ -125,15 +176,36 @@ int rung_cmd_watch(int argc, char **argv)
 		}
 		rung_history_free(h);
 		if (nf && !ev_open) {
-			if (rung_evaler_open(&ev, &c, flags) < 0) {
+			if (pooled && rung_pool_open(&pool) < 0) {
 				fprintf(stderr, "rung watch: %s\n", rung_error_last());
+				free(fresh);
+				rc = rung_error_last_code() == RUNG_EUSAGE ? RUNG_EXIT_USAGE : RUNG_EXIT_INTERNAL;
+				break;
+			}
+			if (rung_evaler_open_pool(&ev, &c, flags, pooled ? &pool : NULL) < 0) {
+				fprintf(stderr, "rung watch: %s\n", rung_error_last());
+				if (pooled)
+					rung_pool_close(&pool);
 				free(fresh);
 				rc = RUNG_EXIT_INTERNAL;
 				break;
 			}
 			ev_open = true;
-			if (!ev.env.valid && !(flags & RUNG_EVAL_COMPILE_ONLY))
+			if (!pooled && !ev.env.valid && !(flags & RUNG_EVAL_COMPILE_ONLY))
 				fprintf(stderr, "rung watch: %s: GPU rungs will be SKIPPED and results not stored\n", ev.no_gpu);
+		}
+		if (pooled && nf) { /* the poll's versions together on the pool, oldest first */
+			rung_version *batch = malloc((size_t)nf * sizeof(*batch));
+			for (int i = 0; batch && i < nf; i++) {
+				batch[i] = fresh[nf - 1 - i];
+				add(&known, batch[i].id);
+			}
+			watch_batch wb = {.ev = &ev};
+			if (!batch || rung_evaler_run_all(&ev, batch, nf, jobs, print_pooled, &wb) < 0)
+				fprintf(stderr, "rung watch: %s\n", batch ? rung_error_last() : "out of memory");
+			free(batch);
+			free(fresh);
+			continue;
 		}
 		for (int i = nf - 1; i >= 0 && !stop; i--) {
 			add(&known, fresh[i].id);
@@ -161,8 +233,11 @@ int rung_cmd_watch(int argc, char **argv)
 		fflush(stdout);
 		free(fresh);
 	}
-	if (ev_open)
+	if (ev_open) {
 		rung_evaler_close(&ev);
+		if (pooled)
+			rung_pool_close(&pool);
+	}
 	free(known.ids);
 	rung_vctx_close(&c);
 	return rc;

@@ -12,6 +12,7 @@
 
 #include "core/err.h"
 #include "core/sidecar.h"
+#include "core/stats.h"
 #include "core/roofline_guard.h"
 #include "gpu/compile.h"
 #include "cli/cli.h"
@@ -78,9 +79,9 @@ static void print_row(FILE *out, const rung_vrow *row, const rung_result *r, row
 		num(med, sizeof(med), "%.4g", r->bench.median);
 		if (is_base)
 			snprintf(delta, sizeof(delta), "base");
-		else if (base && base->bench.valid && base->bench.median > 0 && !isnan(r->bench.median))
-			snprintf(delta, sizeof(delta), "%+.1f%%",
-				 100 * (r->bench.median - base->bench.median) / base->bench.median);
+		else if (base && base->bench.valid) /* "202x +-0.7", as rung log and the workbench (core/stats.h) */
+			rung_fmt_speedup_pm(delta, sizeof(delta), rung_speedup(r->bench.median, base->bench.median),
+					    rung_ratio_noise(r->bench.rse_median, base->bench.rse_median), false);
 		rung_result_perf(perf, sizeof(perf), r);
 	}
 	time_t t = (time_t)row->v.time;
@@ -90,7 +91,7 @@ static void print_row(FILE *out, const rung_vrow *row, const rung_result *r, row
 	const char *verdict = row->has_note && row->note.verdict ? rung_note_verdict_name(row->note.verdict) : "";
 	char subj[41];
 	snprintf(subj, sizeof(subj), "%.40s", row->v.subject);
-	fprintf(out, "%-8s %-11s %-28s %-8s %-9s %-7s %-14s %-8s %s\n", row->v.short_id, date,
+	fprintf(out, "%-8s %-11s %-28s %-8s %-9s %-12s %-14s %-8s %s\n", row->v.short_id, date,
 		r ? steps : "not evaluated", regs, med, delta, perf, verdict, subj);
 	const char *reason = r ? rung_result_reason(r) : "";
 	if (reason[0])
@@ -141,7 +142,7 @@ static int show_task(FILE *out, const char *dir, const char *task, bool compile)
 	/* the baseline: its verdict, among results of the same kind (live or recorded) */
 	int b = rung_vrows_baseline(rows, n);
 	fprintf(out, "\n%s: %d version%s of %s, newest first\n", task, n, n == 1 ? "" : "s", c.task.kernel_path);
-	fprintf(out, "%-8s %-11s %-28s %-8s %-9s %-7s %-14s %-8s %s\n", "VERSION", "DATE", "COMPILE RUN CHECK BENCH PROF",
+	fprintf(out, "%-8s %-11s %-28s %-8s %-9s %-12s %-14s %-8s %s\n", "VERSION", "DATE", "COMPILE RUN CHECK BENCH PROF",
 		"REGS/SP", "MEDIAN_MS", "VS_BASE", "PERF", "VERDICT", "SUBJECT");
 	for (int i = 0; i < n; i++) {
 		const rung_result *base = b >= 0 && src[b] == src[i] ? res[b] : NULL;

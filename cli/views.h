@@ -28,14 +28,16 @@ int rung_cli_brief_markdown(FILE *f, FILE *err, rung_vctx *c, const rung_brief *
 int rung_cli_brief_to(FILE *f, FILE *err, const rung_vctx_opts *o, int nlast, bool mark);
 
 /* `rung compare`'s exit code for r: 0 a verdict (SAME, or timed), 1 FAILED,
- * DISAGREE or SHARED, 4 SKIPPED (no GPU). */
+ * DISAGREE, SHARED or OTHER_GPU, 4 SKIPPED (no GPU). */
 int rung_cli_compare_exit(const rung_compare_result *r);
 
 /* The comparison of a and b (revisions, task directories or kernel files)
- * where w says, budget (NULL: the default) checked as --budget is: 0 with *r
+ * where w says, budget (NULL: the default) checked as --budget is, with
+ * stored (revisions only) their stored results compared as --stored does,
+ * any_gpu as --any-gpu: 0 with *r
  * filled (clear it either way), or the exit code after its messages on err.
  * For a front end without a command line (the MCP compare tool). */
 int rung_cli_compare_run(FILE *err, rung_compare_result *r, const rung_task_where *w, const char *a, const char *b,
-			 const char *budget, bool allow_shared);
+			 const char *budget, bool allow_shared, bool stored, bool any_gpu);
 
 #endif

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <glob.h>
 #include <stdio.h>
@@ -343,9 +344,10 @@ int rung_fs_write_in(int dirfd, const char *name, const void *data, size_t len, 
 		return rung_error_set(RUNG_EINVAL, "%s: not a plain file name", shown);
 	char tmp[NAME_MAX + 16];
 	int fd = -1;
-	static unsigned long counter;
+	static atomic_ulong counter; /* compile threads write cache entries at once */
 	for (int tries = 0; tries < 100 && fd < 0; tries++) {
-		unsigned long r = ((unsigned long)getpid() << 16) ^ (unsigned long)time(NULL) ^ (++counter * 2654435761u);
+		unsigned long r = ((unsigned long)getpid() << 16) ^ (unsigned long)time(NULL) ^
+				  ((atomic_fetch_add(&counter, 1) + 1) * 2654435761u);
 		snprintf(tmp, sizeof(tmp), ".%.*s.%06lx", NAME_MAX - 8, name, r & 0xffffff);
 		fd = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
 		if (fd < 0 && errno != EEXIST)

@@ -11,6 +11,8 @@
  * to look at, not a failure. */
 #include "core/ptxscan.h"
 
+#include <ctype.h>
+
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -998,4 +1000,108 @@ bool rung_text_uses_mma(const char *text)
 		if (strstr(text, pat[k]))
 			return true;
 	return false;
+}
+
+/* The source with comments, string and character literals blanked (same length). */
+static char *blank_comments(const char *src)
+{
+	size_t n = strlen(src);
+	char *b = malloc(n + 1);
+	if (!b)
+		return NULL;
+	memcpy(b, src, n + 1);
+	for (size_t i = 0; i < n; i++) {
+		if (b[i] == '/' && b[i + 1] == '/') {
+			while (i < n && b[i] != '\n')
+				b[i++] = ' ';
+		} else if (b[i] == '/' && b[i + 1] == '*') {
+			b[i] = b[i + 1] = ' ';
+			for (i += 2; i < n && !(b[i] == '*' && b[i + 1] == '/'); i++)
+				if (b[i] != '\n')
+					b[i] = ' ';
+			if (i < n)
+				b[i] = b[i + 1] = ' ', i++;
+		} else if (b[i] == '"' || b[i] == '\'') {
+			char q = b[i];
+			b[i] = ' ';
+			for (i++; i < n && b[i] != q && b[i] != '\n'; i++) {
+				if (b[i] == '\\' && i + 1 < n)
+					b[i++] = ' ';
+				b[i] = ' ';
+			}
+			if (i < n && b[i] == q)
+				b[i] = ' ';
+		}
+	}
+	return b;
+}
+
+static bool ident_char(char c)
+{
+	return isalnum((unsigned char)c) || c == '_';
+}
+
+int rung_cuda_kernel_names(char *buf, size_t len, const char *src)
+{
+	if (len)
+		buf[0] = 0;
+	char *b = src ? blank_comments(src) : NULL;
+	if (!b)
+		return 0;
+	int count = 0;
+	size_t o = 0;
+	static const char kw[] = "__global__";
+	for (char *p = b; (p = strstr(p, kw)) != NULL; p += sizeof(kw) - 1) {
+		if ((p > b && ident_char(p[-1])) || ident_char(p[sizeof(kw) - 1]))
+			continue;
+		/* the identifier right before the first '(' outside <...>, before any ';'
+		 * or '{', that is not an attribute's (__launch_bounds__(256), ...) */
+		int depth = 0;
+		char *q = p + sizeof(kw) - 1, *s = NULL, *e = NULL;
+		for (; *q && *q != ';' && *q != '{'; q++) {
+			if (*q != '(' || depth) {
+				depth += *q == '<' ? 1 : *q == '>' && depth > 0 ? -1 : 0;
+				continue;
+			}
+			e = q;
+			while (e > p && isspace((unsigned char)e[-1]))
+				e--;
+			s = e;
+			while (s > p && ident_char(s[-1]))
+				s--;
+			size_t k = (size_t)(e - s);
+			bool attr = (k > 4 && !strncmp(s, "__", 2) && !strncmp(e - 2, "__", 2)) || (k == 7 && !strncmp(s, "alignas", 7));
+			if (!attr)
+				break;
+			int par = 0; /* past the attribute's arguments */
+			for (; *q; q++) {
+				par += *q == '(' ? 1 : *q == ')' ? -1 : 0;
+				if (par == 0)
+					break;
+			}
+			s = e = NULL;
+			if (!*q)
+				break;
+		}
+		if (*q != '(' || !s || s == e || isdigit((unsigned char)*s))
+			continue;
+		char name[128];
+		snprintf(name, sizeof(name), "%.*s", (int)(e - s), s);
+		/* each once */
+		bool seen = false;
+		for (const char *t = buf; len && *t && !seen;) {
+			size_t k = strcspn(t, ",");
+			seen = k == strlen(name) && !strncmp(t, name, k);
+			t += k;
+			while (*t == ',' || *t == ' ')
+				t++;
+		}
+		if (seen)
+			continue;
+		count++;
+		if (len && o < len)
+			o += (size_t)snprintf(buf + o, len - o, "%s%s", o ? ", " : "", name);
+	}
+	free(b);
+	return count;
 }

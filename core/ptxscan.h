@@ -61,6 +61,13 @@ int rung_ptx_entry_params(int *n, const char *ptx, size_t len, const char *entry
  * (truncated to fit), and how many there are. 0 or RUNG_EINVAL. */
 int rung_ptx_entry_names(char *buf, size_t len, int *count, const char *ptx, size_t plen);
 
+/* The __global__ functions a CUDA C++ source defines or declares, by name
+ * ("sgemm, sgemm_tiled": a template's name without its arguments), comma
+ * separated into buf (truncated to fit), in source order, each once; comments
+ * and string literals are skipped. Returns how many. For an entry that is not
+ * found, to name the ones there are (#28 D-20). */
+int rung_cuda_kernel_names(char *buf, size_t len, const char *src);
+
 /* The kernel's text (CUDA C++, PTX or SASS) issues tensor-core instructions:
  * mma.sync / wmma / wgmma / tcgen05 in PTX or inline asm, the wmma:: and
  * mma_sync APIs, HMMA / IMMA / HGMMA in SASS. The roof a kernel is measured

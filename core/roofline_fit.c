@@ -26,6 +26,22 @@ static double present(const rung_ceiling *c)
 	return c->src != RUNG_CEIL_NONE && c->value > 0 ? c->value : NAN;
 }
 
+rung_tc_type rung_fit_tensor_type(rung_dtype dt, const char **name)
+{
+	static const struct { rung_dtype dt; rung_tc_type tc; const char *name; } tc[] = {
+		{ RUNG_DT_F32, RUNG_TC_TF32, "TF32" }, { RUNG_DT_F16, RUNG_TC_F16, "FP16" },
+		{ RUNG_DT_BF16, RUNG_TC_BF16, "BF16" }, { RUNG_DT_F64, RUNG_TC_F64, "FP64" },
+	};
+	rung_tc_type t = RUNG_TC_INT8;
+	const char *nm = "INT8";
+	for (size_t i = 0; i < sizeof(tc) / sizeof(tc[0]); i++)
+		if (tc[i].dt == dt)
+			t = tc[i].tc, nm = tc[i].name;
+	if (name)
+		*name = nm;
+	return t;
+}
+
 void rung_fit_roof_pick(rung_fit_roof *out, const rung_ceilings *c, rung_dtype dt, int tensor)
 {
 	memset(out, 0, sizeof(*out));
@@ -37,15 +53,8 @@ void rung_fit_roof_pick(rung_fit_roof *out, const rung_ceilings *c, rung_dtype d
 		snprintf(out->name, sizeof(out->name), "%s", f64 ? "FP64" : "FP32");
 		return;
 	}
-	static const struct { rung_dtype dt; rung_tc_type tc; const char *name; } tc[] = {
-		{ RUNG_DT_F32, RUNG_TC_TF32, "TF32" }, { RUNG_DT_F16, RUNG_TC_F16, "FP16" },
-		{ RUNG_DT_BF16, RUNG_TC_BF16, "BF16" }, { RUNG_DT_F64, RUNG_TC_F64, "FP64" },
-	};
-	rung_tc_type t = RUNG_TC_INT8;
-	const char *name = "INT8";
-	for (size_t i = 0; i < sizeof(tc) / sizeof(tc[0]); i++)
-		if (tc[i].dt == dt)
-			t = tc[i].tc, name = tc[i].name;
+	const char *name;
+	rung_tc_type t = rung_fit_tensor_type(dt, &name);
 	out->flop_s = present(&c->tensor[t]);
 	snprintf(out->name, sizeof(out->name), "%s tensor", name);
 }

@@ -34,6 +34,11 @@ typedef struct {
 	char bound[24]; /* the roof that binds at the kernel's intensity: name, or "DRAM" (rung_result_fit_roof_pct) */
 } rung_fit_roof;
 
+/* The tensor ceiling for data of type dt (TF32 for f32, FP16, BF16, FP64
+ * tensor, INT8 for anything else) and its short name ("TF32"; name may be
+ * NULL). */
+rung_tc_type rung_fit_tensor_type(rung_dtype dt, const char **name);
+
 /* The roof for data of type dt: tensor > 0 the tensor ceiling of dt (TF32 for
  * f32, FP16, BF16, FP64 tensor, INT8 for integers), else FP32 FMA (FP64 for
  * f64). A ceiling that is absent is NAN. */

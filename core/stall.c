@@ -163,6 +163,12 @@ void rung_stall_label(char *buf, size_t len, const char *reason)
 		{"lg_throttle", "LG throttle"},   {"mio_throttle", "MIO throttle"}, {"imc_miss", "IMC miss"},
 		{"no_instructions", "no instruction"}, {"selected", "selected (issued)"},
 		{"membar", "memory barrier"},
+		/* ncu's source page names the same reasons shorter (stall_long_sb, ...):
+		 * given rung's labels, so that both panes say one thing (#28 D-20) */
+		{"long_sb", "long scoreboard"}, {"short_sb", "short scoreboard"}, {"no_inst", "no instruction"},
+		{"lg", "LG throttle"}, {"mio", "MIO throttle"}, {"math", "math pipe throttle"},
+		{"tex", "tex throttle"}, {"imc", "IMC miss"}, {"dispatch", "dispatch stall"},
+		{"sleep", "sleeping"},
 	};
 	for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++)
 		if (!strcmp(reason, known[i].name)) {

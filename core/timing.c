@@ -1,6 +1,8 @@
 /* RUNG_TIMING phase accounting (see timing.h). */
 #include "core/timing.h"
 
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <sys/resource.h>
 #include <stdlib.h>
@@ -10,7 +12,9 @@
 
 #define MAX_PHASES 48
 
-static int enabled = -1;
+/* asked from compile threads and pool workers at once: the flag atomic, the phases under a lock */
+static atomic_int enabled = -1;
+static pthread_mutex_t phases_mu = PTHREAD_MUTEX_INITIALIZER;
 static struct {
 	const char *name;
 	double s;
@@ -20,11 +24,13 @@ static int nphases;
 
 bool rung_timing_enabled(void)
 {
-	if (enabled < 0) {
+	int v = atomic_load(&enabled);
+	if (v < 0) {
 		const char *e = getenv("RUNG_TIMING");
-		enabled = e && *e && strcmp(e, "0") != 0;
+		v = e && *e && strcmp(e, "0") != 0;
+		atomic_store(&enabled, v);
 	}
-	return enabled;
+	return v;
 }
 
 static struct timespec monotonic(void)
@@ -50,10 +56,12 @@ void rung_timing_add(const char *phase, double seconds)
 {
 	if (!rung_timing_enabled())
 		return;
+	pthread_mutex_lock(&phases_mu);
 	for (int i = 0; i < nphases; i++) {
 		if (phases[i].name == phase || !strcmp(phases[i].name, phase)) {
 			phases[i].s += seconds;
 			phases[i].n++;
+			pthread_mutex_unlock(&phases_mu);
 			return;
 		}
 	}
@@ -63,6 +71,7 @@ void rung_timing_add(const char *phase, double seconds)
 		phases[nphases].n = 1;
 		nphases++;
 	}
+	pthread_mutex_unlock(&phases_mu);
 }
 
 double rung_timing_lap(const char *phase, double t0)
@@ -74,8 +83,13 @@ double rung_timing_lap(const char *phase, double t0)
 
 void rung_timing_flush(const char *who)
 {
-	if (!rung_timing_enabled() || nphases == 0)
+	if (!rung_timing_enabled())
 		return;
+	pthread_mutex_lock(&phases_mu);
+	if (nphases == 0) {
+		pthread_mutex_unlock(&phases_mu);
+		return;
+	}
 	double total = 0;
 	for (int i = 0; i < nphases; i++) {
 		fprintf(stderr, "rung timing [%s] %-28s %9.1f ms", who, phases[i].name, phases[i].s * 1e3);
@@ -89,6 +103,7 @@ void rung_timing_flush(const char *who)
 	if (getrusage(RUSAGE_SELF, &ru) == 0) /* ru_maxrss is in KiB on Linux */
 		fprintf(stderr, "rung timing [%s] %-28s %9.1f MB\n", who, "peak RSS of this process", (double)ru.ru_maxrss / 1024.0);
 	nphases = 0;
+	pthread_mutex_unlock(&phases_mu);
 }
 
 void rung_timing_rss(const char *what)

@@ -129,7 +129,35 @@ static int build_options(opt_list *o, const rung_compile_req *req)
  * the diagnostics of the entry's name expression (NAME "__nv_name_map", which NVRTC may
  * print before the source's own) when name_map is set, else among the others.
  * Returns 1 and fills the parts, 0 if none. */
+static int nth_diag(const char *log, bool name_map, int nth, char *name, size_t name_len, int *line, char *msg,
+		    size_t msg_len);
 static int first_diag(const char *log, bool name_map, char *name, size_t name_len, int *line, char *msg, size_t msg_len)
+{
+	return nth_diag(log, name_map, 0, name, name_len, line, msg, msg_len);
+}
+
+int rung_compile_log_error(const char *log, int i, char *buf, size_t len)
+{
+	char name[256], msg[400];
+	int line = 0;
+	if (!log || i < 0 || !nth_diag(log, false, i, name, sizeof(name), &line, msg, sizeof(msg)))
+		return 0;
+	snprintf(buf, len, "%s:%d: %s", name, line, msg);
+	return 1;
+}
+
+int rung_compile_log_nerrors(const char *log)
+{
+	char name[8], msg[8];
+	int line, n = 0;
+	while (log && nth_diag(log, false, n, name, sizeof(name), &line, msg, sizeof(msg)))
+		n++;
+	return n;
+}
+
+/* The nth (from 0) such diagnostic. */
+static int nth_diag(const char *log, bool name_map, int nth, char *name, size_t name_len, int *line, char *msg,
+		    size_t msg_len)
 {
 	static const char nm[] = "__nv_name_map";
 	for (const char *l = log; l && *l;) {
@@ -147,7 +175,7 @@ static int first_diag(const char *log, bool name_map, char *name, size_t name_le
 				const char *err = strstr(k, "error");
 				bool is_nm =
 				    (size_t)(paren - l) == sizeof(nm) - 1 && strncmp(l, nm, sizeof(nm) - 1) == 0;
-				if (colon && err && err < colon && colon - k < 40 && is_nm == name_map) {
+				if (colon && err && err < colon && colon - k < 40 && is_nm == name_map && nth-- == 0) {
 					snprintf(name, name_len, "%.*s", (int)(paren - l), l);
 					*line = (int)ln;
 					const char *m = colon + 1;
@@ -241,20 +269,37 @@ static void errorf(rung_compiled *out, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* "entry 'rowsum' not found in rowsum.cu (its kernels: rowsum_warp, rowsum_block)" (#28 D-20) */
+static void entry_not_found(rung_compiled *out, const rung_compile_req *req)
+{
+	char names[300];
+	int n = rung_cuda_kernel_names(names, sizeof(names), req->src);
+	if (n > 0)
+		errorf(out, "entry '%s' not found in %s (its __global__ kernel%s: %s)", req->entry, req->file,
+		       n == 1 ? "" : "s", names);
+	else
+		errorf(out, "entry '%s' not found in %s (it has no __global__ kernel)", req->entry, req->file);
+}
+
 static void fill_failure(rung_compiled *out, const rung_compile_req *req, nvrtcResult res)
 {
 	char name[256], msg[400];
 	int line = 0;
 	const char *log = out->log ? out->log : "";
 	if (first_diag(log, false, name, sizeof(name), &line, msg, sizeof(msg))) {
-		errorf(out, "%s:%d: %s", name, line, msg);
+		/* the first, and a word of the others (the compile log has them all; #28 D-20) */
+		int more = rung_compile_log_nerrors(log) - 1;
+		if (more > 0)
+			errorf(out, "%s:%d: %s (and %d more error%s)", name, line, msg, more, more == 1 ? "" : "s");
+		else
+			errorf(out, "%s:%d: %s", name, line, msg);
 	} else if (at_end_diag(log, msg, sizeof(msg))) {
 		errorf(out, "%s: at end of source: %s", req->file, msg);
 	} else if (first_diag(log, true, name, sizeof(name), &line, msg, sizeof(msg))) {
 		if (strstr(msg, "non-__global__"))
 			errorf(out, "%s: '%s' is not a __global__ kernel", req->file, req->entry);
 		else
-			errorf(out, "entry '%s' not found in %s", req->entry, req->file);
+			entry_not_found(out, req);
 	} else if (ptxas_diag(log, msg, sizeof(msg))) {
 		errorf(out, "%s: %s", req->file, msg);
 	} else if (max_static_smem(log) > STATIC_SMEM_LIMIT) {
@@ -1169,7 +1214,7 @@ int rung_compile(rung_compiled *out, const rung_compile_req *req)
 
 	const char *lowered = NULL;
 	if (nvrtcGetLoweredName(prog, req->entry, &lowered) != NVRTC_SUCCESS || !lowered) {
-		errorf(out, "entry '%s' not found in %s", req->entry, req->file);
+		entry_not_found(out, req);
 		rc = rung_error_set(RUNG_ECOMPILE, "%s", out->error);
 		goto done;
 	}

@@ -69,6 +69,14 @@ typedef struct {
 int rung_compile(rung_compiled *out, const rung_compile_req *req);
 void rung_compiled_clear(rung_compiled *c);
 
+/* The i-th (from 0) error of the source in an NVRTC log ("sgemm.cu(19):
+ * error: ..."), as "sgemm.cu:19: ..." into buf: 1, or 0 when there are fewer.
+ * rung_compile's error names the first and how many more there are ("(and 1
+ * more error)"); rung check lists the rest. */
+int rung_compile_log_error(const char *log, int i, char *buf, size_t len);
+/* How many errors of the source the log has. */
+int rung_compile_log_nerrors(const char *log);
+
 /* The version of NVRTC, "13.0". */
 const char *rung_nvrtc_version(void);
 /* The CUDA version of the headers rung was built against ("12.4", from cuda.h's CUDA_VERSION). */

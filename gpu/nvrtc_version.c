@@ -1,22 +1,34 @@
 #include "gpu/compile.h"
 
 #include <cuda.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <nvrtc.h>
 
+/* Written once (compile threads ask at the same time: the pipeline, the pool). */
+static char nvrtc_buf[16] = "unknown", cuda_buf[16];
+static pthread_once_t nvrtc_once = PTHREAD_ONCE_INIT, cuda_once = PTHREAD_ONCE_INIT;
+
+static void nvrtc_read(void)
+{
+	int ma = 0, mi = 0;
+	if (nvrtcVersion(&ma, &mi) == NVRTC_SUCCESS)
+		snprintf(nvrtc_buf, sizeof(nvrtc_buf), "%d.%d", ma, mi);
+}
+
 const char *rung_nvrtc_version(void)
 {
-	static char buf[16];
-	int ma = 0, mi = 0;
-	if (nvrtcVersion(&ma, &mi) != NVRTC_SUCCESS)
-		return "unknown";
-	snprintf(buf, sizeof(buf), "%d.%d", ma, mi);
-	return buf;
+	pthread_once(&nvrtc_once, nvrtc_read);
+	return nvrtc_buf;
+}
+
+static void cuda_read(void)
+{
+	snprintf(cuda_buf, sizeof(cuda_buf), "%d.%d", CUDA_VERSION / 1000, CUDA_VERSION % 1000 / 10);
 }
 
 const char *rung_cuda_build_version(void)
 {
-	static char buf[16];
-	snprintf(buf, sizeof(buf), "%d.%d", CUDA_VERSION / 1000, CUDA_VERSION % 1000 / 10);
-	return buf;
+	pthread_once(&cuda_once, cuda_read);
+	return cuda_buf;
 }

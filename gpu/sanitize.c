@@ -213,9 +213,14 @@ static int run_tool(tool_ctx *c, rung_san_tool t, bool bench, double deadline, c
 	int ret;
 	if ((ret = make_log(log, sizeof(log))) < 0)
 		return ret;
-	const char *argv[16];
+	const char *argv[32];
 	char limit[16];
-	if (rung_sanitize_argv(argv, 16, limit, sizeof(limit), c->sanitizer, t, log, RUNG_SANITIZE_PRINT_LIMIT) < 0) {
+	int nw = 0;
+	const char *const *wrap = c->job->wrap;
+	for (; wrap && wrap[nw] && nw < 14; nw++) /* the pool's pinning before the sanitizer */
+		argv[nw] = wrap[nw];
+	if ((wrap && wrap[nw]) ||
+	    rung_sanitize_argv(argv + nw, 16, limit, sizeof(limit), c->sanitizer, t, log, RUNG_SANITIZE_PRINT_LIMIT) < 0) {
 		drop_log(log);
 		return rung_error_set(RUNG_EINVAL, "sanitize: bad command line for %s", tool);
 	}

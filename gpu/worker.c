@@ -356,6 +356,11 @@ bool rung_worker_lost(const rung_worker *w)
 	return w && w->lost;
 }
 
+int rung_worker_pid(const rung_worker *w)
+{
+	return w && w->pid > 0 ? (int)w->pid : -1;
+}
+
 static int worker_start(rung_worker *w);
 
 int rung__worker_start(rung_worker *w)

@@ -65,6 +65,10 @@ typedef struct {
 	/* Measured ceilings of this device (from the store), or NULL: the
 	 * speed-of-light guard then uses the datasheet ones (core/roofline_guard.h). */
 	const rung_ceilings *ceilings;
+	/* The sanitize rung (gpu/sanitize.c): a NULL-terminated argv put before
+	 * compute-sanitizer's (a pool's local worker: env CUDA_VISIBLE_DEVICES=N,
+	 * so that it runs on that worker's device); NULL: none. */
+	const char *const *wrap;
 } rung_job;
 
 typedef void (*rung_progress_fn)(void *ud, rung_step_id step, double frac, const char *msg);
@@ -104,6 +108,9 @@ int rung_worker_finish(rung_worker *w, int grace_ms);
  * (app/pool.c re-runs such a job elsewhere). False after a reply, even a
  * fault's, and after a hello that said there is no device. */
 bool rung_worker_lost(const rung_worker *w);
+/* The child's process id (the wrapper's, under a prefix: env(1) execs the
+ * worker, ssh and srun do not), or -1 when none runs. */
+int rung_worker_pid(const rung_worker *w);
 
 /* Device environment; RUNG_ENODEV with a clear message when no driver or GPU. */
 int rung_worker_env(rung_env *out, rung_worker *w);

@@ -56,8 +56,9 @@ static void test_syntax_error_file_line(void)
 	                  "}\n";
 	rung_compiled c;
 	CHECK_INT(compile_src(&c, src, "bad.cu", "k"), RUNG_ECOMPILE);
-	CHECK_STR(c.error, "bad.cu:3: identifier \"x\" is undefined");
-	CHECK_STR(rung_error_last(), "bad.cu:3: identifier \"x\" is undefined");
+	/* the first error, and a word of the others (#28 D-20: nothing said there were more) */
+	CHECK_STR(c.error, "bad.cu:3: identifier \"x\" is undefined (and 2 more errors)");
+	CHECK_STR(rung_error_last(), "bad.cu:3: identifier \"x\" is undefined (and 2 more errors)");
 	CHECK_CONTAINS(c.log, "bad.cu(4): error: identifier \"y\" is undefined"); /* full log kept */
 	CHECK(c.ptx == NULL && c.cubin == NULL);
 	rung_compiled_clear(&c);
@@ -104,7 +105,28 @@ static void test_missing_entry(void)
 	const char *src = "__global__ void add(float *a) { a[threadIdx.x] += 1.0f; }\n";
 	rung_compiled c;
 	CHECK_INT(compile_src(&c, src, "k.cu", "foo"), RUNG_ECOMPILE);
-	CHECK_STR(c.error, "entry 'foo' not found in k.cu");
+	/* the kernels the file does have, named (#28 D-20: the message named none) */
+	CHECK_STR(c.error, "entry 'foo' not found in k.cu (its __global__ kernel: add)");
+	rung_compiled_clear(&c);
+	CHECK_INT(compile_src(&c, "template <int T> __global__ void tile(float *a) { a[T] = 0; }\n"
+				  "// __global__ void old(float *a);\n"
+				  "__global__ void\nflat(float *a) { a[0] = 1; }\n",
+			      "k.cu", "tile"),
+		  RUNG_ECOMPILE);
+	CHECK_STR(c.error, "entry 'tile' not found in k.cu (its __global__ kernels: tile, flat)");
+	rung_compiled_clear(&c);
+	CHECK_INT(compile_src(&c, "__device__ float f(float x) { return x; }\n", "k.cu", "g"), RUNG_ECOMPILE);
+	CHECK_STR(c.error, "entry 'g' not found in k.cu (it has no __global__ kernel)");
+	rung_compiled_clear(&c);
+	/* every error: the first named, the others counted (#28 D-20), all in the log */
+	CHECK_INT(compile_src(&c, "__global__ void add(float *a) { a[0] = z; a[1] = y; a[2] = x; }\n", "k.cu", "add"),
+		  RUNG_ECOMPILE);
+	CHECK_STR(c.error, "k.cu:1: identifier \"z\" is undefined (and 2 more errors)");
+	CHECK_INT(rung_compile_log_nerrors(c.log), 3);
+	char e[256];
+	CHECK_INT(rung_compile_log_error(c.log, 2, e, sizeof(e)), 1);
+	CHECK_STR(e, "k.cu:1: identifier \"x\" is undefined");
+	CHECK_INT(rung_compile_log_error(c.log, 3, e, sizeof(e)), 0);
 	rung_compiled_clear(&c);
 	/* a source error comes first even when the entry is missing too */
 	CHECK_INT(compile_src(&c, "__global__ void add(float *a) { a[0] = z; }\n", "k.cu", "foo"), RUNG_ECOMPILE);
@@ -112,7 +134,7 @@ static void test_missing_entry(void)
 	rung_compiled_clear(&c);
 	/* NVRTC prints the name expression's errors first when a template entry is missing */
 	CHECK_INT(compile_src(&c, "x\n", "k.cu", "sgemm<32>"), RUNG_ECOMPILE);
-	CHECK_STR(c.error, "k.cu:1: this declaration has no storage class or type specifier");
+	CHECK_STR(c.error, "k.cu:1: this declaration has no storage class or type specifier (and 1 more error)");
 	CHECK_CONTAINS(c.log, "__nv_name_map(2): error");
 	rung_compiled_clear(&c);
 	/* an error with no line */

@@ -6,10 +6,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "harness.h"
 #include "app/pool.h"
 #include "core/err.h"
+#include "core/timing.h"
 
 static int argc_of(const rung_pool_member *m)
 {
@@ -36,6 +39,24 @@ static void local_kinds(void)
 	CHECK_INT(rung_pool_parse(&p, "local:2,"), 0);
 	CHECK_INT(p.n, 1);
 	CHECK_STR(p.m[0].argv[1], "CUDA_VISIBLE_DEVICES=2");
+	/* two workers on one device are told apart */
+	CHECK_INT(rung_pool_parse(&p, "local:0,0,1,0"), 0);
+	CHECK_INT(p.n, 4);
+	CHECK_STR(p.m[0].label, "local:0");
+	CHECK_STR(p.m[1].label, "local:0#2");
+	CHECK_STR(p.m[2].label, "local:1");
+	CHECK_STR(p.m[3].label, "local:0#3");
+	CHECK_STR(p.m[3].argv[1], "CUDA_VISIBLE_DEVICES=0");
+	/* the status a front end reads: before any batch, no device known, nothing done */
+	rung_pool_status st[8];
+	CHECK_INT(rung_pool_status_get(&p, st, 8), 4);
+	CHECK_STR(st[1].label, "local:0#2");
+	CHECK_STR(st[1].gpu, "");
+	CHECK_STR(st[1].doing, "");
+	CHECK_INT(st[1].done_total, 0);
+	CHECK_INT(st[1].sharers, 0);
+	CHECK(!st[1].retired);
+	CHECK_INT(rung_pool_status_get(&p, st, 2), 4); /* fills 2, says 4 */
 }
 
 static void ssh_and_slurm(void)
@@ -193,11 +214,81 @@ static void nobody_left(void)
 	rung_pool_close(&p);
 }
 
+typedef struct {
+	rung_pool *p;
+	rung_env *env;
+	volatile int got;
+} turn_arg;
+
+static void *second_holder(void *arg)
+{
+	turn_arg *a = arg;
+	rung_pool_gpu_hold(a->p, &a->p->m[1], a->env);
+	a->got = 1;
+	rung_pool_gpu_release(a->p, &a->p->m[1]);
+	return NULL;
+}
+
+/* Two members on one UUID take turns (the second waits while the first holds,
+ * its wait counted), each names the other in a timing's shared list; members
+ * on two UUIDs do not wait for each other. */
+static void gpu_turns(void)
+{
+	rung_pool p;
+	CHECK_INT(rung_pool_parse(&p, "local:0,0"), 0);
+	rung_env env;
+	memset(&env, 0, sizeof(env));
+	env.valid = true;
+	snprintf(env.uuid, sizeof(env.uuid), "GPU-one");
+	snprintf(env.gpu, sizeof(env.gpu), "Fake GPU");
+	rung_pool_member_hello(&p, &p.m[0], &env);
+	rung_pool_member_hello(&p, &p.m[1], &env);
+	CHECK_INT(rung_pool_gpu_sharers(&p, &p.m[0]), 1);
+	rung_pool_gpu_hold(&p, &p.m[0], &env);
+	turn_arg a = {&p, &env, 0};
+	pthread_t th;
+	CHECK_INT(pthread_create(&th, NULL, second_holder, &a), 0);
+	struct timespec ts = {0, 200 * 1000 * 1000};
+	nanosleep(&ts, NULL);
+	CHECK_INT(a.got, 0); /* still waiting: the GPU is held */
+	rung_pool_status st[2];
+	rung_pool_status_get(&p, st, 2);
+	CHECK(st[1].waiting_gpu);
+	CHECK_STR(st[0].gpu, "Fake GPU");
+	rung_pool_gpu_release(&p, &p.m[0]);
+	pthread_join(th, NULL);
+	CHECK_INT(a.got, 1);
+	CHECK(p.m[1].wait_s >= 0.15);
+	CHECK(p.m[0].wait_s < 0.1);
+	rung_bench b;
+	memset(&b, 0, sizeof(b));
+	CHECK_INT(rung_pool_mark_shared(&p, &p.m[0], &b), 1);
+	CHECK_INT(b.shared.n, 1);
+	CHECK_STR(b.shared.p[0].name, "rung worker (pool local:0#2)");
+	CHECK(rung_bench_shared(&b));
+	/* two devices: no turns, nothing shared */
+	CHECK_INT(rung_pool_parse(&p, "local:0,1"), 0);
+	rung_env env2 = env;
+	snprintf(env2.uuid, sizeof(env2.uuid), "GPU-two");
+	rung_pool_member_hello(&p, &p.m[0], &env);
+	rung_pool_member_hello(&p, &p.m[1], &env2);
+	CHECK_INT(rung_pool_gpu_sharers(&p, &p.m[0]), 0);
+	rung_pool_gpu_hold(&p, &p.m[0], &env);
+	double t0 = rung_now_s();
+	rung_pool_gpu_hold(&p, &p.m[1], &env2); /* would block for ever on a shared lock */
+	CHECK(rung_now_s() - t0 < 0.5);
+	rung_pool_gpu_release(&p, &p.m[1]);
+	rung_pool_gpu_release(&p, &p.m[0]);
+	memset(&b, 0, sizeof(b));
+	CHECK_INT(rung_pool_mark_shared(&p, &p.m[0], &b), 0);
+}
+
 int main(void)
 {
 	T_RUN(local_kinds);
 	T_RUN(ssh_and_slurm);
 	T_RUN(lost_jobs_run_again_once);
 	T_RUN(nobody_left);
+	T_RUN(gpu_turns);
 	return t_done();
 }

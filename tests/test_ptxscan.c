@@ -225,6 +225,30 @@ static void t_rung_trace_excluded(void)
 	free(ptx);
 }
 
+/* The __global__ kernels a CUDA source has, named for an entry not found
+ * (#28 D-20): templates by name, a declaration and a definition once,
+ * comments and strings skipped, a __device__ function left out. */
+static void t_cuda_kernel_names(void)
+{
+	char b[256];
+	CHECK_INT(rung_cuda_kernel_names(b, sizeof(b),
+					 "#include <cuda.h>\n"
+					 "template <int BM, int BN>\n__global__ void __launch_bounds__(256) tiled(const float *a);\n"
+					 "extern \"C\" __global__ void rowsum_warp(const float *__restrict__ x, float *y) { }\n"
+					 "// __global__ void commented(float *a) {}\n"
+					 "/* __global__ void blocked(float *a) {} */\n"
+					 "const char *s = \"__global__ void quoted(\";\n"
+					 "__device__ float f(float x) { return x; }\n"
+					 "template <int BM, int BN>\n__global__ void __launch_bounds__(256) tiled(const float *a) { }\n"
+					 "__global__\nvoid\nlast (int n) {}\n"),
+		  3);
+	CHECK_STR(b, "tiled, rowsum_warp, last"); /* past __launch_bounds__(256) */
+	CHECK_INT(rung_cuda_kernel_names(b, sizeof(b), "__device__ int g(void) { return 0; }\n"), 0);
+	CHECK_STR(b, "");
+	CHECK_INT(rung_cuda_kernel_names(b, 8, "__global__ void a_long_name(int n) {}\n__global__ void b(int n) {}\n"), 2);
+	CHECK(strlen(b) < 8);
+}
+
 /* A plain kernel, one with printf (string literals are .global $str), and the
  * task's real sgemm: nothing. */
 static void t_plain(void)
@@ -584,6 +608,7 @@ int main(void)
 	T_RUN(t_cache_through_pointer);
 	T_RUN(t_malloc);
 	T_RUN(t_rung_trace_excluded);
+	T_RUN(t_cuda_kernel_names);
 	T_RUN(t_plain);
 	T_RUN(t_device_launch);
 	T_RUN(t_forms);

@@ -127,14 +127,17 @@ static void test_detail_ncu(void)
 	CHECK_CONTAINS(s, "a1a1a1a ncu source page (u: summary)");
 	CHECK_CONTAINS(s, "  36 of 37 pcs agree exactly with ncu's Instructions Executed; first difference at 0090;"
 			  " 1 executed pc without a count");
-	CHECK_CONTAINS(s, "\n    0000        8192           8192        43  no_inst 43        LDC R1, c[0x0][0x28]");
-	CHECK_CONTAINS(s, "\n    0050           -           8192        12  short_sb 9        SHF.R.S32.HI R2, RZ, 0x1f, R11");
-	CHECK_CONTAINS(s, "\n!   0090        8224           8192         2  wait 2            IADD3 R0, -R0, R11, RZ");
+	/* the stall reasons by rung's names, as the SASS pane says them (#28 D-20: ncu's
+	 * no_inst and short_sb here, "no instruction" and "short scoreboard" there) */
+	CHECK_CONTAINS(s, "\n    0000        8192           8192        43  no instruction 43      LDC R1, c[0x0][0x28]");
+	CHECK_CONTAINS(s, "\n    0050           -           8192        12  short scoreboard 9     SHF.R.S32.HI R2, RZ, 0x1f, R11");
+	CHECK_CONTAINS(s, "\n!   0090        8224           8192         2  wait 2                 IADD3 R0, -R0, R11, RZ");
+	CHECK(!strstr(s, "back to the summary")); /* the title says where u goes */
 	free(s);
 	/* b: the page without Instructions Executed says so; its rules of type ERR show */
 	s = run(m, "G\nk\n<Enter>\nu\nu\n:dump tsrc.txt\nQ\n", "tsrc.txt");
 	CHECK_CONTAINS(s, "ncu's page has no Instructions Executed column: nothing to check rung's counts against");
-	CHECK_CONTAINS(s, "\n    0030        8192              -         0                    ULDC.64 UR6, c[0x0][0x208]");
+	CHECK_CONTAINS(s, "\n    0030        8192              -         0                         ULDC.64 UR6, c[0x0][0x208]");
 	free(s);
 	s = run(m, "G\nk\n<Enter>\nu\n:dump tsec.txt\nQ\n", "tsec.txt");
 	CHECK_CONTAINS(s, "  ERR    Required metric smsp__pcsamp_sample_count could not be found.");

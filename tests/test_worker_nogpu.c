@@ -1166,7 +1166,8 @@ static void test_rung_compare_cli_verified(void)
 	rc = t_sh(&out, "cd %s && RUNG_COMPUTE_SANITIZER=none RUNG_WORKER_EXE=%s %s compare a.cu c.cu 2>/dev/null", dir, timed,
 		  RUNG_BIN);
 	CHECK_INT(rc, 0);
-	CHECK_STR(out, "FASTER B/A=0.500 [0.500, 0.500] A=1.000ms B=0.500ms n=12 dropped=0 verified=28\n"
+	/* B's speedup over A, as every screen says it (#28 D-3: was B/A=0.500 [0.500, 0.500]) */
+	CHECK_STR(out, "FASTER speedup=2.00x [2.00, 2.00] A=1.000ms B=0.500ms n=12 dropped=0 verified=28\n"
 		       "sanitize B: unsanitized (no compute-sanitizer): the verdict is provisional\n");
 	free(out);
 	rc = t_sh(&out, "cd %s && RUNG_COMPUTE_SANITIZER=none RUNG_WORKER_EXE=%s %s compare --json a.cu c.cu 2>/dev/null", dir,

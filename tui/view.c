@@ -96,16 +96,9 @@ int rung_key_parse(const char *tok)
 	return -1;
 }
 
-void rung_help_lines(rung_lines *out)
+void rung_help_each(rung_help_fn fn, void *ud)
 {
-	const char *group = NULL;
 	for (int r = 1; r < RUNG_NREQS; r++) {
-		if (!group || strcmp(group, req_table[r].group)) {
-			group = req_table[r].group;
-			if (out->n)
-				rung_lines_add(out, RUNG_ROLE_DEFAULT, "%s", "");
-			rung_lines_add(out, RUNG_ROLE_HEADER, "%s", group);
-		}
 		char keys[64] = "", kb[16];
 		for (int k = 0; k < 3; k++) {
 			int key = req_table[r].keys[k];
@@ -118,11 +111,34 @@ void rung_help_lines(rung_lines *out)
 				strncat(keys, ", ", sizeof(keys) - strlen(keys) - 1);
 			strncat(keys, kn, sizeof(keys) - strlen(keys) - 1);
 		}
-		rung_lines_new(out);
-		rung_lines_seg(out, RUNG_ROLE_KEY, "  %-14s", keys);
-		rung_lines_seg(out, RUNG_ROLE_DEFAULT, " %-18s ", req_table[r].name);
-		rung_lines_seg(out, RUNG_ROLE_DIM, "%s", req_table[r].help);
+		fn(ud, req_table[r].group, keys, req_table[r].name, req_table[r].help);
 	}
+}
+
+typedef struct {
+	rung_lines *out;
+	const char *group;
+} help_lines_ctx;
+
+static void help_line(void *ud, const char *group, const char *keys, const char *name, const char *help)
+{
+	help_lines_ctx *x = ud;
+	if (!x->group || strcmp(x->group, group)) {
+		x->group = group;
+		if (x->out->n)
+			rung_lines_add(x->out, RUNG_ROLE_DEFAULT, "%s", "");
+		rung_lines_add(x->out, RUNG_ROLE_HEADER, "%s", group);
+	}
+	rung_lines_new(x->out);
+	rung_lines_seg(x->out, RUNG_ROLE_KEY, "  %-14s", keys);
+	rung_lines_seg(x->out, RUNG_ROLE_DEFAULT, " %-18s ", name);
+	rung_lines_seg(x->out, RUNG_ROLE_DIM, "%s", help);
+}
+
+void rung_help_lines(rung_lines *out)
+{
+	help_lines_ctx x = {out, NULL};
+	rung_help_each(help_line, &x);
 	/* what the versions table's glyphs mean, drawn as the table draws them */
 	rung_lines_add(out, RUNG_ROLE_DEFAULT, "%s", "");
 	rung_lines_add(out, RUNG_ROLE_HEADER, "%s", "Versions table");
@@ -487,7 +503,8 @@ static int find_match(rung_tui *t, int dir, bool include_current)
 				v->ops->select(v);
 			/* past the last line (n) or the first (N): said, as less and vim do */
 			bool wrapped = k > 0 && (dir > 0 ? i < from : i > from);
-			rung_tui_message(t, false, "/%s: line %d%s", t->search, i + 1,
+			const char *where = v->ops->match_where ? v->ops->match_where(v, i, t->search) : "";
+			rung_tui_message(t, false, "/%s: line %d%s%s%s", t->search, i + 1, where[0] ? ", " : "", where,
 					 k == 0 || !wrapped ? "" : dir > 0 ? " (search wrapped to the top)" : " (search wrapped to the bottom)");
 			return RUNG_R_REDRAW;
 		}

@@ -105,6 +105,11 @@ const char *rung_key_name(int key, char *buf, int len);
 int rung_key_parse(const char *tok);
 /* Help lines generated from RUNG_REQ_LIST. */
 void rung_help_lines(rung_lines *out);
+/* Each request of RUNG_REQ_LIST with its group ("Versions"), its keys ("j,
+ * Down"), name and help, in the help screen's order: the help screen and the
+ * man page's WORKBENCH KEYS (cli/cli.c) are made from it. */
+typedef void (*rung_help_fn)(void *ud, const char *group, const char *keys, const char *name, const char *help);
+void rung_help_each(rung_help_fn fn, void *ud);
 
 typedef struct rung_tui rung_tui;
 typedef struct rung_view rung_view;
@@ -126,6 +131,10 @@ typedef struct {
 	void (*done)(rung_view *v);                     /* free priv */
 	/* raw text of line i for search (NULL: not searchable) */
 	const char *(*line_text)(rung_view *v, int i, char *buf, int len);
+	/* Optional: where in line i a search for needle matched when that is not
+	 * in what the screen shows ("in its note", "in its subject, past the cut"),
+	 * else "" (#28 D-20: a match in hidden text looked like a wrong one). */
+	const char *(*match_where)(rung_view *v, int i, const char *needle);
 } rung_view_ops;
 
 struct rung_view {

@@ -207,7 +207,17 @@ static bool handle_job(rung_wctx *c, rung_msg *m)
 		send_error(c, RUNG_STEP_RUN, "worker: cannot encode the result", fatal);
 	} else {
 		json_t *h = json_pack("{s:s,s:b}", "type", "result", "fatal", fatal);
-		rung_blob b = {js, strlen(js)};
+		/* the record ends with a newline (JSON allows it): srun forwards a step's
+		 * output by lines, so a record without one would wait there until the
+		 * next job (app/pool.c's Slurm workers, on a node with a GPU) */
+		size_t n = strlen(js);
+		char *nl = realloc(js, n + 2);
+		if (nl) {
+			js = nl;
+			js[n++] = '\n';
+			js[n] = 0;
+		}
+		rung_blob b = {js, n};
 		rung__wsend(c, h, &b, 1);
 		json_decref(h);
 		free(js);

@@ -25,6 +25,11 @@ out=$(bash --norc --noprofile -c '
 	echo "== seed"; comp rung check --seed ""
 	echo "== verdict"; comp rung note HEAD --verdict b
 	echo "== shells"; comp rung completion ""
+	# #28 D-20: --task offered .git; compare offered nothing
+	echo "== task"; mkdir -p .git sgemm && comp rung check --task ""
+	echo "== compare"; git init -q r && cd r && git -c user.name=A -c user.email=a@b commit -q --allow-empty -m one &&
+		git branch -q feature && touch k.cu && comp rung compare "" && cd ..
+	echo "== comparef"; cd r && comp rung compare HEAD k && cd ..
 ' _ "$T/rung.bash" "$T") || fail "sourcing the bash script: exit $?"
 grep -q '^complete -F _rung rung$' <<<"$out" || fail "complete -p rung: $out"
 sect() { sed -n "/^== $1\$/,/^==/p" <<<"$out" | grep -v '^=='; }
@@ -34,6 +39,15 @@ sect() { sed -n "/^== $1\$/,/^==/p" <<<"$out" | grep -v '^=='; }
 [ -z "$(sect seed)" ] || fail "a number is not completed: $(sect seed)"
 [ "$(sect verdict)" = "$(printf 'baseline\nbest')" ] || fail "--verdict completes its choices: $(sect verdict)"
 [ "$(sect shells)" = "$(printf 'bash\nzsh')" ] || fail "completion's argument: $(sect shells)"
+grep -qx sgemm <<<"$(sect task)" || fail "--task: no task directory: $(sect task)"
+grep -qx .git <<<"$(sect task)" && fail "--task offers .git: $(sect task)"
+c=$(sect compare)
+for w in WORKTREE HEAD HEAD~1 master feature k.cu "$(git -C "$T/r" log --format=%h -n 1)"; do
+	[ "$w" = master ] && ! git -C "$T/r" rev-parse -q --verify master >/dev/null && w=$(git -C "$T/r" branch --show-current)
+	grep -qxF "$w" <<<"$c" || fail "compare: no $w: $c"
+done
+grep -qx .git <<<"$c" && fail "compare offers .git: $c"
+[ "$(sect comparef)" = k.cu ] || fail "compare's B: $(sect comparef)"
 
 "$RUNG" completion zsh >"$T/_rung" || fail "completion zsh exited $?"
 head -1 "$T/_rung" | grep -qx '#compdef rung' || fail "zsh script: no #compdef line"

@@ -7,7 +7,8 @@
 #    spills) and that the other rungs need a GPU, not "max_rel -"; rung log says
 #    once how to evaluate the versions it shows "not evaluated";
 #  - item 14: "its own rung.ini differs" is said once, not under each row;
-#  - D-15: rung log --csv gives the recorded results the table shows.
+#  - D-15: rung log --csv gives the recorded results the table shows;
+#  - D-20: rung log's VERDICT and NOTE columns hold, a closed directive says so.
 set -u
 : "${RUNG:?}" "${RUNG_SRC:?}"
 export TZ=UTC
@@ -46,6 +47,48 @@ man=$("$RUNG" help --man)
 for v in RUNG_DEADLINE RUNG_NVDISASM RUNG_COMPUTE_SANITIZER RUNG_PCSAMP_PERIOD RUNG_ROOFLINE_TOL CUDA_HOME; do
 	grep -q "^\.B $v$" <<<"$man" || fail "man page: no $v"
 done
+# and the workbench's keys, as the help screen lists them (D-20: there were none)
+grep -q "^\.SH WORKBENCH KEYS$" <<<"$man" || fail "man page: no workbench keys"
+keys=$(sed -n '/^\.SH WORKBENCH KEYS$/,/^\.SH FILES$/p' <<<"$man")
+for k in 'j, Down' 'Enter' 'Q, Ctrl\\-C' 'e' 'E' 'r' 'L' 't' 'l' '?, h'; do
+	grep -qx "\.B $k" <<<"$keys" || fail "man page: no key $k: $keys"
+done
+grep -q "^\.SS Versions" <<<"$keys" || fail "man page: keys not in groups"
+[ "$(grep -c '^\.TP$' <<<"$keys")" -ge 40 ] || fail "man page: few keys: $keys"
+
+# D-20: rung log's columns hold: a failed row's verdict in the VERDICT column (a long reason
+# pushed it out, and is now cut there and given whole on the next line), NOTE at most 60
+# bytes, a directive no longer open shown with its status
+if [ -f "$RUNG_SRC/examples/sgemm/recorded.jsonl" ]; then
+	"$RUNG" log -C "$T/demo" --task sgemm >"$T/log.txt" 2>&1 || fail "log: $(cat "$T/log.txt")"
+	python3 - "$T/log.txt" <<'PY' || fail "rung log columns: $(cat "$T/log.txt")"
+import sys
+lines = open(sys.argv[1]).read().split("\n")
+head = lines[0]
+vcol, ncol = head.index("VERDICT"), head.index("NOTE")
+rows = {l[:7]: l for l in lines if len(l) > 8 and l[7] == " " and l[:7].isalnum()}
+ab = rows["ab5b6f7"]
+assert ab[vcol:vcol + 7] == "reject ", (vcol, ab)
+assert ab[ncol:].startswith("Fails the check"), ab
+i = lines.index(ab)
+assert lines[i + 1].startswith("         check: C: unwritten 381 elements of C") and lines[i + 1].endswith(" seed 1/2"), lines[i + 1]
+for l in rows.values():
+    assert len(l) - ncol <= 60, ("NOTE over 60 bytes", l)
+assert rows["a3a83d2"][ncol:].startswith("[done] Good step."), rows["a3a83d2"]
+assert rows["53c0aa4"][vcol:vcol + 5] == "best ", rows["53c0aa4"]
+PY
+fi
+
+# D-20: rung dump names its files the same way for a path and a revision (relative to the
+# current directory below it; a revision gave absolute paths)
+a=$(cd "$T/demo" && "$RUNG" dump sgemm/ 2>/dev/null | head -1)
+b=$(cd "$T/demo" && "$RUNG" dump --task sgemm 8c4f713 2>/dev/null | head -1)
+[ "$a" = sgemm/.rung/dumps/kernel.cu ] || fail "dump sgemm/: $a"
+[ "$b" = sgemm/.rung/dumps/8c4f713/kernel.cu ] || fail "dump REV: $b"
+c=$(cd "$T" && "$RUNG" dump -C "$T/demo" --task sgemm 8c4f713 2>/dev/null | head -1)
+[ "$c" = demo/sgemm/.rung/dumps/8c4f713/kernel.cu ] || fail "dump -C: $c"
+c=$(cd / && "$RUNG" dump -C "$T/demo" --task sgemm 8c4f713 2>/dev/null | head -1)
+[ "$c" = "$(realpath "$T")/demo/sgemm/.rung/dumps/8c4f713/kernel.cu" ] || fail "dump from /: $c"
 
 # softmax: four versions carry a rung.ini of their own: one line for them all
 out=$("$RUNG" log -C "$T/demo" --task softmax 2>&1) || fail "log: $out"

@@ -1,7 +1,7 @@
 #!/bin/bash
 # The MCP tools and the CLI show one result (#26 item 1): on the demo
 # repository without a GPU, each tool's structured content is what the
-# command's --json prints (log's rows, compare, stalls), its text is what the
+# command's --json prints (log's rows, compare, compare --stored, stalls), its text is what the
 # command prints (log's table, the brief's markdown, dump's paths), and its
 # exit code is the command's. With a GPU, compare and stalls measure twice:
 # there the fields and the verdict kind must agree, not the figures.
@@ -27,12 +27,14 @@ cli compare compare --json "$A" "$B"
 cli brief brief -n 4
 cli dump dump HEAD
 cli stalls profile --stalls --json HEAD
+cli stored compare --stored --json "$A" "$B"
 {
 	echo '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"log","arguments":{"n":3,"full":true}}}'
 	echo "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\",\"params\":{\"name\":\"compare\",\"arguments\":{\"a\":\"$A\",\"b\":\"$B\"}}}"
 	echo '{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"brief","arguments":{"n":4}}}'
 	echo '{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"dump","arguments":{"rev":"HEAD"}}}'
 	echo '{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"stalls","arguments":{"rev":"HEAD"}}}'
+	echo "{\"jsonrpc\":\"2.0\",\"id\":6,\"method\":\"tools/call\",\"params\":{\"name\":\"compare\",\"arguments\":{\"a\":\"$A\",\"b\":\"$B\",\"stored\":true}}}"
 } >"$T/in"
 "$RUNG" mcp <"$T/in" >"$T/mcp.out" 2>"$T/mcp.err" || fail "rung mcp exited $?"
 python3 - "$T" <<'PY' || fail "the MCP answers differ from the CLI's (above)"
@@ -84,6 +86,12 @@ if cs["status"] != "ok":
 else:
     need(set(ms) == set(cs) and ms["status"] == "ok", "stalls: the fields of rung profile --stalls --json")
 need(ex(5) == rc("stalls"), "stalls exit %d, CLI %d" % (ex(5), rc("stalls")))
+# compare with stored: rung compare --stored --json's object (nothing runs:
+# the stored samples, the same verdict on any machine) and its exit code
+ms, cs = by[6]["structuredContent"], json.loads(rd("stored", "out"))
+need(ms == cs and "verdict" in cs, "compare stored == rung compare --stored --json: %r, %r" % (ms, cs))
+need(ex(6) == rc("stored") != 0 if cs["verdict"] in ("FAILED", "OTHER_GPU", "SHARED") else ex(6) == rc("stored") == 0,
+     "compare stored exit %d, CLI %d" % (ex(6), rc("stored")))
 sys.exit(1 if bad else 0)
 PY
 echo ok

@@ -71,4 +71,17 @@ grep -qE "^$b .*FAIL.*worker lost twice" <<<"$out" || fail "unknown partition: n
 fresh
 "$RUNG" eval -C "$R" --task t "$b" --workers "slurm:1,partition=-x" >/dev/null 2>&1
 [ $? = 2 ] || fail "an option as partition was not refused"
+
+# 4. two steps on one GPU (fake workers with a device, tests/sh/lib/fake_gpu_worker.py, both
+# reporting GPU-fake-0 on this one node): one job at a time, each timing marked shared
+fresh
+out=$(RUNG_REMOTE_RUNG=$RUNG_SRC/tests/sh/lib/fake_gpu_worker.py FAKE_GPU_UUID=GPU-fake-node "$RUNG" eval -C "$R" \
+	--task t --all --workers slurm:2 --stats 2>&1)
+rc=$?
+echo "$out"
+[ "$rc" = 0 ] || fail "fake GPU steps: exit $rc"
+[ "$(grep -cE "^($a|$b) .*shared GPU: pid [0-9]+ rung worker \(pool slurm:[01]\)" <<<"$out")" = 2 ] ||
+	fail "two steps on one GPU: not both timings marked shared"
+grep -qE "^stats: worker slurm:[01]: .*\(shared with 1 other worker\), on Fake GPU" <<<"$out" ||
+	fail "two steps on one GPU: the workers do not know they share it"
 echo "ok"

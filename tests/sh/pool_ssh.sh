@@ -5,8 +5,9 @@
 # runs the protocol over ssh: every version gets a verdict from a named
 # worker, in commit order. Faults: the remote worker killed before it speaks,
 # and the ssh client killed: the job is re-run on the other host and says so;
-# with both hosts lost the job is FAILED with both reasons. 77 when no
-# sshd can be started.
+# with both hosts lost the job is FAILED with both reasons. Two hosts that
+# report one GPU take turns on it; the sanitize rung is SKIPPED on remote
+# workers. 77 when no sshd can be started.
 set -u
 : "${RUNG:?}" "${RUNG_SRC:?}"
 SSHD=$(command -v sshd || echo /usr/sbin/sshd)
@@ -155,4 +156,30 @@ grep -qE "^$a .*FAIL.*worker protocol 0, this rung speaks [0-9]+: the worker's r
 fresh
 "$RUNG" eval -C "$R" --task t "$a" --workers "ssh:-oProxyCommand=x" >/dev/null 2>&1
 [ $? = 2 ] || fail "an option as host name was not refused"
+
+# 7. two hosts that reach one GPU (fake workers with a device, tests/sh/lib/fake_gpu_worker.py,
+# both reporting GPU-fake-0): one job at a time, each timing marked shared naming the other
+# host's worker; the sanitize rung cannot run on a remote worker: SKIPPED saying so, exit 4
+fresh
+out=$(RUNG_REMOTE_RUNG=$RUNG_SRC/tests/sh/lib/fake_gpu_worker.py "$RUNG" eval -C "$R" --task t --all \
+	--workers ssh:alpha,beta --sanitize=memcheck --stats 2>&1)
+rc=$?
+echo "$out"
+[ "$rc" = 4 ] || fail "remote sanitize: exit $rc, not 4"
+[ "$(grep -cE "^($a|$b) .*shared GPU: pid [0-9]+ rung worker \(pool ssh:(alpha|beta)\)" <<<"$out")" = 2 ] ||
+	fail "one UUID over ssh: not both timings marked shared"
+grep -qE "^stats: worker ssh:(alpha|beta): .*waited [0-9.]+ s for its GPU \(shared with 1 other worker\), on Fake GPU" <<<"$out" ||
+	fail "one UUID over ssh: the workers do not know they share the GPU"
+[ "$(grep -cE "^($a|$b) +ok ok ok ok - skip " <<<"$out")" = 2 ] || fail "remote sanitize: not SKIPPED"
+"$RUNG" log -C "$R" --task t --json >"$T/log.json" 2>&1
+python3 - "$T/log.json" <<'EOF' || fail "remote sanitize: the stored rung does not say why: $(cat "$T/log.json")"
+import json, re, sys
+n = 0
+for line in open(sys.argv[1]):
+    if line.startswith("{"):
+        st = json.loads(line)["result"]["steps"]["sanitize"]
+        assert st["status"] == "SKIPPED" and re.search(r"the sanitize rung runs on local workers only \(ssh:(alpha|beta) is not\)", st["reason"]), st
+        n += 1
+assert n == 2, n
+EOF
 echo "ok"

@@ -4,16 +4,24 @@
 # recorded results (no GPU needed): 276.1 ms -> 1.366 ms is "202x" in rung
 # log (with -n and --rev too, where the baseline is not among the rows), in
 # its JSON (the ratio), and "202×" in the workbench's table, detail and
-# compare screens.
+# compare screens; rung demo's printed table too (the CLI compare's line is
+# in test_worker_nogpu, with a fake worker).
 set -u
 : "${RUNG:?}" "${RUNG_SRC:?}"
 export TZ=UTC
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
-"$RUNG" demo --no-tui "$T/demo" >/dev/null 2>"$T/err" || fail "rung demo: $(cat "$T/err")"
+"$RUNG" demo --no-tui "$T/demo" >"$T/demo.out" 2>"$T/err" || fail "rung demo: $(cat "$T/err")"
 D=$T/demo
 row() { grep "^$1 " <<<"$2"; }
+
+# rung demo's printed table (no terminal) says it as rung log does, not -99.5%
+out=$(cat "$T/demo.out")
+row 53c0aa4 "$out" | grep -q " 202x +-0\.[0-9] " || fail "demo table: best not 202x: $(row 53c0aa4 "$out")"
+row 6c5f07f "$out" | grep -q " 12.6x +-" || fail "demo table: 6c5f07f not 12.6x: $(row 6c5f07f "$out")"
+row 1cb25ba "$out" | grep -q " base " || fail "demo table: baseline not base: $(row 1cb25ba "$out")"
+grep -E '^[0-9a-f]{7} ' <<<"$out" | grep -qE ' [-+][0-9.]+% ' && fail "demo table: a per-cent change: $(grep -E ' [-+][0-9.]+% ' <<<"$out")"
 
 out=$("$RUNG" log -C "$D" --task sgemm 2>&1) || fail "rung log: $out"
 row 53c0aa4 "$out" | grep -q " 202x +-[0-9.]* *-99.5% " || fail "best not 202x: $(row 53c0aa4 "$out")"

@@ -41,12 +41,18 @@ head -1 "$T/v.txt" | grep -q "3 versions, 3 evaluated" || fail "auto_eval = on: 
 printf '# by hand\nauto_eval = off\n' > "$XDG_CONFIG_HOME/rung/config"
 KEYS=keys_off tui || fail "auto_eval = off: exit $?"
 head -1 "$T/v.txt" | grep -q "3 versions, 0 evaluated" || fail "auto_eval = off: $(head -1 "$T/v.txt")"
-grep -q "✓" "$T/v.txt" && fail "auto_eval = off: a rung ran"
-# --auto-eval overrides the config's off (bare: gpu)
+# (the compile verdicts the sessions above kept are shown, counted apart: #28 D-16; nothing runs)
+head -1 "$T/v.txt" | grep -q "3 versions, 0 evaluated, 3 compiled only" || fail "auto_eval = off: $(head -1 "$T/v.txt")"
+grep -q "◐\|evaluating" "$T/v.txt" && fail "auto_eval = off: a rung ran"
+# --auto-eval overrides the config's off (bare: gpu): on a store without the kept
+# compile verdicts, which gpu would not compile again (#28 D-16)
+fresh() { rm -f "$REPO/.git/rung/results.db" "$REPO/.git/rung/results.db-"*; }
+fresh
 tui --auto-eval || fail "--auto-eval: exit $?"
 head -1 "$T/v.txt" | grep -q "3 versions, 3 evaluated" || fail "--auto-eval over off: $(head -1 "$T/v.txt")"
 
 rm "$XDG_CONFIG_HOME/rung/config"
+fresh
 KEYS=keys_off tui --no-auto-eval || fail "--no-auto-eval: exit $?"
 head -1 "$T/v.txt" | grep -q "3 versions, 0 evaluated" || fail "--no-auto-eval: $(head -1 "$T/v.txt")"
 grep -q "no GPU" "$T/v.txt" && fail "--no-auto-eval: a worker was asked for the GPU"

@@ -59,7 +59,9 @@ wait_for "new version [0-9a-f]\{7\}: live commit" 20 || fail "the status bar doe
 wait_for "live commit, amended" 50 || fail "the amended commit did not appear within 5 s"
 s=$(screen)
 grep -q "rung sgemm: 4 versions" <<<"$s" || fail "after the amend: not 4 versions"
-grep -qE "live commit +[^,]" <<<"$s" && fail "the commit amended away is still shown"
+# (the rows: the status line may still name the commit that came in before; with no GPU
+# the reloaded rows show the compile verdicts kept in the store, nothing runs again)
+grep -qE "live commit +[^,]" <<<"$(sed '$d' <<<"$s")" && fail "the commit amended away is still shown"
 tmux -S "$SOCK" send-keys -t t Q
 for _ in $(seq 50); do
 	screen | grep -q "\[versions\]" || break

@@ -18,5 +18,5 @@ printf ':dump v.txt\n<Enter>\n:dump best.txt\nq\nj\nj\n<Enter>\n:dump fma.txt\nQ
 grep ' df16e84 ' "$T/v.txt" | grep -q '   62%  ' || fail "table: $(grep ' df16e84 ' "$T/v.txt")"
 grep ' 53c0aa4 ' "$T/v.txt" | grep -q '   19%  ' || fail "table: $(grep ' 53c0aa4 ' "$T/v.txt")"
 grep -q '62% of the FP32 FMA roof (66.9 TFLOP/s)' "$T/fma.txt" || fail "detail df16e84: $(grep 'roof' "$T/fma.txt")"
-grep -q '19% of the tensor roof (535 TFLOP/s)' "$T/best.txt" || fail "detail 53c0aa4: $(grep 'roof' "$T/best.txt")"
+grep -q '19% of the TF32 tensor roof (535 TFLOP/s)' "$T/best.txt" || fail "detail 53c0aa4: $(grep 'roof' "$T/best.txt")"
 echo "ok"

@@ -56,6 +56,8 @@ grep -qE "^\* +0010 " <<<"$(sed -n 4p "$T/jumped.txt")" || fail "] did not jump 
 tui '<Enter>' 't' ']' ']' ':dump j2.txt' '[' ':dump j3.txt' ']' ']' ']' ':dump j4.txt' 'Q'
 grep -qE "^\* +0020 " <<<"$(sed -n 4p "$T/j2.txt")" || fail "] ] did not go to 0x20: $(head -6 "$T/j2.txt")"
 grep -q "stalls: line 2 of the 2 most sampled" "$T/j2.txt" || fail "no rank message: $(tail -2 "$T/j2.txt")"
+# the position on the status line follows the jump (#28 D-20: it stayed at 1/N until the next j)
+tail -1 "$T/j2.txt" | grep -qE " 1/[0-9]+ *$" && fail "the position did not follow ]: $(tail -1 "$T/j2.txt")"
 grep -qE "^\* +0010 " <<<"$(sed -n 4p "$T/j3.txt")" || fail "[ did not go back to 0x10: $(head -6 "$T/j3.txt")"
 grep -q "stalls: that was the last of the 2 most sampled lines" "$T/j4.txt" || fail "past the last: $(tail -2 "$T/j4.txt")"
 # compare, on the demo's recorded results (the H200's samples): a = the float4

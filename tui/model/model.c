@@ -1,6 +1,8 @@
 /* The generic part of the model: rows, the cross-thread event queue, lookups. */
 #include "tui/model/model.h"
 
+#include "app/session.h"
+
 #include "app/goal.h"
 
 #include <errno.h>
@@ -56,6 +58,8 @@ void rung_model_ceilings_clear(rung_model_ceilings *c)
 {
 	memset(c, 0, sizeof(*c));
 	c->bw_bytes_s = c->l2_bytes_s = c->l1_bytes_s = c->fp32_flop_s = c->tensor_flop_s = NAN;
+	for (int t = 0; t < RUNG_TC_COUNT; t++)
+		c->tensor_tc[t] = NAN;
 }
 
 static double present(const rung_ceiling *c)
@@ -74,6 +78,10 @@ int rung_model_ceilings_from(rung_model_ceilings *out, const rung_env *env, cons
 	out->bw_bytes_s = c.dram.value;
 	out->fp32_flop_s = c.fp32.value;
 	out->tensor_flop_s = present(&c.tensor[RUNG_TC_F16]);
+	for (int t = 0; t < RUNG_TC_COUNT; t++) {
+		out->tensor_tc[t] = present(&c.tensor[t]);
+		out->src_tc[t] = c.tensor[t].src;
+	}
 	out->l2_bytes_s = present(&c.l2);
 	out->l1_bytes_s = present(&c.l1);
 	out->src_dram = c.dram.src;
@@ -492,7 +500,10 @@ static void apply_one(rung_model *m, rung_model_event *e)
 			m->queue_done = m->queue_total = 0;
 			m->queue_hash[0] = 0;
 		}
-		if (r && e->result && r->recorded && e->result->steps[RUNG_STEP_RUN].status == RUNG_S_SKIPPED &&
+		/* (a compile verdict kept with no GPU is no measurement: the new compile
+		 * rung replaces it on display, #28 D-16) */
+		if (r && e->result && r->recorded && !rung_result_compile_verdict(r->recorded) &&
+		    e->result->steps[RUNG_STEP_RUN].status == RUNG_S_SKIPPED &&
 		    e->result->steps[RUNG_STEP_COMPILE].status == RUNG_S_OK) {
 			/* no GPU here: a recorded measurement stays on display rather than
 			 * a row of SKIPPED rungs (the compile rung is the recorded one's);

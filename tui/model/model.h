@@ -156,6 +156,10 @@ typedef struct {
 	double l1_bytes_s;   /* L1 bandwidth, B/s (NAN when unknown) */
 	double fp32_flop_s;  /* FP32 FMA peak, FLOP/s */
 	double tensor_flop_s;/* tensor peak, FLOP/s (NAN when unknown) */
+	/* each tensor ceiling (core/roofline.h rung_tc_type; NAN: unknown): the
+	 * roofline draws the one of the task's data type, as the roof % takes it */
+	double tensor_tc[RUNG_TC_COUNT];
+	rung_ceil_src src_tc[RUNG_TC_COUNT];
 	/* where each came from (RUNG_CEIL_NONE: unknown, or not said) */
 	rung_ceil_src src_dram, src_l2, src_l1, src_fp32, src_tensor;
 	char source[64];     /* "measured", "datasheet", ... */

@@ -6,6 +6,7 @@
 
 #include "core/envcmp.h"
 #include "core/roofline.h"
+#include "core/roofline_fit.h"
 #include "core/roofline_guard.h"
 
 static double usable_median(const rung_result *r)
@@ -78,7 +79,11 @@ void rung_row_metrics_get(rung_row_metrics *o, const rung_model *m, int row, int
 			o->roof_peak = peak;
 		} else if (!isnan(r->floor_ms) && r->floor_ms > 0) {
 			if (m->rows[row].mma > 0) {
-				o->roof_name = "tensor";
+				/* named as the roofline draws it: the tensor ceiling of the task's data type */
+				static const char *const tname[RUNG_TC_COUNT] = {
+					[RUNG_TC_F16] = "FP16 tensor", [RUNG_TC_BF16] = "BF16 tensor", [RUNG_TC_TF32] = "TF32 tensor",
+					[RUNG_TC_FP8] = "FP8 tensor", [RUNG_TC_INT8] = "INT8 tensor", [RUNG_TC_F64] = "FP64 tensor"};
+				o->roof_name = tname[rung_fit_tensor_type(m->goal_dtype, NULL)];
 				o->roof_peak = flops / (r->floor_ms * 1e-3); /* the ceiling that floor implies */
 			}
 			/* the floor the speed-of-light guard used (the bench line's roof=, rung brief) */
@@ -124,6 +129,22 @@ void rung_fmt_ms(char *buf, int len, double ms)
 		snprintf(buf, (size_t)len, "%.3fms", ms);
 	else
 		snprintf(buf, (size_t)len, "%.1fus", ms * 1000);
+}
+
+void rung_fmt_ms_unit(char *buf, int len, double ms, bool us)
+{
+	if (isnan(ms))
+		snprintf(buf, (size_t)len, "-");
+	else if (us)
+		snprintf(buf, (size_t)len, "%.1fus", ms * 1000);
+	else if (ms >= 1000)
+		snprintf(buf, (size_t)len, "%.0fms", ms);
+	else if (ms >= 100)
+		snprintf(buf, (size_t)len, "%.1fms", ms);
+	else if (ms >= 1)
+		snprintf(buf, (size_t)len, "%.3fms", ms);
+	else
+		snprintf(buf, (size_t)len, "%.4fms", ms);
 }
 
 void rung_fmt_si(char *buf, int len, double v)

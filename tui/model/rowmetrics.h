@@ -25,7 +25,7 @@ typedef struct {
 	double intensity;        /* FLOP/B (NAN when unknown) */
 	double flop_s;           /* achieved FLOP/s */
 	double roof_pct;         /* % of the attainable roof (NAN when unknown) */
-	const char *roof_name;   /* the compute ceiling it is against: "FP32 FMA", "tensor" ("" : the guard's floor) */
+	const char *roof_name;   /* the compute ceiling it is against: "FP32 FMA", "TF32 tensor" (the task's data type's; "" : the guard's floor) */
 	double roof_peak;        /* that ceiling, FLOP/s (NAN: the guard's floor) */
 	bool impossible;         /* faster than the roofline floor */
 	bool suspect;            /* evidence that it may fool the bench: result suspects, or impossible */
@@ -40,13 +40,17 @@ typedef struct {
  * instructions), at the screen's ceilings; else the guard's floor. */
 void rung_row_metrics_get(rung_row_metrics *out, const rung_model *m, int row, int base_row);
 
-/* "of the FP32 FMA roof (66.9 TFLOP/s)" ("FP32" or "tensor" brief, where
+/* "of the FP32 FMA roof (66.9 TFLOP/s)" ("FP32" or "TF32 tensor" brief, where
  * the roofs are drawn), or "of roof" when the guard's floor was used and its
  * ceiling is not known: the words after a roof %, naming its ceiling. */
 void rung_fmt_roof_of(char *buf, int len, const rung_row_metrics *mx, bool brief);
 
 /* "3.412ms", "812us", "1.20s" in at most 8 columns. */
 void rung_fmt_ms(char *buf, int len, double ms);
+/* The same in one unit for a whole column (#28 D-20: "180.7us" beside
+ * "1.653ms"): us true "180.7us", else milliseconds at 4 significant digits
+ * ("0.1807ms", "1.653ms", "27.304ms", "276.1ms", "27304ms"). */
+void rung_fmt_ms_unit(char *buf, int len, double ms, bool us);
 /* "1T", "10T", "100G" */
 void rung_fmt_si(char *buf, int len, double v);
 

@@ -19,6 +19,7 @@
 #include "tui/model/prof.h"
 #include "tui/model/occ_row.h"
 #include "tui/model/rowmetrics.h"
+#include "app/session.h"
 #include "app/textdiff.h"
 #include "tui/view.h"
 
@@ -203,7 +204,12 @@ static void build_top(rung_view *v, int ra, int rb)
 	rung_fmt_ms(sa, sizeof(sa), ma.median_ms);
 	rung_fmt_ms(sb, sizeof(sb), mb.median_ms);
 	rung_role drole = RUNG_ROLE_SAME;
-	if (A->result && B->result && A->result->bench.samples && B->result->bench.samples && A->result->bench.n > 1 &&
+	char other[512] = ""; /* timed on different GPU models: no speedup (rung compare --stored says OTHER_GPU) */
+	bool clash = A->result && B->result && rung_results_other_gpu(A->result, B->result, other, sizeof(other));
+	if (clash) {
+		snprintf(sd, sizeof(sd), "not compared: other GPU");
+		drole = RUNG_ROLE_DIM;
+	} else if (A->result && B->result && A->result->bench.samples && B->result->bench.samples && A->result->bench.n > 1 &&
 	    B->result->bench.n > 1) {
 		rung_compare c;
 		if (rung_compare_samples(&c, A->result->bench.samples, A->result->bench.n, B->result->bench.samples,
@@ -217,6 +223,8 @@ static void build_top(rung_view *v, int ra, int rb)
 		drole = mb.cmp == RUNG_CMP_FASTER ? RUNG_ROLE_FASTER : mb.cmp == RUNG_CMP_SLOWER ? RUNG_ROLE_SLOWER : RUNG_ROLE_SAME;
 	}
 	metric_row(l, "median", sa, sb, sd, drole);
+	if (clash)
+		rung_lines_add(l, RUNG_ROLE_DIM, "%s: timings of different GPU models are not compared", other);
 	snprintf(sa, sizeof(sa), isnan(ma.max_rel) ? "-" : "%.2e", ma.max_rel);
 	snprintf(sb, sizeof(sb), isnan(mb.max_rel) ? "-" : "%.2e", mb.max_rel);
 	metric_row(l, "max_rel", sa, sb, "", RUNG_ROLE_DEFAULT);

@@ -17,6 +17,7 @@
 #include "core/inert.h"
 #include "core/metric_table.h"
 #include "core/profile.h"
+#include "app/session.h"
 #include "tui/screens/detail_ncu.h"
 #include "tui/screens/detail_prof.h"
 #include "tui/screens/detail_src.h"
@@ -39,6 +40,7 @@ typedef struct {
 	bool by_stall; /* SASS pane: the sampled lines, most stall samples first (s toggles) */
 	int stall_rank; /* SASS pane: the rank of the sampled line ] and [ last went to (0: none yet; kept
 			 * across a rebuild by a live update, reset by another version, pane or order) */
+	int stall_offset; /* where the last ] or [ left the pane's top line */
 	bool split;   /* the source view (l): lines holds the source pane */
 	bool jump;    /* the source view opens at rung_srcview_jump's line */
 	rung_srcview sv;
@@ -89,7 +91,8 @@ static void step_line(rung_lines *l, const rung_result *r, rung_step_id s, const
 {
 	rung_role role;
 	/* as the table: a recorded result's rungs are ○, not ↺ (reused) */
-	const char *g = rung_step_glyph(r->steps[s].status, r->cached, r->recorded, &role);
+	bool here = rung_result_compile_verdict(r); /* the compile rung ran here, with no GPU (#28 D-16) */
+	const char *g = rung_step_glyph(r->steps[s].status, r->cached && !here, r->recorded && !here, &role);
 	rung_lines_new(l);
 	rung_lines_seg(l, RUNG_ROLE_HEADER, "%-8s ", rung_step_name(s));
 	rung_lines_seg(l, role, "%s %-7s", g, r->steps[s].status == RUNG_S_NONE ? "-" : rung_status_name(r->steps[s].status));
@@ -196,10 +199,16 @@ static void build_summary(rung_view *v, int row)
 	struct tm tm;
 	if (gmtime_r(&tt, &tm))
 		strftime(date, sizeof(date), "%Y-%m-%d %H:%M UTC", &tm);
+	/* the title bar has the short id and the subject: the whole commit id here,
+	 * and the subject again only where the title cuts it (#28 D-20: it said
+	 * both twice) */
 	rung_lines_new(l);
-	rung_lines_seg(l, RUNG_ROLE_KEY, "%.12s ", mr->hash);
-	rung_lines_seg(l, RUNG_ROLE_DEFAULT, "%s", mr->subject);
-	rung_lines_add(l, RUNG_ROLE_DIM, "%s, %s", mr->author, date);
+	rung_lines_seg(l, RUNG_ROLE_KEY, "commit %s", mr->hash);
+	rung_lines_seg(l, RUNG_ROLE_DIM, "  %s, %s", mr->author, date);
+	char subj[sizeof(mr->subject) * 4];
+	int sw = rung_tui_sanitize(subj, sizeof(subj), mr->subject, -1, 0);
+	if (8 + sw + 10 > v->width) /* "abc1234 " + subject + " [detail]" */
+		rung_lines_add(l, RUNG_ROLE_DEFAULT, "%s", mr->subject);
 	if (mr->baseline || mr->best || mr->verdict || mr->note[0]) {
 		rung_lines_new(l);
 		if (mr->baseline)
@@ -233,7 +242,9 @@ static void build_summary(rung_view *v, int row)
 	if (r->noop_of[0]) /* the edit changed nothing that runs */
 		rung_lines_add(l, RUNG_ROLE_CACHED, "no-op: same machine code, launch, spec and reference as %.7s:"
 			       " its verdict and timing (rung check --force measures this one)", r->noop_of);
-	if (r->recorded)
+	if (rung_result_compile_verdict(r)) /* kept from a compile rung with no GPU (#28 D-16) */
+		rung_lines_add(l, RUNG_ROLE_WARNING, "compile only: %s", r->recorded_note);
+	else if (r->recorded)
 		rung_lines_add(l, RUNG_ROLE_WARNING, "recorded: %s (imported, not measured here)",
 			       r->recorded_note[0] ? r->recorded_note : "on another machine");
 	char buf[512];
@@ -270,8 +281,34 @@ static void build_summary(rung_view *v, int row)
 		snprintf(buf + n, sizeof(buf) - n, "  max_rel %s", rung_fmt_max_rel(rel, sizeof(rel), rung_result_max_rel(r)));
 	}
 	step_line(l, r, RUNG_STEP_CHECK, r->nmetrics ? buf : "");
+	/* the seeds once, numbered: each case names its number (#28 D-20: a
+	 * 20-digit seed on every line cut the metrics at 120 columns) */
+	unsigned long long seeds[16];
+	int nseeds = 0;
+	for (int i = 0; i < r->nmetrics; i++) {
+		int k = 0;
+		while (k < nseeds && seeds[k] != (unsigned long long)r->metrics[i].seed)
+			k++;
+		if (k == nseeds && nseeds < 16)
+			seeds[nseeds++] = (unsigned long long)r->metrics[i].seed;
+	}
+	bool long_seed = false; /* short ones (a given --seed 1000) stay on their lines */
+	for (int k = 0; k < nseeds; k++)
+		long_seed |= seeds[k] >= 100000000ull;
+	if (!long_seed)
+		nseeds = 0;
+	if (nseeds) {
+		char sl[512];
+		int o = snprintf(sl, sizeof(sl), "  seed%s", nseeds == 1 ? "" : "s");
+		for (int k = 0; k < nseeds && o < (int)sizeof(sl); k++)
+			o += snprintf(sl + o, sizeof(sl) - (size_t)o, "%s %d = %llu", k ? "," : "", k + 1, seeds[k]);
+		rung_lines_add(l, RUNG_ROLE_DIM, "%s", sl);
+	}
 	for (int i = 0; i < r->nmetrics; i++) {
 		const rung_check_metric *cm = &r->metrics[i];
+		int sk = 0;
+		while (sk < nseeds && seeds[sk] != (unsigned long long)cm->seed)
+			sk++;
 		char ds[256] = "";
 		rung_dimset_format(ds, sizeof(ds), &cm->dims);
 		rung_lines_new(l);
@@ -288,8 +325,11 @@ static void build_summary(rung_view *v, int row)
 				o += snprintf(ms + o, sizeof(ms) - (size_t)o, " %s %s", mi->detail,
 					      rung_metric_str(t, sizeof(t), mi->detail_fmt, v, "-"));
 		}
-		rung_lines_seg(l, RUNG_ROLE_DEFAULT, "%s %s%s seed %llu:%s", cm->output, ds, in, (unsigned long long)cm->seed,
-			       ms);
+		if (sk < nseeds)
+			rung_lines_seg(l, RUNG_ROLE_DEFAULT, "%s %s%s seed %d:%s", cm->output, ds, in, sk + 1, ms);
+		else
+			rung_lines_seg(l, RUNG_ROLE_DEFAULT, "%s %s%s seed %llu:%s", cm->output, ds, in,
+				       (unsigned long long)cm->seed, ms);
 		if (cm->nan_count || cm->inf_count || cm->unwritten)
 			rung_lines_add(l, RUNG_ROLE_FAILED, "      nan %lld  inf %lld  unwritten %lld", (long long)cm->nan_count,
 				       (long long)cm->inf_count, (long long)cm->unwritten);
@@ -652,7 +692,7 @@ static int detail_request(rung_view *v, rung_request req)
 		}
 		/* the last jump's line is no longer where it put it (scrolled, another
 		 * version, rebuilt): start again from the most sampled */
-		if (at < 0 || v->offset != (at - 2 > 0 ? at - 2 : 0))
+		if (at < 0 || v->offset != dp->stall_offset)
 			dp->stall_rank = 0;
 		int want = dp->stall_rank + (req == RUNG_REQ_NEXT_HUNK ? 1 : -1);
 		if (want < 1 && dp->stall_rank == 0)
@@ -661,6 +701,8 @@ static int detail_request(rung_view *v, rung_request req)
 			if (dp->lines.v[i].tag == want) {
 				dp->stall_rank = want;
 				v->offset = i - 2 > 0 ? i - 2 : 0;
+				rung_view_clamp(v); /* the position on the status line follows (#28 D-20: it stayed 1/2127) */
+				dp->stall_offset = v->offset;
 				rung_tui_message(t, false, "stalls: line %d of the %d most sampled", want, nranked);
 				return RUNG_R_REDRAW;
 			}

@@ -1,5 +1,7 @@
 #include "tui/screens/detail_ncu.h"
 
+#include "core/stall.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -130,7 +132,7 @@ void rung_detail_ncu_source(rung_lines *l, rung_model *m, const char *hash)
 	bool have = rung_model_sass_counts(&c, m, hash) == 0;
 	rung_error_clear();
 	int64_t samples = rung_ncu_source_samples(&s);
-	rung_lines_add(l, RUNG_ROLE_HEADER, "ncu source page: %s, %d SASS line%s, %lld warp stall samples (u: back to the summary)",
+	rung_lines_add(l, RUNG_ROLE_HEADER, "ncu source page: %s, %d SASS line%s, %lld warp stall samples",
 		       s.kernel, s.nlines, s.nlines == 1 ? "" : "s", (long long)samples);
 	rung_ncu_agreement ag;
 	memset(&ag, 0, sizeof(ag));
@@ -151,7 +153,7 @@ void rung_detail_ncu_source(rung_lines *l, rung_model *m, const char *hash)
 		if (ag.rung_only)
 			rung_lines_seg(l, RUNG_ROLE_WARNING, "; %d counted pc%s not on the page", ag.rung_only, ag.rung_only == 1 ? "" : "s");
 	}
-	rung_lines_add(l, RUNG_ROLE_HEADER, "      pc  rung count  ncu inst exec   samples  top stall         instruction");
+	rung_lines_add(l, RUNG_ROLE_HEADER, "      pc  rung count  ncu inst exec   samples  top stall              instruction");
 	for (int i = 0; i < s.nlines; i++) {
 		const rung_ncu_line *nl = &s.lines[i];
 		const rung_sass_pc *p = have ? rung_sass_counts_at(&c, nl->pc) : NULL;
@@ -165,9 +167,12 @@ void rung_detail_ncu_source(rung_lines *l, rung_model *m, const char *hash)
 		count_col(l, nl->samples > 0 ? RUNG_ROLE_HOT : RUNG_ROLE_DIM, nl->samples, 9);
 		int k = rung_ncu_line_top_stall(&s, nl);
 		char top[48] = "";
-		if (k >= 0)
-			snprintf(top, sizeof(top), "%.24s %lld", s.stalls[k], (long long)nl->stall[k]);
-		rung_lines_seg(l, RUNG_ROLE_DIM, "  %-17s", top);
+		if (k >= 0) {
+			char lab[48]; /* rung's name of the reason, as the SASS pane says it */
+			rung_stall_label(lab, sizeof(lab), s.stalls[k]);
+			snprintf(top, sizeof(top), "%.24s %lld", lab, (long long)nl->stall[k]);
+		}
+		rung_lines_seg(l, RUNG_ROLE_DIM, "  %-22s", top);
 		rung_lines_seg(l, RUNG_ROLE_DEFAULT, " %s", nl->sass);
 	}
 	if (have)

@@ -21,6 +21,7 @@
 
 #include "core/profile.h"
 #include "core/roofline.h"
+#include "core/roofline_fit.h"
 #include "tui/canvas.h"
 #include "tui/draw.h"
 #include "tui/model/rowmetrics.h"
@@ -183,13 +184,14 @@ typedef struct {
 	unsigned char *taken; /* c->w * c->h */
 } label_map;
 
-/* Whether n cells of canvas row cy from cx hold nothing, not even a label. */
+/* Whether n cells of canvas row cy from cx hold nothing, not even a label,
+ * and a label is not right beside them ("FP32 66.9 TFLOP/sDRAM 4.81 TB/s"). */
 static bool room(const label_map *lm, int cy, int cx, int n)
 {
 	if (!cells_free(lm->c, cy, cx, n))
 		return false;
-	for (int i = 0; lm->taken && i < n; i++)
-		if (lm->taken[(size_t)cy * (size_t)lm->c->w + (size_t)(cx + i)])
+	for (int i = -1; lm->taken && i <= n; i++)
+		if (cx + i >= 0 && cx + i < lm->c->w && lm->taken[(size_t)cy * (size_t)lm->c->w + (size_t)(cx + i)])
 			return false;
 	return true;
 }
@@ -202,27 +204,44 @@ static void put_label(rung_view *v, label_map *lm, int margin, int cy, int cx, c
 		lm->taken[(size_t)cy * (size_t)lm->c->w + (size_t)(cx + i)] = 1;
 }
 
-/* Labels a flat roof at canvas row ry, from cell cx_lo to the right edge: at the
- * right end, just above the line, else just below it (never on the top row,
- * whose right end has the axis' unit). */
-static void label_roof(rung_view *v, label_map *lm, int margin, int ry, int cx_lo, const char *text, rung_role role)
+/* Labels a flat roof at canvas row ry whose left end is cell cx_lo: at the
+ * right end, just above the line, else just below it within the roof's span,
+ * else on the top row above it, kept clear of the axis' unit beside that row's
+ * end. Above the line the label may start left of cx_lo, down to cell
+ * above_lo (nothing is drawn above a roof): a roof shorter than its label, as
+ * the tensor roof of a plot reaching down to 0.01 FLOP/B, is labelled all the
+ * same (#28 D-9). */
+static bool label_roof(rung_view *v, label_map *lm, int margin, int ry, int cx_lo, int above_lo, const char *text,
+		       rung_role role)
 {
-	int n = (int)strlen(text);
-	for (int dy = -1; dy <= 1; dy += 2)
-		for (int cx = lm->c->w - n; cx >= cx_lo && cx >= 0 && ry + dy >= 1; cx--)
-			if (room(lm, ry + dy, cx, n)) {
-				put_label(v, lm, margin, ry + dy, cx, text, role);
-				return;
+	int n = (int)strlen(text), w = lm->c->w;
+	struct { int r, lo, end; } at[] = {{ry - 1, above_lo, w}, {ry + 1, cx_lo, w}, {0, above_lo, w - 3}};
+	for (int k = 0; k < 3; k++) {
+		if (at[k].r < (k == 2 ? 0 : 1) || (k == 2 && ry != 1))
+			continue;
+		for (int cx = at[k].end - n; cx >= at[k].lo && cx >= 0; cx--)
+			if (room(lm, at[k].r, cx, n)) {
+				put_label(v, lm, margin, at[k].r, cx, text, role);
+				return true;
 			}
+	}
+	return false;
 }
 
 /* Labels a memory slope whose upper end (its ridge with the FP32 roof) is at
- * canvas cell (rx, ry): in the rows above the roof, ending at the ridge's column
- * (else as near it as there is room), the nearest row first; a label already
- * there pushes it up. */
+ * canvas cell (rx, ry): in the rows above the roof, ending at the ridge's
+ * column, the nearest row first (a label already there pushes it up); only
+ * where no row has room there, as near it as there is room. */
 static bool label_slope_top(rung_view *v, label_map *lm, int margin, int rx, int ry, const char *text, rung_role role)
 {
 	int n = (int)strlen(text);
+	for (int r = ry - 1; r >= 0; r--) {
+		int cx = rx - n + 1;
+		if (cx >= 0 && cx + n <= lm->c->w && room(lm, r, cx, n)) {
+			put_label(v, lm, margin, r, cx, text, role);
+			return true;
+		}
+	}
 	for (int r = ry - 1; r >= 1; r--)
 		for (int d = 0; d <= lm->c->w; d++) {
 			int cx = rx - n + 1 + d; /* ending at rx, then moved right */
@@ -333,9 +352,24 @@ static void roof_draw(rung_view *v)
 		slope[l] = l == RUNG_MEM_DRAM || (!isnan(bw[l]) && p->any_level[l] && level_shown(p, l));
 		nslopes += slope[l];
 	}
+	/* the tensor roof drawn: the one of the task's data type (TF32 for f32),
+	 * which a tensor kernel's roof % is against (rowmetrics.c); the FP16 one
+	 * where that is unknown */
+	double tensor = ce->tensor_flop_s;
+	rung_ceil_src tsrc = ce->src_tensor;
+	char tname[24] = "FP16 tensor";
+	{
+		const char *nm;
+		rung_tc_type tc = rung_fit_tensor_type(m->goal_dtype, &nm);
+		if (!isnan(ce->tensor_tc[tc])) {
+			tensor = ce->tensor_tc[tc];
+			tsrc = ce->src_tc[tc];
+			snprintf(tname, sizeof(tname), "%s tensor", nm);
+		}
+	}
 	/* ranges */
 	double ridge = ce->fp32_flop_s / ce->bw_bytes_s;
-	double top = isnan(ce->tensor_flop_s) ? ce->fp32_flop_s : fmax(ce->fp32_flop_s, ce->tensor_flop_s);
+	double top = isnan(tensor) ? ce->fp32_flop_s : fmax(ce->fp32_flop_s, tensor);
 	double imin = ridge, imax = ridge, fmin_ = ce->fp32_flop_s, fmax_ = top;
 	for (int l = 0; l < RUNG_MEM_NLEVELS; l++)
 		if (slope[l])
@@ -387,12 +421,12 @@ static void roof_draw(rung_view *v)
 	}
 	rung_canvas_line(&c, to_dx(&a, xfirst), to_dy(&a, ce->fp32_flop_s), to_dx(&a, x1), to_dy(&a, ce->fp32_flop_s),
 			 RUNG_ROLE_CEILING, 2);
-	if (!isnan(ce->tensor_flop_s) && ce->tensor_flop_s > ce->fp32_flop_s) {
-		double tr = ce->tensor_flop_s / ce->bw_bytes_s;
+	if (!isnan(tensor) && tensor > ce->fp32_flop_s) {
+		double tr = tensor / ce->bw_bytes_s;
 		if (tr < x1) {
-			rung_canvas_line(&c, to_dx(&a, xr), to_dy(&a, ce->bw_bytes_s * xr), to_dx(&a, tr), to_dy(&a, ce->tensor_flop_s),
+			rung_canvas_line(&c, to_dx(&a, xr), to_dy(&a, ce->bw_bytes_s * xr), to_dx(&a, tr), to_dy(&a, tensor),
 					 RUNG_ROLE_DIM, 1);
-			rung_canvas_line(&c, to_dx(&a, tr), to_dy(&a, ce->tensor_flop_s), to_dx(&a, x1), to_dy(&a, ce->tensor_flop_s),
+			rung_canvas_line(&c, to_dx(&a, tr), to_dy(&a, tensor), to_dx(&a, x1), to_dy(&a, tensor),
 					 RUNG_ROLE_DIM, 1);
 		}
 	}
@@ -461,13 +495,9 @@ static void roof_draw(rung_view *v)
 		int cw = rung_tui_utf8 ? 2 : 1, ch = rung_tui_utf8 ? 4 : 1;
 		char lb[96];
 		int cxr = to_dx(&a, xr) / cw;
-		ceiling_label(lb, sizeof(lb), "FP32", ce->fp32_flop_s, "FLOP/s", ce->src_fp32, title_src);
-		label_roof(v, &lm, margin, to_dy(&a, ce->fp32_flop_s) / ch, cxr, lb, RUNG_ROLE_CEILING);
-		if (!isnan(ce->tensor_flop_s) && ce->tensor_flop_s > ce->fp32_flop_s && ce->tensor_flop_s / ce->bw_bytes_s < x1) {
-			ceiling_label(lb, sizeof(lb), "FP16 tensor", ce->tensor_flop_s, "FLOP/s", ce->src_tensor, title_src);
-			label_roof(v, &lm, margin, to_dy(&a, ce->tensor_flop_s) / ch, to_dx(&a, ce->tensor_flop_s / ce->bw_bytes_s) / cw, lb,
-				   RUNG_ROLE_DIM);
-		}
+		char fp32[96];
+		ceiling_label(fp32, sizeof(fp32), "FP32", ce->fp32_flop_s, "FLOP/s", ce->src_fp32, title_src);
+		bool fp32_done = label_roof(v, &lm, margin, to_dy(&a, ce->fp32_flop_s) / ch, cxr, cxr, fp32, RUNG_ROLE_CEILING);
 		if (nslopes == 1) {
 			/* the DRAM slope alone: just left of it, on the first row below the
 			 * ridge with room (nothing is plotted above the slope; the ridge's row
@@ -485,8 +515,10 @@ static void roof_draw(rung_view *v)
 			}
 		} else {
 			/* several slopes side by side leave no room between them: each is
-			 * labelled above its upper end, the leftmost first */
-			for (int l = RUNG_MEM_NLEVELS - 1; l >= 0; l--) {
+			 * labelled above its upper end, DRAM's first (the ideal points'
+			 * roof: nearest its ridge, #28 D-9), the others above it where
+			 * their own ridge's column is taken */
+			for (int l = 0; l < RUNG_MEM_NLEVELS; l++) {
 				if (!slope[l])
 					continue;
 				double r = fmin(ce->fp32_flop_s / bw[l], x1);
@@ -495,6 +527,17 @@ static void roof_draw(rung_view *v)
 						l == RUNG_MEM_DRAM ? RUNG_ROLE_CEILING : level_role(l));
 			}
 		}
+		/* the tensor roof, after the slopes (each slope's label is only
+		 * right above its ridge) */
+		if (!isnan(tensor) && tensor > ce->fp32_flop_s && tensor / ce->bw_bytes_s < x1) {
+			ceiling_label(lb, sizeof(lb), tname, tensor, "FLOP/s", tsrc, title_src);
+			label_roof(v, &lm, margin, to_dy(&a, tensor) / ch, to_dx(&a, tensor / ce->bw_bytes_s) / cw, 0, lb,
+				   RUNG_ROLE_DIM);
+		}
+		/* no room right of the ridge: above the roof further left, where the
+		 * slopes' labels left room */
+		if (!fp32_done)
+			label_roof(v, &lm, margin, to_dy(&a, ce->fp32_flop_s) / ch, cxr, 0, fp32, RUNG_ROLE_CEILING);
 		free(lm.taken);
 	}
 	if (legend) {

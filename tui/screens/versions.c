@@ -13,6 +13,7 @@
 
 #include "core/err.h"
 #include "core/roofline_guard.h"
+#include "app/session.h"
 #include "tui/draw.h"
 #include "tui/model/rowmetrics.h"
 #include "tui/view.h"
@@ -26,6 +27,7 @@ typedef struct {
 	rung_row_metrics *mx; /* per model row */
 	int nmx;
 	int subject_want; /* display width of the longest subject */
+	bool median_us;   /* every median under 1 ms: the column in us, else in ms */
 } versions_priv;
 
 /* Columns, in display order. When the window is narrow they are dropped,
@@ -136,11 +138,16 @@ static int versions_open(rung_view *v)
 	int base = rung_model_baseline(m);
 	char buf[1024];
 	p->subject_want = 0;
+	bool any_median = false, all_us = true;
 	for (int i = 0; i < m->nrows; i++) {
 		const rung_result *ri = m->rows[i].result;
 		if (ri && ri->bench.valid && !isnan(ri->bench.tflops)) /* the roof that fits its instruction mix */
 			rung_model_row_mma(m, i);
 		rung_row_metrics_get(&p->mx[i], m, i, base);
+		if (!isnan(p->mx[i].median_ms)) {
+			any_median = true;
+			all_us &= p->mx[i].median_ms < 1;
+		}
 		int sw = rung_tui_sanitize(buf, sizeof(buf), m->rows[i].subject, -1, 0);
 		if (sw > p->subject_want)
 			p->subject_want = sw;
@@ -148,6 +155,7 @@ static int versions_open(rung_view *v)
 			continue;
 		p->idx[p->n++] = i;
 	}
+	p->median_us = any_median && all_us;
 	if (t->sort) {
 		sort_priv = p;
 		sort_model = m;
@@ -224,7 +232,10 @@ static void draw_row(rung_view *v, int y, int mrow, bool cursor, const bool show
 	versions_priv *p = v->priv;
 	const rung_model_row *r = &m->rows[mrow];
 	const rung_row_metrics *mx = &p->mx[mrow];
-	bool recorded = rung_model_row_is_recorded(r);
+	/* a compile rung's verdict kept with no GPU ran here: its compile rung
+	 * is drawn as such, not as recorded elsewhere (#28 D-16) */
+	bool compiled_here = rung_model_row_is_recorded(r) && rung_result_compile_verdict(r->result);
+	bool recorded = rung_model_row_is_recorded(r) && !compiled_here;
 	WINDOW *w = v->win;
 	int x = 0;
 	if (cursor)
@@ -290,11 +301,15 @@ static void draw_row(rung_view *v, int y, int mrow, bool cursor, const bool show
 			bool inflight = false;
 			for (int s = 0; s < RUNG_NSTEPS; s++)
 				inflight |= r->step[s] == RUNG_S_PENDING || r->step[s] == RUNG_S_RUNNING;
+			bool after_fail = false; /* the rungs after a failed one did not run: '-' (#28 D-20) */
 			for (int k = 0; k < (steps_wide ? 5 : 4) && k < cw; k++) {
 				int s = k < 4 ? k : RUNG_STEP_SANITIZE; /* the profile rung has no glyph */
 				rung_role rl;
+				rung_status st = after_fail && k < 4 && r->step[s] == RUNG_S_NONE ? RUNG_S_SKIPPED : r->step[s];
+				after_fail |= r->step[s] == RUNG_S_FAILED;
 				/* recorded on another machine: its own glyph and role, never a live tick */
-				const char *gs = rung_step_glyph(r->step[s], r->cached && !inflight, recorded && !inflight, &rl);
+				const char *gs = rung_step_glyph(st, r->cached && !inflight && !compiled_here,
+								 recorded && !inflight, &rl);
 				rung_tui_draw(w, y, x + k, 1, ROLE(rl), gs);
 			}
 			break;
@@ -304,7 +319,7 @@ static void draw_row(rung_view *v, int y, int mrow, bool cursor, const bool show
 			rung_tui_draw_right(w, y, x, cw, ROLE(r->step[RUNG_STEP_CHECK] == RUNG_S_FAILED ? RUNG_ROLE_FAILED : RUNG_ROLE_DEFAULT), buf);
 			break;
 		case C_MEDIAN:
-			rung_fmt_ms(buf, sizeof(buf), mx->median_ms);
+			rung_fmt_ms_unit(buf, sizeof(buf), mx->median_ms, p->median_us);
 			if (mx->shared) { /* timed beside another process on the GPU: "~" (the detail names it) */
 				memmove(buf + 1, buf, strlen(buf) + 1);
 				buf[0] = '~';
@@ -372,11 +387,18 @@ static void versions_draw(rung_view *v)
 	versions_priv *p = v->priv;
 	int evaluated, recorded;
 	rung_model_count(m, &evaluated, &recorded);
-	char task[64] = "", rec[32] = "";
+	char task[64] = "", rec[64] = "";
 	if (m->ntasks > 1)
 		snprintf(task, sizeof(task), " (task %d/%d, T switches)", m->task + 1, m->ntasks);
+	int compiled = 0; /* kept from a compile rung with no GPU: counted apart (#28 D-16) */
+	for (int i = 0; i < m->nrows; i++)
+		compiled += rung_model_row_is_recorded(&m->rows[i]) && rung_result_compile_verdict(m->rows[i].result);
+	recorded -= compiled;
+	int o = 0;
 	if (recorded)
-		snprintf(rec, sizeof(rec), ", %d recorded", recorded);
+		o = snprintf(rec, sizeof(rec), ", %d recorded", recorded);
+	if (compiled && o >= 0 && o < (int)sizeof(rec))
+		snprintf(rec + o, sizeof(rec) - (size_t)o, ", %d compiled only", compiled);
 	if (t->filter && t->search[0])
 		rung_view_draw_title(v, "rung %s%s: %d of %d version%s%s match '%s'", m->title, task, p->n, m->nrows,
 				     m->nrows == 1 ? "" : "s", m->loading ? " loaded so far" : "", t->search);
@@ -483,6 +505,37 @@ static const char *versions_line_text(rung_view *v, int i, char *buf, int len)
 	return row_text(&v->tui->model->rows[p->idx[i]], buf, len);
 }
 
+/* Where a search matched row i when the table does not show it: the subject
+ * past its cut, the author, the note (the table shows only a mark for it). */
+static const char *versions_match_where(rung_view *v, int i, const char *needle)
+{
+	versions_priv *p = v->priv;
+	if (i < 0 || i >= p->n)
+		return "";
+	const rung_model_row *r = &v->tui->model->rows[p->idx[i]];
+	char hash[16];
+	snprintf(hash, sizeof(hash), "%.7s", r->hash);
+	if (strcasestr(hash, needle))
+		return "";
+	bool show[NCOLS];
+	int sw = 0;
+	compute_layout(v->width, p->subject_want, show, &sw);
+	const char *m = strcasestr(r->subject, needle);
+	if (m) {
+		/* shown when it ends within the subject's columns (bytes: a bound for UTF-8) */
+		char pre[sizeof(r->subject)];
+		snprintf(pre, sizeof(pre), "%.*s", (int)(m - r->subject) + (int)strlen(needle), r->subject);
+		if (rung_tui_width(pre) <= sw)
+			return "";
+		return "in its subject, past the cut";
+	}
+	if (strcasestr(r->author, needle))
+		return "in its author (the detail shows it)";
+	if (r->note[0] && strcasestr(r->note, needle))
+		return "in its note (the detail shows it)";
+	return "";
+}
+
 const rung_view_ops rung_screen_versions_ops = {
 	.name = "versions",
 	.open = versions_open,
@@ -491,4 +544,5 @@ const rung_view_ops rung_screen_versions_ops = {
 	.select = versions_select,
 	.done = versions_done,
 	.line_text = versions_line_text,
+	.match_where = versions_match_where,
 };

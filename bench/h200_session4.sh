@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# The merged code of 2026-12-02 on the H200, in priority order, for a session
+# with little device time left (about 150 s of command): each step under its
+# own timeout, its lines appended to $OUT/s4.log as it ends, so a run stopped
+# at the limit still says what it got. Binaries in .carry/bin
+# (scripts/build-carry.sh). STEPS="a b c" picks steps (default: all, in order).
+# LOG=file: the log (default $O/s4.log); TGZ=file: every step's logs in one
+# archive at the end (the device gives back at most 8 files).
+set -u
+. bench/h200_env.sh
+L=${LOG:-$O/s4.log}
+: > "$L"
+W=$(mktemp -d)
+trap 'rm -rf "$W"' EXIT
+say() { echo "$*" | tee -a "$L"; }
+step() { # step NAME SECONDS CMD...: the command's last 40 lines into the log
+  local name=$1 lim=$2; shift 2
+  case " ${STEPS:-$name} " in *" $name "*) ;; *) return 0;; esac
+  local t0=$(date +%s.%N)
+  timeout "$lim" "$@" > "$W/$name.out" 2>&1
+  local rc=$?
+  say "== $name rc=$rc $(python3 -c "print('%.1f s' % ($(date +%s.%N) - $t0))")"
+  tail -n "${TAILN:-40}" "$W/$name.out" | cut -c1-220 >> "$L"
+}
+say "# $(date -u +%FT%TZ) $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null)"
+export RUNG=$B/rung RUNG_SRC=$ROOT RUNG_WORKER_EXE=$B/rung
+step faults 45 "$B/gpu_faults"
+step mcp_gpu_exit 45 bash tests/sh/mcp_gpu_exit.sh
+step exploits 70 "$B/gpu_exploits"
+step mcp_warm 40 env N=5 bash bench/h200_mcp_warm.sh
+[ -f "$O/mcp_warm.md" ] && cat "$O/mcp_warm.md" >> "$L"
+step laps 20 env RUNS=2 bash bench/h200_laps.sh
+step l2hints 20 "$B/gpu_l2hints"
+step gate 60 "$B/gpu_sanitize_gate"
+step mcp_warm_sh 40 bash tests/sh/mcp_warm.sh
+step compare 40 "$B/gpu_compare"
+say "# end $(date -u +%FT%TZ)"
+[ -n "${TGZ:-}" ] && cp "$W"/*.out "$O"/ 2>/dev/null && tar czf "$TGZ" -C "$O" . 2>/dev/null
+exit 0
