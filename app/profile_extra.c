@@ -29,6 +29,44 @@ int rung_profile_extra_put(const rung_task *t, const rung_env *env, const char *
 	return rc < 0 ? rc : 1;
 }
 
+void rung_per_pc_load(rung_per_pc *out, const rung_task *t, const rung_result *r, const char *kind)
+{
+	memset(out, 0, sizeof(*out));
+	const rung_step *ps = &r->steps[RUNG_STEP_PROFILE];
+	bool stall = !strcmp(kind, "stall");
+	json_t *aux = r->aux ? json_loads(r->aux, 0, NULL) : NULL;
+	out->data = json_incref(json_object_get(aux, kind));
+	json_decref(aux);
+	out->have = ps->status == RUNG_S_OK && out->data &&
+		    (stall ? rung_stall_from_json(&out->stall, out->data) : rung_sass_counts_from_json(&out->sass, out->data)) == 0;
+	if (out->have) {
+		char *txt = json_dumps(out->data, JSON_COMPACT);
+		out->stored = rung_profile_extra_put(t, &r->env, kind, txt);
+		free(txt);
+		if (out->stored < 0)
+			snprintf(out->store_error, sizeof(out->store_error), "%s", rung_error_last());
+	}
+	/* the profile rung did not run because an earlier one could not (no GPU): say that */
+	out->why = rung_result_step_or_cause(r, RUNG_STEP_PROFILE);
+}
+
+void rung_per_pc_clear(rung_per_pc *p)
+{
+	json_decref(p->data);
+	rung_sass_counts_clear(&p->sass);
+	rung_stall_clear(&p->stall);
+	memset(p, 0, sizeof(*p));
+}
+
+json_t *rung_per_pc_to_json(const rung_per_pc *p, const char *kind)
+{
+	json_t *o = json_pack("{s:s,s:s,s:b}", "status", rung_status_name(p->why->status), "reason", p->why->reason,
+			      "stored", p->stored > 0);
+	if (o && p->data)
+		json_object_set(o, kind, p->data);
+	return o;
+}
+
 int rung_profile_sass_load(rung_sass_counts *out, rung_repo *repo, const char *content, const char *uuid)
 {
 	memset(out, 0, sizeof(*out));

@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "core/ncu.h"
+#include "core/stall.h"
 #include "core/result.h"
 #include "core/sass_excerpt.h"
 #include "core/sass_prof.h"
@@ -20,6 +21,27 @@
  * Returns 1 stored, 0 nothing to store under (no repo / content / device),
  * negative on a store error. */
 int rung_profile_extra_put(const rung_task *t, const rung_env *env, const char *kind, const char *json);
+
+/* The per-PC data of a profiling run (`rung profile --sass` or `--stalls`,
+ * the MCP stalls tool): result.aux[kind] ("sass": counts per instruction;
+ * "stall": warp stall samples per pc), parsed and stored beside the result. */
+typedef struct {
+	struct json_t *data; /* result.aux[kind] (owned), NULL when the run has none */
+	bool have;           /* the profile rung passed and data parsed into sass or stall */
+	rung_sass_counts sass;
+	rung_stall stall;
+	int stored;          /* 1 stored beside the result, 0 not, negative: could not be (store_error) */
+	char store_error[512];
+	const rung_step *why; /* the profile rung, or the earlier one that kept it from running (no GPU) */
+} rung_per_pc;
+
+/* Fills *out from r, the result of t's profiling run, and stores the data.
+ * kind is "sass" or "stall". Clear with rung_per_pc_clear. */
+void rung_per_pc_load(rung_per_pc *out, const rung_task *t, const rung_result *r, const char *kind);
+void rung_per_pc_clear(rung_per_pc *p);
+/* {"status", "reason", "stored", kind: the data}: the one serializer of
+ * `rung profile --sass/--stalls --json` and the MCP stalls tool. */
+struct json_t *rung_per_pc_to_json(const rung_per_pc *p, const char *kind);
 
 /* The stored per-PC SASS counts of content on device uuid (from `rung profile
  * --sass`), for the screens: 0 and *out filled, RUNG_ENOTFOUND when none. */

@@ -9,10 +9,12 @@
  *
  * Nothing but protocol reaches stdout: the descriptor is kept for the protocol
  * and fd 1 is pointed at stderr before anything runs, so a child (the worker,
- * ptxas, nvdisasm) or a stray write cannot corrupt the stream. The check tool
- * calls the check service (app/check.h) as `rung check` does, with a warm
- * evaluator whose worker keeps its CUDA context across calls; the other tools
- * run the CLI command in this process with stdout and stderr captured to memory.
+ * ptxas, nvdisasm) or a stray write cannot corrupt the stream. The tools call
+ * the app/ services (docs/ARCHITECTURE.md, "the verbs") and write their text
+ * with the commands' printers (cli/views.h) into memory; none runs a command
+ * with stdout or stderr captured. The check tool calls the check service
+ * (app/check.h) as `rung check` does, with a warm evaluator whose worker
+ * keeps its CUDA context across calls.
  *
  * Errors: a line that is not JSON is -32700, not a request object -32600 (a
  * batch too: batches were removed in 2025-06-18), an unknown method -32601,
@@ -47,12 +49,14 @@
 #include "core/sass_excerpt.h"
 #include "app/profile_extra.h"
 #include "core/version.h"
-#include "cli/capture.h"
 #include "gpu/children.h"
 #include "cli/check_view.h"
 #include "cli/cli.h"
 #include "app/check.h"
 #include "app/directives.h"
+#include "app/log.h"
+#include "app/profile_extra.h"
+#include "cli/views.h"
 #include "app/goal.h"
 #include "app/sanitize_gate.h"
 #include "app/session.h"
@@ -103,18 +107,18 @@ static char served_root[PATH_MAX]; /* the repository (or directory) served, reso
  * reads the messages and answers the quick methods itself (initialize, ping,
  * tools/list, resources/list, resources/templates/list, the directives tool,
  * notifications); tools/call of every other tool and resources/read go, in
- * order, to one worker thread, which runs one at a time (they run the CLI's
- * commands with stdout and stderr swapped for memory streams, so no other
- * thread may use those two FILEs: the main thread writes its own lines with
- * say()). notifications/cancelled drops a queued call, or, for the one
- * running, kills its children (the GPU worker, nvdisasm, ptxas) so that it
+ * order, to one worker thread, which runs one at a time (the tools call the
+ * services and write their text into memory streams of their own; the
+ * process's stdout and stderr FILEs are never swapped, and the main thread
+ * writes its own lines with say()). notifications/cancelled drops a queued
+ * call, or, for the one running, kills its children (the GPU worker, nvdisasm, ptxas) so that it
  * ends early, and drops its answer. A running check is abandoned instead of
  * waited for: NVRTC cannot be stopped inside a compile, so the thread that
  * runs it is left to finish the compile on its own (it then stops before the
  * GPU rungs, its answer dropped, and closes its evaluator), and a fresh worker
  * thread takes the queue at once. That is safe beside the next call because
- * the check tool uses neither stdout nor stderr (the service prints nothing;
- * its messages go out with say()) and shares nothing with the new thread.
+ * no tool swaps stdout or stderr (the services print nothing; check's
+ * messages go out with say()) and the check shares nothing with the new thread.
  *
  * The warm evaluator (app/check.h): each worker thread keeps one (cur_warm),
  * opened at its first GPU check; its worker process, and so its CUDA context,
@@ -233,8 +237,10 @@ static json_t *inert_string(const char *src, size_t n, size_t max)
 	return s ? s : json_string("");
 }
 
-/* ---- running a command of the CLI in this process, its output captured ---- */
+/* ---- a tool's text: what its printers wrote, its exit code ---------------- */
 
+/* What a tool's printers wrote into memory (texts_open, texts_close): its
+ * text (out), its messages (err) and its exit code. */
 typedef struct {
 	char *out, *err;
 	size_t nout, nerr;
@@ -246,41 +252,6 @@ static void captured_clear(captured *c)
 	free(c->out);
 	free(c->err);
 	memset(c, 0, sizeof(*c));
-}
-
-typedef struct {
-	char *v[40];
-	int n;
-} args_t;
-
-static void arg(args_t *a, const char *s)
-{
-	if (a->n < (int)(sizeof(a->v) / sizeof(a->v[0])) - 1 && s)
-		a->v[a->n++] = strdup(s);
-	a->v[a->n] = NULL;
-}
-
-static void args_clear(args_t *a)
-{
-	for (int i = 0; i < a->n; i++)
-		free(a->v[i]);
-	a->n = 0;
-}
-
-static int run_cmd(captured *c, int (*fn)(int, char **), args_t *a)
-{
-	memset(c, 0, sizeof(*c));
-	for (int i = 0; i < a->n; i++)
-		if (!a->v[i])
-			return rung_error_set(RUNG_ENOMEM, "out of memory");
-	char *argv[41];
-	memcpy(argv, a->v, sizeof(char *) * (size_t)(a->n + 1)); /* the parser reorders argv */
-	if (rung_cli_capture(&c->out, &c->nout, &c->err, &c->nerr, &c->rc, fn, a->n, argv) < 0)
-		return RUNG_ENOMEM;
-	if (c->nerr) /* for the person watching the agent's log: what the command said */
-		fprintf(stderr, "%s", c->err);
-	rung_error_clear();
-	return 0;
 }
 
 /* ---- the tools' arguments ------------------------------------------------- */
@@ -361,32 +332,6 @@ static bool confined(targs *t, const char *name, const char *path, const char *b
 			 "--any-repo to allow others",
 			 name, path, served_root);
 	return false;
-}
-
-/* -C, --task, --spec-rev: the call's, else the server's */
-static void where_args(targs *t, args_t *a)
-{
-	const char *dir = str_arg(t, "dir"), *task = str_arg(t, "task"), *spec = str_arg(t, "spec_rev");
-	confined(t, "dir", dir, NULL);
-	confined(t, "task", task, dir ? dir : defaults.dir);
-	if (!dir)
-		dir = defaults.dir;
-	if (!task)
-		task = defaults.task;
-	if (!spec)
-		spec = defaults.spec_rev;
-	if (dir) {
-		arg(a, "-C");
-		arg(a, dir);
-	}
-	if (task) {
-		arg(a, "--task");
-		arg(a, task);
-	}
-	if (spec) {
-		arg(a, "--spec-rev");
-		arg(a, spec);
-	}
 }
 
 static void where_of(targs *t, rung_vctx_opts *w)
@@ -472,24 +417,6 @@ static json_t *command_error(const captured *c, const char *cmd)
 	return r;
 }
 
-/* stdout's last line as a JSON object (NULL when it is not one) */
-static json_t *last_json_line(char *out, size_t n, size_t *text_len)
-{
-	while (n && (out[n - 1] == '\n'))
-		n--;
-	size_t start = n;
-	while (start && out[start - 1] != '\n')
-		start--;
-	json_t *j = json_loadb(out + start, n - start, 0, NULL);
-	if (j && !json_is_object(j)) {
-		json_decref(j);
-		j = NULL;
-	}
-	if (text_len)
-		*text_len = start;
-	return j;
-}
-
 static const char *exit_meaning(int rc)
 {
 	switch (rc) {
@@ -530,33 +457,6 @@ static const char where_props[] =
 	"\"task\":{\"type\":\"string\",\"description\":\"the task directory, where the repository has several (--task)\"},"
 	"\"dir\":{\"type\":\"string\",\"description\":\"the repository or a directory in it (-C; default: where rung mcp runs)\"},"
 	"\"spec_rev\":{\"type\":\"string\",\"description\":\"read rung.ini and the reference at this revision (--spec-rev)\"}";
-
-/* The common tail of a tool that runs one command: -C/--task, REV as the
- * positional argument (with_rev), then the command with its output captured
- * into *c. NULL when it ran (c to be cleared by the caller), else the tool
- * error (a bad argument, or rung's own failure); a is cleared either way. */
-static json_t *run_tool(captured *c, targs *t, args_t *a, const char *cmd, int (*fn)(int, char **), bool with_rev)
-{
-	where_args(t, a);
-	const char *rev = with_rev ? str_arg(t, "rev") : NULL, *dir = str_arg(t, "dir");
-	if (rev && positional_ok(t, "rev", rev) && confined(t, "rev", rev, dir ? dir : defaults.dir)) {
-		arg(a, "--");
-		arg(a, rev);
-	}
-	char msg[1536];
-	if (t->why[0]) {
-		args_clear(a);
-		snprintf(msg, sizeof(msg), "rung %s: %s", cmd, t->why);
-		return tool_error("%s", msg);
-	}
-	int e = run_cmd(c, fn, a);
-	args_clear(a);
-	if (e < 0) {
-		snprintf(msg, sizeof(msg), "rung %s: %s", cmd, rung_error_last());
-		return tool_error("%s", msg);
-	}
-	return NULL;
-}
 
 /* The stop rule's state of the task the tool worked on (app/goal.h,
  * rung_goal_to_json), for the agent to branch on: null where no one task is
@@ -747,17 +647,86 @@ static json_t *file_text(const char *path, size_t offset, size_t max)
 	return o;
 }
 
+/* The where arguments and rev (checked: not an option, inside the served
+ * repository): rev, NULL when not given; t->why says what is wrong. */
+static const char *where_rev(targs *t, rung_vctx_opts *w)
+{
+	where_of(t, w);
+	const char *rev = str_arg(t, "rev"), *dir = str_arg(t, "dir");
+	if (rev && positional_ok(t, "rev", rev))
+		confined(t, "rev", rev, dir ? dir : defaults.dir);
+	return rev;
+}
+
+/* The tool error of a bad argument (t->why), as "rung CMD: ...". */
+static json_t *why_error(targs *t, const char *cmd)
+{
+	char msg[1536];
+	snprintf(msg, sizeof(msg), "rung %s: %s", cmd, t->why);
+	return tool_error("%s", msg);
+}
+
+/* Memory streams for a tool's text and messages, into c->out and c->err:
+ * 0, or RUNG_ENOMEM (nothing open). */
+static int texts_open(captured *c, FILE **text, FILE **err)
+{
+	memset(c, 0, sizeof(*c));
+	*text = open_memstream(&c->out, &c->nout);
+	*err = open_memstream(&c->err, &c->nerr);
+	if (*text && *err)
+		return 0;
+	if (*text)
+		fclose(*text);
+	if (*err)
+		fclose(*err);
+	captured_clear(c);
+	return rung_error_set(RUNG_ENOMEM, "out of memory");
+}
+
+/* Closes them; the messages are echoed on stderr for the person watching the
+ * agent's log. */
+static void texts_close(captured *c, FILE *text, FILE *err)
+{
+	fclose(text);
+	fclose(err);
+	if (c->nerr)
+		fprintf(stderr, "%s", c->err);
+	rung_error_clear();
+}
+
+/* rung dump of rev (NULL: the task's working tree) where w says (app/dump.h),
+ * shown as rung dump shows it: c->out the paths written, a line each, c->err
+ * its messages, c->rc its exit code (clear c). 0, or RUNG_ENOMEM. */
+static int dump_run(captured *c, const rung_vctx_opts *w, const char *rev)
+{
+	FILE *out, *err;
+	if (texts_open(c, &out, &err) < 0)
+		return RUNG_ENOMEM;
+	rung_task task;
+	c->rc = rung_cli_task_load_to(err, &task, "dump", rev, w);
+	if (!c->rc) {
+		rung_dump_result r;
+		rung_dump(&r, &(rung_dump_req){.task = &task});
+		c->rc = rung_cli_dump_print(out, err, &r);
+		rung_dump_result_clear(&r);
+	}
+	rung_task_clear(&task);
+	texts_close(c, out, err);
+	return 0;
+}
+
 static json_t *t_dump(targs *t)
 {
 	long long max = DUMP_TEXT_DEFAULT, offset = 0;
 	int_arg(t, "max_bytes", 1, DUMP_TEXT_MAX, &max);
 	int_arg(t, "offset", 0, LLONG_MAX / 4, &offset);
-	args_t a = {0};
-	arg(&a, "dump");
+	rung_vctx_opts w;
+	const char *rev = where_rev(t, &w);
+	if (t->why[0])
+		return why_error(t, "dump");
 	captured c;
-	json_t *err = run_tool(&c, t, &a, "dump", rung_cmd_dump, true);
-	if (err)
-		return err;
+	if (dump_run(&c, &w, rev) < 0)
+		return tool_error("rung dump: %s", rung_error_last());
 	/* a version that does not compile (exit 1) still has its source and log
 	 * written: a result, as check gives, with the log; anything else is an error */
 	if (c.rc != 0 && (c.rc != RUNG_EXIT_FAIL || !c.nout)) {
@@ -804,75 +773,6 @@ static json_t *t_dump(targs *t)
 	return r;
 }
 
-/* A command whose --json output is the structured content, and a second,
- * plain run its text (log: its --json is a line per row, as {"rows": [...]}),
- * or the same run (compare). */
-static json_t *json_command(targs *t, const char *cmd, int (*fn)(int, char **), args_t *a, bool plain_too)
-{
-	if (t->why[0]) {
-		args_clear(a);
-		return tool_error("%s", t->why);
-	}
-	args_t pa = {0};
-	for (int i = 0; i < a->n; i++)
-		arg(&pa, a->v[i]);
-	args_t ja = {0}; /* --json first: the positional arguments come after "--" */
-	arg(&ja, a->v[0]);
-	arg(&ja, "--json");
-	for (int i = 1; i < a->n; i++)
-		arg(&ja, a->v[i]);
-	args_clear(a);
-	*a = ja;
-	captured c;
-	int e = run_cmd(&c, fn, a);
-	args_clear(a);
-	if (e < 0) {
-		args_clear(&pa);
-		return tool_error("rung: %s", rung_error_last());
-	}
-	json_t *j = NULL;
-	if (c.out && !plain_too) {
-		j = json_loadb(c.out, c.nout, 0, NULL);
-	} else if (c.out && c.rc == 0) { /* JSON lines, one per row: {"rows": [...]} */
-		json_t *rows = json_array();
-		for (char *line = c.out, *nl; rows && *line; line = nl + 1) {
-			nl = strchr(line, '\n');
-			size_t len = nl ? (size_t)(nl - line) : strlen(line);
-			json_t *row = len ? json_loadb(line, len, 0, NULL) : NULL;
-			if (len && !json_is_object(row)) {
-				json_decref(row);
-				json_decref(rows);
-				rows = NULL;
-			} else if (row) {
-				json_array_append_new(rows, row);
-			}
-			if (!nl)
-				break;
-		}
-		j = rows ? json_pack("{s:o}", "rows", rows) : NULL;
-	}
-	const char *jst = json_string_value(json_object_get(j, "status")); /* --json's error object (rung_cli_json_error) */
-	if (!j || !json_is_object(j) || (jst && !strcmp(jst, "error"))) {
-		json_decref(j);
-		json_t *r = command_error(&c, cmd);
-		captured_clear(&c);
-		args_clear(&pa);
-		return r;
-	}
-	json_t *r;
-	captured p;
-	if (plain_too && run_cmd(&p, fn, &pa) == 0) {
-		r = tool_result(summary_text(p.out ? p.out : "", p.nout, &c), j, false);
-		captured_clear(&p);
-	} else {
-		r = tool_result(summary_text("", 0, &c), j, false);
-	}
-	json_object_set_new(r, "_meta", json_pack("{s:i}", "rung/exit", c.rc));
-	args_clear(&pa);
-	captured_clear(&c);
-	return r;
-}
-
 /* stalls: rung profile --stalls --json, once (a GPU run); the text is the
  * kernel's top stall reasons and its most sampled pcs, made from the JSON. */
 /* The samples as structured content, within an agent's answer (32 KB, #27):
@@ -908,19 +808,61 @@ static void cut_stall_records(json_t *sj, const rung_stall *st)
 	free(top);
 }
 
+/* One sampled launch of rev (app/profile_extra.h, rung_per_pc), as rung
+ * profile --stalls --json runs it: its object (a load error's too, as the
+ * command prints it), NULL when it failed before it had one (its lines on
+ * out, messages on err); c->rc its exit code. */
+static json_t *stalls_run(captured *c, FILE *out, FILE *err, const rung_vctx_opts *w, const char *rev)
+{
+	rung_task task;
+	c->rc = rung_cli_task_load_to(err, &task, "profile", rev, w);
+	if (c->rc) {
+		rung_task_clear(&task);
+		return rung_cli_json_error_obj(c->rc);
+	}
+	rung_compiled kc, refc;
+	memset(&kc, 0, sizeof(kc));
+	memset(&refc, 0, sizeof(refc));
+	rung_result r;
+	rung_result_init(&r);
+	rung_eval_opts eo = {
+		.job_flags = RUNG_JOB_PROFILE | RUNG_JOB_STALLS,
+		.sanitize_set = true, /* no sanitize rung in a profiling run */
+		.progress = rung_cli_progress,
+	};
+	json_t *j = NULL;
+	if ((c->rc = rung_cli_evaluate_to(out, err, &r, &task, &eo, &kc, &refc, "profile")) == 0) {
+		c->rc = rung_gpu_exit_code(&r, RUNG_STEP_CHECK);
+		if (r.steps[RUNG_STEP_PROFILE].status == RUNG_S_FAILED && c->rc == RUNG_EXIT_OK)
+			c->rc = RUNG_EXIT_FAIL;
+		rung_per_pc p;
+		rung_per_pc_load(&p, &task, &r, "stall");
+		if (p.stored < 0)
+			fprintf(err, "rung profile: %s (the stall samples were not stored)\\n", p.store_error);
+		j = rung_per_pc_to_json(&p, "stall");
+		rung_per_pc_clear(&p);
+	}
+	rung_result_clear(&r);
+	rung_compiled_clear(&kc);
+	rung_compiled_clear(&refc);
+	rung_task_clear(&task);
+	return j;
+}
+
 static json_t *t_stalls(targs *t)
 {
-	args_t a = {0};
-	arg(&a, "profile");
-	arg(&a, "--stalls");
-	arg(&a, "--json");
+	rung_vctx_opts w;
+	const char *rev = where_rev(t, &w);
+	if (t->why[0])
+		return why_error(t, "profile");
 	captured c;
-	json_t *err = run_tool(&c, t, &a, "profile", rung_cmd_profile, true);
-	if (err)
-		return err;
-	json_t *j = c.out ? last_json_line(c.out, c.nout, NULL) : NULL;
+	FILE *out, *err;
+	if (texts_open(&c, &out, &err) < 0)
+		return tool_error("rung profile: %s", rung_error_last());
+	json_t *j = stalls_run(&c, out, err, &w, rev);
+	texts_close(&c, out, err);
 	const char *jst = json_string_value(json_object_get(j, "status"));
-	if (!j || (jst && !strcmp(jst, "error"))) { /* --json's error object: a bad task, an argument */
+	if (!j || (jst && !strcmp(jst, "error"))) { /* the error object: a bad task, an argument */
 		json_decref(j);
 		json_t *r = command_error(&c, "profile");
 		captured_clear(&c);
@@ -963,52 +905,117 @@ static json_t *t_stalls(targs *t)
 	return r;
 }
 
+/* compare: the comparison (app/compare.h) as structured content, as rung
+ * compare --json gives it; the text is the exit code and the messages. */
 static json_t *t_compare(targs *t)
 {
 	const char *A = str_arg(t, "a"), *B = str_arg(t, "b");
 	if ((!A || !B) && !t->why[0])
 		snprintf(t->why, sizeof(t->why), "rung compare: arguments 'a' and 'b' (two revisions) are required");
-	args_t a = {0};
-	arg(&a, "compare");
-	json_t *b = json_object_get(t->args, "budget");
+	json_t *bj = json_object_get(t->args, "budget");
 	char bud[64];
-	if (b && json_is_number(b)) {
-		snprintf(bud, sizeof(bud), "%.17g", json_number_value(b));
-		arg(&a, "--budget");
-		arg(&a, bud);
-	}
-	if (bool_arg(t, "allow_shared"))
-		arg(&a, "--allow-shared");
-	where_args(t, &a);
+	if (bj && json_is_number(bj))
+		snprintf(bud, sizeof(bud), "%.17g", json_number_value(bj));
+	bool allow_shared = bool_arg(t, "allow_shared");
+	rung_vctx_opts w;
+	where_of(t, &w);
 	const char *dir = str_arg(t, "dir");
-	if (A && B && positional_ok(t, "a", A) && positional_ok(t, "b", B) && confined(t, "a", A, dir ? dir : defaults.dir) &&
-	    confined(t, "b", B, dir ? dir : defaults.dir)) {
-		arg(&a, "--");
-		arg(&a, A);
-		arg(&a, B);
+	if (A && B && positional_ok(t, "a", A) && positional_ok(t, "b", B) && confined(t, "a", A, dir ? dir : defaults.dir))
+		confined(t, "b", B, dir ? dir : defaults.dir);
+	if (t->why[0])
+		return tool_error("%s", t->why);
+	captured c;
+	FILE *out, *err;
+	if (texts_open(&c, &out, &err) < 0)
+		return tool_error("rung: %s", rung_error_last());
+	rung_compare_result cr;
+	c.rc = rung_cli_compare_run(err, &cr, &w, A, B, bj && json_is_number(bj) ? bud : NULL, allow_shared,
+				    bool_arg(t, "stored"), bool_arg(t, "any_gpu"));
+	json_t *j = c.rc ? NULL : rung_compare_to_json(&cr);
+	if (j)
+		c.rc = rung_cli_compare_exit(&cr);
+	rung_compare_result_clear(&cr);
+	texts_close(&c, out, err);
+	json_t *r;
+	if (!j)
+		r = command_error(&c, "compare");
+	else {
+		r = tool_result(summary_text("", 0, &c), j, false);
+		json_object_set_new(r, "_meta", json_pack("{s:i}", "rung/exit", c.rc));
 	}
-	return json_command(t, "compare", rung_cmd_compare, &a, false);
+	captured_clear(&c);
+	return r;
 }
 
+/* The rows of one task (w) into rows, its table onto text, its messages onto
+ * err: the exit code, as rung log gives it. */
+static int log_task(json_t *rows, FILE *text, FILE *err, const rung_vctx_opts *w, const rung_log_req *req)
+{
+	rung_vctx c;
+	int rc = rung_cli_vctx_open_to(err, &c, "log", w, RUNG_VCTX_TASK | RUNG_VCTX_STORE_READ);
+	if (rc)
+		return rc;
+	rung_log l;
+	int e = rung_log_load(&l, &c, req);
+	if (e < 0) {
+		rc = rung_cli_fail_to(err, "log", e);
+	} else {
+		for (int i = 0; i < l.n; i++) {
+			json_t *row = rung_log_row_to_json(&l, i);
+			if (row)
+				json_array_append_new(rows, row);
+		}
+		rung_cli_log_table(text, &l, c.task.kernel_path);
+	}
+	rung_log_clear(&l);
+	rung_vctx_close(&c);
+	return rc;
+}
+
+/* log: the rows (app/log.h) as structured content, as rung log --json gives
+ * them, and rung log's table as the text, from one load; at the root of a
+ * repository of several tasks, every task's (as rung log runs there). */
 static json_t *t_log(targs *t)
 {
-	args_t a = {0};
-	arg(&a, "log");
 	long long n = LOG_ROWS_DEFAULT;
-	char nb[32];
 	int_arg(t, "n", 0, INT_MAX, &n);
-	snprintf(nb, sizeof(nb), "%lld", n);
-	arg(&a, "-n");
-	arg(&a, nb);
-	const char *range = str_arg(t, "range");
-	if (range) {
-		arg(&a, "--rev");
-		arg(&a, range);
-	}
+	rung_log_req req = {.range = str_arg(t, "range"), .max = (int)n, .goal = true};
 	bool full = bool_arg(t, "full");
-	where_args(t, &a);
-	json_t *r = json_command(t, "log", rung_cmd_log, &a, true);
-	json_t *rows = json_object_get(json_object_get(r, "structuredContent"), "rows");
+	rung_vctx_opts w;
+	where_of(t, &w);
+	if (t->why[0])
+		return tool_error("%s", t->why);
+	captured c;
+	FILE *text, *err;
+	if (texts_open(&c, &text, &err) < 0)
+		return tool_error("rung log: %s", rung_error_last());
+	json_t *rows = json_array();
+	char **tasks;
+	int ntasks;
+	if (rung_vctx_root_tasks(&tasks, &ntasks, &w) == 0) {
+		for (int i = 0; i < ntasks; i++) {
+			char abs[PATH_MAX];
+			if (!realpath(tasks[i][0] ? tasks[i] : ".", abs))
+				snprintf(abs, sizeof(abs), "%s", tasks[i]);
+			rung_vctx_opts tw = w;
+			tw.task = abs;
+			fprintf(text, "%s== task %s\n", i ? "\n" : "", tasks[i][0] ? tasks[i] : ".");
+			int rc = log_task(rows, text, err, &tw, &req);
+			if (rc > c.rc)
+				c.rc = rc;
+		}
+		rung_strv_free(tasks, ntasks);
+	} else {
+		c.rc = log_task(rows, text, err, &w, &req);
+	}
+	texts_close(&c, text, err);
+	json_t *r;
+	if (c.rc != 0 || !rows) {
+		json_decref(rows);
+		r = command_error(&c, "log");
+		captured_clear(&c);
+		return r;
+	}
 	for (size_t i = 0; !full && i < json_array_size(rows); i++) {
 		json_t *row = json_array_get(rows, i);
 		static const char *const recs[] = {"result", "recorded"};
@@ -1027,6 +1034,9 @@ static json_t *t_log(targs *t)
 			json_object_set_new(row, recs[k], sum);
 		}
 	}
+	r = tool_result(summary_text(c.out, c.nout, &c), json_pack("{s:o}", "rows", rows), false);
+	json_object_set_new(r, "_meta", json_pack("{s:i}", "rung/exit", c.rc));
+	captured_clear(&c);
 	return r;
 }
 
@@ -1110,23 +1120,39 @@ static json_t *directives_result(rung_vctx *c, bool all, const char *only_id)
 	return r;
 }
 
+/* brief: rung brief's markdown (app/brief.h) as the text, once; at the root
+ * of a repository of several tasks, every task's, one after the other. */
 static json_t *t_brief(targs *t)
 {
-	args_t a = {0};
-	arg(&a, "brief");
-	long long n;
-	char nb[32];
-	if (int_arg(t, "n", 0, 100000, &n)) {
-		snprintf(nb, sizeof(nb), "%lld", n);
-		arg(&a, "-n");
-		arg(&a, nb);
-	}
-	if (bool_arg(t, "mark"))
-		arg(&a, "--mark");
+	long long n = 10;
+	int_arg(t, "n", 0, 100000, &n);
+	bool mark = bool_arg(t, "mark");
+	rung_vctx_opts w;
+	where_of(t, &w);
+	if (t->why[0])
+		return why_error(t, "brief");
 	captured c;
-	json_t *err = run_tool(&c, t, &a, "brief", rung_cmd_brief, false);
-	if (err)
-		return err;
+	FILE *text, *err;
+	if (texts_open(&c, &text, &err) < 0)
+		return tool_error("rung brief: %s", rung_error_last());
+	char **tasks;
+	int ntasks;
+	if (rung_vctx_root_tasks(&tasks, &ntasks, &w) == 0) {
+		for (int i = 0; i < ntasks; i++) {
+			char abs[PATH_MAX];
+			if (!realpath(tasks[i][0] ? tasks[i] : ".", abs))
+				snprintf(abs, sizeof(abs), "%s", tasks[i]);
+			rung_vctx_opts tw = w;
+			tw.task = abs;
+			int rc = rung_cli_brief_to(text, err, &tw, (int)n, mark);
+			if (rc > c.rc)
+				c.rc = rc;
+		}
+		rung_strv_free(tasks, ntasks);
+	} else {
+		c.rc = rung_cli_brief_to(text, err, &w, (int)n, mark);
+	}
+	texts_close(&c, text, err);
 	if (c.rc != 0 && !c.nout) {
 		json_t *r = command_error(&c, "brief");
 		captured_clear(&c);
@@ -1246,7 +1272,11 @@ static const tool tools[] = {
 	 "\"a\":{\"type\":\"string\",\"description\":\"the first revision\"},"
 	 "\"b\":{\"type\":\"string\",\"description\":\"the second revision\"},"
 	 "\"budget\":{\"type\":\"number\",\"exclusiveMinimum\":0,\"maximum\":3600,\"description\":\"time budget in seconds\"},"
-	 "\"allow_shared\":{\"type\":\"boolean\",\"description\":\"compare on a GPU other processes use too\"}",
+	 "\"allow_shared\":{\"type\":\"boolean\",\"description\":\"compare on a GPU other processes use too\"},"
+	 "\"stored\":{\"type\":\"boolean\",\"description\":\"compare the stored results' bench samples instead of timing now "
+	 "(rung compare --stored; no GPU needed)\"},"
+	 "\"any_gpu\":{\"type\":\"boolean\",\"description\":\"with stored: compare results timed on different GPU models (else "
+	 "OTHER_GPU)\"}",
 	 "[\"a\",\"b\"]", t_compare, false,
 	 "\"verdict\":" S_STR ",\"identical\":" S_BOOL, "[\"verdict\"]"},
 	{"log", "Versions and results",
@@ -1621,27 +1651,8 @@ static int resource_read(json_t **out, const char *uri, char *msg, size_t len)
 			free(raw);
 		}
 		rung_error_clear();
-		args_t a = {0};
-		if (!text)
-			arg(&a, "dump");
-		if (!text && w.dir) {
-			arg(&a, "-C");
-			arg(&a, w.dir);
-		}
-		if (!text && w.task) {
-			arg(&a, "--task");
-			arg(&a, w.task);
-		}
-		if (!text && w.spec_rev) {
-			arg(&a, "--spec-rev");
-			arg(&a, w.spec_rev);
-		}
-		if (!text) {
-			arg(&a, "--");
-			arg(&a, u.rev);
-		}
 		captured c;
-		if (!text && run_cmd(&c, rung_cmd_dump, &a) == 0) {
+		if (!text && dump_run(&c, &w, u.rev) == 0) {
 			for (char *line = c.out, *nl; line && *line && !text; line = nl + 1) {
 				nl = strchr(line, '\n');
 				if (!nl)
@@ -1665,7 +1676,6 @@ static int resource_read(json_t **out, const char *uri, char *msg, size_t len)
 			}
 			captured_clear(&c);
 		}
-		args_clear(&a);
 	}
 	if (code)
 		return code;
@@ -1981,8 +1991,11 @@ static void find_served_root(void)
  * temporary files go; stdout and stderr are flushed and the process ends with _exit, so
  * that no library's exit-time destructors run while a job's thread may still be
  * inside NVRTC (a cancelled compile finishes first). The crash at exit after GPU
- * checks (#27 item 1) had another cause, fixed where it was: std::cout bound to
- * a capture stream that had been closed (cli/capture.h, test_capture). */
+ * checks (#27 item 1) had another cause: std::cout bound to a capture stream
+ * that had been closed, when the tools still ran the CLI's commands with
+ * stdout and stderr swapped for memory streams. No tool does now (the
+ * services write into streams of their own), so std::cout and std::cerr
+ * bind to the process's stdout (fd 1, pointed at stderr) and stderr. */
 static void mcp_end(int code)
 {
 	rung_children_reap(MCP_REAP_GRACE_MS);

@@ -94,38 +94,21 @@ static int store_counters(const rung_task *t, const rung_result *r)
 
 /* --sass / --stalls: the per-PC data of result.aux[kind] ("sass": the
  * hot-instruction listing; "stall": the top stall reasons and the lines with
- * the most samples), stored beside the result. */
+ * the most samples), stored beside the result (app/profile_extra.h). */
 static int per_pc_report(const rung_task *t, const rung_compiled *kc, const rung_result *r, bool json, int code,
 			 const char *kind)
 {
 	const rung_step *ps = &r->steps[RUNG_STEP_PROFILE];
 	bool stall = !strcmp(kind, "stall");
 	const char *tag = stall ? "[stalls]" : "[sass]";
-	json_t *aux = r->aux ? json_loads(r->aux, 0, NULL) : NULL;
-	json_t *sj = json_object_get(aux, kind);
-	rung_sass_counts sc;
-	rung_stall st;
-	memset(&sc, 0, sizeof(sc));
-	memset(&st, 0, sizeof(st));
-	bool have = ps->status == RUNG_S_OK && sj &&
-		    (stall ? rung_stall_from_json(&st, sj) : rung_sass_counts_from_json(&sc, sj)) == 0;
-	int stored = 0;
-	if (have) {
-		char *txt = json_dumps(sj, JSON_COMPACT);
-		stored = rung_profile_extra_put(t, &r->env, kind, txt);
-		free(txt);
-		if (stored < 0)
-			fprintf(stderr, "rung profile: %s (the %s were not stored)\n", rung_error_last(),
-				stall ? "stall samples" : "SASS counts");
-	}
+	rung_per_pc p;
+	rung_per_pc_load(&p, t, r, kind);
+	if (p.stored < 0)
+		fprintf(stderr, "rung profile: %s (the %s were not stored)\n", p.store_error,
+			stall ? "stall samples" : "SASS counts");
 	if (json) {
-		/* the profile rung did not run because an earlier one could not (no GPU): say that */
-		const rung_step *why = rung_result_step_or_cause(r, RUNG_STEP_PROFILE);
-		json_t *o = json_pack("{s:s,s:s,s:b}", "status", rung_status_name(why->status), "reason", why->reason,
-				      "stored", stored > 0);
-		if (sj)
-			json_object_set(o, kind, sj);
-		char *s = json_dumps(o, JSON_COMPACT | JSON_ENSURE_ASCII);
+		json_t *o = rung_per_pc_to_json(&p, kind);
+		char *s = o ? json_dumps(o, JSON_COMPACT | JSON_ENSURE_ASCII) : NULL;
 		if (s)
 			puts(s);
 		free(s);
@@ -133,11 +116,12 @@ static int per_pc_report(const rung_task *t, const rung_compiled *kc, const rung
 	} else {
 		for (int s = RUNG_STEP_RUN; s <= RUNG_STEP_CHECK; s++)
 			rung_check_print_gpu_step(stdout, r, t->spec, (rung_step_id)s);
-		if (have) {
-			int rc = stall ? rung_profile_print_stalls(stdout, kc, &st, 12) : rung_profile_print_hot(stdout, kc, &sc, 20);
+		if (p.have) {
+			int rc = stall ? rung_profile_print_stalls(stdout, kc, &p.stall, 12)
+				       : rung_profile_print_hot(stdout, kc, &p.sass, 20);
 			if (rc < 0)
-				printf("%s %d PCs; no listing: %s\n", tag, stall ? st.n : sc.n, rung_error_last());
-			if (stored > 0)
+				printf("%s %d PCs; no listing: %s\n", tag, stall ? p.stall.n : p.sass.n, rung_error_last());
+			if (p.stored > 0)
 				printf("%s %s stored with the result of %s\n", tag, stall ? "samples" : "counts",
 				       t->short_rev[0] ? t->short_rev : "this version");
 		} else if (ps->status != RUNG_S_NONE) {
@@ -146,9 +130,7 @@ static int per_pc_report(const rung_task *t, const rung_compiled *kc, const rung
 	}
 	if (ps->status == RUNG_S_FAILED && code == RUNG_EXIT_OK)
 		code = RUNG_EXIT_FAIL;
-	rung_sass_counts_clear(&sc);
-	rung_stall_clear(&st);
-	json_decref(aux);
+	rung_per_pc_clear(&p);
 	return code;
 }
 

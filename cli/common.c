@@ -37,11 +37,21 @@ int rung_cli_exit_of(int err)
 
 int rung_cli_fail(const char *cmd, int err)
 {
-	fprintf(stderr, "rung %s: %s\n", cmd, rung_error_last());
+	return rung_cli_fail_to(stderr, cmd, err);
+}
+
+int rung_cli_fail_to(FILE *f, const char *cmd, int err)
+{
+	fprintf(f, "rung %s: %s\n", cmd, rung_error_last());
 	return rung_cli_exit_of(err);
 }
 
 int rung_cli_vctx_open(rung_vctx *c, const char *cmd, const rung_vctx_opts *o, unsigned need)
+{
+	return rung_cli_vctx_open_to(stderr, c, cmd, o, need);
+}
+
+int rung_cli_vctx_open_to(FILE *f, rung_vctx *c, const char *cmd, const rung_vctx_opts *o, unsigned need)
 {
 	int e = rung_vctx_open(c, cmd, o, need);
 	if (e == 0)
@@ -49,20 +59,25 @@ int rung_cli_vctx_open(rung_vctx *c, const char *cmd, const rung_vctx_opts *o, u
 	/* a committed rung.ini that does not parse: the earlier versions are still
 	 * reachable with an earlier spec (#28 D-2) */
 	bool spec = e == RUNG_EINVAL && !(o && o->spec_rev) && strstr(rung_error_last(), "rung.ini:");
-	int rc = rung_cli_fail(cmd, e);
-	if (rung_opts_json())
+	int rc = rung_cli_fail_to(f, cmd, e);
+	if (f == stderr && rung_opts_json()) /* the command line's --json (not the MCP server's text) */
 		rung_cli_json_error(rc);
 	if (spec)
-		fprintf(stderr, "rung %s: to use the spec of an earlier commit meanwhile: rung %s --spec-rev REV (HEAD~1: "
+		fprintf(f, "rung %s: to use the spec of an earlier commit meanwhile: rung %s --spec-rev REV (HEAD~1: "
 				"the one before)\n", cmd, cmd);
 	return rc;
+}
+
+json_t *rung_cli_json_error_obj(int rc)
+{
+	return json_pack("{s:s,s:i,s:s}", "status", "error", "exit", rc, "error", rung_error_last());
 }
 
 void rung_cli_json_error(int rc)
 {
 	if (!rung_opts_json_error_first())
 		return; /* said already */
-	json_t *e = json_pack("{s:s,s:i,s:s}", "status", "error", "exit", rc, "error", rung_error_last());
+	json_t *e = rung_cli_json_error_obj(rc);
 	char *js = e ? json_dumps(e, JSON_COMPACT | JSON_ENSURE_ASCII) : NULL;
 	if (js)
 		puts(js);
@@ -86,17 +101,28 @@ int rung_cli_error(const char *cmd, int rc, const char *fmt, ...)
 
 int rung_cli_task_load(rung_task *t, const char *cmd, const char *target, const rung_task_where *w)
 {
+	return rung_cli_task_load_to(stderr, t, cmd, target, w);
+}
+
+int rung_cli_task_load_to(FILE *f, rung_task *t, const char *cmd, const char *target, const rung_task_where *w)
+{
 	int e = rung_task_resolve(t, target, w);
 	if (e == 0)
 		return RUNG_EXIT_OK;
-	int rc = rung_cli_fail(cmd, e);
-	if (rung_opts_json())
+	int rc = rung_cli_fail_to(f, cmd, e);
+	if (f == stderr && rung_opts_json()) /* the command line's --json (not the MCP server's text) */
 		rung_cli_json_error(rc);
 	return rc;
 }
 
 int rung_cli_evaluate(rung_result *r, const rung_task *t, const rung_eval_opts *o, rung_compiled *kc,
 		      rung_compiled *rc, const char *cmd)
+{
+	return rung_cli_evaluate_to(stdout, stderr, r, t, o, kc, rc, cmd);
+}
+
+int rung_cli_evaluate_to(FILE *out, FILE *err, rung_result *r, const rung_task *t, const rung_eval_opts *o,
+			 rung_compiled *kc, rung_compiled *rc, const char *cmd)
 {
 	rung_evaluator ev;
 	rung_eval_info info;
@@ -108,13 +134,13 @@ int rung_cli_evaluate(rung_result *r, const rung_task *t, const rung_eval_opts *
 	rung_cli_progress_clear();
 	rung_evaluator_detach(&ev);
 	if (e < 0)
-		return rung_cli_fail(cmd, e);
+		return rung_cli_fail_to(err, cmd, e);
 	if (r->steps[RUNG_STEP_COMPILE].status != RUNG_S_OK) {
-		printf("[compile] FAILED %s\n", r->steps[RUNG_STEP_COMPILE].reason);
+		fprintf(out, "[compile] FAILED %s\n", r->steps[RUNG_STEP_COMPILE].reason);
 		return RUNG_EXIT_FAIL;
 	}
 	if (info.reference_failed) {
-		fprintf(stderr, "rung %s: the reference %s does not compile: %s\n", cmd, t->reference.path,
+		fprintf(err, "rung %s: the reference %s does not compile: %s\n", cmd, t->reference.path,
 			info.reference_error);
 		return RUNG_EXIT_SPEC;
 	}
@@ -146,8 +172,10 @@ const rung_opt_spec rung_gpu_run_opt_specs[] = {
 	{RUNG_OPT_SUBTABLE(rung_gpu_run_opts, where, rung_vctx_opt_specs)},
 	{0}};
 
-int rung_vctx_each_task(const rung_vctx_opts *o, int argc, char **argv, int (*fn)(int, char **), bool header)
+int rung_vctx_root_tasks(char ***tasks, int *n, const rung_vctx_opts *o)
 {
+	*tasks = NULL;
+	*n = 0;
 	if (o->task)
 		return -1;
 	rung_repo *r = NULL;
@@ -158,15 +186,25 @@ int rung_vctx_each_task(const rung_vctx_opts *o, int argc, char **argv, int (*fn
 	char *d = NULL;
 	int e = rung_where_task(&d, r, o);
 	free(d);
-	char **tasks = NULL;
-	int n = 0;
-	if (e != RUNG_EINVAL || rung_repo_find_tasks(&tasks, &n, r) < 0 || n < 2) {
+	if (e != RUNG_EINVAL || rung_repo_find_tasks(tasks, n, r) < 0 || *n < 2) {
 		rung_error_clear();
-		rung_strv_free(tasks, n);
+		rung_strv_free(*tasks, *n);
+		*tasks = NULL;
+		*n = 0;
 		rung_repo_free(r);
 		return -1;
 	}
 	rung_error_clear();
+	rung_repo_free(r);
+	return 0;
+}
+
+int rung_vctx_each_task(const rung_vctx_opts *o, int argc, char **argv, int (*fn)(int, char **), bool header)
+{
+	char **tasks;
+	int n;
+	if (rung_vctx_root_tasks(&tasks, &n, o) < 0)
+		return -1;
 	int worst = RUNG_EXIT_OK;
 	char **av = calloc((size_t)argc + 3, sizeof(char *));
 	for (int i = 0; av && i < n; i++) {
@@ -189,7 +227,6 @@ int rung_vctx_each_task(const rung_vctx_opts *o, int argc, char **argv, int (*fn
 		worst = RUNG_EXIT_INTERNAL;
 	free(av);
 	rung_strv_free(tasks, n);
-	rung_repo_free(r);
 	return worst;
 }
 

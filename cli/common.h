@@ -7,6 +7,8 @@
 
 #include <stdbool.h>
 
+#include <stdio.h>
+
 #include "app/session.h"
 #include "app/task.h"
 #include "cli/opts.h"
@@ -16,17 +18,24 @@
 int rung_cli_exit_of(int err);
 /* Prints "rung CMD: <rung_error_last()>" and returns rung_cli_exit_of(err). */
 int rung_cli_fail(const char *cmd, int err);
+/* The same on f. */
+int rung_cli_fail_to(FILE *f, const char *cmd, int err);
 
 /* rung_vctx_open, rung_task_load_target and rung_task_compile_both with the
  * error printed: an exit code (0 when it worked). A kernel that does not
  * compile prints "[compile] FAILED file:line: ..." on stdout (exit 1). */
 int rung_cli_vctx_open(rung_vctx *c, const char *cmd, const rung_vctx_opts *o, unsigned need);
+/* The same with the messages on f (the MCP server's tool text). */
+int rung_cli_vctx_open_to(FILE *f, rung_vctx *c, const char *cmd, const rung_vctx_opts *o, unsigned need);
 int rung_cli_task_load(rung_task *t, const char *cmd, const char *target, const rung_task_where *w);
+int rung_cli_task_load_to(FILE *f, rung_task *t, const char *cmd, const char *target, const rung_task_where *w);
 /* The error of a failed load as one JSON line on stdout ({"status":"error",
  * "exit":rc,"error":...}), for --json readers: an agent gets the error, not
  * nothing. Once a command (a second call prints nothing). rung_cli_vctx_open,
  * rung_cli_task_load and the option parser print it themselves under --json. */
 void rung_cli_json_error(int rc);
+/* That object ({"status":"error","exit":rc,"error":...}). */
+struct json_t *rung_cli_json_error_obj(int rc);
 /* "rung CMD: MESSAGE" on stderr, and under --json (rung_opts_json) the JSON
  * error object on stdout; returns rc. For an argument the command refuses. */
 int rung_cli_error(const char *cmd, int rc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -40,6 +49,9 @@ int rung_cli_compile_both(rung_compiled *kc, rung_compiled *rc, const rung_task 
 #include "app/evaluate.h"
 int rung_cli_evaluate(rung_result *r, const rung_task *t, const rung_eval_opts *o, rung_compiled *kc,
 		      rung_compiled *rc, const char *cmd);
+/* The same with its lines on out and its messages on err (the MCP server's tool text). */
+int rung_cli_evaluate_to(FILE *out, FILE *err, rung_result *r, const rung_task *t, const rung_eval_opts *o,
+			 rung_compiled *kc, rung_compiled *rc, const char *cmd);
 
 /* -C DIR, --task DIR, --spec-rev REV as a sub-table:
  * {RUNG_OPT_SUBTABLE(my_opts, where, rung_vctx_opt_specs)}. */
@@ -64,6 +76,10 @@ extern const rung_opt_spec rung_gpu_run_opt_specs[];
  * argv, each under a line "== task NAME" when header, and returns the worst
  * exit code. -1 when there is one task to work on (the caller goes on). */
 int rung_vctx_each_task(const rung_vctx_opts *o, int argc, char **argv, int (*fn)(int, char **), bool header);
+/* The tasks rung_vctx_each_task would run the command for (repo-relative,
+ * "" for the root; free with rung_strv_free): 0, or -1 when there is one task
+ * to work on. */
+int rung_vctx_root_tasks(char ***tasks, int *n, const rung_vctx_opts *o);
 
 /* `--sanitize` (memcheck, racecheck), `--sanitize=memcheck,initcheck` or
  * `--no-sanitize` as a sub-table for a rung_sanitize_sel field:

@@ -27,8 +27,11 @@ bool rung_opts_json_error_first(void)
 	return first;
 }
 
-/* An error of the command line: on stderr as "rung CMD: ...", and kept as
- * the error message (the JSON error object's words). */
+/* Where rung_opts_set's messages go (NULL: stderr), per thread as above. */
+static _Thread_local FILE *opt_err_to;
+
+/* An error of the command line: on stderr (or opt_err_to) as "rung CMD: ...",
+ * and kept as the error message (the JSON error object's words). */
 static void opt_err(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void opt_err(const char *cmd, const char *fmt, ...)
 {
@@ -37,7 +40,7 @@ static void opt_err(const char *cmd, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "rung %s: %s\n", cmd, msg);
+	fprintf(opt_err_to ? opt_err_to : stderr, "rung %s: %s\n", cmd, msg);
 	rung_error_set(RUNG_EUSAGE, "%s", msg);
 }
 
@@ -179,6 +182,20 @@ static int apply(const rung_opt_spec *s, void *base, const char *cmd, const char
 	if (s->seen)
 		*(bool *)((char *)base + s->seen - 1) = true;
 	return 0;
+}
+
+int rung_opts_set(FILE *err, const rung_opt_table *t, void *opts, const char *name, const char *value)
+{
+	void *base = NULL;
+	const rung_opt_spec *s = find(t->opts, opts, &base, name, strlen(name), 0);
+	if (!s || !takes_value(s) || s->kind == RUNG_OPT_FN)
+		return -1; /* not an option of the table that takes a checked value: the caller's mistake */
+	char opt[64];
+	snprintf(opt, sizeof(opt), "--%.50s", name);
+	opt_err_to = err;
+	int e = apply(s, base, t->cmd, opt, value);
+	opt_err_to = NULL;
+	return e;
 }
 
 static bool parse(int *rc, const rung_opt_table *t, void *opts, int argc, char **argv, int *nargs)

@@ -80,6 +80,11 @@ typedef struct {
  * true when it must return *rc now: after --help (RUNG_EXIT_OK) or after an
  * error was printed (RUNG_EXIT_USAGE). */
 bool rung_opts_parse(int *rc, const rung_opt_table *t, void *opts, int argc, char **argv, int *nargs);
+/* The value of option --name of t, checked as rung_opts_parse checks it
+ * (range, choices) and stored into opts: 0, or -1 after writing on err the
+ * message the parser would print (an option of a front end that has no
+ * command line, the MCP server's tool arguments). Not for RUNG_OPT_FN options. */
+int rung_opts_set(FILE *err, const rung_opt_table *t, void *opts, const char *name, const char *value);
 /* Whether the command line rung_opts_parse read last asked for --json (and
  * the command has it): its errors are a JSON object on stdout too
  * (rung_cli_json_error, printed once a command: rung_opts_json_error_first
