@@ -24,15 +24,14 @@ step() { # step NAME SECONDS CMD...: the command's last 40 lines into the log
 }
 say "# $(date -u +%FT%TZ) $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null)"
 export RUNG=$B/rung RUNG_SRC=$ROOT RUNG_WORKER_EXE=$B/rung
-step faults 45 "$B/gpu_faults"
-step mcp_gpu_exit 45 bash tests/sh/mcp_gpu_exit.sh
-step exploits 70 "$B/gpu_exploits"
 step mcp_warm 40 env N=5 bash bench/h200_mcp_warm.sh
 [ -f "$O/mcp_warm.md" ] && cat "$O/mcp_warm.md" >> "$L"
 step laps 20 env RUNS=2 bash bench/h200_laps.sh
+step mcp_gpu_exit 45 bash tests/sh/mcp_gpu_exit.sh
+step faults 45 "$B/gpu_faults"
 step l2hints 20 "$B/gpu_l2hints"
+step exploits 70 "$B/gpu_exploits"
 step gate 60 "$B/gpu_sanitize_gate"
-step mcp_warm_sh 40 bash tests/sh/mcp_warm.sh
 step compare 40 "$B/gpu_compare"
 say "# end $(date -u +%FT%TZ)"
 [ -n "${TGZ:-}" ] && cp "$W"/*.out "$O"/ 2>/dev/null && tar czf "$TGZ" -C "$O" . 2>/dev/null

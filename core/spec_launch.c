@@ -452,7 +452,7 @@ static int sidecar_scratch(rung_launch *l, const rung_spec *spec, const rung_sid
 		const rung_arg *a = &spec->args[spec->nargs - spec->nscratch + n++];
 		for (int s = -1; s < spec->ncheck; s++) {
 			const rung_dimset *ds = s < 0 ? &spec->dims : &spec->check[s];
-			int64_t want, have, programs;
+			int64_t want = 0, have = 0, programs = 0;
 			if (per_grid(&want, &programs, l, per, ds) || rung_arg_scratch_bytes(&have, a, ds, spec->path))
 				return s < 0 ? RUNG_EINVAL : rung__in_set(RUNG_EINVAL, ds, &spec->dims);
 			if (have >= want)
