@@ -83,15 +83,23 @@ static void expect_good(void)
 				rung_status_name(r.steps[s].status), r.steps[s].reason);
 	}
 	CHECK(r.run_finite);
-	/* 1 check set x 2 seeds + the benchmark shape with the first seed, one output */
-	CHECK_INT(r.nshapes, 2);
+	/* The check set (N=1000) x 2 seeds and the benchmark shape (N=4096) with the
+	 * first seed, one output; the one evaluation adds what the spec's defaults
+	 * ask (#25: a set below the block, the wide inputs), which the removed
+	 * test-only path did not: every case there passes exactly too. */
+	CHECK(r.nshapes >= 2);
 	CHECK_INT(r.nseeds, 2);
-	CHECK_INT(r.nmetrics, 3);
+	CHECK(r.nmetrics >= 3);
+	int at1000 = 0, at4096 = 0;
 	for (int i = 0; i < r.nmetrics; i++) {
 		CHECK(r.metrics[i].pass);
 		CHECK_NEAR(r.metrics[i].max_abs, 0, 0); /* a + b in f32 on both sides: exact */
 		CHECK_INT(r.metrics[i].unwritten, 0);
+		at1000 += r.metrics[i].n == 1000;
+		at4096 += r.metrics[i].n == 4096;
 	}
+	CHECK(at1000 >= 2);
+	CHECK(at4096 >= 1);
 	CHECK(r.bench.valid);
 	CHECK(r.bench.n >= 10);
 	CHECK(r.bench.median > 0 && r.bench.median < 1);
@@ -171,18 +179,25 @@ static void test_unwritten(void)
 	/* the map marks them apart: element 64k + 63 is in tile 4k + 3 of 16 (N = 1000: 63 tiles, the last of 8) */
 	rung_result r;
 	CHECK_INT(eval_fault(&r, "unwritten", 0), 0);
+	int mapped = 0;
 	for (int i = 0; i < r.nmetrics; i++) {
 		char lv[RUNG_MAP_TEXT_MAX], want[RUNG_MAP_TEXT_MAX] = "";
 		rung_err_map_encode(lv, sizeof lv, &r.metrics[i].map);
+		/* every 64th element (63, 127, ...) is left: n / 64 of them, at any shape */
+		CHECK_INT(r.metrics[i].unwritten, r.metrics[i].n / 64);
 		if (r.metrics[i].n == 1000) {
 			for (int k = 0; k < 15; k++)
 				strcat(want, "...U");
 			strcat(want, "...");
-		} else { /* N = 4096: tiles of 64, each with one */
+		} else if (r.metrics[i].n == 4096) { /* tiles of 64, each with one */
 			strcpy(want, "U{64}");
+		} else {
+			continue; /* a shape the spec's defaults add (#25): its count above */
 		}
+		mapped++;
 		CHECK_STR(lv, want);
 	}
+	CHECK(mapped >= 2);
 	rung_result_clear(&r);
 }
 
@@ -199,7 +214,8 @@ static void test_tail_columns_map(void)
 	for (int i = 0; i < r.nmetrics; i++) {
 		const rung_check_metric *m = &r.metrics[i];
 		int first_bad = m->n == 127 * 255 ? 56 : 63;
-		CHECK(m->n == 127 * 255 || m->n == 2048 * 4100);
+		if (m->n != 127 * 255 && m->n != 2048 * 4100)
+			continue; /* a shape the spec's defaults add (#25), with tiles of its own */
 		CHECK(m->map.g.rows == 64 && m->map.g.cols == 64);
 		int wrong = 0;
 		for (int y = 0; y < m->map.g.rows; y++)
