@@ -130,14 +130,13 @@ void rung_help_lines(rung_lines *out)
 	snprintf(steps, sizeof(steps), "%s %s %s %s %s %s %s", rung_glyph(RUNG_G_OK), rung_glyph(RUNG_G_CACHED),
 		 rung_tui_utf8 ? "\u25cb" : "r", rung_glyph(RUNG_G_FAILED), rung_glyph(RUNG_G_RUNNING),
 		 rung_glyph(RUNG_G_PENDING), rung_glyph(RUNG_G_SKIPPED));
-	char best[16];
-	snprintf(best, sizeof(best), "%s %s", rung_glyph(RUNG_G_BEST), rung_glyph(RUNG_G_BEST_PROV));
 	const struct {
 		rung_role role;
 		const char *glyph, *text;
 	} legend[] = {
 		{RUNG_ROLE_MARK, "a, b", "marked for compare (keys a and b; c compares them)"},
-		{RUNG_ROLE_BEST, best, "the best (fastest passing) version; hollow: provisional, not sanitized yet"},
+		{RUNG_ROLE_BEST, rung_glyph(RUNG_G_BEST), "the best (fastest passing) version"},
+		{RUNG_ROLE_BEST, rung_glyph(RUNG_G_BEST_PROV), "the best, provisional: no version has passed the sanitizer yet"},
 		{RUNG_ROLE_BASELINE, rung_glyph(RUNG_G_BASELINE), "the baseline that 'vs base' is measured against"},
 		{RUNG_ROLE_SUSPECT, rung_glyph(RUNG_G_SUSPECT), "suspect: evidence that it may fool the bench"},
 		{RUNG_ROLE_NOTE, rung_glyph(RUNG_G_NOTE), "has a note"},
