@@ -14,7 +14,9 @@
 #  - without compute-sanitizer: a faster version is not best, and says why;
 #    a repository where nothing passed: the best is provisional;
 #  - a quit during a long sanitize run does not wait for it: the worker
-#    under compute-sanitizer is killed, nothing is stored as sanitized.
+#    under compute-sanitizer is killed, nothing is stored as sanitized;
+#    nor does a task switch (T): the other task's versions are evaluated
+#    and its best sanitized at once.
 set -u
 : "${RUNG:?}" "${RUNG_SRC:?}"
 export TZ=UTC LC_ALL=C
@@ -135,4 +137,25 @@ t "6: one tool started" [ "$(runs)" = 1 ]
 sleep 0.5
 t "6: no sanitizer left running" bash -c '! pgrep -f "$1/cs/compute-sanitizer" >/dev/null' _ "$T"
 t "6: nothing stored as sanitized" bash -c '! "$1" log --json 2>/dev/null | tr -d " \n" | grep -qE "\"sanitize_state\":\"(sanitized|failed)\""' _ "$RUNG"
+
+# 7. a task switch during a long sanitize run: the other task's evaluations do not wait for it
+cd "$T" && git init -q -b main two && cd two || exit 1
+git config user.name A && git config user.email a@x
+cp -r "$RUNG_SRC/tests/faults/good" a && cp -r "$RUNG_SRC/tests/faults/good" b
+sed -i 's/^name *=.*/name = task_a/' a/rung.ini && sed -i 's/^name *=.*/name = task_b/' b/rung.ini
+git add -A && git commit -qm "both"
+printf 'extern "C" __global__ void extra_a(int *p) { if (p) *p = 1; }\n' >> a/kernel.cu && git commit -qam "a faster"
+printf 'extern "C" __global__ void extra_b(int *p) { if (p) *p = 1; }\n' >> b/kernel.cu && git commit -qam "b faster"
+printf '2.0\n1.0\n2.0\n1.0\n' > "$T/medians"
+: > "$T/argv.txt"
+t0=$(date +%s)
+tui ':until 60 sanitizing 1/1' ':dump a7.txt' T ':until 30 b faster oooo*' ':dump b7.txt' Q
+rc=$?
+t1=$(date +%s)
+t "7: exit 0" [ "$rc" = 0 ]
+t "7: the first task was sanitizing" grep -qE "^sanitizing 1/1 " "$T/a7.txt"
+t "7: the other task is shown" grep -qE "task_b .*task 2/2" "$T/b7.txt"
+t "7: its versions were evaluated, then its best sanitizing" grep -qE "^.{4}[0-9a-f]{7} .* b faster oooo\* " "$T/b7.txt"
+t "7: neither waited for the killed run ($((t1 - t0)) s)" [ $((t1 - t0)) -lt 25 ]
+t "7: at most one tool run started per task ($(runs))" [ "$(runs)" -le 2 ]
 exit $fail
