@@ -426,9 +426,9 @@ static void batch_progress(void *ud, int index, int total, const rung_version *v
 /* A version's evaluation ended (err < 0: failed, the message says why): the
  * job's last step, on the thread that runs the batch. Its result goes to the
  * front end when the task is still the one shown (else it is only counted).
- * A step after the evaluation for this version (the sanitize state of its
- * result: "needs sanitize / run sanitize for this key") belongs here, before
- * the result is handed on. */
+ * A step after the evaluation for this version belongs here, before the
+ * result is handed on; the sanitize gate, which looks at every version of
+ * the task, runs after the batch (gate_after_batch). */
 static void batch_done(void *ud, int i, const rung_version *v, rung_result *r, int err)
 {
 	eval_batch *eb = ud;
