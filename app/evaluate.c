@@ -561,6 +561,7 @@ int rung_eval_sanitize(rung_result *r, rung_eval_info *info, rung_evaluator *ev,
 	rung_job job;
 	rung_task_job(&job, t, r->base_seed, true, 0);
 	job.wrap = o->sanitize_wrap;
+	job.cancel = o->cancel; /* its workers are killed on a cancel (a run may take minutes) */
 	/* the tools a stored rung lacks (its findings of the others stay) */
 	rung_status was = r->steps[RUNG_STEP_SANITIZE].status;
 	unsigned run = was == RUNG_S_OK || was == RUNG_S_FAILED ? tools & ~r->sanitize_tools : tools;

@@ -81,7 +81,9 @@ typedef struct {
 	rung_progress_fn progress; /* may be NULL */
 	void *ud;
 	/* Set by any thread: the evaluation stops before its GPU rungs (after
-	 * the compile) with RUNG_ETIMEOUT, "cancelled". NULL: never. */
+	 * the compile) with RUNG_ETIMEOUT, "cancelled", and a sanitize rung in
+	 * flight has its worker under compute-sanitizer killed (rung_job.cancel).
+	 * NULL: never. */
 	const volatile int *cancel;
 } rung_eval_opts;
 

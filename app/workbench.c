@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "app/sanitize_gate.h"
 #include "core/err.h"
 #include "core/timing.h"
 
@@ -425,9 +426,9 @@ static void batch_progress(void *ud, int index, int total, const rung_version *v
 /* A version's evaluation ended (err < 0: failed, the message says why): the
  * job's last step, on the thread that runs the batch. Its result goes to the
  * front end when the task is still the one shown (else it is only counted).
- * A step after the evaluation for this version (the sanitize state of its
- * result: "needs sanitize / run sanitize for this key") belongs here, before
- * the result is handed on. */
+ * A step after the evaluation for this version belongs here, before the
+ * result is handed on; the sanitize gate, which looks at every version of
+ * the task, runs after the batch (gate_after_batch). */
 static void batch_done(void *ud, int i, const rung_version *v, rung_result *r, int err)
 {
 	eval_batch *eb = ud;
@@ -446,6 +447,135 @@ static void batch_done(void *ud, int i, const rung_version *v, rung_result *r, i
 		}
 	}
 	rung__wb_post(eb->b, &ev);
+}
+
+static void post_done_result(rung_wb *b, const char *hash)
+{
+	rung_wb_event done = {.kind = RUNG_WB_RESULT};
+	snprintf(done.hash, sizeof(done.hash), "%s", hash);
+	rung__wb_post(b, &done);
+}
+
+/* ---- the sanitize gate after a batch (app/sanitize_gate.h) ----
+ *
+ * As `rung eval` does after its versions: the would-be best (the fastest
+ * passing version of the task) is sanitized before it is recommended, here
+ * on the runner, with the same step (rung_gate_batch). Its start is posted as
+ * RUNG_WB_QUEUED with the sanitize step (the front end marks the version
+ * "sanitizing"), the sanitize rung's progress as RUNG_WB_PROGRESS, its end
+ * as RUNG_WB_RESULT with the result as stored (the front end decides the
+ * best again) and a message in the CLI's words. A task switch or quit kills
+ * the worker under compute-sanitizer (gate_cancel): neither waits for it. */
+
+typedef struct {
+	rung_wb *b;
+	unsigned gen;
+	bool started;    /* QUEUED posted for hash, RESULT not yet */
+	char hash[41], short_id[16];
+	double last_post;
+} gate_run;
+
+static void gate_progress(void *ud, rung_step_id step, double frac, const char *msg)
+{
+	gate_run *g = ud;
+	(void)step;
+	(void)msg;
+	double now = rung_now_s();
+	if (!g->started || now - g->last_post < 0.05)
+		return;
+	g->last_post = now;
+	rung_wb_event ev = {.kind = RUNG_WB_PROGRESS, .step = RUNG_STEP_SANITIZE, .frac = frac >= 0 && frac <= 1 ? frac : 0};
+	snprintf(ev.hash, sizeof(ev.hash), "%s", g->hash);
+	rung__wb_post(g->b, &ev);
+}
+
+/* A copy of r for the front end (NULL when out of memory). */
+static rung_result *result_copy(const rung_result *r)
+{
+	char *j = rung_result_to_json(r);
+	rung_result *c = j ? malloc(sizeof(*c)) : NULL;
+	if (c && rung_result_from_json(c, j) < 0) {
+		free(c);
+		c = NULL;
+		rung_error_clear();
+	}
+	if (c) /* as its evaluation here gave it (the store's copy reads as reused) */
+		c->cached = false;
+	free(j);
+	return c;
+}
+
+static void gate_event(void *ud, const rung_gate_event *ev)
+{
+	gate_run *g = ud;
+	rung_wb_event msg = {.kind = RUNG_WB_MESSAGE};
+	if (ev->kind == RUNG_GATE_EV_START) {
+		snprintf(g->hash, sizeof(g->hash), "%s", ev->v->id);
+		snprintf(g->short_id, sizeof(g->short_id), "%s", ev->v->short_id);
+		rung_wb_event q = {.kind = RUNG_WB_QUEUED, .step = RUNG_STEP_SANITIZE};
+		snprintf(q.hash, sizeof(q.hash), "%s", g->hash);
+		g->started = rung__wb_post(g->b, &q) == 0;
+		char tl[128];
+		rung_san_tools_format(tl, sizeof(tl), ev->tools);
+		snprintf(msg.text, sizeof(msg.text), "sanitizing %s before it is recommended (the fastest passing version, %.4g ms): %s",
+			 g->short_id, ev->median_ms, tl);
+		rung__wb_post(g->b, &msg);
+		return;
+	}
+	char d[700];
+	rung_gate_describe(d, sizeof(d), ev->r, ev->tools, ev->state == RUNG_GATE_UNSANITIZED ? ev->why : NULL);
+	if (ev->state == RUNG_GATE_UNSANITIZED)
+		snprintf(msg.text, sizeof(msg.text), "%s: unsanitized (%.200s)", ev->v->short_id, ev->why);
+	else if (snprintf(msg.text, sizeof(msg.text), "%s: %.200s%s%s", ev->v->short_id, d,
+			  ev->reused ? " (the run of the same machine code)" : "",
+			  ev->state == RUNG_GATE_FAILED ? "; not best" : "") < 0)
+		msg.text[0] = 0; /* a long line is cut: the status bar shows its head */
+	if (g->started && !strcmp(g->hash, ev->v->id)) {
+		rung_wb_event res = {.kind = RUNG_WB_RESULT};
+		snprintf(res.hash, sizeof(res.hash), "%s", g->hash);
+		if (job_current(g->b, g->gen))
+			res.result = result_copy(ev->r);
+		if (rung__wb_post(g->b, &res) < 0 && res.result) {
+			rung_result_clear(res.result);
+			free(res.result);
+		}
+		g->started = false;
+	}
+	rung__wb_post(g->b, &msg);
+}
+
+/* The gate for the task of generation gen (the evaluator's handles are on
+ * it: a batch or the probe opened them), unless it was switched since or
+ * the service is stopping. On the runner, when nothing else is queued. */
+static void gate_after_batch(rung_wb *b, unsigned gen)
+{
+	rung__wb_eval *x = &b->eval;
+	rung_evaler *ev = &x->evaler;
+	if (!ev->env.valid || (ev->opts.flags & RUNG_EVAL_COMPILE_ONLY) || ev->cancel)
+		return; /* no GPU: the best stays provisional (the front end says why) */
+	pthread_mutex_lock(&b->q.lock);
+	bool current = gen == b->task_gen && !b->q.stop && x->ctx_open && x->gen == gen;
+	if (current)
+		x->gate_cancel = 0;
+	pthread_mutex_unlock(&b->q.lock);
+	if (!current)
+		return;
+	gate_run g = {.b = b, .gen = gen};
+	rung_eval_opts keep = ev->opts;
+	ev->opts.cancel = &x->gate_cancel;
+	ev->opts.sanitize_set = false; /* the gate's tools are its own (rung_gate_tools) */
+	rung_gate_report rep;
+	int e = rung_gate_batch(&rep, ev, gate_event, gate_progress, &g);
+	ev->opts = keep;
+	if (g.started) { /* stopped in the middle (a task switch, a quit): counted, the row as it was */
+		post_done_result(b, g.hash);
+		g.started = false;
+	}
+	if (e < 0 && x->gate_cancel)
+		post_message(b, "%s", "sanitize stopped: the task was switched");
+	else if (e < 0)
+		post_message(b, "sanitize before best: %s", rung_error_last());
+	rung_error_clear();
 }
 
 /* The handles and the worker for task (taskdir, gen): opened on first use,
@@ -536,8 +666,20 @@ static void evaluate_batch(rung_wb *b, const rung__wb_item *items, int n)
 	if (ev->cancel)
 		post_message(b, "%s", "evaluation stopped: the task was switched");
 	ev->progress = NULL;
+	/* no version recommended before it passed the sanitizer: once the
+	 * queue is empty (the runner) */
+	if (nv) {
+		pthread_mutex_lock(&b->q.lock);
+		b->q.gate = true;
+		b->q.gate_at = rung_now_s();
+		b->q.gate_gen = gen;
+		pthread_mutex_unlock(&b->q.lock);
+	}
 	free(vs);
 }
+
+/* Seconds the gate waits after the probe for the evaluations it leads to. */
+#define GATE_SETTLE_S 1.0
 
 /* The probe: the worker that evaluations use is opened now (no second
  * worker, one CUDA context) and says whether there is a GPU. */
@@ -554,19 +696,30 @@ static void probe_in_thread(rung_wb *b)
 	rung_wb_event ev = {.kind = RUNG_WB_PROBE, .gpu = b->eval.evaler.env.valid};
 	snprintf(ev.text, sizeof(ev.text), "%.255s", ev.gpu ? b->eval.evaler.env.gpu : b->eval.evaler.no_gpu);
 	rung__wb_post(b, &ev);
+	/* a would-be best stored unsanitized gets the gate even when nothing is
+	 * evaluated (as `rung eval` with nothing to evaluate); after a moment,
+	 * so that the evaluations the probe's answer queues go first */
+	if (ev.gpu) {
+		pthread_mutex_lock(&b->q.lock);
+		b->q.gate = true;
+		b->q.gate_at = rung_now_s() + GATE_SETTLE_S;
+		b->q.gate_gen = gen;
+		pthread_mutex_unlock(&b->q.lock);
+	}
 }
 
 /* ---- the runner ---- */
 
-/* Waits (under q.lock) until the probe's time or a signal. */
-static void wait_probe_locked(rung_wb *b)
+/* Waits (under q.lock) until at (monotonic seconds: the probe's time, the
+ * gate's) or a signal. */
+static void wait_until_locked(rung_wb *b, double at)
 {
 	/* the worker process (NVRTC loaded, the driver probed: ~40 ms) starts
 	 * once the first frames are up: a person who quits at once is not
 	 * kept waiting for it (#28, first frame and exit against tig) */
 	struct timespec ts;
 	clock_gettime(CLOCK_REALTIME, &ts);
-	double left = b->q.probe_at - rung_now_s();
+	double left = at - rung_now_s();
 	long ns = ts.tv_nsec + (long)(left * 1e9);
 	ts.tv_sec += ns / 1000000000L;
 	ts.tv_nsec = ns % 1000000000L;
@@ -601,6 +754,19 @@ static void *runner_main(void *arg)
 	rung__wb_queue *q = &b->q;
 	pthread_mutex_lock(&q->lock);
 	while (!q->stop) {
+		if (!q->rest && !q->reload && !q->n && !q->probe && q->gate) {
+			/* the sanitize gate, when nothing else is queued */
+			if (rung_now_s() < q->gate_at) {
+				wait_until_locked(b, q->gate_at);
+				continue;
+			}
+			q->gate = false;
+			unsigned gen = q->gate_gen;
+			pthread_mutex_unlock(&q->lock);
+			gate_after_batch(b, gen);
+			pthread_mutex_lock(&q->lock);
+			continue;
+		}
 		if (!q->rest && !q->reload && !q->n && !q->probe) {
 			pthread_cond_wait(&q->cond, &q->lock);
 			continue;
@@ -616,7 +782,7 @@ static void *runner_main(void *arg)
 			continue;
 		}
 		if (q->probe && !q->n && !q->reload && rung_now_s() < q->probe_at) {
-			wait_probe_locked(b);
+			wait_until_locked(b, q->probe_at);
 			continue;
 		}
 		if (q->probe) {
@@ -739,6 +905,7 @@ void rung_wb_set_task(rung_wb *b, char *taskdir, char **old)
 	char *was = b->taskdir;
 	b->taskdir = taskdir;
 	b->task_gen++;
+	b->eval.gate_cancel = 1; /* the old task's sanitize run is killed, not waited for */
 	pthread_mutex_unlock(&b->q.lock);
 	if (old)
 		*old = was;
@@ -959,6 +1126,7 @@ void rung_wb_free(rung_wb *b)
 	pthread_mutex_lock(&b->q.lock);
 	b->q.stop = true;
 	b->eval.evaler.cancel = 1; /* the version on the GPU finishes; the rest are left */
+	b->eval.gate_cancel = 1;   /* a sanitize run's worker is killed */
 	pthread_cond_signal(&b->q.cond);
 	pthread_cond_signal(&b->poll.cond);
 	pthread_mutex_unlock(&b->q.lock);

@@ -16,7 +16,13 @@
  *   rest of the first list (RUNG_WB_ROWS_MORE), the auto-evaluation probe
  *   (RUNG_WB_PROBE, after its delay), the queued evaluations in batches
  *   of one task and one sanitize request (RUNG_WB_PROGRESS,
- *   RUNG_WB_RESULT), then reloads (RUNG_WB_ROWS). It owns the
+ *   RUNG_WB_RESULT), then reloads (RUNG_WB_ROWS); with nothing else
+ *   queued, after a batch (or a moment after the probe), the sanitize gate
+ *   of app/sanitize_gate.h, as `rung eval` runs it: the would-be best is
+ *   sanitized before it is recommended (RUNG_WB_QUEUED with
+ *   RUNG_STEP_SANITIZE, RUNG_WB_PROGRESS, RUNG_WB_RESULT with the result as
+ *   stored, RUNG_WB_MESSAGE in the CLI's words); a task switch or
+ *   rung_wb_free kills its worker under compute-sanitizer. It owns the
  *   evaluator (rung_evaler: the worker process, the crash boundary) and its
  *   handles on the task evaluated;
  * - the poller (rung_wb_poll_start) looks at HEAD every interval and
@@ -30,8 +36,9 @@
  * hand the event on (to the UI's event queue) and never call the service. A task switch (rung_wb_set_task) bumps the task generation:
  * jobs of the old task finish, their rows are dropped, their results are
  * posted without a result (counted, not shown). A step after a version's
- * evaluation (its result's sanitize state) belongs in the runner's
- * batch_done (app/workbench.c), before the result is handed on.
+ * evaluation belongs in the runner's batch_done (app/workbench.c), before
+ * the result is handed on; one after a batch (the sanitize gate) in
+ * gate_after_batch.
  *
  * Compiles go through the one compile request builder (rung_version_compile,
  * app/task.h), so an #include outside the repository is refused, file:line. */

@@ -37,6 +37,12 @@ typedef struct {
 	 * nothing else to do meanwhile */
 	bool probe;
 	double probe_at;
+	/* the sanitize gate (app/workbench.c): due after a batch or the probe,
+	 * run once nothing else is queued and gate_at (monotonic seconds) has
+	 * passed, for the task of generation gate_gen */
+	bool gate;
+	double gate_at;
+	unsigned gate_gen;
 } rung__wb_queue;
 
 /* The poller (under the queue's lock but for thread and running): HEAD and
@@ -61,6 +67,10 @@ typedef struct {
 	rung_evaler evaler; /* the persistent worker */
 	bool evaler_open;
 	int jobs;           /* versions in flight (compile threads + 1) */
+	/* the sanitize gate's run after a batch (rung_eval_opts.cancel): set
+	 * under q.lock by a task switch or rung_wb_free, so that its worker
+	 * under compute-sanitizer is killed; cleared under it before a run */
+	volatile int gate_cancel;
 } rung__wb_eval;
 
 /* PTX and SASS of one version (err < 0: the compile failed, error says why:

@@ -85,7 +85,9 @@ static int wait_readable(rung_chan *c, int64_t *deadline_ms)
 				at[k] = n;
 				pfd[n++] = (struct pollfd){.fd = c->side_fd[k], .events = POLLIN};
 			}
-		if (*deadline_ms < 0 && n == 1)
+		if (c->cancel && *c->cancel)
+			return rung_error_set(RUNG_ETIMEOUT, "cancelled");
+		if (*deadline_ms < 0 && n == 1 && !c->cancel)
 			return 0;
 		int timeout = -1;
 		if (*deadline_ms >= 0) {
@@ -94,6 +96,8 @@ static int wait_readable(rung_chan *c, int64_t *deadline_ms)
 				return rung_error_set(RUNG_ETIMEOUT, "deadline");
 			timeout = left > 1000000 ? 1000000 : (int)left;
 		}
+		if (c->cancel && (timeout < 0 || timeout > RUNG_CHAN_CANCEL_MS))
+			timeout = RUNG_CHAN_CANCEL_MS; /* looked at again below */
 		int pr = poll(pfd, (nfds_t)n, timeout);
 		if (pr < 0 && errno == EINTR)
 			continue;

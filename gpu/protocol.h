@@ -43,7 +43,12 @@ struct rung_chan {
 	int side_fd[2];
 	void (*side_fn)(rung_chan *c, int k, int64_t *deadline_ms);
 	void *side_ud;
+	/* Set by any thread to give up the read (NULL: never): a read that waits
+	 * looks at it every RUNG_CHAN_CANCEL_MS and returns RUNG_ETIMEOUT,
+	 * "cancelled" (the caller kills the peer: what was half read is lost). */
+	const volatile int *cancel;
 };
+#define RUNG_CHAN_CANCEL_MS 100
 
 void rung_chan_init(rung_chan *c, int fd);
 void rung_chan_clear(rung_chan *c); /* frees the buffer; does not close fd */
@@ -54,7 +59,8 @@ int rung_msg_write(int fd, json_t *hdr, const rung_blob *blobs, int nblobs);
 
 /* Reads the next message. deadline_ms: absolute time on rung_now_ms()'s
  * clock (core/timing.h), or a negative value to wait forever (a side stream's drain may move a
- * deadline later, never set one). RUNG_ETIMEOUT at the deadline,
+ * deadline later, never set one). RUNG_ETIMEOUT at the deadline or once
+ * c->cancel is set (message "cancelled"),
  * RUNG_EIO at end of stream ("worker exited") or on a malformed frame
  * (message says what was wrong). */
 int rung_msg_read(rung_msg *out, rung_chan *c, int64_t deadline_ms);

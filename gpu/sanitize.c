@@ -224,7 +224,7 @@ static int run_tool(tool_ctx *c, rung_san_tool t, bool bench, double deadline, c
 		drop_log(log);
 		return rung_error_set(RUNG_EINVAL, "sanitize: bad command line for %s", tool);
 	}
-	rung_worker_opts wo = {.argv_prefix = argv};
+	rung_worker_opts wo = {.argv_prefix = argv, .cancel = c->job->cancel};
 	rung_worker *w = NULL;
 	if ((ret = rung_worker_open(&w, &wo)) < 0) {
 		drop_log(log);
@@ -256,6 +256,11 @@ static int run_tool(tool_ctx *c, rung_san_tool t, bool bench, double deadline, c
 	rung_fs_read_head(&text, &len, log, LOG_MAX); /* NULL when the sanitizer wrote none */
 	drop_log(log);
 	*ms = (rung_now_s() - t0) * 1000;
+	if (e == 0 && job->cancel && *job->cancel) { /* its worker was killed: no report to judge */
+		free(text);
+		rung_result_clear(&tmp);
+		return rung_error_set(RUNG_ETIMEOUT, "cancelled");
+	}
 	if (e < 0) {
 		free(text);
 		rung_result_clear(&tmp);

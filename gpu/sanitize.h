@@ -61,7 +61,9 @@ int rung_sanitize_argv(const char **argv, int max, char *store, size_t storelen,
  * sanitize_bench). Then the step is judged
  * (rung_result_sanitize_judge). Without compute-sanitizer, or without a GPU,
  * the step is SKIPPED with the reason. Progress comes as RUNG_STEP_SANITIZE.
- * Returns negative only for rung's own failures (memory, temporary files). */
+ * Returns negative only for rung's own failures (memory, temporary files),
+ * and for a cancel (job->cancel set: the worker under the tool is killed at
+ * once, RUNG_ETIMEOUT "cancelled", nothing judged). */
 int rung_sanitize_version(rung_result *out, const rung_job *job, const rung_compiled *kernel,
 			  const rung_compiled *ref, unsigned tools, rung_progress_fn cb, void *ud);
 

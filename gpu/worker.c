@@ -45,6 +45,7 @@ int rung_worker_open(rung_worker **out, const rung_worker_opts *opts)
 	w->pid = -1;
 	rung__capture_init(&w->cap);
 	w->stdio = opts && opts->stdio;
+	w->cancel = opts ? opts->cancel : NULL;
 	if (opts && opts->argv_prefix && opts->argv_prefix[0]) {
 		if (!strcmp(w->exe, "/proc/self/exe")) {
 			/* under the wrapper, /proc/self/exe is the wrapper: name rung itself */
@@ -306,7 +307,7 @@ static int spawn(rung_worker *w)
 		/* the worker speaks on whichever it has: a connection to the path, or fd 0 */
 		int64_t until = rung_now_ms() + HELLO_TIMEOUT_MS;
 		bool fd0_open = true; /* until the wrapper is seen to have closed it */
-		while (rung_now_ms() < until) {
+		while (rung_now_ms() < until && !(w->cancel && *w->cancel)) { /* a cancel: the hello read says so */
 			struct pollfd pf[2] = {{.fd = lfd, .events = POLLIN}, {.fd = fd0_open ? sv[0] : -1, .events = POLLIN}};
 			if (poll(pf, 2, 200) < 0 && errno != EINTR)
 				break;
@@ -337,6 +338,7 @@ static int spawn(rung_worker *w)
 	w->pid = pid;
 	w->running = true;
 	rung_chan_init(&w->chan, w->fd);
+	w->chan.cancel = w->cancel;
 	rung__capture_attach(&w->cap, &w->chan);
 	return 0;
 }
@@ -359,6 +361,11 @@ bool rung_worker_lost(const rung_worker *w)
 int rung_worker_pid(const rung_worker *w)
 {
 	return w && w->pid > 0 ? (int)w->pid : -1;
+}
+
+bool rung_worker_cancelled(const rung_worker *w)
+{
+	return w && w->cancelled;
 }
 
 static int worker_start(rung_worker *w);
@@ -384,6 +391,11 @@ static int worker_start(rung_worker *w)
 	rc = rung_msg_read(&m, &w->chan, rung_now_ms() + HELLO_TIMEOUT_MS);
 	if (rc) {
 		char why[256];
+		if (rc == RUNG_ETIMEOUT && w->cancel && *w->cancel) {
+			worker_reap(w, true, 0);
+			w->cancelled = true;
+			return rung_error_set(RUNG_ETIMEOUT, "cancelled");
+		}
 		if (rc == RUNG_ETIMEOUT) {
 			worker_reap(w, true, 0);
 			return rung_error_set(RUNG_ETIMEOUT, "worker did not say hello within %d s", HELLO_TIMEOUT_MS / 1000);
@@ -569,6 +581,13 @@ static int exchange(rung_worker *w, json_t *hdr, const rung_blob *blobs, int nbl
 		int64_t since = rung_now_ms();
 		rung__capture_arm(&w->cap, since, window);
 		rc = rung_msg_read(&m, &w->chan, since + window);
+		if (rc == RUNG_ETIMEOUT && w->cancel && *w->cancel) { /* asked to stop: killed now */
+			worker_reap(w, true, 0);
+			w->cancelled = true;
+			snprintf(ex->reason, sizeof(ex->reason), "cancelled");
+			ex->failed = true;
+			return 0;
+		}
 		if (rc == RUNG_ETIMEOUT) {
 			int64_t printed = w->cap.printed_since;
 			double waited = (double)(rung_now_ms() - since) / 1000.0;
@@ -626,6 +645,7 @@ int rung__worker_exchange(rung_worker *w, json_t *hdr, const rung_blob *blobs, i
 			  rung_progress_fn cb, void *ud, rung_exchange *ex)
 {
 	rung__capture_begin(&w->cap);
+	w->cancelled = false;
 	int rc = exchange(w, hdr, blobs, nblobs, deadline_s, cb, ud, ex);
 	w->lost = rc == 0 && ex->failed;
 	/* The worker writes its output before the message that follows it, so

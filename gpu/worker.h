@@ -69,6 +69,9 @@ typedef struct {
 	 * compute-sanitizer's (a pool's local worker: env CUDA_VISIBLE_DEVICES=N,
 	 * so that it runs on that worker's device); NULL: none. */
 	const char *const *wrap;
+	/* Set by any thread (NULL: never): the sanitize rung's workers are
+	 * killed and the rung gives up (gpu/sanitize.h, "cancelled"). */
+	const volatile int *cancel;
 } rung_job;
 
 typedef void (*rung_progress_fn)(void *ud, rung_step_id step, double frac, const char *msg);
@@ -88,6 +91,11 @@ typedef struct {
 	 * path is offered (`--connect`). Remote: exe is the rung binary as the
 	 * remote side names it. Also for a local prefix such as env(1). */
 	bool stdio;
+	/* Set by any thread to stop the job in flight (NULL: never): the worker
+	 * (its group) is killed within RUNG_CHAN_CANCEL_MS and the job ends
+	 * failed, "cancelled" (rung_worker_cancelled). The sanitize rung's
+	 * workers, which may run for minutes, take it from rung_job.cancel. */
+	const volatile int *cancel;
 } rung_worker_opts;
 
 int rung_worker_open(rung_worker **out, const rung_worker_opts *opts);
@@ -111,6 +119,8 @@ bool rung_worker_lost(const rung_worker *w);
 /* The child's process id (the wrapper's, under a prefix: env(1) execs the
  * worker, ssh and srun do not), or -1 when none runs. */
 int rung_worker_pid(const rung_worker *w);
+/* True when the last request ended because rung_worker_opts.cancel was set. */
+bool rung_worker_cancelled(const rung_worker *w);
 
 /* Device environment; RUNG_ENODEV with a clear message when no driver or GPU. */
 int rung_worker_env(rung_env *out, rung_worker *w);

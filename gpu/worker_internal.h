@@ -30,6 +30,8 @@ struct rung_worker {
 	rung_capture cap; /* the worker's stdout and stderr (gpu/capture.h) */
 	bool stdio;       /* rung_worker_opts.stdio */
 	bool lost;        /* rung_worker_lost */
+	const volatile int *cancel; /* rung_worker_opts.cancel */
+	bool cancelled;   /* rung_worker_cancelled */
 };
 
 /* Starts the child and reads its hello if not running. RUNG_ENODEV (cached) when

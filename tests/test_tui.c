@@ -271,6 +271,7 @@ static void test_keymap_help(void)
 	/* the versions table's glyphs: the compare marks, best and baseline each their own */
 	CHECK_CONTAINS(all, "\n  a, b           marked for compare");
 	CHECK_CONTAINS(all, "\n  \u2605              the best");
+	CHECK_CONTAINS(all, "\n  \u2606              the best, provisional");
 	CHECK_CONTAINS(all, "\n  \u2302              the baseline");
 	CHECK_CONTAINS(all, "\n  \u2691              suspect");
 	rung_lines_clear(&l);
@@ -1177,6 +1178,89 @@ static void test_live_update(void)
 	rung_model_free(m);
 }
 
+/* A result for the gate's test: passed, timed at ms; sanitize: its sanitize
+ * rung with every gate tool (RUNG_S_OK, RUNG_S_FAILED) or none (RUNG_S_NONE). */
+static rung_result *gate_result(const char *hash, double ms, rung_status sanitize)
+{
+	rung_result *r = rung_model_fake_result(hash, ms, 1e-7, true, 3);
+	r->steps[RUNG_STEP_SANITIZE].status = sanitize;
+	if (sanitize != RUNG_S_NONE)
+		r->sanitize_tools = RUNG_GATE_BASE_TOOLS;
+	if (sanitize == RUNG_S_FAILED)
+		snprintf(r->steps[RUNG_STEP_SANITIZE].reason, sizeof(r->steps[0].reason), "racecheck: race at k.cu:10");
+	return r;
+}
+
+static void post_gate(rung_model *m, rung_event_kind kind, const char *hash, rung_result *r)
+{
+	rung_model_event ev = {.kind = kind, .result = r, .step = RUNG_STEP_SANITIZE};
+	snprintf(ev.hash, sizeof(ev.hash), "%s", hash);
+	CHECK_INT(rung_model_post(m, &ev), 0);
+	rung_model_apply_events(m);
+}
+
+/* The sanitize gate over live results (app/sanitize_gate.h): the fastest is
+ * best only once it passed; while it is sanitizing, or when it failed, the
+ * fastest sanitized one is; where nothing passed, the fastest is best,
+ * provisional (a hollow star), in the CLI's words. */
+static void test_gate_best(void)
+{
+	rung_model *m = NULL;
+	CHECK_INT(rung_model_mem_new(&m), 0);
+	const char *h[3] = {"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb",
+			    "cccccccccccccccccccccccccccccccccccccccc"};
+	for (int i = 0; i < 3; i++) { /* newest (fastest) first */
+		rung_model_row r = {0};
+		snprintf(r.hash, sizeof(r.hash), "%s", h[i]);
+		snprintf(r.subject, sizeof(r.subject), "v%d", 3 - i);
+		CHECK_INT(rung_model_mem_add(m, &r), 0);
+	}
+	m->gate_tools = RUNG_GATE_BASE_TOOLS;
+	post_gate(m, RUNG_EV_RESULT, h[2], gate_result(h[2], 3.0, RUNG_S_NONE));
+	post_gate(m, RUNG_EV_RESULT, h[1], gate_result(h[1], 2.0, RUNG_S_NONE));
+	post_gate(m, RUNG_EV_RESULT, h[0], gate_result(h[0], 1.0, RUNG_S_NONE));
+	/* nothing passed: the fastest, provisional */
+	CHECK_INT(rung_model_best(m), 0);
+	CHECK(m->gate_provisional);
+	char d[700];
+	snprintf(m->gate_why, sizeof(m->gate_why), "no compute-sanitizer");
+	rung_model_gate_describe(d, sizeof(d), m, &m->rows[0]);
+	CHECK_STR(d, "unsanitized (no compute-sanitizer)");
+	const char *dir = run_script(m, "<Enter>\n:dump gate_detail.txt\n<Esc>\n:dump gate_versions.txt\n", 100, 12, 0);
+	char *s = dump_of(dir, "gate_versions.txt");
+	CHECK_CONTAINS(s, "\n \xe2\x98\x86  aaaaaaa"); /* ☆ */
+	free(s);
+	s = dump_of(dir, "gate_detail.txt");
+	CHECK_CONTAINS(s, "\nsanitize: unsanitized (no compute-sanitizer): this best is provisional");
+	free(s);
+	m->gate_why[0] = 0;
+	/* the slowest passed: it is best, the fastest pending */
+	post_gate(m, RUNG_EV_RESULT, h[2], gate_result(h[2], 3.0, RUNG_S_OK));
+	CHECK_INT(rung_model_best(m), 2);
+	CHECK_INT(m->gate_pending, 0);
+	CHECK(!m->gate_provisional);
+	/* the fastest sanitizing: not best yet */
+	post_gate(m, RUNG_EV_QUEUED, h[0], NULL);
+	CHECK_INT(rung_model_row_gate(m, &m->rows[0]), RUNG_GATE_SANITIZING);
+	rung_model_gate_describe(d, sizeof(d), m, &m->rows[0]);
+	CHECK_STR(d, "sanitizing (memcheck, racecheck, synccheck)");
+	CHECK_INT(rung_model_best(m), 2);
+	/* it failed: still not best, and says why */
+	post_gate(m, RUNG_EV_RESULT, h[0], gate_result(h[0], 1.0, RUNG_S_FAILED));
+	CHECK_INT(rung_model_best(m), 2);
+	rung_model_gate_describe(d, sizeof(d), m, &m->rows[0]);
+	CHECK_STR(d, "sanitize failed: racecheck: race at k.cu:10");
+	/* the next fastest passed: the best moves to it */
+	post_gate(m, RUNG_EV_RESULT, h[1], gate_result(h[1], 2.0, RUNG_S_OK));
+	CHECK_INT(rung_model_best(m), 1);
+	CHECK_INT(m->gate_pending, -1);
+	dir = run_script(m, ":dump gate_moved.txt\n", 100, 12, 0);
+	s = dump_of(dir, "gate_moved.txt");
+	CHECK_CONTAINS(s, "\n \xe2\x98\x85  bbbbbbb"); /* ★ */
+	free(s);
+	rung_model_free(m);
+}
+
 /* `/` search: every match on the screen is drawn in the search role (case
  * insensitive, as the search), on the versions table, the cursor row included,
  * and on the other screens; NO_COLOR gets attributes that differ from the cursor's. */
@@ -1833,6 +1917,7 @@ int main(void)
 	T_RUN(test_escapes);
 	T_RUN(test_detail_output);
 	T_RUN(test_live_update);
+	T_RUN(test_gate_best);
 	T_RUN(test_plot_screen);
 	T_RUN(test_sort_mouse);
 	T_RUN(test_search_highlight);

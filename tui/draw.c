@@ -278,10 +278,11 @@ void rung_tui_theme_apply(const rung_theme *t, bool colour)
 static const char *const glyph_utf8[RUNG_NGLYPHS] = {
 	"\u2713", "\u2717", "\u00b7", "\u25d0", "\u21ba", "-", " ", "\u2605", "\u2302", "\u270e", "\u2500", "\u2502", "\u2588", "\u0394",
 	"\u2691", /* suspect: a flag */
+	"\u2606", /* provisional best: a hollow star */
 };
 static const char *const glyph_ascii[RUNG_NGLYPHS] = {
 	"o", "x", ".", "*", "c", "-", " ", "*", "=", "n", "-", "|", "#", "d",
-	"?",
+	"?", "+",
 };
 
 const char *rung_glyph(rung_glyph_id g)

@@ -55,6 +55,7 @@ typedef enum {
 	RUNG_G_OK, RUNG_G_FAILED, RUNG_G_PENDING, RUNG_G_RUNNING, RUNG_G_CACHED, RUNG_G_SKIPPED, RUNG_G_NONE,
 	RUNG_G_BEST, RUNG_G_BASELINE, RUNG_G_NOTE, RUNG_G_HBAR, RUNG_G_VBAR, RUNG_G_BLOCK, RUNG_G_DELTA,
 	RUNG_G_SUSPECT,
+	RUNG_G_BEST_PROV, /* the best, provisional: not sanitized (app/sanitize_gate.h) */
 	RUNG_NGLYPHS
 } rung_glyph_id;
 const char *rung_glyph(rung_glyph_id g);

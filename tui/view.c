@@ -152,6 +152,7 @@ void rung_help_lines(rung_lines *out)
 	} legend[] = {
 		{RUNG_ROLE_MARK, "a, b", "marked for compare (keys a and b; c compares them)"},
 		{RUNG_ROLE_BEST, rung_glyph(RUNG_G_BEST), "the best (fastest passing) version"},
+		{RUNG_ROLE_BEST, rung_glyph(RUNG_G_BEST_PROV), "the best, provisional: no version has passed the sanitizer yet"},
 		{RUNG_ROLE_BASELINE, rung_glyph(RUNG_G_BASELINE), "the baseline that 'vs base' is measured against"},
 		{RUNG_ROLE_SUSPECT, rung_glyph(RUNG_G_SUSPECT), "suspect: evidence that it may fool the bench"},
 		{RUNG_ROLE_NOTE, rung_glyph(RUNG_G_NOTE), "has a note"},
@@ -435,7 +436,10 @@ static void draw_status(rung_tui *t)
 		if (t->message_error)
 			role = RUNG_ROLE_ERROR;
 	} else if (m->queue_total > 0) {
-		if (m->queue_hash[0])
+		if (m->queue_hash[0] && m->queue_step == RUNG_STEP_SANITIZE) /* S, or the gate before a best */
+			snprintf(left, sizeof(left), "sanitizing %d/%d %.*s %.0f%%", m->queue_done + 1, m->queue_total,
+				 RUNG_ID(m->queue_hash), m->queue_frac * 100);
+		else if (m->queue_hash[0])
 			snprintf(left, sizeof(left), "evaluating %d/%d %.*s %s %.0f%%", m->queue_done + 1, m->queue_total,
 				 RUNG_ID(m->queue_hash), rung_step_name(m->queue_step), m->queue_frac * 100);
 		else

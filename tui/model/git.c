@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "app/workbench.h"
+#include "app/sanitize_gate.h"
 #include "app/directives.h"
 #include "app/goal.h"
 #include "app/session.h"
@@ -178,6 +179,8 @@ static int probe_answer(git_impl *g, const rung_wb_event *be)
 			 scope == RUNG_AUTO_UNSEEN ? "; versions without any get their compile rung" : "");
 	rung_model_post(g->m, &ev);
 	rung_model_event go = {.kind = RUNG_EV_AUTO, .scope = scope};
+	if (!be->gpu) /* the sanitize gate cannot run here either: the best is provisional */
+		snprintf(go.text, sizeof(go.text), "no GPU");
 	return rung_model_post(g->m, &go);
 }
 
@@ -399,6 +402,11 @@ static void set_title(rung_model *m, git_impl *g)
 	snprintf(m->title, sizeof(m->title), "%.80s%s%.7s%s", g->ui.task.spec->name ? g->ui.task.spec->name : g->ui.task.dir,
 		 other ? " (spec of " : "", other ? g->ui.task.spec_rev : "", other ? ")" : "");
 	m->goal = g->ui.task.spec->goal; /* the stop rule's (rung_model_goal) */
+	/* no version best before it passed the sanitizer (app/sanitize_gate.h);
+	 * where compute-sanitizer is missing, the best is provisional and says why */
+	m->gate_tools = rung_gate_tools(g->ui.task.spec);
+	if (!rung_gate_unavailable(m->gate_why, sizeof(m->gate_why)))
+		m->gate_why[0] = 0;
 	m->goal_dtype = rung_goal_dtype(g->ui.task.spec);
 	m->goal_cache.valid = false;
 }

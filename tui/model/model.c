@@ -99,6 +99,7 @@ int rung_model_init(rung_model *m, const rung_model_ops *ops, void *impl)
 	memset(m, 0, sizeof(*m));
 	m->ops = ops;
 	m->impl = impl;
+	m->gate_pending = -1;
 	rung_model_ceilings_clear(&m->ceil);
 	if (pipe(m->events.pipe_fd) < 0)
 		return rung_error_set(RUNG_EIO, "pipe: %s", strerror(errno));
@@ -294,22 +295,47 @@ static bool rows_kind_recorded(const rung_model_row *rows, int n)
 	return true;
 }
 
-/* Best = fastest correct version of the kind shown (live, else recorded),
- * timed alone on the GPU unless none was, unless a row is marked best by a note. */
-static void recompute_best(rung_model *m)
+rung_gate_state rung_model_row_gate(const rung_model *m, const rung_model_row *r)
 {
-	for (int i = 0; i < m->nrows; i++)
-		if (m->rows[i].verdict == RUNG_VERDICT_BEST)
-			return;
-	bool rec = rows_kind_recorded(m->rows, m->nrows);
+	if (!m->gate_tools || !r->result || rung_model_row_is_recorded(r))
+		return RUNG_GATE_NA;
+	rung_gate_state s = rung_gate_of(r->result, m->gate_tools);
+	if (s == RUNG_GATE_NA)
+		return s;
+	if (r->step[RUNG_STEP_SANITIZE] == RUNG_S_PENDING || r->step[RUNG_STEP_SANITIZE] == RUNG_S_RUNNING)
+		return RUNG_GATE_SANITIZING;
+	if (s == RUNG_GATE_NOT_SANITIZED && m->gate_why[0])
+		return RUNG_GATE_UNSANITIZED;
+	return s;
+}
+
+void rung_model_gate_describe(char *buf, size_t len, const rung_model *m, const rung_model_row *r)
+{
+	rung_gate_state s = rung_model_row_gate(m, r);
+	if (s == RUNG_GATE_NA) {
+		buf[0] = 0;
+	} else if (s == RUNG_GATE_SANITIZING) {
+		char tl[128];
+		rung_san_tools_format(tl, sizeof(tl), m->gate_tools);
+		snprintf(buf, len, "sanitizing (%s)", tl);
+	} else {
+		rung_gate_describe(buf, len, r->result, m->gate_tools, m->gate_why[0] ? m->gate_why : NULL);
+	}
+}
+
+/* The fastest correct row of the kind shown (rec), timed alone on the GPU
+ * unless none was; sanitized: only rows that passed the sanitize gate. */
+static int fastest_row(const rung_model *m, bool rec, bool sanitized)
+{
 #define row_median(r) kind_median((r), rec)
 	int best = -1;
 	/* a timing beside another process on the GPU only when every one was so (rung_vrows_best) */
 	for (int pass = 0; pass < 2 && best < 0; pass++) {
 		for (int i = 0; i < m->nrows; i++) {
-			m->rows[i].best = false;
 			double t = row_median(&m->rows[i]);
 			if (isnan(t) || m->rows[i].verdict == RUNG_VERDICT_REJECT)
+				continue;
+			if (sanitized && rung_model_row_gate(m, &m->rows[i]) != RUNG_GATE_SANITIZED)
 				continue;
 			if (!pass && rung_bench_shared(&rung_model_row_result(&m->rows[i], rec)->bench))
 				continue;
@@ -317,9 +343,38 @@ static void recompute_best(rung_model *m)
 				best = i;
 		}
 	}
+#undef row_median
+	return best;
+}
+
+/* Best = fastest correct version of the kind shown (live, else recorded),
+ * timed alone on the GPU unless none was, unless a row is marked best by a
+ * note. Under the sanitize gate (live results, m->gate_tools) as `rung eval`
+ * and `rung brief` pick it (rung_gate_pick_rows): the fastest when it passed
+ * the sanitizer, else the fastest that did (the faster one is pending), else
+ * the fastest, provisional. */
+static void recompute_best(rung_model *m)
+{
+	m->gate_pending = -1;
+	m->gate_provisional = false;
+	for (int i = 0; i < m->nrows; i++)
+		if (m->rows[i].verdict == RUNG_VERDICT_BEST)
+			return;
+	bool rec = rows_kind_recorded(m->rows, m->nrows);
+	for (int i = 0; i < m->nrows; i++)
+		m->rows[i].best = false;
+	int best = fastest_row(m, rec, false);
+	if (best >= 0 && m->gate_tools && !rec && rung_model_row_gate(m, &m->rows[best]) != RUNG_GATE_SANITIZED) {
+		int sb = fastest_row(m, rec, true);
+		if (sb >= 0) {
+			m->gate_pending = best;
+			best = sb;
+		} else {
+			m->gate_provisional = true;
+		}
+	}
 	if (best >= 0)
 		m->rows[best].best = true;
-#undef row_median
 }
 
 /* No baseline chosen by a verdict: the oldest evaluated version of the kind shown. */
@@ -475,9 +530,10 @@ static void apply_one(rung_model *m, rung_model_event *e)
 	switch (e->kind) {
 	case RUNG_EV_QUEUED:
 		m->queue_total++;
-		if (r && e->step == RUNG_STEP_SANITIZE)
+		if (r && e->step == RUNG_STEP_SANITIZE) {
 			r->step[RUNG_STEP_SANITIZE] = RUNG_S_PENDING; /* the other rungs stay as they are */
-		else if (r)
+			recompute_best(m); /* sanitizing: not best until it passed */
+		} else if (r)
 			for (int s = 0; s < RUNG_STEP_SANITIZE; s++) /* the sanitize rung runs on request */
 				r->step[s] = RUNG_S_PENDING;
 		break;
@@ -519,6 +575,7 @@ static void apply_one(rung_model *m, rung_model_event *e)
 		} else if (r && !e->result) {
 			/* nothing came back (an error, said in a message): the row shows what it had */
 			rung_model_row_sync_steps(r);
+			recompute_best(m);
 		} else if (r && e->result) {
 			/* a live result replaces the recorded one on display (which stays in r->recorded) */
 			row_drop_live(r);
@@ -564,6 +621,10 @@ static void apply_one(rung_model *m, rung_model_event *e)
 		break;
 	case RUNG_EV_AUTO:
 		m->auto_scope = e->scope;
+		if (e->text[0]) { /* why the sanitize gate cannot run here ("no GPU") */
+			snprintf(m->gate_why, sizeof(m->gate_why), "%.120s", e->text);
+			recompute_best(m);
+		}
 		auto_queue(m);
 		break;
 	case RUNG_EV_TEXT:

@@ -15,6 +15,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "app/sanitize_gate.h"
 #include "core/result.h"
 #include "core/roofline.h"
 #include "core/spec.h"
@@ -241,6 +242,17 @@ struct rung_model {
 	char tasks[16][128];
 	int ntasks, task;
 	bool auto_baseline;   /* no baseline verdict: the oldest evaluated row, recomputed as results arrive */
+	/* The sanitize gate (app/sanitize_gate.h) over live results: no version
+	 * is best before it passed the sanitizer. gate_tools: the task's gate
+	 * tools (0: no gate, as for the in-memory model and recorded results);
+	 * gate_why: why the run cannot happen here ("no GPU", "no
+	 * compute-sanitizer"; "" as far as is known); set by recomputing the
+	 * best: gate_pending, the faster version not sanitized yet (-1: none),
+	 * gate_provisional, the best is not sanitized (nothing has passed). */
+	unsigned gate_tools;
+	char gate_why[128];
+	int gate_pending;
+	bool gate_provisional;
 
 	/* evaluation queue as the status bar shows it: "evaluating 3/12 a1b2c3d bench 41%" */
 	int queue_total, queue_done;
@@ -317,6 +329,16 @@ const struct rung_goal_status *rung_model_goal(rung_model *m);
  * once from its source (UI thread; false when the source cannot be read).
  * The roof % is against the FP32 FMA ceiling unless it does. */
 bool rung_model_row_mma(rung_model *m, int i);
+
+/* The gate state of row r: NA without a gate, a recorded or no live result,
+ * or a version that did not pass; SANITIZING while its sanitize rung is
+ * queued or running here; UNSANITIZED for NOT_SANITIZED where gate_why says
+ * the run cannot happen; else rung_gate_of's. */
+rung_gate_state rung_model_row_gate(const rung_model *m, const rung_model_row *r);
+/* Its phrase for the views, as the CLI's (rung_gate_describe): "sanitizing
+ * (memcheck, racecheck, synccheck)", "sanitized (...)", "sanitize failed:
+ * ...", "unsanitized (no compute-sanitizer)", "not sanitized"; "" for NA. */
+void rung_model_gate_describe(char *buf, size_t len, const rung_model *m, const rung_model_row *r);
 
 /* Lookups (UI thread). */
 int rung_model_find(const rung_model *m, const char *hash_or_prefix); /* row index or -1 */

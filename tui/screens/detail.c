@@ -220,6 +220,19 @@ static void build_summary(rung_view *v, int row)
 		if (mr->note[0])
 			rung_lines_seg(l, RUNG_ROLE_NOTE, "note: %s", mr->note);
 	}
+	/* the sanitize gate (app/sanitize_gate.h): not best before it passed, in the CLI's words */
+	char gd[700];
+	rung_model_gate_describe(gd, sizeof(gd), m, mr);
+	if (gd[0]) {
+		rung_gate_state gs = rung_model_row_gate(m, mr);
+		const char *tail = mr->best && m->gate_provisional ? ": this best is provisional"
+				   : row == m->gate_pending ? ": faster than the best, not recommended until it passes the sanitizer"
+				   : gs == RUNG_GATE_FAILED ? " (not best)"
+				   : "";
+		rung_lines_add(l, gs == RUNG_GATE_SANITIZED ? RUNG_ROLE_OK : gs == RUNG_GATE_FAILED ? RUNG_ROLE_FAILED
+			       : gs == RUNG_GATE_SANITIZING ? RUNG_ROLE_RUNNING : RUNG_ROLE_WARNING,
+			       "sanitize: %s%s", gd, tail);
+	}
 	rung_lines_add(l, RUNG_ROLE_DEFAULT, "%s", "");
 	const rung_result *r = mr->result;
 	if (!r) {

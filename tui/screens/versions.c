@@ -260,8 +260,8 @@ static void draw_row(rung_view *v, int y, int mrow, bool cursor, const bool show
 			rung_role rl = RUNG_ROLE_DEFAULT;
 			if (r->baseline)
 				mk = rung_glyph(RUNG_G_BASELINE), rl = RUNG_ROLE_BASELINE;
-			else if (r->best)
-				mk = rung_glyph(RUNG_G_BEST), rl = RUNG_ROLE_BEST;
+			else if (r->best) /* hollow while nothing passed the sanitize gate */
+				mk = rung_glyph(m->gate_provisional ? RUNG_G_BEST_PROV : RUNG_G_BEST), rl = RUNG_ROLE_BEST;
 			if (mk && cw > 1)
 				rung_tui_draw(w, y, x + 1, 1, ROLE(rl), mk);
 			if (mx->suspect && cw > 2)
