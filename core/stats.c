@@ -63,6 +63,46 @@ static double select_k(double *x, int n, int k)
 	return x[k];
 }
 
+/* rung_quantile_sorted of x sorted at q (0 < q < 1), without sorting x: the
+ * two order statistics it interpolates, by quickselect (reorders x; x has no NaN). */
+static double quantile_select(double *x, int n, double q)
+{
+	double h = (double)(n - 1) * q;
+	int lo = (int)floor(h);
+	if (lo >= n - 1) {
+		double m = x[0];
+		for (int i = 1; i < n; i++)
+			if (x[i] > m)
+				m = x[i];
+		return m;
+	}
+	double f = h - lo;
+	double a = select_k(x, n, lo);
+	/* the next order statistic is the smallest of the part above lo */
+	double b = x[lo + 1];
+	for (int i = lo + 2; i < n; i++)
+		if (x[i] < b)
+			b = x[i];
+	return a + f * (b - a);
+}
+
+/* The bootstrap interval's ends: the qlo and qhi quantiles of x, as from x
+ * sorted; x with a NaN (no place in a selection) is sorted, as it was. */
+static void quantiles_of(double *x, int n, double qlo, double qhi, double *lo, double *hi)
+{
+	bool nan = false;
+	for (int i = 0; i < n && !nan; i++)
+		nan = isnan(x[i]);
+	if (nan || n < 2) {
+		qsort(x, (size_t)n, sizeof *x, cmp_double);
+		*lo = rung_quantile_sorted(x, n, qlo);
+		*hi = rung_quantile_sorted(x, n, qhi);
+		return;
+	}
+	*lo = quantile_select(x, n, qlo);
+	*hi = quantile_select(x, n, qhi);
+}
+
 /* median of x[0..n), reordering x */
 static double median_inplace(double *x, int n)
 {
@@ -297,9 +337,7 @@ int rung_compare_samples(rung_compare *out, const double *a, int na, const doubl
 		double mb = boot_median(&bb, kb, &cb);
 		ratios[r] = mb / ma;
 	}
-	qsort(ratios, (size_t)reps, sizeof *ratios, cmp_double);
-	out->lo = rung_quantile_sorted(ratios, reps, 0.025);
-	out->hi = rung_quantile_sorted(ratios, reps, 0.975);
+	quantiles_of(ratios, reps, 0.025, 0.975, &out->lo, &out->hi);
 	boot_free(&ba);
 	boot_free(&bb);
 	free(ratios);
