@@ -249,6 +249,9 @@ int rung_eval_compile(rung_result *r, rung_compiled *kc, rung_compiled *rc, cons
 	}
 	if (k == RUNG_ENOMEM || ref.rc == RUNG_ENOMEM)
 		return rung_error_set(RUNG_ENOMEM, "out of memory");
+	/* no NVRTC here (gpu/nvrtc_lib.h): rung's own trouble, not the version's verdict */
+	if (k == RUNG_EUNSUPPORTED || ref.rc == RUNG_EUNSUPPORTED)
+		return rung_error_set(RUNG_EUNSUPPORTED, "%s", k == RUNG_EUNSUPPORTED ? kc->error : ref.error);
 	if (t->reference.src && ref.rc) { /* the task itself is broken */
 		set_step(r, RUNG_STEP_RUN, RUNG_S_FAILED, 0, "");
 		char *reason = r->steps[RUNG_STEP_RUN].reason;

@@ -6,7 +6,8 @@ Usage: pty_first_frame.py RUNS QUITKEY MARKER [MARKER2] -- CMD...
 Each run forks CMD on a new pty, reads everything it writes and timestamps
 (from fork) the first moment MARKER (then MARKER2) appears in the output with
 escape sequences stripped, then sends QUITKEY and waits for the exit.
-Prints the median and min/max of each over RUNS runs, in ms."""
+Prints the median and min/max of each over RUNS runs, in ms, and of the quit
+alone (the last marker seen, when the key is sent, to the exit)."""
 import os, pty, re, select, signal, statistics, struct, sys, termios, fcntl, time
 
 ESC = re.compile(rb"\x1b(\[[0-9;?>=]*[ -/]*[@-~]|[()][A-Za-z0-9]|[=>78cDEHMZ])")
@@ -52,6 +53,9 @@ def main():
     runs, quit_key, markers, cmd = int(a[0]), a[1].encode(), [m.encode() for m in a[2:sep]], a[sep + 1:]
     res = [one(cmd, quit_key, markers) for _ in range(runs)]
     names = ["'%s' on screen" % m.decode() for m in markers] + ["exit after '%s'" % quit_key.decode()]
+    # the quit alone: from the last marker seen (the key is sent then) to the exit, run by run
+    res = [r + [r[-1] - r[-2]] for r in res]
+    names.append("'%s' sent -> exit" % quit_key.decode())
     for i, n in enumerate(names):
         col = [r[i] for r in res]
         print("%s: %s median %.1f ms (min %.1f, max %.1f, n=%d)" %

@@ -172,6 +172,7 @@ void rung_cli_man(FILE *f)
 	fputs(".SH ENVIRONMENT\n.TP\n.B NO_COLOR\nset and not empty: the monochrome theme\n"
 	      ".TP\n.B XDG_CONFIG_HOME\nwhere the config and the person's themes are\n"
 	      ".TP\n.B CUDA_HOME\nthe CUDA toolkit (NVRTC's headers; nvdisasm and compute-sanitizer beside it)\n"
+	      ".TP\n.B RUNG_NVRTC_LIBRARY\nthe NVRTC library to load for CUDA C (else libnvrtc.so.N, N the CUDA major version rung was built with, on the library path, then in the toolkit's)\n"
 	      ".TP\n.B RUNG_NVDISASM\nthe nvdisasm to run (else CUDA_HOME's, then PATH)\n"
 	      ".TP\n.B RUNG_COMPUTE_SANITIZER\nthe compute-sanitizer to run for the sanitize rung\n"
 	      ".TP\n.B RUNG_SANITIZE_BENCH_LIMIT\nseconds without progress a sanitize run at the benchmark shape may take (60; 0: none)\n"

@@ -1,5 +1,5 @@
-/* The compile rung: NVRTC (linked) to PTX + CUBIN, ptxas -v log parsed for the
- * entry kernel. NVRTC diagnostics ("sgemm.cu(12): error: identifier \"x\" is
+/* The compile rung: NVRTC (loaded on the first compile of CUDA C,
+ * gpu/nvrtc_lib.h) to PTX + CUBIN, ptxas -v log parsed for the entry kernel. NVRTC diagnostics ("sgemm.cu(12): error: identifier \"x\" is
  * undefined") become "sgemm.cu:12: identifier \"x\" is undefined". */
 #define _GNU_SOURCE /* dladdr: the NVRTC library's file, in the CUBIN cache's key */
 #include "gpu/compile.h"
@@ -16,14 +16,13 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#include <nvrtc.h>
-
 #include "core/err.h"
 #include "core/fs.h"
 #include "core/ptxscan.h"
 #include "core/sha256.h"
 #include "gpu/compile_cache.h"
 #include "gpu/cubin.h"
+#include "gpu/nvrtc_lib.h"
 #include "gpu/ptxas_run.h"
 #include "core/timing.h"
 #include "gpu/rung_h.h"
@@ -306,7 +305,7 @@ static void fill_failure(rung_compiled *out, const rung_compile_req *req, nvrtcR
 		errorf(out, "%s: %lld bytes of static shared memory (limit %d; use dynamic shared memory)", req->file,
 		       max_static_smem(log), STATIC_SMEM_LIMIT);
 	} else {
-		errorf(out, "%s: compilation failed (%s)", req->file, nvrtcGetErrorString(res));
+		errorf(out, "%s: compilation failed (%s)", req->file, rung_nvrtc.nvrtcGetErrorString(res));
 	}
 }
 
@@ -323,10 +322,14 @@ static char nvrtc_ver[16] = "?";
 static void load_archs(void)
 {
 	int n = 0, ma = 0, mi = 0;
-	if (nvrtcGetNumSupportedArchs(&n) == NVRTC_SUCCESS && n > 0 && n <= MAX_ARCHS &&
-	    nvrtcGetSupportedArchs(archs) == NVRTC_SUCCESS)
+	if (rung_nvrtc_load() < 0) {
+		rung_error_clear();
+		return;
+	}
+	if (rung_nvrtc.nvrtcGetNumSupportedArchs(&n) == NVRTC_SUCCESS && n > 0 && n <= MAX_ARCHS &&
+	    rung_nvrtc.nvrtcGetSupportedArchs(archs) == NVRTC_SUCCESS)
 		narchs = n;
-	if (nvrtcVersion(&ma, &mi) == NVRTC_SUCCESS)
+	if (rung_nvrtc.nvrtcVersion(&ma, &mi) == NVRTC_SUCCESS)
 		snprintf(nvrtc_ver, sizeof(nvrtc_ver), "%d.%d", ma, mi);
 }
 
@@ -1103,7 +1106,7 @@ static void cache_key(char out[65], rung_sha256_ctx *k, const opt_list *o, const
 	/* the NVRTC library itself (its version says major.minor only): path, size, time */
 	Dl_info dl;
 	struct stat st;
-	if (dladdr((void *)nvrtcCompileProgram, &dl) && dl.dli_fname && stat(dl.dli_fname, &st) == 0) {
+	if (dladdr(*(void **)&rung_nvrtc.nvrtcCompileProgram, &dl) && dl.dli_fname && stat(dl.dli_fname, &st) == 0) {
 		char id[64];
 		snprintf(id, sizeof(id), "%lld %lld.%09ld", (long long)st.st_size, (long long)st.st_mtim.tv_sec,
 		         (long)st.st_mtim.tv_nsec);
@@ -1125,7 +1128,6 @@ static void cache_key(char out[65], rung_sha256_ctx *k, const opt_list *o, const
 int rung_compile(rung_compiled *out, const rung_compile_req *req)
 {
 	pthread_once(&cache_once, disable_compute_cache);
-	pthread_once(&archs_once, load_archs);
 	memset(out, 0, sizeof(*out));
 	if (!req || !req->src || !req->file || !req->entry || !*req->entry)
 		return rung_error_set(RUNG_EINVAL, "compile: source, file name and entry are required");
@@ -1142,6 +1144,14 @@ int rung_compile(rung_compiled *out, const rung_compile_req *req)
 		return lr;
 	}
 
+	/* CUDA C: NVRTC, loaded now (the first compile of the process) */
+	if (rung_nvrtc_load() < 0) {
+		errorf(out, "%s: %s", req->file, rung_error_last());
+		out->log = strdup(out->error);
+		out->ms = (rung_now_s() - t0) * 1e3;
+		return rung_error_set(RUNG_EUNSUPPORTED, "%s", out->error);
+	}
+	pthread_once(&archs_once, load_archs);
 	opt_list opts = {0};
 	src_set x = {.req = req, .out = out};
 	const char *src = NULL;
@@ -1178,24 +1188,24 @@ int rung_compile(rung_compiled *out, const rung_compile_req *req)
 		}
 	}
 
-	nvrtcResult r = nvrtcCreateProgram(&prog, src, req->file, x.n, x.texts, x.names);
+	nvrtcResult r = rung_nvrtc.nvrtcCreateProgram(&prog, src, req->file, x.n, x.texts, x.names);
 	if (r != NVRTC_SUCCESS) {
 		prog = NULL;
-		rc = rung_error_set(RUNG_ECOMPILE, "%s: nvrtcCreateProgram: %s", req->file, nvrtcGetErrorString(r));
+		rc = rung_error_set(RUNG_ECOMPILE, "%s: nvrtcCreateProgram: %s", req->file, rung_nvrtc.nvrtcGetErrorString(r));
 		goto done;
 	}
-	r = nvrtcAddNameExpression(prog, req->entry);
+	r = rung_nvrtc.nvrtcAddNameExpression(prog, req->entry);
 	if (r != NVRTC_SUCCESS) {
 		rc = rung_error_set(RUNG_ECOMPILE, "%s: bad entry '%s': %s", req->file, req->entry,
-		                    nvrtcGetErrorString(r));
+		                    rung_nvrtc.nvrtcGetErrorString(r));
 		goto done;
 	}
 
-	nvrtcResult cr = nvrtcCompileProgram(prog, opts.n, (const char *const *)opts.v);
+	nvrtcResult cr = rung_nvrtc.nvrtcCompileProgram(prog, opts.n, (const char *const *)opts.v);
 	size_t log_size = 0;
-	if (nvrtcGetProgramLogSize(prog, &log_size) == NVRTC_SUCCESS && log_size > 0) {
+	if (rung_nvrtc.nvrtcGetProgramLogSize(prog, &log_size) == NVRTC_SUCCESS && log_size > 0) {
 		out->log = malloc(log_size + 1);
-		if (out->log && nvrtcGetProgramLog(prog, out->log) != NVRTC_SUCCESS)
+		if (out->log && rung_nvrtc.nvrtcGetProgramLog(prog, out->log) != NVRTC_SUCCESS)
 			out->log[0] = 0;
 		if (out->log)
 			out->log[log_size] = 0;
@@ -1213,7 +1223,7 @@ int rung_compile(rung_compiled *out, const rung_compile_req *req)
 	}
 
 	const char *lowered = NULL;
-	if (nvrtcGetLoweredName(prog, req->entry, &lowered) != NVRTC_SUCCESS || !lowered) {
+	if (rung_nvrtc.nvrtcGetLoweredName(prog, req->entry, &lowered) != NVRTC_SUCCESS || !lowered) {
 		entry_not_found(out, req);
 		rc = rung_error_set(RUNG_ECOMPILE, "%s", out->error);
 		goto done;
@@ -1221,8 +1231,8 @@ int rung_compile(rung_compiled *out, const rung_compile_req *req)
 	snprintf(out->lowered, sizeof(out->lowered), "%s", lowered);
 
 	size_t n = 0;
-	if (nvrtcGetPTXSize(prog, &n) != NVRTC_SUCCESS || !(out->ptx = malloc(n + 1)) ||
-	    nvrtcGetPTX(prog, out->ptx) != NVRTC_SUCCESS) {
+	if (rung_nvrtc.nvrtcGetPTXSize(prog, &n) != NVRTC_SUCCESS || !(out->ptx = malloc(n + 1)) ||
+	    rung_nvrtc.nvrtcGetPTX(prog, out->ptx) != NVRTC_SUCCESS) {
 		rc = rung_error_set(RUNG_ECOMPILE, "%s: could not get PTX", req->file);
 		goto done;
 	}
@@ -1230,13 +1240,13 @@ int rung_compile(rung_compiled *out, const rung_compile_req *req)
 	out->ptx_len = strlen(out->ptx);
 
 	n = 0;
-	if (nvrtcGetCUBINSize(prog, &n) != NVRTC_SUCCESS || n == 0) {
+	if (rung_nvrtc.nvrtcGetCUBINSize(prog, &n) != NVRTC_SUCCESS || n == 0) {
 		errorf(out, "%s: no CUBIN (arch '%s' must be a real sm_XX)", req->file,
 		       req->arch ? req->arch : "sm_90");
 		rc = rung_error_set(RUNG_ECOMPILE, "%s", out->error);
 		goto done;
 	}
-	if (!(out->cubin = malloc(n)) || nvrtcGetCUBIN(prog, out->cubin) != NVRTC_SUCCESS) {
+	if (!(out->cubin = malloc(n)) || rung_nvrtc.nvrtcGetCUBIN(prog, out->cubin) != NVRTC_SUCCESS) {
 		rc = rung_error_set(RUNG_ECOMPILE, "%s: could not get CUBIN", req->file);
 		goto done;
 	}
@@ -1259,7 +1269,7 @@ compiled:;
 	rc = 0;
 done:
 	if (prog)
-		nvrtcDestroyProgram(&prog);
+		rung_nvrtc.nvrtcDestroyProgram(&prog);
 	src_set_free(&x);
 	opt_free(&opts);
 	out->ms = (rung_now_s() - t0) * 1e3;

@@ -77,7 +77,7 @@ int rung_compile_log_error(const char *log, int i, char *buf, size_t len);
 /* How many errors of the source the log has. */
 int rung_compile_log_nerrors(const char *log);
 
-/* The version of NVRTC, "13.0". */
+/* The version of NVRTC, "13.0" ("not found" when it cannot be loaded: this loads it). */
 const char *rung_nvrtc_version(void);
 /* The CUDA version of the headers rung was built against ("12.4", from cuda.h's CUDA_VERSION). */
 const char *rung_cuda_build_version(void);

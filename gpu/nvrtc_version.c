@@ -3,7 +3,9 @@
 #include <cuda.h>
 #include <pthread.h>
 #include <stdio.h>
-#include <nvrtc.h>
+
+#include "core/err.h"
+#include "gpu/nvrtc_lib.h"
 
 /* Written once (compile threads ask at the same time: the pipeline, the pool). */
 static char nvrtc_buf[16] = "unknown", cuda_buf[16];
@@ -12,7 +14,12 @@ static pthread_once_t nvrtc_once = PTHREAD_ONCE_INIT, cuda_once = PTHREAD_ONCE_I
 static void nvrtc_read(void)
 {
 	int ma = 0, mi = 0;
-	if (nvrtcVersion(&ma, &mi) == NVRTC_SUCCESS)
+	if (rung_nvrtc_load() < 0) { /* "not found": rung --version says so */
+		rung_error_clear();
+		snprintf(nvrtc_buf, sizeof(nvrtc_buf), "not found");
+		return;
+	}
+	if (rung_nvrtc.nvrtcVersion(&ma, &mi) == NVRTC_SUCCESS)
 		snprintf(nvrtc_buf, sizeof(nvrtc_buf), "%d.%d", ma, mi);
 }
 

@@ -169,11 +169,73 @@ static void t_speedup(void)
 	CHECK_STR(b, "202x [200, 205]");
 }
 
+/* The bootstrap reads each resample's median off the counts of its ranks
+ * (core/stats.c, boot_median): the same numbers as sorting every resample,
+ * which this reference does with the same draws, for odd and even sizes, many
+ * ties, one and two samples, and a NaN (the quickselect path). */
+static int cmp_d(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+static double ref_boot_median(const double *x, int n, double *tmp, uint64_t key, uint64_t *ctr)
+{
+	for (int i = 0; i < n; i++)
+		tmp[i] = x[rung_rng_u64(key, (*ctr)++) % (uint64_t)n];
+	qsort(tmp, (size_t)n, sizeof(*tmp), cmp_d);
+	return n % 2 ? tmp[n / 2] : 0.5 * (tmp[n / 2 - 1] + tmp[n / 2]);
+}
+
+static void t_boot_reference(void)
+{
+	static double a[301], b[301], ta[301], tb[301], ratios[300];
+	const int sizes[] = {1, 2, 3, 4, 7, 10, 51, 300, 301};
+	for (int si = 0; si < 9; si++)
+		for (int ties = 0; ties < 3; ties++) {
+			int n = sizes[si], m = sizes[(si + 4) % 9];
+			uint64_t k = rung_rng_key(si * 3 + ties, "t_boot");
+			for (int i = 0; i < 301; i++) {
+				double u = rung_rng_uniform(k, (uint64_t)i), v = rung_rng_uniform(k, 1000 + (uint64_t)i);
+				a[i] = ties == 0 ? 1 + u : ties == 1 ? floor(1 + 3 * u) : floor(1 + 40 * u);
+				b[i] = ties == 0 ? 0.9 + v : ties == 1 ? floor(1 + 3 * v) : floor(1 + 40 * v);
+			}
+			rung_compare c;
+			CHECK_INT(rung_compare_samples(&c, a, n, b, m, 300, 7), 0);
+			uint64_t ka = rung_rng_key(7, "compare.A"), kb = rung_rng_key(7, "compare.B"), ca = 0, cb = 0;
+			for (int r = 0; r < 300; r++) {
+				double ma = ref_boot_median(a, n, ta, ka, &ca);
+				ratios[r] = ref_boot_median(b, m, tb, kb, &cb) / ma;
+			}
+			qsort(ratios, 300, sizeof(*ratios), cmp_d);
+			CHECK(c.lo == rung_quantile_sorted(ratios, 300, 0.025));
+			CHECK(c.hi == rung_quantile_sorted(ratios, 300, 0.975));
+			/* the rse bootstrap the same way */
+			if (n >= 2) {
+				uint64_t key = rung_rng_key(11, "rse_median"), ctr = 0;
+				double mean = 0, m2 = 0;
+				for (int r = 0; r < 200; r++) {
+					double v = ref_boot_median(a, n, ta, key, &ctr), d = v - mean;
+					mean += d / (r + 1);
+					m2 += d * (v - mean);
+				}
+				double want = sqrt(m2 / 199) / fabs(rung_median(a, n));
+				double got = rung_rse_median(a, n, 200, 11);
+				CHECK(got == want || (isnan(got) && isnan(want)));
+			}
+		}
+	/* a NaN among the samples: no rank for it, the copy's quickselect (the result is finite or NaN, never a crash) */
+	a[3] = NAN;
+	rung_compare c;
+	CHECK_INT(rung_compare_samples(&c, a, 10, b, 10, 100, 1), 0);
+}
+
 int main(void)
 {
 	T_RUN(t_speedup);
 	T_RUN(t_quantiles);
 	T_RUN(t_rse_median);
 	T_RUN(t_compare);
+	T_RUN(t_boot_reference);
 	return t_done();
 }
