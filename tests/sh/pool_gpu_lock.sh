@@ -95,14 +95,16 @@ done
 grep -q "^stats: worker local:0: " <<<"$out" && grep -q "^stats: worker local:0#2: " <<<"$out" || fail "no stats for local:0 and local:0#2"
 grep -qE "^stats: worker local:0#2: .*, waited [0-9.]+ s for its GPU" <<<"$out" || fail "no GPU wait in the stats"
 
-# 2. two devices: the jobs overlap, nothing shared
+# 2. two devices: the jobs overlap, nothing shared (the overlap depends on the
+# compiles keeping ahead of the GPUs: on a loaded machine, up to 3 tries)
+for try in 1 2 3; do
 fresh
 out=$("$RUNG" eval -C "$R" --task t --all --workers local:0,1 2>&1)
 echo "$out"
 [ "$(verdicts <<<"$out")" = "$(verdicts <<<"$one")" ] || fail "local:0,1: verdicts differ from one worker's"
 o0=$(overlaps GPU-fake-0) o1=$(overlaps GPU-fake-1)
 [ "$o0" = 0 ] && [ "$o1" = 0 ] || fail "local:0,1: two jobs at once on one device"
-python3 - "$T/log" <<'EOF' || fail "local:0,1: the two devices never worked at once (the check of 1 could not fail)"
+python3 - "$T/log" <<'EOF' && break
 import sys
 spans = {}
 open_ = {}
@@ -115,6 +117,8 @@ for line in open(sys.argv[1]):
 a, b = spans.get("GPU-fake-0", []), spans.get("GPU-fake-1", [])
 sys.exit(0 if any(x[0] < y[1] and y[0] < x[1] for x in a for y in b) else 1)
 EOF
+[ "$try" = 3 ] && fail "local:0,1: the two devices never worked at once in 3 tries (the check of 1 could not fail)"
+done
 ! grep -q "shared GPU" <<<"$out" || fail "local:0,1: a timing on a device of its own marked shared"
 
 # 3. two devices reporting one UUID
