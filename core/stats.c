@@ -418,6 +418,8 @@ int rung_fmt_speedup_pm(char *buf, size_t len, double s, double noise, bool utf8
 		const char *dot = strchr(h, '.');
 		if (strchr(h, 'e') || (dot && (int)strlen(dot + 1) > cap))
 			snprintf(h, sizeof(h), "%.*f", cap, hw);
+		if (hw > 0 && atof(h) == 0) /* under the last digit: "12.6x +-<0.01", never "+-0.00" */
+			snprintf(h, sizeof(h), "<%.*f", cap, pow(10, -cap));
 	}
 	return snprintf(buf, len, "%s%s %s%s", v, times_sign(utf8), utf8 ? "\u00b1" : "+-", h);
 }

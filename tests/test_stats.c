@@ -161,6 +161,8 @@ static void t_speedup(void)
 	CHECK_STR(b, "2.43\u00d7 \u00b10.01");
 	rung_fmt_speedup_pm(b, sizeof(b), 17.8, 0.00034, false); /* not more precise than the value */
 	CHECK_STR(b, "17.8x +-0.01");
+	rung_fmt_speedup_pm(b, sizeof(b), 12.6, 0.0002, false); /* under the last digit shown */
+	CHECK_STR(b, "12.6x +-<0.01");
 	rung_fmt_speedup_ci(b, sizeof(b), 202.1, 199.4, 205.3, false);
 	CHECK_STR(b, "202x [199, 205]");
 	/* compare's ratio is median_b / median_a: 0.00495 [0.00490, 0.00500] is 202x faster */
