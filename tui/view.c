@@ -429,7 +429,7 @@ static void draw_status(rung_tui *t)
 		return;
 	}
 	rung_model *m = t->model;
-	char left[256] = "";
+	char left[1024] = "";
 	rung_role role = RUNG_ROLE_STATUS;
 	if (t->message[0]) {
 		snprintf(left, sizeof(left), "%s", t->message);
@@ -460,6 +460,32 @@ static void draw_status(rung_tui *t)
 	if (v && v->nlines > 0)
 		snprintf(right, sizeof(right), " %d/%d", v->cursor + 1, v->nlines);
 	int rw = (int)strlen(right);
+	/* a pool's workers (rung tui --workers) while a batch runs: label, host,
+	 * GPU, current job, done/failed each where the width allows, else label,
+	 * job and done/failed */
+	rung_model_worker wk[8];
+	int nw = m->queue_total > 0 ? rung_model_workers(m, wk, 8) : 0;
+	if (nw > 8)
+		nw = 8;
+	if (nw > 0) {
+		char full[1024], brief[512];
+		int fl = 0, bl = 0;
+		for (int i = 0; i < nw; i++) {
+			const rung_model_worker *k = &wk[i];
+			const char *job = k->retired ? "retired" : k->waiting ? "waits for its GPU" : k->doing[0] ? k->doing : "idle";
+			fl += snprintf(full + fl, sizeof(full) - (size_t)fl, "%s%s%s%s%s%s %s %d/%d", i ? " | " : "", k->label,
+				       k->host[0] ? " " : "", k->host, k->gpu[0] ? " " : "", k->gpu, job, k->done, k->failed);
+			if (fl >= (int)sizeof(full))
+				fl = (int)sizeof(full) - 1;
+			bl += snprintf(brief + bl, sizeof(brief) - (size_t)bl, "%s%s %s %d/%d", i ? " | " : "", k->label, job,
+				       k->done, k->failed);
+			if (bl >= (int)sizeof(brief))
+				bl = (int)sizeof(brief) - 1;
+		}
+		size_t ll = strlen(left);
+		int room = t->cols - rw - (rw ? 1 : 0) - (int)ll - 3;
+		snprintf(left + ll, sizeof(left) - ll, " · %s", fl <= room ? full : brief);
+	}
 	if (rw > t->cols / 2)
 		rw = 0, right[0] = 0;
 	rung_tui_draw_cut(w, 0, 0, t->cols - rw - (rw ? 1 : 0), role, left); /* a cut message says so */
