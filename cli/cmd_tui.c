@@ -94,6 +94,7 @@ int rung_cmd_tui(int argc, char **argv)
 	}
 	/* the config's auto_eval and workers (when the options do not say) */
 	rung_config cfg;
+	bool workers_from_config = false;
 	if ((!to.auto_eval.set || !to.workers) && memory <= 0) {
 		if (rung_config_read(&cfg) < 0) {
 			fprintf(stderr, "rung tui: %s\n", rung_error_last());
@@ -102,7 +103,7 @@ int rung_cmd_tui(int argc, char **argv)
 		if (!to.auto_eval.set)
 			auto_eval = cfg.auto_eval;
 		if (!to.workers && cfg.workers[0])
-			to.workers = cfg.workers;
+			to.workers = cfg.workers, workers_from_config = true;
 	}
 	/* a bad pool spec is a usage error before the screen opens */
 	if (to.workers && memory <= 0) {
@@ -110,7 +111,8 @@ int rung_cmd_tui(int argc, char **argv)
 		int pe = pool ? rung_pool_parse(pool, to.workers) : rung_error_set(RUNG_ENOMEM, "out of memory");
 		free(pool);
 		if (pe < 0) {
-			fprintf(stderr, "rung tui: --workers: %s\n", rung_error_last());
+			fprintf(stderr, "rung tui: %s%s\n", workers_from_config ? "the config's workers = : " : "",
+				rung_error_last());
 			return RUNG_EXIT_USAGE;
 		}
 	}
