@@ -415,6 +415,9 @@ void rung_view_draw_title(rung_view *v, const char *fmt, ...)
 
 /* ---- status bar ------------------------------------------------------- */
 
+/* Seconds between redraws of a pool's workers on the status bar. */
+#define RUNG_TUI_WORKERS_S 0.25
+
 static void draw_status(rung_tui *t)
 {
 	WINDOW *w = t->status;
@@ -467,6 +470,8 @@ static void draw_status(rung_tui *t)
 	int nw = m->queue_total > 0 ? rung_model_workers(m, wk, 8) : 0;
 	if (nw > 8)
 		nw = 8;
+	t->workers_shown = nw > 0;
+	t->workers_drawn_at = rung_now_s();
 	if (nw > 0) {
 		char full[1024], brief[512];
 		int fl = 0, bl = 0;
@@ -896,6 +901,8 @@ static void draw_frame(rung_tui *t)
 		t->status_gen = t->model->generation;
 		t->status_dirty = true;
 	}
+	if (t->workers_shown && rung_now_s() - t->workers_drawn_at >= RUNG_TUI_WORKERS_S)
+		t->status_dirty = true;
 	if (!t->view_dirty && !t->status_dirty)
 		return;
 	if (v && t->view_dirty && v->win) {
@@ -1183,8 +1190,12 @@ int rung_tui_script_command(rung_tui *t, const char *line)
 			double left = secs - (rung_now_s() - t0);
 			if (left <= 0)
 				break;
+			if (left > RUNG_TUI_WORKERS_S && t->workers_shown)
+				left = RUNG_TUI_WORKERS_S; /* the workers' status drawn meanwhile, as live */
 			if (poll(&p, 1, (int)(left * 1000) + 1) > 0)
 				apply_events(t);
+			if (t->workers_shown)
+				draw_frame(t);
 		}
 		return 0;
 	}
@@ -1273,7 +1284,8 @@ static int run_keyboard(rung_tui *t)
 	struct pollfd p[2] = {{STDIN_FILENO, POLLIN, 0}, {rung_model_event_fd(t->model), POLLIN, 0}};
 	while (!t->quit) {
 		draw_frame(t);
-		if (poll(p, 2, -1) < 0 && errno != EINTR)
+		/* a pool's workers on the status bar: looked at again meanwhile */
+		if (poll(p, 2, t->workers_shown ? (int)(RUNG_TUI_WORKERS_S * 1000) : -1) < 0 && errno != EINTR)
 			return rung_error_set(RUNG_EIO, "poll: %s", strerror(errno));
 		if (p[1].revents & POLLIN)
 			apply_events(t);
