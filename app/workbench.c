@@ -606,12 +606,17 @@ static int eval_open(rung_wb *b, const char *taskdir, unsigned gen, bool quiet)
 	x->ctx_open = true;
 	x->gen = gen;
 	if (!x->evaler_open) {
-		/* One local worker. `--workers` for the workbench would plug in
-		 * here: a pool (app/pool.h) opened with the service and
-		 * rung_evaler_open_pool instead. Not yet, because a pooled batch
-		 * leaves out the sanitize rung (`S`) and the progress messages
-		 * (app/pipeline.h), which the workbench shows. */
-		if ((e = rung_evaler_open(&x->evaler, &x->ctx, 0)) < 0)
+		/* One local worker, or the pool (--workers) opened now; a pooled
+		 * batch posts no progress messages (app/pipeline.h): the rows go
+		 * from queued to their result, the workers' status says who runs
+		 * what (rung_wb_workers). */
+		if (x->pooled && !x->pool_open) {
+			if ((e = rung_pool_open(&x->pool)) < 0)
+				return e;
+			x->pool_open = true;
+		}
+		if ((e = x->pooled ? rung_evaler_open_pool(&x->evaler, &x->ctx, 0, &x->pool)
+				   : rung_evaler_open(&x->evaler, &x->ctx, 0)) < 0)
 			return e;
 		x->evaler_open = true;
 		if (!x->evaler.env.valid && !quiet) {
@@ -1109,6 +1114,18 @@ int rung_wb_new(rung_wb **out, const rung_wb_opts *o, rung_vctx *c, char *note, 
 	rung__wb_texts_init(&b->texts);
 	b->sink = o->sink;
 	b->eval.jobs = o->jobs > 0 ? o->jobs : 3;
+	if (o->workers && *o->workers) {
+		int e = rung_pool_parse(&b->eval.pool, o->workers);
+		if (e < 0) {
+			rung_error_state st;
+			rung_error_save(&st);
+			bench_destroy(b);
+			free(b);
+			st.code = e;
+			return rung_error_restore(&st);
+		}
+		b->eval.pooled = true;
+	}
 	if ((o->dir && !(b->dir = strdup(o->dir))) || (o->taskdir && !(b->taskdir = strdup(o->taskdir))) ||
 	    (o->spec_rev && !(b->spec_rev = strdup(o->spec_rev)))) {
 		bench_destroy(b);
@@ -1128,6 +1145,13 @@ int rung_wb_new(rung_wb **out, const rung_wb_opts *o, rung_vctx *c, char *note, 
 	}
 	*out = b;
 	return 0;
+}
+
+int rung_wb_workers(rung_wb *b, rung_pool_status *out, int max)
+{
+	if (!b || !b->eval.pooled)
+		return 0;
+	return rung_pool_status_get(&b->eval.pool, out, max);
 }
 
 void rung_wb_free(rung_wb *b)
@@ -1151,6 +1175,8 @@ void rung_wb_free(rung_wb *b)
 	b->texts.ctx_open = false;
 	if (b->eval.evaler_open)
 		rung_evaler_close(&b->eval.evaler);
+	if (b->eval.pool_open)
+		rung_pool_close(&b->eval.pool);
 	if (b->eval.ctx_open)
 		rung_vctx_close(&b->eval.ctx);
 	for (int i = 0; i < b->q.n; i++)

@@ -48,6 +48,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "app/pool.h"
 #include "app/session.h"
 #include "core/result.h"
 
@@ -104,6 +105,11 @@ typedef struct {
 	const char *taskdir;  /* as given (NULL: the one around dir, else the first) */
 	const char *spec_rev; /* rung tui --spec-rev (NULL: HEAD's, else the last good one) */
 	int jobs;             /* versions in flight in a batch (compile threads + 1); <= 0: 3 */
+	/* a pool of workers (app/pool.h: rung tui --workers, `workers =`); NULL or
+	 * "": the one local worker. Parsed by rung_wb_new (RUNG_EUSAGE when bad),
+	 * opened on the first evaluation (the probe's), kept across task
+	 * switches, closed by rung_wb_free. */
+	const char *workers;
 	rung_wb_sink sink;
 } rung_wb_opts;
 
@@ -151,6 +157,10 @@ int rung_wb_submit(rung_wb *b, const char *hash, unsigned sanitize);
  * the worker evaluations use (one worker, one CUDA context) and posts
  * RUNG_WB_PROBE. */
 int rung_wb_probe(rung_wb *b, double delay_s);
+/* Per-worker status of the pool (rung_pool_status_get: safe while a batch
+ * runs; any thread): the member count, 0 without a pool (rung_wb_opts.workers
+ * not given). Before the pool is opened its members have no host or GPU yet. */
+int rung_wb_workers(rung_wb *b, rung_pool_status *out, int max);
 /* Starts the poller: HEAD every interval_s seconds (RUNG_WB_ROWS_NEW, or
  * RUNG_WB_ROWS when the history was rewritten). Negative: no thread. */
 int rung_wb_poll_start(rung_wb *b, int interval_s);

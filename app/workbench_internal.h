@@ -64,8 +64,12 @@ typedef struct {
 	rung_vctx ctx;  /* its handles on the task evaluated (gen) */
 	bool ctx_open;
 	unsigned gen;
-	rung_evaler evaler; /* the persistent worker */
+	rung_evaler evaler; /* the persistent worker, or the pool's (pooled) */
 	bool evaler_open;
+	/* rung_wb_opts.workers: the pool (parsed by rung_wb_new, opened on the
+	 * runner's first evaluation, closed by rung_wb_free) */
+	rung_pool pool;
+	bool pooled, pool_open;
 	int jobs;           /* versions in flight (compile threads + 1) */
 	/* the sanitize gate's run after a batch (rung_eval_opts.cancel): set
 	 * under q.lock by a task switch or rung_wb_free, so that its worker

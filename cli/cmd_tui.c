@@ -1,5 +1,7 @@
-/* rung tui [-C DIR] [--theme NAME] [--auto-eval[=MODE]|--no-auto-eval] [TASKDIR]:
- * the workbench on a repository. Auto-evaluation (--auto-eval=MODE, else
+/* rung tui [-C DIR] [--theme NAME] [--auto-eval[=MODE]|--no-auto-eval] [--workers SPEC] [TASKDIR]:
+ * the workbench on a repository. --workers (else `workers =` in the config):
+ * its evaluations run on a pool of workers (app/pool.h), whose status the
+ * status bar shows while a batch runs. Auto-evaluation (--auto-eval=MODE, else
  * `auto_eval` in the config, else gpu): the model's worker says in the
  * background whether there is a GPU; with one (gpu, on) every version without
  * a live result is evaluated (as `E`) and each new commit as it appears;
@@ -15,6 +17,7 @@
 #include <string.h>
 
 #include "core/err.h"
+#include "app/pool.h"
 #include "cli/cli.h"
 #include "tui/model/model.h"
 #include "tui/theme.h"
@@ -26,7 +29,7 @@ typedef struct {
 } auto_eval_sel;
 
 typedef struct {
-	const char *dir, *theme, *spec_rev;
+	const char *dir, *theme, *spec_rev, *workers;
 	int memory;
 	auto_eval_sel auto_eval;
 } tui_opts;
@@ -61,6 +64,8 @@ static const rung_opt_spec tui_specs[] = {
 	 .help = "evaluate nothing unless asked (e, E), whatever the config's auto_eval says"},
 	{RUNG_OPT_STR(tui_opts, spec_rev), .name = "spec-rev", .value = "REV",
 	 .help = "read rung.ini and the reference at this revision (default HEAD's, else the last good one)"},
+	{RUNG_OPT_STR(tui_opts, workers), .name = "workers", .value = "SPEC",
+	 .help = "evaluate on a pool of workers, as rung eval's: local:N, local:0,1,3, ssh:HOST[,HOST], slurm:N[,partition=P][,gres=G]"},
 	{RUNG_OPT_NUM(tui_opts, memory, 0, 10000000), .name = "memory", .value = "N", .flags = RUNG_OPTF_HIDDEN,
 	 .help = "an in-memory demo model of N versions (0: the repository)"},
 	{0}};
@@ -87,13 +92,29 @@ int rung_cmd_tui(int argc, char **argv)
 		fprintf(stderr, "rung tui: %s\n", rung_error_last());
 		return RUNG_EXIT_USAGE;
 	}
-	if (!to.auto_eval.set && memory <= 0) {
-		rung_config cfg;
+	/* the config's auto_eval and workers (when the options do not say) */
+	rung_config cfg;
+	bool workers_from_config = false;
+	if ((!to.auto_eval.set || !to.workers) && memory <= 0) {
 		if (rung_config_read(&cfg) < 0) {
 			fprintf(stderr, "rung tui: %s\n", rung_error_last());
 			return RUNG_EXIT_USAGE;
 		}
-		auto_eval = cfg.auto_eval;
+		if (!to.auto_eval.set)
+			auto_eval = cfg.auto_eval;
+		if (!to.workers && cfg.workers[0])
+			to.workers = cfg.workers, workers_from_config = true;
+	}
+	/* a bad pool spec is a usage error before the screen opens */
+	if (to.workers && memory <= 0) {
+		rung_pool *pool = malloc(sizeof(*pool));
+		int pe = pool ? rung_pool_parse(pool, to.workers) : rung_error_set(RUNG_ENOMEM, "out of memory");
+		free(pool);
+		if (pe < 0) {
+			fprintf(stderr, "rung tui: %s%s\n", workers_from_config ? "the config's workers = : " : "",
+				rung_error_last());
+			return RUNG_EXIT_USAGE;
+		}
 	}
 	/* keys from a script need no terminal; the keyboard needs one that curses can draw on */
 	if (!script && rung_tui_terminal_check() < 0) {
@@ -101,7 +122,7 @@ int rung_cmd_tui(int argc, char **argv)
 		return RUNG_EXIT_USAGE;
 	}
 	rung_model *m = NULL;
-	int e = memory > 0 ? rung_model_mem_new(&m) : rung_model_git_open(&m, dir, task, to.spec_rev);
+	int e = memory > 0 ? rung_model_mem_new(&m) : rung_model_git_open_pool(&m, dir, task, to.spec_rev, to.workers);
 	if (e == 0 && memory > 0)
 		e = rung_model_mem_demo(m, memory, 1);
 	if (e < 0) {

@@ -415,6 +415,9 @@ void rung_view_draw_title(rung_view *v, const char *fmt, ...)
 
 /* ---- status bar ------------------------------------------------------- */
 
+/* Seconds between redraws of a pool's workers on the status bar. */
+#define RUNG_TUI_WORKERS_S 0.25
+
 static void draw_status(rung_tui *t)
 {
 	WINDOW *w = t->status;
@@ -429,7 +432,7 @@ static void draw_status(rung_tui *t)
 		return;
 	}
 	rung_model *m = t->model;
-	char left[256] = "";
+	char left[1024] = "";
 	rung_role role = RUNG_ROLE_STATUS;
 	if (t->message[0]) {
 		snprintf(left, sizeof(left), "%s", t->message);
@@ -460,6 +463,34 @@ static void draw_status(rung_tui *t)
 	if (v && v->nlines > 0)
 		snprintf(right, sizeof(right), " %d/%d", v->cursor + 1, v->nlines);
 	int rw = (int)strlen(right);
+	/* a pool's workers (rung tui --workers) while a batch runs: label, host,
+	 * GPU, current job, done/failed each where the width allows, else label,
+	 * job and done/failed */
+	rung_model_worker wk[8];
+	int nw = m->queue_total > 0 ? rung_model_workers(m, wk, 8) : 0;
+	if (nw > 8)
+		nw = 8;
+	t->workers_shown = nw > 0;
+	t->workers_drawn_at = rung_now_s();
+	if (nw > 0) {
+		char full[1024], brief[512];
+		int fl = 0, bl = 0;
+		for (int i = 0; i < nw; i++) {
+			const rung_model_worker *k = &wk[i];
+			const char *job = k->retired ? "retired" : k->waiting ? "waits for its GPU" : k->doing[0] ? k->doing : "idle";
+			fl += snprintf(full + fl, sizeof(full) - (size_t)fl, "%s%s%s%s%s%s %s %d/%d", i ? " | " : "", k->label,
+				       k->host[0] ? " " : "", k->host, k->gpu[0] ? " " : "", k->gpu, job, k->done, k->failed);
+			if (fl >= (int)sizeof(full))
+				fl = (int)sizeof(full) - 1;
+			bl += snprintf(brief + bl, sizeof(brief) - (size_t)bl, "%s%s %s %d/%d", i ? " | " : "", k->label, job,
+				       k->done, k->failed);
+			if (bl >= (int)sizeof(brief))
+				bl = (int)sizeof(brief) - 1;
+		}
+		size_t ll = strlen(left);
+		int room = t->cols - rw - (rw ? 1 : 0) - (int)ll - 3;
+		snprintf(left + ll, sizeof(left) - ll, " · %s", fl <= room ? full : brief);
+	}
 	if (rw > t->cols / 2)
 		rw = 0, right[0] = 0;
 	rung_tui_draw_cut(w, 0, 0, t->cols - rw - (rw ? 1 : 0), role, left); /* a cut message says so */
@@ -870,6 +901,8 @@ static void draw_frame(rung_tui *t)
 		t->status_gen = t->model->generation;
 		t->status_dirty = true;
 	}
+	if (t->workers_shown && rung_now_s() - t->workers_drawn_at >= RUNG_TUI_WORKERS_S)
+		t->status_dirty = true;
 	if (!t->view_dirty && !t->status_dirty)
 		return;
 	if (v && t->view_dirty && v->win) {
@@ -1157,8 +1190,12 @@ int rung_tui_script_command(rung_tui *t, const char *line)
 			double left = secs - (rung_now_s() - t0);
 			if (left <= 0)
 				break;
+			if (left > RUNG_TUI_WORKERS_S && t->workers_shown)
+				left = RUNG_TUI_WORKERS_S; /* the workers' status drawn meanwhile, as live */
 			if (poll(&p, 1, (int)(left * 1000) + 1) > 0)
 				apply_events(t);
+			if (t->workers_shown)
+				draw_frame(t);
 		}
 		return 0;
 	}
@@ -1247,7 +1284,8 @@ static int run_keyboard(rung_tui *t)
 	struct pollfd p[2] = {{STDIN_FILENO, POLLIN, 0}, {rung_model_event_fd(t->model), POLLIN, 0}};
 	while (!t->quit) {
 		draw_frame(t);
-		if (poll(p, 2, -1) < 0 && errno != EINTR)
+		/* a pool's workers on the status bar: looked at again meanwhile */
+		if (poll(p, 2, t->workers_shown ? (int)(RUNG_TUI_WORKERS_S * 1000) : -1) < 0 && errno != EINTR)
 			return rung_error_set(RUNG_EIO, "poll: %s", strerror(errno));
 		if (p[1].revents & POLLIN)
 			apply_events(t);

@@ -187,6 +187,10 @@ struct rung_tui {
 	int ntask_marks;
 	bool quit;
 	bool status_dirty, view_dirty;
+	/* the status bar shows a pool's workers (a batch runs): redrawn every
+	 * RUNG_TUI_WORKERS_S meanwhile, their jobs changing with no event */
+	bool workers_shown;
+	double workers_drawn_at;
 	/* prompt (search, directive) */
 	bool prompting;
 	char prompt_label[32];

@@ -499,6 +499,26 @@ static int git_launch(rung_geom *out, rung_model *m, const char *hash)
 	return e < 0 ? e : 0;
 }
 
+static int git_workers(rung_model *m, rung_model_worker *out, int max)
+{
+	git_impl *g = m->impl;
+	rung_pool_status st[16];
+	int n = rung_wb_workers(g->bench, st, 16);
+	for (int i = 0; i < n && i < 16 && i < max; i++) {
+		rung_model_worker *w = &out[i];
+		memset(w, 0, sizeof(*w));
+		snprintf(w->label, sizeof(w->label), "%s", st[i].label);
+		snprintf(w->host, sizeof(w->host), "%s", st[i].host);
+		snprintf(w->gpu, sizeof(w->gpu), "%s", st[i].gpu);
+		snprintf(w->doing, sizeof(w->doing), "%s", st[i].doing);
+		w->done = st[i].done_total;
+		w->failed = st[i].failed_total;
+		w->waiting = st[i].waiting_gpu;
+		w->retired = st[i].retired;
+	}
+	return n;
+}
+
 static const rung_model_ops git_ops = {
 	.name = "git",
 	.refresh = git_refresh,
@@ -514,6 +534,7 @@ static const rung_model_ops git_ops = {
 	.launch = git_launch,
 	.text_prepare = git_text_prepare,
 	.text_cancel = git_text_cancel,
+	.workers = git_workers,
 };
 
 int rung_model_git_new(rung_model **out, const char *dir, const char *taskdir)
@@ -522,6 +543,12 @@ int rung_model_git_new(rung_model **out, const char *dir, const char *taskdir)
 }
 
 int rung_model_git_open(rung_model **out, const char *dir, const char *taskdir, const char *spec_rev)
+{
+	return rung_model_git_open_pool(out, dir, taskdir, spec_rev, NULL);
+}
+
+int rung_model_git_open_pool(rung_model **out, const char *dir, const char *taskdir, const char *spec_rev,
+			     const char *workers)
 {
 	*out = NULL;
 	rung_model *m = calloc(1, sizeof(*m));
@@ -538,6 +565,7 @@ int rung_model_git_open(rung_model **out, const char *dir, const char *taskdir, 
 		.taskdir = taskdir,
 		.spec_rev = spec_rev,
 		.jobs = 3,
+		.workers = workers,
 		.sink = {.ud = g, .rows = sink_rows, .rows_free = sink_rows_free, .post = sink_post},
 	};
 	int e = rung_model_init(m, &git_ops, g);

@@ -863,3 +863,8 @@ int rung_model_best(const rung_model *m)
 			return i;
 	return -1;
 }
+
+int rung_model_workers(rung_model *m, rung_model_worker *out, int max)
+{
+	return m && m->ops && m->ops->workers ? m->ops->workers(m, out, max) : 0;
+}

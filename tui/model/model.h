@@ -181,6 +181,18 @@ typedef struct rung_model rung_model;
 
 /* What a backend implements. Every function returns 0 or a negative rung_err
  * with rung_error_set() called; none may block on the GPU. */
+/* A worker of the pool evaluations run on (rung tui --workers; app/pool.h's
+ * rung_pool_status): done and failed count since the pool was made. */
+typedef struct {
+	char label[64];  /* "local:0", "ssh:gpu3" */
+	char host[64];   /* as its worker reported it ("" before its hello) */
+	char gpu[128];   /* the GPU's name ("" : none reported) */
+	char doing[64];  /* the current job ("abc1234 gpu"), "" idle */
+	int done, failed;
+	bool waiting;    /* waiting for its GPU, which another worker holds */
+	bool retired;
+} rung_model_worker;
+
 typedef struct {
 	const char *name;
 	/* Reload the list: either fill m->rows directly (fast) or post RUNG_EV_ROWS later. */
@@ -219,6 +231,9 @@ typedef struct {
 	int (*text_prepare)(rung_model *m, const char *hash);
 	/* Drops the text_prepare requests not started yet (NULL: none to drop). */
 	void (*text_cancel)(rung_model *m);
+	/* The pool's workers into out[0..max), any time (a batch may run): their
+	 * count, 0 without a pool. NULL: the backend has none. */
+	int (*workers)(rung_model *m, rung_model_worker *out, int max);
 } rung_model_ops;
 
 struct rung_model {
@@ -384,6 +399,12 @@ int rung_model_git_new(rung_model **out, const char *dir, const char *taskdir);
  * m->message names the error and the commit used, the title says
  * "(spec of abc1234)", and a new HEAD with a broken spec is said once. */
 int rung_model_git_open(rung_model **out, const char *dir, const char *taskdir, const char *spec_rev);
+/* The same with evaluations on a pool of workers (app/pool.h's spec: rung tui
+ * --workers; NULL or "": the one local worker). A bad spec: RUNG_EUSAGE. */
+int rung_model_git_open_pool(rung_model **out, const char *dir, const char *taskdir, const char *spec_rev,
+			     const char *workers);
+/* ops->workers (0 where the backend has none). */
+int rung_model_workers(rung_model *m, rung_model_worker *out, int max);
 
 /* Auto-evaluation (`rung tui`, `auto_eval` in the config; rung demo): the
  * model's background thread opens its evaluation worker (the one `e` and `E`
