@@ -489,7 +489,9 @@ static void draw_status(rung_tui *t)
 		}
 		size_t ll = strlen(left);
 		int room = t->cols - rw - (rw ? 1 : 0) - (int)ll - 3;
-		snprintf(left + ll, sizeof(left) - ll, " · %s", fl <= room ? full : brief);
+		if (ll + 8 < sizeof(left) && snprintf(left + ll, sizeof(left) - ll, " · %.*s", (int)(sizeof(left) - ll - 6),
+						      fl <= room ? full : brief) < 0)
+			left[ll] = 0;
 	}
 	if (rw > t->cols / 2)
 		rw = 0, right[0] = 0;

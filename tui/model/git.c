@@ -507,10 +507,10 @@ static int git_workers(rung_model *m, rung_model_worker *out, int max)
 	for (int i = 0; i < n && i < 16 && i < max; i++) {
 		rung_model_worker *w = &out[i];
 		memset(w, 0, sizeof(*w));
-		snprintf(w->label, sizeof(w->label), "%s", st[i].label);
-		snprintf(w->host, sizeof(w->host), "%s", st[i].host);
-		snprintf(w->gpu, sizeof(w->gpu), "%s", st[i].gpu);
-		snprintf(w->doing, sizeof(w->doing), "%s", st[i].doing);
+		snprintf(w->label, sizeof(w->label), "%.*s", (int)sizeof(w->label) - 1, st[i].label);
+		snprintf(w->host, sizeof(w->host), "%.*s", (int)sizeof(w->host) - 1, st[i].host);
+		snprintf(w->gpu, sizeof(w->gpu), "%.*s", (int)sizeof(w->gpu) - 1, st[i].gpu);
+		snprintf(w->doing, sizeof(w->doing), "%.*s", (int)sizeof(w->doing) - 1, st[i].doing);
 		w->done = st[i].done_total;
 		w->failed = st[i].failed_total;
 		w->waiting = st[i].waiting_gpu;
