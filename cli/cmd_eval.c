@@ -53,14 +53,8 @@ static void print_one(void *ud, int i, const rung_version *v, rung_result *r, in
 		t->internal++;
 		return;
 	}
-	char line[1024];
-	rung_vrow_line(line, sizeof(line), v, r);
-	if (r->worker[0])
-		printf("%s  [worker %s]\n", line, r->worker);
-	else
-		printf("%s\n", line);
+	rung_cli_print_result_line(v, r);
 	t->pooled_gpu += r->worker[0] && r->env.valid;
-	fflush(stdout);
 	t->failed += rung_result_status(r) == RUNG_S_FAILED;
 	t->cached += r->cached;
 	t->sanitize_skipped += r->steps[RUNG_STEP_SANITIZE].status == RUNG_S_SKIPPED;

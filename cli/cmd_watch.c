@@ -87,13 +87,7 @@ static void print_pooled(void *ud, int i, const rung_version *v, rung_result *r,
 		fprintf(stderr, "rung watch: %s: %s\n", v->short_id, rung_error_last());
 		return;
 	}
-	char line[1024];
-	rung_vrow_line(line, sizeof(line), v, r);
-	if (r->worker[0])
-		printf("%s  [worker %s]\n", line, r->worker);
-	else
-		printf("%s\n", line);
-	fflush(stdout);
+	rung_cli_print_result_line(v, r);
 	b->failed += rung_result_status(r) == RUNG_S_FAILED;
 }
 
@@ -218,10 +212,7 @@ int rung_cmd_watch(int argc, char **argv)
 			if (er < 0) {
 				fprintf(stderr, "rung watch: %s: %s\n", fresh[i].short_id, rung_error_last());
 			} else {
-				char line[1024];
-				rung_vrow_line(line, sizeof(line), &fresh[i], &r);
-				printf("%s\n", line);
-				fflush(stdout);
+				rung_cli_print_result_line(&fresh[i], &r);
 			}
 			rung_result_clear(&r);
 		}

@@ -439,3 +439,14 @@ int rung_cli_gate_batch(rung_evaler *e, const char *cmd, bool stats, int *failed
 	}
 	return 0;
 }
+
+void rung_cli_print_result_line(const rung_version *v, const rung_result *r)
+{
+	char line[1024];
+	rung_vrow_line(line, sizeof(line), v, r);
+	if (r->worker[0])
+		printf("%s  [worker %s]\n", line, r->worker);
+	else
+		printf("%s\n", line);
+	fflush(stdout);
+}

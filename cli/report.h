@@ -16,12 +16,16 @@
 #include "core/stall.h"
 #include "core/spec.h"
 #include "gpu/compile.h"
+#include "app/session.h"
 
 /* A progress callback (rung_progress_fn) that draws "[bench]  41% msg" on the
  * terminal's stderr, and nothing when stderr is not a terminal; and the line
  * cleared afterwards. */
 void rung_cli_progress(void *ud, rung_step_id step, double frac, const char *msg);
 void rung_cli_progress_clear(void);
+/* A version's result line on stdout, as rung eval and rung watch print it
+ * (rung_vrow_line), with "  [worker LABEL]" when a pool's worker ran it; flushed. */
+void rung_cli_print_result_line(const rung_version *v, const rung_result *r);
 
 /* The progress bar of `rung eval` and `rung watch` (a rung_evaler_progress_fn,
  * app/pipeline.h, with a rung_cli_bar as ud): on a terminal
