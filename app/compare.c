@@ -275,27 +275,16 @@ static void round_reals(json_t *j)
 {
 	const char *k;
 	json_t *v;
-	if (json_is_object(j)) {
-		json_object_foreach(j, k, v) {
-			if (json_is_real(v)) {
-				char buf[32];
-				snprintf(buf, sizeof(buf), "%.6g", json_real_value(v));
-				json_real_set(v, strtod(buf, NULL));
-			} else {
-				round_reals(v);
-			}
-		}
+	if (json_is_real(j)) {
+		char buf[32];
+		snprintf(buf, sizeof(buf), "%.6g", json_real_value(j));
+		json_real_set(j, strtod(buf, NULL));
+	} else if (json_is_object(j)) {
+		json_object_foreach(j, k, v)
+			round_reals(v);
 	} else if (json_is_array(j)) {
-		for (size_t i = 0; i < json_array_size(j); i++) {
-			v = json_array_get(j, i);
-			if (json_is_real(v)) {
-				char buf[32];
-				snprintf(buf, sizeof(buf), "%.6g", json_real_value(v));
-				json_real_set(v, strtod(buf, NULL));
-			} else {
-				round_reals(v);
-			}
-		}
+		for (size_t i = 0; i < json_array_size(j); i++)
+			round_reals(json_array_get(j, i));
 	}
 }
 
