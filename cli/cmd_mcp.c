@@ -995,8 +995,7 @@ static json_t *t_log(targs *t)
 	if (rung_vctx_root_tasks(&tasks, &ntasks, &w) == 0) {
 		for (int i = 0; i < ntasks; i++) {
 			char abs[PATH_MAX];
-			if (!realpath(tasks[i][0] ? tasks[i] : ".", abs))
-				snprintf(abs, sizeof(abs), "%s", tasks[i]);
+			rung_root_task_path(abs, sizeof(abs), tasks[i]);
 			rung_vctx_opts tw = w;
 			tw.task = abs;
 			fprintf(text, "%s== task %s\n", i ? "\n" : "", tasks[i][0] ? tasks[i] : ".");
@@ -1140,8 +1139,7 @@ static json_t *t_brief(targs *t)
 	if (rung_vctx_root_tasks(&tasks, &ntasks, &w) == 0) {
 		for (int i = 0; i < ntasks; i++) {
 			char abs[PATH_MAX];
-			if (!realpath(tasks[i][0] ? tasks[i] : ".", abs))
-				snprintf(abs, sizeof(abs), "%s", tasks[i]);
+			rung_root_task_path(abs, sizeof(abs), tasks[i]);
 			rung_vctx_opts tw = w;
 			tw.task = abs;
 			int rc = rung_cli_brief_to(text, err, &tw, (int)n, mark);

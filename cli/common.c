@@ -2,6 +2,7 @@
 #include "cli/common.h"
 
 #include <stdarg.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -199,6 +200,15 @@ int rung_vctx_root_tasks(char ***tasks, int *n, const rung_vctx_opts *o)
 	return 0;
 }
 
+void rung_root_task_path(char *abs, size_t len, const char *task)
+{
+	char buf[PATH_MAX];
+	if (realpath(task[0] ? task : ".", buf))
+		snprintf(abs, len, "%s", buf);
+	else
+		snprintf(abs, len, "%s", task);
+}
+
 int rung_vctx_each_task(const rung_vctx_opts *o, int argc, char **argv, int (*fn)(int, char **), bool header)
 {
 	char **tasks;
@@ -208,9 +218,8 @@ int rung_vctx_each_task(const rung_vctx_opts *o, int argc, char **argv, int (*fn
 	int worst = RUNG_EXIT_OK;
 	char **av = calloc((size_t)argc + 3, sizeof(char *));
 	for (int i = 0; av && i < n; i++) {
-		char abs[4096];
-		if (!realpath(tasks[i][0] ? tasks[i] : ".", abs))
-			snprintf(abs, sizeof(abs), "%s", tasks[i]);
+		char abs[PATH_MAX];
+		rung_root_task_path(abs, sizeof(abs), tasks[i]);
 		memcpy(av, argv, (size_t)argc * sizeof(char *));
 		av[argc] = "--task";
 		av[argc + 1] = abs;

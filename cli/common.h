@@ -80,6 +80,9 @@ int rung_vctx_each_task(const rung_vctx_opts *o, int argc, char **argv, int (*fn
  * "" for the root; free with rung_strv_free): 0, or -1 when there is one task
  * to work on. */
 int rung_vctx_root_tasks(char ***tasks, int *n, const rung_vctx_opts *o);
+/* The absolute path of one of those tasks ("" is the root itself), or the
+ * name as given when it cannot be resolved. */
+void rung_root_task_path(char *abs, size_t len, const char *task);
 
 /* `--sanitize` (memcheck, racecheck), `--sanitize=memcheck,initcheck` or
  * `--no-sanitize` as a sub-table for a rung_sanitize_sel field:
