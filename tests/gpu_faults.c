@@ -211,11 +211,15 @@ static void test_tail_columns_map(void)
 	CHECK_INT(eval_fault(&r, "tail_columns", 0), 0);
 	CHECK_INT(r.steps[RUNG_STEP_CHECK].status, RUNG_S_FAILED);
 	CHECK(r.nmetrics >= 1);
+	int mapped = 0;
 	for (int i = 0; i < r.nmetrics; i++) {
 		const rung_check_metric *m = &r.metrics[i];
 		int first_bad = m->n == 127 * 255 ? 56 : 63;
 		if (m->n != 127 * 255 && m->n != 2048 * 4100)
 			continue; /* a shape the spec's defaults add (#25), with tiles of its own */
+		if (m->pass)
+			continue; /* wide inputs: the tail's +1 is inside the tolerance of values that large */
+		mapped++;
 		CHECK(m->map.g.rows == 64 && m->map.g.cols == 64);
 		int wrong = 0;
 		for (int y = 0; y < m->map.g.rows; y++)
@@ -226,6 +230,7 @@ static void test_tail_columns_map(void)
 		rung_err_map_encode(lv, sizeof lv, &m->map);
 		printf("     map n=%lld: %.60s...\n", (long long)m->n, lv);
 	}
+	CHECK(mapped >= 2); /* the check shape and the bench shape, each failing */
 	rung_result_clear(&r);
 }
 
