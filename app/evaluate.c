@@ -196,11 +196,15 @@ typedef struct {
 	bool started;
 } ref_compile;
 
+/* Both through the task's CUBIN cache: the same machine code is not compiled
+ * again (a version checked in the working tree, then committed and evaluated;
+ * a version evaluated again). The key is everything that makes the CUBIN
+ * (gpu/compile.c), so a hit is the CUBIN NVRTC would have made. */
 static int compile_one(rung_compiled *out, const rung_task *t, bool reference, const char *arch)
 {
 	rung_task tt = *t; /* the same task at another arch */
 	tt.arch = arch;
-	return rung_task_compile(out, &tt, reference);
+	return reference ? rung_task_compile(out, &tt, true) : rung_task_compile_kept(out, &tt, false);
 }
 
 static void *compile_ref(void *arg)
@@ -231,6 +235,7 @@ int rung_eval_compile(rung_result *r, rung_compiled *kc, rung_compiled *rc, cons
 		r->compile.ptx_bytes = (int64_t)kc->ptx_len;
 		r->compile.cubin_bytes = (int64_t)kc->cubin_len;
 		r->compile.compile_ms = kc->ms;
+		r->compile.cached = kc->cached;
 		copy_str(r->compile.lowered_name, sizeof(r->compile.lowered_name), kc->lowered);
 		set_step(r, RUNG_STEP_COMPILE, RUNG_S_OK, kc->ms, NULL);
 		/* evidence in the PTX: deterministic from it, so the content key stays */

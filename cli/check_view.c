@@ -41,7 +41,8 @@ static void format_kb(char *buf, size_t len, int64_t bytes)
 	snprintf(buf, len, "%.1fKB", (double)bytes / 1024.0);
 }
 
-/* "[compile] ok regs=40 spills=0 stack=0 smem=8192 ptx=12.1KB cubin=9.8KB 38ms" */
+/* "[compile] ok regs=40 spills=0 stack=0 smem=8192 ptx=12.1KB cubin=9.8KB 38ms"
+ * (" cached" after the time when the CUBIN came from the task's CUBIN cache) */
 static void print_compile_ok(FILE *f, const rung_result *r)
 {
 	const rung_kinfo *k = &r->compile.kernel;
@@ -49,13 +50,13 @@ static void print_compile_ok(FILE *f, const rung_result *r)
 	format_kb(ptx, sizeof(ptx), r->compile.ptx_bytes);
 	format_kb(cubin, sizeof(cubin), r->compile.cubin_bytes);
 	if (!k->valid) { /* ptxas printed no resource lines: say so, never a fake 0 */
-		fprintf(f, "[compile] ok regs=n/a spills=n/a stack=n/a smem=n/a ptx=%s cubin=%s %.0fms\n", ptx, cubin,
-		        r->compile.compile_ms);
+		fprintf(f, "[compile] ok regs=n/a spills=n/a stack=n/a smem=n/a ptx=%s cubin=%s %.0fms%s\n", ptx, cubin,
+		        r->compile.compile_ms, r->compile.cached ? " cached" : "");
 		return;
 	}
-	fprintf(f, "[compile] ok regs=%d spills=%lld stack=%lld smem=%lld ptx=%s cubin=%s %.0fms\n", k->regs,
+	fprintf(f, "[compile] ok regs=%d spills=%lld stack=%lld smem=%lld ptx=%s cubin=%s %.0fms%s\n", k->regs,
 	        (long long)(k->spill_stores + k->spill_loads), (long long)k->stack, (long long)k->smem, ptx, cubin,
-	        r->compile.compile_ms);
+	        r->compile.compile_ms, r->compile.cached ? " cached" : "");
 }
 
 /* A GPU rung's line, with " (cached)" before the newline for a stored result

@@ -727,6 +727,8 @@ char *rung_result_to_json(const rung_result *r)
 	pi(c, "ptx_bytes", r->compile.ptx_bytes);
 	pi(c, "cubin_bytes", r->compile.cubin_bytes);
 	pd(c, "compile_ms", r->compile.compile_ms);
+	if (r->compile.cached)
+		pb(c, "cubin_cached", true);
 	ps(c, "arch", r->compile.arch);
 	ps(c, "lowered_name", r->compile.lowered_name);
 	json_object_set_new(o, "compile", c);
@@ -882,6 +884,7 @@ int rung_result_from_json(rung_result *out, const char *text)
 		gi64(c, "ptx_bytes", &out->compile.ptx_bytes);
 		gi64(c, "cubin_bytes", &out->compile.cubin_bytes);
 		gd(c, "compile_ms", &out->compile.compile_ms);
+		gb(c, "cubin_cached", &out->compile.cached);
 		gs(c, "arch", out->compile.arch, sizeof out->compile.arch);
 		gs(c, "lowered_name", out->compile.lowered_name, sizeof out->compile.lowered_name);
 	}

@@ -79,6 +79,7 @@ typedef struct {
 	rung_kinfo kernel, reference;
 	int64_t ptx_bytes, cubin_bytes;
 	double compile_ms;
+	bool cached; /* the kernel's CUBIN came from the task's CUBIN cache (gpu/compile_cache.h): NVRTC did not run */
 	char arch[16];
 	char lowered_name[256];
 } rung_compile_info;

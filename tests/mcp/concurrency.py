@@ -58,8 +58,10 @@ m = wait_for(1)
 check(m and "result" in m, "the slow check answered: %r" % m)
 
 # a queued call cancelled before it starts: never answered; the running one cancelled: not answered
-send({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": slow})
-send({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": slow})
+slow2 = {"name": "check", "arguments": {"rev": "slow2.cu", "compile_only": True}}  # not cached: NVRTC runs
+slow3 = {"name": "check", "arguments": {"rev": "slow3.cu", "compile_only": True}}
+send({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": slow2})
+send({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": slow3})
 time.sleep(0.2)
 send({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 3, "reason": "test"}})
 send({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 2, "reason": "test"}})

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# The reference's CUBIN cache (docs/CLI.md, "The reference's CUBIN cache"): the
-# second check of the same task reads the reference's NVRTC output back from
-# .git/rung/cubin ("cached":true, the same resources), never the kernel's; the
-# working tree is left as it was; a changed reference compiles again; a
+# The CUBIN cache (docs/CLI.md, "The CUBIN cache"): the second check of the
+# same task reads the kernel's and the reference's NVRTC output back from
+# .git/rung/cubin ("cached":true, the same resources, `[compile] ... cached`); the
+# working tree is left as it was; a changed kernel or reference compiles again
+# alone; a
 # version from git (REV) is cached too; a damaged entry is compiled again; a
 # task outside any repository keeps nothing. (tests/test_compile_cache.c has
 # the key's parts one by one.)
@@ -26,15 +27,21 @@ entries() { find "$R/.git/rung/cubin" -type f 2>/dev/null | wc -l; }
 j1=$("$RUNG" check --compile-only --json "$R/sgemm"); rc=$?
 t "first check exits 0" [ "$rc" = 0 ]
 t "first: the reference compiled" [ "$(field reference cached <<<"$j1")" = false ]
-t "first: one entry in .git/rung/cubin" [ "$(entries)" = 1 ]
+t "first: the kernel compiled" [ "$(field kernel cached <<<"$j1")" = false ]
+t "first: two entries in .git/rung/cubin" [ "$(entries)" = 2 ]
 j2=$("$RUNG" check --compile-only --json "$R/sgemm"); rc=$?
 t "second check exits 0" [ "$rc" = 0 ]
 t "second: the reference read back" [ "$(field reference cached <<<"$j2")" = true ]
-t "second: the kernel compiled all the same" [ "$(field kernel cached <<<"$j2")" = false ]
+t "second: the kernel read back" [ "$(field kernel cached <<<"$j2")" = true ]
+t "second: the same kernel resources" [ "$(field kernel resources <<<"$j2")" = "$(field kernel resources <<<"$j1")" ]
+t "second: the same kernel sizes" [ "$(field kernel cubin_bytes <<<"$j2")/$(field kernel ptx_bytes <<<"$j2")" = \
+	"$(field kernel cubin_bytes <<<"$j1")/$(field kernel ptx_bytes <<<"$j1")" ]
+line=$("$RUNG" check --compile-only "$R/sgemm" 2>&1 | grep '^\[compile\]')
+t "second: the compile line says cached ($line)" eval '[[ "$line" == *"ms cached" ]]'
 t "second: the same reference resources" [ "$(field reference resources <<<"$j2")" = "$(field reference resources <<<"$j1")" ]
 t "second: the same reference sizes" [ "$(field reference cubin_bytes <<<"$j2")/$(field reference ptx_bytes <<<"$j2")" = \
 	"$(field reference cubin_bytes <<<"$j1")/$(field reference ptx_bytes <<<"$j1")" ]
-t "still one entry" [ "$(entries)" = 1 ]
+t "still two entries" [ "$(entries)" = 2 ]
 st=$(git -C "$R" status --porcelain --ignored)
 t "the working tree is untouched ($st)" [ -z "$st" ]
 
@@ -42,27 +49,37 @@ t "the working tree is untouched ($st)" [ -z "$st" ]
 echo '// a comment changes the line info' >>"$R/sgemm/reference.cu"
 j3=$("$RUNG" check --compile-only --json "$R/sgemm")
 t "a changed reference compiles again" [ "$(field reference cached <<<"$j3")" = false ]
-t "two entries" [ "$(entries)" = 2 ]
+t "the unchanged kernel is read back" [ "$(field kernel cached <<<"$j3")" = true ]
+t "three entries" [ "$(entries)" = 3 ]
 git -C "$R" checkout -q sgemm/reference.cu
+echo '// a comment changes the line info' >>"$R/sgemm/sgemm.cu"
+j4=$("$RUNG" check --compile-only --json "$R/sgemm")
+t "a changed kernel compiles again" [ "$(field kernel cached <<<"$j4")" = false ]
+t "the unchanged reference is read back" [ "$(field reference cached <<<"$j4")" = true ]
+t "four entries" [ "$(entries)" = 4 ]
+git -C "$R" checkout -q sgemm/sgemm.cu
 
 # a version from git: the reference at HEAD, cached the same way
 h1=$("$RUNG" check --compile-only --json -C "$R" HEAD)
 h2=$("$RUNG" check --compile-only --json -C "$R" HEAD)
 t "REV: exit 0, the reference's resources" [ "$(field reference resources <<<"$h1")" = "$(field reference resources <<<"$j1")" ]
 t "REV: the second reads the reference back" [ "$(field reference cached <<<"$h2")" = true ]
+t "REV: and the kernel" [ "$(field kernel cached <<<"$h2")" = true ]
 
 # a damaged entry is compiled again and rewritten
 for f in "$R"/.git/rung/cubin/*; do head -c 100 "$f" >"$f.cut" && mv "$f.cut" "$f"; done
 j5=$("$RUNG" check --compile-only --json "$R/sgemm"); rc=$?
 t "damaged entries: exit 0" [ "$rc" = 0 ]
 t "damaged entries: compiled again" [ "$(field reference cached <<<"$j5")" = false ]
+t "damaged entries: the kernel too" [ "$(field kernel cached <<<"$j5")" = false ]
+t "damaged entries: the same kernel resources" [ "$(field kernel resources <<<"$j5")" = "$(field kernel resources <<<"$j1")" ]
 t "damaged entries: the same resources" [ "$(field reference resources <<<"$j5")" = "$(field reference resources <<<"$j1")" ]
 t "rewritten whole" [ "$(head -c 19 "$(ls -t "$R"/.git/rung/cubin/* | head -1)")" = "rung-cubin-cache 1" ]
 
 # outside any repository: nothing is kept anywhere
 mkdir "$T/plain" && cp "$RUNG_SRC"/tests/tasks/sgemm/* "$T/plain/"
 (cd "$T" && GIT_CEILING_DIRECTORIES=$T "$RUNG" check --compile-only --json plain >"$T/p1" && GIT_CEILING_DIRECTORIES=$T "$RUNG" check --compile-only --json plain >"$T/p2")
-t "no repository: compiled both times" [ "$(field reference cached <"$T/p2")" = false ]
+t "no repository: compiled both times" [ "$(field reference cached <"$T/p2")/$(field kernel cached <"$T/p2")" = false/false ]
 t "no repository: nothing written" [ "$(find "$T/plain" -newer "$T/p1" | wc -l)" = 0 ] &&
 	t "no repository: the task directory has only its files" [ "$(ls -A "$T/plain" | tr '\n' ' ')" = "reference.cu rung.ini sgemm.cu " ]
 

@@ -70,8 +70,11 @@ extern "C" __global__ void sgemm(const float *A, const float *B, float *C, int M
     }
 }
 CU
+# timed on a copy: slow.cu itself must not be in the task's CUBIN cache when
+# the MCP session compiles it (and cancels that compile)
+{ cat slow.cu; echo "// the timed copy"; } >slow_timed.cu
 t0=$(date +%s.%N)
-"$RUNG" check --compile-only slow.cu >/dev/null 2>&1 || fail "rung check --compile-only slow.cu exited $?"
+"$RUNG" check --compile-only slow_timed.cu >/dev/null 2>&1 || fail "rung check --compile-only slow_timed.cu exited $?"
 slow=$(python3 -c "import sys; print(float(sys.argv[2]) - float(sys.argv[1]))" "$t0" "$(date +%s.%N)")
 echo "slow.cu compiles in $slow s"
 "$RUNG" check --json --compile-only HEAD >"$T/cli.json" 2>/dev/null || fail "rung check --json --compile-only exited $?"
