@@ -103,14 +103,32 @@ RUNG_HD void rung_hd_neum_add(rung_neum *a, double v)
 	a->sum = t;
 }
 
+/* The number of the accumulator's bytes before its map: what
+ * rung_hd_acc_init_head clears and the device's feed keeps in fast local
+ * memory (gpu/kernels/check.cu), the map being written where it is kept. */
+RUNG_HD unsigned rung_hd_acc_head(const rung_metrics_acc *a)
+{
+	return (unsigned)((const char *)a->map - (const char *)a);
+}
+
+/* a's fields but its map (left as they are) cleared, for elements from start */
+RUNG_HD void rung_hd_acc_init_head(rung_metrics_acc *a, int64_t start)
+{
+	char *p = (char *)a;
+	for (unsigned k = 0, n = rung_hd_acc_head(a); k < n; k++)
+		p[k] = 0;
+	a->start = a->end = start;
+	a->first_unwritten = a->first_nan = a->first_inf = a->worst = -1;
+	a->worst_excess = -1;
+}
+
+/* a cleared whole, padding included, for elements from start */
 RUNG_HD void rung_hd_acc_init(rung_metrics_acc *a, int64_t start)
 {
 	char *p = (char *)a;
 	for (unsigned k = 0; k < sizeof *a; k++)
 		p[k] = 0;
-	a->start = a->end = start;
-	a->first_unwritten = a->first_nan = a->first_inf = a->worst = -1;
-	a->worst_excess = -1;
+	rung_hd_acc_init_head(a, start);
 }
 
 /* The error map level of a finite mismatch of the given excess (> 1): k for
@@ -222,9 +240,11 @@ RUNG_HD int rung_hd_feed_one(const rung_hd_feed *f, rung_metrics_acc *a, int64_t
 
 /* count elements: got[0] and ref[0] are element a->end; advances a->end. The
  * element's place on the map's plane is advanced element by element (two
- * counters), and a tile is touched only for an element out of tolerance. */
-RUNG_HD void rung_hd_feed_span(const rung_hd_feed *f, rung_metrics_acc *a, const void *got, const void *ref,
-			  int64_t count)
+ * counters), and a tile is touched only for an element out of tolerance. The
+ * tiles are map's (a's own, or one kept elsewhere: the device's feed writes its
+ * chunk's map in place); a->map is not touched. */
+RUNG_HD void rung_hd_feed_span_map(const rung_hd_feed *f, rung_metrics_acc *a, uint8_t *map, const void *got,
+				   const void *ref, int64_t count)
 {
 	int mapped = f->map_rows > 0;
 	int64_t col = mapped ? a->end % f->map_w : 0, row = mapped ? a->end / f->map_w % f->map_h : 0;
@@ -233,7 +253,7 @@ RUNG_HD void rung_hd_feed_span(const rung_hd_feed *f, rung_metrics_acc *a, const
 		if (!mapped)
 			continue;
 		if (lv > 0) {
-			uint8_t *t = &a->map[(row / f->map_th) * f->map_cols + col / f->map_tw];
+			uint8_t *t = &map[(row / f->map_th) * f->map_cols + col / f->map_tw];
 			if (lv > *t)
 				*t = (uint8_t)lv;
 			a->map_any = 1;
@@ -245,6 +265,13 @@ RUNG_HD void rung_hd_feed_span(const rung_hd_feed *f, rung_metrics_acc *a, const
 		}
 	}
 	a->end += count;
+}
+
+/* The same, with a's own map. */
+RUNG_HD void rung_hd_feed_span(const rung_hd_feed *f, rung_metrics_acc *a, const void *got, const void *ref,
+			  int64_t count)
+{
+	rung_hd_feed_span_map(f, a, a->map, got, ref, count);
 }
 
 /* Adds the pending block into the compensated sums. */

@@ -111,6 +111,11 @@ extern "C" __global__ void rung_dc_scan(const void *ref, int64_t n, int dt, int 
 	}
 }
 
+/* Room for the accumulator's fields before its map (rung_hd_acc_head; 468 bytes
+ * on LP64; rung_dc_abi reports it and devcheck.c refuses a module where it is
+ * larger) */
+#define HEAD_MAX 512
+
 /* The accumulator of every chunk: one thread per chunk, fed element by element
  * in order (rung_hd_feed_span), exactly as the host's rung_metrics_feed. */
 /* Chunks c0 .. c0+cw-1 into acc[slot0 ..]: a window of the output's chunks
@@ -121,12 +126,21 @@ extern "C" __global__ void rung_dc_feed(const void *got, const void *ref, int64_
 	int64_t stride = (int64_t)gridDim.x * blockDim.x;
 	for (int64_t t = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; t < cw; t += stride) {
 		int64_t c = c0 + t, s = c * CHUNK, cnt = n - s < CHUNK ? n - s : CHUNK;
-		/* fed in local memory (cached in L1), then stored once: fed in place
-		 * in global memory, every field update went out to L2 */
-		rung_metrics_acc a;
-		rung_hd_acc_init(&a, s);
-		rung_hd_feed_span(&f, &a, (const char *)got + s * f.es, (const char *)ref + s * f.es, cnt);
-		memcpy(&acc[slot0 + t], &a, sizeof(a));
+		/* the fields fed in local memory (cached in L1), then stored once
+		 * (fed in place in global memory, every field update went out to L2);
+		 * the 4 KiB map written in place, where an element out of tolerance
+		 * marks it: with it, a thread's local accumulator was 4.5 KiB, more
+		 * than L1 holds for the SM's threads */
+		rung_metrics_acc *out = &acc[slot0 + t];
+		/* the map and the slot's padding after it cleared (the accumulator's
+		 * bytes are compared whole: tests/gpu_devcheck.c); 4-byte aligned */
+		for (unsigned k = 0, nw = (unsigned)(sizeof(*out) - rung_hd_acc_head(out)) / 4; k < nw; k++)
+			((uint32_t *)out->map)[k] = 0;
+		__align__(8) unsigned char local[HEAD_MAX]; /* the accumulator's fields only, its map never touched */
+		rung_metrics_acc *a = (rung_metrics_acc *)local;
+		rung_hd_acc_init_head(a, s);
+		rung_hd_feed_span_map(&f, a, out->map, (const char *)got + s * f.es, (const char *)ref + s * f.es, cnt);
+		memcpy(out, local, rung_hd_acc_head(a));
 	}
 }
 
@@ -168,4 +182,5 @@ extern "C" __global__ void rung_dc_abi(uint64_t *out)
 	out[4] = (uint64_t)((const char *)&a.ulp_hist[0] - (const char *)&a);
 	out[5] = CHUNK;
 	out[6] = GROUP;
+	out[7] = rung_hd_acc_head(&a) <= HEAD_MAX ? rung_hd_acc_head(&a) : 0;
 }

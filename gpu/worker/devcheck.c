@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "core/guard.h"
+#include "core/timing.h"
 #include "gpu/worker/report.h"
 
 extern const char rung_check_ptx[];
@@ -27,6 +28,33 @@ static char why[256];
 static int nsm = 132;
 static CUdeviceptr scratch;
 static size_t scratch_bytes;
+
+/* RUNG_TIMING=1: the device time of the check's kernels, from events on their
+ * stream (what each waited for SMs held by other streams included), added to
+ * the worker's laps as "... (gpu)". Nothing is recorded otherwise. */
+static CUevent tev[2];
+static bool tev_on(void)
+{
+	static int state = -1;
+	if (state < 0) {
+		state = rung_timing_enabled() && rung_cu.cuEventCreate(&tev[0], 0) == CUDA_SUCCESS &&
+			rung_cu.cuEventCreate(&tev[1], 0) == CUDA_SUCCESS;
+	}
+	return state == 1;
+}
+static void tev_mark(CUstream st, int i)
+{
+	if (tev_on())
+		rung_cu.cuEventRecord(tev[i], st);
+}
+/* after tev_mark(st, 0), the launch, tev_mark(st, 1): waits, adds the span */
+static void tev_add(const char *phase)
+{
+	float ms = 0;
+	if (tev_on() && rung_cu.cuEventSynchronize(tev[1]) == CUDA_SUCCESS &&
+	    rung_cu.cuEventElapsedTime(&ms, tev[0], tev[1]) == CUDA_SUCCESS)
+		rung_timing_add(phase, ms * 1e-3);
+}
 
 static int64_t nchunks(int64_t n)
 {
@@ -87,7 +115,7 @@ bool rung__devcheck_load(const char *arch, int sms, char *reason, size_t rlen)
 			r = rung_cu.cuModuleLoadData(&mod, rung_check_ptx);
 		for (int k = 0; k < NK && r == CUDA_SUCCESS; k++)
 			r = rung_cu.cuModuleGetFunction(&fn[k], mod, knames[k]);
-		uint64_t abi[7] = { 0 };
+		uint64_t abi[8] = { 0 };
 		CUdeviceptr d = 0;
 		if (r == CUDA_SUCCESS && (r = scratch_get(sizeof abi, &d)) == CUDA_SUCCESS) {
 			void *params[] = { &d };
@@ -101,7 +129,7 @@ bool rung__devcheck_load(const char *arch, int sms, char *reason, size_t rlen)
 		} else if (abi[0] != sizeof(rung_metrics_acc) || abi[1] != sizeof(rung_hd_gen) ||
 			   abi[2] != sizeof(rung_hd_feed) || abi[3] != offsetof(rung_metrics_acc, bad_expected) ||
 			   abi[4] != offsetof(rung_metrics_acc, ulp_hist) || abi[5] != (uint64_t)CH ||
-			   abi[6] != RUNG_METRICS_GROUP) {
+			   abi[6] != RUNG_METRICS_GROUP || abi[7] != offsetof(rung_metrics_acc, map)) {
 			rung__sfmt(why, sizeof(why), "rung's device check kernels were built with another layout (accumulator %llu bytes, host %zu)",
 				 (unsigned long long)abi[0], sizeof(rung_metrics_acc));
 		} else {
@@ -155,8 +183,11 @@ CUresult rung__dev_hash(CUstream st, CUdeviceptr buf, int64_t n, size_t es, uint
 	int ies = (int)es;
 	void *params[] = { &buf, &nn, &ies, &d };
 	unsigned blocks = nc > (int64_t)nsm * 16 ? (unsigned)nsm * 16 : (unsigned)nc;
+	tev_mark(st, 0);
 	if ((r = launch(K_HASH, st, blocks, 256, params)) != CUDA_SUCCESS)
 		return r;
+	tev_mark(st, 1);
+	tev_add("device check: hash kernel (gpu)");
 	if ((r = rung_cu.cuMemcpyDtoHAsync(hash, d, (size_t)nc * 8, st)) != CUDA_SUCCESS)
 		return r;
 	return rung_cu.cuStreamSynchronize(st);
@@ -210,9 +241,11 @@ CUresult rung__dev_metrics(CUstream st, CUdeviceptr got, CUdeviceptr ref, int64_
 	_Static_assert(WINDOW % RUNG_METRICS_GROUP == 0, "windows hold whole groups");
 	int64_t win = nc < WINDOW ? nc : WINDOW;
 	CUdeviceptr d;
+	double ts = rung_now_s();
 	CUresult r = scratch_get((size_t)(win + 1) * sizeof(rung_metrics_acc), &d);
 	if (r != CUDA_SUCCESS)
 		return r;
+	rung_timing_lap("device check: scratch", ts);
 	CUdeviceptr dt = d + (size_t)win * sizeof(rung_metrics_acc);
 	long long nn = n;
 	rung_hd_feed fv = *f;
@@ -222,17 +255,41 @@ CUresult rung__dev_metrics(CUstream st, CUdeviceptr got, CUdeviceptr ref, int64_
 		void *params[] = { &got, &ref, &nn, &fv, &d, &lc0, &cw, &slot0 };
 		/* one thread per chunk, 32 to a block: a chunk is a sequential walk,
 		 * so the chunks are spread over as many SMs as there are */
+		tev_mark(st, 0);
 		if ((r = launch(K_FEED, st, (unsigned)((cw + 31) / 32), 32, params)) != CUDA_SUCCESS)
 			return r;
+		tev_mark(st, 1);
+		tev_add("device check: feed kernel (gpu)");
 		long long ng = (cw + RUNG_METRICS_GROUP - 1) / RUNG_METRICS_GROUP;
 		void *gparams[] = { &d, &cw };
+		tev_mark(st, 0);
 		if ((r = launch(K_GROUP, st, (unsigned)((ng + 31) / 32), 32, gparams)) != CUDA_SUCCESS)
 			return r;
+		tev_mark(st, 1);
+		tev_add("device check: group kernel (gpu)");
 		void *fparams[] = { &d, &cw, &dt, &first };
+		tev_mark(st, 0);
 		if ((r = launch(K_FOLD, st, 1, 1, fparams)) != CUDA_SUCCESS)
 			return r;
+		tev_mark(st, 1);
+		tev_add("device check: fold kernel (gpu)");
 	}
-	if ((r = rung_cu.cuMemcpyDtoHAsync(total, dt, sizeof *total, st)) != CUDA_SUCCESS)
+	/* read back through pinned memory, once allocated: a copy to pageable
+	 * memory is staged by the driver */
+	static rung_metrics_acc *pinned;
+	static bool pinned_tried;
+	if (!pinned_tried) {
+		pinned_tried = true;
+		void *h = NULL;
+		if (rung_cu.cuMemHostAlloc && rung_cu.cuMemHostAlloc(&h, sizeof *pinned, 0) == CUDA_SUCCESS)
+			pinned = h;
+	}
+	double t0 = rung_now_s();
+	if ((r = rung_cu.cuMemcpyDtoHAsync(pinned ? pinned : total, dt, sizeof *total, st)) != CUDA_SUCCESS ||
+	    (r = rung_cu.cuStreamSynchronize(st)) != CUDA_SUCCESS)
 		return r;
-	return rung_cu.cuStreamSynchronize(st);
+	if (pinned)
+		memcpy(total, pinned, sizeof *total);
+	rung_timing_lap("device check: total readback (wait)", t0);
+	return CUDA_SUCCESS;
 }
