@@ -524,6 +524,7 @@ static int metrics_pass(rung_wjob *j, rung_case *k, const rung_plan_shape *sh, i
 		CUresult cr = rung__dev_hash(j->c->stream, k->ref[i].ptr, n, es, h);
 		for (int64_t c = 0; c < nc && cr == CUDA_SUCCESS; c++)
 			changed[c] = h[c] != k->ref_hash[i][c];
+		t0 = rung_timing_lap("metrics: reference unchanged (device)", t0);
 		if (cr == CUDA_SUCCESS)
 			cr = rung__dev_metrics(j->c->stream, k->cand[i].ptr, k->ref[i].ptr, n, &ctx.f, &total);
 		rung_timing_lap("metrics: compare (device)", t0);

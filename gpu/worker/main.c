@@ -57,12 +57,39 @@ static void *nvml_probe_run(void *arg)
 /* Driver, device 0 (CUDA_VISIBLE_DEVICES selects), primary context, stream, env. */
 
 
+/* CUPTI's library and its activity callbacks, on a thread beside the driver's
+ * start and the primary context (CUPTI may be set up before any context; its
+ * activity API is thread-safe). The error text is kept for the main thread. */
+typedef struct {
+	int rc;
+	char why[256];
+} cupti_probe;
+
+static void *cupti_probe_run(void *arg)
+{
+	cupti_probe *p = arg;
+	p->rc = rung_cupti_load();
+	if (p->rc)
+		rung__sfmt(p->why, sizeof(p->why), "%s", rung_error_last());
+	return NULL;
+}
+
 static int device_open(rung_wctx *c)
 {
 	rung_timing_rss("worker start");
+	double tl = rung_now_s();
+	/* RUNG_CUPTI_SERIAL=1 (diagnostic): CUPTI after the context, as before */
+	const char *ser = getenv("RUNG_CUPTI_SERIAL");
+	cupti_probe cp = {0};
+	pthread_t cpt;
+	bool cp_thread = !(ser && *ser && strcmp(ser, "0")) && pthread_create(&cpt, NULL, cupti_probe_run, &cp) == 0;
 	int rc = rung_driver_load();
-	if (rc)
+	tl = rung_timing_lap("context init: libcuda + cuInit", tl);
+	if (rc) {
+		if (cp_thread)
+			pthread_join(cpt, NULL);
 		return rc;
+	}
 	rung_timing_rss("libcuda loaded, cuInit");
 	CUresult r;
 	char d[256];
@@ -95,9 +122,12 @@ static int device_open(rung_wctx *c)
 	    (r = rung__stream_create(&c->stream, CU_STREAM_DEFAULT, true)) != CUDA_SUCCESS) {
 		if (nv_thread)
 			pthread_join(nvt, NULL);
+		if (cp_thread)
+			pthread_join(cpt, NULL);
 		rung_cu_describe(d, sizeof(d), r);
 		return rung_error_set(RUNG_ENODEV, "CUDA device 0 unusable: %s", d);
 	}
+	tl = rung_timing_lap("context init: primary context + stream", tl);
 	rung_timing_rss("primary context, stream");
 	rung_cu.cuDeviceGetName(e->gpu, sizeof(e->gpu), c->dev);
 	int ver = 0;
@@ -136,8 +166,10 @@ static int device_open(rung_wctx *c)
 	gethostname(e->host, sizeof(e->host) - 1);
 
 	c->max_clock_mhz = e->sm_clock_mhz;
+	tl = rung_timing_lap("context init: attributes + limits", tl);
 	if (nv_thread)
 		pthread_join(nvt, NULL);
+	tl = rung_timing_lap("context init: NVML (wait)", tl);
 	if (nv.ok) {
 		c->nvml = true;
 		if (nv.max_clock_mhz > 0)
@@ -153,8 +185,13 @@ static int device_open(rung_wctx *c)
 	/* Under compute-sanitizer (the sanitize rung: no bench, no CUPTI needed) or
 	 * ncu the tool holds CUPTI already: that is expected, not worth a line in
 	 * every sanitize run's output. */
-	if (rung_cupti_load() != 0 && !strstr(rung_error_last(), "MULTIPLE_SUBSCRIBERS"))
-		fprintf(stderr, "rung worker: %s\n", rung_error_last());
+	if (cp_thread)
+		pthread_join(cpt, NULL);
+	else
+		cupti_probe_run(&cp);
+	if (cp.rc != 0 && !strstr(cp.why, "MULTIPLE_SUBSCRIBERS"))
+		fprintf(stderr, "rung worker: %s\n", cp.why);
+	rung_timing_lap("context init: CUPTI (wait)", tl);
 	rung_timing_rss("CUPTI");
 	e->valid = true;
 	return 0;
