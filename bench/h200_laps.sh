@@ -20,16 +20,29 @@ mk sgemm4096 bench/tasks/sgemm4096
 mk softmax examples/softmax
 sed -i 's/^R = .*/R = 4096/; s/^C = .*/C = 8192/' "$W/softmax/rung.ini"
 git -C "$W/softmax" commit -qam "4096 x 8192"
+# KERNEL=new: each run first changes the kernel's source (a comment: a new
+# CUBIN, as after an agent's edit), then checks it again unchanged (its CUBIN
+# from the cache): the walls of both, interleaved, in laps_walls_NAME_new.txt
+# and laps_walls_NAME_cached.txt
+kernel_of() { sed -n 's/^kernel *= *//p' "$W/$1/rung.ini"; }
 for name in sgemm4096 softmax; do
   : > "$O/laps_walls_$name.txt"
+  modes=same; [ "${KERNEL:-}" = new ] && modes="new cached"
+  for m in $modes; do : > "$O/laps_walls_${name}_$m.txt"; done
   for i in $(seq "${RUNS:-3}"); do
-    log=$O/laps_${name}_$i.log
-    (cd "$W/$name" && RUNG_TIMING=1 timeout 120 python3 "$ROOT/bench/rusage.py" sh -c "'$R' check 2>&1") > "$log" 2>&1
-    wall=$(sed -n 's/^wall=\([0-9.]*\)s.*/\1/p' "$log" | tail -1)
-    echo "$wall" >> "$O/laps_walls_$name.txt"
-    echo "== $name run $i: wall ${wall:-?} s"
-    grep -E '^\[(check|bench)\]' "$log" | cut -c1-150
-    grep -E '^rung timing' "$log" | sed 's/^rung timing //'
+    for m in $modes; do
+      [ "$m" = new ] && printf '\n// run %s at %s\n' "$i" "$(date +%s.%N)" >> "$W/$name/$(kernel_of "$name")"
+      log=$O/laps_${name}_${i}_$m.log
+      (cd "$W/$name" && RUNG_TIMING=1 timeout 120 python3 "$ROOT/bench/rusage.py" sh -c "'$R' check 2>&1") > "$log" 2>&1
+      wall=$(sed -n 's/^wall=\([0-9.]*\)s.*/\1/p' "$log" | tail -1)
+      echo "$wall" >> "$O/laps_walls_$name.txt"
+      echo "$wall" >> "$O/laps_walls_${name}_$m.txt"
+      echo "== $name run $i ($m): wall ${wall:-?} s"
+      grep -E '^\[(compile|check|bench)\]' "$log" | cut -c1-150
+      grep -E '^rung timing' "$log" | sed 's/^rung timing //'
+    done
   done
-  echo "median wall $name: $(sort -n "$O/laps_walls_$name.txt" | awk '{ a[NR] = $1 } END { if (NR) print a[int((NR + 1) / 2)] }') s"
+  for m in $modes; do
+    echo "median wall $name ($m): $(sort -n "$O/laps_walls_${name}_$m.txt" | awk '{ a[NR] = $1 } END { if (NR) print a[int((NR + 1) / 2)] }') s"
+  done
 done
