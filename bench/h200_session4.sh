@@ -8,20 +8,8 @@
 # archive at the end (the device gives back at most 8 files).
 set -u
 . bench/h200_env.sh
-L=${LOG:-$O/s4.log}
-: > "$L"
-W=$(mktemp -d)
-trap 'rm -rf "$W"' EXIT
-say() { echo "$*" | tee -a "$L"; }
-step() { # step NAME SECONDS CMD...: the command's last 40 lines into the log
-  local name=$1 lim=$2; shift 2
-  case " ${STEPS:-$name} " in *" $name "*) ;; *) return 0;; esac
-  local t0=$(date +%s.%N)
-  timeout "$lim" "$@" > "$W/$name.out" 2>&1
-  local rc=$?
-  say "== $name rc=$rc $(python3 -c "print('%.1f s' % ($(date +%s.%N) - $t0))")"
-  tail -n "${TAILN:-40}" "$W/$name.out" | cut -c1-220 >> "$L"
-}
+DEFAULT_LOG=s4.log
+. bench/h200_steps.sh
 say "# $(date -u +%FT%TZ) $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null)"
 export RUNG=$B/rung RUNG_SRC=$ROOT RUNG_WORKER_EXE=$B/rung
 step mcp_warm 40 env N=5 bash bench/h200_mcp_warm.sh

@@ -7,20 +7,9 @@
 # Binaries in .carry/bin (scripts/build-carry.sh).
 set -u
 . bench/h200_env.sh
-L=${LOG:-$O/s5.log}
-: > "$L"
-W=$(mktemp -d)
-trap 'rm -rf "$W"' EXIT
-say() { echo "$*" | tee -a "$L"; }
-step() { # step NAME SECONDS CMD...
-  local name=$1 lim=$2; shift 2
-  case " ${STEPS:-$name} " in *" $name "*) ;; *) return 0;; esac
-  local t0=$(date +%s.%N)
-  timeout "$lim" "$@" > "$W/$name.out" 2>&1
-  local rc=$?
-  say "== $name rc=$rc $(python3 -c "print('%.1f s' % ($(date +%s.%N) - $t0))")"
-  tail -n "${TAILN:-25}" "$W/$name.out" | cut -c1-220 >> "$L"
-}
+DEFAULT_LOG=s5.log
+. bench/h200_steps.sh
+TAILN=${TAILN:-25}
 say "# $(date -u +%FT%TZ) $(nvidia-smi --query-gpu=name,driver_version,clocks.sm --format=csv,noheader 2>/dev/null)"
 export RUNG=$B/rung RUNG_SRC=$ROOT RUNG_WORKER_EXE=$B/rung
 step laps 90 env RUNS=3 bash bench/h200_laps.sh
