@@ -155,7 +155,7 @@ static bool job_current(rung_wb *b, unsigned gen);
 /* Up to max more rows (max <= 0: all) into a new array (ownership to the
  * caller); l->done once history is exhausted. With b, stops early (the rows
  * read so far) once the job of gen is no longer current: a quit waits for
- * one row, not a chunk (#28: the exit after q under 10 ms on 10,000 commits). */
+ * one row, not a chunk (#28: the exit after q under 10 ms). */
 static int loader_next(rung_wb_row **out, int *n, rung_rows_loader *l, rung_vctx *c, int max, rung_wb *b,
 		       unsigned gen)
 {
@@ -166,7 +166,7 @@ static int loader_next(rung_wb_row **out, int *n, rung_rows_loader *l, rung_vctx
 	if (!rows)
 		return rung_error_set(RUNG_ENOMEM, "out of memory");
 	while (!l->done && (max <= 0 || cnt < max)) {
-		if (b && cnt % 8 == 7 && !job_current(b, gen))
+		if (b && cnt && !job_current(b, gen))
 			break;
 		rung_vrow vr;
 		e = rung_rows_next(&vr, l, c);
@@ -250,7 +250,9 @@ int rung_wb_load_all(void **rows, int *n, rung_wb *b, rung_vctx *c)
 	return load_rows(rows, n, NULL, NULL, b, c);
 }
 
-int rung_wb_first(void **out, int *n, bool *more, rung_wb *b, rung_vctx *c, int max)
+static int ensure_runner(rung_wb *b);
+
+int rung_wb_first_gen(void **out, int *n, bool *more, unsigned *gen, rung_wb *b, rung_vctx *c, int max)
 {
 	rung_rows_loader l;
 	rung_wb_row *rows;
@@ -262,18 +264,82 @@ int rung_wb_first(void **out, int *n, bool *more, rung_wb *b, rung_vctx *c, int 
 	int e = rung_rows_open(&l, c, NULL, false);
 	if (e < 0)
 		return e;
+	/* the results deferred (rung_wb_opts.defer_results): no source read, no
+	 * content hashed, no result parsed here; the runner reads them (where
+	 * it cannot start, they are read now) */
+	bool defer = b->defer_results && l.hash_content;
+	if (defer && ensure_runner(b) < 0) {
+		rung_error_clear();
+		defer = false;
+	}
+	if (defer)
+		l.hash_content = false;
 	if ((e = loader_next(&rows, n, &l, c, max, NULL, 0)) < 0) {
 		rung_rows_close(&l);
 		return e;
 	}
 	*more = !l.done && *n > 0;
 	rung_rows_close(&l);
+	for (int i = 0; defer && i < *n; i++)
+		rows[i].pending = true;
 	pthread_mutex_lock(&b->q.lock);
 	poll_mark_locked(b, head, rows_top(rows, *n));
+	if (gen)
+		*gen = b->task_gen;
+	if (defer && *n) {
+		b->q.fill = true;
+		b->q.fill_n = *n;
+		b->q.fill_gen = b->task_gen;
+		pthread_cond_signal(&b->q.cond);
+	}
 	pthread_mutex_unlock(&b->q.lock);
 	if ((e = sink_rows(out, b, rows, *n)) < 0)
 		*n = 0;
 	return e;
+}
+
+int rung_wb_first(void **out, int *n, bool *more, rung_wb *b, rung_vctx *c, int max)
+{
+	return rung_wb_first_gen(out, n, more, NULL, b, c, max);
+}
+
+/* The results of the first list's pending rows (rung_wb_first_gen): its
+ * first n versions read again on the runner's own handles, with their
+ * content, live and recorded results, and posted as RUNG_WB_FILL, before
+ * anything else the runner does. A quit or a task switch stops it between
+ * two rows, and nothing is posted. */
+static void fill_in_thread(rung_wb *b, int n, unsigned gen)
+{
+	unsigned tgen;
+	char *task = rung__wb_task_snapshot(b, &tgen);
+	rung_wb_event ev = {.kind = RUNG_WB_FILL, .gen = gen};
+	rung_vctx c;
+	int e = tgen == gen ? rung_wb_open_ctx(&c, b, task, NULL, 0) : 0;
+	free(task);
+	if (tgen != gen)
+		return;
+	if (e == 0) {
+		rung_rows_loader l;
+		rung_wb_row *rows = NULL;
+		if ((e = rung_rows_open(&l, &c, NULL, false)) == 0) {
+			e = loader_next(&rows, &ev.nrows, &l, &c, n, b, gen);
+			rung_rows_close(&l);
+		}
+		if (e == 0 && (e = sink_rows(&ev.rows, b, rows, ev.nrows)) < 0)
+			ev.nrows = 0;
+		rung_vctx_close(&c);
+	}
+	if (e < 0) {
+		snprintf(ev.text, sizeof(ev.text), "%.255s", rung_error_last());
+		rung_error_clear();
+	}
+	pthread_mutex_lock(&b->q.lock);
+	bool current = gen == b->task_gen && !b->q.stop;
+	if (current && rung__wb_post(b, &ev) < 0)
+		current = false;
+	pthread_mutex_unlock(&b->q.lock);
+	if (!current && ev.rows)
+		b->sink.rows_free(b->sink.ud, ev.rows, ev.nrows);
 }
 
 static void reload_in_thread(rung_wb *b)
@@ -770,6 +836,15 @@ static void *runner_main(void *arg)
 	rung__wb_queue *q = &b->q;
 	pthread_mutex_lock(&q->lock);
 	while (!q->stop) {
+		if (q->fill) {
+			int n = q->fill_n;
+			unsigned gen = q->fill_gen;
+			q->fill = false;
+			pthread_mutex_unlock(&q->lock);
+			fill_in_thread(b, n, gen);
+			pthread_mutex_lock(&q->lock);
+			continue;
+		}
 		if (!q->rest && !q->reload && !q->n && !q->probe && q->gate) {
 			/* the sanitize gate, when nothing else is queued */
 			if (rung_now_s() < q->gate_at) {
@@ -1113,6 +1188,7 @@ int rung_wb_new(rung_wb **out, const rung_wb_opts *o, rung_vctx *c, char *note, 
 	pthread_cond_init(&b->poll.cond, NULL);
 	rung__wb_texts_init(&b->texts);
 	b->sink = o->sink;
+	b->defer_results = o->defer_results;
 	b->eval.jobs = o->jobs > 0 ? o->jobs : 3;
 	if (o->workers && *o->workers) {
 		int e = rung_pool_parse(&b->eval.pool, o->workers);
