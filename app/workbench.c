@@ -318,6 +318,10 @@ static void fill_in_thread(rung_wb *b, int n, unsigned gen)
 	free(task);
 	if (tgen != gen)
 		return;
+	if (e == 0 && !job_current(b, gen)) { /* a quit meanwhile: nothing more */
+		rung_vctx_close(&c);
+		return;
+	}
 	if (e == 0) {
 		rung_rows_loader l;
 		rung_wb_row *rows = NULL;
