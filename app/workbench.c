@@ -252,6 +252,16 @@ int rung_wb_load_all(void **rows, int *n, rung_wb *b, rung_vctx *c)
 
 static int ensure_runner(rung_wb *b);
 
+/* What a row read pending lacks: its content, live and recorded results
+ * (the store's damage is an error, as for rung_rows_next). */
+static int row_results(rung_wb_row *row, rung_vctx *c)
+{
+	rung_vrow_lookup(&row->vr, c);
+	row->recorded = rung_recorded_lookup(c, &row->vr.v, row->vr.content);
+	row->pending = false;
+	return c->store && rung_store_read_error(c->store) < 0 ? rung_store_read_error(c->store) : 0;
+}
+
 int rung_wb_first_gen(void **out, int *n, bool *more, unsigned *gen, rung_wb *b, rung_vctx *c, int max)
 {
 	rung_rows_loader l;
@@ -280,14 +290,24 @@ int rung_wb_first_gen(void **out, int *n, bool *more, unsigned *gen, rung_wb *b,
 	}
 	*more = !l.done && *n > 0;
 	rung_rows_close(&l);
-	for (int i = 0; defer && i < *n; i++)
-		rows[i].pending = true;
+	rung_version *fv = defer && *n ? malloc((size_t)*n * sizeof(*fv)) : NULL;
+	for (int i = 0; i < *n && defer; i++) {
+		if (fv) { /* the runner's copy of the versions: it walks no history again */
+			fv[i] = rows[i].vr.v;
+			rows[i].pending = true;
+		} else if ((e = row_results(&rows[i], c)) < 0) { /* out of memory: read here and now */
+			rung_wb_rows_free(rows, *n);
+			*n = 0;
+			return e;
+		}
+	}
 	pthread_mutex_lock(&b->q.lock);
 	poll_mark_locked(b, head, rows_top(rows, *n));
 	if (gen)
 		*gen = b->task_gen;
-	if (defer && *n) {
-		b->q.fill = true;
+	if (fv) {
+		free(b->q.fill_v); /* a fill of an older list not run yet: stale */
+		b->q.fill_v = fv;
 		b->q.fill_n = *n;
 		b->q.fill_gen = b->task_gen;
 		pthread_cond_signal(&b->q.cond);
@@ -303,12 +323,12 @@ int rung_wb_first(void **out, int *n, bool *more, rung_wb *b, rung_vctx *c, int 
 	return rung_wb_first_gen(out, n, more, NULL, b, c, max);
 }
 
-/* The results of the first list's pending rows (rung_wb_first_gen): its
- * first n versions read again on the runner's own handles, with their
- * content, live and recorded results, and posted as RUNG_WB_FILL, before
- * anything else the runner does. A quit or a task switch stops it between
- * two rows, and nothing is posted. */
-static void fill_in_thread(rung_wb *b, int n, unsigned gen)
+/* The results of the first list's pending rows (rung_wb_first_gen): their
+ * n versions v (freed here) looked up on the runner's own handles (content,
+ * live and recorded results) and posted as RUNG_WB_FILL, before anything
+ * else the runner does. A quit or a task switch stops it between two rows,
+ * and nothing is posted. */
+static void fill_in_thread(rung_wb *b, rung_version *v, int n, unsigned gen)
 {
 	unsigned tgen;
 	char *task = rung__wb_task_snapshot(b, &tgen);
@@ -316,23 +336,28 @@ static void fill_in_thread(rung_wb *b, int n, unsigned gen)
 	rung_vctx c;
 	int e = tgen == gen ? rung_wb_open_ctx(&c, b, task, NULL, 0) : 0;
 	free(task);
-	if (tgen != gen)
-		return;
-	if (e == 0 && !job_current(b, gen)) { /* a quit meanwhile: nothing more */
-		rung_vctx_close(&c);
+	if (tgen != gen || (e == 0 && !job_current(b, gen))) { /* switched, or a quit meanwhile */
+		if (tgen == gen)
+			rung_vctx_close(&c);
+		free(v);
 		return;
 	}
 	if (e == 0) {
-		rung_rows_loader l;
-		rung_wb_row *rows = NULL;
-		if ((e = rung_rows_open(&l, &c, NULL, false)) == 0) {
-			e = loader_next(&rows, &ev.nrows, &l, &c, n, b, gen);
-			rung_rows_close(&l);
+		rung_wb_row *rows = calloc((size_t)n + 1, sizeof(*rows));
+		int cnt = 0;
+		if (!rows)
+			e = rung_error_set(RUNG_ENOMEM, "out of memory");
+		while (e == 0 && cnt < n && job_current(b, gen)) {
+			rows[cnt].vr.v = v[cnt];
+			e = row_results(&rows[cnt++], &c);
 		}
-		if (e == 0 && (e = sink_rows(&ev.rows, b, rows, ev.nrows)) < 0)
-			ev.nrows = 0;
+		if (e < 0)
+			rung_wb_rows_free(rows, cnt);
+		else if ((e = sink_rows(&ev.rows, b, rows, cnt)) == 0)
+			ev.nrows = cnt;
 		rung_vctx_close(&c);
 	}
+	free(v);
 	if (e < 0) {
 		snprintf(ev.text, sizeof(ev.text), "%.255s", rung_error_last());
 		rung_error_clear();
@@ -840,12 +865,13 @@ static void *runner_main(void *arg)
 	rung__wb_queue *q = &b->q;
 	pthread_mutex_lock(&q->lock);
 	while (!q->stop) {
-		if (q->fill) {
+		if (q->fill_v) {
+			rung_version *v = q->fill_v;
 			int n = q->fill_n;
 			unsigned gen = q->fill_gen;
-			q->fill = false;
+			q->fill_v = NULL;
 			pthread_mutex_unlock(&q->lock);
-			fill_in_thread(b, n, gen);
+			fill_in_thread(b, v, n, gen);
 			pthread_mutex_lock(&q->lock);
 			continue;
 		}
@@ -1262,6 +1288,7 @@ void rung_wb_free(rung_wb *b)
 	for (int i = 0; i < b->q.n; i++)
 		free(b->q.items[i].taskdir);
 	free(b->q.items);
+	free(b->q.fill_v);
 	bench_destroy(b);
 	free(b);
 }

@@ -28,9 +28,10 @@ typedef struct {
 	rung__wb_item *items;
 	int n, cap;
 	bool reload;
-	/* the results of the first list's fill_n rows, read pending by
-	 * rung_wb_first for task generation fill_gen; runs first of all */
-	bool fill;
+	/* the results of the first list's rows read pending by rung_wb_first
+	 * (their versions, fill_n of them, owned) for task generation fill_gen;
+	 * runs first of all */
+	rung_version *fill_v;
 	int fill_n;
 	unsigned fill_gen;
 	/* the rest of the first list, after row rest_anchor; runs before
