@@ -262,6 +262,19 @@ static int row_results(rung_wb_row *row, rung_vctx *c)
 	return c->store && rung_store_read_error(c->store) < 0 ? rung_store_read_error(c->store) : 0;
 }
 
+/* The versions of the rows read pending to the fill asked for (v: n of them,
+ * taken over; NULL: none after all). */
+static void fill_hand(rung_wb *b, rung_version *v, int n)
+{
+	pthread_mutex_lock(&b->q.lock);
+	free(b->q.fill_v);
+	b->q.fill_v = v;
+	b->q.fill_n = v ? n : 0;
+	b->q.fill_ready = true;
+	pthread_cond_signal(&b->q.cond);
+	pthread_mutex_unlock(&b->q.lock);
+}
+
 int rung_wb_first_gen(void **out, int *n, bool *more, unsigned *gen, rung_wb *b, rung_vctx *c, int max)
 {
 	rung_rows_loader l;
@@ -282,10 +295,22 @@ int rung_wb_first_gen(void **out, int *n, bool *more, unsigned *gen, rung_wb *b,
 		rung_error_clear();
 		defer = false;
 	}
-	if (defer)
+	if (defer) {
 		l.hash_content = false;
+		/* the runner opens its handles while the rows are read here */
+		pthread_mutex_lock(&b->q.lock);
+		free(b->q.fill_v);
+		b->q.fill_v = NULL;
+		b->q.fill = true;
+		b->q.fill_ready = false;
+		b->q.fill_gen = b->task_gen;
+		pthread_cond_signal(&b->q.cond);
+		pthread_mutex_unlock(&b->q.lock);
+	}
 	if ((e = loader_next(&rows, n, &l, c, max, NULL, 0)) < 0) {
 		rung_rows_close(&l);
+		if (defer)
+			fill_hand(b, NULL, 0);
 		return e;
 	}
 	*more = !l.done && *n > 0;
@@ -296,22 +321,18 @@ int rung_wb_first_gen(void **out, int *n, bool *more, unsigned *gen, rung_wb *b,
 			fv[i] = rows[i].vr.v;
 			rows[i].pending = true;
 		} else if ((e = row_results(&rows[i], c)) < 0) { /* out of memory: read here and now */
+			fill_hand(b, NULL, 0);
 			rung_wb_rows_free(rows, *n);
 			*n = 0;
 			return e;
 		}
 	}
+	if (defer)
+		fill_hand(b, fv, *n);
 	pthread_mutex_lock(&b->q.lock);
 	poll_mark_locked(b, head, rows_top(rows, *n));
 	if (gen)
 		*gen = b->task_gen;
-	if (fv) {
-		free(b->q.fill_v); /* a fill of an older list not run yet: stale */
-		b->q.fill_v = fv;
-		b->q.fill_n = *n;
-		b->q.fill_gen = b->task_gen;
-		pthread_cond_signal(&b->q.cond);
-	}
 	pthread_mutex_unlock(&b->q.lock);
 	if ((e = sink_rows(out, b, rows, *n)) < 0)
 		*n = 0;
@@ -323,12 +344,12 @@ int rung_wb_first(void **out, int *n, bool *more, rung_wb *b, rung_vctx *c, int 
 	return rung_wb_first_gen(out, n, more, NULL, b, c, max);
 }
 
-/* The results of the first list's pending rows (rung_wb_first_gen): their
- * n versions v (freed here) looked up on the runner's own handles (content,
- * live and recorded results) and posted as RUNG_WB_FILL, before anything
- * else the runner does. A quit or a task switch stops it between two rows,
- * and nothing is posted. */
-static void fill_in_thread(rung_wb *b, rung_version *v, int n, unsigned gen)
+/* The results of the first list's pending rows (rung_wb_first_gen), before
+ * anything else the runner does: its own handles are opened while the rows
+ * are read, then their versions (fill_hand) are looked up (content, live and
+ * recorded results) and posted as RUNG_WB_FILL. A quit or a task switch
+ * stops it between two rows, and nothing is posted. */
+static void fill_in_thread(rung_wb *b, unsigned gen)
 {
 	unsigned tgen;
 	char *task = rung__wb_task_snapshot(b, &tgen);
@@ -336,9 +357,23 @@ static void fill_in_thread(rung_wb *b, rung_version *v, int n, unsigned gen)
 	rung_vctx c;
 	int e = tgen == gen ? rung_wb_open_ctx(&c, b, task, NULL, 0) : 0;
 	free(task);
-	if (tgen != gen || (e == 0 && !job_current(b, gen))) { /* switched, or a quit meanwhile */
-		if (tgen == gen)
+	rung_version *v = NULL;
+	int n = 0;
+	pthread_mutex_lock(&b->q.lock);
+	while (!b->q.fill_ready && !b->q.stop && gen == b->task_gen && !b->q.fill)
+		pthread_cond_wait(&b->q.cond, &b->q.lock);
+	bool got = gen == b->task_gen && !b->q.stop && !b->q.fill && b->q.fill_ready;
+	if (got) {
+		v = b->q.fill_v;
+		n = b->q.fill_n;
+		b->q.fill_v = NULL;
+		b->q.fill_ready = false;
+	}
+	pthread_mutex_unlock(&b->q.lock);
+	if (!got || !v) { /* switched, a quit, or no rows after all */
+		if (tgen == gen && e == 0)
 			rung_vctx_close(&c);
+		rung_error_clear();
 		free(v);
 		return;
 	}
@@ -865,13 +900,11 @@ static void *runner_main(void *arg)
 	rung__wb_queue *q = &b->q;
 	pthread_mutex_lock(&q->lock);
 	while (!q->stop) {
-		if (q->fill_v) {
-			rung_version *v = q->fill_v;
-			int n = q->fill_n;
+		if (q->fill) {
 			unsigned gen = q->fill_gen;
-			q->fill_v = NULL;
+			q->fill = false;
 			pthread_mutex_unlock(&q->lock);
-			fill_in_thread(b, v, n, gen);
+			fill_in_thread(b, gen);
 			pthread_mutex_lock(&q->lock);
 			continue;
 		}

@@ -28,9 +28,12 @@ typedef struct {
 	rung__wb_item *items;
 	int n, cap;
 	bool reload;
-	/* the results of the first list's rows read pending by rung_wb_first
-	 * (their versions, fill_n of them, owned) for task generation fill_gen;
-	 * runs first of all */
+	/* the results of the first list's rows read pending by rung_wb_first,
+	 * for task generation fill_gen: fill is asked for as the rows are read
+	 * (the runner opens its handles meanwhile), fill_ready once their
+	 * versions are there (fill_v, fill_n of them, owned; NULL: none after
+	 * all); runs first of all */
+	bool fill, fill_ready;
 	rung_version *fill_v;
 	int fill_n;
 	unsigned fill_gen;
