@@ -4,8 +4,8 @@
 # demo's repository under a 160x40 pseudo-terminal (bench/pty_first_frame.py:
 # process start -> 'fix N tail' on screen -> the stop rule's 'CONTINUE' in
 # the title (the recorded results in) -> quit key -> exit), ROUNDS rounds of
-# RUNS runs; then the CPU time of `rung log` on it (perf stat -r 30), which
-# opens the repository as the workbench does.
+# RUNS runs; then the CPU time of `rung notes` on it (perf stat -r 30): it
+# opens the repository (libgit2's init) and reads the notes, little more.
 # Usage: bash bench/first_frame_steps.sh RUNS ROUNDS RUNG...
 set -euo pipefail
 SRC=$(cd "$(dirname "$0")/.." && pwd)
@@ -29,7 +29,7 @@ for round in $(seq "$ROUNDS"); do
 done
 for round in 1 2; do
 	for b in "$@"; do
-		echo "r$round $(basename "$b") log: $(perf stat -r 30 "$b" log 2>&1 >/dev/null | grep -E 'task-clock|elapsed' | awk '{printf "%s %s %s ", $1, $2, $3}')"
+		echo "r$round $(basename "$b") notes: $(perf stat -r 30 "$b" notes 2>&1 >/dev/null | grep -E 'task-clock|elapsed' | awk '{printf "%s %s %s ", $1, $2, $3}')"
 	done
 done
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
