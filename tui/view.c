@@ -394,7 +394,8 @@ void rung_view_draw_title(rung_view *v, const char *fmt, ...)
 	int rw = (int)strlen(right);
 	int lw = v->width - rw - 1;
 	/* the stop rule's state, where the task has a [goal] or the person said done */
-	const rung_goal_status *gs = v->tui->model->filling ? NULL : rung_model_goal(v->tui->model); /* none yet while results are read */
+	const rung_model *mo = v->tui->model; /* no stop rule while results are read, or when they could not be */
+	const rung_goal_status *gs = mo->filling || mo->fill_failed ? NULL : rung_model_goal(v->tui->model);
 	if (gs && (gs->has_goal || gs->done.in_force)) {
 		char st[160], plain[512];
 		int tw = rung_tui_sanitize(plain, sizeof(plain), buf, -1, 0);

@@ -8,7 +8,8 @@
 #    acts only once they are in) and holds today's figures (the title's
 #    counts and stop rule, the rows' medians and speedups);
 # 3. libgit2's init reads no CA certificate (vcs/repo.c): the bundle is
-#    never opened (with strace, where it can trace).
+#    never opened (with strace, where it can trace);
+# 4. on a damaged store the rows stay pending and the status line says why.
 # Skips without python3 or tmux.
 set -u
 : "${RUNG:?}" "${RUNG_SRC:?}"
@@ -107,4 +108,24 @@ if command -v strace >/dev/null && strace -f -e trace=none true 2>/dev/null; the
 	grep -q 'openat.*rung/results.db' "$T/st" || fail "strace saw no open of the store: $(head -3 "$T/st")"
 	grep -q 'ca-certificates\|/etc/ssl/certs' "$T/st" && fail "the CA certificates were read: $(grep -m1 ssl "$T/st")"
 fi
+
+# 4. a damaged store (as tests/sh/store_damage.sh damages it): the rows stay
+# pending, the title says their results could not be read, the status line
+# why, and no stop rule or count is shown as if there were no results
+cp -a "$T/d" "$T/dmg"
+db=$T/dmg/.git/rung/results.db
+off=$(grep -obaF '"label":"sgemm: ' "$db" | head -1 | cut -d: -f1)
+[ -n "$off" ] || fail "no sgemm result row in the store"
+at=$(( off / 4096 - 4 )); [ $at -lt 1 ] && at=1
+yes "rung damage" | head -c $((9 * 4096)) >"$T/noise"
+dd if="$T/noise" of="$db" bs=4096 seek=$at conv=notrunc 2>/dev/null || fail dd
+printf ':dump dmg.txt\nQ\n' >"$T/keys"
+(cd "$T/dmg" && RUNG_TUI_SCRIPT="$T/keys" RUNG_TUI_DUMP_DIR=$T COLUMNS=160 LINES=20 "$RUNG" tui --no-auto-eval sgemm) \
+	>/dev/null 2>"$T/err" || fail "rung tui on a damaged store: exit $?: $(cat "$T/err")"
+s=$(cat "$T/dmg.txt")
+grep -q "11 versions, their results could not be read  " <<<"$s" || fail "damaged: title: $(head -1 <<<"$s")"
+tail -1 <<<"$s" | grep -q "^reading the results failed: .*results.db: the results store is damaged" ||
+	fail "damaged: status line: $(tail -1 <<<"$s")"
+grep -q "CONTINUE\|STOP\|evaluated\|recorded" <<<"$s" && fail "damaged: counts or a stop rule shown: $(head -1 <<<"$s")"
+grep -q ' df16e84 .*…' <<<"$s" || fail "damaged: the tail row not pending: $(grep df16e84 <<<"$s")"
 echo "ok"

@@ -420,7 +420,7 @@ void rung_model_set_rows(rung_model *m, rung_model_row *rows, int n)
 	rung_model_rows_free(m->rows, m->nrows);
 	m->rows = rows;
 	m->nrows = n;
-	m->filling = false;
+	m->filling = m->fill_failed = false;
 	for (int i = 0; i < n; i++)
 		m->filling |= rows[i].pending;
 	rows_changed(m, false);
@@ -446,6 +446,7 @@ static void fill_rows(rung_model *m, rung_model_event *e)
 		return; /* stale: a reload or a task switch replaced the rows */
 	m->filling = false;
 	if (e->text[0]) { /* the rows stay pending: their cells say so */
+		m->fill_failed = true;
 		snprintf(m->message, sizeof(m->message), "reading the results failed: %.200s", e->text);
 		after_loaded(m);
 		return;

@@ -301,6 +301,9 @@ struct rung_model {
 	 * stop rule; `E` waits for them (evaluate_when_loaded). */
 	bool filling;
 	unsigned fill_gen;
+	/* the fill failed (a damaged store: the message says so): the rows stay
+	 * pending, the title says their results could not be read */
+	bool fill_failed;
 	/* what arriving rows get queued for without a key (RUNG_EV_AUTO sets it) */
 	rung_auto_scope auto_scope;
 

@@ -236,7 +236,7 @@ static void build_summary(rung_view *v, int row)
 	rung_lines_add(l, RUNG_ROLE_DEFAULT, "%s", "");
 	const rung_result *r = mr->result;
 	if (!r && mr->pending) { /* the first frame's rows: its results are being read */
-		rung_lines_add(l, RUNG_ROLE_DIM, "%s", "reading its results...");
+		rung_lines_add(l, RUNG_ROLE_DIM, "%s", m->fill_failed ? "its results could not be read (the status line says why)" : "reading its results...");
 		return;
 	}
 	if (!r) {

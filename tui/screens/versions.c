@@ -410,9 +410,10 @@ static void versions_draw(rung_view *v)
 		o = snprintf(rec, sizeof(rec), ", %d recorded", recorded);
 	if (compiled && o >= 0 && o < (int)sizeof(rec))
 		snprintf(rec + o, sizeof(rec) - (size_t)o, ", %d compiled only", compiled);
-	if (m->filling) /* the results of the rows shown are being read: no counts yet */
-		rung_view_draw_title(v, "rung %s%s: %s%d version%s, reading their results...", m->title, task,
-				     m->loading ? "loading... " : "", m->nrows, m->nrows == 1 ? "" : "s");
+	if (m->filling || m->fill_failed) /* the results of the rows shown are being read: no counts yet */
+		rung_view_draw_title(v, "rung %s%s: %s%d version%s, %s", m->title, task, m->loading ? "loading... " : "",
+				     m->nrows, m->nrows == 1 ? "" : "s",
+				     m->filling ? "reading their results..." : "their results could not be read");
 	else if (t->filter && t->search[0])
 		rung_view_draw_title(v, "rung %s%s: %d of %d version%s%s match '%s'", m->title, task, p->n, m->nrows,
 				     m->nrows == 1 ? "" : "s", m->loading ? " loaded so far" : "", t->search);
