@@ -177,6 +177,17 @@ int rung_rows_open(rung_rows_loader *l, rung_vctx *c, const char *range, bool co
 	return 0;
 }
 
+void rung_vrow_lookup(rung_vrow *row, rung_vctx *c)
+{
+	rung_source src;
+	if (rung_vtask_source(&src, &c->task, row->v.worktree ? "WORKTREE" : row->v.id, row->v.kernel_path) == 0) {
+		rung_vtask_content(row->content, &c->task, &src);
+		rung_source_clear(&src);
+	}
+	rung_error_clear();
+	row->result = rung_vctx_lookup(c, &row->v, row->content, &row->via_content);
+}
+
 int rung_rows_next(rung_vrow *row, rung_rows_loader *l, rung_vctx *c)
 {
 	memset(row, 0, sizeof(*row));
@@ -187,15 +198,8 @@ int rung_rows_next(rung_vrow *row, rung_rows_loader *l, rung_vctx *c)
 		l->done = true;
 	if (e != 0)
 		return e;
-	if (l->hash_content) {
-		rung_source src;
-		if (rung_vtask_source(&src, &c->task, row->v.worktree ? "WORKTREE" : row->v.id, row->v.kernel_path) == 0) {
-			rung_vtask_content(row->content, &c->task, &src);
-			rung_source_clear(&src);
-		}
-		rung_error_clear();
-		row->result = rung_vctx_lookup(c, &row->v, row->content, &row->via_content);
-	}
+	if (l->hash_content)
+		rung_vrow_lookup(row, c);
 	rung_note key;
 	snprintf(key.commit, sizeof(key.commit), "%s", row->v.id);
 	rung_note *n = l->nnotes ? bsearch(&key, l->notes, (size_t)l->nnotes, sizeof(*l->notes), note_cmp) : NULL;

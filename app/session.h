@@ -89,6 +89,10 @@ int rung_rows_open(rung_rows_loader *l, rung_vctx *c, const char *range, bool co
  * error (git, or a damaged store: rung_store_read_error). */
 int rung_rows_next(rung_vrow *row, rung_rows_loader *l, rung_vctx *c);
 void rung_rows_close(rung_rows_loader *l);
+/* The content of row->v's files and its live result (by content, else by
+ * commit), as rung_rows_next reads them when it hashes content: for a row
+ * read without them (the workbench's first frame). */
+void rung_vrow_lookup(rung_vrow *row, rung_vctx *c);
 void rung_vrow_clear(rung_vrow *row);
 
 /* Up to max versions (max <= 0: all), newest first, with results (live) and notes. */

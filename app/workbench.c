@@ -155,7 +155,7 @@ static bool job_current(rung_wb *b, unsigned gen);
 /* Up to max more rows (max <= 0: all) into a new array (ownership to the
  * caller); l->done once history is exhausted. With b, stops early (the rows
  * read so far) once the job of gen is no longer current: a quit waits for
- * one row, not a chunk (#28: the exit after q under 10 ms on 10,000 commits). */
+ * one row, not a chunk (#28: the exit after q under 10 ms). */
 static int loader_next(rung_wb_row **out, int *n, rung_rows_loader *l, rung_vctx *c, int max, rung_wb *b,
 		       unsigned gen)
 {
@@ -166,7 +166,7 @@ static int loader_next(rung_wb_row **out, int *n, rung_rows_loader *l, rung_vctx
 	if (!rows)
 		return rung_error_set(RUNG_ENOMEM, "out of memory");
 	while (!l->done && (max <= 0 || cnt < max)) {
-		if (b && cnt % 8 == 7 && !job_current(b, gen))
+		if (b && cnt && !job_current(b, gen))
 			break;
 		rung_vrow vr;
 		e = rung_rows_next(&vr, l, c);
@@ -250,7 +250,32 @@ int rung_wb_load_all(void **rows, int *n, rung_wb *b, rung_vctx *c)
 	return load_rows(rows, n, NULL, NULL, b, c);
 }
 
-int rung_wb_first(void **out, int *n, bool *more, rung_wb *b, rung_vctx *c, int max)
+static int ensure_runner(rung_wb *b);
+
+/* What a row read pending lacks: its content, live and recorded results
+ * (the store's damage is an error, as for rung_rows_next). */
+static int row_results(rung_wb_row *row, rung_vctx *c)
+{
+	rung_vrow_lookup(&row->vr, c);
+	row->recorded = rung_recorded_lookup(c, &row->vr.v, row->vr.content);
+	row->pending = false;
+	return c->store && rung_store_read_error(c->store) < 0 ? rung_store_read_error(c->store) : 0;
+}
+
+/* The versions of the rows read pending to the fill asked for (v: n of them,
+ * taken over; NULL: none after all). */
+static void fill_hand(rung_wb *b, rung_version *v, int n)
+{
+	pthread_mutex_lock(&b->q.lock);
+	free(b->q.fill_v);
+	b->q.fill_v = v;
+	b->q.fill_n = v ? n : 0;
+	b->q.fill_ready = true;
+	pthread_cond_signal(&b->q.cond);
+	pthread_mutex_unlock(&b->q.lock);
+}
+
+int rung_wb_first_gen(void **out, int *n, bool *more, unsigned *gen, rung_wb *b, rung_vctx *c, int max)
 {
 	rung_rows_loader l;
 	rung_wb_row *rows;
@@ -262,18 +287,123 @@ int rung_wb_first(void **out, int *n, bool *more, rung_wb *b, rung_vctx *c, int 
 	int e = rung_rows_open(&l, c, NULL, false);
 	if (e < 0)
 		return e;
+	/* the results deferred (rung_wb_opts.defer_results): no source read, no
+	 * content hashed, no result parsed here; the runner reads them (where
+	 * it cannot start, they are read now) */
+	bool defer = b->defer_results && l.hash_content;
+	if (defer && ensure_runner(b) < 0) {
+		rung_error_clear();
+		defer = false;
+	}
+	if (defer) {
+		l.hash_content = false;
+		/* the runner opens its handles while the rows are read here */
+		pthread_mutex_lock(&b->q.lock);
+		free(b->q.fill_v);
+		b->q.fill_v = NULL;
+		b->q.fill = true;
+		b->q.fill_ready = false;
+		b->q.fill_gen = b->task_gen;
+		pthread_cond_signal(&b->q.cond);
+		pthread_mutex_unlock(&b->q.lock);
+	}
 	if ((e = loader_next(&rows, n, &l, c, max, NULL, 0)) < 0) {
 		rung_rows_close(&l);
+		if (defer)
+			fill_hand(b, NULL, 0);
 		return e;
 	}
 	*more = !l.done && *n > 0;
 	rung_rows_close(&l);
+	rung_version *fv = defer && *n ? malloc((size_t)*n * sizeof(*fv)) : NULL;
+	for (int i = 0; i < *n && defer; i++) {
+		if (fv) { /* the runner's copy of the versions: it walks no history again */
+			fv[i] = rows[i].vr.v;
+			rows[i].pending = true;
+		} else if ((e = row_results(&rows[i], c)) < 0) { /* out of memory: read here and now */
+			fill_hand(b, NULL, 0);
+			rung_wb_rows_free(rows, *n);
+			*n = 0;
+			return e;
+		}
+	}
+	if (defer)
+		fill_hand(b, fv, *n);
 	pthread_mutex_lock(&b->q.lock);
 	poll_mark_locked(b, head, rows_top(rows, *n));
+	if (gen)
+		*gen = b->task_gen;
 	pthread_mutex_unlock(&b->q.lock);
 	if ((e = sink_rows(out, b, rows, *n)) < 0)
 		*n = 0;
 	return e;
+}
+
+int rung_wb_first(void **out, int *n, bool *more, rung_wb *b, rung_vctx *c, int max)
+{
+	return rung_wb_first_gen(out, n, more, NULL, b, c, max);
+}
+
+/* The results of the first list's pending rows (rung_wb_first_gen), before
+ * anything else the runner does: its own handles are opened while the rows
+ * are read, then their versions (fill_hand) are looked up (content, live and
+ * recorded results) and posted as RUNG_WB_FILL. A quit or a task switch
+ * stops it between two rows, and nothing is posted. */
+static void fill_in_thread(rung_wb *b, unsigned gen)
+{
+	unsigned tgen;
+	char *task = rung__wb_task_snapshot(b, &tgen);
+	rung_wb_event ev = {.kind = RUNG_WB_FILL, .gen = gen};
+	rung_vctx c;
+	int e = tgen == gen ? rung_wb_open_ctx(&c, b, task, NULL, 0) : 0;
+	free(task);
+	rung_version *v = NULL;
+	int n = 0;
+	pthread_mutex_lock(&b->q.lock);
+	while (!b->q.fill_ready && !b->q.stop && gen == b->task_gen && !b->q.fill)
+		pthread_cond_wait(&b->q.cond, &b->q.lock);
+	bool got = gen == b->task_gen && !b->q.stop && !b->q.fill && b->q.fill_ready;
+	if (got) {
+		v = b->q.fill_v;
+		n = b->q.fill_n;
+		b->q.fill_v = NULL;
+		b->q.fill_ready = false;
+	}
+	pthread_mutex_unlock(&b->q.lock);
+	if (!got || !v) { /* switched, a quit, or no rows after all */
+		if (tgen == gen && e == 0)
+			rung_vctx_close(&c);
+		rung_error_clear();
+		free(v);
+		return;
+	}
+	if (e == 0) {
+		rung_wb_row *rows = calloc((size_t)n + 1, sizeof(*rows));
+		int cnt = 0;
+		if (!rows)
+			e = rung_error_set(RUNG_ENOMEM, "out of memory");
+		while (e == 0 && cnt < n && job_current(b, gen)) {
+			rows[cnt].vr.v = v[cnt];
+			e = row_results(&rows[cnt++], &c);
+		}
+		if (e < 0)
+			rung_wb_rows_free(rows, cnt);
+		else if ((e = sink_rows(&ev.rows, b, rows, cnt)) == 0)
+			ev.nrows = cnt;
+		rung_vctx_close(&c);
+	}
+	free(v);
+	if (e < 0) {
+		snprintf(ev.text, sizeof(ev.text), "%.255s", rung_error_last());
+		rung_error_clear();
+	}
+	pthread_mutex_lock(&b->q.lock);
+	bool current = gen == b->task_gen && !b->q.stop;
+	if (current && rung__wb_post(b, &ev) < 0)
+		current = false;
+	pthread_mutex_unlock(&b->q.lock);
+	if (!current && ev.rows)
+		b->sink.rows_free(b->sink.ud, ev.rows, ev.nrows);
 }
 
 static void reload_in_thread(rung_wb *b)
@@ -770,6 +900,14 @@ static void *runner_main(void *arg)
 	rung__wb_queue *q = &b->q;
 	pthread_mutex_lock(&q->lock);
 	while (!q->stop) {
+		if (q->fill) {
+			unsigned gen = q->fill_gen;
+			q->fill = false;
+			pthread_mutex_unlock(&q->lock);
+			fill_in_thread(b, gen);
+			pthread_mutex_lock(&q->lock);
+			continue;
+		}
 		if (!q->rest && !q->reload && !q->n && !q->probe && q->gate) {
 			/* the sanitize gate, when nothing else is queued */
 			if (rung_now_s() < q->gate_at) {
@@ -1113,6 +1251,7 @@ int rung_wb_new(rung_wb **out, const rung_wb_opts *o, rung_vctx *c, char *note, 
 	pthread_cond_init(&b->poll.cond, NULL);
 	rung__wb_texts_init(&b->texts);
 	b->sink = o->sink;
+	b->defer_results = o->defer_results;
 	b->eval.jobs = o->jobs > 0 ? o->jobs : 3;
 	if (o->workers && *o->workers) {
 		int e = rung_pool_parse(&b->eval.pool, o->workers);
@@ -1182,6 +1321,7 @@ void rung_wb_free(rung_wb *b)
 	for (int i = 0; i < b->q.n; i++)
 		free(b->q.items[i].taskdir);
 	free(b->q.items);
+	free(b->q.fill_v);
 	bench_destroy(b);
 	free(b);
 }

@@ -13,6 +13,7 @@
  *   before the first frame), rung_wb_text on a text not made yet, and
  *   rung_wb_free (the version on the GPU and the text being made finish);
  * - the runner (one thread, started on first use) runs, in this order: the
+ *   results of the first list's pending rows (RUNG_WB_FILL), the
  *   rest of the first list (RUNG_WB_ROWS_MORE), the auto-evaluation probe
  *   (RUNG_WB_PROBE, after its delay), the queued evaluations in batches
  *   of one task and one sanitize request (RUNG_WB_PROGRESS,
@@ -57,6 +58,9 @@
 typedef struct {
 	rung_vrow vr;
 	rung_result *recorded;
+	/* read without its results (rung_wb_opts.defer_results): no content, no
+	 * live or recorded result yet; RUNG_WB_FILL brings them */
+	bool pending;
 } rung_wb_row;
 void rung_wb_rows_free(rung_wb_row *rows, int n);
 
@@ -70,6 +74,12 @@ typedef enum {
 	RUNG_WB_ROWS_NEW,  /* versions committed since, newest first, to go above row .hash ("" : none) */
 	RUNG_WB_PROBE,     /* the probe's answer: .gpu, .text the GPU's name or why there is none */
 	RUNG_WB_TEXT,      /* the PTX and SASS of .hash are made, or failed (rung_wb_text says why) */
+	/* the results of the first list's rows read pending (rung_wb_first with
+	 * rung_wb_opts.defer_results): .rows/.nrows, the same versions again with
+	 * their content, live and recorded results (no notes: the pending rows
+	 * have theirs), for the list read at task generation .gen (rung_wb_first's
+	 * *gen); .text: why they could not be read ("" : they were) */
+	RUNG_WB_FILL,
 } rung_wb_kind;
 
 typedef struct {
@@ -82,6 +92,7 @@ typedef struct {
 	int nrows;
 	bool last;
 	bool gpu;
+	unsigned gen; /* RUNG_WB_FILL */
 	char text[256];
 } rung_wb_event;
 
@@ -110,6 +121,12 @@ typedef struct {
 	 * opened on the first evaluation (the probe's), kept across task
 	 * switches, closed by rung_wb_free. */
 	const char *workers;
+	/* rung_wb_first reads the versions, their notes and nothing more before
+	 * the first frame (#28, first frame against tig): when the store holds
+	 * results, its rows are pending (no content hashed, no result parsed) and
+	 * the runner reads their results first of all, before the rest of the
+	 * list, the probe and any evaluation, and posts them as RUNG_WB_FILL */
+	bool defer_results;
 	rung_wb_sink sink;
 } rung_wb_opts;
 
@@ -132,8 +149,12 @@ int rung_wb_open_ctx(rung_vctx *c, rung_wb *b, const char *taskdir, char *note, 
 
 /* The first rows (up to max) of c's task through the sink (*rows, *n);
  * *more when there are others (rung_wb_rest reads them). Marks the list
- * for the poller. Caller's thread. */
+ * for the poller. With rung_wb_opts.defer_results, *gen (when given) is
+ * the task generation a RUNG_WB_FILL for these rows will carry (the rows are
+ * pending when their results are deferred: the runner is asked for them
+ * here; where it cannot start they are read here and now). Caller's thread. */
 int rung_wb_first(void **rows, int *n, bool *more, rung_wb *b, rung_vctx *c, int max);
+int rung_wb_first_gen(void **rows, int *n, bool *more, unsigned *gen, rung_wb *b, rung_vctx *c, int max);
 /* Every row of c's task through the sink, on the caller's thread. */
 int rung_wb_load_all(void **rows, int *n, rung_wb *b, rung_vctx *c);
 /* The rest of the list after row anchor, on the runner (RUNG_WB_ROWS_MORE,

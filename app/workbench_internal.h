@@ -28,6 +28,15 @@ typedef struct {
 	rung__wb_item *items;
 	int n, cap;
 	bool reload;
+	/* the results of the first list's rows read pending by rung_wb_first,
+	 * for task generation fill_gen: fill is asked for as the rows are read
+	 * (the runner opens its handles meanwhile), fill_ready once their
+	 * versions are there (fill_v, fill_n of them, owned; NULL: none after
+	 * all); runs first of all */
+	bool fill, fill_ready;
+	rung_version *fill_v;
+	int fill_n;
+	unsigned fill_gen;
 	/* the rest of the first list, after row rest_anchor; runs before
 	 * queued evaluations and reloads */
 	bool rest;
@@ -108,6 +117,7 @@ typedef struct {
 struct rung_wb {
 	char *dir;      /* as given (-C) */
 	char *spec_rev; /* NULL: HEAD's, else the last good one */
+	bool defer_results; /* rung_wb_opts.defer_results */
 	rung_wb_sink sink;
 	/* the task shown (under q.lock): NULL as picked; task_gen is bumped by a
 	 * switch, so that older jobs are dropped */

@@ -5,7 +5,9 @@
  * after (the compile rung at least, GPU or not); a task switch makes an
  * evaluation in flight stale (its result is counted, not handed on); the
  * texter makes a version's PTX once and the cache answers after; the poller
- * hands on a version committed after the list was read. */
+ * hands on a version committed after the list was read; with its results
+ * deferred, the first rows come pending and the runner's fill brings their
+ * results. */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +26,9 @@ typedef struct {
 	char first[41], lastrow[41]; /* the rows' first and last hash */
 	bool last, has_result;
 	rung_status compile;
+	unsigned gen;
+	char stats[41]; /* the rows' "pending P recorded R" (rows_fn) */
+	char text[64];
 } rec;
 
 static struct {
@@ -39,8 +44,14 @@ static int rows_fn(void **out, void *ud, rung_wb_row *rows, int n)
 	(void)ud;
 	*out = NULL;
 	char(*h)[41] = calloc((size_t)n + 1, sizeof(*h));
-	for (int i = 0; h && i < n; i++)
+	int pending = 0, recorded = 0;
+	for (int i = 0; h && i < n; i++) {
 		snprintf(h[i], sizeof(h[i]), "%s", rows[i].vr.v.id);
+		pending += rows[i].pending;
+		recorded += rows[i].recorded != NULL;
+	}
+	if (h) /* after the hashes */
+		snprintf(h[n], sizeof(h[n]), "pending %d recorded %d", pending, recorded);
 	rung_wb_rows_free(rows, n);
 	if (!h)
 		return rung_error_set(RUNG_ENOMEM, "out of memory");
@@ -70,7 +81,10 @@ static int post_fn(void *ud, const rung_wb_event *ev)
 		if (h && ev->nrows) {
 			snprintf(r->first, sizeof(r->first), "%s", h[0]);
 			snprintf(r->lastrow, sizeof(r->lastrow), "%s", h[ev->nrows - 1]);
+			snprintf(r->stats, sizeof(r->stats), "%s", h[ev->nrows]);
 		}
+		r->gen = ev->gen;
+		snprintf(r->text, sizeof(r->text), "%.63s", ev->text);
 		r->last = ev->last;
 		r->has_result = ev->result != NULL;
 		r->compile = ev->result ? ev->result->steps[RUNG_STEP_COMPILE].status : RUNG_S_NONE;
@@ -247,8 +261,77 @@ static void test_service(void)
 	unsetenv("RUNG_WORKER_EXE");
 }
 
+/* rung_wb_opts.defer_results (the workbench's first frame, #28): on rung
+ * demo's repository, whose store holds a recorded result for each version,
+ * the first rows come pending and without any result, and the runner's
+ * fill posts the same versions with their recorded results, for the task
+ * generation the rows were read at. */
+static void test_fill(void)
+{
+	char dir[4096], *out = NULL;
+	snprintf(dir, sizeof(dir), "%s/demo", t_tmpdir());
+	CHECK_INT(t_sh(&out, "'%s' demo --no-tui '%s' 2>&1", RUNG_BIN, dir), 0);
+	free(out);
+	rung_wb_opts o = {.dir = dir,
+			  .taskdir = "sgemm",
+			  .defer_results = true,
+			  .sink = {.rows = rows_fn, .rows_free = rows_free_fn, .post = post_fn}};
+	rung_wb *b = NULL;
+	rung_vctx ui;
+	CHECK_INT(rung_wb_new(&b, &o, &ui, NULL, 0), 0);
+	if (!b)
+		return;
+	int from = events();
+	void *rows = NULL;
+	int n = 0;
+	bool more = true;
+	unsigned gen = 99;
+	CHECK_INT(rung_wb_first_gen(&rows, &n, &more, &gen, b, &ui, 100), 0);
+	CHECK_INT(n, 11);
+	CHECK(!more);
+	char(*h)[41] = rows;
+	char first[41] = "", lastrow[41] = "";
+	if (h && n == 11) {
+		CHECK_STR(h[n], "pending 11 recorded 0");
+		snprintf(first, sizeof(first), "%s", h[0]);
+		snprintf(lastrow, sizeof(lastrow), "%s", h[n - 1]);
+	}
+	free(rows);
+	CHECK_INT(gen, 0);
+	int k = wait_for(RUNG_WB_FILL, from, NULL);
+	CHECK(k >= 0);
+	if (k >= 0) {
+		rec r = event(k);
+		CHECK_INT(r.nrows, 11);
+		CHECK_STR(r.first, first);
+		CHECK_STR(r.lastrow, lastrow);
+		CHECK_STR(r.stats, "pending 0 recorded 11");
+		CHECK_INT(r.gen, gen);
+		CHECK_STR(r.text, "");
+	}
+	/* without defer_results, the rows come with their results (test_service's way) */
+	rung_wb_free(b);
+	rung_vctx_close(&ui);
+	o.defer_results = false;
+	CHECK_INT(rung_wb_new(&b, &o, &ui, NULL, 0), 0);
+	if (!b)
+		return;
+	from = events();
+	CHECK_INT(rung_wb_first(&rows, &n, &more, b, &ui, 100), 0);
+	h = rows;
+	CHECK(h && n == 11);
+	if (h && n == 11)
+		CHECK_STR(h[n], "pending 0 recorded 11");
+	free(rows);
+	rung_wb_free(b);
+	rung_vctx_close(&ui);
+	for (int i = from; i < events(); i++)
+		CHECK(event(i).kind != RUNG_WB_FILL);
+}
+
 int main(void)
 {
+	T_RUN(test_fill);
 	T_RUN(test_service);
 	return t_done();
 }

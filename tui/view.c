@@ -394,7 +394,8 @@ void rung_view_draw_title(rung_view *v, const char *fmt, ...)
 	int rw = (int)strlen(right);
 	int lw = v->width - rw - 1;
 	/* the stop rule's state, where the task has a [goal] or the person said done */
-	const rung_goal_status *gs = rung_model_goal(v->tui->model);
+	const rung_model *mo = v->tui->model; /* no stop rule while results are read, or when they could not be */
+	const rung_goal_status *gs = mo->filling || mo->fill_failed ? NULL : rung_model_goal(v->tui->model);
 	if (gs && (gs->has_goal || gs->done.in_force)) {
 		char st[160], plain[512];
 		int tw = rung_tui_sanitize(plain, sizeof(plain), buf, -1, 0);
@@ -1238,11 +1239,26 @@ int rung_tui_script_command(rung_tui *t, const char *line)
 	return rung_error_set(RUNG_EINVAL, "unknown script command ':%s'", cmd);
 }
 
+/* Applies events until the first frame's rows have their results
+ * (m->filling: RUNG_EV_FILL), for secs at most. */
+static void wait_filled(rung_tui *t, double secs)
+{
+	struct pollfd p = {rung_model_event_fd(t->model), POLLIN, 0};
+	double t0 = rung_now_s();
+	while (t->model->filling && rung_now_s() - t0 < secs)
+		if (poll(&p, 1, 50) > 0)
+			apply_events(t);
+}
+
 static int run_script(rung_tui *t, const char *path)
 {
 	FILE *f = fopen(path, "r");
 	if (!f)
 		return rung_error_set(RUNG_EIO, "%s: %s", path, strerror(errno));
+	/* the first frame is drawn as the keyboard's is, before the rows' results
+	 * are read (m->filling); a script's lines and keys act once they are in
+	 * (after a task switch too), as its screens are compared whole */
+	draw_frame(t);
 	char line[2048];
 	int lineno = 0, err = 0;
 	while (!err && !t->quit && fgets(line, sizeof(line), f)) {
@@ -1251,6 +1267,7 @@ static int run_script(rung_tui *t, const char *path)
 		struct pollfd p = {rung_model_event_fd(t->model), POLLIN, 0};
 		if (poll(&p, 1, 0) > 0)
 			apply_events(t);
+		wait_filled(t, 30); /* a task switch's rows too */
 		draw_frame(t);
 		char *s = line;
 		while (*s == ' ' || *s == '\t')
@@ -1272,6 +1289,7 @@ static int run_script(rung_tui *t, const char *path)
 			struct pollfd q = {rung_model_event_fd(t->model), POLLIN, 0};
 			if (poll(&q, 1, 0) > 0)
 				apply_events(t);
+			wait_filled(t, 30);
 			draw_frame(t);
 			if (t->quit)
 				break;

@@ -27,11 +27,33 @@ int rung_git_error(int gitret, const char *what)
 	return rung_error_set(code, "%s: %s", what, e && e->message ? e->message : "git error");
 }
 
+/* libgit2's TLS trust anchors, kept off every process's path (#28, first
+ * frame against tig). Debian's libgit2 1.5 is built with mbedTLS, and its
+ * git_libgit2_init parses every certificate of the system's CA bundle
+ * (GIT_DEFAULT_CERT_LOCATION, fixed at its build, no override): ~8 ms of
+ * mbedTLS's constant-time base64 in each process, the workbench's first frame
+ * and the worker included, though rung only reads local repositories and
+ * never opens a remote. This definition is the one the dynamic linker binds
+ * libgit2's call to (the executable comes first in symbol lookup; it is
+ * exported because libgit2 refers to it): it loads nothing and fails, so
+ * libgit2 keeps no CA chain, and a TLS stream, were one ever opened, could
+ * verify no server (libgit2 refuses it with GIT_ECERTIFICATE): it fails safe,
+ * never open. A libgit2 built with OpenSSL never calls it.
+ * docs/ARCHITECTURE.md ("libgit2 and TLS") says the same. */
+int mbedtls_x509_crt_parse_file(void *chain, const char *path);
+int mbedtls_x509_crt_parse_file(void *chain, const char *path)
+{
+	(void)chain;
+	(void)path;
+	return -0x2900; /* MBEDTLS_ERR_X509_FILE_IO_ERROR: "read/write of file failed" */
+}
+
 static void git_init_once(void)
 {
 	static int done;
 	if (!done) {
 		git_libgit2_init();
+		git_error_clear(); /* "failed to load CA certificates" (above) is no error of rung's */
 		done = 1;
 	}
 }

@@ -41,6 +41,7 @@ COLOUR_RE="$E\\[([0-9;]*;)?(3[0-7]|4[0-7]|9[0-7]|10[0-7]|38;5;[0-9]+|48;5;[0-9]+
 
 start c 110 20
 wait_for c "\[versions\]" || fail "versions table not shown"
+wait_for c "○○○○" || fail "the recorded results not shown" # they follow the first frame
 s=$(styled c)
 title=$(grep -m1 "rung sgemm" <<<"$s")
 # default theme: title = black on cyan, failed = red, recorded = 139, dim = 244
@@ -75,6 +76,7 @@ screen c | grep -q "^rung-exit=0$" || fail "exit status: $(screen c | grep rung-
 # NO_COLOR: attributes (reverse title and status) and no colour at all
 start m 110 20 NO_COLOR=1
 wait_for m "\[versions\]" || fail "versions table not shown with NO_COLOR"
+wait_for m "○○○○" || fail "the recorded results not shown with NO_COLOR"
 s=$(styled m)
 grep -qE "$COLOUR_RE" <<<"$s" && fail "NO_COLOR still has colours: $(grep -E "$COLOUR_RE" <<<"$s" | head -2 | cat -v)"
 grep -m1 "rung sgemm" <<<"$s" | grep -qE "$E\\[([0-9;]*;)?7[;m]" || fail "NO_COLOR title not reverse"

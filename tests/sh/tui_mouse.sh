@@ -35,6 +35,7 @@ for term in screen-256color xterm-256color; do
 		"env LC_ALL=C.UTF-8 TERM=$term '$RUNG' tui -C '$T/d' sgemm; echo rung-exit=\$?; sleep 30" || fail "tmux"
 	wait_for "$s" "\[versions\]" || fail "$term: versions table not shown"
 	wait_for "$s" " 1/11$" || fail "$term: no position"
+	wait_for "$s" "○○○○" || fail "$term: the recorded results not shown" # they follow the first frame
 	wheel() {
 		if [ "$term" = screen-256color ]; then
 			# X10: ESC [ M, button 64 (up) or 65 (down) + 32, column + 33, row + 33

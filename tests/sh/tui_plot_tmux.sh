@@ -35,7 +35,8 @@ wait_for() {
 E=$'\033'
 
 start g sgemm
-wait_for g "\[versions\]" || fail "versions table not shown"
+# the title's stop rule once the rows' results are in (they follow the first frame)
+wait_for g "CONTINUE  \[versions\]" || fail "versions table not shown"
 screen g | head -1 | grep -q "T switches): 11 versions, .*  CONTINUE  \[versions\]$" ||
 	fail "title bar: $(screen g | head -1)"
 tmux -S "$SOCK" send-keys -t g p
@@ -66,7 +67,7 @@ wait_for g "^rung-exit=" || fail "q did not quit"
 screen g | grep -q "^rung-exit=0$" || fail "exit status: $(screen g | grep rung-exit)"
 
 start s softmax
-wait_for s "\[versions\]" || fail "softmax versions not shown"
+wait_for s "STOP: goal met" || fail "softmax versions not shown"
 title=$(styled s | head -1)
 grep -qE "${E}\\[([0-9;]*;)?33m(${E}\\[[0-9;]*m)*STOP: goal met" <<<"$title" ||
 	fail "softmax title: $(cat -v <<<"$title")"

@@ -64,6 +64,7 @@ for term in screen xterm-256color; do
 			"env -u NO_COLOR LC_ALL=C.UTF-8 TERM=$term XDG_CONFIG_HOME='$T/cfg' '$RUNG' tui --no-auto-eval -C '$T/d' sgemm; sleep 30" ||
 			fail "tmux"
 		wait_for "\[versions\]" || fail "$term $size: no versions table"
+		wait_for "○○○○" || fail "$term $size: the recorded results not shown" # they follow the first frame
 		tmux -S "$SOCK" send-keys -t t r
 		wait_for "\[roofline\]" || fail "$term $size: r did not open the roofline"
 		wait_for "FLOP/B" || fail "$term $size: no plot"

@@ -131,6 +131,7 @@ static void fill_row(rung_model_row *r, rung_wb_row *br)
 	/* kept apart from the live one: shown only while there is no live result */
 	r->recorded = br->recorded;
 	br->recorded = NULL;
+	r->pending = br->pending; /* its results follow (RUNG_EV_FILL) */
 	rung_model_row_sync_steps(r);
 	if (vr->has_note)
 		row_from_note(r, &vr->note);
@@ -194,11 +195,12 @@ static int sink_post(void *ud, const rung_wb_event *be)
 		[RUNG_WB_RESULT] = RUNG_EV_RESULT,       [RUNG_WB_MESSAGE] = RUNG_EV_MESSAGE,
 		[RUNG_WB_ROWS] = RUNG_EV_ROWS,           [RUNG_WB_ROWS_MORE] = RUNG_EV_ROWS_MORE,
 		[RUNG_WB_ROWS_NEW] = RUNG_EV_ROWS_NEW,   [RUNG_WB_TEXT] = RUNG_EV_TEXT,
+		[RUNG_WB_FILL] = RUNG_EV_FILL,
 	};
 	if (be->kind == RUNG_WB_PROBE)
 		return probe_answer(g, be);
 	rung_model_event ev = {.kind = kinds[be->kind], .step = be->step, .frac = be->frac, .result = be->result,
-			       .rows = be->rows, .nrows = be->nrows, .last = be->last};
+			       .rows = be->rows, .nrows = be->nrows, .last = be->last, .gen = be->gen};
 	snprintf(ev.hash, sizeof(ev.hash), "%s", be->hash);
 	snprintf(ev.text, sizeof(ev.text), "%s", be->text);
 	return rung_model_post(g->m, &ev);
@@ -215,7 +217,9 @@ static int first_rows(void)
 	return n;
 }
 
-/* Reads the first rows of the task open in c into m (before the first frame)
+/* Reads the first rows of the task open in c into m (before the first frame:
+ * the versions and their notes; their results, when the store holds any,
+ * follow as RUNG_EV_FILL, read on the service's runner before anything else)
  * and, when there are more, has the service read the rest (m->loading until
  * RUNG_EV_ROWS_MORE says the list is complete). Navigation, search and sort
  * work on the rows so far: the versions screen rebuilds its table (filter
@@ -229,9 +233,11 @@ static int load_first(rung_model *m, rung_vctx *c)
 	void *rows;
 	int n;
 	bool more;
-	int e = rung_wb_first(&rows, &n, &more, g->bench, c, first_rows());
+	unsigned gen = 0;
+	int e = rung_wb_first_gen(&rows, &n, &more, &gen, g->bench, c, first_rows());
 	if (e < 0)
 		return e;
+	m->fill_gen = gen;
 	m->loading = more;
 	m->evaluate_when_loaded = false;
 	rung_model_set_rows(m, rows, n);
@@ -363,6 +369,13 @@ static void set_ceilings(rung_model *m, rung_store *store)
 				return;
 			rung_error_clear();
 		}
+}
+
+/* The pending rows got their results (RUNG_EV_FILL): the ceilings of their device. */
+static void git_filled(rung_model *m)
+{
+	git_impl *g = m->impl;
+	set_ceilings(m, g->ui.store);
 }
 
 /* m->tasks from the repository, m->task = the one open. */
@@ -535,6 +548,7 @@ static const rung_model_ops git_ops = {
 	.text_prepare = git_text_prepare,
 	.text_cancel = git_text_cancel,
 	.workers = git_workers,
+	.filled = git_filled,
 };
 
 int rung_model_git_new(rung_model **out, const char *dir, const char *taskdir)
@@ -566,6 +580,7 @@ int rung_model_git_open_pool(rung_model **out, const char *dir, const char *task
 		.spec_rev = spec_rev,
 		.jobs = 3,
 		.workers = workers,
+		.defer_results = true, /* the first frame before the results are parsed */
 		.sink = {.ud = g, .rows = sink_rows, .rows_free = sink_rows_free, .post = sink_post},
 	};
 	int e = rung_model_init(m, &git_ops, g);

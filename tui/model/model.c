@@ -420,7 +420,79 @@ void rung_model_set_rows(rung_model *m, rung_model_row *rows, int n)
 	rung_model_rows_free(m->rows, m->nrows);
 	m->rows = rows;
 	m->nrows = n;
+	m->filling = m->fill_failed = false;
+	for (int i = 0; i < n; i++)
+		m->filling |= rows[i].pending;
 	rows_changed(m, false);
+}
+
+static void after_loaded(rung_model *m)
+{
+	if (m->evaluate_when_loaded && !m->loading && !m->filling) {
+		m->evaluate_when_loaded = false;
+		if (rung_model_evaluate_missing(m) < 0)
+			snprintf(m->message, sizeof(m->message), "evaluate: %s", rung_error_last());
+	}
+}
+
+static void auto_queue(rung_model *m);
+
+/* RUNG_EV_FILL: the pending rows take their results (a live result that came
+ * first stays), then baseline, best and the backend's ceilings are computed
+ * as for a list read whole. */
+static void fill_rows(rung_model *m, rung_model_event *e)
+{
+	if (!m->filling || e->gen != m->fill_gen)
+		return; /* stale: a reload or a task switch replaced the rows */
+	m->filling = false;
+	if (e->text[0]) { /* the rows stay pending: their cells say so */
+		m->fill_failed = true;
+		snprintf(m->message, sizeof(m->message), "reading the results failed: %.200s", e->text);
+		after_loaded(m);
+		return;
+	}
+	for (int k = 0; k < e->nrows; k++) {
+		rung_model_row *src = &e->rows[k];
+		int i = k < m->nrows && !strcmp(m->rows[k].hash, src->hash) ? k : -1;
+		for (int j = 0; i < 0 && j < m->nrows; j++)
+			if (!strcmp(m->rows[j].hash, src->hash))
+				i = j;
+		if (i < 0 || !m->rows[i].pending)
+			continue;
+		rung_model_row *r = &m->rows[i];
+		bool busy = false; /* queued or running here meanwhile: its rungs say so */
+		for (int s = 0; s < RUNG_NSTEPS; s++)
+			busy |= r->step[s] == RUNG_S_PENDING || r->step[s] == RUNG_S_RUNNING;
+		/* src->result is its live one, or its recorded one (the alias) */
+		rung_result *live = src->result != src->recorded ? src->result : NULL, *rec = src->recorded;
+		src->result = src->recorded = NULL;
+		if (r->result) /* a live result came first: it stays */
+			result_free(live);
+		else
+			r->result = live;
+		result_free(r->recorded);
+		r->recorded = rec;
+		r->pending = false;
+		if (!busy)
+			rung_model_row_sync_steps(r);
+		else if (!r->result)
+			r->result = r->recorded;
+	}
+	bool left = false;
+	for (int i = 0; i < m->nrows; i++)
+		left |= m->rows[i].pending;
+	/* the automatic baseline is chosen again, as for a list read whole */
+	if (m->auto_baseline)
+		for (int i = 0; i < m->nrows; i++)
+			if (m->rows[i].verdict != RUNG_VERDICT_BASELINE)
+				m->rows[i].baseline = false;
+	rows_changed(m, false);
+	if (m->ops && m->ops->filled)
+		m->ops->filled(m);
+	if (left && rung_model_refresh(m) < 0) /* the history moved in between: all of it again */
+		snprintf(m->message, sizeof(m->message), "reload: %.240s", rung_error_last());
+	after_loaded(m);
+	auto_queue(m);
 }
 
 /* RUNG_EV_ROWS_MORE: appends when the list still ends where the chunk starts
@@ -447,11 +519,7 @@ static void append_rows(rung_model *m, rung_model_event *e)
 	}
 	if (e->last) {
 		m->loading = false;
-		if (m->evaluate_when_loaded) {
-			m->evaluate_when_loaded = false;
-			if (rung_model_evaluate_missing(m) < 0)
-				snprintf(m->message, sizeof(m->message), "evaluate: %s", rung_error_last());
-		}
+		after_loaded(m);
 	}
 }
 
@@ -523,7 +591,8 @@ static void prepend_rows(rung_model *m, rung_model_event *e)
 static void apply_one(rung_model *m, rung_model_event *e)
 {
 	int i = e->kind == RUNG_EV_ROWS || e->kind == RUNG_EV_ROWS_MORE || e->kind == RUNG_EV_MESSAGE ||
-			e->kind == RUNG_EV_ROWS_NEW || e->kind == RUNG_EV_AUTO || e->kind == RUNG_EV_TEXT
+			e->kind == RUNG_EV_ROWS_NEW || e->kind == RUNG_EV_AUTO || e->kind == RUNG_EV_TEXT ||
+			e->kind == RUNG_EV_FILL
 		    ? -1
 		    : rung_model_find(m, e->hash);
 	rung_model_row *r = i >= 0 ? &m->rows[i] : NULL;
@@ -629,6 +698,9 @@ static void apply_one(rung_model *m, rung_model_event *e)
 		break;
 	case RUNG_EV_TEXT:
 		break;
+	case RUNG_EV_FILL:
+		fill_rows(m, e);
+		break;
 	}
 	m->generation++;
 }
@@ -705,8 +777,8 @@ int rung_model_sanitize(rung_model *m, const char *hash)
 /* The row is in scope and not queued or running already. */
 static bool in_scope(const rung_model_row *r, rung_auto_scope scope)
 {
-	if (r->step[0] == RUNG_S_PENDING || r->step[0] == RUNG_S_RUNNING)
-		return false;
+	if (r->step[0] == RUNG_S_PENDING || r->step[0] == RUNG_S_RUNNING || r->pending)
+		return false; /* a pending row's results are not known yet (RUNG_EV_FILL) */
 	switch (scope) {
 	case RUNG_AUTO_MISSING: /* a recorded result is not an evaluation on this machine */
 		return !r->result || rung_model_row_is_recorded(r);
@@ -738,7 +810,7 @@ int rung_model_evaluate_missing(rung_model *m)
 {
 	/* while the first list is still arriving: the rows loaded now, the rest
 	 * when it is complete (rows already queued are skipped then) */
-	if (m->loading)
+	if (m->loading || m->filling)
 		m->evaluate_when_loaded = true;
 	return rung_model_evaluate_scope(m, RUNG_AUTO_MISSING);
 }

@@ -89,6 +89,10 @@ typedef struct {
 	/* the kernel issues tensor-core instructions (its source says so:
 	 * rung_text_uses_mma): 1 yes, -1 no, 0 not looked at yet (rung_model_row_mma) */
 	signed char mma;
+	/* its results are being read (the first frame's rows: the git model reads
+	 * them after the first frame, RUNG_EV_FILL): result and recorded are
+	 * unknown, not absent, and the screens say so */
+	bool pending;
 } rung_model_row;
 
 /* The row shows a recorded result (no live one). */
@@ -126,6 +130,13 @@ typedef enum {
 	/* the PTX and SASS of .hash asked for by rung_model_text_prepare are made
 	 * (or failed: rung_model_text says why); bumps the generation */
 	RUNG_EV_TEXT,
+	/* the results of the pending rows (rung_model_row.pending), read after
+	 * the first frame: .rows/.nrows are the same versions with their live and
+	 * recorded results, for the list of fill generation .gen (m->fill_gen:
+	 * else stale, dropped); each pending row of the same hash takes them.
+	 * .text: why they could not be read (the rows stay pending). Clears
+	 * m->filling; a pending row they do not cover has the list read again. */
+	RUNG_EV_FILL,
 } rung_event_kind;
 
 /* What the workbench evaluates without being asked. */
@@ -146,6 +157,7 @@ typedef struct rung_model_event {
 	rung_verdict verdict;
 	char text[256];
 	bool last;                     /* RUNG_EV_ROWS_MORE: the list is complete */
+	unsigned gen;                  /* RUNG_EV_FILL: the fill generation */
 	rung_auto_scope scope;         /* RUNG_EV_AUTO */
 	struct rung_model_event *next; /* queue link (internal) */
 } rung_model_event;
@@ -234,6 +246,9 @@ typedef struct {
 	/* The pool's workers into out[0..max), any time (a batch may run): their
 	 * count, 0 without a pool. NULL: the backend has none. */
 	int (*workers)(rung_model *m, rung_model_worker *out, int max);
+	/* The pending rows got their results (RUNG_EV_FILL): what the backend
+	 * derives from them (the git model: the ceilings). NULL: nothing. */
+	void (*filled)(rung_model *m);
 } rung_model_ops;
 
 struct rung_model {
@@ -281,6 +296,14 @@ struct rung_model {
 	 * sets evaluate_when_loaded: the rest is queued when the list is complete. */
 	bool loading;
 	bool evaluate_when_loaded;
+	/* Rows are pending (their results are being read, RUNG_EV_FILL of
+	 * fill_gen brings them): the title says so and shows no counts or
+	 * stop rule; `E` waits for them (evaluate_when_loaded). */
+	bool filling;
+	unsigned fill_gen;
+	/* the fill failed (a damaged store: the message says so): the rows stay
+	 * pending, the title says their results could not be read */
+	bool fill_failed;
 	/* what arriving rows get queued for without a key (RUNG_EV_AUTO sets it) */
 	rung_auto_scope auto_scope;
 

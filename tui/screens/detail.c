@@ -235,6 +235,10 @@ static void build_summary(rung_view *v, int row)
 	}
 	rung_lines_add(l, RUNG_ROLE_DEFAULT, "%s", "");
 	const rung_result *r = mr->result;
+	if (!r && mr->pending) { /* the first frame's rows: its results are being read */
+		rung_lines_add(l, RUNG_ROLE_DIM, "%s", m->fill_failed ? "its results could not be read (the status line says why)" : "reading its results...");
+		return;
+	}
 	if (!r) {
 		rung_lines_new(l);
 		bool queued = mr->step[0] == RUNG_S_PENDING || mr->step[0] == RUNG_S_RUNNING;

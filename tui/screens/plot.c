@@ -18,6 +18,11 @@ static void plot_draw(rung_view *v)
 {
 	rung_model *m = v->tui->model;
 	rung_view_draw_title(v, "progress %s (p or q: back)", m->title);
+	if (m->filling || m->fill_failed) { /* the rows' results are being read, or could not be */
+		rung_tui_draw(v->win, 1, 0, v->width, RUNG_ROLE_HEADER,
+			      m->filling ? "reading the results..." : "the results could not be read (the status line says why)");
+		return;
+	}
 	const rung_goal_status *gs = rung_model_goal(m);
 	if (!gs) {
 		rung_tui_draw(v->win, 1, 0, v->width, RUNG_ROLE_ERROR, "out of memory");

@@ -249,6 +249,17 @@ static void draw_row(rung_view *v, int y, int mrow, bool cursor, const bool show
 		int room = v->width - x;
 		if (cw > room)
 			cw = room;
+		if (r->pending && c != C_MARK && c != C_HASH && c != C_DATE && c != C_SUBJECT && c != C_VERDICT &&
+		    c != C_NOTE) {
+			/* its results are being read (m->filling): unknown, not absent */
+			const char *dots = rung_tui_utf8 ? "\u2026" : "...";
+			if (c == C_STEPS)
+				rung_tui_draw(w, y, x, cw, ROLE(RUNG_ROLE_DIM), dots);
+			else
+				rung_tui_draw_right(w, y, x, cw, ROLE(RUNG_ROLE_DIM), dots);
+			x += cw + 1;
+			continue;
+		}
 		switch (c) {
 		case C_MARK: {
 			/* three cells: the compare mark (a or b), the best or baseline glyph,
@@ -399,7 +410,11 @@ static void versions_draw(rung_view *v)
 		o = snprintf(rec, sizeof(rec), ", %d recorded", recorded);
 	if (compiled && o >= 0 && o < (int)sizeof(rec))
 		snprintf(rec + o, sizeof(rec) - (size_t)o, ", %d compiled only", compiled);
-	if (t->filter && t->search[0])
+	if (m->filling || m->fill_failed) /* the results of the rows shown are being read: no counts yet */
+		rung_view_draw_title(v, "rung %s%s: %s%d version%s, %s", m->title, task, m->loading ? "loading... " : "",
+				     m->nrows, m->nrows == 1 ? "" : "s",
+				     m->filling ? "reading their results..." : "their results could not be read");
+	else if (t->filter && t->search[0])
 		rung_view_draw_title(v, "rung %s%s: %d of %d version%s%s match '%s'", m->title, task, p->n, m->nrows,
 				     m->nrows == 1 ? "" : "s", m->loading ? " loaded so far" : "", t->search);
 	else
