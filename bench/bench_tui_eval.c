@@ -40,7 +40,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "bench_tui_eval: %s\n", rung_error_last());
 		return 1;
 	}
-	while (m->loading) { /* the whole list first, as after the first frames */
+	while (m->loading || m->filling) { /* the whole list and its results first, as after the first frames */
 		struct pollfd p = {rung_model_event_fd(m), POLLIN, 0};
 		if (poll(&p, 1, 100) > 0)
 			rung_model_apply_events(m);
