@@ -9,7 +9,7 @@
 #   RUNG_TEST_JOBS=N       ctest's parallel tests (default: twice the cores: many
 #                          tests wait, on a worker, a screen or a signal's delay,
 #                          and a third and fourth test use that time; ctest -j4 took
-#                          263 s where -j2 took 374 s on 2 cores, docs/BENCHMARKS.md)
+#                          188 s where -j2 took 260 s on 2 cores, docs/BENCHMARKS.md)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/bootstrap.sh
