@@ -6,12 +6,15 @@
 # much of a ctest run waits (on a worker, a deadline, a screen), and the
 # compiler takes that time instead of leaving it idle.
 #   RUNG_SKIP_SANITIZE=1   the -Werror build only
-#   RUNG_TEST_JOBS=N       ctest's parallel tests (default: the cores)
+#   RUNG_TEST_JOBS=N       ctest's parallel tests (default: twice the cores: many
+#                          tests wait, on a worker, a screen or a signal's delay,
+#                          and a third and fourth test use that time; ctest -j4 took
+#                          188 s where -j2 took 260 s on 2 cores, docs/BENCHMARKS.md)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/bootstrap.sh
 jobs=$(nproc 2>/dev/null || echo 2)
-tjobs=${RUNG_TEST_JOBS:-$jobs}
+tjobs=${RUNG_TEST_JOBS:-$((2 * jobs))}
 # configure: Ninja where it is installed and the directory is new (an
 # existing build directory keeps the generator it was made with)
 configure() { # DIR OPTIONS...

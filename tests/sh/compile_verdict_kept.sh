@@ -62,7 +62,8 @@ grep -q "^## Recorded results" <<<"$out" && fail "brief: called recorded: $out"
 W=$T/wb
 mk "$W"
 if [ "$gpu" = 0 ]; then
-	printf ':sleep 8\n:dump first.txt\nQ\n' >"$T/k1"
+	# (until both are compiled: 50 s at most)
+	printf ':until 50 2 versions, 2 evaluated\n:dump first.txt\nQ\n' >"$T/k1"
 	(cd "$W" && COLUMNS=100 LINES=12 RUNG_TUI_SCRIPT="$T/k1" RUNG_TUI_DUMP_DIR="$T" timeout 60 "$RUNG" tui </dev/null >/dev/null 2>&1) ||
 		fail "first session"
 	grep -q "2 versions, 2 evaluated" "$T/first.txt" || fail "first session: $(cat "$T/first.txt")"

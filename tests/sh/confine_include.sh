@@ -45,18 +45,21 @@ secret t/.rung && fail "dump HEAD wrote the outside header's content"
 refused "compare" "$T/o" "FAILED B does not compile: $msg"
 
 # the workbench: compare (a = the outside include, b = base): SASS, source, then PTX
+# (each step waits until its screen is there: the compare's SASS diff, then each pane's
+# title; what the texter thread makes is in once the compare is: a :wait's 2 s brought nothing more)
 tui() { # KEYS-FILE: runs the workbench on it, display-less
 	RUNG_TUI_SCRIPT="$1" RUNG_TUI_DUMP_DIR="$T" COLUMNS=200 LINES=40 "$RUNG" tui --no-auto-eval -C "$R" >"$T/tui.out" 2>&1 ||
 		fail "rung tui exited $?: $(cat "$T/tui.out")"
 }
-printf 'a\nj\nb\nc\n:sleep 8\n:wait\n:dump cmp_sass.txt\nt\n:wait\n:dump cmp_src.txt\nt\n:wait\n:dump cmp_ptx.txt\nQ\n' >"$T/keys"
+inc="#include \"$T/outside/secret.cuh\" reads"
+printf 'a\nj\nb\nc\n:until 60 SASS diff a -> b:\n:until 10 %s\n:dump cmp_sass.txt\nt\n:until 10 source diff (t switches)\n:dump cmp_src.txt\nt\n:until 10 PTX diff (t switches)\n:until 10 %s\n:dump cmp_ptx.txt\nQ\n' "$inc" "$inc" >"$T/keys"
 tui "$T/keys"
 grep -q "PTX diff" "$T/cmp_ptx.txt" || { cat "$T/cmp_ptx.txt"; fail "t did not switch the compare pane to PTX"; }
 refused "workbench compare, PTX" "$T/cmp_ptx.txt" "$(git rev-parse --short=7 HEAD): t/sgemm.cu:1: #include \"$T/outside/secret.cuh\" reads"
 refused "workbench compare, SASS" "$T/cmp_sass.txt" "t/sgemm.cu:1: #include \"$T/outside/secret.cuh\" reads"
 secret "$T"/cmp_*.txt && fail "the workbench's compare shows the outside header"
 # the detail pane after an evaluation (no GPU: the compile rung alone), then its SASS pane
-printf 'e\n:sleep 4\n:wait\n<Enter>\n:wait\n:dump detail.txt\nt\n:wait\n:dump detail_sass.txt\nQ\n' >"$T/keys"
+printf 'e\n:until 60 2 versions, 1 evaluated\n<Enter>\n:until 10 %s\n:dump detail.txt\nt\n:until 10 SASS (t: trace)\n:until 10 %s\n:dump detail_sass.txt\nQ\n' "$inc" "$inc" >"$T/keys"
 tui "$T/keys"
 refused "workbench detail" "$T/detail.txt" "FAILED"
 refused "workbench detail" "$T/detail.txt" "t/sgemm.cu:1: #include \"$T/outside/secret.cuh\" reads"

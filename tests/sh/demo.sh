@@ -100,7 +100,8 @@ grep -qE "^softmax: $nsoft versions of softmax/softmax.(cu|ptx)" <<<"$out" || fa
 if command -v script >/dev/null; then
 	# it asks a worker for the GPU in the background; with none, it says so (only a
 	# version without a recorded result gets its compile rung: a few seconds for it)
-	printf ':wait\n:sleep 5\n:dump versions.txt\nQ\n' >"$T/keys"
+	# (until it says there is none: 5 s at most, all that a machine with a GPU waits)
+	printf ':wait\n:until 5 no GPU: showing recorded results\n:dump versions.txt\nQ\n' >"$T/keys"
 	TERM=xterm-256color COLUMNS=120 LINES=30 RUNG_TUI_SCRIPT="$T/keys" RUNG_TUI_DUMP_DIR="$T" \
 		timeout 60 script -qec "'$RUNG' demo '$T/tui'" /dev/null >"$T/tui.out" 2>&1 || fail "demo on a terminal: $(cat "$T/tui.out")"
 	grep -q "rung sgemm (task 1/2, T switches): 11 versions" "$T/versions.txt" || fail "workbench not opened on sgemm: $(cat "$T/versions.txt" "$T/tui.out")"

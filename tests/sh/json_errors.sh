@@ -15,29 +15,50 @@ export HOME="$T" GIT_CONFIG_NOSYSTEM=1
 "$RUNG" demo --no-tui "$T/demo" >/dev/null 2>&1 || fail "rung demo exited $?"
 cd "$T/demo/sgemm" || fail "no sgemm task"
 n=0
-# one JSON error object on stdout naming WORDS, exit 2, the message on stderr too
+# one JSON error object on stdout naming WORDS, exit 2, the message on stderr too;
+# each stdout is kept ($T/out.N, its words, verb and command in $T/outs) and all of
+# them are judged at the end by one python (judge_outs), not one python each
+: >"$T/outs"
 json_err() { # WORDS ARGS...
 	local words=$1
 	shift
-	"$RUNG" "$@" >"$T/out" 2>"$T/err"; local rc=$?
+	"$RUNG" "$@" >"$T/out.$n" 2>"$T/err"; local rc=$?
 	[ "$rc" = 2 ] || fail "rung $*: exit $rc, not 2 (stderr: $(cat "$T/err"))"
-	python3 - "$T/out" "$words" "$RUNG_SRC" "$1" <<'PY' || fail "rung $*: stdout is not one JSON error object: $(cat "$T/out")"
+	printf '%s\t%s\t%s\t%s\n' "$T/out.$n" "$words" "$1" "rung $*" >>"$T/outs"
+	grep -qF -- "$words" "$T/err" || fail "rung $*: stderr does not say '$words': $(cat "$T/err")"
+	n=$((n + 1))
+}
+judge_outs() {
+	python3 - "$T/outs" "$RUNG_SRC" <<'PY' || fail "a stdout is not one JSON error object (above)"
 import json, sys
-lines = open(sys.argv[1]).read().splitlines()
-assert len(lines) == 1, lines
-d = json.loads(lines[0])
-assert d["status"] == "error" and d["exit"] == 2 and sys.argv[2] in d["error"], d
-assert set(d) == {"status", "exit", "error"}, d
 try:
     import jsonschema
 except ImportError:
-    sys.exit(0)
-jsonschema.validate(d, json.load(open(sys.argv[3] + "/docs/schema/error.schema.json")))
-if sys.argv[4] == "check":  # also one of check's two shapes
-    jsonschema.validate(d, json.load(open(sys.argv[3] + "/docs/schema/check.schema.json")))
+    jsonschema = None
+schemas = {}
+def schema(name):
+    if name not in schemas:
+        schemas[name] = json.load(open(sys.argv[2] + "/docs/schema/" + name))
+    return schemas[name]
+bad = 0
+for row in open(sys.argv[1]):
+    out, words, verb, cmd = row.rstrip("\n").split("\t")
+    text = open(out).read()
+    try:
+        lines = text.splitlines()
+        assert len(lines) == 1, lines
+        d = json.loads(lines[0])
+        assert d["status"] == "error" and d["exit"] == 2 and words in d["error"], d
+        assert set(d) == {"status", "exit", "error"}, d
+        if jsonschema:
+            jsonschema.validate(d, schema("error.schema.json"))
+            if verb == "check":  # also one of check's two shapes
+                jsonschema.validate(d, schema("check.schema.json"))
+    except Exception as e:
+        print("FAIL: %s: stdout is not one JSON error object: %r (%s)" % (cmd, text, e))
+        bad = 1
+sys.exit(bad)
 PY
-	grep -qF -- "$words" "$T/err" || fail "rung $*: stderr does not say '$words': $(cat "$T/err")"
-	n=$((n + 1))
 }
 for v in check log compare ceilings profile trace "profile --stalls"; do
 	# shellcheck disable=SC2086
@@ -58,6 +79,7 @@ for v in "check --compile-only" log "compare HEAD HEAD~1" profile trace "profile
 done
 json_err "nosuchrev: not a task directory, file or git revision" check --json --compile-only nosuchrev
 json_err "nosuchrev: not a task directory, file or git revision" compare --json nosuchrev HEAD
+judge_outs
 # without --json: nothing on stdout
 for args in "check --bogus" "log --rev nosuch..HEAD" "compare HEAD" "log --task nosuch"; do
 	# shellcheck disable=SC2086

@@ -88,7 +88,8 @@ git reset -q --hard HEAD~1
 
 # the workbench: the evaluation of the selected version (e), through the pipeline
 export TERM=xterm-256color LC_ALL=C.UTF-8
-printf 'e\n:sleep 6\n<Enter>\n:dump detail.txt\nQ\n' >"$T/keys"
+# (until its row shows the failed compile: about a second, 50 s at most)
+printf 'e\n:until 50 deep ✗\n<Enter>\n:dump detail.txt\nQ\n' >"$T/keys"
 RUNG_TUI_SCRIPT="$T/keys" RUNG_TUI_DUMP_DIR="$T" COLUMNS=140 LINES=30 "$RUNG" tui -C "$T/repo" >"$T/tui.out" 2>&1
 t "tui: exit 0" [ $? = 0 ]
 t "tui e: detail shows compile FAILED with the message" grep -qE "^compile  ✗ FAILED .*$DMSG" "$T/detail.txt"

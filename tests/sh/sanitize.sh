@@ -159,11 +159,12 @@ t "eval without the tool: exit 4" [ "$rc" = 4 ]
 err=$("$RUNG" eval --sanitize=bogus 2>&1); rc=$?
 t "eval: bad tool exits 2" [ "$rc" = 2 ]
 
-# 7. the workbench: S sanitizes the selected version in the background (rung eval --sanitize)
+# 7. the workbench: S sanitizes the selected version in the background (rung eval --sanitize);
+# the script waits until the status line's "queued" gives way (the queue is done)
 : > "$T/argv.txt"
 cat > "$T/keys" <<'KEYS'
 S
-:sleep 8
+:until 60 Fake GPU: evaluating every version
 :dump versions.txt
 <Enter>
 :dump detail.txt

@@ -43,6 +43,7 @@ fields() { python3 -c 'import json,sys
 d=json.load(sys.stdin); print(d.get("task"), (d.get("kernel") or {}).get("file"))'; }
 
 n=0
+: >"$T/cli.want"
 for cwd in root alpha beta; do
 	dir=$R; [ "$cwd" = root ] || dir=$R/$cwd
 	for task in none alpha beta nosuch; do
@@ -59,14 +60,28 @@ for cwd in root alpha beta; do
 					fail "$what: message: $(cat "$T/err")"; }
 			else
 				[ "$rc" = 0 ] || fail "$what: exit $rc: $(cat "$T/err")"
-				got=$(fields <<<"$out")
-				[ "$got" = "$want $want/sgemm.cu@$(short "$rev")" ] || fail "$what: got '$got', wanted task $want"
+				# the envelope is read after the matrix, all in one python (fields_of)
+				printf '%s' "$out" >"$T/cli.$n.json"
+				printf '%s\t%s\t%s\n' "$T/cli.$n.json" "$want $want/sgemm.cu@$(short "$rev")" "$what" >>"$T/cli.want"
 			fi
 			n=$((n + 1))
 		done
 	done
 done
 [ "$n" = 36 ] || fail "the CLI matrix ran $n cases"
+# fields_of FILE...: the fields of each file's envelope, a line each (as `fields`)
+fields_of() { python3 -c 'import json,sys
+for p in sys.argv[1:]:
+    try:
+        d=json.load(open(p)); print(d.get("task"), (d.get("kernel") or {}).get("file"))
+    except Exception as e:
+        print("unreadable: %r" % e)' "$@"; }
+mapfile -t files < <(cut -f1 "$T/cli.want")
+fields_of "${files[@]}" >"$T/cli.got"
+[ "$(wc -l <"$T/cli.got")" = "$(wc -l <"$T/cli.want")" ] || fail "the CLI matrix's envelopes: $(cat "$T/cli.got")"
+while IFS=$'\t' read -r file want what && IFS= read -r got <&3; do
+	[ "$got" = "$want" ] || fail "$what: got '$got', wanted task ${want%% *}"
+done <"$T/cli.want" 3<"$T/cli.got"
 
 # the same matrix over MCP: one server per working directory, raw JSON-RPC lines
 init='{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}'
@@ -88,32 +103,39 @@ for cwd in root alpha beta; do
 		done
 	} >"$T/in.$cwd"
 	(cd "$dir" && "$RUNG" mcp <"$T/in.$cwd" >"$T/out.$cwd" 2>"$T/mcperr.$cwd") || fail "rung mcp in $cwd exited $?"
-	id=1
-	for task in none alpha beta nosuch; do
-		for rev in HEAD "$REV" WORKTREE; do
-			want=$(expect "$cwd" "$task")
-			what="MCP from $cwd, task $task, $rev"
-			got=$(python3 - "$T/out.$cwd" "$id" <<'EOF'
+	# what each check call (odd id) and the source read after it answered: one line
+	# per id, "ID<TAB>CHECK | SOURCE", read from the server's output by one python
+	python3 - "$T/out.$cwd" 24 >"$T/got.$cwd" <<'EOF'
 import json, sys
 by = {}
 for line in open(sys.argv[1]):
     m = json.loads(line)
     by[m.get("id")] = m
-i = int(sys.argv[2])
-c, s = by[i]["result"], by[i + 1]
-if c.get("isError"):
-    check = "error %s" % c["_meta"]["rung/exit"]
-else:
-    sc = c["structuredContent"]
-    check = "%s %s" % (sc["task"], sc["kernel"]["file"])
-if "error" in s:
-    src = "error"
-else:
-    txt = s["result"]["contents"][0]["text"]
-    src = ",".join(l[3:] for l in txt.splitlines() if l.startswith("// ") and l.split()[-1] in ("v1", "v2", "wt"))
-print(check + " | " + src)
+for i in range(1, int(sys.argv[2]), 2):
+    try:
+        c, s = by[i]["result"], by[i + 1]
+        if c.get("isError"):
+            check = "error %s" % c["_meta"]["rung/exit"]
+        else:
+            sc = c["structuredContent"]
+            check = "%s %s" % (sc["task"], sc["kernel"]["file"])
+        if "error" in s:
+            src = "error"
+        else:
+            txt = s["result"]["contents"][0]["text"]
+            src = ",".join(l[3:] for l in txt.splitlines() if l.startswith("// ") and l.split()[-1] in ("v1", "v2", "wt"))
+        print("%d\t%s" % (i, check + " | " + src))
+    except Exception as e:
+        print("%d\tunreadable: %r" % (i, e))
 EOF
-)
+	declare -A G=()
+	while IFS=$'\t' read -r k v; do G[$k]=$v; done <"$T/got.$cwd"
+	id=1
+	for task in none alpha beta nosuch; do
+		for rev in HEAD "$REV" WORKTREE; do
+			want=$(expect "$cwd" "$task")
+			what="MCP from $cwd, task $task, $rev"
+			got=${G[$id]-}
 			if [ "$want" = 2 ]; then
 				[ "$got" = "error 2 | error" ] || fail "$what: got '$got', wanted an error (exit 2)"
 			else

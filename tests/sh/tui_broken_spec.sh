@@ -23,7 +23,8 @@ tui() { # keys file, then options
 }
 
 # live: the workbench is open on a good spec when the agent commits a kernel change with a spec typo
-printf ':sleep 6\n:dump live.txt\nR\n:sleep 3\n:dump reload.txt\nQ\n' > "$T/live"
+# (until the broken spec is named: the commit goes in after 1.5 s; 30 s at most)
+printf ':until 30 using the last good one, of %s\n:dump live.txt\nR\n:sleep 3\n:dump reload.txt\nQ\n' "$good" > "$T/live"
 (
 	sleep 1.5
 	cd "$REPO" && sed -i 's/^rtol = 1e-4/rtol = le-4/' sgemm/rung.ini && sed -i 's/$/  /' sgemm/sgemm.cu &&
