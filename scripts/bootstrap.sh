@@ -3,6 +3,8 @@
 # (Debian/Ubuntu apt) and nvdisasm from pip when none is found.
 set -euo pipefail
 pkgs=(cmake make gcc pkg-config libncursesw5-dev libgit2-dev libsqlite3-dev libinih-dev libjansson-dev tmux git python3-pip)
+# tests that watch what rung runs and opens (tests/sh/check_worker_first.sh, tui_first_frame.sh)
+pkgs+=(strace)
 # the worker pool's tests (tests/sh/pool_ssh.sh, pool_slurm.sh): a real sshd, a one-node Slurm cluster
 pkgs+=(openssh-server openssh-client slurm-wlm munge)
 missing=()
