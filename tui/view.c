@@ -1382,6 +1382,13 @@ int rung_tui_run(rung_model *m, const rung_tui_opts *opts)
 		}
 		set_term(scr);
 	}
+	/* ncurses 6.4 flushes its output at every cursor move (tinfo's mvcur)
+	 * until the screen has once been ended: a frame was some 50-100 writes of
+	 * 10-80 bytes, each a packet over ssh and a wake-up of the terminal. Ended
+	 * here, before anything is drawn, the next refresh resumes it (the
+	 * terminal modes below are the program's) and every frame is one or two
+	 * writes (docs/BENCHMARKS.md, "Workbench speed"). */
+	endwin();
 	raw();
 	noecho();
 	nonl();

@@ -9,7 +9,10 @@
 #    counts and stop rule, the rows' medians and speedups);
 # 3. libgit2's init reads no CA certificate (vcs/repo.c): the bundle is
 #    never opened (with strace, where it can trace);
-# 4. on a damaged store the rows stay pending and the status line says why.
+# 4. on a damaged store the rows stay pending and the status line says why;
+# 5. each frame is one write or two, not one a cursor move (ncurses 6.4
+#    flushes at every move until the screen was once ended: tui/view.c),
+#    counted with strace from the start to the filled screen's quit.
 # Skips without python3 or tmux.
 set -u
 : "${RUNG:?}" "${RUNG_SRC:?}"
@@ -129,4 +132,16 @@ tail -1 <<<"$s" | grep -q "^reading the results failed: .*results.db: the result
 	fail "damaged: status line: $(tail -1 <<<"$s")"
 grep -q "CONTINUE\|STOP\|evaluated\|recorded" <<<"$s" && fail "damaged: counts or a stop rule shown: $(head -1 <<<"$s")"
 grep -q ' df16e84 .*…' <<<"$s" || fail "damaged: the tail row not pending: $(grep df16e84 <<<"$s")"
+
+# 5. writes to the terminal: the first frame, the filled one and the exit
+# (12-16 writes; 150 or more when every cursor move flushed)
+if command -v strace >/dev/null && strace -f -e trace=none true 2>/dev/null; then
+	(cd "$T/d" && ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" python3 "$T/stream.py" "$T/stream2" \
+		"CONTINUE: 19%" strace -f -qq -e trace=write -o "$T/wst" "$RUNG" tui --no-auto-eval) ||
+		fail "the filled screen never came under strace"
+	w=$(grep -c '^[0-9]* *write(1,' "$T/wst")
+	echo "writes to the terminal: $w"
+	[ "$w" -ge 3 ] || fail "strace saw $w writes to the terminal: $(head -3 "$T/wst")"
+	[ "$w" -le 30 ] || fail "$w writes to the terminal for two frames: $(grep -m3 'write(1,' "$T/wst")"
+fi
 echo "ok"
