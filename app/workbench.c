@@ -339,6 +339,16 @@ int rung_wb_first_gen(void **out, int *n, bool *more, unsigned *gen, rung_wb *b,
 	return e;
 }
 
+void rung_wb_drawn(rung_wb *b)
+{
+	pthread_mutex_lock(&b->q.lock);
+	if (!b->q.drawn) {
+		b->q.drawn = true;
+		pthread_cond_signal(&b->q.cond);
+	}
+	pthread_mutex_unlock(&b->q.lock);
+}
+
 int rung_wb_first(void **out, int *n, bool *more, rung_wb *b, rung_vctx *c, int max)
 {
 	return rung_wb_first_gen(out, n, more, NULL, b, c, max);
@@ -347,7 +357,8 @@ int rung_wb_first(void **out, int *n, bool *more, rung_wb *b, rung_vctx *c, int 
 /* The results of the first list's pending rows (rung_wb_first_gen), before
  * anything else the runner does: its own handles are opened while the rows
  * are read, then their versions (fill_hand) are looked up (content, live and
- * recorded results) and posted as RUNG_WB_FILL. A quit or a task switch
+ * recorded results) and posted as RUNG_WB_FILL, once the first frame is out
+ * where the front end asked so (fill_after_drawn). A quit or a task switch
  * stops it between two rows, and nothing is posted. */
 static void fill_in_thread(rung_wb *b, unsigned gen)
 {
@@ -360,7 +371,8 @@ static void fill_in_thread(rung_wb *b, unsigned gen)
 	rung_version *v = NULL;
 	int n = 0;
 	pthread_mutex_lock(&b->q.lock);
-	while (!b->q.fill_ready && !b->q.stop && gen == b->task_gen && !b->q.fill)
+	while (((!b->q.fill_ready && !b->q.fill) || (b->fill_after_drawn && !b->q.drawn)) && !b->q.stop &&
+	       gen == b->task_gen)
 		pthread_cond_wait(&b->q.cond, &b->q.lock);
 	bool got = gen == b->task_gen && !b->q.stop && !b->q.fill && b->q.fill_ready;
 	if (got) {
@@ -1252,6 +1264,7 @@ int rung_wb_new(rung_wb **out, const rung_wb_opts *o, rung_vctx *c, char *note, 
 	rung__wb_texts_init(&b->texts);
 	b->sink = o->sink;
 	b->defer_results = o->defer_results;
+	b->fill_after_drawn = o->fill_after_drawn;
 	b->eval.jobs = o->jobs > 0 ? o->jobs : 3;
 	if (o->workers && *o->workers) {
 		int e = rung_pool_parse(&b->eval.pool, o->workers);

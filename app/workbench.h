@@ -127,6 +127,12 @@ typedef struct {
 	 * the runner reads their results first of all, before the rest of the
 	 * list, the probe and any evaluation, and posts them as RUNG_WB_FILL */
 	bool defer_results;
+	/* with defer_results: the runner opens its handles at once but reads the
+	 * rows' results only once rung_wb_drawn says the first frame is on
+	 * screen, so that the two threads do not share the CPU before it (a
+	 * 2-core machine's first frame was 1-3.5 ms later: docs/BENCHMARKS.md,
+	 * "Workbench speed") */
+	bool fill_after_drawn;
 	rung_wb_sink sink;
 } rung_wb_opts;
 
@@ -155,6 +161,9 @@ int rung_wb_open_ctx(rung_vctx *c, rung_wb *b, const char *taskdir, char *note, 
  * here; where it cannot start they are read here and now). Caller's thread. */
 int rung_wb_first(void **rows, int *n, bool *more, rung_wb *b, rung_vctx *c, int max);
 int rung_wb_first_gen(void **rows, int *n, bool *more, unsigned *gen, rung_wb *b, rung_vctx *c, int max);
+/* The front end's first frame is on screen (rung_wb_opts.fill_after_drawn):
+ * the deferred results may be read. Any thread; once is enough. */
+void rung_wb_drawn(rung_wb *b);
 /* Every row of c's task through the sink, on the caller's thread. */
 int rung_wb_load_all(void **rows, int *n, rung_wb *b, rung_vctx *c);
 /* The rest of the list after row anchor, on the runner (RUNG_WB_ROWS_MORE,

@@ -34,6 +34,7 @@ typedef struct {
 	 * versions are there (fill_v, fill_n of them, owned; NULL: none after
 	 * all); runs first of all */
 	bool fill, fill_ready;
+	bool drawn; /* rung_wb_drawn was called (rung_wb_opts.fill_after_drawn) */
 	rung_version *fill_v;
 	int fill_n;
 	unsigned fill_gen;
@@ -118,6 +119,7 @@ struct rung_wb {
 	char *dir;      /* as given (-C) */
 	char *spec_rev; /* NULL: HEAD's, else the last good one */
 	bool defer_results; /* rung_wb_opts.defer_results */
+	bool fill_after_drawn; /* rung_wb_opts.fill_after_drawn */
 	rung_wb_sink sink;
 	/* the task shown (under q.lock): NULL as picked; task_gen is bumped by a
 	 * switch, so that older jobs are dropped */

@@ -7,15 +7,17 @@
  * texter makes a version's PTX once and the cache answers after; the poller
  * hands on a version committed after the list was read; with its results
  * deferred, the first rows come pending and the runner's fill brings their
- * results. */
+ * results (once the front end's first frame is out, where it asks so). */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "app/workbench.h"
 #include "core/err.h"
+#include "core/timing.h"
 #include "harness.h"
 
 typedef struct {
@@ -324,6 +326,48 @@ static void test_fill(void)
 		CHECK_STR(h[n], "pending 0 recorded 11");
 	free(rows);
 	rung_wb_free(b);
+	rung_vctx_close(&ui);
+	for (int i = from; i < events(); i++)
+		CHECK(event(i).kind != RUNG_WB_FILL);
+
+	/* fill_after_drawn (the workbench's): no result is read until the front
+	 * end's first frame is out (rung_wb_drawn), then the fill comes as above */
+	o.defer_results = o.fill_after_drawn = true;
+	CHECK_INT(rung_wb_new(&b, &o, &ui, NULL, 0), 0);
+	if (!b)
+		return;
+	from = events();
+	CHECK_INT(rung_wb_first_gen(&rows, &n, &more, &gen, b, &ui, 100), 0);
+	h = rows;
+	CHECK(h && n == 11);
+	if (h && n == 11)
+		CHECK_STR(h[n], "pending 11 recorded 0");
+	free(rows);
+	usleep(500 * 1000); /* the fill above took some 20-50 ms */
+	for (int i = from; i < events(); i++)
+		CHECK(event(i).kind != RUNG_WB_FILL);
+	rung_wb_drawn(b);
+	k = wait_for(RUNG_WB_FILL, from, NULL);
+	CHECK(k >= 0);
+	if (k >= 0) {
+		rec r = event(k);
+		CHECK_INT(r.nrows, 11);
+		CHECK_STR(r.stats, "pending 0 recorded 11");
+		CHECK_INT(r.gen, gen);
+	}
+	rung_wb_free(b);
+	rung_vctx_close(&ui);
+
+	/* and a quit before the first frame ends the waiting fill: nothing posted */
+	CHECK_INT(rung_wb_new(&b, &o, &ui, NULL, 0), 0);
+	if (!b)
+		return;
+	from = events();
+	CHECK_INT(rung_wb_first_gen(&rows, &n, &more, &gen, b, &ui, 100), 0);
+	free(rows);
+	double t0 = rung_now_s();
+	rung_wb_free(b);
+	CHECK(rung_now_s() - t0 < 5);
 	rung_vctx_close(&ui);
 	for (int i = from; i < events(); i++)
 		CHECK(event(i).kind != RUNG_WB_FILL);

@@ -919,6 +919,10 @@ static void draw_frame(rung_tui *t)
 		draw_status(t);
 	t->view_dirty = t->status_dirty = false;
 	doupdate();
+	if (!t->drawn) { /* the first frame: the model's background reading may start */
+		t->drawn = true;
+		rung_model_drawn(t->model);
+	}
 }
 
 /* "{style}": the role whose colour pair the cell has (none: "-"), then its attributes. */

@@ -170,6 +170,7 @@ struct rung_tui {
 	int depth;
 	WINDOW *status;
 	int lines, cols;
+	bool drawn;             /* the first frame is out (rung_model_drawn was called) */
 	char message[256];      /* status bar message (until the next key) */
 	bool message_error;
 	bool message_queued;  /* the message says what a key queued: cleared when the queue is done */

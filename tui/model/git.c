@@ -472,6 +472,12 @@ static int git_set_task(rung_model *m, int i)
 
 static const rung_model_ops git_ops;
 
+static void git_drawn(rung_model *m)
+{
+	git_impl *g = m->impl;
+	rung_wb_drawn(g->bench);
+}
+
 int rung_model_auto_evaluate(rung_model *m, rung_auto_scope with_gpu, rung_auto_scope without_gpu)
 {
 	if (m->ops != &git_ops)
@@ -549,6 +555,7 @@ static const rung_model_ops git_ops = {
 	.text_cancel = git_text_cancel,
 	.workers = git_workers,
 	.filled = git_filled,
+	.drawn = git_drawn,
 };
 
 int rung_model_git_new(rung_model **out, const char *dir, const char *taskdir)
@@ -556,13 +563,22 @@ int rung_model_git_new(rung_model **out, const char *dir, const char *taskdir)
 	return rung_model_git_open(out, dir, taskdir, NULL);
 }
 
+static int git_open(rung_model **out, const char *dir, const char *taskdir, const char *spec_rev,
+		    const char *workers, bool after_drawn);
+
 int rung_model_git_open(rung_model **out, const char *dir, const char *taskdir, const char *spec_rev)
 {
-	return rung_model_git_open_pool(out, dir, taskdir, spec_rev, NULL);
+	return git_open(out, dir, taskdir, spec_rev, NULL, false);
 }
 
 int rung_model_git_open_pool(rung_model **out, const char *dir, const char *taskdir, const char *spec_rev,
 			     const char *workers)
+{
+	return git_open(out, dir, taskdir, spec_rev, workers, true);
+}
+
+static int git_open(rung_model **out, const char *dir, const char *taskdir, const char *spec_rev,
+		    const char *workers, bool after_drawn)
 {
 	*out = NULL;
 	rung_model *m = calloc(1, sizeof(*m));
@@ -581,6 +597,7 @@ int rung_model_git_open_pool(rung_model **out, const char *dir, const char *task
 		.jobs = 3,
 		.workers = workers,
 		.defer_results = true, /* the first frame before the results are parsed */
+		.fill_after_drawn = after_drawn, /* ... and before they are (rung_model_drawn) */
 		.sink = {.ud = g, .rows = sink_rows, .rows_free = sink_rows_free, .post = sink_post},
 	};
 	int e = rung_model_init(m, &git_ops, g);

@@ -820,6 +820,12 @@ int rung_model_text_prepare(rung_model *m, const char *hash)
 	return m->ops && m->ops->text_prepare ? m->ops->text_prepare(m, hash) : 0;
 }
 
+void rung_model_drawn(rung_model *m)
+{
+	if (m->ops && m->ops->drawn)
+		m->ops->drawn(m);
+}
+
 void rung_model_text_cancel(rung_model *m)
 {
 	if (m->ops && m->ops->text_cancel)

@@ -243,6 +243,9 @@ typedef struct {
 	int (*text_prepare)(rung_model *m, const char *hash);
 	/* Drops the text_prepare requests not started yet (NULL: none to drop). */
 	void (*text_cancel)(rung_model *m);
+	/* the first frame is on screen (the git backend reads its rows' results
+	 * after it) */
+	void (*drawn)(rung_model *m);
 	/* The pool's workers into out[0..max), any time (a batch may run): their
 	 * count, 0 without a pool. NULL: the backend has none. */
 	int (*workers)(rung_model *m, rung_model_worker *out, int max);
@@ -345,6 +348,8 @@ int rung_model_evaluate_scope(rung_model *m, rung_auto_scope scope);
 /* ops->text_prepare (0 where the backend has none), ops->text_cancel. */
 int rung_model_text_prepare(rung_model *m, const char *hash);
 void rung_model_text_cancel(rung_model *m);
+/* ops->drawn (nothing where the backend has none): the front end's first frame is on screen. */
+void rung_model_drawn(rung_model *m);
 /* Writes through the backend and updates the row (verdict baseline/best also moves the flags). */
 int rung_model_set_note(rung_model *m, const char *hash, rung_verdict v, const char *text);
 
@@ -423,7 +428,10 @@ int rung_model_git_new(rung_model **out, const char *dir, const char *taskdir);
  * "(spec of abc1234)", and a new HEAD with a broken spec is said once. */
 int rung_model_git_open(rung_model **out, const char *dir, const char *taskdir, const char *spec_rev);
 /* The same with evaluations on a pool of workers (app/pool.h's spec: rung tui
- * --workers; NULL or "": the one local worker). A bad spec: RUNG_EUSAGE. */
+ * --workers; NULL or "": the one local worker). A bad spec: RUNG_EUSAGE.
+ * The workbench's: the first rows' results are read once the front end
+ * says its first frame is out (rung_model_drawn), where the others read
+ * them at once (m->filling either way). */
 int rung_model_git_open_pool(rung_model **out, const char *dir, const char *taskdir, const char *spec_rev,
 			     const char *workers);
 /* ops->workers (0 where the backend has none). */
