@@ -28,17 +28,24 @@ cd "$T"
 err=$("$RUNG" check no-such-task 2>&1); rc=$?
 t "a missing target: exit 2" [ "$rc" = 2 ]
 t "a missing target: its message" grep -q "^rung check: " <<<"$err"
-# The worker's start is seen in its execve: the missing target is found out
-# within a few ms now, often before the fake's bash has run a line (so its
-# mark cannot tell), and the parent kills it then.
+# The worker's start is seen in strace: its process is made (a clone without
+# CLONE_THREAD, or a fork) before rung looks for the target. The missing target
+# is found out within a few ms, often before the fake's bash has run a line
+# (so its mark cannot tell), or even before its execve under load, and the
+# parent kills it then.
 if command -v strace >/dev/null && strace -f -e trace=none true 2>/dev/null; then
 	# (LeakSanitizer cannot run under ptrace: no leak check in the ASan build there)
-	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" strace -f -qq -e trace=execve -o "$T/st" \
+	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" strace -f -qq -o "$T/st" \
+		-e trace=clone,clone3,fork,vfork,stat,lstat,newfstatat,statx,access,faccessat,faccessat2,openat \
 		"$RUNG" check no-such-task >/dev/null 2>&1
-	pid=$(grep -E "execve\(\"$T/worker.sh\"" "$T/st" | awk '{print $1}' | head -1)
-	t "the worker was started before the task was read" [ -n "$pid" ]
+	# the first process made, by line (clone3's result may be on a "resumed" line)
+	made=$(grep -nE '(clone|clone3|fork|vfork)\(' "$T/st" | grep -v CLONE_THREAD | head -1 | cut -d: -f1)
+	looked=$(grep -n '"no-such-task"' "$T/st" | head -1 | cut -d: -f1)
+	t "the worker was started before the task was read" [ -n "$made" ] && [ -n "$looked" ] && [ "$made" -lt "$looked" ]
 	sleep 0.2
-	t "and is gone" [ -n "$pid" ] && ! kill -0 "$pid" 2>/dev/null
+	# every process and thread strace saw (rung's, the worker's) has ended
+	left=$(for p in $(awk '{print $1}' "$T/st" | sort -u); do kill -0 "$p" 2>/dev/null && echo "$p"; done)
+	t "and is gone" [ "$(awk '{print $1}' "$T/st" | sort -u | wc -l)" -ge 2 ] && [ -z "$left" ]
 else
 	echo "skip the worker's start on a missing target: no strace that can trace here"
 fi
