@@ -121,6 +121,7 @@ static int profile_session(double *values, int *nvalues, char *skipped, size_t s
 	CUpti_Profiler_Initialize_Params ip = {.structSize = CUpti_Profiler_Initialize_Params_STRUCT_SIZE};
 	CALL(cuptiProfilerInitialize, ip);
 	inited = true;
+	t0 = rung_timing_lap("profiler: initialize", t0);
 
 	CUpti_Profiler_DeviceSupported_Params ds = {.structSize = CUpti_Profiler_DeviceSupported_Params_STRUCT_SIZE};
 	ds.cuDevice = dev;
@@ -138,6 +139,7 @@ static int profile_session(double *values, int *nvalues, char *skipped, size_t s
 	(void)dev;
 	cn.deviceIndex = (size_t)ordinal;
 	CALL(cuptiDeviceGetChipName, cn);
+	t0 = rung_timing_lap("profiler: device supported, chip name", t0);
 
 	CUpti_Profiler_GetCounterAvailability_Params ca = {.structSize = CUpti_Profiler_GetCounterAvailability_Params_STRUCT_SIZE};
 	ca.ctx = ctx;
@@ -149,13 +151,14 @@ static int profile_session(double *values, int *nvalues, char *skipped, size_t s
 	}
 	ca.pCounterAvailabilityImage = avail;
 	CALL(cuptiProfilerGetCounterAvailability, ca);
+	t0 = rung_timing_lap("profiler: counter availability", t0);
 
 	CUpti_Profiler_Host_Initialize_Params hi = {.structSize = CUpti_Profiler_Host_Initialize_Params_STRUCT_SIZE};
 	hi.profilerType = CUPTI_PROFILER_TYPE_RANGE_PROFILER;
 	hi.pChipName = cn.pChipName;
 	hi.pCounterAvailabilityImage = avail;
 	CALL(cuptiProfilerHostInitialize, hi);
-	t0 = rung_timing_lap("profiler: initialize, counter availability, host initialize", t0);
+	t0 = rung_timing_lap("profiler: host initialize", t0);
 	host = hi.pHostObject;
 
 	/* One metric at a time, so a metric this chip lacks is skipped, not fatal. */
