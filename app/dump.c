@@ -119,7 +119,11 @@ static int dump_one(rung_dump_result *r, const rung_task *t, bool reference, con
 
 	char *sass = NULL;
 	bool kept = false;
-	int src = rung_sass_from_cubin_kept(&sass, c.cubin, c.cubin_len, rung_task_gitdir(t), &kept);
+	char cache[4096];
+	bool have_cache = rung_fs_cache_dir(cache, sizeof(cache)) == 0;
+	if (!have_cache)
+		rung_error_clear(); /* no cache: nvdisasm runs each time */
+	int src = rung_sass_from_cubin_kept(&sass, c.cubin, c.cubin_len, have_cache ? cache : NULL, &kept);
 	if (src == RUNG_ENOTFOUND) {
 		*sass_missing = true;
 	} else if (src < 0) {

@@ -85,7 +85,6 @@ static int find_root(rung_task *t)
 	if (rung_repo_open(&r, t->dir) == 0 && rung_repo_workdir(r)[0]) {
 		t->root = strdup(rung_repo_workdir(r));
 		t->root_what = "the repository";
-		t->gitdir = strdup(rung_repo_gitdir(r)); /* NULL when out of memory: no cache */
 	} else {
 		t->root = strdup(t->dir);
 		t->root_what = "the task directory";
@@ -225,7 +224,6 @@ void rung_task_clear(rung_task *t)
 		free(t->view_own_path);
 		free(t->view_own_ref);
 		free(t->view_own_ref_path);
-		free(t->gitdir);
 		rung_launch_clear(&t->launch);
 		memset(t, 0, sizeof(*t));
 		return;
@@ -233,7 +231,6 @@ void rung_task_clear(rung_task *t)
 	free(t->sidecar_own);
 	free(t->sidecar_path_own);
 	free(t->root);
-	free(t->gitdir);
 	rung_launch_clear(&t->launch);
 	rung_spec_free(t->spec);
 	free(t->dir);
@@ -255,11 +252,6 @@ void rung_task_clear(rung_task *t)
 	}
 	rung_repo_free(t->repo);
 	memset(t, 0, sizeof(*t));
-}
-
-const char *rung_task_gitdir(const rung_task *t)
-{
-	return t->repo ? rung_repo_gitdir(t->repo) : t->gitdir;
 }
 
 static int task_compile(rung_compiled *out, const rung_task *t, bool reference, bool keep)
@@ -288,9 +280,15 @@ static int task_compile(rung_compiled *out, const rung_task *t, bool reference, 
 	    .root_what = t->root_what,
 	};
 	/* the reference changes far less often than the kernel: its CUBIN is kept
-	 * by content in the repository's git directory and reused */
-	if (reference || keep)
-		req.cache_gitdir = rung_task_gitdir(t);
+	 * by content in the user's cache directory (never the repository's, whose
+	 * .git the agent writes) and reused */
+	char cache[4096];
+	if (reference || keep) {
+		if (rung_fs_cache_dir(cache, sizeof(cache)) == 0)
+			req.cache_dir = cache;
+		else
+			rung_error_clear(); /* no cache: the compile only costs its time */
+	}
 	if (reference && t->vtask) {
 		req.headers = t->vtask->ref.headers;
 		req.nheaders = t->vtask->ref.nheaders;

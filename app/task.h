@@ -44,10 +44,6 @@ typedef struct {
 	 * directory when it is in no repository. root_what names it in messages. */
 	char *root;
 	const char *root_what;
-	/* The git directory of the repository a path target is in ("" -> NULL when
-	 * none; a version from git has repo instead): the reference's CUBIN is kept
-	 * there by content (rung_compile_req.cache_gitdir), never in the working tree. */
-	char *gitdir;
 	char **include_dirs; /* task dir + the spec's headers dirs, NULL-terminated */
 	/* A task read from git (rung_task_load_target with a REV): the kernel at rev,
 	 * spec and reference at spec_rev; sources and #included headers come from the
@@ -127,9 +123,6 @@ int rung_task_compile(rung_compiled *out, const rung_task *t, bool reference);
  * of the task's git directory too, as the reference's always is (rung dump:
  * the same machine code is not compiled again; out->cached says it was not). */
 int rung_task_compile_kept(rung_compiled *out, const rung_task *t, bool reference);
-/* The task's git directory (ending in '/'), where rung keeps what it caches
- * by content; NULL for a task in no repository. */
-const char *rung_task_gitdir(const rung_task *t);
 
 /* Compiles the kernel and the reference of t. Returns 0, RUNG_ECOMPILE (the
  * kernel's "file:line: ..." as the message) or RUNG_ESPEC ("the reference X

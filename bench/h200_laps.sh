@@ -2,14 +2,16 @@
 # Issue #31 item 1: where the one-shot verdict's time goes, on the H200. For
 # bench/tasks/sgemm4096 and a 4096 x 8192 softmax (examples/softmax with its
 # [dims] changed), RUNS (default 3) runs of `RUNG_TIMING=1 rung check`, each in
-# a fresh git repository (so the reference CUBIN cache is warm after the first
-# run, as on a user's box), with the wall time (bench/rusage.py) and every lap
+# a fresh git repository, with one cache directory for the script
+# (RUNG_CACHE_DIR: the reference's CUBIN is read back after the first run, as
+# on a user's box), with the wall time (bench/rusage.py) and every lap
 # of the parent and the worker. Logs to $OUT. Run from the repo root with the
 # binaries in .carry/bin (scripts/build-carry.sh); RUNG_BIN measures another.
 set -u
 . bench/h200_env.sh
 R=${RUNG_BIN:-$B/rung}
 W=$(mktemp -d)
+export RUNG_CACHE_DIR=$W/cache
 trap 'rm -rf "$W"' EXIT
 echo "# $(date -u +%FT%TZ) $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null) rung=$R"
 export GIT_AUTHOR_NAME=A GIT_AUTHOR_EMAIL=a@b GIT_COMMITTER_NAME=A GIT_COMMITTER_EMAIL=a@b

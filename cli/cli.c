@@ -160,6 +160,7 @@ void rung_cli_man(FILE *f)
 		{"$XDG_CONFIG_HOME/rung/themes/*.theme", "the person's own themes, found before the installed ones (~/.config without XDG_CONFIG_HOME)"},
 		{"$XDG_CONFIG_HOME/rung/config", "settings: theme = NAME, auto_eval = gpu|on|off, workers = SPEC (rung eval --workers)"},
 		{".git/rung/results.db", "the results store of a repository"},
+		{"$XDG_CACHE_HOME/rung/cubin, $XDG_CACHE_HOME/rung/sass", "the CUBIN and SASS caches, kept by content (~/.cache without XDG_CACHE_HOME; RUNG_CACHE_DIR moves them)"},
 		{"refs/notes/rung", "the steering notes: verdicts, directives and remarks"},
 	};
 	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
@@ -171,6 +172,8 @@ void rung_cli_man(FILE *f)
 	}
 	fputs(".SH ENVIRONMENT\n.TP\n.B NO_COLOR\nset and not empty: the monochrome theme\n"
 	      ".TP\n.B XDG_CONFIG_HOME\nwhere the config and the person's themes are\n"
+	      ".TP\n.B XDG_CACHE_HOME\nwhere the CUBIN and SASS caches are (rung/ below it)\n"
+	      ".TP\n.B RUNG_CACHE_DIR\nthe directory of the CUBIN and SASS caches instead (absolute; off: no cache)\n"
 	      ".TP\n.B CUDA_HOME\nthe CUDA toolkit (NVRTC's headers; nvdisasm and compute-sanitizer beside it)\n"
 	      ".TP\n.B RUNG_NVRTC_LIBRARY\nthe NVRTC library to load for CUDA C (else libnvrtc.so.N, N the CUDA major version rung was built with, on the library path, then in the toolkit's)\n"
 	      ".TP\n.B RUNG_NVDISASM\nthe nvdisasm to run (else CUDA_HOME's, then PATH)\n"

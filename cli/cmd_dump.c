@@ -8,8 +8,8 @@
  *   reference.cu reference.ptx reference.cubin reference.sass reference.ptxas.log
  * into DIR (default <taskdir>/.rung/dumps/, or <taskdir>/.rung/dumps/<rev>/ for a
  * REV target read from git), printing each path written. The kernel's and
- * the reference's compile and SASS are kept by content in the repository's
- * git directory (rung/cubin, rung/sass) and reused. Without
+ * the reference's compile and SASS are kept by content in the user's cache
+ * directory (core/fs.h, rung_fs_cache_dir: cubin/, sass/) and reused. Without
  * nvdisasm the .sass files are left out (said on stderr) and the exit code stays 0.
  * The dump is app/dump.c's (rung_dump); this file prints what it wrote. */
 #include <stdio.h>

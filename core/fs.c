@@ -442,3 +442,47 @@ bool rung_fs_which(char *buf, size_t len, const char *prog, const char *const *e
 	buf[0] = 0;
 	return false;
 }
+
+int rung_fs_cache_dir(char *buf, size_t len)
+{
+	const char *own = getenv("RUNG_CACHE_DIR"), *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+	int n;
+	if (own && *own) {
+		if (!strcmp(own, "off"))
+			return rung_error_set(RUNG_ENOTFOUND, "RUNG_CACHE_DIR=off: no cache");
+		if (own[0] != '/')
+			return rung_error_set(RUNG_ENOTFOUND, "RUNG_CACHE_DIR=%s: not an absolute path: no cache", own);
+		n = snprintf(buf, len, "%s%s", own, own[strlen(own) - 1] == '/' ? "" : "/");
+	} else if (xdg && xdg[0] == '/') {
+		n = snprintf(buf, len, "%s%srung/", xdg, xdg[strlen(xdg) - 1] == '/' ? "" : "/");
+	} else if (home && home[0] == '/') {
+		n = snprintf(buf, len, "%s%s.cache/rung/", home, home[strlen(home) - 1] == '/' ? "" : "/");
+	} else {
+		return rung_error_set(RUNG_ENOTFOUND, "no cache directory: neither RUNG_CACHE_DIR, XDG_CACHE_HOME nor HOME is an absolute path");
+	}
+	if (n < 0 || (size_t)n >= len)
+		return rung_error_set(RUNG_ENOTFOUND, "the cache directory's path is too long");
+	return 0;
+}
+
+int rung_fs_mkdirs(const char *path, mode_t mode)
+{
+	char p[PATH_MAX];
+	size_t n = strlen(path);
+	if (n == 0 || n >= sizeof(p))
+		return rung_error_set(RUNG_EINVAL, "%s: bad directory path", path);
+	memcpy(p, path, n + 1);
+	for (size_t i = 1; i <= n; i++) {
+		if (p[i] != '/' && p[i] != 0)
+			continue;
+		char c = p[i];
+		p[i] = 0;
+		struct stat st;
+		if (mkdir(p, mode) != 0 && errno != EEXIST)
+			return rung_error_set(RUNG_EIO, "%s: %s", p, strerror(errno));
+		if (stat(p, &st) != 0 || !S_ISDIR(st.st_mode))
+			return rung_error_set(RUNG_EINVAL, "%s: not a directory", p);
+		p[i] = c;
+	}
+	return 0;
+}

@@ -7,6 +7,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 /* The limit for text files read whole: sources, specs, themes, configs. */
 #define RUNG_FS_MAX_TEXT ((size_t)64 << 20)
@@ -69,6 +70,18 @@ int rung_fs_write_in(int dirfd, const char *name, const void *data, size_t len, 
  * RUNG_EINVAL "PATH is outside ROOT" when path is not below root. */
 int rung_fs_rel_below(char **rel, const char *root, const char *path);
 
+/* rung's own caches (gpu/compile_cache.h, gpu/sass_cache.h) live outside
+ * every repository: a repository's .git is written by whoever commits to it
+ * (the agent), and a cache entry there could make a reference or a kernel run
+ * other machine code than its source says. The directory is $RUNG_CACHE_DIR
+ * (absolute; "off": no cache), else $XDG_CACHE_HOME/rung (absolute), else
+ * $HOME/.cache/rung; buf gets it with a trailing '/'. Nothing is created
+ * (rung_fs_mkdirs). 0; RUNG_ENOTFOUND (message set) when there is none: off,
+ * no HOME, or a relative path. */
+int rung_fs_cache_dir(char *buf, size_t len);
+/* mkdir -p: path and its missing parents, each made with mode. 0, or RUNG_EIO
+ * (RUNG_EINVAL when a part is not a directory) with the message set. */
+int rung_fs_mkdirs(const char *path, mode_t mode);
 /* True when path is a regular file this process may execute. */
 bool rung_fs_is_exec(const char *path);
 /* The last (glob sorts: the newest package, cu13 after cu12) executable match

@@ -1158,7 +1158,7 @@ int rung_compile(rung_compiled *out, const rung_compile_req *req)
 	nvrtcProgram prog = NULL;
 	rung_sha256_ctx key;
 	char key_hex[65] = "";
-	if (req->cache_gitdir && *req->cache_gitdir && req->root && *req->root) {
+	if (req->cache_dir && *req->cache_dir && req->root && *req->root) {
 		rung_sha256_init(&key);
 		x.key = &key;
 	}
@@ -1182,7 +1182,7 @@ int rung_compile(rung_compiled *out, const rung_compile_req *req)
 
 	if (x.key) {
 		cache_key(key_hex, &key, &opts, &x, req, src);
-		if (rung_compile_cache_get(out, req->cache_gitdir, key_hex) == 1) {
+		if (rung_compile_cache_get(out, req->cache_dir, key_hex) == 1) {
 			out->cached = true;
 			goto compiled;
 		}
@@ -1251,7 +1251,7 @@ int rung_compile(rung_compiled *out, const rung_compile_req *req)
 		goto done;
 	}
 	out->cubin_len = n;
-	if (key_hex[0] && rung_compile_cache_put(req->cache_gitdir, key_hex, out) < 0)
+	if (key_hex[0] && rung_compile_cache_put(req->cache_dir, key_hex, out) < 0)
 		rung_error_clear(); /* not kept: the next compile runs NVRTC again */
 
 compiled:;

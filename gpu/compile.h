@@ -43,13 +43,14 @@ typedef struct {
 	 * A computed #include (a macro) fails the same way: which file it reads is
 	 * not known before NVRTC opens it. */
 	const char *root, *root_what;
-	/* A repository's git directory (rung_repo_gitdir, ending in '/'), or NULL:
-	 * NVRTC's output for this request is kept in GITDIR/rung/cubin/ by a key of
+	/* The user's cache directory (rung_fs_cache_dir, ending in '/'), or NULL:
+	 * NVRTC's output for this request is kept in DIR/cubin/ by a key of
 	 * everything that makes it (gpu/compile_cache.h) and reused by the next
 	 * request with the same key, without running NVRTC. Used only for a CUDA
 	 * source with root set (every file it #includes is then resolved and
-	 * read here, so it is in the key). */
-	const char *cache_gitdir;
+	 * read here, so it is in the key). Never a repository's: whoever commits
+	 * could plant a reference's machine code there. */
+	const char *cache_dir;
 } rung_compile_req;
 
 typedef struct {
@@ -61,7 +62,7 @@ typedef struct {
 	double ms;               /* compile wall time */
 	char error[512];         /* on failure: "sgemm.cu:12: identifier \"x\" is undefined" */
 	bool spec_error;         /* the failure is the spec's (its arch or options line): every source fails so */
-	bool cached;             /* ptx, cubin, log and lowered came from req->cache_gitdir: NVRTC did not run */
+	bool cached;             /* ptx, cubin, log and lowered came from req->cache_dir: NVRTC did not run */
 } rung_compiled;
 
 /* Returns 0 on success; RUNG_ECOMPILE with out->error and out->log filled when the

@@ -14,7 +14,7 @@
 #include "core/sha256.h"
 
 #define MAGIC "rung-cubin-cache 1\n"
-#define CACHE_REL "rung/cubin"
+#define CACHE_REL "cubin"
 /* larger than any CUBIN rung is given (the worker protocol's blob limit is lower) */
 #define MAX_ENTRY ((size_t)256 << 20)
 
@@ -80,12 +80,12 @@ static bool next_line(char *line, size_t cap, const char **p, const char *end)
 	return true;
 }
 
-int rung_compile_cache_get(rung_compiled *out, const char *gitdir, const char *key)
+int rung_compile_cache_get(rung_compiled *out, const char *dir, const char *key)
 {
-	if (!gitdir || !*gitdir || !key_ok(key))
+	if (!dir || !*dir || !key_ok(key))
 		return 0;
 	int dfd;
-	if (rung_fs_open_dir_in(&dfd, gitdir, CACHE_REL, false) < 0) {
+	if (rung_fs_open_dir_in(&dfd, dir, CACHE_REL, false) < 0) {
 		rung_error_clear();
 		return 0;
 	}
@@ -140,13 +140,15 @@ done:
 	return hit;
 }
 
-int rung_compile_cache_put(const char *gitdir, const char *key, const rung_compiled *c)
+int rung_compile_cache_put(const char *dir, const char *key, const rung_compiled *c)
 {
-	if (!gitdir || !*gitdir || !key_ok(key) || !c->ptx || !c->cubin || !c->cubin_len || !c->log || !c->lowered[0] ||
+	if (!dir || !*dir || !key_ok(key) || !c->ptx || !c->cubin || !c->cubin_len || !c->log || !c->lowered[0] ||
 	    strchr(c->lowered, '\n'))
 		return rung_error_set(RUNG_EINVAL, "compile cache: nothing to keep");
 	int dfd;
-	int rc = rung_fs_open_dir_in(&dfd, gitdir, CACHE_REL, true);
+	int rc = rung_fs_mkdirs(dir, 0700); /* the user's cache directory (rung_fs_cache_dir) */
+	if (rc == 0)
+		rc = rung_fs_open_dir_in(&dfd, dir, CACHE_REL, true);
 	if (rc < 0)
 		return rc;
 	char sum[65];
@@ -165,7 +167,7 @@ int rung_compile_cache_put(const char *gitdir, const char *key, const rung_compi
 	memcpy(buf + nh + c->ptx_len, c->cubin, c->cubin_len);
 	memcpy(buf + nh + c->ptx_len + c->cubin_len, c->log, nl);
 	char shown[4200];
-	snprintf(shown, sizeof(shown), "%s" CACHE_REL "/%s", gitdir, key);
+	snprintf(shown, sizeof(shown), "%s" CACHE_REL "/%s", dir, key);
 	rc = rung_fs_write_in(dfd, key, buf, total, shown);
 	free(buf);
 	close(dfd);

@@ -15,7 +15,7 @@
 #include "gpu/nvdisasm.h"
 
 #define MAGIC "rung-sass-cache 1\n"
-#define CACHE_REL "rung/sass"
+#define CACHE_REL "sass"
 #define MAX_ENTRY ((size_t)256 << 20)
 
 /* The key: the CUBIN and the nvdisasm that reads it; false without nvdisasm. */
@@ -74,7 +74,7 @@ static char *get(int dfd, const char *key)
 	return buf;
 }
 
-static void put(int dfd, const char *gitdir, const char *key, const char *text)
+static void put(int dfd, const char *dir, const char *key, const char *text)
 {
 	size_t n = strlen(text), head = sizeof(MAGIC) - 1 + 65;
 	char *buf = malloc(head + n);
@@ -85,19 +85,19 @@ static void put(int dfd, const char *gitdir, const char *key, const char *text)
 	buf[head - 1] = '\n';
 	memcpy(buf + head, text, n);
 	char shown[4200];
-	snprintf(shown, sizeof(shown), "%s" CACHE_REL "/%s", gitdir, key);
+	snprintf(shown, sizeof(shown), "%s" CACHE_REL "/%s", dir, key);
 	if (rung_fs_write_in(dfd, key, buf, head + n, shown) < 0)
 		rung_error_clear();
 	free(buf);
 }
 
-int rung_sass_from_cubin_kept(char **out_text, const void *cubin, size_t len, const char *gitdir, bool *cached)
+int rung_sass_from_cubin_kept(char **out_text, const void *cubin, size_t len, const char *dir, bool *cached)
 {
 	*cached = false;
 	char key[65];
 	int dfd = -1;
-	if (gitdir && *gitdir && sass_key(key, cubin, len)) {
-		if (rung_fs_open_dir_in(&dfd, gitdir, CACHE_REL, true) < 0) {
+	if (dir && *dir && sass_key(key, cubin, len)) {
+		if (rung_fs_mkdirs(dir, 0700) < 0 || rung_fs_open_dir_in(&dfd, dir, CACHE_REL, true) < 0) {
 			rung_error_clear();
 			dfd = -1;
 		} else if ((*out_text = get(dfd, key))) {
@@ -108,7 +108,7 @@ int rung_sass_from_cubin_kept(char **out_text, const void *cubin, size_t len, co
 	}
 	int e = rung_sass_from_cubin(out_text, cubin, len);
 	if (e == 0 && dfd >= 0)
-		put(dfd, gitdir, key, *out_text);
+		put(dfd, dir, key, *out_text);
 	if (dfd >= 0)
 		close(dfd);
 	return e;

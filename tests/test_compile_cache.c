@@ -1,6 +1,7 @@
-/* The CUBIN cache (rung_compile_req.cache_gitdir, gpu/compile_cache.h) with the
+/* The CUBIN cache (rung_compile_req.cache_dir, gpu/compile_cache.h) with the
  * real NVRTC (no GPU needed): a second compile of the same request is read
- * back from GITDIR/rung/cubin without NVRTC, byte for byte the same; anything
+ * back from DIR/cubin without NVRTC, byte for byte the same (DIR made when
+ * missing, mode 0700); anything
  * that makes the CUBIN (a header on disk, an in-memory header, the options,
  * the arch, the entry, the file name, the source) is in the key; a damaged
  * entry is a miss; nothing is written without a root or through a link. */
@@ -18,7 +19,7 @@
 
 /* A scratch "git directory" and task root, with h.cuh in the root. */
 typedef struct {
-	char gitdir[600];  /* ends in '/', as rung_repo_gitdir's */
+	char cache[600];   /* ends in '/', as rung_fs_cache_dir's; made by the first put */
 	char root[512];
 	char header[600];
 	const char *dirs[2];
@@ -31,10 +32,9 @@ static void setup(fixture *f)
 {
 	const char *d = t_tmpdir();
 	snprintf(f->root, sizeof(f->root), "%s/r", d);
-	snprintf(f->gitdir, sizeof(f->gitdir), "%s/r/.git/", d);
+	snprintf(f->cache, sizeof(f->cache), "%s/user/.cache/rung/", d);
 	snprintf(f->header, sizeof(f->header), "%s/h.cuh", f->root);
 	CHECK_INT(t_write(f->header, "#define SCALE 3\n"), 0);
-	mkdir(f->gitdir, 0755);
 	f->dirs[0] = f->root;
 	f->dirs[1] = NULL;
 }
@@ -43,14 +43,14 @@ static rung_compile_req request(const fixture *f)
 {
 	return (rung_compile_req){.src = SRC, .file = "k.cu", .entry = "k<2>", .arch = "sm_90",
 	                          .include_dirs = f->dirs, .root = f->root, .root_what = "the repository",
-	                          .cache_gitdir = f->gitdir};
+	                          .cache_dir = f->cache};
 }
 
-/* Files in GITDIR/rung/cubin (-1: no such directory). */
+/* Files in DIR/cubin (-1: no such directory). */
 static int entries(const fixture *f)
 {
 	char p[700];
-	snprintf(p, sizeof(p), "%srung/cubin", f->gitdir);
+	snprintf(p, sizeof(p), "%scubin", f->cache);
 	DIR *d = opendir(p);
 	if (!d)
 		return -1;
@@ -88,6 +88,9 @@ static void test_second_compile_is_read_back(void)
 	rung_compiled a, b;
 	CHECK_INT(compile(&a, &req), 0);
 	CHECK_INT(entries(&f), 1);
+	struct stat st; /* the user's cache directory, made by the put, is the user's alone */
+	CHECK_INT(stat(f.cache, &st), 0);
+	CHECK_INT(st.st_mode & 0777, 0700);
 	CHECK_INT(compile(&b, &req), 1);
 	CHECK_INT(entries(&f), 1);
 	/* the same bytes and facts as NVRTC's */
@@ -193,7 +196,7 @@ static void test_damaged_entry_is_a_miss(void)
 	rung_compile_req req = request(&f);
 	CHECK_INT(compile_once(&req), 0);
 	char dir[700];
-	snprintf(dir, sizeof(dir), "%srung/cubin", f.gitdir);
+	snprintf(dir, sizeof(dir), "%scubin", f.cache);
 	char *out = NULL;
 	CHECK_INT(t_sh(&out, "f=$(ls %s/*) && head -c 300 \"$f\" >\"$f.cut\" && mv \"$f.cut\" \"$f\"", dir), 0);
 	free(out);
@@ -211,7 +214,7 @@ static void test_damaged_entry_is_a_miss(void)
 	/* a get on garbage keys or a missing directory is a miss, not an error */
 	rung_compiled c;
 	memset(&c, 0, sizeof(c));
-	CHECK_INT(rung_compile_cache_get(&c, f.gitdir, "../../etc/passwd"), 0);
+	CHECK_INT(rung_compile_cache_get(&c, f.cache, "../../etc/passwd"), 0);
 	CHECK_INT(rung_compile_cache_get(&c, "/nonexistent/", "0000000000000000000000000000000000000000000000000000000000000000"), 0);
 	CHECK(c.cubin == NULL);
 }
@@ -225,14 +228,15 @@ static void test_nothing_kept_without_root_or_through_a_link(void)
 	CHECK_INT(compile_once(&req), 0);
 	CHECK_INT(compile_once(&req), 0);
 	CHECK_INT(entries(&f), -1);
-	/* GITDIR/rung/cubin a link: nothing is written where it points */
+	/* DIR/cubin a link: nothing is written where it points */
 	req = request(&f);
-	char elsewhere[700], rung_dir[700], link[720];
+	char elsewhere[700], link[720];
 	snprintf(elsewhere, sizeof(elsewhere), "%s/../elsewhere", f.root);
-	snprintf(rung_dir, sizeof(rung_dir), "%srung", f.gitdir);
-	snprintf(link, sizeof(link), "%s/cubin", rung_dir);
+	snprintf(link, sizeof(link), "%scubin", f.cache);
 	CHECK_INT(mkdir(elsewhere, 0755), 0);
-	CHECK_INT(mkdir(rung_dir, 0755), 0);
+	char *mk = NULL;
+	CHECK_INT(t_sh(&mk, "mkdir -p '%s'", f.cache), 0);
+	free(mk);
 	CHECK_INT(symlink(elsewhere, link), 0);
 	CHECK_INT(compile_once(&req), 0);
 	CHECK_INT(compile_once(&req), 0);

@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # The CUBIN cache (docs/CLI.md, "The CUBIN cache"): the second check of the
 # same task reads the kernel's and the reference's NVRTC output back from
-# .git/rung/cubin ("cached":true, the same resources, `[compile] ... cached`); the
-# working tree is left as it was; a changed kernel or reference compiles again
-# alone; a
+# the user's cache directory, $RUNG_CACHE_DIR/cubin ("cached":true, the same
+# resources, `[compile] ... cached`); the working tree and the repository's .git
+# are left as they were; a changed kernel or reference compiles again alone; a
 # version from git (REV) is cached too; a damaged entry is compiled again; a
-# task outside any repository keeps nothing. (tests/test_compile_cache.c has
-# the key's parts one by one.)
+# task outside any repository is cached too, and writes nothing beside it.
+# An entry planted in the repository's .git/rung/cubin (where rung kept them
+# before: the agent writes .git) is never read: a reference's machine code
+# cannot be swapped there. RUNG_CACHE_DIR=off keeps nothing.
+# (tests/test_compile_cache.c has the key's parts one by one.)
 set -u
 : "${RUNG:?}" "${RUNG_SRC:?}"
 fail=0
@@ -18,17 +21,19 @@ T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 export GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@t GIT_COMMITTER_NAME=t GIT_COMMITTER_EMAIL=t@t
 R=$T/r
+export RUNG_CACHE_DIR=$T/cache
 git init -q "$R" && mkdir "$R/sgemm" && cp "$RUNG_SRC"/tests/tasks/sgemm/* "$R/sgemm/"
 git -C "$R" add -A && git -C "$R" commit -qm one
 # field SOURCE KEY: a value of the "kernel" or "reference" object of check --json
 field() { python3 -c 'import json, sys; d = json.loads(sys.stdin.read()); print(json.dumps(d[sys.argv[1]].get(sys.argv[2])))' "$@"; }
-entries() { find "$R/.git/rung/cubin" -type f 2>/dev/null | wc -l; }
+entries() { find "$RUNG_CACHE_DIR/cubin" -type f 2>/dev/null | wc -l; }
 
 j1=$("$RUNG" check --compile-only --json "$R/sgemm"); rc=$?
 t "first check exits 0" [ "$rc" = 0 ]
 t "first: the reference compiled" [ "$(field reference cached <<<"$j1")" = false ]
 t "first: the kernel compiled" [ "$(field kernel cached <<<"$j1")" = false ]
-t "first: two entries in .git/rung/cubin" [ "$(entries)" = 2 ]
+t "first: two entries in \$RUNG_CACHE_DIR/cubin" [ "$(entries)" = 2 ]
+t "first: nothing in the repository's .git/rung/cubin" [ ! -e "$R/.git/rung/cubin" ]
 j2=$("$RUNG" check --compile-only --json "$R/sgemm"); rc=$?
 t "second check exits 0" [ "$rc" = 0 ]
 t "second: the reference read back" [ "$(field reference cached <<<"$j2")" = true ]
@@ -67,21 +72,40 @@ t "REV: the second reads the reference back" [ "$(field reference cached <<<"$h2
 t "REV: and the kernel" [ "$(field kernel cached <<<"$h2")" = true ]
 
 # a damaged entry is compiled again and rewritten
-for f in "$R"/.git/rung/cubin/*; do head -c 100 "$f" >"$f.cut" && mv "$f.cut" "$f"; done
+for f in "$RUNG_CACHE_DIR"/cubin/*; do head -c 100 "$f" >"$f.cut" && mv "$f.cut" "$f"; done
 j5=$("$RUNG" check --compile-only --json "$R/sgemm"); rc=$?
 t "damaged entries: exit 0" [ "$rc" = 0 ]
 t "damaged entries: compiled again" [ "$(field reference cached <<<"$j5")" = false ]
 t "damaged entries: the kernel too" [ "$(field kernel cached <<<"$j5")" = false ]
 t "damaged entries: the same kernel resources" [ "$(field kernel resources <<<"$j5")" = "$(field kernel resources <<<"$j1")" ]
 t "damaged entries: the same resources" [ "$(field reference resources <<<"$j5")" = "$(field reference resources <<<"$j1")" ]
-t "rewritten whole" [ "$(head -c 19 "$(ls -t "$R"/.git/rung/cubin/* | head -1)")" = "rung-cubin-cache 1" ]
+t "rewritten whole" [ "$(head -c 19 "$(ls -t "$RUNG_CACHE_DIR"/cubin/* | head -1)")" = "rung-cubin-cache 1" ]
 
-# outside any repository: nothing is kept anywhere
+# outside any repository: cached the same way, nothing beside the task
 mkdir "$T/plain" && cp "$RUNG_SRC"/tests/tasks/sgemm/* "$T/plain/"
+echo "// plain" >>"$T/plain/sgemm.cu" # not the repository's kernel
 (cd "$T" && GIT_CEILING_DIRECTORIES=$T "$RUNG" check --compile-only --json plain >"$T/p1" && GIT_CEILING_DIRECTORIES=$T "$RUNG" check --compile-only --json plain >"$T/p2")
-t "no repository: compiled both times" [ "$(field reference cached <"$T/p2")/$(field kernel cached <"$T/p2")" = false/false ]
+t "no repository: compiled the first time" [ "$(field kernel cached <"$T/p1")" = false ]
+t "no repository: read back the second" [ "$(field reference cached <"$T/p2")/$(field kernel cached <"$T/p2")" = true/true ]
 t "no repository: nothing written" [ "$(find "$T/plain" -newer "$T/p1" | wc -l)" = 0 ] &&
 	t "no repository: the task directory has only its files" [ "$(ls -A "$T/plain" | tr '\n' ' ')" = "reference.cu rung.ini sgemm.cu " ]
+
+# planted in the repository's .git/rung/cubin, the old place: never read
+rm -rf "$R/.git/rung/cubin" && mkdir -p "$R/.git/rung" && mv "$RUNG_CACHE_DIR/cubin" "$R/.git/rung/cubin"
+j6=$("$RUNG" check --compile-only --json "$R/sgemm")
+t "an entry in .git/rung/cubin is not read: the reference compiled" [ "$(field reference cached <<<"$j6")" = false ]
+t "nor the kernel's" [ "$(field kernel cached <<<"$j6")" = false ]
+
+# RUNG_CACHE_DIR=off: nothing kept, compiled each time
+rm -rf "$RUNG_CACHE_DIR"
+j7=$(RUNG_CACHE_DIR=off "$RUNG" check --compile-only --json "$R/sgemm") && j8=$(RUNG_CACHE_DIR=off "$RUNG" check --compile-only --json "$R/sgemm")
+t "RUNG_CACHE_DIR=off: compiled again" [ "$(field reference cached <<<"$j8")/$(field kernel cached <<<"$j8")" = false/false ]
+t "RUNG_CACHE_DIR=off: nothing kept" [ ! -e "$RUNG_CACHE_DIR" ]
+# without RUNG_CACHE_DIR: $XDG_CACHE_HOME/rung, else ~/.cache/rung
+(unset RUNG_CACHE_DIR; XDG_CACHE_HOME=$T/xdg "$RUNG" check --compile-only "$R/sgemm" >/dev/null)
+t "XDG_CACHE_HOME/rung/cubin" [ "$(find "$T/xdg/rung/cubin" -type f 2>/dev/null | wc -l)" = 2 ]
+(unset RUNG_CACHE_DIR XDG_CACHE_HOME; HOME=$T/home "$RUNG" check --compile-only "$R/sgemm" >/dev/null)
+t "~/.cache/rung/cubin" [ "$(find "$T/home/.cache/rung/cubin" -type f 2>/dev/null | wc -l)" = 2 ]
 
 [ "$fail" = 0 ] && echo "cubin cache: ok"
 exit "$fail"

@@ -1,8 +1,9 @@
 #!/bin/bash
 # Dumps kept by machine code (#27 item 3): a second `rung dump` of the same
-# version neither compiles (the kernel's CUBIN cache entry in .git/rung/cubin
-# is read, not written again) nor runs nvdisasm (its SASS comes from
-# .git/rung/sass, keyed by the CUBIN and the nvdisasm), and writes the same
+# version neither compiles (the kernel's CUBIN cache entry in the user's cache
+# directory, $RUNG_CACHE_DIR/cubin, is read, not written again) nor runs
+# nvdisasm (its SASS comes from $RUNG_CACHE_DIR/sass, keyed by the CUBIN and
+# the nvdisasm), and writes the same
 # files; a changed kernel is compiled and disassembled again; the MCP
 # rung://dump/ resources of one version run nvdisasm once in all. nvdisasm is
 # a script here that counts its runs and prints a listing of its own.
@@ -24,17 +25,17 @@ chmod +x "$T/nvdisasm"
 export RUNG_NVDISASM=$T/nvdisasm NVD_LOG=$T/nvd.log
 "$RUNG" demo --no-tui "$T/demo" >/dev/null 2>&1 || fail "rung demo exited $?"
 cd "$T/demo/sgemm" || fail "no sgemm task"
-G=$(git rev-parse --absolute-git-dir)
-rm -rf "$G/rung/cubin" "$G/rung/sass"
+export RUNG_CACHE_DIR=$T/cache
+C=$RUNG_CACHE_DIR
 runs() { [ -f "$NVD_LOG" ] && wc -l <"$NVD_LOG" | tr -d ' ' || echo 0; }
 "$RUNG" dump HEAD >"$T/paths1" 2>"$T/err" || { cat "$T/err"; fail "first dump exited $?"; }
 [ "$(runs)" = 2 ] || fail "first dump: nvdisasm ran $(runs) times, not 2 (kernel, reference)"
-[ "$(ls "$G/rung/sass" | wc -l)" = 2 ] || fail "first dump: not 2 SASS entries kept: $(ls "$G/rung/sass")"
-[ "$(ls "$G/rung/cubin" | wc -l)" = 2 ] || fail "first dump: the kernel's CUBIN is not kept beside the reference's"
+[ "$(ls "$C/sass" | wc -l)" = 2 ] || fail "first dump: not 2 SASS entries kept: $(ls "$C/sass")"
+[ "$(ls "$C/cubin" | wc -l)" = 2 ] || fail "first dump: the kernel's CUBIN is not kept beside the reference's"
 D=$(dirname "$(head -1 "$T/paths1")")
 cp -r "$D" "$T/first"
 grep -q HMMA "$D/kernel.sass" || fail "the dump's kernel.sass is not nvdisasm's listing"
-inodes() { ls -i "$G/rung/cubin" "$G/rung/sass" | sort; }
+inodes() { ls -i "$C/cubin" "$C/sass" | sort; }
 inodes >"$T/inodes1"
 for i in 1 2 3; do
 	"$RUNG" dump HEAD >"$T/paths2" 2>"$T/err" || { cat "$T/err"; fail "dump $((i + 1)) exited $?"; }
@@ -62,11 +63,12 @@ echo "// changed" >>sgemm.cu
 # (the working tree's reference is compiled as reference.cu, not as
 # sgemm/reference.cu@REV: its line info names another file, so it is other machine code)
 [ "$(runs)" = 5 ] || fail "a changed kernel: nvdisasm ran $(( $(runs) - 3 )) times, not twice"
-[ "$(ls "$G/rung/cubin" | wc -l)" = 5 ] || fail "a changed kernel (and HEAD~1's) are not kept: $(ls "$G/rung/cubin")"
+[ "$(ls "$C/cubin" | wc -l)" = 5 ] || fail "a changed kernel (and HEAD~1's) are not kept: $(ls "$C/cubin")"
 "$RUNG" dump >/dev/null 2>&1 && [ "$(runs)" = 5 ] || fail "the working tree's second dump ran nvdisasm again"
 # a damaged entry is a miss, replaced
-for f in "$G"/rung/sass/*; do printf 'rung-sass-cache 1\nbroken\n' >"$f"; done
+for f in "$C"/sass/*; do printf 'rung-sass-cache 1\nbroken\n' >"$f"; done
 "$RUNG" dump HEAD >/dev/null 2>&1 || fail "dump over damaged SASS entries exited $?"
 [ "$(runs)" = 7 ] || fail "damaged SASS entries were not run again ($(runs) runs in all)"
 grep -q HMMA "$D/kernel.sass" || fail "a damaged entry reached the dump"
+[ ! -e "$(git rev-parse --absolute-git-dir)/rung/sass" ] || fail "SASS kept in the repository's .git"
 echo "dump cache: ok"

@@ -9,7 +9,7 @@ set -u
 export T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
-export RUNG_WORKER_EXE="$RUNG" HOME="$T" GIT_CONFIG_NOSYSTEM=1 TMPDIR="$T/tmp"
+export RUNG_WORKER_EXE="$RUNG" HOME="$T" GIT_CONFIG_NOSYSTEM=1 TMPDIR="$T/tmp" RUNG_CACHE_DIR="$T/cache"
 mkdir -p "$TMPDIR"
 git config --global user.name "Ada Lovelace" && git config --global user.email ada@example.com
 "$RUNG" demo --no-tui "$T/demo" >/dev/null 2>&1 || fail "rung demo exited $?"
@@ -22,7 +22,7 @@ for cmd in "check HEAD" "dump HEAD" "check --compile-only HEAD~2"; do
 	for sig in TERM INT HUP; do
 		for delay in 0.05 0.4 1.2; do
 			# no cached CUBIN or SASS, so the signal can land mid-compile
-			rm -rf "$(git rev-parse --git-dir)/rung/cubin" "$(git rev-parse --git-dir)/rung/sass"
+			rm -rf "$RUNG_CACHE_DIR"
 			# shellcheck disable=SC2086
 			"$RUNG" $cmd >"$T/out" 2>&1 &
 			pid=$!
