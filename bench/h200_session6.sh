@@ -11,14 +11,6 @@ DEFAULT_LOG=s6.log
 . bench/h200_steps.sh
 say "# $(date -u +%FT%TZ) $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null)"
 export RUNG=$B/rung RUNG_SRC=$ROOT RUNG_WORKER_EXE=$B/rung
-tui_auto() {
-  local D=$W/gdemo; rm -rf "$D"; rung demo --no-tui "$D" >/dev/null 2>&1 || { echo "rung demo failed"; return 1; }
-  printf ':dump t0.txt\n:sleep 10\n:dump t10.txt\n:sleep 25\n:dump t35.txt\nQ\n' > "$W/keys"
-  (cd "$D/sgemm" && RUNG_TUI_SCRIPT=$W/keys RUNG_TUI_DUMP_DIR=$O COLUMNS=160 LINES=24 TERM=xterm-256color rung tui)
-  echo "rung tui rc=$?"
-  for f in t0 t10 t35; do echo "== $f"; cat "$O/$f.txt"; done
-}
-export -f tui_auto; export W O
 TAILN=80 step tui_auto 60 bash -c tui_auto
 step tui_eval 120 env ROUNDS=1 bash bench/h200_tui_eval.sh
 for t in devcheck faults exploits sanitize_gate rev_store compare; do

@@ -41,14 +41,7 @@ window() {
     done
   done
 }
-tui_auto() {
-  local D=$W/gdemo; rm -rf "$D"; rung demo --no-tui "$D" >/dev/null 2>&1 || { echo "rung demo failed"; return 1; }
-  printf ':dump t0.txt\n:sleep 10\n:dump t10.txt\n:sleep 25\n:dump t35.txt\nQ\n' > "$W/keys"
-  (cd "$D/sgemm" && RUNG_TUI_SCRIPT=$W/keys RUNG_TUI_DUMP_DIR=$O COLUMNS=160 LINES=24 TERM=xterm-256color rung tui)
-  echo "rung tui rc=$?"
-  for f in t0 t10 t35; do echo "== $f"; cat "$O/$f.txt"; done
-}
-export -f window tui_auto; export W O
+export -f window; export W O
 TAILN=200 step window 420 bash -c window
 for t in profile scratch shared trace inputs output l2hints devcheck faults exploits; do
   step "$t" 120 "$B/gpu_$t"
