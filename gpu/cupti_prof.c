@@ -3,6 +3,7 @@
 #include "gpu/cupti_prof.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -77,6 +78,104 @@ static int cfail(CUptiResult r, const char *call, char *why, size_t len)
 
 #define CALL(name, var) RUNG_CUPTI_CALL(P, name, var)
 
+/* The duration window's host side kept for the worker's life (an experiment
+ * of #31 item 2, off unless RUNG_PROFILER_HOST=keep or thread; measured by
+ * bench/h200_session7.sh): cuptiProfilerInitialize, the chip's name, the host
+ * object and the config image of gpu__time_duration.sum, made once without a
+ * counter availability image (optional for the chips this CUPTI knows) and
+ * never torn down, so that a warm worker's windows skip them. */
+static struct {
+	pthread_mutex_t lock;
+	int state; /* 0 not tried, 1 ready, -1 failed (why) */
+	char why[256];
+	CUpti_Profiler_Host_Object *host;
+	uint8_t *config;
+	size_t config_size;
+} K = {.lock = PTHREAD_MUTEX_INITIALIZER};
+
+static const char *const duration_metric[] = {"gpu__time_duration.sum"};
+
+bool rung_cupti_host_kept(void)
+{
+	const char *e = getenv("RUNG_PROFILER_HOST");
+	return e && (!strcmp(e, "keep") || !strcmp(e, "thread"));
+}
+
+int rung_cupti_durations_prepare(CUdevice dev)
+{
+	(void)dev; /* the chip of device 0, as profile_session's */
+	pthread_mutex_lock(&K.lock);
+	if (K.state) {
+		int st = K.state;
+		pthread_mutex_unlock(&K.lock);
+		return st > 0 ? 0 : RUNG_EUNSUPPORTED;
+	}
+	char why[256] = "";
+	size_t why_len = sizeof(why);
+	CUpti_Profiler_Host_Object *host = NULL;
+	uint8_t *config = NULL;
+	double t0 = rung_now_s();
+	int ret = load(why, why_len);
+	if (ret)
+		goto out;
+	CUpti_Profiler_Initialize_Params ip = {.structSize = CUpti_Profiler_Initialize_Params_STRUCT_SIZE};
+	CALL(cuptiProfilerInitialize, ip);
+	CUpti_Device_GetChipName_Params cn = {.structSize = CUpti_Device_GetChipName_Params_STRUCT_SIZE};
+	cn.deviceIndex = 0;
+	CALL(cuptiDeviceGetChipName, cn);
+	CUpti_Profiler_Host_Initialize_Params hi = {.structSize = CUpti_Profiler_Host_Initialize_Params_STRUCT_SIZE};
+	hi.profilerType = CUPTI_PROFILER_TYPE_RANGE_PROFILER;
+	hi.pChipName = cn.pChipName;
+	CALL(cuptiProfilerHostInitialize, hi);
+	host = hi.pHostObject;
+	CUpti_Profiler_Host_ConfigAddMetrics_Params am = {.structSize = CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE};
+	am.pHostObject = host;
+	const char *one[1] = {duration_metric[0]};
+	am.ppMetricNames = one;
+	am.numMetrics = 1;
+	CALL(cuptiProfilerHostConfigAddMetrics, am);
+	CUpti_Profiler_Host_GetConfigImageSize_Params cs = {.structSize = CUpti_Profiler_Host_GetConfigImageSize_Params_STRUCT_SIZE};
+	cs.pHostObject = host;
+	CALL(cuptiProfilerHostGetConfigImageSize, cs);
+	if (!(config = malloc(cs.configImageSize + 1))) {
+		ret = rung_error_set(RUNG_ENOMEM, "out of memory");
+		snprintf(why, why_len, "out of memory");
+		goto out;
+	}
+	CUpti_Profiler_Host_GetConfigImage_Params ci = {.structSize = CUpti_Profiler_Host_GetConfigImage_Params_STRUCT_SIZE};
+	ci.pHostObject = host;
+	ci.configImageSize = cs.configImageSize;
+	ci.pConfigImage = config;
+	CALL(cuptiProfilerHostGetConfigImage, ci);
+	CUpti_Profiler_Host_GetNumOfPasses_Params np = {.structSize = CUpti_Profiler_Host_GetNumOfPasses_Params_STRUCT_SIZE};
+	np.configImageSize = cs.configImageSize;
+	np.pConfigImage = config;
+	CALL(cuptiProfilerHostGetNumOfPasses, np);
+	if (np.numOfPasses != 1) {
+		snprintf(why, why_len, "gpu__time_duration.sum needs %zu passes here", np.numOfPasses);
+		ret = RUNG_EUNSUPPORTED;
+		goto out;
+	}
+	K.host = host;
+	K.config = config;
+	K.config_size = cs.configImageSize;
+	rung_timing_lap("profiler (kept host): initialize, chip name, host initialize, config image", t0);
+out:
+	if (ret) {
+		snprintf(K.why, sizeof(K.why), "%s", why[0] ? why : rung_error_last());
+		rung_error_clear();
+		free(config);
+		if (host) {
+			CUpti_Profiler_Host_Deinitialize_Params hd = {.structSize = CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE};
+			hd.pHostObject = host;
+			P.cuptiProfilerHostDeinitialize(&hd);
+		}
+	}
+	K.state = ret ? -1 : 1;
+	pthread_mutex_unlock(&K.lock);
+	return ret ? RUNG_EUNSUPPORTED : 0;
+}
+
 /* One profiler session (initialize, configure, one launch under kernel replay,
  * evaluate, tear down) for a handful of metrics. */
 /* One session: the metrics over `calls` calls of launch (auto range: one
@@ -104,6 +203,10 @@ static int profile_session(double *values, int *nvalues, char *skipped, size_t s
 	int ret = load(why, why_len);
 	if (ret)
 		return ret;
+	/* the duration window with the kept host (RUNG_PROFILER_HOST): its
+	 * initialize, host object and config image were made once */
+	bool kept = first && one_pass && n == 1 && !strcmp(metrics[0], duration_metric[0]) && rung_cupti_host_kept() &&
+		    rung_cupti_durations_prepare(dev) == 0;
 	bool inited = false, enabled = false;
 	CUpti_Profiler_Host_Object *host = NULL;
 	CUpti_RangeProfiler_Object *obj = NULL;
@@ -118,6 +221,15 @@ static int profile_session(double *values, int *nvalues, char *skipped, size_t s
 	}
 
 	double t0 = rung_now_s();
+	CUpti_Profiler_Host_GetConfigImageSize_Params cs = {.structSize = CUpti_Profiler_Host_GetConfigImageSize_Params_STRUCT_SIZE};
+	if (kept) {
+		host = K.host;
+		config = K.config;
+		cs.configImageSize = K.config_size;
+		okidx[0] = 0;
+		ok[nok++] = metrics[0];
+		goto enable;
+	}
 	CUpti_Profiler_Initialize_Params ip = {.structSize = CUpti_Profiler_Initialize_Params_STRUCT_SIZE};
 	CALL(cuptiProfilerInitialize, ip);
 	inited = true;
@@ -185,7 +297,6 @@ static int profile_session(double *values, int *nvalues, char *skipped, size_t s
 		ret = RUNG_EUNSUPPORTED;
 		goto out;
 	}
-	CUpti_Profiler_Host_GetConfigImageSize_Params cs = {.structSize = CUpti_Profiler_Host_GetConfigImageSize_Params_STRUCT_SIZE};
 	cs.pHostObject = host;
 	CALL(cuptiProfilerHostGetConfigImageSize, cs);
 	config = malloc(cs.configImageSize + 1);
@@ -212,6 +323,7 @@ static int profile_session(double *values, int *nvalues, char *skipped, size_t s
 		}
 	}
 
+enable:;
 	CUpti_RangeProfiler_Enable_Params en = {.structSize = CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE};
 	en.ctx = ctx;
 	CALL(cuptiRangeProfilerEnable, en);
@@ -333,17 +445,18 @@ out:
 		dp.pRangeProfilerObject = obj;
 		P.cuptiRangeProfilerDisable(&dp);
 	}
-	if (host) {
+	if (host && !kept) {
 		CUpti_Profiler_Host_Deinitialize_Params hd = {.structSize = CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE};
 		hd.pHostObject = host;
 		P.cuptiProfilerHostDeinitialize(&hd);
 	}
-	if (inited) {
+	if (inited && K.state != 1) { /* with a kept host the profiler stays initialized for the worker's life */
 		CUpti_Profiler_DeInitialize_Params dp = {.structSize = CUpti_Profiler_DeInitialize_Params_STRUCT_SIZE};
 		P.cuptiProfilerDeInitialize(&dp);
 	}
 	free(avail);
-	free(config);
+	if (!kept)
+		free(config);
 	free(data);
 	free(ok);
 	free(okidx);
@@ -403,7 +516,7 @@ int rung_cupti_durations(double *ns, int *got, int calls, int max_ranges, CUcont
 			 rung_prof_launch_fn launch, rung_prof_launch_fn between, void *ud, CUresult *launch_err, char *why,
 			 size_t why_len)
 {
-	static const char *const duration[] = {"gpu__time_duration.sum"};
+	const char *const *duration = duration_metric;
 	char skipped[256];
 	*got = 0;
 	if (calls < 1 || max_ranges < calls)

@@ -38,4 +38,13 @@ int rung_cupti_durations(double *ns, int *got, int calls, int max_ranges, CUcont
 			 rung_prof_launch_fn launch, rung_prof_launch_fn between, void *ud, CUresult *launch_err, char *why,
 			 size_t why_len);
 
+/* The duration window's host side made once and kept for the worker's life
+ * (an experiment of #31 item 2: RUNG_PROFILER_HOST=keep makes it at the first
+ * window, =thread on a thread beside the bench; off otherwise, and
+ * rung_cupti_durations makes it per session as before). prepare is
+ * idempotent and thread-safe: 0 once it is ready, RUNG_EUNSUPPORTED when it
+ * cannot be made (then every window makes its own). */
+bool rung_cupti_host_kept(void);
+int rung_cupti_durations_prepare(CUdevice dev);
+
 #endif
