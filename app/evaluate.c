@@ -17,6 +17,7 @@
 #include "core/rng.h"
 #include "core/timing.h"
 #include "gpu/cubin.h"
+#include "gpu/nvrtc_lib.h"
 #include "gpu/sanitize.h"
 #include "vcs/prof_store.h"
 #include "vcs/ceil_store.h"
@@ -227,6 +228,16 @@ int rung_eval_compile(rung_result *r, rung_compiled *kc, rung_compiled *rc, cons
 		return 1;
 	}
 	ref_compile ref = {.t = t, .out = rc, .arch = arch};
+	/* NVRTC (dlopened on first use, gpu/nvrtc_lib.h) is loaded here, on the
+	 * caller's thread, before the reference's thread starts: when that thread
+	 * loaded it and then ended, LeakSanitizer's scan at exit read a stale
+	 * dynamic-TLS entry of libnvrtc's in the main thread and crashed ("Tracer
+	 * caught signal 11", exit 134 in 2-10 % of ASan checks). Either compile
+	 * loads it first thing anyway (the cache key names NVRTC's version). */
+	if (t->reference.src && (rung_kernel_lang_of(t->reference.path) == RUNG_LANG_CUDA ||
+				 rung_kernel_lang_of(t->kernel.path) == RUNG_LANG_CUDA) &&
+	    rung_nvrtc_load() < 0)
+		rung_error_clear(); /* said by the compile that needs it */
 	if (t->reference.src)
 		ref.started = pthread_create(&ref.thread, NULL, compile_ref, &ref) == 0;
 	int k = compile_one(kc, t, false, arch);
