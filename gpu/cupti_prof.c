@@ -78,6 +78,45 @@ static int cfail(CUptiResult r, const char *call, char *why, size_t len)
 
 #define CALL(name, var) RUNG_CUPTI_CALL(P, name, var)
 
+/* host's configuration image: *config (malloc'd, the caller frees it, also
+ * on an error after it was made) of *size bytes. */
+static int config_image(uint8_t **config, size_t *size, CUpti_Profiler_Host_Object *host, char *why, size_t why_len)
+{
+	int ret = 0;
+	CUpti_Profiler_Host_GetConfigImageSize_Params cs = {.structSize = CUpti_Profiler_Host_GetConfigImageSize_Params_STRUCT_SIZE};
+	cs.pHostObject = host;
+	CALL(cuptiProfilerHostGetConfigImageSize, cs);
+	if (!(*config = malloc(cs.configImageSize + 1))) {
+		ret = rung_error_set(RUNG_ENOMEM, "out of memory");
+		goto out;
+	}
+	*size = cs.configImageSize;
+	CUpti_Profiler_Host_GetConfigImage_Params ci = {.structSize = CUpti_Profiler_Host_GetConfigImage_Params_STRUCT_SIZE};
+	ci.pHostObject = host;
+	ci.configImageSize = cs.configImageSize;
+	ci.pConfigImage = *config;
+	CALL(cuptiProfilerHostGetConfigImage, ci);
+out:
+	return ret;
+}
+
+/* RUNG_EUNSUPPORTED (why) when the configuration would replay the kernel
+ * (more than one pass), as a timing must not. */
+static int one_pass_only(const uint8_t *config, size_t size, const char *metric, char *why, size_t why_len)
+{
+	int ret = 0;
+	CUpti_Profiler_Host_GetNumOfPasses_Params np = {.structSize = CUpti_Profiler_Host_GetNumOfPasses_Params_STRUCT_SIZE};
+	np.configImageSize = size;
+	np.pConfigImage = (uint8_t *)config;
+	CALL(cuptiProfilerHostGetNumOfPasses, np);
+	if (np.numOfPasses != 1) {
+		snprintf(why, why_len, "%s needs %zu passes here (the kernel would be replayed)", metric, np.numOfPasses);
+		ret = RUNG_EUNSUPPORTED;
+	}
+out:
+	return ret;
+}
+
 /* The duration window's host side kept for the worker's life (an experiment
  * of #31 item 2, off unless RUNG_PROFILER_HOST=keep or thread; measured by
  * bench/h200_session7.sh): cuptiProfilerInitialize, the chip's name, the host
@@ -114,12 +153,15 @@ int rung_cupti_durations_prepare(CUdevice dev)
 	size_t why_len = sizeof(why);
 	CUpti_Profiler_Host_Object *host = NULL;
 	uint8_t *config = NULL;
+	size_t config_size = 0;
+	bool inited = false;
 	double t0 = rung_now_s();
 	int ret = load(why, why_len);
 	if (ret)
 		goto out;
 	CUpti_Profiler_Initialize_Params ip = {.structSize = CUpti_Profiler_Initialize_Params_STRUCT_SIZE};
 	CALL(cuptiProfilerInitialize, ip);
+	inited = true;
 	CUpti_Device_GetChipName_Params cn = {.structSize = CUpti_Device_GetChipName_Params_STRUCT_SIZE};
 	cn.deviceIndex = 0;
 	CALL(cuptiDeviceGetChipName, cn);
@@ -134,31 +176,12 @@ int rung_cupti_durations_prepare(CUdevice dev)
 	am.ppMetricNames = one;
 	am.numMetrics = 1;
 	CALL(cuptiProfilerHostConfigAddMetrics, am);
-	CUpti_Profiler_Host_GetConfigImageSize_Params cs = {.structSize = CUpti_Profiler_Host_GetConfigImageSize_Params_STRUCT_SIZE};
-	cs.pHostObject = host;
-	CALL(cuptiProfilerHostGetConfigImageSize, cs);
-	if (!(config = malloc(cs.configImageSize + 1))) {
-		ret = rung_error_set(RUNG_ENOMEM, "out of memory");
-		snprintf(why, why_len, "out of memory");
+	if ((ret = config_image(&config, &config_size, host, why, why_len)) ||
+	    (ret = one_pass_only(config, config_size, duration_metric[0], why, why_len)))
 		goto out;
-	}
-	CUpti_Profiler_Host_GetConfigImage_Params ci = {.structSize = CUpti_Profiler_Host_GetConfigImage_Params_STRUCT_SIZE};
-	ci.pHostObject = host;
-	ci.configImageSize = cs.configImageSize;
-	ci.pConfigImage = config;
-	CALL(cuptiProfilerHostGetConfigImage, ci);
-	CUpti_Profiler_Host_GetNumOfPasses_Params np = {.structSize = CUpti_Profiler_Host_GetNumOfPasses_Params_STRUCT_SIZE};
-	np.configImageSize = cs.configImageSize;
-	np.pConfigImage = config;
-	CALL(cuptiProfilerHostGetNumOfPasses, np);
-	if (np.numOfPasses != 1) {
-		snprintf(why, why_len, "gpu__time_duration.sum needs %zu passes here", np.numOfPasses);
-		ret = RUNG_EUNSUPPORTED;
-		goto out;
-	}
 	K.host = host;
 	K.config = config;
-	K.config_size = cs.configImageSize;
+	K.config_size = config_size;
 	rung_timing_lap("profiler (kept host): initialize, chip name, host initialize, config image", t0);
 out:
 	if (ret) {
@@ -169,6 +192,10 @@ out:
 			CUpti_Profiler_Host_Deinitialize_Params hd = {.structSize = CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE};
 			hd.pHostObject = host;
 			P.cuptiProfilerHostDeinitialize(&hd);
+		}
+		if (inited) { /* not kept: the profiler is left as every session leaves it */
+			CUpti_Profiler_DeInitialize_Params dp = {.structSize = CUpti_Profiler_DeInitialize_Params_STRUCT_SIZE};
+			P.cuptiProfilerDeInitialize(&dp);
 		}
 	}
 	K.state = ret ? -1 : 1;
@@ -221,11 +248,11 @@ static int profile_session(double *values, int *nvalues, char *skipped, size_t s
 	}
 
 	double t0 = rung_now_s();
-	CUpti_Profiler_Host_GetConfigImageSize_Params cs = {.structSize = CUpti_Profiler_Host_GetConfigImageSize_Params_STRUCT_SIZE};
+	size_t config_size = 0;
 	if (kept) {
 		host = K.host;
 		config = K.config;
-		cs.configImageSize = K.config_size;
+		config_size = K.config_size;
 		okidx[0] = 0;
 		ok[nok++] = metrics[0];
 		goto enable;
@@ -297,31 +324,11 @@ static int profile_session(double *values, int *nvalues, char *skipped, size_t s
 		ret = RUNG_EUNSUPPORTED;
 		goto out;
 	}
-	cs.pHostObject = host;
-	CALL(cuptiProfilerHostGetConfigImageSize, cs);
-	config = malloc(cs.configImageSize + 1);
-	if (!config) {
-		ret = rung_error_set(RUNG_ENOMEM, "out of memory");
+	if ((ret = config_image(&config, &config_size, host, why, why_len)))
 		goto out;
-	}
-	CUpti_Profiler_Host_GetConfigImage_Params ci = {.structSize = CUpti_Profiler_Host_GetConfigImage_Params_STRUCT_SIZE};
-	ci.pHostObject = host;
-	ci.configImageSize = cs.configImageSize;
-	ci.pConfigImage = config;
-	CALL(cuptiProfilerHostGetConfigImage, ci);
 	t0 = rung_timing_lap("profiler: metrics and config image", t0);
-	if (one_pass) {
-		CUpti_Profiler_Host_GetNumOfPasses_Params np = {.structSize = CUpti_Profiler_Host_GetNumOfPasses_Params_STRUCT_SIZE};
-		np.configImageSize = cs.configImageSize;
-		np.pConfigImage = config;
-		CALL(cuptiProfilerHostGetNumOfPasses, np);
-		if (np.numOfPasses != 1) {
-			snprintf(why, why_len, "%s needs %zu passes here (the kernel would be replayed)", metrics[0],
-				 np.numOfPasses);
-			ret = RUNG_EUNSUPPORTED;
-			goto out;
-		}
-	}
+	if (one_pass && (ret = one_pass_only(config, config_size, metrics[0], why, why_len)))
+		goto out;
 
 enable:;
 	CUpti_RangeProfiler_Enable_Params en = {.structSize = CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE};
@@ -351,7 +358,7 @@ enable:;
 
 	CUpti_RangeProfiler_SetConfig_Params sc = {.structSize = CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE};
 	sc.pRangeProfilerObject = obj;
-	sc.configSize = cs.configImageSize;
+	sc.configSize = config_size;
 	sc.pConfig = config;
 	sc.counterDataImageSize = gs.counterDataSize;
 	sc.pCounterDataImage = data;
@@ -516,12 +523,11 @@ int rung_cupti_durations(double *ns, int *got, int calls, int max_ranges, CUcont
 			 rung_prof_launch_fn launch, rung_prof_launch_fn between, void *ud, CUresult *launch_err, char *why,
 			 size_t why_len)
 {
-	const char *const *duration = duration_metric;
 	char skipped[256];
 	*got = 0;
 	if (calls < 1 || max_ranges < calls)
 		return rung_error_set(RUNG_EINVAL, "rung_cupti_durations: %d calls, %d ranges", calls, max_ranges);
-	int rc = profile_session(ns, got, skipped, sizeof(skipped), ctx, dev, duration, 1, calls, max_ranges, true,
+	int rc = profile_session(ns, got, skipped, sizeof(skipped), ctx, dev, duration_metric, 1, calls, max_ranges, true,
 				 true, launch, between, ud, launch_err, why, why_len);
 	if (rc == 0 && skipped[0]) {
 		snprintf(why, why_len, "gpu__time_duration.sum: %s", skipped);
