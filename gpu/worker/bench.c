@@ -718,11 +718,10 @@ void rung__wbench(rung_wjob *j)
 	double tt = rung_now_s();
 	pthread_t prep;
 	bool prep_started = false;
-	const char *eh = getenv("RUNG_PROFILER_HOST"), *et = getenv("RUNG_TIMER");
-	bool may_window = et && !strcmp(et, "profiler") ? true
-			  : et && !strcmp(et, "records")  ? false
-							  : isfinite(res->run_ms) && res->run_ms < 2 * short_ms();
-	if (eh && !strcmp(eh, "thread") && may_window)
+	const char *eh = getenv("RUNG_PROFILER_HOST");
+	/* a window may follow: the rule of want_window, with the run case's time
+	 * at twice the threshold (NaN: none, unless RUNG_TIMER says so) */
+	if (eh && !strcmp(eh, "thread") && want_window(res->run_ms / 2))
 		prep_started = pthread_create(&prep, NULL, prepare_main, &c->dev) == 0;
 	if (!j->have_keep || bs->nsets < 1) {
 		rung__wstep(res, RUNG_STEP_BENCH, RUNG_S_FAILED, "no verified buffers from the run case%s%s",
