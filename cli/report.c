@@ -137,8 +137,12 @@ static void print_bench_ok(FILE *f, const rung_result *r)
 		fprintf(f, " noisy");
 	if (strcmp(b->method, "cupti-activity") != 0)
 		fprintf(f, " method=%s", b->method);
-	if (isfinite(b->record_median)) /* short kernel: the profiler's figure, the records' beside it */
+	if (isfinite(b->record_offset)) /* the records less their launch floor (core/calib.h) */
+		fprintf(f, " records=%.4fms floor=%.2fus", b->record_median, b->record_offset * 1e3);
+	else if (isfinite(b->record_median)) /* short kernel: the profiler's figure, the records' beside it */
 		fprintf(f, " records=%.3fms", b->record_median);
+	else if (b->calibration[0]) /* records as they are, and why */
+		fprintf(f, " uncalibrated");
 	char shared[512];
 	rung_gpu_procs_str(shared, sizeof(shared), &b->shared);
 	if (shared[0]) /* another process timed beside it (NVML) */

@@ -75,7 +75,7 @@ static void bench_init(rung_bench *b)
 	memset(b, 0, sizeof *b);
 	b->median = b->mean = b->min = b->max = b->q1 = b->q3 = b->stddev = NAN;
 	b->rse_median = b->event_median = b->record_median = b->clock_mhz = b->tflops = b->tbps = NAN;
-	b->verify_ms = NAN;
+	b->verify_ms = b->record_offset = b->record_floor = b->profiler_floor = NAN;
 }
 
 void rung_result_init(rung_result *r)
@@ -461,6 +461,12 @@ static json_t *bench_to(const rung_bench *b)
 	pd(o, "event_median", b->event_median);
 	if (!isnan(b->record_median))
 		pd(o, "record_median", b->record_median);
+	if (!isnan(b->record_offset) || b->calibration[0]) {
+		pd(o, "record_offset", b->record_offset);
+		pd(o, "record_floor", b->record_floor);
+		pd(o, "profiler_floor", b->profiler_floor);
+		ps(o, "calibration", b->calibration);
+	}
 	pd(o, "clock_mhz", b->clock_mhz);
 	pd(o, "tflops", b->tflops);
 	pd(o, "tbps", b->tbps);
@@ -500,6 +506,10 @@ static int bench_from(rung_bench *b, const json_t *o)
 	}
 	gd(o, "event_median", &b->event_median);
 	gd(o, "record_median", &b->record_median);
+	gd(o, "record_offset", &b->record_offset);
+	gd(o, "record_floor", &b->record_floor);
+	gd(o, "profiler_floor", &b->profiler_floor);
+	gs(o, "calibration", b->calibration, sizeof b->calibration);
 	gd(o, "clock_mhz", &b->clock_mhz);
 	gd(o, "tflops", &b->tflops);
 	gd(o, "tbps", &b->tbps);

@@ -155,9 +155,18 @@ typedef struct {
 	/* With method "cupti-profiler" (short kernels, docs/CHECKS.md): the serial
 	 * kernel records' median of the same bench, ms (NAN otherwise). */
 	double record_median;
+	/* With method "cupti-activity-calibrated" (kernels of 50 us and more,
+	 * core/calib.h): the launch floor taken off every record, ms, and the two
+	 * readings of rung's empty kernel it is the difference of: the records'
+	 * now and the range profiler's. calibration says where the profiler's
+	 * came from ("measured now", "cached from <UTC time>") or why no offset
+	 * was taken ("not calibrated: ..."; the method stays "cupti-activity").
+	 * NAN / "" otherwise. record_median is then the records' own median. */
+	double record_offset, record_floor, profiler_floor;
+	char calibration[128];
 	double clock_mhz;   /* median SM clock during sampling (NAN if unknown) */
 	double tflops, tbps; /* achieved, from [roofline] (NAN if absent) */
-	char method[64];    /* "cupti-activity", "cupti-profiler", "events" */
+	char method[64];    /* "cupti-activity-calibrated", "cupti-activity", "cupti-profiler", "events" */
 	/* Every bench launch (warm-up and timed) is verified: the outputs poisoned
 	 * before it and compared with the reference's after it (docs/CHECKS.md). */
 	int verified;       /* launches verified (0 in results from before) */

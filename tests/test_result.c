@@ -139,7 +139,12 @@ static void populate(rung_result *r)
 	r->bench.clock_mhz = 1980;
 	r->bench.tflops = 8.867;
 	r->bench.tbps = NAN;
-	snprintf(r->bench.method, sizeof r->bench.method, "cupti-activity");
+	snprintf(r->bench.method, sizeof r->bench.method, "cupti-activity-calibrated");
+	r->bench.record_median = 15.6;
+	r->bench.record_offset = 0.00141;
+	r->bench.record_floor = 0.00323;
+	r->bench.profiler_floor = 0.00182;
+	snprintf(r->bench.calibration, sizeof r->bench.calibration, "profiler floor cached from 2026-12-02 18:43 UTC (20 launches)");
 
 	r->env.valid = true;
 	snprintf(r->env.gpu, sizeof r->env.gpu, "NVIDIA H200");
@@ -284,6 +289,11 @@ static void same_result(const rung_result *a, const rung_result *b)
 	CHECK_D(p->tflops, q->tflops);
 	CHECK_D(p->tbps, q->tbps);
 	CHECK_STR(p->method, q->method);
+	CHECK_D(p->record_median, q->record_median);
+	CHECK_D(p->record_offset, q->record_offset);
+	CHECK_D(p->record_floor, q->record_floor);
+	CHECK_D(p->profiler_floor, q->profiler_floor);
+	CHECK_STR(p->calibration, q->calibration);
 	const rung_env *e = &a->env, *f = &b->env;
 	CHECK(e->valid == f->valid);
 	CHECK_STR(e->gpu, f->gpu);
@@ -446,6 +456,8 @@ static void t_empty_and_errors(void)
 	rung_result a, b;
 	rung_result_init(&a);
 	CHECK(isnan(a.floor_ms) && isnan(a.steps[0].wall_ms) && isnan(a.bench.event_median));
+	CHECK(isnan(a.bench.record_offset) && isnan(a.bench.record_floor) && isnan(a.bench.profiler_floor));
+	CHECK_STR(a.bench.calibration, "");
 	CHECK_INT(rung_result_status(&a), RUNG_S_NONE);
 	CHECK_STR(rung_result_reason(&a), "");
 	char *js = rung_result_to_json(&a);

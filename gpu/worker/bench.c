@@ -48,6 +48,7 @@
 #include "gpu/rung_h.h"
 #include "gpu/worker/bench.h"
 #include "gpu/worker/bset.h"
+#include "gpu/worker/calib.h"
 #include "gpu/worker/devcheck.h"
 #include "gpu/worker/flush.h"
 #include "gpu/worker/input.h"
@@ -592,12 +593,19 @@ static double short_ms(void)
 	return isfinite(v) && v >= 0 ? v : SHORT_MS;
 }
 
-static bool want_window(double record_median_ms)
+static bool timer_is(const char *what)
 {
 	const char *e = getenv("RUNG_TIMER");
-	if (e && !strcmp(e, "records"))
+	return e && !strcmp(e, what);
+}
+
+/* RUNG_TIMER (diagnostic): "records", the records as they are (no window, no
+ * calibration); "profiler", the window whatever the length. */
+static bool want_window(double record_median_ms)
+{
+	if (timer_is("records"))
 		return false;
-	if (e && !strcmp(e, "profiler"))
+	if (timer_is("profiler"))
 		return true;
 	return record_median_ms < short_ms();
 }
@@ -983,6 +991,11 @@ void rung__wbench(rung_wjob *j)
 	b->event_median = median_of(evs, nev);
 	b->clock_mhz = nclk ? median_of(clocks, nclk) : NAN;
 	rung__sfmt(b->method, sizeof(b->method), "%s", use_cupti ? "cupti-activity" : "events");
+	if (use_cupti && !want_window(b->median) && !timer_is("records") &&
+	    rung__calibrate_records(c, b, samples, n, RSE_TARGET)) {
+		rung__wstep(res, RUNG_STEP_BENCH, RUNG_S_FAILED, "statistics failed");
+		goto out;
+	}
 	if (use_cupti && want_window(b->median)) {
 		double pns[WINDOW];
 		int pgot = 0;

@@ -94,10 +94,15 @@ static const char sweep_ptx[] =
 	"	st.global.f32 	[%rd14], %f14;\n"
 	"$L__BB0_5:\n"
 	"	ret;\n"
+	"}\n"
+	/* rung's empty kernel (one block of 32 threads): the records' launch floor (bench.c) */
+	".visible .entry rung_empty()\n"
+	"{\n"
+	"	ret;\n"
 	"}\n";
 
 static CUmodule sweep_mod;
-static CUfunction sweep_fn;
+static CUfunction sweep_fn, empty_fn;
 static bool sweep_tried;
 static unsigned sweep_blocks;
 
@@ -114,6 +119,8 @@ static void sweep_load(rung_wctx *c)
 		sweep_fn = NULL;
 		return;
 	}
+	if (rung_cu.cuModuleGetFunction(&empty_fn, sweep_mod, "rung_empty") != CUDA_SUCCESS)
+		empty_fn = NULL;
 	int sms = c->env.sms > 0 ? c->env.sms : 132;
 	sweep_blocks = (unsigned)sms * 4;
 }
@@ -196,4 +203,11 @@ CUresult rung__flush_l2(rung_wctx *c)
 	struct timespec ts = { gap / 1000000, (gap % 1000000) * 1000 };
 	nanosleep(&ts, NULL);
 	return r;
+}
+
+CUresult rung__empty_launch(rung_wctx *c)
+{
+	if (!empty_fn)
+		return CUDA_ERROR_NOT_FOUND;
+	return rung_cu.cuLaunchKernel(empty_fn, 1, 1, 1, 32, 1, 1, 0, c->stream, NULL, NULL);
 }

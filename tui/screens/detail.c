@@ -423,10 +423,17 @@ static void build_summary(rung_view *v, int row)
 		if (!isnan(b->event_median))
 			rung_lines_add(l, RUNG_ROLE_DIM, "  event cross-check median %.4f ms, SM clock %.0f MHz, %d dropped",
 				       b->event_median, b->clock_mhz, b->dropped);
-		if (isfinite(b->record_median))
+		if (isfinite(b->record_offset))
+			rung_lines_add(l, RUNG_ROLE_DIM,
+				       "  kernel records %.4f ms less their launch floor %.2f us (rung's empty kernel: records %.2f us, profiler %.2f us; %s)",
+				       b->record_median, b->record_offset * 1e3, b->record_floor * 1e3, b->profiler_floor * 1e3,
+				       b->calibration);
+		else if (isfinite(b->record_median))
 			rung_lines_add(l, RUNG_ROLE_DIM,
 				       "  short kernel: median from the range profiler (gpu__time_duration); kernel records %.4f ms",
 				       b->record_median);
+		else if (b->calibration[0])
+			rung_lines_add(l, RUNG_ROLE_DIM, "  kernel records as they are, %s", b->calibration);
 		histogram(l, b);
 	}
 	step_line(l, r, RUNG_STEP_PROFILE, "");

@@ -27,11 +27,12 @@ command -v nm >/dev/null 2>&1 || { echo "SKIP: no nm"; exit 77; }
 #    modules, geometry and launches;
 #    the host staging slabs and the readback walk; rung's verification kernels
 #  input: inputs generated or loaded and uploaded; the benchmark shape's buffers
-#  bset: the bench's two input sets, prepared during the run case
+#  bset, calib: the bench's two input sets, prepared during the run case; the
+#    records' launch floor (rung's empty kernel, after the flush)
 #  bench, case: the bench rung and the determinism run; one run/check case
 #  ceil, compare, profile, sass, trace: the other requests and rungs
 #  job: one job's rungs in order; main: the process, its device and message loop
-order=${RUNG_WORKER_ORDER:-'report; devcheck flush launch stage verify; input; bset; bench case; ceil compare profile sass trace; job; main'}
+order=${RUNG_WORKER_ORDER:-'report; devcheck flush launch stage verify; input; bset calib; bench case; ceil compare profile sass trace; job; main'}
 
 objdir=$dir/CMakeFiles/rung_gpu.dir/gpu/worker
 src=
