@@ -34,18 +34,6 @@
 #define FLOOR_N 41
 #define PROF_N 20
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return x < y ? -1 : x > y;
-}
-
-static double median(double *v, int n)
-{
-	qsort(v, (size_t)n, sizeof(*v), cmp_double);
-	return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
 static CUresult flushed_empty(rung_wctx *c)
 {
 	CUresult r = rung__flush_l2(c);
@@ -82,7 +70,7 @@ static double record_floor(rung_wctx *c, char *why, size_t wl)
 		rung__sfmt(why, wl, "%d records for %d launches of the empty kernel", got, FLOOR_N);
 		return NAN;
 	}
-	return median(ns, got) * 1e-6;
+	return rung_median(ns, got) * 1e-6;
 }
 
 static CUresult prof_launch(void *ud)
@@ -126,7 +114,7 @@ static double profiler_floor(rung_wctx *c, int *got, char *why, size_t wl)
 		rung__sfmt(why, wl, "the profiler gave %d durations for %d launches", *got, PROF_N);
 		return NAN;
 	}
-	return median(ns, *got);
+	return rung_median(ns, *got);
 }
 
 static bool boot_id(char *buf, size_t len)
