@@ -158,8 +158,8 @@ static double profiler_floor_ms(rung_wctx *c, char *how, size_t hl, char *why, s
 {
 	char boot[80], dir[1024], name[256], path[1400];
 	bool have_boot = boot_id(boot, sizeof(boot));
-	bool cached = have_boot && cache_path(c, dir, sizeof(dir), name, sizeof(name));
-	if (cached) {
+	bool keep = have_boot && cache_path(c, dir, sizeof(dir), name, sizeof(name));
+	if (keep) {
 		snprintf(path, sizeof(path), "%s/%s", dir, name);
 		char *text = NULL;
 		size_t len = 0;
@@ -182,8 +182,8 @@ static double profiler_floor_ms(rung_wctx *c, char *how, size_t hl, char *why, s
 	rung_timing_lap("bench: the profiler's launch floor (measured, not cached)", t0);
 	if (!isfinite(ns))
 		return NAN;
-	rung__sfmt(how, hl, "profiler floor measured now (%d launches%s)", got, cached ? "" : ", not cached");
-	if (cached && rung_fs_mkdirs(dir, 0700) == 0) {
+	rung__sfmt(how, hl, "profiler floor measured now (%d launches%s)", got, keep ? "" : ", not cached");
+	if (keep && rung_fs_mkdirs(dir, 0700) == 0) {
 		char line[256];
 		int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 		if (fd >= 0 && rung_calib_format(line, sizeof(line), boot, ns, got, (long long)time(NULL)) == 0 &&
@@ -206,7 +206,7 @@ int rung__calibrate_records(rung_wctx *c, rung_bench *b, double *samples, int n,
 	double t0 = rung_now_s();
 	char why[400] = "", how[128] = "";
 	b->record_floor = record_floor(c, why, sizeof(why));
-	t0 = rung_timing_lap("bench: the records' launch floor", t0);
+	rung_timing_lap("bench: the records' launch floor", t0);
 	if (isfinite(b->record_floor))
 		b->profiler_floor = profiler_floor_ms(c, how, sizeof(how), why, sizeof(why));
 	double off = NAN;
